@@ -1,0 +1,23 @@
+# Compiler flags every lqemu target gets: warnings, sanitizers, coverage, fuzz.
+add_library(lq_build_flags INTERFACE)
+target_compile_options(lq_build_flags INTERFACE -Wall -Wextra -Wpedantic)
+# Sources include each other by repository-relative path ("models/crc/crc.h").
+target_include_directories(lq_build_flags INTERFACE
+  ${PROJECT_SOURCE_DIR} ${PROJECT_BINARY_DIR})
+
+if(LQ_SANITIZE)
+  list(JOIN LQ_SANITIZE "," _lq_sanitizers)
+  message(STATUS "lqemu: sanitizers ${_lq_sanitizers}")
+  add_compile_options(-fsanitize=${_lq_sanitizers} -fno-omit-frame-pointer
+                      -fno-sanitize-recover=all)
+  add_link_options(-fsanitize=${_lq_sanitizers})
+endif()
+
+if(LQ_COVERAGE)
+  add_compile_options(--coverage -O0 -g)
+  add_link_options(--coverage)
+endif()
+
+if(LQ_FUZZ AND NOT CMAKE_CXX_COMPILER_ID MATCHES "Clang")
+  message(FATAL_ERROR "LQ_FUZZ needs clang (libFuzzer): CXX=clang++")
+endif()

@@ -1,0 +1,73 @@
+// Byte-buffer vocabulary shared by every codec in models/: a non-owning view
+// and big-endian field accessors used by the wire formats.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace lq {
+
+using Bytes = std::vector<uint8_t>;
+
+// A read-only view of contiguous bytes (C++17 has no std::span).
+class ByteView {
+ public:
+  constexpr ByteView() = default;
+  constexpr ByteView(const uint8_t* data, size_t size)
+      : data_(data), size_(size) {}
+  ByteView(const Bytes& bytes)  // NOLINT: implicit by design, like span.
+      : data_(bytes.data()), size_(bytes.size()) {}
+
+  constexpr const uint8_t* data() const { return data_; }
+  constexpr size_t size() const { return size_; }
+  constexpr bool empty() const { return size_ == 0; }
+  constexpr const uint8_t* begin() const { return data_; }
+  constexpr const uint8_t* end() const { return data_ + size_; }
+  constexpr uint8_t operator[](size_t i) const { return data_[i]; }
+
+  // The sub-view [offset, offset + count); the caller checks the bounds.
+  constexpr ByteView Sub(size_t offset, size_t count) const {
+    return ByteView(data_ + offset, count);
+  }
+
+ private:
+  const uint8_t* data_ = nullptr;
+  size_t size_ = 0;
+};
+
+// Reads an unsigned big-endian (network order) field of `width` bytes.
+inline uint64_t LoadBigEndian(const uint8_t* p, size_t width) {
+  uint64_t value = 0;
+  for (size_t i = 0; i < width; ++i) {
+    value = (value << 8) | p[i];
+  }
+  return value;
+}
+
+// Writes the low `width` bytes of `value` in big-endian (network) order.
+inline void StoreBigEndian(uint8_t* p, size_t width, uint64_t value) {
+  for (size_t i = width; i > 0; --i) {
+    p[i - 1] = static_cast<uint8_t>(value);
+    value >>= 8;
+  }
+}
+
+// Reads an unsigned little-endian field of `width` bytes.
+inline uint64_t LoadLittleEndian(const uint8_t* p, size_t width) {
+  uint64_t value = 0;
+  for (size_t i = width; i > 0; --i) {
+    value = (value << 8) | p[i - 1];
+  }
+  return value;
+}
+
+// Writes the low `width` bytes of `value` in little-endian order.
+inline void StoreLittleEndian(uint8_t* p, size_t width, uint64_t value) {
+  for (size_t i = 0; i < width; ++i) {
+    p[i] = static_cast<uint8_t>(value);
+    value >>= 8;
+  }
+}
+
+}  // namespace lq
