@@ -1,15 +1,25 @@
 # Functions that register lqemu's tests, fuzz targets and benchmarks with CTest.
 include(GoogleTest)
 
-# lq_add_unit_test(NAME SOURCES... LIBS...): one GoogleTest executable whose
-# cases CTest lists one by one, labelled "unit".
+# lq_add_unit_test(NAME [SYSTEMC] SOURCES... LIBS...): one GoogleTest
+# executable whose cases CTest lists one by one, labelled "unit". SYSTEMC
+# tests get an sc_main that runs the tests, since SystemC owns main().
 function(lq_add_unit_test name)
-  cmake_parse_arguments(ARG "" "" "SOURCES;LIBS" ${ARGN})
+  cmake_parse_arguments(ARG "SYSTEMC" "" "SOURCES;LIBS" ${ARGN})
   add_executable(${name} ${ARG_SOURCES})
   target_link_libraries(${name} PRIVATE ${ARG_LIBS} lq_build_flags
-                        GTest::gtest GTest::gtest_main)
+                        GTest::gtest)
+  if(ARG_SYSTEMC)
+    target_sources(${name} PRIVATE
+      ${PROJECT_SOURCE_DIR}/testbench/common/sc_gtest_main.cpp)
+    target_link_libraries(${name} PRIVATE PkgConfig::SYSTEMC)
+    set(environment ENVIRONMENT SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1)
+  else()
+    target_link_libraries(${name} PRIVATE GTest::gtest_main)
+    set(environment)
+  endif()
   gtest_discover_tests(${name} PROPERTIES LABELS unit TIMEOUT 120
-                       DISCOVERY_TIMEOUT 60)
+                       ${environment} DISCOVERY_TIMEOUT 60)
 endfunction()
 
 # lq_add_fuzz_target(NAME SOURCE FILE CORPUS DIR LIBS...): a libFuzzer target
