@@ -1,0 +1,84 @@
+// Assembly and checking of wire flits; FEC details are in flit_fec.
+#include "models/flit/flit_codec.h"
+
+#include <algorithm>
+#include <string>
+
+#include "models/crc/crc.h"
+
+namespace lq::flit {
+
+namespace {
+
+bool CarriesPayload(FlitType type) {
+  return type == FlitType::kPayload || type == FlitType::kTraining;
+}
+
+}  // namespace
+
+Result<Bytes> EncodeFlit(const phy::LinkProfile& profile,
+                         const DlpHeader& header, ByteView payload) {
+  if (payload.size() > profile.payload_bytes) {
+    return Fail("payload of " + std::to_string(payload.size()) +
+                " bytes exceeds the " + std::to_string(profile.payload_bytes) +
+                "-byte slot of " + profile.name);
+  }
+  if (!CarriesPayload(header.type) && !payload.empty()) {
+    return Fail(std::string(FlitTypeName(header.type)) +
+                " flit cannot carry payload");
+  }
+  const Result<DlpBytes> dlp = EncodeDlp(header);
+  if (!dlp) {
+    return Fail(dlp.error().reason, DlpOffset(profile) + dlp.error().offset);
+  }
+  Bytes wire(profile.flit_wire_bytes, 0);
+  std::copy(payload.begin(), payload.end(), wire.begin());
+  std::copy(dlp->begin(), dlp->end(), wire.begin() + DlpOffset(profile));
+  const uint64_t crc =
+      crc::Crc64Xz().Compute(ByteView(wire.data(), CrcOffset(profile)));
+  StoreBigEndian(&wire[CrcOffset(profile)], kFlitCrcBytes, crc);
+  FlitFecFor(profile.fec).Protect(wire.data());
+  return wire;
+}
+
+Result<DecodedFlit> DecodeFlit(const phy::LinkProfile& profile, ByteView wire) {
+  if (wire.size() != profile.flit_wire_bytes) {
+    return Fail("wrong length " + std::to_string(wire.size()) + ", expected " +
+                std::to_string(profile.flit_wire_bytes));
+  }
+  Bytes corrected(wire.begin(), wire.end());
+  Result<FecReport> fec = FlitFecFor(profile.fec).Correct(corrected.data());
+  if (!fec) {
+    return fec.error();
+  }
+  const uint64_t expected_crc =
+      crc::Crc64Xz().Compute(ByteView(corrected.data(), CrcOffset(profile)));
+  if (LoadBigEndian(&corrected[CrcOffset(profile)], kFlitCrcBytes) !=
+      expected_crc) {
+    return Fail("CRC mismatch", CrcOffset(profile));
+  }
+  const Result<DlpHeader> header =
+      ParseDlp(ByteView(&corrected[DlpOffset(profile)], kDlpBytes));
+  if (!header) {
+    return Fail(header.error().reason,
+                DlpOffset(profile) + header.error().offset);
+  }
+  DecodedFlit flit;
+  flit.header = *header;
+  flit.fec = *fec;
+  const auto slot_end = corrected.begin() + profile.payload_bytes;
+  if (CarriesPayload(header->type)) {
+    flit.payload.assign(corrected.begin(), slot_end);
+  } else {
+    const auto stray = std::find_if(corrected.begin(), slot_end,
+                                    [](uint8_t byte) { return byte != 0; });
+    if (stray != slot_end) {
+      return Fail(std::string("non-zero payload in ") +
+                      FlitTypeName(header->type) + " flit",
+                  static_cast<size_t>(stray - corrected.begin()));
+    }
+  }
+  return flit;
+}
+
+}  // namespace lq::flit

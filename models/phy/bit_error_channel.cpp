@@ -1,0 +1,144 @@
+// Geometric-gap generation of bit errors and bursts over a byte stream.
+#include "models/phy/bit_error_channel.h"
+
+#include <cmath>
+#include <limits>
+#include <string>
+
+namespace lq::phy {
+
+namespace {
+
+constexpr unsigned kBitsPerByte = 8;
+constexpr uint64_t kNever = std::numeric_limits<uint64_t>::max();
+// 53 random bits make a double in (0, 1] with every value representable.
+constexpr unsigned kMantissaShift = 11;
+constexpr double kTwoToMinus53 = 1.0 / 9007199254740992.0;
+
+// Stream numbers mixed into the seed: one generator per random process.
+constexpr uint32_t kErrorStream = 1;
+constexpr uint32_t kBurstStream = 2;
+constexpr uint32_t kNoiseStream = 3;
+
+// std::seed_seq's mixing is fixed by the standard, so streams are portable.
+std::mt19937_64 SeedStream(uint64_t seed, uint32_t stream) {
+  std::seed_seq sequence{static_cast<uint32_t>(seed),
+                         static_cast<uint32_t>(seed >> 32), stream};
+  return std::mt19937_64(sequence);
+}
+
+// Bits are numbered in transmission order: bit 7 of byte 0 first.
+void FlipBit(uint8_t* data, uint64_t bit) {
+  data[bit / kBitsPerByte] ^=
+      static_cast<uint8_t>(0x80u >> (bit % kBitsPerByte));
+}
+
+}  // namespace
+
+Result<BitErrorChannel> BitErrorChannel::Create(const BitErrorConfig& config,
+                                                uint64_t seed) {
+  if (!(config.ber >= 0.0 && config.ber < 1.0)) {
+    return Fail("BER must be in [0, 1), got " + std::to_string(config.ber));
+  }
+  if (!(config.burst_rate >= 0.0 && config.burst_rate < 1.0)) {
+    return Fail("burst rate must be in [0, 1), got " +
+                std::to_string(config.burst_rate));
+  }
+  if (config.burst_rate > 0.0 && config.burst_bits == 0) {
+    return Fail("bursts need a length of at least 1 bit");
+  }
+  return BitErrorChannel(config, seed);
+}
+
+BitErrorChannel::BitErrorChannel(const BitErrorConfig& config, uint64_t seed)
+    : config_(config),
+      error_rng_(SeedStream(seed, kErrorStream)),
+      burst_rng_(SeedStream(seed, kBurstStream)),
+      noise_rng_(SeedStream(seed, kNoiseStream)) {
+  bits_to_next_error_ = NextGap(config_.ber, error_rng_);
+  bits_to_next_burst_ = NextGap(config_.burst_rate, burst_rng_);
+}
+
+uint64_t BitErrorChannel::NextGap(double probability, std::mt19937_64& rng) {
+  if (probability <= 0.0) {
+    return kNever;
+  }
+  // Inverse transform of the geometric distribution, written out rather than
+  // taken from <random> so that every standard library draws the same gaps.
+  const double uniform =
+      static_cast<double>((rng() >> kMantissaShift) + 1) * kTwoToMinus53;
+  const double gap = std::floor(std::log(uniform) / std::log1p(-probability));
+  if (gap >= static_cast<double>(kNever / 2)) {
+    return kNever;
+  }
+  return static_cast<uint64_t>(gap);
+}
+
+ErrorTally BitErrorChannel::Apply(uint8_t* data, size_t size) {
+  ErrorTally tally;
+  const uint64_t total_bits = uint64_t{size} * kBitsPerByte;
+  ApplyIndependent(data, total_bits, tally);
+  ApplyBursts(data, total_bits, tally);
+  return tally;
+}
+
+void BitErrorChannel::ApplyIndependent(uint8_t* data, uint64_t total_bits,
+                                       ErrorTally& tally) {
+  uint64_t bit = 0;
+  while (bits_to_next_error_ < total_bits - bit) {
+    bit += bits_to_next_error_;
+    FlipBit(data, bit);
+    ++tally.bits_flipped;
+    ++bit;
+    bits_to_next_error_ = NextGap(config_.ber, error_rng_);
+  }
+  if (bits_to_next_error_ != kNever) {
+    bits_to_next_error_ -= total_bits - bit;
+  }
+}
+
+void BitErrorChannel::ApplyBursts(uint8_t* data, uint64_t total_bits,
+                                  ErrorTally& tally) {
+  uint64_t bit = 0;
+  while (bit < total_bits) {
+    if (burst_bits_left_ > 0) {
+      // Inside a burst the first and last bits are wrong by definition and
+      // the ones between are noise.
+      const bool first = burst_bits_left_ == config_.burst_bits;
+      const bool last = burst_bits_left_ == 1;
+      if (first || last || (burst_rng_() & 1) != 0) {
+        FlipBit(data, bit);
+        ++tally.bits_flipped;
+      }
+      --burst_bits_left_;
+      ++bit;
+      continue;
+    }
+    if (bits_to_next_burst_ >= total_bits - bit) {
+      if (bits_to_next_burst_ != kNever) {
+        bits_to_next_burst_ -= total_bits - bit;
+      }
+      return;
+    }
+    bit += bits_to_next_burst_;
+    burst_bits_left_ = config_.burst_bits;
+    ++tally.bursts;
+    bits_to_next_burst_ = NextGap(config_.burst_rate, burst_rng_);
+  }
+}
+
+ErrorTally BitErrorChannel::CorruptLane(const LinkProfile& profile,
+                                        unsigned width, unsigned lane,
+                                        uint8_t* data, size_t size) {
+  ErrorTally tally;
+  const uint64_t total_bits = uint64_t{size} * kBitsPerByte;
+  for (uint64_t bit = 0; bit < total_bits; ++bit) {
+    if (LaneOfWireBit(profile, width, bit) == lane && (noise_rng_() & 1) != 0) {
+      FlipBit(data, bit);
+      ++tally.bits_flipped;
+    }
+  }
+  return tally;
+}
+
+}  // namespace lq::phy
