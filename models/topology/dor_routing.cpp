@@ -1,0 +1,39 @@
+// Dimension-order routing decisions and the dateline rule.
+#include "models/topology/dor_routing.h"
+
+namespace lq::topo {
+
+DorRouting::DorRouting(std::shared_ptr<const Torus> torus, bool dateline)
+    : RoutingFunction(torus), torus_(std::move(torus)), dateline_(dateline) {}
+
+Result<RouteStep> DorRouting::Route(NodeId current, PortId in_port,
+                                    VcClass in_vc, NodeId dst) const {
+  const Torus& torus = *torus_;
+  if (current >= torus.NodeCount() || dst >= torus.NodeCount()) {
+    return Fail("dor: node out of range");
+  }
+  for (size_t dim = 0; dim < torus.Dimensions(); ++dim) {
+    const uint32_t size = torus.sizes()[dim];
+    const uint32_t here = torus.Coordinate(current, dim);
+    const uint32_t there = torus.Coordinate(dst, dim);
+    if (here == there) {
+      continue;
+    }
+    const uint32_t ahead = (there + size - here) % size;
+    // 2*ahead <= size: the + way is shorter, or a tie broken toward +.
+    const bool plus = 2 * ahead <= size;
+    const PortId port = plus ? Torus::PlusPort(dim) : Torus::MinusPort(dim);
+    if (!dateline_) {
+      return RouteStep{port, 0};
+    }
+    const bool same_dimension = in_port != torus.LocalPort(current) &&
+                                Torus::DimensionOf(in_port) == dim;
+    const bool crosses_dateline =
+        plus ? here == size - 1 : here == 0;  // The k-1 <-> 0 wrap link.
+    const VcClass vc = (same_dimension && in_vc == 1) || crosses_dateline;
+    return RouteStep{port, vc};
+  }
+  return RouteStep{torus.LocalPort(current), in_vc};
+}
+
+}  // namespace lq::topo

@@ -1,0 +1,46 @@
+// The RoutingFunction interface: where a router sends a packet next and on
+// which VC class (docs/spec/net.md, NET-4).
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "models/common/result.h"
+#include "models/topology/topology.h"
+
+namespace lq::topo {
+
+// One routing decision: the output port and the VC class to use on it.
+// At the destination the port is the local port (NET-4.1).
+struct RouteStep {
+  PortId port = 0;
+  VcClass vc = 0;
+};
+
+// A routing function bound to the topology it was built for. Decisions
+// depend only on the arguments of Route(), as a router's would (NET-4.1).
+class RoutingFunction {
+ public:
+  explicit RoutingFunction(std::shared_ptr<const Topology> topology);
+  virtual ~RoutingFunction() = default;
+
+  virtual std::string Name() const = 0;
+  // VC classes the function uses: every VcClass it returns is below this.
+  virtual VcClass VcClasses() const = 0;
+  // The next step for a packet to endpoint `dst` that arrived at `current`
+  // through `in_port` (the local port when injected there) on VC class
+  // `in_vc`. Fails when there is no route (e.g. an invalid table entry).
+  virtual Result<RouteStep> Route(NodeId current, PortId in_port, VcClass in_vc,
+                                  NodeId dst) const = 0;
+
+  const Topology& topology() const { return *topology_; }
+  // The number of (node, input port) pairs, local ports included. Times
+  // VcClasses() it bounds a loop-free deterministic route (path.h).
+  size_t InputCount() const { return input_count_; }
+
+ private:
+  std::shared_ptr<const Topology> topology_;
+  size_t input_count_ = 0;
+};
+
+}  // namespace lq::topo

@@ -1,0 +1,110 @@
+// Tests of the topology and routing registries and their parameter parsing:
+// what `lqemu list` shows and what a scenario may ask for.
+#include <gtest/gtest.h>
+
+#include "models/topology/routing_registry.h"
+#include "models/topology/topology_registry.h"
+
+namespace lq::topo {
+namespace {
+
+std::shared_ptr<const Topology> Create(const std::string& name,
+                                       const ParamMap& params = {}) {
+  Result<std::shared_ptr<const Topology>> topology =
+      CreateTopology(name, params);
+  EXPECT_TRUE(topology.ok()) << topology.error().reason;
+  return topology.ok() ? topology.value() : nullptr;
+}
+
+TEST(TopologyRegistry, NET_6_6_DefaultsBuildTheDocumentedShapes) {
+  EXPECT_EQ(Create("torus")->Describe(), "torus 4x8x8");
+  EXPECT_EQ(Create("fattree")->Describe(), "fattree k=12 with 256 endpoints")
+      << "the default fat-tree matches the default torus's 256 cards";
+  EXPECT_EQ(Create("fullmesh")->Describe(), "fullmesh 8x8");
+  EXPECT_EQ(Create("torus", {{"dims", "16x16x32"}})->NodeCount(), 8192u);
+  EXPECT_EQ(
+      Create("fattree", {{"k", "4"}, {"endpoints", "10"}})->EndpointCount(),
+      10u);
+}
+
+TEST(TopologyRegistry, NET_6_6_RejectsUnknownNamesKeysAndValues_fail) {
+  EXPECT_FALSE(CreateTopology("mesh", {}).ok()) << "no such topology";
+  Result<std::shared_ptr<const Topology>> typo =
+      CreateTopology("torus", {{"dim", "4x4"}});
+  ASSERT_FALSE(typo.ok()) << "a misspelt key must not fall back to defaults";
+  EXPECT_NE(typo.error().reason.find("dims"), std::string::npos)
+      << "the error lists the known keys: " << typo.error().reason;
+  EXPECT_FALSE(CreateTopology("torus", {{"dims", "4xx4"}}).ok());
+  EXPECT_FALSE(CreateTopology("torus", {{"dims", "4x-4"}}).ok());
+  EXPECT_FALSE(CreateTopology("fattree", {{"k", "7"}}).ok()) << "odd k";
+  EXPECT_FALSE(CreateTopology("fullmesh", {{"x", "99999999999"}}).ok());
+}
+
+TEST(TopologyRegistry, NET_6_6_CatalogueListsEveryParameterWithADefault) {
+  const std::vector<ComponentInfo>& catalogue = TopologyCatalogue();
+  ASSERT_EQ(catalogue.size(), 3u);
+  for (const ComponentInfo& info : catalogue) {
+    EXPECT_FALSE(info.summary.empty()) << info.name;
+    for (const ParamSpec& param : info.params) {
+      EXPECT_FALSE(param.meaning.empty()) << info.name << "." << param.name;
+      EXPECT_TRUE(
+          CreateTopology(info.name, {{param.name, param.default_value}}).ok())
+          << "the documented default of " << info.name << "." << param.name
+          << " must be accepted";
+    }
+  }
+}
+
+TEST(RoutingRegistry, NET_4_8_BuildsEachFunctionForItsTopology) {
+  const std::vector<std::pair<std::string, std::string>> pairs = {
+      {"dor", "torus"},   {"updown", "fattree"}, {"fullmesh", "fullmesh"},
+      {"table", "torus"}, {"table", "fattree"},  {"table", "fullmesh"}};
+  for (const auto& [routing, topology] : pairs) {
+    Result<std::unique_ptr<RoutingFunction>> function =
+        CreateRouting(routing, Create(topology), {});
+    ASSERT_TRUE(function.ok()) << function.error().reason;
+    EXPECT_EQ((*function)->Name(), routing);
+  }
+  Result<std::unique_ptr<RoutingFunction>> no_dateline =
+      CreateRouting("dor", Create("torus"), {{"dateline", "off"}});
+  ASSERT_TRUE(no_dateline.ok());
+  EXPECT_EQ((*no_dateline)->VcClasses(), 1u);
+}
+
+TEST(RoutingRegistry,
+     NET_4_8_RejectsMismatchedTopologiesAndBadParameters_fail) {
+  Result<std::unique_ptr<RoutingFunction>> dor_on_tree =
+      CreateRouting("dor", Create("fattree"), {});
+  ASSERT_FALSE(dor_on_tree.ok()) << "DOR needs torus coordinates";
+  EXPECT_NE(dor_on_tree.error().reason.find("torus"), std::string::npos);
+  EXPECT_FALSE(CreateRouting("updown", Create("torus"), {}).ok());
+  EXPECT_FALSE(CreateRouting("fullmesh", Create("torus"), {}).ok());
+  EXPECT_FALSE(CreateRouting("adaptive", Create("torus"), {}).ok())
+      << "adaptive is specified but not registered in this release";
+  EXPECT_FALSE(CreateRouting("dor", Create("torus"), {{"dateline", "1"}}).ok());
+  EXPECT_FALSE(
+      CreateRouting("fullmesh", Create("fullmesh"), {{"vls", "3"}}).ok());
+  EXPECT_FALSE(CreateRouting("table", Create("torus"), {{"root", "x"}}).ok());
+  EXPECT_FALSE(
+      CreateRouting("table", Create("torus"), {{"classes", "5"}}).ok());
+}
+
+TEST(RoutingRegistry, NET_4_8_CatalogueDefaultsAreAccepted) {
+  const std::vector<ComponentInfo>& catalogue = RoutingCatalogue();
+  ASSERT_EQ(catalogue.size(), 4u) << "dor, updown, fullmesh, table";
+  const std::vector<std::string> topology_for = {"torus", "fattree", "fullmesh",
+                                                 "torus"};
+  for (size_t i = 0; i < catalogue.size(); ++i) {
+    ParamMap defaults;
+    for (const ParamSpec& param : catalogue[i].params) {
+      defaults[param.name] = param.default_value;
+    }
+    EXPECT_TRUE(
+        CreateRouting(catalogue[i].name, Create(topology_for[i]), defaults)
+            .ok())
+        << catalogue[i].name << " rejects its own defaults";
+  }
+}
+
+}  // namespace
+}  // namespace lq::topo
