@@ -29,7 +29,9 @@ class Result {
   T& value() & { return std::get<T>(state_); }
   T&& value() && { return std::get<T>(std::move(state_)); }
   const T& operator*() const& { return value(); }
+  T& operator*() & { return value(); }
   const T* operator->() const { return &value(); }
+  T* operator->() { return &value(); }
 
   // Precondition: !ok().
   const Error& error() const { return std::get<Error>(state_); }

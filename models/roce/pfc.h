@@ -1,0 +1,42 @@
+// The IEEE 802.1Qbb priority flow control frame that lqemu routers exchange
+// as a link-level control message (docs/spec/trn.md, TRN-8) [S28].
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+
+#include "models/common/bytes.h"
+#include "models/common/result.h"
+#include "models/roce/encap.h"
+
+namespace lq::roce {
+
+inline constexpr MacAddress kPfcDestination{0x01, 0x80, 0xC2, 0x00, 0x00, 0x01};
+inline constexpr uint16_t kEtherTypeMacControl = 0x8808;
+inline constexpr uint16_t kPfcOpcode = 0x0101;
+inline constexpr size_t kPfcFrameSize = 60;  // Minimum frame, without FCS.
+inline constexpr size_t kPfcPriorities = 8;
+inline constexpr uint64_t kPauseQuantumBits = 512;
+
+struct PfcFrame {
+  MacAddress src{};
+  uint8_t class_enable = 0;  // Bit i: pause_quanta[i] is valid.
+  std::array<uint16_t, kPfcPriorities> pause_quanta{};  // 0 means XON.
+
+  bool operator==(const PfcFrame& other) const;
+};
+
+// The 60-byte frame; the destination address is always kPfcDestination.
+Bytes EncodePfcFrame(const PfcFrame& frame);
+
+// Rejects a frame of the wrong size, destination, EtherType or opcode, or
+// with the reserved high byte of the class-enable vector set. Pad bytes
+// are ignored.
+Result<PfcFrame> ParsePfcFrame(ByteView bytes);
+
+// Duration of `quanta` pause quanta at `line_rate_bps` (which must be
+// positive), in picoseconds, rounded down: 640 ps per quantum at 800 Gb/s.
+uint64_t PauseDurationPs(uint16_t quanta, uint64_t line_rate_bps);
+
+}  // namespace lq::roce

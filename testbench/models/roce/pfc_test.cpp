@@ -1,0 +1,57 @@
+// Tests of the 802.1Qbb PFC frame and pause-quantum durations.
+#include "models/roce/pfc.h"
+
+#include <gtest/gtest.h>
+
+namespace lq::roce {
+namespace {
+
+TEST(Pfc, TRN_8_2_FrameLayout) {
+  PfcFrame frame;
+  frame.src = {0x02, 0, 0, 0, 0, 7};
+  frame.class_enable = 0x48;  // Priorities 3 and 6.
+  frame.pause_quanta[3] = 0xFFFF;
+  frame.pause_quanta[6] = 0x0000;
+  const Bytes bytes = EncodePfcFrame(frame);
+  ASSERT_EQ(bytes.size(), 60u) << "minimum Ethernet frame without FCS";
+  EXPECT_EQ(Bytes(bytes.begin(), bytes.begin() + 6),
+            (Bytes{0x01, 0x80, 0xC2, 0x00, 0x00, 0x01}))
+      << "MAC control multicast destination";
+  EXPECT_EQ(LoadBigEndian(&bytes[12], 2), 0x8808u) << "EtherType";
+  EXPECT_EQ(LoadBigEndian(&bytes[14], 2), 0x0101u) << "PFC opcode";
+  EXPECT_EQ(LoadBigEndian(&bytes[16], 2), 0x0048u) << "class-enable vector";
+  EXPECT_EQ(LoadBigEndian(&bytes[18 + 2 * 3], 2), 0xFFFFu) << "time[3]";
+  for (size_t i = 34; i < 60; ++i) {
+    EXPECT_EQ(bytes[i], 0) << "pad byte " << i;
+  }
+  EXPECT_EQ(*ParsePfcFrame(bytes), frame) << "PFC round trip";
+}
+
+TEST(Pfc, TRN_8_2_RejectsMalformedFrames) {
+  const Bytes good = EncodePfcFrame(PfcFrame{});
+  EXPECT_FALSE(ParsePfcFrame(Bytes(good.begin(), good.end() - 1)).ok())
+      << "short frame";
+  auto with = [&](size_t offset, uint8_t value) {
+    Bytes bytes = good;
+    bytes[offset] = value;
+    return bytes;
+  };
+  EXPECT_FALSE(ParsePfcFrame(with(5, 0x02)).ok()) << "wrong destination";
+  EXPECT_FALSE(ParsePfcFrame(with(13, 0x09)).ok()) << "wrong EtherType";
+  EXPECT_FALSE(ParsePfcFrame(with(15, 0x01 + 1)).ok()) << "PAUSE, not PFC";
+  EXPECT_FALSE(ParsePfcFrame(with(16, 0x01)).ok()) << "reserved CEV bits";
+  EXPECT_TRUE(ParsePfcFrame(with(59, 0xAA)).ok()) << "pad is ignored";
+}
+
+TEST(Pfc, TRN_8_6_QuantumIs512BitTimes) {
+  constexpr uint64_t k800G = 800'000'000'000;
+  EXPECT_EQ(PauseDurationPs(1, k800G), 640u) << "0.64 ns at 800 Gb/s";
+  EXPECT_EQ(PauseDurationPs(0xFFFF, k800G), 41'942'400u)
+      << "maximum pause 41.94 us at 800 Gb/s";
+  EXPECT_EQ(PauseDurationPs(0, k800G), 0u) << "zero quanta is XON";
+  EXPECT_EQ(PauseDurationPs(1, 1'024'000'000'000), 500u)
+      << "0.5 ns at the pcie6 profile's 1024 Gb/s";
+}
+
+}  // namespace
+}  // namespace lq::roce
