@@ -2,6 +2,7 @@
 // and a factory that checks the topology and parses the parameters.
 #include "models/topology/routing_registry.h"
 
+#include "models/topology/component_registry.h"
 #include "models/topology/dor_routing.h"
 #include "models/topology/full_mesh_routing.h"
 #include "models/topology/table_routing.h"
@@ -143,31 +144,18 @@ const std::vector<Entry>& Entries() {
 }  // namespace
 
 const std::vector<ComponentInfo>& RoutingCatalogue() {
-  static const std::vector<ComponentInfo> catalogue = [] {
-    std::vector<ComponentInfo> infos;
-    for (const Entry& entry : Entries()) {
-      infos.push_back(entry.info);
-    }
-    return infos;
-  }();
+  static const std::vector<ComponentInfo> catalogue = CatalogueOf(Entries());
   return catalogue;
 }
 
 Result<std::unique_ptr<RoutingFunction>> CreateRouting(
     const std::string& name, std::shared_ptr<const Topology> topology,
     const ParamMap& params) {
-  std::string known;
-  for (const Entry& entry : Entries()) {
-    if (entry.info.name == name) {
-      Result<bool> checked = CheckKnownParams(entry.info, params);
-      if (!checked) {
-        return checked.error();
-      }
-      return entry.factory(entry.info, std::move(topology), params);
-    }
-    known += (known.empty() ? "" : ", ") + entry.info.name;
+  const auto entry = FindComponent(Entries(), "routing function", name, params);
+  if (!entry) {
+    return entry.error();
   }
-  return Fail("unknown routing function '" + name + "' (known: " + known + ")");
+  return (*entry)->factory((*entry)->info, std::move(topology), params);
 }
 
 }  // namespace lq::topo

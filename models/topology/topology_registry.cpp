@@ -2,6 +2,7 @@
 // factory that parses its parameters.
 #include "models/topology/topology_registry.h"
 
+#include "models/topology/component_registry.h"
 #include "models/topology/fat_tree.h"
 #include "models/topology/full_mesh.h"
 #include "models/topology/torus.h"
@@ -98,30 +99,17 @@ const std::vector<Entry>& Entries() {
 }  // namespace
 
 const std::vector<ComponentInfo>& TopologyCatalogue() {
-  static const std::vector<ComponentInfo> catalogue = [] {
-    std::vector<ComponentInfo> infos;
-    for (const Entry& entry : Entries()) {
-      infos.push_back(entry.info);
-    }
-    return infos;
-  }();
+  static const std::vector<ComponentInfo> catalogue = CatalogueOf(Entries());
   return catalogue;
 }
 
 Result<std::shared_ptr<const Topology>> CreateTopology(const std::string& name,
                                                        const ParamMap& params) {
-  std::string known;
-  for (const Entry& entry : Entries()) {
-    if (entry.info.name == name) {
-      Result<bool> checked = CheckKnownParams(entry.info, params);
-      if (!checked) {
-        return checked.error();
-      }
-      return entry.factory(entry.info, params);
-    }
-    known += (known.empty() ? "" : ", ") + entry.info.name;
+  const auto entry = FindComponent(Entries(), "topology", name, params);
+  if (!entry) {
+    return entry.error();
   }
-  return Fail("unknown topology '" + name + "' (known: " + known + ")");
+  return (*entry)->factory((*entry)->info, params);
 }
 
 }  // namespace lq::topo
