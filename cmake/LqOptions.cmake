@@ -18,6 +18,13 @@ if(LQ_COVERAGE)
   add_link_options(--coverage)
 endif()
 
-if(LQ_FUZZ AND NOT CMAKE_CXX_COMPILER_ID MATCHES "Clang")
-  message(FATAL_ERROR "LQ_FUZZ needs clang (libFuzzer): CXX=clang++")
+if(LQ_FUZZ)
+  if(NOT CMAKE_CXX_COMPILER_ID MATCHES "Clang")
+    message(FATAL_ERROR "LQ_FUZZ needs clang (libFuzzer): CXX=clang++")
+  endif()
+  # Every library gets libFuzzer's coverage hooks and the sanitizers, so the
+  # fuzzers are guided by (and check) the parsers, not just their harnesses.
+  add_compile_options(-fsanitize=fuzzer-no-link,address,undefined
+                      -fno-sanitize-recover=all -fno-omit-frame-pointer)
+  add_link_options(-fsanitize=address,undefined)
 endif()

@@ -31,8 +31,7 @@ function(lq_add_fuzz_target name)
   add_executable(${name} ${ARG_SOURCE})
   target_link_libraries(${name} PRIVATE ${ARG_LIBS} lq_build_flags)
   if(LQ_FUZZ)
-    target_compile_options(${name} PRIVATE -fsanitize=fuzzer,address,undefined)
-    target_link_options(${name} PRIVATE -fsanitize=fuzzer,address,undefined)
+    target_link_options(${name} PRIVATE -fsanitize=fuzzer)
     # The corpus is copied so that the smoke run never writes into the tree.
     add_test(NAME fuzz.${name}
       COMMAND ${CMAKE_COMMAND} -E env ASAN_OPTIONS=detect_leaks=1
