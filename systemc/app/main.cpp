@@ -1,0 +1,89 @@
+// The lqemu command line (DESIGN.md §7): subcommands run, list, board and
+// conformance, with the exit statuses 0 (success), 1 (the run found a
+// failure) and 2 (bad input).
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <systemc>
+#include <vector>
+
+#include "systemc/app/run_command.h"
+
+namespace {
+
+constexpr int kExitBadInput = 2;
+
+}  // namespace
+
+int sc_main(int argc, char* argv[]) {
+  CLI::App app{
+      "lqemu: emulator of a supernode interconnect protocol stack "
+      "(PHY, data link, network, RoCEv2 transport, logical layer)."};
+  app.require_subcommand(1);
+
+  lq::app::RunOptions run;
+  auto* run_command = app.add_subcommand(
+      "run", "Simulate a scenario (default: the embedded 256-card torus).");
+  run_command->add_option("scenario", run.scenario_file,
+                          "Scenario YAML file (omit for the embedded default)");
+  run_command
+      ->add_option("--set", run.overrides,
+                   "Override a scenario key, e.g. --set link.ber=1e-5")
+      ->type_name("KEY=VALUE");
+  run_command->add_option("--seed", run.seed, "Seed for every random source");
+  run_command->add_option("--stats", run.stats_file,
+                          "Write the run's statistics as JSON to FILE");
+  run_command->add_option("--pcap", run.pcap_file,
+                          "Write node 0's transport packets to FILE (pcap)");
+  run_command->add_option("--trace", run.trace_file,
+                          "Chrome trace-event JSON (not available yet)");
+  run_command->add_option("--vcd", run.vcd_file,
+                          "Waveforms of RTL links (not available yet)");
+  run_command->add_flag("--quiet", run.quiet, "No progress line or report");
+
+  auto* list_command = app.add_subcommand(
+      "list", "Print the built-in scenarios and every scenario key.");
+
+  auto* board_command = app.add_subcommand(
+      "board", "Boot firmware on a virtual board (not available yet).");
+  board_command->allow_extras();
+  auto* conformance_command = app.add_subcommand(
+      "conformance", "Run the conformance suite (not available yet).");
+  conformance_command->allow_extras();
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& error) {
+    const int status = app.exit(error);
+    return status == 0 ? 0 : kExitBadInput;
+  }
+
+  if (*list_command) {
+    lq::app::PrintList(stdout);
+    return 0;
+  }
+  if (*board_command) {
+    std::fprintf(stderr,
+                 "lqemu board: the virtual board and firmware loader are not "
+                 "built yet (issue 5)\n");
+    return kExitBadInput;
+  }
+  if (*conformance_command) {
+    std::fprintf(stderr,
+                 "lqemu conformance: the conformance suite is not built yet "
+                 "(issue 10)\n");
+    return kExitBadInput;
+  }
+  run.progress = !run.quiet && isatty(STDERR_FILENO);
+  return lq::app::RunScenario(run);
+}
+
+// SystemC prints its banner before sc_main runs unless told not to; lqemu's
+// output is its own report, so the banner is switched off here.
+int main(int argc, char* argv[]) {
+  setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
+  return sc_core::sc_elab_and_sim(argc, argv);
+}

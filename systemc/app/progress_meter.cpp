@@ -1,0 +1,42 @@
+// Progress line: redrawn at most a few times per wall-clock second.
+#include "systemc/app/progress_meter.h"
+
+#include <utility>
+
+namespace lq::app {
+
+using Clock = std::chrono::steady_clock;
+
+ProgressMeter::ProgressMeter(sc_core::sc_module_name name,
+                             std::function<double()> done_fraction,
+                             sc_core::sc_time poll, std::FILE* out)
+    : sc_module(name),
+      done_fraction_(std::move(done_fraction)),
+      poll_(poll),
+      out_(out) {
+  SC_HAS_PROCESS(ProgressMeter);
+  SC_THREAD(Run);
+}
+
+void ProgressMeter::Run() {
+  const auto start = Clock::now();
+  auto last_draw = start;
+  constexpr auto kRedraw = std::chrono::milliseconds(250);
+  while (done_fraction_() < 1.0) {
+    wait(poll_);
+    const auto now = Clock::now();
+    if (now - last_draw < kRedraw) {
+      continue;
+    }
+    last_draw = now;
+    const double wall_s = std::chrono::duration<double>(now - start).count();
+    const double sim_us = sc_core::sc_time_stamp().to_seconds() * 1e6;
+    std::fprintf(out_, "\r  simulated %.2f us | %5.1f%% | %.2f us/s   ", sim_us,
+                 100.0 * done_fraction_(), sim_us / wall_s);
+    std::fflush(out_);
+  }
+  std::fprintf(out_, "\r%60s\r", "");
+  std::fflush(out_);
+}
+
+}  // namespace lq::app

@@ -1,0 +1,28 @@
+// A progress line on the terminal during long runs: simulated time, share of
+// the run done, and simulated time per wall-clock second.
+#pragma once
+
+#include <chrono>
+#include <cstdio>
+#include <functional>
+#include <systemc>
+
+namespace lq::app {
+
+class ProgressMeter : public sc_core::sc_module {
+ public:
+  // `done_fraction` reports 0..1; the meter stops polling at 1, so it never
+  // keeps a finished simulation alive. `poll` is the simulated interval.
+  ProgressMeter(sc_core::sc_module_name name,
+                std::function<double()> done_fraction, sc_core::sc_time poll,
+                std::FILE* out);
+
+ private:
+  void Run();  // SC_THREAD.
+
+  std::function<double()> done_fraction_;
+  sc_core::sc_time poll_;
+  std::FILE* out_;
+};
+
+}  // namespace lq::app

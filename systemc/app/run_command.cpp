@@ -1,0 +1,188 @@
+// `lqemu run` and `lqemu list`: scenario in, simulation, report and outputs.
+#include "systemc/app/run_command.h"
+
+#include <chrono>
+#include <memory>
+#include <systemc>
+
+#include "models/pcap/pcap_writer.h"
+#include "models/phy/link_profile.h"
+#include "models/topology/analytics.h"
+#include "models/topology/routing_registry.h"
+#include "models/topology/topology_registry.h"
+#include "systemc/app/progress_meter.h"
+#include "systemc/app/run_report.h"
+#include "systemc/app/scenario.h"
+#include "systemc/fabric/fabric.h"
+
+namespace lq::app {
+namespace {
+
+constexpr int kExitOk = 0;
+constexpr int kExitFailure = 1;
+constexpr int kExitBadInput = 2;
+
+int BadInput(const std::string& message) {
+  std::fprintf(stderr, "lqemu run: %s\n", message.c_str());
+  return kExitBadInput;
+}
+
+// The scenario's parameters from the default, the file and the overrides.
+Result<ParamSet> LoadParams(const RunOptions& options) {
+  ParamSet params(fabric::FabricParamSpecs());
+  if (auto error = ApplyYaml(kDefaultScenarioYaml, "default", params)) {
+    return Fail("embedded default scenario: " + *error);
+  }
+  if (!options.scenario_file.empty()) {
+    const auto text = ReadFile(options.scenario_file);
+    if (!text) {
+      return text.error();
+    }
+    if (auto error = ApplyYaml(*text, options.scenario_file, params)) {
+      return Fail(*error);
+    }
+  }
+  if (auto error = ApplyOverrides(options.overrides, params)) {
+    return Fail(*error);
+  }
+  if (options.seed) {
+    if (auto error = params.Set("sim.seed", std::to_string(*options.seed))) {
+      return Fail("--seed: " + *error);
+    }
+  }
+  if (auto error = fabric::ValidateFabricParams(params)) {
+    const std::string source =
+        options.scenario_file.empty() ? "scenario" : options.scenario_file;
+    return Fail(source + ": " + *error);
+  }
+  return params;
+}
+
+std::string WritePcap(const fabric::Fabric& fabric, const std::string& path) {
+  auto writer = pcap::PcapWriter::ToFile(path);
+  if (!writer) {
+    return writer.error().reason;
+  }
+  for (const auto& packet : fabric.Captured()) {
+    if (auto written = writer->Write(packet.time_ps, packet.frame); !written) {
+      return written.error().reason;
+    }
+  }
+  auto flushed = writer->Flush();
+  return flushed ? "" : flushed.error().reason;
+}
+
+}  // namespace
+
+int RunScenario(const RunOptions& options) {
+  if (!options.trace_file.empty()) {
+    return BadInput("--trace: trace output is not available yet (issue 9)");
+  }
+  if (!options.vcd_file.empty()) {
+    return BadInput("--vcd: there are no RTL links to trace yet (issue 4)");
+  }
+  auto loaded = LoadParams(options);
+  if (!loaded) {
+    return BadInput(loaded.error().reason);
+  }
+  const ParamSet& params = loaded.value();
+
+  fabric::Fabric fabric("fabric", params);
+  std::unique_ptr<ProgressMeter> progress;
+  if (options.progress) {
+    const double expected = static_cast<double>(fabric.MessagesExpected());
+    progress = std::make_unique<ProgressMeter>(
+        "progress",
+        [&fabric, expected] {
+          return expected == 0
+                     ? 1.0
+                     : static_cast<double>(fabric.MessagesDelivered()) /
+                           expected;
+        },
+        sc_core::sc_time(100, sc_core::SC_NS), stderr);
+  }
+
+  const auto start = std::chrono::steady_clock::now();
+  sc_core::sc_start();
+  const auto stop = std::chrono::steady_clock::now();
+
+  RunReport report;
+  report.scenario =
+      options.scenario_file.empty() ? "default" : options.scenario_file;
+  report.seed = static_cast<uint64_t>(params.Integer("sim.seed"));
+  report.values = params.Values();
+  report.wall_time_s = std::chrono::duration<double>(stop - start).count();
+  report.nodes = static_cast<int>(fabric.topology().EndpointCount());
+  report.links = fabric.link_count() / 2;
+  report.profile = fabric.profile().name;
+  report.link_payload_gbps =
+      phy::PayloadGoodputGbps(fabric.profile(), fabric.profile().max_lanes);
+  report.totals = fabric.Collect();
+  report.sim_time_ns =
+      static_cast<double>(report.totals.last_delivery_ps) / 1000.0;
+  if (const auto minimal = topo::ShortestHopStats(fabric.topology())) {
+    report.minimal_hops = minimal->mean_excluding_self;
+  }
+
+  if (!options.quiet) {
+    PrintReport(report, stdout);
+  }
+  if (!options.stats_file.empty()) {
+    if (auto error = WriteStatsJson(report, options.stats_file);
+        !error.empty()) {
+      std::fprintf(stderr, "lqemu run: %s\n", error.c_str());
+      return kExitFailure;
+    }
+  }
+  if (!options.pcap_file.empty()) {
+    if (auto error = WritePcap(fabric, options.pcap_file); !error.empty()) {
+      std::fprintf(stderr, "lqemu run: --pcap: %s\n", error.c_str());
+      return kExitFailure;
+    }
+  }
+  if (!report.IntegrityOk()) {
+    std::fprintf(stderr, "lqemu run: data integrity failed (see the report)\n");
+    return kExitFailure;
+  }
+  return kExitOk;
+}
+
+void PrintList(std::FILE* out) {
+  std::fprintf(out, "Built-in scenarios:\n  default  %s\n\n",
+               "256-card 4x8x8 3D torus, pcie6 links, uniform random messages");
+  std::fprintf(out, "Scenario keys (YAML nesting or --set KEY=VALUE):\n");
+  for (const auto& spec : fabric::FabricParamSpecs()) {
+    std::string range;
+    if (spec.type == ParamType::kChoice) {
+      for (const auto& choice : spec.choices) {
+        range += (range.empty() ? "" : "|") + choice;
+      }
+    } else if (spec.type != ParamType::kText) {
+      char text[64];
+      std::snprintf(text, sizeof(text), "%g..%g", spec.min, spec.max);
+      range = text;
+    }
+    std::fprintf(out, "  %-28s %-10s %-6s %s%s%s\n", spec.key.c_str(),
+                 spec.default_value.c_str(), spec.unit.c_str(),
+                 spec.meaning.c_str(), range.empty() ? "" : "; ",
+                 range.c_str());
+  }
+  std::fprintf(out, "\nLink profiles:\n");
+  for (const auto& name : phy::LinkProfileNames()) {
+    const auto profile = phy::FindLinkProfile(name).value();
+    std::fprintf(out, "  %-8s %s (%.1f Gb/s payload at x%u)\n", profile.name,
+                 profile.description,
+                 phy::PayloadGoodputGbps(profile, profile.max_lanes),
+                 profile.max_lanes);
+  }
+  std::fprintf(out, "\nTopologies:\n");
+  for (const auto& info : topo::TopologyCatalogue()) {
+    std::fprintf(out, "  %-8s %s\n", info.name.c_str(), info.summary.c_str());
+  }
+  std::fprintf(out, "\nRouting functions:\n");
+  for (const auto& info : topo::RoutingCatalogue()) {
+    std::fprintf(out, "  %-8s %s\n", info.name.c_str(), info.summary.c_str());
+  }
+}
+
+}  // namespace lq::app

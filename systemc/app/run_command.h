@@ -1,0 +1,31 @@
+// `lqemu run` and `lqemu list`: from options to a finished simulation, its
+// report and its exit status.
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace lq::app {
+
+struct RunOptions {
+  std::string scenario_file;           // Empty: the embedded default.
+  std::vector<std::string> overrides;  // "key=value" from --set.
+  std::optional<uint64_t> seed;
+  std::string stats_file;
+  std::string pcap_file;
+  std::string trace_file;
+  std::string vcd_file;
+  bool quiet = false;
+  bool progress = false;  // A progress line on the terminal (stderr).
+};
+
+// Runs the scenario; returns the process exit status (0, 1 or 2).
+int RunScenario(const RunOptions& options);
+
+// Prints the built-in scenarios and every declared scenario key.
+void PrintList(std::FILE* out);
+
+}  // namespace lq::app

@@ -1,0 +1,154 @@
+// Rendering of a run's figures as a table and as stats JSON.
+#include "systemc/app/run_report.h"
+
+#include <algorithm>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <numeric>
+
+namespace lq::app {
+
+uint64_t RunReport::Lost() const {
+  const auto& n = totals.nodes;
+  const uint64_t arrived = n.delivered + n.corrupted;
+  return n.sent > arrived ? n.sent - arrived : 0;
+}
+
+bool RunReport::IntegrityOk() const {
+  const auto& n = totals.nodes;
+  return Lost() == 0 && n.duplicated == 0 && n.corrupted == 0 &&
+         n.reordered == 0 && n.sent == totals.messages_expected;
+}
+
+LatencySummary Summarise(std::vector<double> samples) {
+  LatencySummary summary;
+  if (samples.empty()) {
+    return summary;
+  }
+  std::sort(samples.begin(), samples.end());
+  // Nearest-rank percentiles: deterministic and exact for the sample set.
+  auto rank = [&](double p) {
+    const size_t index = static_cast<size_t>(
+        std::ceil(p / 100.0 * static_cast<double>(samples.size())));
+    return samples[std::clamp<size_t>(index, 1, samples.size()) - 1];
+  };
+  summary.mean = std::accumulate(samples.begin(), samples.end(), 0.0) /
+                 static_cast<double>(samples.size());
+  summary.p50 = rank(50);
+  summary.p99 = rank(99);
+  summary.max = samples.back();
+  return summary;
+}
+
+double AggregateGBps(const RunReport& report) {
+  if (report.sim_time_ns <= 0) {
+    return 0;
+  }
+  // Bytes per ns is GB/s.
+  return static_cast<double>(report.totals.nodes.payload_bytes_delivered) /
+         report.sim_time_ns;
+}
+
+namespace {
+
+double MeanHops(const std::vector<uint32_t>& hops) {
+  if (hops.empty()) {
+    return 0;
+  }
+  return std::accumulate(hops.begin(), hops.end(), 0.0) /
+         static_cast<double>(hops.size());
+}
+
+}  // namespace
+
+void PrintReport(const RunReport& report, std::FILE* out) {
+  const auto latency = Summarise(report.totals.latencies_ns);
+  const auto& n = report.totals.nodes;
+  const auto& l = report.totals.links;
+  std::fprintf(out, "lqemu run: %s (seed %llu)\n", report.scenario.c_str(),
+               static_cast<unsigned long long>(report.seed));
+  std::fprintf(out,
+               "  fabric     %d nodes, %d links, profile %s (%.1f Gb/s payload "
+               "per link)\n",
+               report.nodes, report.links, report.profile.c_str(),
+               report.link_payload_gbps);
+  std::fprintf(out, "  time       %.1f ns simulated in %.2f s wall\n",
+               report.sim_time_ns, report.wall_time_s);
+  std::fprintf(out,
+               "  latency    mean %.1f ns, p50 %.1f, p99 %.1f, max %.1f "
+               "(one-way, source to sink)\n",
+               latency.mean, latency.p50, latency.p99, latency.max);
+  std::fprintf(
+      out,
+      "  hops       mean %.3f (shortest paths average %.3f over all pairs)\n",
+      MeanHops(report.totals.hops), report.minimal_hops);
+  std::fprintf(out,
+               "  bandwidth  %.1f GB/s aggregate payload; busiest link "
+               "direction %.1f%% busy\n",
+               AggregateGBps(report),
+               100.0 * report.totals.max_link_utilisation);
+  std::fprintf(out,
+               "  link       %llu flits, %llu FEC-corrected symbols, %llu CRC "
+               "errors, %llu replays (%llu flits resent)\n",
+               static_cast<unsigned long long>(l.flits),
+               static_cast<unsigned long long>(l.fec_corrected),
+               static_cast<unsigned long long>(l.crc_errors),
+               static_cast<unsigned long long>(l.replays),
+               static_cast<unsigned long long>(l.replayed_flits));
+  std::fprintf(out,
+               "  integrity  sent %llu, delivered %llu, lost %llu, duplicated "
+               "%llu, reordered %llu, corrupted %llu: %s\n",
+               static_cast<unsigned long long>(n.sent),
+               static_cast<unsigned long long>(n.delivered),
+               static_cast<unsigned long long>(report.Lost()),
+               static_cast<unsigned long long>(n.duplicated),
+               static_cast<unsigned long long>(n.reordered),
+               static_cast<unsigned long long>(n.corrupted),
+               report.IntegrityOk() ? "OK" : "FAILED");
+}
+
+std::string WriteStatsJson(const RunReport& report, const std::string& path) {
+  const auto latency = Summarise(report.totals.latencies_ns);
+  const auto& n = report.totals.nodes;
+  const auto& l = report.totals.links;
+  nlohmann::ordered_json json;
+  json["scenario"] = report.scenario;
+  json["seed"] = report.seed;
+  json["sim_time_ns"] = report.sim_time_ns;
+  json["wall_time_s"] = report.wall_time_s;
+  json["nodes"] = report.nodes;
+  json["links"] = report.links;
+  json["latency_ns"] = {{"mean", latency.mean},
+                        {"p50", latency.p50},
+                        {"p99", latency.p99},
+                        {"max", latency.max}};
+  json["hops"] = {{"mean", MeanHops(report.totals.hops)},
+                  {"minimal", report.minimal_hops}};
+  json["bandwidth"] = {
+      {"aggregate_GBps", AggregateGBps(report)},
+      {"max_link_utilisation", report.totals.max_link_utilisation}};
+  json["link"] = {{"flits", l.flits},
+                  {"fec_corrected", l.fec_corrected},
+                  {"crc_errors", l.crc_errors},
+                  {"replays", l.replays},
+                  {"replayed_flits", l.replayed_flits}};
+  json["transport"] = {{"ops", n.sent}};
+  json["faults"] = nlohmann::ordered_json::array();
+  json["integrity"] = {{"sent", n.sent},           {"delivered", n.delivered},
+                       {"lost", report.Lost()},    {"duplicated", n.duplicated},
+                       {"reordered", n.reordered}, {"corrupted", n.corrupted}};
+  nlohmann::ordered_json values;
+  for (const auto& [key, value] : report.values) {
+    values[key] = value;
+  }
+  json["parameters"] = values;
+
+  std::ofstream file(path);
+  if (!file) {
+    return path + ": cannot write the stats file";
+  }
+  file << json.dump(2) << "\n";
+  return file ? "" : path + ": write failed";
+}
+
+}  // namespace lq::app

@@ -1,0 +1,46 @@
+// The figures a finished run produced, and their two renderings: the table a
+// person reads and the stats JSON (schema: docs/stats-schema.md).
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "systemc/fabric/fabric.h"
+
+namespace lq::app {
+
+struct RunReport {
+  std::string scenario;  // File name, or "default".
+  uint64_t seed = 0;
+  std::vector<std::pair<std::string, std::string>> values;  // Every key.
+  double sim_time_ns = 0;  // When the last message was delivered.
+  double wall_time_s = 0;
+  int nodes = 0;
+  int links = 0;  // Bidirectional links.
+  std::string profile;
+  double minimal_hops = 0;  // Mean shortest-path hops over all node pairs.
+  double link_payload_gbps = 0;
+  fabric::FabricTotals totals;
+
+  uint64_t Lost() const;
+  bool IntegrityOk() const;
+};
+
+// Latency summary in ns: mean, p50, p99, max (0 when nothing arrived).
+struct LatencySummary {
+  double mean = 0, p50 = 0, p99 = 0, max = 0;
+};
+LatencySummary Summarise(std::vector<double> samples);
+
+// Aggregate delivered payload bandwidth in GB/s over the simulated time.
+double AggregateGBps(const RunReport& report);
+
+void PrintReport(const RunReport& report, std::FILE* out);
+
+// Writes the stats JSON; returns an error message on failure.
+std::string WriteStatsJson(const RunReport& report, const std::string& path);
+
+}  // namespace lq::app

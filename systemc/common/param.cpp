@@ -1,0 +1,118 @@
+// Validation and typed access for declared parameters.
+#include "systemc/common/param.h"
+
+#include <algorithm>
+#include <cassert>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+
+namespace lq {
+namespace {
+
+std::optional<double> ParseNumber(const std::string& text, bool integer) {
+  if (text.empty()) {
+    return std::nullopt;
+  }
+  errno = 0;
+  char* end = nullptr;
+  const double value =
+      integer ? static_cast<double>(std::strtoll(text.c_str(), &end, 0))
+              : std::strtod(text.c_str(), &end);
+  if (errno != 0 || end != text.c_str() + text.size() ||
+      !std::isfinite(value)) {
+    return std::nullopt;
+  }
+  return value;
+}
+
+std::string Join(const std::vector<std::string>& words) {
+  std::string out;
+  for (const auto& word : words) {
+    out += (out.empty() ? "" : ", ") + word;
+  }
+  return out;
+}
+
+}  // namespace
+
+ParamSet::ParamSet(std::vector<ParamSpec> specs) : specs_(std::move(specs)) {
+  for (const auto& spec : specs_) {
+    values_[spec.key] = spec.default_value;
+  }
+}
+
+const ParamSpec* ParamSet::Find(const std::string& key) const {
+  for (const auto& spec : specs_) {
+    if (spec.key == key) {
+      return &spec;
+    }
+  }
+  return nullptr;
+}
+
+std::optional<std::string> ParamSet::Set(const std::string& key,
+                                         const std::string& value) {
+  const ParamSpec* spec = Find(key);
+  if (spec == nullptr) {
+    std::vector<std::string> keys;
+    for (const auto& known : specs_) {
+      keys.push_back(known.key);
+    }
+    return "unknown key '" + key + "' (known keys: " + Join(keys) + ")";
+  }
+  switch (spec->type) {
+    case ParamType::kInteger:
+    case ParamType::kReal: {
+      const bool integer = spec->type == ParamType::kInteger;
+      const auto number = ParseNumber(value, integer);
+      if (!number) {
+        return "'" + key + "' wants " + (integer ? "an integer" : "a number") +
+               ", not '" + value + "'";
+      }
+      if (*number < spec->min || *number > spec->max) {
+        char range[96];
+        std::snprintf(range, sizeof(range), "%g..%g", spec->min, spec->max);
+        return "'" + key + "' = " + value + " is outside " + range +
+               (spec->unit.empty() ? "" : " " + spec->unit);
+      }
+      break;
+    }
+    case ParamType::kChoice:
+      if (std::find(spec->choices.begin(), spec->choices.end(), value) ==
+          spec->choices.end()) {
+        return "'" + key + "' must be one of: " + Join(spec->choices) +
+               " (not '" + value + "')";
+      }
+      break;
+    case ParamType::kText:
+      break;
+  }
+  values_[key] = value;
+  return std::nullopt;
+}
+
+int64_t ParamSet::Integer(const std::string& key) const {
+  assert(Find(key) && Find(key)->type == ParamType::kInteger);
+  return std::strtoll(values_.at(key).c_str(), nullptr, 0);
+}
+
+double ParamSet::Real(const std::string& key) const {
+  assert(Find(key) && Find(key)->type == ParamType::kReal);
+  return std::strtod(values_.at(key).c_str(), nullptr);
+}
+
+const std::string& ParamSet::Text(const std::string& key) const {
+  assert(Find(key));
+  return values_.at(key);
+}
+
+std::vector<std::pair<std::string, std::string>> ParamSet::Values() const {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const auto& spec : specs_) {
+    out.emplace_back(spec.key, values_.at(spec.key));
+  }
+  return out;
+}
+
+}  // namespace lq

@@ -1,0 +1,56 @@
+// Declared component parameters (name, meaning, default, unit, valid range)
+// and a validated set of values for them: the one source for scenario keys,
+// `--set` overrides and `lqemu list`.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace lq {
+
+enum class ParamType { kInteger, kReal, kText, kChoice };
+
+struct ParamSpec {
+  std::string key;      // Dotted scenario key, e.g. "link.ber".
+  std::string meaning;  // One line for `lqemu list` and the docs.
+  std::string default_value;
+  std::string unit;  // "" for none.
+  ParamType type = ParamType::kText;
+  double min = 0;  // Inclusive range for kInteger and kReal.
+  double max = 0;
+  std::vector<std::string> choices;  // Allowed values for kChoice.
+};
+
+// Values for a fixed list of declared parameters, starting from their
+// defaults. Every value stored has passed its declaration's checks.
+class ParamSet {
+ public:
+  explicit ParamSet(std::vector<ParamSpec> specs);
+
+  const std::vector<ParamSpec>& specs() const { return specs_; }
+
+  // Sets `key` to `value`; on failure returns why (unknown key, wrong type,
+  // out of range) and leaves the set unchanged.
+  std::optional<std::string> Set(const std::string& key,
+                                 const std::string& value);
+
+  // Typed reads of a declared key. Precondition: the key is declared with a
+  // matching type (a programming error otherwise, caught by an assert).
+  int64_t Integer(const std::string& key) const;
+  double Real(const std::string& key) const;
+  const std::string& Text(const std::string& key) const;
+
+  // All keys with their current values, in declaration order.
+  std::vector<std::pair<std::string, std::string>> Values() const;
+
+ private:
+  const ParamSpec* Find(const std::string& key) const;
+
+  std::vector<ParamSpec> specs_;
+  std::map<std::string, std::string> values_;
+};
+
+}  // namespace lq

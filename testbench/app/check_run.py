@@ -1,0 +1,139 @@
+#!/usr/bin/python3
+"""End-to-end checks of `lqemu run` and `lqemu list`: exit statuses, the
+report, the stats JSON, determinism and captures. Usage:
+check_run.py CASE LQEMU WORK_DIR SCENARIO_DIR"""
+import json
+import pathlib
+import shutil
+import subprocess
+import sys
+
+SMALL = ["--set", "traffic.messages_per_node=40"]
+STATS_KEYS = ["scenario", "seed", "sim_time_ns", "wall_time_s", "nodes", "links",
+              "latency_ns", "hops", "bandwidth", "link", "transport", "faults",
+              "integrity"]
+
+
+def run(lqemu, *args):
+    return subprocess.run([lqemu, *args], capture_output=True, text=True, timeout=240)
+
+
+def expect(condition, message):
+    if not condition:
+        raise AssertionError(message)
+
+
+def stats_of(lqemu, work, name, *args):
+    path = work / (name + ".json")
+    result = run(lqemu, "run", "--quiet", "--stats", str(path), *SMALL, *args)
+    expect(result.returncode == 0,
+           "run %s exited %d: %s" % (args, result.returncode, result.stderr))
+    return json.loads(path.read_text())
+
+
+def default_run_is_clean(lqemu, work, _):
+    pcap = work / "node0.pcap"
+    result = run(lqemu, "run", "--stats", str(work / "s.json"), "--pcap", str(pcap), *SMALL)
+    expect(result.returncode == 0, "default run failed: " + result.stderr)
+    expect("integrity" in result.stdout and "OK" in result.stdout,
+           "report lacks the integrity line:\n" + result.stdout)
+    stats = json.loads((work / "s.json").read_text())
+    for key in STATS_KEYS:
+        expect(key in stats, "stats JSON lacks '%s'" % key)
+    expect(stats["nodes"] == 256 and stats["links"] == 768,
+           "default is a 4x8x8 torus (256 nodes, 768 links), got %s/%s"
+           % (stats["nodes"], stats["links"]))
+    integrity = stats["integrity"]
+    expect(integrity["sent"] == 256 * 40, "every node sends its messages")
+    expect(integrity["delivered"] == integrity["sent"] and integrity["lost"] == 0,
+           "messages lost: %s" % integrity)
+    hops = stats["hops"]
+    # 4x8x8 torus, uniform traffic excluding self: (1 + 2 + 2) * 256 / 255.
+    expect(abs(hops["minimal"] - 5 * 256 / 255) < 1e-9,
+           "shortest-path mean %.6f is not the torus formula" % hops["minimal"])
+    expect(abs(hops["mean"] - hops["minimal"]) < 0.05 * hops["minimal"],
+           "mean hops %.3f far from the minimal %.3f" % (hops["mean"], hops["minimal"]))
+    latency = stats["latency_ns"]
+    expect(0 < latency["p50"] <= latency["p99"] <= latency["max"],
+           "latency percentiles out of order: %s" % latency)
+    expect(pcap.stat().st_size > 24, "pcap capture is empty")
+    tshark = shutil.which("tshark")
+    if tshark:
+        bad = subprocess.run([tshark, "-r", str(pcap), "-Y", "_ws.malformed"],
+                             capture_output=True, text=True, timeout=120)
+        expect(bad.returncode == 0 and bad.stdout.strip() == "",
+               "tshark finds malformed packets:\n" + bad.stdout + bad.stderr)
+        decoded = subprocess.run([tshark, "-r", str(pcap), "-Y", "infiniband"],
+                                 capture_output=True, text=True, timeout=120)
+        expect(len(decoded.stdout.splitlines()) > 0, "tshark decodes no RoCEv2 packet")
+
+
+def same_seed_same_stats(lqemu, work, _):
+    first = stats_of(lqemu, work, "a", "--seed", "7")
+    second = stats_of(lqemu, work, "b", "--seed", "7")
+    other = stats_of(lqemu, work, "c", "--seed", "8")
+    for stats in (first, second, other):
+        stats.pop("wall_time_s")
+    expect(first == second, "same scenario and seed gave different stats")
+    expect(first["latency_ns"] != other["latency_ns"],
+           "a different seed changed nothing: is the seed used?")
+
+
+def bit_errors_are_replayed(lqemu, work, _):
+    stats = stats_of(lqemu, work, "ber", "--set", "link.ber=2e-4")
+    link = stats["link"]
+    expect(link["fec_corrected"] > 0, "no FEC corrections at BER 2e-4: %s" % link)
+    expect(link["crc_errors"] > 0 and link["replays"] > 0,
+           "uncorrectable flits should be replayed at BER 2e-4: %s" % link)
+    integrity = stats["integrity"]
+    expect(integrity["lost"] == 0 and integrity["corrupted"] == 0
+           and integrity["delivered"] == integrity["sent"],
+           "replay must hide every bit error: %s" % integrity)
+
+
+def bad_input_exits_2(lqemu, work, scenarios):
+    cases = [
+        (["run", "--set", "no.such=1"], "unknown key 'no.such'"),
+        (["run", "--set", "link.ber=lots"], "'link.ber' wants a number"),
+        (["run", "--set", "link.ber=2"], "outside"),
+        (["run", "--set", "traffic.message_bytes=4000"], "traffic.message_bytes"),
+        (["run", str(work / "missing.yaml")], "missing.yaml"),
+        (["run", str(scenarios / "bad_unknown_key.yaml")], "bad_unknown_key.yaml:6:"),
+        (["run", str(scenarios / "bad_syntax.yaml")], "bad_syntax.yaml:"),
+        (["run", "--no-such-option"], ""),
+        (["run", "--trace", str(work / "t.json")], "--trace"),
+    ]
+    for args, needle in cases:
+        result = run(lqemu, *args)
+        expect(result.returncode == 2, "%s should exit 2, exited %d"
+               % (args, result.returncode))
+        expect(needle in result.stderr, "%s: message should mention %r, got: %s"
+               % (args, needle, result.stderr))
+        expect(not (work / "t.json").exists(), "bad input must write nothing")
+
+
+def list_prints_every_key(lqemu, work, _):
+    result = run(lqemu, "list")
+    expect(result.returncode == 0, "list failed: " + result.stderr)
+    for key in ["topology.dims", "link.profile", "link.ber", "router.latency_ns",
+                "traffic.load", "sim.seed"]:
+        expect(key in result.stdout, "list lacks key " + key)
+    expect("pcie6" in result.stdout and "ib" in result.stdout, "list lacks profiles")
+
+
+def main():
+    case, lqemu, work, scenarios = sys.argv[1:5]
+    work = pathlib.Path(work)
+    shutil.rmtree(work, ignore_errors=True)
+    work.mkdir(parents=True)
+    try:
+        globals()[case](lqemu, work, pathlib.Path(scenarios))
+    except AssertionError as error:
+        print("FAILED %s: %s" % (case, error))
+        return 1
+    print("passed " + case)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,79 @@
+// Unit tests of declared parameters: every value stored has passed its checks.
+#include "systemc/common/param.h"
+
+#include "gtest/gtest.h"
+
+namespace lq {
+namespace {
+
+ParamSet MakeSet() {
+  return ParamSet({
+      {"a.count", "how many", "3", "", ParamType::kInteger, 1, 10, {}},
+      {"a.rate", "how fast", "0.5", "Gb/s", ParamType::kReal, 0, 1, {}},
+      {"a.mode",
+       "which",
+       "fast",
+       "",
+       ParamType::kChoice,
+       0,
+       0,
+       {"fast", "slow"}},
+      {"a.name", "what", "x", "", ParamType::kText, 0, 0, {}},
+  });
+}
+
+TEST(ParamSet, StartsFromDefaults) {
+  const ParamSet set = MakeSet();
+  EXPECT_EQ(set.Integer("a.count"), 3);
+  EXPECT_DOUBLE_EQ(set.Real("a.rate"), 0.5);
+  EXPECT_EQ(set.Text("a.mode"), "fast");
+}
+
+TEST(ParamSet, AcceptsValidValues) {
+  ParamSet set = MakeSet();
+  EXPECT_FALSE(set.Set("a.count", "10"));
+  EXPECT_FALSE(set.Set("a.rate", "1e-3"));
+  EXPECT_FALSE(set.Set("a.mode", "slow"));
+  EXPECT_EQ(set.Integer("a.count"), 10);
+  EXPECT_DOUBLE_EQ(set.Real("a.rate"), 1e-3);
+  EXPECT_EQ(set.Text("a.mode"), "slow");
+}
+
+TEST(ParamSet, RejectsUnknownKeyAndNamesTheKnownOnes) {
+  ParamSet set = MakeSet();
+  const auto error = set.Set("a.cuont", "1");
+  ASSERT_TRUE(error);
+  EXPECT_NE(error->find("unknown key 'a.cuont'"), std::string::npos) << *error;
+  EXPECT_NE(error->find("a.count"), std::string::npos)
+      << "the message should list the keys that exist";
+}
+
+TEST(ParamSet, RejectsBadValuesAndKeepsTheOldOne) {
+  ParamSet set = MakeSet();
+  for (const auto& [key, value] :
+       std::vector<std::pair<std::string, std::string>>{{"a.count", "1.5"},
+                                                        {"a.count", "abc"},
+                                                        {"a.count", ""},
+                                                        {"a.count", "11"},
+                                                        {"a.count", "0"},
+                                                        {"a.rate", "nan"},
+                                                        {"a.rate", "1.01"},
+                                                        {"a.rate", "0.5x"},
+                                                        {"a.mode", "medium"}}) {
+    EXPECT_TRUE(set.Set(key, value)) << key << "=" << value << " accepted";
+  }
+  EXPECT_EQ(set.Integer("a.count"), 3)
+      << "a rejected value must change nothing";
+  EXPECT_DOUBLE_EQ(set.Real("a.rate"), 0.5);
+  EXPECT_EQ(set.Text("a.mode"), "fast");
+}
+
+TEST(ParamSet, ValuesFollowDeclarationOrder) {
+  const auto values = MakeSet().Values();
+  ASSERT_EQ(values.size(), 4u);
+  EXPECT_EQ(values[0].first, "a.count");
+  EXPECT_EQ(values[3].first, "a.name");
+}
+
+}  // namespace
+}  // namespace lq
