@@ -112,6 +112,19 @@ def bad_input_exits_2(lqemu, work, scenarios):
         expect(not (work / "t.json").exists(), "bad input must write nothing")
 
 
+def example_scenarios_run(lqemu, work, scenarios):
+    examples = sorted(p for p in scenarios.glob("*.yaml") if not p.name.startswith("bad_"))
+    expect(examples, "no example scenarios in " + str(scenarios))
+    for example in examples:
+        stats = work / (example.stem + ".json")
+        result = run(lqemu, "run", str(example), "--quiet", "--stats", str(stats), *SMALL)
+        expect(result.returncode == 0, "%s exited %d: %s"
+               % (example.name, result.returncode, result.stderr))
+        integrity = json.loads(stats.read_text())["integrity"]
+        expect(integrity["lost"] == 0 and integrity["delivered"] == integrity["sent"],
+               "%s lost data: %s" % (example.name, integrity))
+
+
 def list_prints_every_key(lqemu, work, _):
     result = run(lqemu, "list")
     expect(result.returncode == 0, "list failed: " + result.stderr)
