@@ -1,0 +1,72 @@
+// Unit tests of the run report's arithmetic: latency percentiles, aggregate
+// bandwidth and the integrity verdict that decides exit status 1.
+#include "systemc/app/run_report.h"
+
+#include "gtest/gtest.h"
+
+namespace lq::app {
+namespace {
+
+TEST(RunReport, PercentilesAreNearestRank) {
+  std::vector<double> samples;
+  for (int i = 100; i >= 1; --i) {
+    samples.push_back(i);  // Unsorted on purpose.
+  }
+  const LatencySummary summary = Summarise(samples);
+  EXPECT_DOUBLE_EQ(summary.mean, 50.5);
+  EXPECT_DOUBLE_EQ(summary.p50, 50) << "nearest rank: ceil(0.50 * 100) = 50";
+  EXPECT_DOUBLE_EQ(summary.p99, 99) << "nearest rank: ceil(0.99 * 100) = 99";
+  EXPECT_DOUBLE_EQ(summary.max, 100);
+}
+
+TEST(RunReport, PercentilesOfTinySamples) {
+  const LatencySummary one = Summarise({7});
+  EXPECT_DOUBLE_EQ(one.p50, 7);
+  EXPECT_DOUBLE_EQ(one.p99, 7);
+  const LatencySummary none = Summarise({});
+  EXPECT_DOUBLE_EQ(none.mean, 0) << "no deliveries: zeros, not a crash";
+  EXPECT_DOUBLE_EQ(none.max, 0);
+}
+
+RunReport CleanReport() {
+  RunReport report;
+  report.totals.messages_expected = 10;
+  report.totals.nodes.sent = 10;
+  report.totals.nodes.delivered = 10;
+  report.totals.nodes.payload_bytes_delivered = 1280;
+  report.sim_time_ns = 640;
+  return report;
+}
+
+TEST(RunReport, AggregateBandwidthIsBytesPerNanosecond) {
+  EXPECT_DOUBLE_EQ(AggregateGBps(CleanReport()), 2.0);
+  RunReport idle = CleanReport();
+  idle.sim_time_ns = 0;
+  EXPECT_DOUBLE_EQ(AggregateGBps(idle), 0) << "no division by zero";
+}
+
+TEST(RunReport, IntegrityFailsOnEveryKindOfDamage) {
+  EXPECT_TRUE(CleanReport().IntegrityOk());
+  RunReport lost = CleanReport();
+  lost.totals.nodes.delivered = 9;
+  EXPECT_EQ(lost.Lost(), 1u);
+  EXPECT_FALSE(lost.IntegrityOk()) << "a lost message fails the run";
+  RunReport corrupted = CleanReport();
+  corrupted.totals.nodes.delivered = 9;
+  corrupted.totals.nodes.corrupted = 1;
+  EXPECT_EQ(corrupted.Lost(), 0u) << "a corrupted message is not also lost";
+  EXPECT_FALSE(corrupted.IntegrityOk());
+  RunReport duplicated = CleanReport();
+  duplicated.totals.nodes.duplicated = 1;
+  EXPECT_FALSE(duplicated.IntegrityOk());
+  RunReport reordered = CleanReport();
+  reordered.totals.nodes.reordered = 1;
+  EXPECT_FALSE(reordered.IntegrityOk());
+  RunReport unsent = CleanReport();
+  unsent.totals.nodes.sent = 9;
+  unsent.totals.nodes.delivered = 9;
+  EXPECT_FALSE(unsent.IntegrityOk()) << "every expected message must be sent";
+}
+
+}  // namespace
+}  // namespace lq::app
