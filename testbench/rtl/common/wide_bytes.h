@@ -1,0 +1,90 @@
+// Conversion between lq::Bytes and Verilator's packed-vector storage, in the
+// RTL byte order: byte 0 of a flit is the most significant byte of the vector
+// (docs/spec/phy.md PHY-2.2).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "models/common/bytes.h"
+#include "verilated.h"
+
+namespace lq::rtl {
+
+// Verilator stores a vector wider than 64 bits as 32-bit words, word 0 holding
+// bits 31..0.
+inline constexpr size_t kBitsPerWord = 32;
+inline constexpr size_t kBitsPerByte = 8;
+
+// Writes `bytes` into a vector of bytes.size() * 8 bits held in `words` (byte 0
+// on top).
+inline void PackBytes(ByteView bytes, WData* words) {
+  const size_t word_count =
+      (bytes.size() * kBitsPerByte + kBitsPerWord - 1) / kBitsPerWord;
+  for (size_t w = 0; w < word_count; ++w) {
+    words[w] = 0;
+  }
+  for (size_t i = 0; i < bytes.size(); ++i) {
+    const size_t lsb = (bytes.size() - 1 - i) * kBitsPerByte;
+    words[lsb / kBitsPerWord] |= static_cast<WData>(bytes[i])
+                                 << (lsb % kBitsPerWord);
+  }
+}
+
+// Reads `byte_count` bytes back from such a vector.
+inline Bytes UnpackBytes(const WData* words, size_t byte_count) {
+  Bytes bytes(byte_count);
+  for (size_t i = 0; i < byte_count; ++i) {
+    const size_t lsb = (byte_count - 1 - i) * kBitsPerByte;
+    bytes[i] =
+        static_cast<uint8_t>(words[lsb / kBitsPerWord] >> (lsb % kBitsPerWord));
+  }
+  return bytes;
+}
+
+template <size_t kWords>
+void ToWide(ByteView bytes, VlWide<kWords>& wide) {
+  PackBytes(bytes, wide.data());
+}
+
+template <size_t kWords>
+Bytes FromWide(const VlWide<kWords>& wide, size_t byte_count) {
+  return UnpackBytes(wide.data(), byte_count);
+}
+
+// Ports of 64 bits or fewer are plain integers: byte 0 is again the most
+// significant, i.e. the bytes read as one big-endian number.
+inline uint64_t ToNarrow(ByteView bytes) {
+  return LoadBigEndian(bytes.data(), bytes.size());
+}
+
+inline Bytes FromNarrow(uint64_t value, size_t byte_count) {
+  Bytes bytes(byte_count);
+  StoreBigEndian(bytes.data(), byte_count, value);
+  return bytes;
+}
+
+// Drive/Sample work on any data port whose width is a whole number of bytes,
+// whichever C++ type Verilator chose for it, so that tests can be written once
+// for every parameter variant of a module.
+template <typename Port>
+void Drive(Port& port, ByteView bytes) {
+  port = static_cast<Port>(ToNarrow(bytes));
+}
+
+template <size_t kWords>
+void Drive(VlWide<kWords>& port, ByteView bytes) {
+  ToWide(bytes, port);
+}
+
+template <typename Port>
+Bytes Sample(const Port& port, size_t byte_count) {
+  return FromNarrow(port, byte_count);
+}
+
+template <size_t kWords>
+Bytes Sample(const VlWide<kWords>& port, size_t byte_count) {
+  return FromWide(port, byte_count);
+}
+
+}  // namespace lq::rtl
