@@ -1,0 +1,340 @@
+// Back-to-back testbench of two Verilated link controllers: channel model,
+// traffic and scoreboard.
+#include "testbench/rtl/lc/lc_link_pair.h"
+
+#include <algorithm>
+
+#include "models/flit/dlp.h"
+#include "models/flit/flit_fec.h"
+#include "testbench/rtl/common/wide_bytes.h"
+
+namespace lq::rtl {
+
+namespace {
+
+constexpr size_t kSlotBytes =
+    236;  // The Verilated lc_top is built for profile pcie6.
+constexpr size_t kSlotBits = kSlotBytes * kBitsPerByte;
+// The per-VC slots of tx_slot_i start on word boundaries, so each packs alone.
+static_assert(kSlotBits % kBitsPerWord == 0, "slot not word aligned");
+constexpr size_t kSlotWords = kSlotBits / kBitsPerWord;
+constexpr size_t kContentBytes =
+    kSlotBytes + flit::kDlpBytes + flit::kFlitCrcBytes;
+constexpr size_t kNumberBytes =
+    8;  // Slot bytes 0..7: the slot's number on its VC.
+constexpr size_t kVcByte = 8;
+constexpr size_t kSideByte = 9;
+constexpr unsigned kTypeShift = 5;
+constexpr unsigned kReplayShift = 6;
+constexpr size_t kReplayByte = 2;
+
+uint64_t SplitMix(uint64_t& state) {
+  uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+flit::FlitType TypeOf(const Bytes& content) {
+  return static_cast<flit::FlitType>(content[kSlotBytes] >> kTypeShift);
+}
+
+bool CarriesNak(const Bytes& content) {
+  const auto command = static_cast<flit::ReplayCommand>(
+      content[kSlotBytes + kReplayByte] >> kReplayShift);
+  return command == flit::ReplayCommand::kStandardNak ||
+         command == flit::ReplayCommand::kSelectiveNak;
+}
+
+// Rising then falling edge; inputs change only while the clock is low.
+void Tick(Vlc_top& top) {
+  top.clk_i = 1;
+  top.eval();
+  top.clk_i = 0;
+  top.eval();
+}
+
+}  // namespace
+
+LinkPair::LinkPair(uint64_t seed)
+    : profile_(phy::FindLinkProfile("pcie6").value()), rng_(seed) {
+  for (auto& top : tops_) {
+    top = std::make_unique<Vlc_top>();
+    top->clk_i = 0;
+    top->rst_ni = 0;
+    top->eval();
+    Tick(*top);
+    top->rst_ni = 1;
+    top->eval();
+  }
+}
+
+LinkPair::~LinkPair() {
+  for (auto& top : tops_) {
+    top->final();
+  }
+}
+
+Bytes LinkPair::SlotFor(unsigned from_side, unsigned vc,
+                        uint64_t number) const {
+  Bytes slot(kSlotBytes);
+  for (size_t i = 0; i < kNumberBytes; ++i) {
+    slot[i] = static_cast<uint8_t>(number >> (8 * (kNumberBytes - 1 - i)));
+  }
+  slot[kVcByte] = static_cast<uint8_t>(vc);
+  slot[kSideByte] = static_cast<uint8_t>(from_side);
+  uint64_t state = (number << 3) ^ (uint64_t{vc} << 1) ^ from_side;
+  for (size_t i = kSideByte + 1; i < kSlotBytes; i += sizeof(uint64_t)) {
+    const uint64_t word = SplitMix(state);
+    for (size_t b = 0; b < sizeof(uint64_t) && i + b < kSlotBytes; ++b) {
+      slot[i + b] = static_cast<uint8_t>(word >> (8 * b));
+    }
+  }
+  return slot;
+}
+
+void LinkPair::DriveSources(unsigned side) {
+  Vlc_top& top = *tops_[side];
+  std::uniform_real_distribution<double> coin(0.0, 1.0);
+  for (unsigned vc = 0; vc < kVcs; ++vc) {
+    if (!pending_[side][vc] && sending_ &&
+        coin(rng_) < traffic_[side].offer_per_cycle) {
+      pending_[side][vc] = true;
+      PackBytes(SlotFor(side, vc, next_tx_[side][vc]),
+                top.tx_slot_i.data() + vc * kSlotWords);
+    }
+  }
+  uint32_t valid = 0;
+  for (unsigned vc = 0; vc < kVcs; ++vc) {
+    valid |= pending_[side][vc] ? (1u << vc) : 0u;
+  }
+  top.tx_valid_i = valid;
+}
+
+void LinkPair::Apply(unsigned side) {
+  Vlc_top& top = *tops_[side];
+  std::uniform_real_distribution<double> coin(0.0, 1.0);
+  DriveSources(side);
+  const ChannelConfig& out = channel_[1 - side];
+  phy_ready_[side] = coin(rng_) >= out.stall_per_cycle;
+  top.phy_tx_ready_i = phy_ready_[side];
+  drain_ready_[side] = coin(rng_) < traffic_[side].drain_per_cycle;
+  top.rx_ready_i = drain_ready_[side];
+  std::deque<WireFlit>& queue = in_flight_[side];
+  top.phy_rx_valid_i = 0;
+  if (!queue.empty() && queue.front().deliver_at <= cycles_) {
+    const WireFlit& flit = queue.front();
+    top.phy_rx_valid_i = 1;
+    top.phy_rx_bad_i = flit.bad;
+    top.phy_rx_fec_corrected_i = flit.fec_corrected;
+    PackBytes(flit.content, top.phy_rx_flit_i.data());
+    queue.pop_front();
+  }
+}
+
+void LinkPair::CheckWireFlit(unsigned to_side, const Bytes& content) {
+  // The RTL's content plus the model's FEC must decode, and re-encoding the
+  // decoded header and slot with models/flit must give the same bits.
+  const flit::FlitFec& fec = flit::FlitFecFor(profile_.fec);
+  Bytes wire(fec.wire_bytes());
+  std::copy(content.begin(), content.end(), wire.begin());
+  fec.Protect(wire.data());
+  const Result<flit::DecodedFlit> decoded = flit::DecodeFlit(profile_, wire);
+  if (!decoded) {
+    ++report_[to_side].model_mismatches;
+    return;
+  }
+  const Result<Bytes> encoded = flit::EncodeFlit(
+      profile_, decoded.value().header, decoded.value().payload);
+  if (!encoded || encoded.value() != wire) {
+    ++report_[to_side].model_mismatches;
+  }
+}
+
+void LinkPair::CarryFlit(unsigned to_side, const Bytes& sent) {
+  SideReport& report = report_[to_side];
+  Bytes content = sent;
+  const bool mutated = mutator_[to_side] && mutator_[to_side](content);
+  const ChannelConfig& config = channel_[to_side];
+  std::uniform_real_distribution<double> coin(0.0, 1.0);
+  const bool payload = TypeOf(content) == flit::FlitType::kPayload;
+  ++report.wire_flits;
+  report.wire_payload_flits += payload ? 1 : 0;
+  if (coin(rng_) < config.drop_per_flit) {
+    ++report.dropped;
+    report.naks_destroyed += CarriesNak(content) ? 1 : 0;
+    return;
+  }
+  const flit::FlitFec& fec = flit::FlitFecFor(profile_.fec);
+  Bytes wire(fec.wire_bytes());
+  std::copy(content.begin(), content.end(), wire.begin());
+  fec.Protect(wire.data());
+  const uint64_t wire_bits = wire.size() * kBitsPerByte;
+  bool hit = mutated;
+  if (config.bit_error_rate > 0.0) {
+    std::geometric_distribution<uint64_t> gap(config.bit_error_rate);
+    while (error_gap_ < wire_bits) {
+      wire[error_gap_ / 8] ^= static_cast<uint8_t>(0x80u >> (error_gap_ % 8));
+      hit = true;
+      error_gap_ += 1 + gap(rng_);
+    }
+    error_gap_ -= wire_bits;
+  }
+  if (coin(rng_) < config.burst_per_flit) {
+    std::uniform_int_distribution<uint64_t> start(
+        0, wire_bits - config.burst_bits);
+    const uint64_t first = start(rng_);
+    for (uint64_t bit = first; bit < first + config.burst_bits; ++bit) {
+      wire[bit / 8] ^= static_cast<uint8_t>(0x80u >> (bit % 8));
+    }
+    hit = true;
+  }
+  WireFlit flit{cycles_ + config.latency_cycles, content, false, false};
+  if (hit) {
+    Bytes corrected = wire;
+    const Result<flit::FecReport> fixed = fec.Correct(corrected.data());
+    const bool good = static_cast<bool>(flit::DecodeFlit(profile_, wire));
+    if (!fixed) {
+      flit.bad = true;
+    } else {
+      flit.content.assign(corrected.begin(), corrected.begin() + kContentBytes);
+      flit.fec_corrected = good && fixed.value().symbols_corrected > 0;
+    }
+    if (!good) {
+      ++report.bad_flits;
+      report.naks_destroyed += CarriesNak(sent) ? 1 : 0;
+    }
+    report.fec_corrected += flit.fec_corrected ? 1 : 0;
+    report.good_payload_flits += (good && payload) ? 1 : 0;
+  } else {
+    report.good_payload_flits += payload ? 1 : 0;
+  }
+  in_flight_[to_side].push_back(std::move(flit));
+}
+
+void LinkPair::Scoreboard(unsigned side) {
+  Vlc_top& top = *tops_[side];
+  SideReport& report = report_[side];
+  const unsigned vc = top.rx_vc_o;
+  const Bytes slot = UnpackBytes(top.rx_slot_o.data(), kSlotBytes);
+  uint64_t number = 0;
+  for (size_t i = 0; i < kNumberBytes; ++i) {
+    number = (number << 8) | slot[i];
+  }
+  uint64_t& expected = next_expected_[side][vc];
+  if (number < expected) {
+    ++report.duplicated;
+    return;
+  }
+  if (number > expected) {
+    report.lost += number - expected;
+    expected = number;
+  }
+  if (slot == SlotFor(1 - side, vc, number)) {
+    ++report.delivered;
+  } else {
+    ++report.corrupted;
+  }
+  ++expected;
+}
+
+void LinkPair::Step() {
+  for (unsigned side = 0; side < kSides; ++side) {
+    Apply(side);
+    tops_[side]->eval();
+  }
+  for (unsigned side = 0; side < kSides; ++side) {
+    Vlc_top& top = *tops_[side];
+    for (unsigned vc = 0; vc < kVcs; ++vc) {
+      if (((top.tx_valid_i & top.tx_ready_o) >> vc) & 1u) {
+        pending_[side][vc] = false;
+        ++next_tx_[side][vc];
+      }
+    }
+    if (top.phy_tx_valid_o && phy_ready_[side]) {
+      const Bytes content =
+          UnpackBytes(top.phy_tx_flit_o.data(), kContentBytes);
+      CheckWireFlit(1 - side, content);
+      CarryFlit(1 - side, content);
+    }
+    if (top.rx_valid_o && drain_ready_[side]) {
+      Scoreboard(side);
+    }
+  }
+  for (auto& top : tops_) {
+    Tick(*top);
+  }
+  ++cycles_;
+}
+
+bool LinkPair::RunUntilLinkUp(uint64_t max_cycles) {
+  const uint64_t end = cycles_ + max_cycles;
+  while (cycles_ < end) {
+    Step();
+    if (top(0).link_up_o && top(1).link_up_o) {
+      return true;
+    }
+  }
+  return false;
+}
+
+bool LinkPair::RunTraffic(uint64_t flits, uint64_t max_cycles) {
+  const uint64_t end = cycles_ + max_cycles;
+  while (cycles_ < end) {
+    Step();
+    if (report_[0].delivered >= flits && report_[1].delivered >= flits) {
+      return true;
+    }
+  }
+  return false;
+}
+
+void LinkPair::Drain(uint64_t cycles) {
+  sending_ = false;
+  for (ChannelConfig& config : channel_) {
+    config.bit_error_rate = 0.0;
+    config.burst_per_flit = 0.0;
+    config.drop_per_flit = 0.0;
+    config.stall_per_cycle = 0.0;
+  }
+  for (TrafficConfig& config : traffic_) {
+    config.drain_per_cycle = 1.0;
+  }
+  for (uint64_t i = 0; i < cycles; ++i) {
+    Step();
+  }
+}
+
+uint32_t LinkPair::Read(unsigned side, uint32_t offset) {
+  Vlc_top& top = *tops_[side];
+  top.reg_req_i = 1;
+  top.reg_we_i = 0;
+  top.reg_addr_i = offset;
+  tops_[side]->eval();
+  const uint32_t value = top.reg_rdata_o;
+  Step();
+  top.reg_req_i = 0;
+  return value;
+}
+
+bool LinkPair::Write(unsigned side, uint32_t offset, uint32_t value) {
+  Vlc_top& top = *tops_[side];
+  top.reg_req_i = 1;
+  top.reg_we_i = 1;
+  top.reg_addr_i = offset;
+  top.reg_wdata_i = value;
+  tops_[side]->eval();
+  const bool ok = !top.reg_error_o;
+  Step();
+  top.reg_req_i = 0;
+  top.reg_we_i = 0;
+  return ok;
+}
+
+uint64_t LinkPair::ReadCounter64(unsigned side, uint32_t lo_offset) {
+  const uint64_t low = Read(side, lo_offset);
+  const uint64_t high = Read(side, lo_offset + sizeof(uint32_t));
+  return (high << 32) | low;
+}
+
+}  // namespace lq::rtl
