@@ -2,16 +2,14 @@
 // cycles and backpressure, for several depths and widths.
 #include <gtest/gtest.h>
 
-#include <array>
 #include <deque>
-#include <random>
 
 #include "Vprim_fifo_d16.h"
 #include "Vprim_fifo_d2.h"
 #include "Vprim_fifo_d5.h"
 #include "models/common/bytes.h"
 #include "testbench/rtl/common/clocked_model.h"
-#include "testbench/rtl/common/random_stream.h"
+#include "testbench/rtl/common/stream_scoreboard.h"
 #include "testbench/rtl/common/wide_bytes.h"
 
 namespace lq::rtl {
@@ -37,8 +35,6 @@ struct Depth16Width72 {
 constexpr int kCycles = 20000;
 constexpr int kPhaseCycles = 250;
 constexpr uint32_t kSeed = 20240603;
-// Traffic phases: a slow source drains the FIFO, a slow sink fills it.
-constexpr std::array<double, 4> kRates = {0.1, 0.5, 0.9, 1.0};
 
 template <typename Variant>
 class FifoTest : public ::testing::Test {
@@ -64,45 +60,22 @@ TYPED_TEST_SUITE(FifoTest, Variants);
 TYPED_TEST(FifoTest, KeepsOrderWithoutLossUnderBackpressure) {
   constexpr size_t kDepth = TypeParam::kDepth;
   auto& dut = this->dut();
-  std::mt19937 rng(kSeed);
-  RandomSource source(TypeParam::kBeatBytes, 0.5, rng());
-  RandomSink sink(0.5, rng());
-  std::uniform_int_distribution<size_t> pick_rate(0, kRates.size() - 1);
-  std::deque<Bytes> expected;
   int delivered = 0;
   int full_cycles = 0;
   int empty_cycles = 0;
-  for (int cycle = 0; cycle < kCycles; ++cycle) {
-    if (cycle % kPhaseCycles == 0) {
-      source.set_offer_rate(kRates[pick_rate(rng)]);
-      sink.set_ready_rate(kRates[pick_rate(rng)]);
-    }
-    dut.in_valid_i = source.valid();
-    Drive(dut.in_data_i, source.beat());
-    dut.out_ready_i = sink.NextReady();
-    this->sim_.Settle();
-
-    ASSERT_EQ(dut.count_o, expected.size())
-        << "count_o disagrees with the beats held, cycle " << cycle;
-    ASSERT_EQ(dut.in_ready_o, expected.size() < kDepth)
-        << "in_ready_o must mean exactly 'not full', cycle " << cycle;
-    ASSERT_EQ(dut.out_valid_o, !expected.empty())
-        << "out_valid_o must mean exactly 'not empty', cycle " << cycle;
-    full_cycles += expected.size() == kDepth;
-    empty_cycles += expected.empty();
-    if (dut.out_valid_o && dut.out_ready_i) {
-      ASSERT_EQ(Sample(dut.out_data_o, TypeParam::kBeatBytes), expected.front())
-          << "beat lost, reordered or corrupted, cycle " << cycle;
-      expected.pop_front();
-      ++delivered;
-    }
-    const bool taken = dut.in_valid_i && dut.in_ready_o;
-    if (taken) {
-      expected.push_back(source.beat());
-    }
-    source.NextCycle(taken);
-    this->sim_.Tick();
-  }
+  RunStreamScoreboard(
+      this->sim_, {TypeParam::kBeatBytes, kCycles, kPhaseCycles, kSeed},
+      [&](const std::deque<Bytes>& expected, int cycle) {
+        ASSERT_EQ(dut.count_o, expected.size())
+            << "count_o disagrees with the beats held, cycle " << cycle;
+        ASSERT_EQ(dut.in_ready_o, expected.size() < kDepth)
+            << "in_ready_o must mean exactly 'not full', cycle " << cycle;
+        ASSERT_EQ(dut.out_valid_o, !expected.empty())
+            << "out_valid_o must mean exactly 'not empty', cycle " << cycle;
+        full_cycles += expected.size() == kDepth;
+        empty_cycles += expected.empty();
+      },
+      delivered);
   EXPECT_GT(delivered, kCycles / 4) << "too little traffic to trust the run";
   EXPECT_GT(full_cycles, 0) << "the run never filled the FIFO";
   EXPECT_GT(empty_cycles, 0) << "the run never emptied the FIFO";

@@ -3,15 +3,13 @@
 // registered in_ready_o.
 #include <gtest/gtest.h>
 
-#include <array>
 #include <deque>
-#include <random>
 
 #include "Vprim_skid_buffer_w1936.h"
 #include "Vprim_skid_buffer_w8.h"
 #include "models/common/bytes.h"
 #include "testbench/rtl/common/clocked_model.h"
-#include "testbench/rtl/common/random_stream.h"
+#include "testbench/rtl/common/stream_scoreboard.h"
 #include "testbench/rtl/common/wide_bytes.h"
 
 namespace lq::rtl {
@@ -32,7 +30,6 @@ constexpr size_t kCapacity = 2;
 constexpr int kCycles = 20000;
 constexpr int kPhaseCycles = 250;
 constexpr uint32_t kSeed = 20240604;
-constexpr std::array<double, 4> kRates = {0.1, 0.5, 0.9, 1.0};
 
 template <typename Variant>
 class SkidBufferTest : public ::testing::Test {
@@ -46,42 +43,20 @@ TYPED_TEST_SUITE(SkidBufferTest, Variants);
 
 TYPED_TEST(SkidBufferTest, KeepsOrderWithoutLossUnderBackpressure) {
   auto& dut = this->sim_.dut();
-  std::mt19937 rng(kSeed);
-  RandomSource source(TypeParam::kBeatBytes, 0.5, rng());
-  RandomSink sink(0.5, rng());
-  std::uniform_int_distribution<size_t> pick_rate(0, kRates.size() - 1);
-  std::deque<Bytes> expected;
   int delivered = 0;
   int skid_cycles = 0;
-  for (int cycle = 0; cycle < kCycles; ++cycle) {
-    if (cycle % kPhaseCycles == 0) {
-      source.set_offer_rate(kRates[pick_rate(rng)]);
-      sink.set_ready_rate(kRates[pick_rate(rng)]);
-    }
-    dut.in_valid_i = source.valid();
-    Drive(dut.in_data_i, source.beat());
-    dut.out_ready_i = sink.NextReady();
-    this->sim_.Settle();
-
-    ASSERT_EQ(dut.in_ready_o, expected.size() < kCapacity)
-        << "in_ready_o must drop only when both registers hold a beat, cycle "
-        << cycle;
-    ASSERT_EQ(dut.out_valid_o, !expected.empty())
-        << "out_valid_o must mean 'holds a beat', cycle " << cycle;
-    skid_cycles += expected.size() == kCapacity;
-    if (dut.out_valid_o && dut.out_ready_i) {
-      ASSERT_EQ(Sample(dut.out_data_o, TypeParam::kBeatBytes), expected.front())
-          << "beat lost, reordered or corrupted, cycle " << cycle;
-      expected.pop_front();
-      ++delivered;
-    }
-    const bool taken = dut.in_valid_i && dut.in_ready_o;
-    if (taken) {
-      expected.push_back(source.beat());
-    }
-    source.NextCycle(taken);
-    this->sim_.Tick();
-  }
+  RunStreamScoreboard(
+      this->sim_, {TypeParam::kBeatBytes, kCycles, kPhaseCycles, kSeed},
+      [&](const std::deque<Bytes>& expected, int cycle) {
+        ASSERT_EQ(dut.in_ready_o, expected.size() < kCapacity)
+            << "in_ready_o must drop only when both registers hold a beat, "
+               "cycle "
+            << cycle;
+        ASSERT_EQ(dut.out_valid_o, !expected.empty())
+            << "out_valid_o must mean 'holds a beat', cycle " << cycle;
+        skid_cycles += expected.size() == kCapacity;
+      },
+      delivered);
   EXPECT_GT(delivered, kCycles / 4) << "too little traffic to trust the run";
   EXPECT_GT(skid_cycles, 0) << "the run never used the skid register";
   EXPECT_EQ(this->sim_.assertion_failures(), 0) << "an RTL assertion fired";
