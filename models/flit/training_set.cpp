@@ -15,6 +15,8 @@ constexpr size_t kWidthOffset = 4;
 constexpr size_t kVcCountOffset = 5;
 constexpr size_t kCreditsOffset = 6;
 constexpr size_t kCreditBytes = 2;
+constexpr size_t kFlagsOffset = 14;
+constexpr uint8_t kInRecoveryFlag = 0x01;  // The other flag bits are reserved.
 
 // Checks shared by encoding and parsing; offsets name the offending byte.
 Result<bool> Validate(const phy::LinkProfile& profile, const TrainingSet& ts) {
@@ -52,7 +54,8 @@ bool TrainingSet::operator==(const TrainingSet& other) const {
   return kind == other.kind && profile_id == other.profile_id &&
          rx_lane_mask == other.rx_lane_mask &&
          proposed_width == other.proposed_width &&
-         initial_credits == other.initial_credits;
+         initial_credits == other.initial_credits &&
+         in_recovery == other.in_recovery;
 }
 
 Result<Bytes> EncodeTrainingSet(const phy::LinkProfile& profile,
@@ -71,6 +74,7 @@ Result<Bytes> EncodeTrainingSet(const phy::LinkProfile& profile,
     StoreBigEndian(&slot[kCreditsOffset + vc * kCreditBytes], kCreditBytes,
                    ts.initial_credits[vc]);
   }
+  slot[kFlagsOffset] = ts.in_recovery ? kInRecoveryFlag : 0;
   return slot;
 }
 
@@ -86,6 +90,9 @@ Result<TrainingSet> ParseTrainingSet(const phy::LinkProfile& profile,
                     std::to_string(kLinkVcs),
                 kVcCountOffset);
   }
+  if ((slot[kFlagsOffset] & ~kInRecoveryFlag) != 0) {
+    return Fail("reserved training set flag set", kFlagsOffset);
+  }
   for (size_t i = kTrainingSetBytes; i < slot.size(); ++i) {
     if (slot[i] != 0) {
       return Fail("non-zero byte after the training set", i);
@@ -97,6 +104,7 @@ Result<TrainingSet> ParseTrainingSet(const phy::LinkProfile& profile,
   ts.rx_lane_mask = static_cast<uint16_t>(
       LoadBigEndian(slot.data() + kLaneMaskOffset, kLaneMaskBytes));
   ts.proposed_width = slot[kWidthOffset];
+  ts.in_recovery = (slot[kFlagsOffset] & kInRecoveryFlag) != 0;
   for (size_t vc = 0; vc < kLinkVcs; ++vc) {
     ts.initial_credits[vc] = static_cast<uint16_t>(LoadBigEndian(
         slot.data() + kCreditsOffset + vc * kCreditBytes, kCreditBytes));

@@ -13,7 +13,7 @@
 
 namespace lq::flit {
 
-inline constexpr size_t kTrainingSetBytes = 14;
+inline constexpr size_t kTrainingSetBytes = 15;
 
 enum class TrainingSetKind : uint8_t {
   kTs1 = 1,  // "I am here": lane discovery and lock.
@@ -26,6 +26,8 @@ struct TrainingSet {
   uint16_t rx_lane_mask = 0;   // Bit i: the sender receives lane i intact.
   uint8_t proposed_width = 0;  // 0 in TS1; an allowed width in TS2.
   std::array<uint16_t, kLinkVcs> initial_credits{};  // Per VC, < 4096.
+  bool in_recovery =
+      false;  // Sent in Recovery: the sender kept its link state.
 
   bool operator==(const TrainingSet& other) const;
 };
@@ -37,7 +39,7 @@ Result<Bytes> EncodeTrainingSet(const phy::LinkProfile& profile,
 
 // Parses a TRAINING flit's payload slot. Rejects unknown kinds, lanes or
 // widths the profile does not have, credits above 12 bits, a VC count other
-// than kLinkVcs, and any non-zero byte after the record.
+// than kLinkVcs, reserved flag bits, and any non-zero byte after the record.
 Result<TrainingSet> ParseTrainingSet(const phy::LinkProfile& profile,
                                      ByteView slot);
 

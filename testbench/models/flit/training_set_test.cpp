@@ -26,8 +26,8 @@ TEST(TrainingSet, DLL_6_3_RecordLayoutAndRoundTrip) {
   ASSERT_EQ(slot.size(), pcie6.payload_bytes) << "a TS fills the payload slot";
   const Bytes head(slot.begin(), slot.begin() + kTrainingSetBytes);
   EXPECT_EQ(head, (Bytes{2, 0, 0xFF, 0xFF, 16, 4, 0x00, 0x40, 0x00, 0x01, 0x0F,
-                         0xFF, 0x00, 0x00}))
-      << "kind, profile, lane mask, width, VC count, four credits";
+                         0xFF, 0x00, 0x00, 0x00}))
+      << "kind, profile, lane mask, width, VC count, four credits, flags";
   EXPECT_EQ(ParseTrainingSet(pcie6, slot).value(), Ts2(16));
 
   TrainingSet ts1;
@@ -37,6 +37,17 @@ TEST(TrainingSet, DLL_6_3_RecordLayoutAndRoundTrip) {
   EXPECT_EQ(ParseTrainingSet(ib, EncodeTrainingSet(ib, ts1).value()).value(),
             ts1)
       << "TS1 carries no width";
+}
+
+TEST(TrainingSet, DLL_6_13_InRecoveryFlagRoundTrips) {
+  const phy::LinkProfile pcie6 = Profile("pcie6");
+  TrainingSet ts = Ts2(8);
+  ts.in_recovery = true;
+  const Bytes slot = EncodeTrainingSet(pcie6, ts).value();
+  EXPECT_EQ(slot[14], 0x01) << "flags byte 14, bit 0";
+  EXPECT_EQ(ParseTrainingSet(pcie6, slot).value(), ts);
+  EXPECT_FALSE(ParseTrainingSet(pcie6, slot).value() == Ts2(8))
+      << "the flag is part of the record's identity";
 }
 
 TEST(TrainingSet, DLL_6_3_RejectsWhatTheProfileCannotDo) {
@@ -67,6 +78,10 @@ TEST(TrainingSet, DLL_6_3_RejectsMalformedRecords_fail) {
   bad = good;
   bad[6] = 0x10;
   EXPECT_FALSE(ParseTrainingSet(pcie6, bad).ok()) << "credits above 12 bits";
+  bad = good;
+  bad[14] = 0x02;
+  EXPECT_EQ(ParseTrainingSet(pcie6, bad).error().reason,
+            "reserved training set flag set");
   bad = good;
   bad[200] = 1;
   const auto trailing = ParseTrainingSet(pcie6, bad);
