@@ -35,11 +35,12 @@ module lc_csr (
   // Status from the datapath.
   input  logic [2:0] ltssm_i,
   input  logic link_up_i,
+  input  logic status_profile_i,  // The profile latched at Polling (DLL-8.7).
   input  logic [4:0] width_i,
   input  logic [3:0] speed_i,
   input  logic [lc_pkg::NUM_VCS*lc_pkg::CREDIT_BITS-1:0] credit_avail_i,
 
-  // Counted events (pulses), in register order TX_FLITS .. LINK_DOWNS.
+  // Counted events (pulses), in register order TX_FLITS .. LOST_ON_DOWN.
   input  logic tx_flit_i,
   input  logic rx_flit_i,
   input  logic crc_error_i,
@@ -49,10 +50,13 @@ module lc_csr (
   input  logic replay_i,
   input  logic retrain_event_i,
   input  logic link_down_i,
+  input  logic protocol_error_i,
+  input  logic [lc_pkg::SEQ_BITS-1:0] lost_on_down_i,  // Flits discarded now (DLL-4.10).
   input  logic link_up_event_i,
   input  logic escalation_i
 );
-  localparam int NumSmall = 7;  // CRC_ERRORS .. LINK_DOWNS, 32-bit each.
+  localparam int NumSmall = 9;  // CRC_ERRORS .. LOST_ON_DOWN, 32-bit each.
+  localparam int AmountBits = lc_pkg::SEQ_BITS;
   localparam logic [31:0] MinReplayTimeout = 32'd375;
 
   logic [31:0] ctrl_q, ctrl_d, inject_q, inject_d, timeout_q, timeout_d, limit_q, limit_d;
@@ -67,15 +71,15 @@ module lc_csr (
   logic known, writable, write, read, illegal_value, credit_sel, small_sel;
   logic [31:0] defined_bits, rdata;
   logic [1:0] credit_idx;
-  logic [2:0] small_idx;
+  logic [3:0] small_idx;
   logic [4:0] new_width;
 
   assign credit_sel = reg_addr_i >= lc_reg_pkg::LC_CREDIT_INIT_VC0_OFFSET &&
                       reg_addr_i <= lc_reg_pkg::LC_CREDIT_INIT_VC3_OFFSET;
   assign credit_idx = reg_addr_i[3:2];
   assign small_sel = reg_addr_i >= lc_reg_pkg::LC_CRC_ERRORS_OFFSET &&
-                     reg_addr_i <= lc_reg_pkg::LC_LINK_DOWNS_OFFSET;
-  assign small_idx = 3'(((reg_addr_i - lc_reg_pkg::LC_CRC_ERRORS_OFFSET) >> 2));
+                     reg_addr_i <= lc_reg_pkg::LC_LOST_ON_DOWN_OFFSET;
+  assign small_idx = 4'(((reg_addr_i - lc_reg_pkg::LC_CRC_ERRORS_OFFSET) >> 2));
   assign new_width = reg_wdata_i[lc_reg_pkg::LC_CTRL_TARGET_WIDTH_LSB +: 5];
 
   always_comb begin
@@ -103,7 +107,7 @@ module lc_csr (
                             new_width == 5'd8 || new_width == 5'd16);
         end
         lc_reg_pkg::LC_STATUS_OFFSET: begin
-          rdata = {4'd0, speed_i, 3'd0, width_i, 7'd0, profile_o, 3'd0, link_up_i, 1'b0, ltssm_i};
+          rdata = {4'd0, speed_i, 3'd0, width_i, 7'd0, status_profile_i, 3'd0, link_up_i, 1'b0, ltssm_i};
         end
         lc_reg_pkg::LC_ERR_INJECT_OFFSET: begin
           writable = 1'b1;
@@ -154,12 +158,16 @@ module lc_csr (
   // -------------------------------------------------------------------------------------------
   // Counters (DLL-8.4, DLL-8.6): saturating; reaching all-ones raises COUNTER_OVERFLOW.
   logic clear;
-  logic [NumSmall-1:0] small_event, small_saturates;
+  logic [NumSmall-1:0] small_saturates;
+  logic [NumSmall*AmountBits-1:0] small_amount;
+  logic [32:0] small_sum;
   logic tx_saturates, rx_saturates;
   assign clear = write && reg_addr_i == lc_reg_pkg::LC_CTRL_OFFSET &&
                  reg_wdata_i[lc_reg_pkg::LC_CTRL_CNT_CLEAR_LSB];
-  assign small_event = {link_down_i, retrain_event_i, replay_i, nak_received_i, nak_sent_i,
-                        fec_corrected_i, crc_error_i};
+  assign small_amount = {lost_on_down_i, AmountBits'(protocol_error_i), AmountBits'(link_down_i),
+                         AmountBits'(retrain_event_i), AmountBits'(replay_i),
+                         AmountBits'(nak_received_i), AmountBits'(nak_sent_i),
+                         AmountBits'(fec_corrected_i), AmountBits'(crc_error_i)};
 
   always_comb begin
     tx_flits_d = tx_flits_q;
@@ -176,9 +184,11 @@ module lc_csr (
       rx_flits_d = rx_flits_q + 64'd1;
       rx_saturates = rx_flits_d == '1;
     end
+    small_sum = '0;
     for (int i = 0; i < NumSmall; i++) begin
-      if (small_event[i] && small_q[i*32 +: 32] != '1) begin
-        small_d[i*32 +: 32] = small_q[i*32 +: 32] + 32'd1;
+      if (small_amount[i*AmountBits +: AmountBits] != '0 && small_q[i*32 +: 32] != '1) begin
+        small_sum = {1'b0, small_q[i*32 +: 32]} + 33'(small_amount[i*AmountBits +: AmountBits]);
+        small_d[i*32 +: 32] = small_sum[32] ? '1 : small_sum[31:0];
         small_saturates[i] = small_d[i*32 +: 32] == '1;
       end
     end

@@ -23,11 +23,13 @@ package lc_pkg;
   localparam int RX_BAD_FLIT_LIMIT = 16;
 
   // Training-set record at the head of a TRAINING flit's slot (DLL-6.3); the rest of the slot is 0.
-  localparam int TS_BYTES = 14;
+  localparam int TS_BYTES = 15;
   localparam logic [7:0] TS_KIND_TS1 = 8'd1;
   localparam logic [7:0] TS_KIND_TS2 = 8'd2;
   localparam int TS_SENT_TO_EXIT = 16;  // TS or IDLE flits sent before a state may exit (§9).
   localparam int TS_RECEIVED_TO_EXIT = 8;  // Consecutive ones received (§9).
+  localparam int MAX_LANES = 16;  // pcie6 x16 (PHY-1.1); ib uses lanes 0-3.
+  localparam int LANE_BITS = 4;
   localparam logic [15:0] LANE_MASK_PCIE6 = 16'hffff;
   localparam logic [15:0] LANE_MASK_IB = 16'h000f;
 

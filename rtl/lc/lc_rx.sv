@@ -18,13 +18,15 @@ module lc_rx #(
   // Link state (from the LTSSM).
   input  logic l0_i,
   input  logic idle_i,        // Configuration.Idle or Recovery.Idle.
-  input  logic link_reset_i,  // Link-up: NEXT_RCV_SEQ = 0, FREED = 0 (DLL-2.2, DLL-5.5).
+  // Link up or down: NEXT_RCV_SEQ = 0, FREED = 0 (DLL-2.2, DLL-5.5, DLL-5.9).
+  input  logic link_reset_i,
   input  logic flit_time_i,   // One transmit flit time passed (ACK_TIMEOUT).
   input  logic [lc_pkg::NUM_VCS*lc_pkg::CREDIT_BITS-1:0] credit_init_i,  // Own INIT (DLL-5.8).
 
   // Flit contents from the PHY.
   input  logic phy_valid_i,
   input  logic phy_bad_i,
+  input  logic [lc_pkg::LANE_BITS-1:0] phy_lane_i,  // Lane of a TRAINING flit (PHY-4.7).
   input  logic [ContentBits-1:0] phy_flit_i,
 
   // Accepted payload to the network side, in sequence order.
@@ -49,6 +51,7 @@ module lc_rx #(
 
   // Events for counters and the LTSSM (one-cycle pulses).
   output logic flit_seen_o,  // A flit was checked this cycle, good or bad.
+  output logic [lc_pkg::LANE_BITS-1:0] flit_lane_o,  // The lane it came on.
   output logic good_flit_o,
   output logic [lc_pkg::TS_BYTES*8-1:0] good_record_o,  // Slot head: a training-set record.
   output logic [2:0] good_type_o,
@@ -70,6 +73,7 @@ module lc_rx #(
   // ---------------------------------------------------------------------------------------------
   // State.
   logic in_valid_q, in_bad_q;
+  logic [lc_pkg::LANE_BITS-1:0] in_lane_q;
   logic [ContentBits-1:0] in_flit_q;
   logic [SeqBits-1:0] next_rcv_q, next_rcv_d;  // NEXT_RCV_SEQ
   logic nak_scheduled_q, nak_scheduled_d;      // NakScheduled state (DLL-3.7).
@@ -79,6 +83,9 @@ module lc_rx #(
   logic [AckTimerBits-1:0] ack_timer_q, ack_timer_d;
   logic [BadBits-1:0] bad_run_q, bad_run_d;
   logic [NumVcs*CreditBits-1:0] freed_q, freed_d, occupancy_q, occupancy_d;
+  // Slots accepted before the last link reset and still buffered: their delivery frees buffer
+  // space but returns no credit, since the partner's credit state started afresh (DLL-5.9).
+  logic [NumVcs*CreditBits-1:0] stale_q, stale_d;
 
   // ---------------------------------------------------------------------------------------------
   // Checks in the order of PHY-2.7: FEC (phy_bad_i), CRC, DLP, slot.
@@ -108,7 +115,7 @@ module lc_rx #(
   // ---------------------------------------------------------------------------------------------
   // Sequence check (DLL-3.3 to DLL-3.7).
   logic is_payload, is_nop, link_flit, expected, duplicate, ahead, watermark_ahead, lost, accept;
-  logic vc_room, fifo_in_ready, fifo_out_valid, deliver;
+  logic vc_room, buffer_room, fifo_in_ready, fifo_out_valid, deliver;
   // Accepted slots and the partner's link fields leave through flops: this keeps the wide
   // received flit out of every assertion downstream (Verilator 5.006 miscompiles $sampled of
   // wide signals) and costs one cycle of latency.
@@ -135,10 +142,12 @@ module lc_rx #(
   assign ahead = is_payload && !expected && !duplicate;
   assign watermark_ahead = is_nop && lc_pkg::seq_is_after(flit_seq, last_in_order);
   assign lost = (ahead || watermark_ahead) && !nak_scheduled_q;
-  // The buffer has room whenever the VC has: RxBufferFlits is at least the sum of the INITs.
-  assign vc_room = occupancy_q[vc*CreditBits +: CreditBits] <
+  // A partner within its credits always finds room: RxBufferFlits is at least the sum of the
+  // INITs, and stale slots only occupy the buffer until the network side drains them.
+  assign vc_room = occupancy_q[vc*CreditBits +: CreditBits] - stale_q[vc*CreditBits +: CreditBits] <
                    credit_init_i[vc*CreditBits +: CreditBits];
-  assign accept = expected && vc_room && !link_reset_i;
+  assign buffer_room = occupancy_sum < (CreditBits+2)'(RxBufferFlits);
+  assign accept = expected && vc_room && buffer_room && !link_reset_i;
 
   prim_fifo #(.Width(EntryBits), .Depth(RxBufferFlits)) u_rx_buffer (
     .clk_i,
@@ -177,6 +186,7 @@ module lc_rx #(
     bad_run_d = bad_run_q;
     freed_d = freed_q;
     occupancy_d = occupancy_q;
+    stale_d = stale_q;
     bad_limit_o = 1'b0;
 
     // A sent command covers everything accepted before this cycle.
@@ -206,7 +216,11 @@ module lc_rx #(
         occupancy_d[v*CreditBits +: CreditBits] = occupancy_d[v*CreditBits +: CreditBits] + 1'b1;
       end
       if (deliver && rx_vc_o == lc_pkg::VC_BITS'(v)) begin
-        freed_d[v*CreditBits +: CreditBits] = freed_d[v*CreditBits +: CreditBits] + 1'b1;
+        if (stale_q[v*CreditBits +: CreditBits] != '0) begin
+          stale_d[v*CreditBits +: CreditBits] = stale_q[v*CreditBits +: CreditBits] - 1'b1;
+        end else begin
+          freed_d[v*CreditBits +: CreditBits] = freed_d[v*CreditBits +: CreditBits] + 1'b1;
+        end
         occupancy_d[v*CreditBits +: CreditBits] = occupancy_d[v*CreditBits +: CreditBits] - 1'b1;
       end
     end
@@ -229,6 +243,7 @@ module lc_rx #(
       accepted_d = '0;
       ack_timer_d = '0;
       freed_d = '0;
+      stale_d = occupancy_d;
     end
   end
 
@@ -240,18 +255,20 @@ module lc_rx #(
   assign rx_credit_count_o = credit_count_q;
   assign freed_o = freed_q;
   assign flit_seen_o = in_valid_q;
+  assign flit_lane_o = in_lane_q;
   assign good_flit_o = good;
   assign good_record_o = slot[SlotBits-1 -: lc_pkg::TS_BYTES*8];
   assign good_type_o = flit_type;
   assign bad_flit_o = bad && active;
   assign payload_rx_o = is_payload;
   assign nak_sent_o = ack_cmd_sent_i && nak_pending_q;
-  assign overflow_o = expected && !vc_room;
+  assign overflow_o = expected && !(vc_room && buffer_room) && !link_reset_i;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       in_valid_q <= 1'b0;
       in_bad_q <= 1'b0;
+      in_lane_q <= '0;
       in_flit_q <= '0;
       next_rcv_q <= '0;
       nak_scheduled_q <= 1'b0;
@@ -262,6 +279,7 @@ module lc_rx #(
       bad_run_q <= '0;
       freed_q <= '0;
       occupancy_q <= '0;
+      stale_q <= '0;
       push_q <= 1'b0;
       push_entry_q <= '0;
       cmd_valid_q <= 1'b0;
@@ -281,6 +299,7 @@ module lc_rx #(
       credit_count_q <= dlp[lc_pkg::DLP_COUNT_LSB +: CreditBits];
       in_valid_q <= phy_valid_i;
       in_bad_q <= phy_bad_i;
+      in_lane_q <= phy_lane_i;
       in_flit_q <= phy_flit_i;
       next_rcv_q <= next_rcv_d;
       nak_scheduled_q <= nak_scheduled_d;
@@ -291,6 +310,7 @@ module lc_rx #(
       bad_run_q <= bad_run_d;
       freed_q <= freed_d;
       occupancy_q <= occupancy_d;
+      stale_q <= stale_d;
     end
   end
 
@@ -306,7 +326,10 @@ module lc_rx #(
                                     (CreditBits+2)'(push_q))
   `ASSERT(RxBufferNeverOverflows, !push_q || fifo_in_ready)
   for (genvar v = 0; v < NumVcs; v++) begin : gen_vc_assert
-    `ASSERT(RxVcWithinInit, occupancy_q[v*CreditBits +: CreditBits] <=
+    `ASSERT(RxVcWithinInit, occupancy_q[v*CreditBits +: CreditBits] -
+                            stale_q[v*CreditBits +: CreditBits] <=
                             credit_init_i[v*CreditBits +: CreditBits])
+    `ASSERT(RxStaleWithinOccupancy, stale_q[v*CreditBits +: CreditBits] <=
+                                    occupancy_q[v*CreditBits +: CreditBits])
   end
 endmodule

@@ -45,12 +45,16 @@ module lc_top #(
   input  logic phy_rx_valid_i,
   input  logic phy_rx_bad_i,             // FEC uncorrectable.
   input  logic phy_rx_fec_corrected_i,   // FEC corrected at least one symbol.
-  input  logic [ContentBits-1:0] phy_rx_flit_i
+  input  logic [lc_pkg::LANE_BITS-1:0] phy_rx_lane_i,  // Lane a TRAINING flit came on (PHY-4.7).
+  input  logic [ContentBits-1:0] phy_rx_flit_i,
+  input  logic [lc_pkg::MAX_LANES-1:0] phy_receiver_i,   // Lanes that see a receiver (DLL-6.4).
+  input  logic [lc_pkg::MAX_LANES-1:0] phy_lock_lost_i,  // Loss-of-lock pulses (PHY-5.4).
+  output logic [4:0] width_o  // Negotiated lanes the PHY stripes over; 0 while the link is down.
 );
   localparam int NumVcs = lc_pkg::NUM_VCS;
 
   // Register block outputs.
-  logic enable, retrain, loopback, profile, inject_crc, inject_seq, inject_drop_ack;
+  logic enable, retrain, loopback, ctrl_profile, inject_crc, inject_seq, inject_drop_ack;
   logic inject_corrupt;
   logic [4:0] target_width, width;
   logic [7:0] corrupt_bytes;
@@ -59,8 +63,10 @@ module lc_top #(
   logic [NumVcs*lc_pkg::CREDIT_BITS-1:0] credit_init, credit_avail, partner_init, freed;
 
   // LTSSM.
-  logic l0, idle, training, link_reset, replay_all, link_up, up_event, down_event, retrain_event;
-  logic [7:0] ts_kind;
+  logic l0, idle, training, link_reset, link_down, replay_all, link_up, up_event, down_event;
+  logic retrain_event, profile;
+  logic [NumVcs*lc_pkg::CREDIT_BITS-1:0] own_init;  // CREDIT_INIT latched at Polling (DLL-8.7).
+  logic [lc_pkg::LANE_BITS-1:0] flit_lane;
   logic [2:0] ltssm_code;
 
   // Between tx and rx.
@@ -71,6 +77,9 @@ module lc_top #(
   logic [lc_pkg::CREDIT_BITS-1:0] rx_credit_count;
 
   // Events.
+  logic partner_error_q;
+  logic [lc_pkg::SEQ_BITS-1:0] lost_on_down;  // Flits the replay buffer drops at link-down.
+  logic [lc_pkg::SEQ_BITS-1:0] outstanding;  // Unacknowledged flits in the replay buffer.
   logic payload_sent, replay_start, nak_received, escalate, protocol_error;
   logic flit_seen, good_flit, bad_flit, bad_limit, payload_rx, nak_sent, overflow;
   logic [2:0] good_type;
@@ -87,25 +96,8 @@ module lc_top #(
   assign rx_in_flit = loopback ? tx_flit : phy_rx_flit_i;
   assign fec_corrected = !loopback && phy_rx_valid_i && !phy_rx_bad_i && phy_rx_fec_corrected_i;
 
-  // Width is the target clipped to the profile: lanes are not modelled in RTL (lc_ltssm).
-  logic [4:0] profile_max_width;
-  assign profile_max_width = profile ? 5'd4 : 5'd16;
-  assign width = (target_width > profile_max_width) ? profile_max_width : target_width;
   assign speed = profile ? 4'd2 : 4'd1;
-
-  // Training-set record (DLL-6.3): kind, profile, lane mask, width (TS2), VC count, INIT.
-  always_comb begin
-    ts_record = '0;
-    ts_record[111:104] = ts_kind;
-    ts_record[96] = profile;
-    ts_record[95:80] = profile ? lc_pkg::LANE_MASK_IB : lc_pkg::LANE_MASK_PCIE6;
-    ts_record[79:72] = (ts_kind == lc_pkg::TS_KIND_TS2) ? {3'd0, width} : 8'd0;
-    ts_record[71:64] = 8'(NumVcs);
-    for (int v = 0; v < NumVcs; v++) begin
-      ts_record[63 - 16 * v -: 16] =
-          {4'd0, credit_init[v*lc_pkg::CREDIT_BITS +: lc_pkg::CREDIT_BITS]};
-    end
-  end
+  assign width_o = width;
 
   // ERR_INJECT.CORRUPT applies to the next flit handed to the PHY, after FEC.
   logic corrupt_armed_q, corrupt_armed_d;
@@ -124,7 +116,7 @@ module lc_top #(
     .idle_i           (idle),
     .training_i       (training),
     .ts_record_i      (ts_record),
-    .link_reset_i     (link_reset),
+    .link_reset_i     (link_reset || link_down),
     .replay_all_i     (replay_all),
     .credit_init_i    (partner_init),
     .replay_timeout_i (replay_timeout),
@@ -154,7 +146,8 @@ module lc_top #(
     .replay_start_o   (replay_start),
     .nak_received_o   (nak_received),
     .escalate_o       (escalate),
-    .protocol_error_o (protocol_error)
+    .protocol_error_o (protocol_error),
+    .outstanding_o    (outstanding)
   );
 
   lc_rx #(.SlotBytes(SlotBytes), .RxBufferFlits(RxBufferFlits)) u_rx (
@@ -162,11 +155,12 @@ module lc_top #(
     .rst_ni,
     .l0_i             (l0),
     .idle_i           (idle),
-    .link_reset_i     (link_reset),
+    .link_reset_i     (link_reset || link_down),
     .flit_time_i      (tx_valid && tx_ready),
-    .credit_init_i    (credit_init),
+    .credit_init_i    (own_init),
     .phy_valid_i      (rx_in_valid),
     .phy_bad_i        (rx_in_bad),
+    .phy_lane_i       (phy_rx_lane_i),  // Unused in loopback: every lane counts as locked.
     .phy_flit_i       (rx_in_flit),
     .rx_valid_o,
     .rx_ready_i,
@@ -183,6 +177,7 @@ module lc_top #(
     .ack_cmd_sent_i   (ack_cmd_sent),
     .freed_o          (freed),
     .flit_seen_o      (flit_seen),
+    .flit_lane_o      (flit_lane),
     .good_flit_o      (good_flit),
     .good_record_o    (good_record),
     .good_type_o      (good_type),
@@ -198,22 +193,32 @@ module lc_top #(
     .rst_ni,
     .enable_i         (enable),
     .retrain_i        (retrain),
+    .loopback_i       (loopback),
+    .profile_i        (ctrl_profile),
+    .target_width_i   (target_width),
+    .credit_init_i    (credit_init),
     .escalate_i       (escalate),
     .bad_limit_i      (bad_limit),
+    .receiver_i       (phy_receiver_i),
+    .lock_lost_i      (phy_lock_lost_i),
     .rx_flit_i        (flit_seen),
+    .rx_lane_i        (flit_lane),
     .good_flit_i      (good_flit),
     .good_type_i      (good_type),
     .good_record_i    (good_record),
-    .own_profile_i    (profile),
     .tx_sent_i        (flit_chosen),
     .l0_o             (l0),
     .idle_o           (idle),
     .training_o       (training),
-    .ts_kind_o        (ts_kind),
+    .ts_record_o      (ts_record),
     .link_reset_o     (link_reset),
+    .link_down_o      (link_down),
     .replay_all_o     (replay_all),
+    .profile_o        (profile),
+    .own_init_o       (own_init),
     .partner_init_o   (partner_init),
     .state_o          (ltssm_code),
+    .width_o          (width),
     .link_up_o        (link_up),
     .link_up_event_o  (up_event),
     .link_down_event_o(down_event),
@@ -233,7 +238,7 @@ module lc_top #(
     .enable_o         (enable),
     .retrain_o        (retrain),
     .loopback_o       (loopback),
-    .profile_o        (profile),
+    .profile_o        (ctrl_profile),
     .target_width_o   (target_width),
     .inject_crc_o     (inject_crc),
     .inject_seq_o     (inject_seq),
@@ -246,7 +251,8 @@ module lc_top #(
     .irq_o,
     .ltssm_i          (ltssm_code),
     .link_up_i        (link_up),
-    .width_i          (link_up ? width : 5'd0),
+    .status_profile_i (profile),
+    .width_i          (width),
     .speed_i          (link_up ? speed : 4'd0),
     .credit_avail_i   (credit_avail),
     .tx_flit_i        (payload_sent),
@@ -258,19 +264,22 @@ module lc_top #(
     .replay_i         (replay_start),
     .retrain_event_i  (retrain_event),
     .link_down_i      (down_event),
+    .protocol_error_i (partner_error_q),
+    .lost_on_down_i   (lost_on_down),
     .link_up_event_i  (up_event),
     .escalation_i     (escalate)
   );
 
   assign link_up_o = link_up;
 
-  // The partner broke the protocol (stale ACK, overfilled VC): counted by no register yet, so
-  // tests assert it never happens. Registered because Verilator 5.006 miscompiles assertions
-  // that reach back to the wide received flit.
-  logic partner_error_q;
+  assign lost_on_down = link_down ? outstanding : lc_pkg::SEQ_BITS'(0);
+
+  // The partner broke the protocol (stale ACK, overfilled VC): PROTOCOL_ERRORS. Registered so
+  // that the counter input does not reach back to the wide received flit in one cycle.
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) partner_error_q <= 1'b0;
     else partner_error_q <= protocol_error || overflow;
   end
-  `ASSERT(TopPartnerKeepsProtocol, !partner_error_q)
+  `COVER(CovPartnerProtocolError, partner_error_q)
+  `COVER(CovLostOnDown, link_down && outstanding != '0)
 endmodule

@@ -19,7 +19,8 @@ module lc_tx #(
   input  logic idle_i,        // Send IDLE flits (Configuration.Idle, Recovery.Idle).
   input  logic training_i,    // Send TRAINING flits carrying ts_record_i (DLL-6.3).
   input  logic [lc_pkg::TS_BYTES*8-1:0] ts_record_i,
-  input  logic link_reset_i,  // Link-up: reset sequence and credit state (DLL-2.2, DLL-5.3).
+  // Link up or down: reset sequence and credit state, empty the replay buffer (DLL-2.2, DLL-4.10).
+  input  logic link_reset_i,
   input  logic replay_all_i,  // L0 re-entered from Recovery: replay what is outstanding (DLL-4.9).
   // Partner's INIT; every per-VC vector holds VC v at [v*W +: W].
   input  logic [lc_pkg::NUM_VCS*lc_pkg::CREDIT_BITS-1:0] credit_init_i,
@@ -60,7 +61,8 @@ module lc_tx #(
   output logic replay_start_o,   // REPLAYS.
   output logic nak_received_o,   // NAKS_RECEIVED.
   output logic escalate_o,       // REPLAY_ESCALATION (DLL-4.7).
-  output logic protocol_error_o  // A stale or invalid ack_seq was ignored (DLL-4.2).
+  output logic protocol_error_o,  // A stale or invalid ack_seq was ignored (DLL-4.2).
+  output logic [lc_pkg::SEQ_BITS-1:0] outstanding_o  // Flits sent and not yet acknowledged.
 );
   localparam int NumVcs = lc_pkg::NUM_VCS;
   localparam int SeqBits = lc_pkg::SEQ_BITS;
@@ -319,6 +321,7 @@ module lc_tx #(
   assign nak_received_o = cmd_in &&
                           (rx_cmd_i == lc_pkg::CMD_STD_NAK || rx_cmd_i == lc_pkg::CMD_SEL_NAK);
   assign protocol_error_o = cmd_in && !ack_ok;
+  assign outstanding_o = outstanding;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin

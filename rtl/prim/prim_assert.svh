@@ -4,6 +4,9 @@
 // `rst_ni` is high, so it may only be used in a module with those two ports. `expr` must be a
 // plain expression (no `|->`, no sequences): Icarus checks it inside an always block.
 // `ASSERT_INIT(Name_A, expr)` checks a parameter rule once, at elaboration where the tool can.
+// `COVER(Name_C, expr)` counts the cycles in which `expr` holds, for functional coverage: with
+// --coverage-user the Verilated model records it in coverage.dat (scripts/rtl-coverage); every
+// other tool ignores it.
 //
 // Under Verilator (tests run with --assert): a concurrent assertion that reports with $error and
 // counts in the VerilatedContext, so a C++ test can fail on it. Icarus: $fatal, so a vvp run
@@ -18,11 +21,15 @@
       else $error(`"assertion name failed: expr`");
   `define ASSERT_INIT(name, expr) \
     if (!(expr)) begin : name $error(`"parameter check name failed: expr`"); end
+  `define COVER(name, expr) \
+    name: cover property (@(posedge clk_i) disable iff (!rst_ni) (expr));
 `elsif SYNTHESIS
   `define ASSERT(name, expr)
+  `define COVER(name, expr)
   `define ASSERT_INIT(name, expr) \
     initial begin : name if (!(expr)) $fatal(1, `"parameter check name failed: expr`"); end
 `else
+  `define COVER(name, expr)
   `define ASSERT(name, expr) \
     always @(posedge clk_i) begin : name \
       if (rst_ni && !(expr)) $fatal(1, `"assertion name failed: expr`"); \

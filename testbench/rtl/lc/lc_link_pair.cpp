@@ -27,6 +27,8 @@ constexpr size_t kSideByte = 9;
 constexpr unsigned kTypeShift = 5;
 constexpr unsigned kReplayShift = 6;
 constexpr size_t kReplayByte = 2;
+constexpr unsigned kLanes = 16;  // pcie6 x16.
+constexpr uint32_t kAllLanes = (1u << kLanes) - 1;
 
 uint64_t SplitMix(uint64_t& state) {
   uint64_t z = (state += 0x9E3779B97F4A7C15ull);
@@ -120,6 +122,13 @@ void LinkPair::Apply(unsigned side) {
   top.phy_tx_ready_i = phy_ready_[side];
   drain_ready_[side] = coin(rng_) < traffic_[side].drain_per_cycle;
   top.rx_ready_i = drain_ready_[side];
+  LaneState& lanes = lanes_[side];
+  top.phy_receiver_i = kAllLanes & ~lanes.failed;
+  top.phy_lock_lost_i = 0;
+  if (lanes.lock_lost != 0 && lanes.lock_lost_at <= cycles_) {
+    top.phy_lock_lost_i = lanes.lock_lost;
+    lanes.lock_lost = 0;
+  }
   std::deque<WireFlit>& queue = in_flight_[side];
   top.phy_rx_valid_i = 0;
   if (!queue.empty() && queue.front().deliver_at <= cycles_) {
@@ -127,9 +136,54 @@ void LinkPair::Apply(unsigned side) {
     top.phy_rx_valid_i = 1;
     top.phy_rx_bad_i = flit.bad;
     top.phy_rx_fec_corrected_i = flit.fec_corrected;
+    top.phy_rx_lane_i = flit.lane;
     PackBytes(flit.content, top.phy_rx_flit_i.data());
     queue.pop_front();
   }
+}
+
+// TRAINING flits go to each lane in turn, as if the PHY sent one copy per
+// lane (PHY-4.7); striped flits use every lane in use.
+unsigned LinkPair::LaneFor(unsigned to_side, bool training) {
+  LaneState& lanes = lanes_[to_side];
+  const unsigned width = tops_[1 - to_side]->width_o;
+  if (width != lanes.width) {
+    // The width just changed: the link trained on the lowest lanes that
+    // work in both directions (PHY-5.5).
+    lanes.width = width;
+    lanes.in_use = 0;
+    const uint32_t working = kAllLanes & ~(lanes_[0].failed | lanes_[1].failed);
+    for (unsigned lane = 0, taken = 0; lane < kLanes && taken < width; ++lane) {
+      if ((working >> lane) & 1u) {
+        lanes.in_use |= 1u << lane;
+        ++taken;
+      }
+    }
+  }
+  if (!training) {
+    return 0;
+  }
+  const unsigned lane = lanes.next_training_lane;
+  lanes.next_training_lane = (lane + 1) % kLanes;
+  return lane;
+}
+
+bool LinkPair::HitsFailedLane(unsigned to_side, bool training,
+                              unsigned lane) const {
+  const LaneState& lanes = lanes_[to_side];
+  return training ? ((lanes.failed >> lane) & 1u) != 0
+                  : (lanes.failed & lanes.in_use) != 0;
+}
+
+void LinkPair::FailLanes(unsigned to_side, uint32_t lanes) {
+  LaneState& state = lanes_[to_side];
+  state.failed |= lanes;
+  state.lock_lost |= lanes;
+  state.lock_lost_at = cycles_ + channel_[to_side].lock_loss_cycles;
+}
+
+void LinkPair::RepairLanes(unsigned to_side, uint32_t lanes) {
+  lanes_[to_side].failed &= ~lanes;
 }
 
 void LinkPair::CheckWireFlit(unsigned to_side, const Bytes& content) {
@@ -158,6 +212,8 @@ void LinkPair::CarryFlit(unsigned to_side, const Bytes& sent) {
   const ChannelConfig& config = channel_[to_side];
   std::uniform_real_distribution<double> coin(0.0, 1.0);
   const bool payload = TypeOf(content) == flit::FlitType::kPayload;
+  const bool training = TypeOf(sent) == flit::FlitType::kTraining;
+  const unsigned lane = LaneFor(to_side, training);
   ++report.wire_flits;
   report.wire_payload_flits += payload ? 1 : 0;
   if (coin(rng_) < config.drop_per_flit) {
@@ -189,8 +245,13 @@ void LinkPair::CarryFlit(unsigned to_side, const Bytes& sent) {
     }
     hit = true;
   }
-  WireFlit flit{cycles_ + config.latency_cycles, content, false, false};
-  if (hit) {
+  WireFlit flit{cycles_ + config.latency_cycles, content, false, false, lane};
+  if (HitsFailedLane(to_side, training, lane)) {
+    // A failed lane delivers noise: far beyond what the FEC corrects.
+    flit.bad = true;
+    ++report.bad_flits;
+    report.naks_destroyed += CarriesNak(sent) ? 1 : 0;
+  } else if (hit) {
     Bytes corrected = wire;
     const Result<flit::FecReport> fixed = fec.Correct(corrected.data());
     const bool good = static_cast<bool>(flit::DecodeFlit(profile_, wire));

@@ -26,9 +26,10 @@ struct ChannelConfig {
   double burst_per_flit =
       0.0;                   // Chance a flit is hit by a burst of flipped bits.
   unsigned burst_bits = 48;  // Contiguous wire bits a burst flips.
-  double drop_per_flit = 0.0;    // Chance a flit vanishes.
-  double stall_per_cycle = 0.0;  // Chance the PHY refuses a flit this cycle.
-  unsigned latency_cycles = 16;  // One-way delay.
+  double drop_per_flit = 0.0;       // Chance a flit vanishes.
+  double stall_per_cycle = 0.0;     // Chance the PHY refuses a flit this cycle.
+  unsigned latency_cycles = 16;     // One-way delay.
+  unsigned lock_loss_cycles = 100;  // PHY-5.4: loss of lock reported this late.
 };
 
 // Offered load and consumer speed of each side.
@@ -71,6 +72,11 @@ class LinkPair {
   void Drain(
       uint64_t cycles);  // Errors off, no new traffic: lets the links settle.
 
+  // Lanes of the direction towards `to_side` start or stop delivering noise
+  // (PHY-5.4); the receiver reports loss of lock lock_loss_cycles later.
+  void FailLanes(unsigned to_side, uint32_t lanes);
+  void RepairLanes(unsigned to_side, uint32_t lanes);
+
   uint32_t Read(unsigned side, uint32_t offset);
   bool Write(unsigned side, uint32_t offset,
              uint32_t value);  // False on a bus error.
@@ -95,6 +101,16 @@ class LinkPair {
     Bytes content;
     bool bad;
     bool fec_corrected;
+    unsigned lane;  // TRAINING flits: the lane this copy travelled on.
+  };
+  // Per direction (index: receiving side).
+  struct LaneState {
+    uint32_t failed = 0;        // Lanes delivering noise.
+    uint32_t in_use = 0;        // Lanes the current width stripes over.
+    uint32_t lock_lost = 0;     // Loss of lock still to report...
+    uint64_t lock_lost_at = 0;  // ...at this cycle.
+    unsigned next_training_lane = 0;
+    unsigned width = 0;  // Transmitter's width when in_use was set.
   };
 
   Bytes SlotFor(unsigned from_side, unsigned vc, uint64_t number) const;
@@ -103,6 +119,8 @@ class LinkPair {
   void CarryFlit(unsigned to_side, const Bytes& content);
   void Scoreboard(unsigned side);
   void Apply(unsigned side);
+  unsigned LaneFor(unsigned to_side, bool training);
+  bool HitsFailedLane(unsigned to_side, bool training, unsigned lane) const;
 
   phy::LinkProfile profile_;
   std::array<std::unique_ptr<Vlc_top>, kSides> tops_;
@@ -118,6 +136,7 @@ class LinkPair {
   std::array<bool, kSides> phy_ready_{};
   std::array<bool, kSides> drain_ready_{};
   std::array<Mutator, kSides> mutator_{};
+  std::array<LaneState, kSides> lanes_{};
   std::mt19937_64 rng_;
   uint64_t cycles_ = 0;
   uint64_t error_gap_ = 0;  // Wire bits left before the next random flip.

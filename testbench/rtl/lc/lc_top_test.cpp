@@ -21,16 +21,23 @@ namespace regs = lq::regs::lc;
 constexpr uint64_t kTrainCycles =
     20000;  // Scaled LTSSM: MsCycles = 100 in this build.
 constexpr uint64_t kSeed = 20260107;
+constexpr uint32_t kLtssmDetect = 0;
 constexpr uint32_t kLtssmL0 = 3;
 constexpr uint32_t kLtssmRecovery = 4;
 constexpr uint32_t kLtssmDisabled = 5;
 constexpr uint32_t kWidthX16 = 16;
+constexpr uint32_t kWidthX8 = 8;
+constexpr uint32_t kWidthX4 = 4;
+constexpr uint32_t kAllLanes = 0xFFFF;
+constexpr uint32_t kCreditInit = 64;  // CREDIT_INIT reset value.
 constexpr uint32_t kSpeedGt64 = 1;
 
 constexpr size_t kSlotBytes = 236;
 constexpr size_t kDlpOffset = kSlotBytes;
 constexpr size_t kCrcOffset = kSlotBytes + flit::kDlpBytes;
 constexpr unsigned kTypeShift = 5;
+constexpr unsigned kReplayShift = 6;   // replay_cmd: DLP byte 2 bits 7-6.
+constexpr uint8_t kAckSeqBit9 = 0x02;  // ack_seq bit 9: DLP byte 2 bit 1.
 
 // Changes the first flit of type `type` towards a side once, with `change`,
 // then re-seals its CRC so that only the DLP or slot checks can reject it.
@@ -53,6 +60,46 @@ LinkPair::Mutator OnceResealed(flit::FlitType type,
 
 uint32_t FieldOf(uint32_t value, const lq::regs::Field& field) {
   return (value & field.Mask()) >> field.lsb;
+}
+
+uint32_t WidthOf(LinkPair& pair, unsigned side) {
+  return FieldOf(pair.Read(side, regs::kStatusOffset), regs::kStatusWidth);
+}
+
+// Writes CTRL.TARGET_WIDTH of one side, keeping the other fields.
+void SetTargetWidth(LinkPair& pair, unsigned side, uint32_t width) {
+  const uint32_t ctrl = pair.Read(side, regs::kCtrlOffset);
+  ASSERT_TRUE(pair.Write(side, regs::kCtrlOffset,
+                         (ctrl & ~regs::kCtrlTargetWidth.Mask()) |
+                             (width << regs::kCtrlTargetWidth.lsb)));
+}
+
+// Takes one side through Detect: CTRL.ENABLE 0, then 1 (DLL-6.10).
+void RestartFromDetect(LinkPair& pair, unsigned side) {
+  const uint32_t ctrl = pair.Read(side, regs::kCtrlOffset);
+  ASSERT_TRUE(
+      pair.Write(side, regs::kCtrlOffset, ctrl & ~regs::kCtrlEnable.Mask()));
+  ASSERT_TRUE(pair.Write(side, regs::kCtrlOffset, ctrl));
+}
+
+// Writes CTRL.RETRAIN on one side (DLL-6.6).
+void RequestRetrain(LinkPair& pair, unsigned side) {
+  const uint32_t ctrl = pair.Read(side, regs::kCtrlOffset);
+  ASSERT_TRUE(
+      pair.Write(side, regs::kCtrlOffset, ctrl | regs::kCtrlRetrain.Mask()));
+}
+
+// Runs until both sides are in L0 at `width`, or max_cycles.
+bool RunUntilWidth(LinkPair& pair, unsigned width, uint64_t max_cycles) {
+  const uint64_t end = pair.cycles() + max_cycles;
+  while (pair.cycles() < end) {
+    pair.Step();
+    if (pair.top(0).link_up_o && pair.top(1).link_up_o &&
+        pair.top(0).width_o == width && pair.top(1).width_o == width) {
+      return true;
+    }
+  }
+  return false;
 }
 
 struct Counters {
@@ -376,8 +423,8 @@ TEST(LcTop, DLL_6_8_LinkCutTakesLinkDownAndLinkRetrains) {
   LinkPair pair(kSeed + 17);
   ASSERT_TRUE(pair.RunUntilLinkUp(kTrainCycles));
   ASSERT_TRUE(pair.RunTraffic(300, 20000));
-  pair.channel(0).drop_per_flit = 1.0;  // The cable is cut both ways.
-  pair.channel(1).drop_per_flit = 1.0;
+  pair.FailLanes(0, kAllLanes);  // The cable is cut: every lane, both ways.
+  pair.FailLanes(1, kAllLanes);
   uint64_t waited = 0;
   while ((pair.top(0).link_up_o || pair.top(1).link_up_o) &&
          waited < kTrainCycles) {
@@ -396,19 +443,139 @@ TEST(LcTop, DLL_6_8_LinkCutTakesLinkDownAndLinkRetrains) {
               1u)
         << "DLL-7.2 raises IRQ_STATUS.LINK_DOWN";
   }
-  pair.channel(0).drop_per_flit = 0.0;
-  pair.channel(1).drop_per_flit = 0.0;
+  for (int i = 0; i < 3000; ++i) {
+    pair.Step();
+  }
+  for (unsigned side = 0; side < kSides; ++side) {
+    EXPECT_EQ(FieldOf(pair.Read(side, regs::kStatusOffset), regs::kStatusLtssm),
+              kLtssmDetect)
+        << "without a receiver on any lane the LTSSM stays in Detect "
+           "(DLL-6.4)";
+  }
+  pair.RepairLanes(0, kAllLanes);
+  pair.RepairLanes(1, kAllLanes);
   ASSERT_TRUE(pair.RunUntilLinkUp(kTrainCycles * 4))
       << "the repaired link trains again";
   const uint64_t before = pair.report(1).delivered;
   ASSERT_TRUE(pair.RunTraffic(before + 1000, 40000))
       << "traffic flows after the new link-up";
   for (unsigned side = 0; side < kSides; ++side) {
+    const unsigned other = 1 - side;
     EXPECT_EQ(pair.report(side).duplicated, 0u)
         << "nothing is delivered twice across link-down";
     EXPECT_EQ(pair.report(side).corrupted, 0u)
         << "nothing is corrupted across link-down";
+    const uint32_t dropped = pair.Read(other, regs::kLostOnDownOffset);
+    EXPECT_GT(dropped, 0u)
+        << "the cut caught flits in flight: LOST_ON_DOWN counts the "
+           "unacknowledged ones the replay buffer dropped (DLL-4.10)";
+    EXPECT_LE(pair.report(side).lost, dropped)
+        << "only flits the sender dropped unacknowledged can be missing";
   }
+}
+
+TEST(LcTop, DLL_6_5_DifferentTargetWidthsSettleOnTheNarrower) {
+  LinkPair pair(kSeed + 18);
+  pair.set_sending(false);
+  SetTargetWidth(pair, 0, kWidthX4);  // Before the first Polling (DLL-8.7).
+  ASSERT_TRUE(pair.RunUntilLinkUp(kTrainCycles));
+  for (unsigned side = 0; side < kSides; ++side) {
+    EXPECT_EQ(WidthOf(pair, side), kWidthX4)
+        << "both sides take the narrower proposal";
+    EXPECT_EQ(pair.top(side).width_o, kWidthX4)
+        << "the PHY is told to stripe over 4 lanes";
+  }
+}
+
+TEST(LcTop, DLL_6_7_LaneLossRetrainsNarrowerAndRepairWidensAfterDetect) {
+  LinkPair pair(kSeed + 19);
+  ASSERT_TRUE(pair.RunUntilLinkUp(kTrainCycles));
+  ASSERT_TRUE(pair.RunTraffic(300, 20000));
+  pair.FailLanes(1, 1u << 3);  // Lane 3 towards side 1 delivers noise.
+  ASSERT_TRUE(RunUntilWidth(pair, kWidthX8, kTrainCycles))
+      << "15 working lanes retrain to x8 (PHY-5.5)";
+  const uint64_t before = pair.report(1).delivered;
+  ASSERT_TRUE(pair.RunTraffic(before + 2000, 60000))
+      << "traffic flows at the narrower width";
+  for (unsigned side = 0; side < kSides; ++side) {
+    EXPECT_EQ(WidthOf(pair, side), kWidthX8)
+        << "STATUS.WIDTH follows the new width (DLL-7.4)";
+    EXPECT_GE(pair.Read(side, regs::kRetrainsOffset), 1u)
+        << "a lane loss is a retrain (DLL-6.6)";
+    EXPECT_EQ(pair.Read(side, regs::kLinkDownsOffset), 0u)
+        << "and no link-down: the port stays up (DLL-7.3)";
+  }
+  pair.Drain(3000);
+  ExpectClean(pair);
+  pair.RepairLanes(1, 1u << 3);
+  RestartFromDetect(pair, 0);
+  ASSERT_TRUE(RunUntilWidth(pair, kWidthX16, kTrainCycles * 4))
+      << "after the repair, training from Detect widens the link (DLL-6.7)";
+}
+
+TEST(LcTop, DLL_8_7_CreditInitTakesEffectAtTheNextPolling) {
+  LinkPair pair(kSeed + 20);
+  pair.set_sending(false);
+  ASSERT_TRUE(pair.RunUntilLinkUp(kTrainCycles));
+  constexpr uint32_t kNewInit = 32;
+  ASSERT_TRUE(pair.Write(1, regs::CreditInitOffset(0), kNewInit));
+  RequestRetrain(pair, 1);
+  ASSERT_TRUE(RunUntilWidth(pair, kWidthX16, kTrainCycles));
+  EXPECT_EQ(pair.Read(0, regs::CreditAvailOffset(0)), kCreditInit)
+      << "a retrain keeps the credits (DLL-5.7): the new INIT waits";
+  RestartFromDetect(pair, 1);
+  ASSERT_TRUE(pair.RunUntilLinkUp(kTrainCycles * 4));
+  EXPECT_EQ(pair.Read(0, regs::CreditAvailOffset(0)), kNewInit)
+      << "after the next Polling the partner sees the new INIT";
+  EXPECT_EQ(pair.Read(0, regs::CreditAvailOffset(1)), kCreditInit)
+      << "other VCs keep theirs";
+}
+
+TEST(LcTop, DLL_6_13_PartnerBackFromDetectTakesTheLinkDown) {
+  LinkPair pair(kSeed + 22);
+  ASSERT_TRUE(pair.RunUntilLinkUp(kTrainCycles));
+  ASSERT_TRUE(pair.RunTraffic(300, 20000));
+  RestartFromDetect(pair, 1);
+  ASSERT_TRUE(pair.RunUntilLinkUp(kTrainCycles * 4));
+  EXPECT_EQ(pair.Read(0, regs::kLinkDownsOffset), 1u)
+      << "side 0 never left L0 by itself, yet the partner's Polling training "
+         "sets (in_recovery = 0) must take its link down, not resume it";
+  const uint64_t before = pair.report(0).delivered;
+  ASSERT_TRUE(pair.RunTraffic(before + 1000, 40000))
+      << "both sides start afresh: sequence numbers and credits agree";
+  for (unsigned side = 0; side < kSides; ++side) {
+    EXPECT_EQ(pair.report(side).duplicated, 0u);
+    EXPECT_EQ(pair.report(side).corrupted, 0u);
+  }
+}
+
+TEST(LcTop, DLL_4_2_StaleAckIsIgnoredAndCountedAsProtocolError) {
+  LinkPair pair(kSeed + 21);
+  ASSERT_TRUE(pair.RunUntilLinkUp(kTrainCycles));
+  ASSERT_TRUE(pair.RunTraffic(200, 20000));
+  // The first ACK towards side 0 gets an ack_seq 512 away from the true one:
+  // beyond anything outstanding. The CRC is re-sealed so only DLL-4.2 can
+  // catch it.
+  auto done = std::make_shared<bool>(false);
+  pair.set_mutator(0, [done](Bytes& c) {
+    const auto command =
+        static_cast<flit::ReplayCommand>(c[kDlpOffset + 2] >> kReplayShift);
+    if (*done || command != flit::ReplayCommand::kAck) {
+      return false;
+    }
+    *done = true;
+    c[kDlpOffset + 2] ^= kAckSeqBit9;
+    StoreBigEndian(c.data() + kCrcOffset, flit::kFlitCrcBytes,
+                   crc::Crc64Xz().Compute(ByteView(c.data(), kCrcOffset)));
+    return true;
+  });
+  ASSERT_TRUE(pair.RunTraffic(1500, 40000));
+  pair.Drain(2000);
+  EXPECT_EQ(pair.Read(0, regs::kProtocolErrorsOffset), 1u)
+      << "the stale ACK is counted";
+  EXPECT_EQ(pair.Read(0, regs::kCrcErrorsOffset), 0u) << "it was a good flit";
+  EXPECT_EQ(pair.Read(1, regs::kProtocolErrorsOffset), 0u);
+  ExpectClean(pair, 0);
 }
 
 TEST(LcTop, DLL_6_6_RetrainRequestGoesThroughRecovery) {
@@ -460,7 +627,7 @@ TEST(LcCsr, DLL_8_3_RejectsIllegalWrites_fail) {
   EXPECT_FALSE(pair.Write(0, 0x030, 0)) << "DLL-8.1: no register at 0x030";
   EXPECT_FALSE(pair.Write(0, regs::kCtrlOffset + 1, ctrl))
       << "unaligned access";
-  EXPECT_EQ(pair.Read(0, regs::kIdOffset), 0x01004c43u)
+  EXPECT_EQ(pair.Read(0, regs::kIdOffset), 0x01014c43u)
       << "ID identifies the block";
 }
 
