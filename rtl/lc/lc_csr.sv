@@ -20,6 +20,7 @@ module lc_csr (
   output logic enable_o,
   output logic retrain_o,  // Pulse.
   output logic loopback_o,
+  output logic sel_nak_en_o,
   output logic profile_o,
   output logic [4:0] target_width_o,
   output logic inject_crc_o,
@@ -254,6 +255,7 @@ module lc_csr (
 
   assign enable_o = ctrl_q[lc_reg_pkg::LC_CTRL_ENABLE_LSB];
   assign loopback_o = ctrl_q[lc_reg_pkg::LC_CTRL_LOOPBACK_LSB];
+  assign sel_nak_en_o = ctrl_q[lc_reg_pkg::LC_CTRL_SEL_NAK_EN_LSB];
   assign profile_o = ctrl_q[lc_reg_pkg::LC_CTRL_PROFILE_LSB];
   assign target_width_o = ctrl_q[lc_reg_pkg::LC_CTRL_TARGET_WIDTH_LSB +: 5];
   assign corrupt_bytes_o = inject_q[lc_reg_pkg::LC_ERR_INJECT_CORRUPT_BYTES_LSB +: 8];

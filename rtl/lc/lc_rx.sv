@@ -1,14 +1,17 @@
 // Receive path of the link controller: flit checks, sequence, delivery, ACK/NAK, credits (DLL-3).
 //
 // The PHY delivers one flit content per beat and cannot be stalled; a flit it could not correct
-// arrives with phy_bad_i. Flits are registered once, then checked. Only standard NAKs are sent
-// (the receiver behaves as with CTRL.SEL_NAK_EN = 0, DLL-3.11). Accepted slots wait in one FIFO
-// in sequence order, which DLL-3.8 requires; per-VC occupancy is bounded by the VC's INIT.
+// arrives with phy_bad_i. Flits are registered once, then checked. A flit that arrives ahead of
+// a gap waits in the reorder window while a selective NAK asks for the missing one (DLL-3.5);
+// once the gap is filled the window drains in order, one flit per cycle, and while it holds
+// anything every in-sequence flit goes through it too. Accepted slots wait in one FIFO in
+// sequence order, which DLL-3.8 requires; per-VC occupancy is bounded by the VC's INIT.
 `include "prim_assert.svh"
 
 module lc_rx #(
   parameter int SlotBytes = lc_pkg::SLOT_BYTES_PCIE6,
   parameter int RxBufferFlits = 256,  // At least the sum of CREDIT_INIT over the VCs.
+  parameter int RxReorderFlits = 64,  // RX_REORDER_FLITS: a power of two; 0 disables (DLL-3.5).
   localparam int SlotBits = SlotBytes * 8,
   localparam int ContentBits = SlotBits + lc_pkg::DLP_BITS + lc_pkg::CRC_BITS
 ) (
@@ -21,6 +24,7 @@ module lc_rx #(
   // Link up or down: NEXT_RCV_SEQ = 0, FREED = 0 (DLL-2.2, DLL-5.5, DLL-5.9).
   input  logic link_reset_i,
   input  logic flit_time_i,   // One transmit flit time passed (ACK_TIMEOUT).
+  input  logic sel_nak_en_i,  // CTRL.SEL_NAK_EN
   input  logic [lc_pkg::NUM_VCS*lc_pkg::CREDIT_BITS-1:0] credit_init_i,  // Own INIT (DLL-5.8).
 
   // Flit contents from the PHY.
@@ -58,7 +62,7 @@ module lc_rx #(
   output logic bad_flit_o,       // CRC_ERRORS (in L0 and the Idle substates).
   output logic bad_limit_o,      // RX_BAD_FLIT_LIMIT consecutive bad flits in L0 (DLL-3.2).
   output logic payload_rx_o,     // RX_FLITS: a good PAYLOAD flit, duplicates included.
-  output logic nak_sent_o,       // NAKS_SENT.
+  output logic nak_sent_o,       // NAKS_SENT: standard or selective.
   output logic overflow_o        // A flit for a full VC buffer was discarded (DLL-5.8).
 );
   localparam int NumVcs = lc_pkg::NUM_VCS;
@@ -78,6 +82,9 @@ module lc_rx #(
   logic [SeqBits-1:0] next_rcv_q, next_rcv_d;  // NEXT_RCV_SEQ
   logic nak_scheduled_q, nak_scheduled_d;      // NakScheduled state (DLL-3.7).
   logic nak_pending_q, nak_pending_d;          // A standard NAK waits for a flit to carry it.
+  logic sel_pending_q, sel_pending_d;          // A selective NAK waits for a flit to carry it.
+  logic sel_done_q, sel_done_d;                // ...and was scheduled for NEXT_RCV_SEQ = sel_for.
+  logic [SeqBits-1:0] sel_for_q, sel_for_d;
   logic dup_q, dup_d;                          // A duplicate asks for a re-ACK (DLL-3.4).
   logic [CountBits-1:0] accepted_q, accepted_d;  // Accepted since the last ACK/NAK sent.
   logic [AckTimerBits-1:0] ack_timer_q, ack_timer_d;
@@ -116,6 +123,9 @@ module lc_rx #(
   // Sequence check (DLL-3.3 to DLL-3.7).
   logic is_payload, is_nop, link_flit, expected, duplicate, ahead, watermark_ahead, lost, accept;
   logic vc_room, buffer_room, fifo_in_ready, fifo_out_valid, deliver;
+  logic accept_direct, drain, hold, already_held, in_window, holding, beyond;
+  logic [lc_pkg::VC_BITS-1:0] accept_vc;
+  logic [EntryBits-1:0] accept_entry;
   // Accepted slots and the partner's link fields leave through flops: this keeps the wide
   // received flit out of every assertion downstream (Verilator 5.006 miscompiles $sampled of
   // wide signals) and costs one cycle of latency.
@@ -137,17 +147,68 @@ module lc_rx #(
   assign is_payload = good && active && flit_type == lc_pkg::FLIT_PAYLOAD;
   assign is_nop = good && active && flit_type == lc_pkg::FLIT_NOP;
   assign link_flit = good && active && flit_type != lc_pkg::FLIT_TRAINING;
-  assign expected = is_payload && flit_seq == next_rcv_q;
-  assign duplicate = is_payload && !lc_pkg::seq_is_after(flit_seq, last_in_order);
+
+  // Reorder window (DLL-3.5): slots held by sequence number, modulo its size.
+  localparam bit Reorder = RxReorderFlits > 0;
+  localparam int WindowFlits = Reorder ? RxReorderFlits : 1;
+  localparam int WindowIdxBits = Reorder ? $clog2(RxReorderFlits) : 1;
+  logic [WindowFlits-1:0] held_q, held_d;
+  logic [SeqBits-1:0] newest_q, newest_d;  // The newest held number.
+  logic [EntryBits-1:0] window_entry;
+  logic [lc_pkg::VC_BITS-1:0] window_vc;
+  logic [WindowIdxBits-1:0] flit_idx, next_idx;
+  logic [SeqBits-1:0] distance;
+  assign flit_idx = WindowIdxBits'(flit_seq);
+  assign next_idx = WindowIdxBits'(next_rcv_q);
+  assign distance = flit_seq - next_rcv_q;
+  assign in_window = Reorder && distance < SeqBits'(WindowFlits);
+  assign holding = held_q != '0;
+  assign already_held = in_window && held_q[flit_idx];
+
+  assign expected = is_payload && flit_seq == next_rcv_q && !already_held;
+  assign duplicate = is_payload && (!lc_pkg::seq_is_after(flit_seq, last_in_order) || already_held);
   assign ahead = is_payload && !expected && !duplicate;
-  assign watermark_ahead = is_nop && lc_pkg::seq_is_after(flit_seq, last_in_order);
-  assign lost = (ahead || watermark_ahead) && !nak_scheduled_q;
+  // Held: a flit after a gap while selective NAK is on, or any flit in the window while the
+  // window drains, so that sequence order is kept.
+  assign hold = is_payload && !duplicate && !nak_scheduled_q && in_window &&
+                ((ahead && sel_nak_en_i) || (expected && holding));
+  assign beyond = ahead && !hold;
+  logic after_newest, after_last;
+  assign after_newest = lc_pkg::seq_is_after(flit_seq, newest_q);
+  assign after_last = lc_pkg::seq_is_after(flit_seq, last_in_order);
+  assign watermark_ahead = is_nop && (holding ? after_newest : after_last);
+  assign lost = (beyond || watermark_ahead) && !nak_scheduled_q;
   // A partner within its credits always finds room: RxBufferFlits is at least the sum of the
   // INITs, and stale slots only occupy the buffer until the network side drains them.
   assign vc_room = occupancy_q[vc*CreditBits +: CreditBits] - stale_q[vc*CreditBits +: CreditBits] <
                    credit_init_i[vc*CreditBits +: CreditBits];
   assign buffer_room = occupancy_sum < (CreditBits+2)'(RxBufferFlits);
-  assign accept = expected && vc_room && buffer_room && !link_reset_i;
+  assign accept_direct = expected && !holding && vc_room && buffer_room && !link_reset_i;
+
+  // The window drains into the receive buffer when its oldest flit is next, as the VC has room.
+  logic window_room;
+  assign window_vc = window_entry[SlotBits +: lc_pkg::VC_BITS];
+  assign window_room = occupancy_q[window_vc*CreditBits +: CreditBits] -
+                       stale_q[window_vc*CreditBits +: CreditBits] <
+                       credit_init_i[window_vc*CreditBits +: CreditBits];
+  assign drain = holding && held_q[next_idx] && window_room && buffer_room && !link_reset_i;
+  assign accept = accept_direct || drain;
+  assign accept_vc = drain ? window_vc : vc;
+  assign accept_entry = drain ? window_entry : {vc, slot};
+
+  if (Reorder) begin : gen_window
+    lc_replay_buffer #(.Flits(RxReorderFlits), .Width(EntryBits)) u_window (
+      .clk_i,
+      .rst_ni,
+      .wr_en_i  (hold),
+      .wr_idx_i (flit_idx),
+      .wr_data_i({vc, slot}),
+      .rd_idx_i (next_idx),
+      .rd_data_o(window_entry)
+    );
+  end else begin : gen_no_window
+    assign window_entry = '0;
+  end
 
   prim_fifo #(.Width(EntryBits), .Depth(RxBufferFlits)) u_rx_buffer (
     .clk_i,
@@ -172,6 +233,7 @@ module lc_rx #(
   assign ack_due = accepted_q >= CountBits'(lc_pkg::ACK_COALESCE_FLITS) ||
                    ack_timer_q >= AckTimerBits'(lc_pkg::ACK_TIMEOUT_FLITS) || dup_q;
   assign ack_cmd_o = nak_pending_q ? lc_pkg::CMD_STD_NAK :
+                     sel_pending_q ? lc_pkg::CMD_SEL_NAK :
                      (ack_due ? lc_pkg::CMD_ACK : lc_pkg::CMD_NONE);
   assign ack_seq_o = last_in_order;
   assign sent = ack_cmd_sent_i && ack_cmd_o != lc_pkg::CMD_NONE;
@@ -180,6 +242,11 @@ module lc_rx #(
     next_rcv_d = next_rcv_q;
     nak_scheduled_d = nak_scheduled_q;
     nak_pending_d = nak_pending_q;
+    sel_pending_d = sel_pending_q;
+    sel_done_d = sel_done_q;
+    sel_for_d = sel_for_q;
+    held_d = held_q;
+    newest_d = newest_q;
     dup_d = dup_q;
     accepted_d = accepted_q;
     ack_timer_d = ack_timer_q;
@@ -191,7 +258,8 @@ module lc_rx #(
 
     // A sent command covers everything accepted before this cycle.
     if (sent) begin
-      nak_pending_d = 1'b0;
+      if (nak_pending_q) nak_pending_d = 1'b0;
+      else sel_pending_d = 1'b0;
       dup_d = 1'b0;
       accepted_d = '0;
       ack_timer_d = '0;
@@ -206,13 +274,27 @@ module lc_rx #(
       if (accepted_d < CountBits'(lc_pkg::ACK_COALESCE_FLITS)) accepted_d = accepted_d + 1'b1;
     end
     if (duplicate) dup_d = 1'b1;
+    if (hold) begin
+      held_d[flit_idx] = 1'b1;
+      if (!holding || lc_pkg::seq_is_after(flit_seq, newest_q)) newest_d = flit_seq;
+    end
+    if (drain) held_d[next_idx] = 1'b0;
+    // A gap at NEXT_RCV_SEQ with flits held after it: one selective NAK per value (DLL-3.3).
+    if (holding && !held_q[next_idx] && !nak_scheduled_q &&
+        !(sel_done_q && sel_for_q == next_rcv_q)) begin
+      sel_pending_d = 1'b1;
+      sel_done_d = 1'b1;
+      sel_for_d = next_rcv_q;
+    end
     if (lost) begin
       nak_pending_d = 1'b1;
       nak_scheduled_d = 1'b1;
+      sel_pending_d = 1'b0;
+      held_d = '0;  // The go-back replay brings the held flits again (DLL-3.5).
     end
 
     for (int v = 0; v < NumVcs; v++) begin
-      if (accept && vc == lc_pkg::VC_BITS'(v)) begin
+      if (accept && accept_vc == lc_pkg::VC_BITS'(v)) begin
         occupancy_d[v*CreditBits +: CreditBits] = occupancy_d[v*CreditBits +: CreditBits] + 1'b1;
       end
       if (deliver && rx_vc_o == lc_pkg::VC_BITS'(v)) begin
@@ -239,6 +321,9 @@ module lc_rx #(
       next_rcv_d = '0;
       nak_scheduled_d = 1'b0;
       nak_pending_d = 1'b0;
+      sel_pending_d = 1'b0;
+      sel_done_d = 1'b0;
+      held_d = '0;  // DLL-4.10: the reorder window is emptied.
       dup_d = 1'b0;
       accepted_d = '0;
       ack_timer_d = '0;
@@ -261,8 +346,8 @@ module lc_rx #(
   assign good_type_o = flit_type;
   assign bad_flit_o = bad && active;
   assign payload_rx_o = is_payload;
-  assign nak_sent_o = ack_cmd_sent_i && nak_pending_q;
-  assign overflow_o = expected && !(vc_room && buffer_room) && !link_reset_i;
+  assign nak_sent_o = ack_cmd_sent_i && (nak_pending_q || sel_pending_q);
+  assign overflow_o = expected && !holding && !(vc_room && buffer_room) && !link_reset_i;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -273,6 +358,11 @@ module lc_rx #(
       next_rcv_q <= '0;
       nak_scheduled_q <= 1'b0;
       nak_pending_q <= 1'b0;
+      sel_pending_q <= 1'b0;
+      sel_done_q <= 1'b0;
+      sel_for_q <= '0;
+      held_q <= '0;
+      newest_q <= '0;
       dup_q <= 1'b0;
       accepted_q <= '0;
       ack_timer_q <= '0;
@@ -290,7 +380,7 @@ module lc_rx #(
       credit_count_q <= '0;
     end else begin
       push_q <= accept;
-      push_entry_q <= {vc, slot};
+      push_entry_q <= accept_entry;
       cmd_valid_q <= link_flit && dlp[lc_pkg::DLP_CMD_LSB +: 2] != lc_pkg::CMD_NONE;
       cmd_q <= dlp[lc_pkg::DLP_CMD_LSB +: 2];
       ack_seq_q <= dlp[lc_pkg::DLP_ACK_LSB +: SeqBits];
@@ -304,6 +394,11 @@ module lc_rx #(
       next_rcv_q <= next_rcv_d;
       nak_scheduled_q <= nak_scheduled_d;
       nak_pending_q <= nak_pending_d;
+      sel_pending_q <= sel_pending_d;
+      sel_done_q <= sel_done_d;
+      sel_for_q <= sel_for_d;
+      held_q <= held_d;
+      newest_q <= newest_d;
       dup_q <= dup_d;
       accepted_q <= accepted_d;
       ack_timer_q <= ack_timer_d;
@@ -325,6 +420,15 @@ module lc_rx #(
   `ASSERT(RxOccupancyMatchesBuffer, occupancy_sum == (CreditBits+2)'(fifo_count) +
                                     (CreditBits+2)'(push_q))
   `ASSERT(RxBufferNeverOverflows, !push_q || fifo_in_ready)
+  `ASSERT(RxNothingHeldWhileNakScheduled, !(nak_scheduled_q && holding))
+  `COVER(CovHold, hold && ahead)
+  `COVER(CovHoldWhileDraining, hold && expected)
+  `COVER(CovDrain, drain)
+  `COVER(CovSelectiveNakScheduled, !sel_pending_q && sel_pending_d)
+  `COVER(CovStandardNakBeyondWindow, lost && beyond && in_window == 1'b0)
+  `COVER(CovStandardNakWatermark, lost && watermark_ahead)
+  `COVER(CovDuplicateHeld, is_payload && already_held)
+  `COVER(CovVcOverfill, overflow_o)
   for (genvar v = 0; v < NumVcs; v++) begin : gen_vc_assert
     `ASSERT(RxVcWithinInit, occupancy_q[v*CreditBits +: CreditBits] -
                             stale_q[v*CreditBits +: CreditBits] <=

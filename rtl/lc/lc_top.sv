@@ -10,6 +10,7 @@ module lc_top #(
   parameter int SlotBytes = lc_pkg::SLOT_BYTES_PCIE6,
   parameter int ReplayFlits = 128,     // REPLAY_BUFFER_FLITS, a power of two (DLL-2.3).
   parameter int RxBufferFlits = 256,   // Receive buffer: at least the sum of CREDIT_INIT.
+  parameter int RxReorderFlits = 64,   // RX_REORDER_FLITS, a power of two; 0: no selective NAK.
   parameter int MsCycles = 1000000,    // LTSSM cycles per ms, times LTSSM_TIME_SCALE (DLL-6.2).
   localparam int SlotBits = SlotBytes * 8,
   localparam int ContentBits = SlotBits + lc_pkg::DLP_BITS + lc_pkg::CRC_BITS
@@ -54,7 +55,7 @@ module lc_top #(
   localparam int NumVcs = lc_pkg::NUM_VCS;
 
   // Register block outputs.
-  logic enable, retrain, loopback, ctrl_profile, inject_crc, inject_seq, inject_drop_ack;
+  logic enable, retrain, loopback, sel_nak_en, ctrl_profile, inject_crc, inject_seq, inject_drop_ack;
   logic inject_corrupt;
   logic [4:0] target_width, width;
   logic [7:0] corrupt_bytes;
@@ -150,13 +151,18 @@ module lc_top #(
     .outstanding_o    (outstanding)
   );
 
-  lc_rx #(.SlotBytes(SlotBytes), .RxBufferFlits(RxBufferFlits)) u_rx (
+  lc_rx #(
+    .SlotBytes     (SlotBytes),
+    .RxBufferFlits (RxBufferFlits),
+    .RxReorderFlits(RxReorderFlits)
+  ) u_rx (
     .clk_i,
     .rst_ni,
     .l0_i             (l0),
     .idle_i           (idle),
     .link_reset_i     (link_reset || link_down),
     .flit_time_i      (tx_valid && tx_ready),
+    .sel_nak_en_i     (sel_nak_en),
     .credit_init_i    (own_init),
     .phy_valid_i      (rx_in_valid),
     .phy_bad_i        (rx_in_bad),
@@ -238,6 +244,7 @@ module lc_top #(
     .enable_o         (enable),
     .retrain_o        (retrain),
     .loopback_o       (loopback),
+    .sel_nak_en_o     (sel_nak_en),
     .profile_o        (ctrl_profile),
     .target_width_o   (target_width),
     .inject_crc_o     (inject_crc),

@@ -77,6 +77,7 @@ module lc_tx #(
   logic [SeqBits-1:0] ackd_seq_q, ackd_seq_d;        // ACKD_SEQ
   logic [SeqBits-1:0] replay_ptr_q, replay_ptr_d;    // Next flit a go-back replay resends.
   logic replaying_q, replaying_d;
+  logic resend_q, resend_d;  // A selective resend of ACKD_SEQ + 1 waits (DLL-4.4).
   logic [3:0] replay_num_q, replay_num_d;            // REPLAY_NUM
   logic [15:0] timer_q, timer_d;
   logic timer_running_q, timer_running_d;
@@ -88,9 +89,12 @@ module lc_tx #(
 
   // ---------------------------------------------------------------------------------------------
   // Combinational signals.
-  logic load, replay_pending, send_replay, send_new, send_nop, send_idle, send_training, send_any;
+  logic load, replay_pending, resend_pending, send_resend, send_replay, send_new, send_nop;
+  logic send_idle, send_training, send_any, resends;
+  logic [SeqBits-1:0] resend_seq, read_seq;
   logic [EntryBits-1:0] replay_entry;
-  logic flit_time, sends_payload, cmd_in, ack_ok, progress, nak_in, timeout, trigger, limit_hit;
+  logic flit_time, sends_payload, cmd_in, ack_ok, progress, std_nak_in, sel_nak_in, timeout;
+  logic trigger, limit_hit;
   logic [SeqBits-1:0] ack_dist, remaining;
   logic [3:0] replay_num_base;
   logic drop_ack_now;
@@ -137,18 +141,24 @@ module lc_tx #(
   end
 
   // ---------------------------------------------------------------------------------------------
-  // Flit choice (DLL-4.8): go-back replay, then new payload, then NOP.
+  // Flit choice (DLL-4.8): selective resend, go-back replay, new payload, NOP.
   // No flit is chosen in the link-reset cycle: its DLP would carry the receiver's FREED counts
   // of before the reset, which the partner, already reset, would take as new credits.
   assign load = (l0_i || idle_i || training_i) && (!out_valid_q || phy_ready_i) && !link_reset_i;
+  assign resend_seq = ackd_seq_q + SeqOne;
+  assign resend_pending = resend_q && outstanding != '0;
   assign replay_pending = replaying_q && (replay_ptr_q != next_tx_seq_q);
-  assign vc_req = (l0_i && !replay_pending && room) ? (tx_valid_i & credit_nonzero) : '0;
-  assign send_replay = load && l0_i && replay_pending;
-  assign send_new = load && l0_i && !replay_pending && (vc_gnt != '0);
-  assign send_nop = load && l0_i && !send_replay && !send_new;
+  assign vc_req = (l0_i && !replay_pending && !resend_pending && room) ?
+                  (tx_valid_i & credit_nonzero) : '0;
+  assign send_resend = load && l0_i && resend_pending;
+  assign send_replay = load && l0_i && !resend_pending && replay_pending;
+  assign send_new = load && l0_i && !resend_pending && !replay_pending && (vc_gnt != '0);
+  assign send_nop = load && l0_i && !send_resend && !send_replay && !send_new;
   assign send_idle = load && !l0_i && idle_i;
   assign send_training = load && !l0_i && !idle_i && training_i;
-  assign send_any = send_replay || send_new || send_nop || send_idle || send_training;
+  assign resends = send_resend || send_replay;
+  assign send_any = resends || send_new || send_nop || send_idle || send_training;
+  assign read_seq = resend_pending ? resend_seq : replay_ptr_q;
   assign tx_ready_o = send_new ? vc_gnt : '0;
   assign consume = tx_ready_o;
 
@@ -158,7 +168,7 @@ module lc_tx #(
     .wr_en_i  (send_new),
     .wr_idx_i (next_tx_seq_q[ReplayIdxBits-1:0]),
     .wr_data_i({gnt_vc, tx_slot_i[gnt_vc*SlotBits +: SlotBits]}),
-    .rd_idx_i (replay_ptr_q[ReplayIdxBits-1:0]),
+    .rd_idx_i (read_seq[ReplayIdxBits-1:0]),
     .rd_data_o(replay_entry)
   );
 
@@ -183,10 +193,10 @@ module lc_tx #(
     flit_seq = next_tx_seq_q - SeqOne;  // Watermark (DLL-2.4).
     credit_vc = {1'b0, credit_rr_q};
     slot = '0;
-    if (send_replay) begin
+    if (resends) begin
       flit_type = lc_pkg::FLIT_PAYLOAD;
       payload_vc = {1'b0, replay_entry[SlotBits +: lc_pkg::VC_BITS]};
-      flit_seq = replay_ptr_q;
+      flit_seq = read_seq;
       slot = replay_entry[SlotBits-1:0];
     end else if (send_new) begin
       flit_type = lc_pkg::FLIT_PAYLOAD;
@@ -218,24 +228,25 @@ module lc_tx #(
   // ---------------------------------------------------------------------------------------------
   // Sequence, replay and timer state (DLL-4.2 to DLL-4.7).
   assign flit_time = phy_valid_o && phy_ready_i && l0_i;
-  assign sends_payload = send_replay || send_new;
+  assign sends_payload = resends || send_new;
   assign cmd_in = rx_cmd_valid_i && (rx_cmd_i != lc_pkg::CMD_NONE) && l0_i;
   assign ack_dist = rx_ack_seq_i - ackd_seq_q;
   assign ack_ok = cmd_in && (ack_dist <= outstanding);
   assign progress = ack_ok && (ack_dist != '0);
-  // A selective NAK is served by a go-back replay, which resends ACKD_SEQ + 1 first.
-  assign nak_in = ack_ok && (rx_cmd_i == lc_pkg::CMD_STD_NAK || rx_cmd_i == lc_pkg::CMD_SEL_NAK);
+  assign std_nak_in = ack_ok && rx_cmd_i == lc_pkg::CMD_STD_NAK;
+  assign sel_nak_in = ack_ok && rx_cmd_i == lc_pkg::CMD_SEL_NAK;
   assign timeout = timer_running_q && (timer_q >= replay_timeout_i) && l0_i;
   assign next_tx_seq_d = link_reset_i ? '0 : (send_new ? next_tx_seq_q + SeqOne : next_tx_seq_q);
   assign ackd_seq_d = link_reset_i ? '1 : (ack_ok ? rx_ack_seq_i : ackd_seq_q);
   assign remaining = next_tx_seq_d - ackd_seq_d - SeqOne;
   assign replay_num_base = progress ? 4'd0 : replay_num_q;
-  assign trigger = (nak_in || timeout) && (remaining != '0) && !link_reset_i;
+  assign trigger = (std_nak_in || sel_nak_in || timeout) && (remaining != '0) && !link_reset_i;
   assign limit_hit = replay_num_base == replay_limit_i;
 
   always_comb begin
     replay_ptr_d = replay_ptr_q;
     replaying_d = replaying_q;
+    resend_d = resend_q && !send_resend;
     replay_num_d = replay_num_q;
     timer_d = timer_q;
     timer_running_d = timer_running_q;
@@ -271,10 +282,17 @@ module lc_tx #(
       replay_start_o = !limit_hit;
       escalate_o = limit_hit;
       replay_num_d = limit_hit ? 4'd0 : replay_num_base + 4'd1;
-      replaying_d = !limit_hit;
-      replay_ptr_d = ackd_seq_d + SeqOne;
       timer_d = '0;
       timer_running_d = 1'b0;  // Restarts with the first resent flit (DLL-4.5).
+      if (sel_nak_in) begin
+        // Only ACKD_SEQ + 1, next; a go-back replay in progress goes on after it (DLL-4.4).
+        resend_d = !limit_hit;
+        if (limit_hit) replaying_d = 1'b0;
+      end else begin
+        resend_d = 1'b0;
+        replaying_d = !limit_hit;
+        replay_ptr_d = ackd_seq_d + SeqOne;
+      end
     end
 
     if (replay_all_i && remaining != '0) begin
@@ -289,6 +307,7 @@ module lc_tx #(
 
     if (link_reset_i) begin
       replaying_d = 1'b0;
+      resend_d = 1'b0;
       replay_num_d = '0;
       timer_d = '0;
       timer_running_d = 1'b0;
@@ -298,7 +317,7 @@ module lc_tx #(
   end
 
   // Error injection arms until the flit it applies to is chosen (DLL-8.8).
-  assign drop_ack_now = (send_new || send_nop || send_replay) && ack_cmd_i == lc_pkg::CMD_ACK;
+  assign drop_ack_now = (send_new || send_nop || resends) && ack_cmd_i == lc_pkg::CMD_ACK;
   assign crc_armed_d = (crc_armed_q && !send_any) || inject_crc_i;
   assign seq_armed_d = (seq_armed_q && !send_new) || inject_seq_i;
   assign drop_ack_armed_d = (drop_ack_armed_q && !drop_ack_now) || inject_drop_ack_i;
@@ -315,7 +334,7 @@ module lc_tx #(
 
   assign phy_valid_o = out_valid_q;
   assign phy_flit_o = out_flit_q;
-  assign ack_cmd_sent_o = send_replay || send_new || send_nop;  // IDLE always carries an ACK.
+  assign ack_cmd_sent_o = resends || send_new || send_nop;  // IDLE always carries an ACK.
   assign flit_chosen_o = send_any;
   assign payload_sent_o = sends_payload;
   assign nak_received_o = cmd_in &&
@@ -329,6 +348,7 @@ module lc_tx #(
       ackd_seq_q <= '1;
       replay_ptr_q <= '0;
       replaying_q <= 1'b0;
+      resend_q <= 1'b0;
       replay_num_q <= '0;
       timer_q <= '0;
       timer_running_q <= 1'b0;
@@ -344,6 +364,7 @@ module lc_tx #(
       ackd_seq_q <= ackd_seq_d;
       replay_ptr_q <= replay_ptr_d;
       replaying_q <= replaying_d;
+      resend_q <= resend_d;
       replay_num_q <= replay_num_d;
       timer_q <= timer_d;
       timer_running_q <= timer_running_d;
@@ -358,6 +379,15 @@ module lc_tx #(
   end
 
   `ASSERT(TxReplayBufferNeverOverflows, outstanding <= SeqBits'(ReplayFlits))
-  `ASSERT(TxOneFlitPerChoice, $onehot0({send_replay, send_new, send_nop, send_idle}))
+  // A named vector: Icarus 11's $onehot0 of a concatenation is wrong when every bit is 0.
+  logic [4:0] choices;
+  assign choices = {send_resend, send_replay, send_new, send_nop, send_idle};
+  `ASSERT(TxOneFlitPerChoice, $onehot0(choices))
+  `COVER(CovSelectiveResend, send_resend)
+  `COVER(CovSelectiveResendDuringReplay, send_resend && replay_pending)
+  `COVER(CovGoBackReplay, trigger && !sel_nak_in && !limit_hit)
+  `COVER(CovReplayTimeout, timeout && remaining != '0)
+  `COVER(CovEscalation, escalate_o)
+  `COVER(CovStaleAck, protocol_error_o)
   `ASSERT(TxNoPayloadWithoutCredit, !send_new || |(vc_gnt & credit_nonzero))
 endmodule

@@ -190,8 +190,9 @@ TEST(LcTop, DLL_4_8_CleanLinkRunsAtLineRate) {
   ExpectClean(pair);
 }
 
-TEST(LcTop, DLL_8_8_InjectedCrcErrorIsNakedAndReplayed) {
-  LinkPair pair(kSeed + 3);
+// Trains, loads the link, corrupts one flit from side 0 by ERR_INJECT.CRC_ERR,
+// then lets the link recover and settle.
+void InjectOneCrcErrorUnderLoad(LinkPair& pair) {
   ASSERT_TRUE(pair.RunUntilLinkUp(kTrainCycles));
   ASSERT_TRUE(pair.RunTraffic(200, 20000));
   ASSERT_TRUE(pair.Write(0, regs::kErrInjectOffset,
@@ -199,18 +200,51 @@ TEST(LcTop, DLL_8_8_InjectedCrcErrorIsNakedAndReplayed) {
                              (1u << regs::kErrInjectCorruptBytes.lsb)));
   ASSERT_TRUE(pair.RunTraffic(1000, 20000));
   pair.Drain(2000);
+}
+
+TEST(LcTop, DLL_8_8_InjectedCrcErrorIsNakedAndReplayed) {
+  LinkPair pair(kSeed + 3);
+  InjectOneCrcErrorUnderLoad(pair);
   const Counters a = ReadCounters(pair, 0);
   const Counters b = ReadCounters(pair, 1);
   EXPECT_EQ(b.crc_errors, 1u)
       << "the partner sees exactly the one injected CRC error";
   EXPECT_EQ(b.naks_sent, 1u) << "one NAK answers the lost flit (DLL-3.5)";
   EXPECT_EQ(a.naks_received, 1u) << "the NAK reaches the sender";
-  EXPECT_EQ(a.replays, 1u) << "one go-back replay (DLL-4.3)";
+  EXPECT_EQ(a.replays, 1u) << "one replay (DLL-4.4)";
   EXPECT_EQ(a.tx_flits, pair.report(1).wire_payload_flits)
       << "TX_FLITS counts wire PAYLOAD flits";
   EXPECT_EQ(b.rx_flits, pair.report(1).good_payload_flits - 1)
       << "RX_FLITS counts good PAYLOAD flits; the injected one was bad";
   ExpectClean(pair, 1);
+}
+
+// The PAYLOAD flits side 0 sent beyond the slots delivered: what the recovery
+// from one injected CRC error resent.
+uint64_t ResentAfterOneCrcError(LinkPair& pair) {
+  InjectOneCrcErrorUnderLoad(pair);
+  EXPECT_EQ(pair.Read(1, regs::kNaksSentOffset), 1u) << "one NAK";
+  EXPECT_EQ(pair.Read(0, regs::kReplaysOffset), 1u) << "one recovery";
+  ExpectClean(pair, 1);
+  return pair.ReadCounter64(0, regs::kTxFlitsLoOffset) -
+         pair.report(1).delivered;
+}
+
+TEST(LcTop, DLL_3_5_SelectiveNakResendsOnlyTheMissingFlit) {
+  LinkPair pair(kSeed + 23);
+  EXPECT_EQ(ResentAfterOneCrcError(pair), 1u)
+      << "the flits after the lost one wait in the reorder window; only the "
+         "lost one is sent again (DLL-4.4)";
+}
+
+TEST(LcTop, DLL_3_11_WithoutSelectiveNakTheSenderGoesBack) {
+  LinkPair pair(kSeed + 23);
+  const uint32_t ctrl = pair.Read(1, regs::kCtrlOffset);
+  ASSERT_TRUE(
+      pair.Write(1, regs::kCtrlOffset, ctrl & ~regs::kCtrlSelNakEn.Mask()));
+  EXPECT_GT(ResentAfterOneCrcError(pair), 8u)
+      << "with CTRL.SEL_NAK_EN = 0 the receiver discards what follows the "
+         "lost flit and the go-back replay resends a round trip of flits";
 }
 
 // One flit the receiver must reject although its CRC is right, and the link
