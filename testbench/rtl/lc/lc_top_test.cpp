@@ -11,6 +11,7 @@
 #include "models/crc/crc.h"
 #include "models/flit/dlp.h"
 #include "models/flit/flit_codec.h"
+#include "models/flit/training_set.h"
 #include "testbench/rtl/lc/lc_link_pair.h"
 
 namespace lq::rtl {
@@ -22,6 +23,8 @@ constexpr uint64_t kTrainCycles =
     20000;  // Scaled LTSSM: MsCycles = 100 in this build.
 constexpr uint64_t kSeed = 20260107;
 constexpr uint32_t kLtssmDetect = 0;
+constexpr uint32_t kLtssmPolling = 1;
+constexpr uint32_t kLtssmConfig = 2;
 constexpr uint32_t kLtssmL0 = 3;
 constexpr uint32_t kLtssmRecovery = 4;
 constexpr uint32_t kLtssmDisabled = 5;
@@ -38,6 +41,8 @@ constexpr size_t kCrcOffset = kSlotBytes + flit::kDlpBytes;
 constexpr unsigned kTypeShift = 5;
 constexpr unsigned kReplayShift = 6;   // replay_cmd: DLP byte 2 bits 7-6.
 constexpr uint8_t kAckSeqBit9 = 0x02;  // ack_seq bit 9: DLP byte 2 bit 1.
+constexpr size_t kTsWidthByte = 4;     // proposed_width in the record.
+constexpr uint8_t kInvalidWidth = 3;
 
 // Changes the first flit of type `type` towards a side once, with `change`,
 // then re-seals its CRC so that only the DLP or slot checks can reject it.
@@ -563,6 +568,62 @@ TEST(LcTop, DLL_8_7_CreditInitTakesEffectAtTheNextPolling) {
       << "after the next Polling the partner sees the new INIT";
   EXPECT_EQ(pair.Read(0, regs::CreditAvailOffset(1)), kCreditInit)
       << "other VCs keep theirs";
+}
+
+// Runs until STATUS.LTSSM of `side` reads `state`, or max_cycles.
+bool RunUntilLtssm(LinkPair& pair, unsigned side, uint32_t state,
+                   uint64_t max_cycles) {
+  const uint64_t end = pair.cycles() + max_cycles;
+  while (pair.cycles() < end) {
+    if (FieldOf(pair.Read(side, regs::kStatusOffset), regs::kStatusLtssm) ==
+        state) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// Turns every TS2 towards a side into an invalid record (width 3), re-sealed,
+// so that a Configuration state there never hears the partner agree.
+LinkPair::Mutator SpoilTs2() {
+  return [](Bytes& c) {
+    if ((c[kDlpOffset] >> kTypeShift) !=
+            static_cast<unsigned>(flit::FlitType::kTraining) ||
+        c[0] != static_cast<uint8_t>(flit::TrainingSetKind::kTs2)) {
+      return false;
+    }
+    c[kTsWidthByte] = kInvalidWidth;
+    StoreBigEndian(c.data() + kCrcOffset, flit::kFlitCrcBytes,
+                   crc::Crc64Xz().Compute(ByteView(c.data(), kCrcOffset)));
+    return true;
+  };
+}
+
+TEST(LcTop, DLL_6_1_TrainingTimeoutsEndInDetect) {
+  LinkPair pair(kSeed + 24);
+  pair.set_sending(false);
+  const uint32_t ctrl = pair.Read(1, regs::kCtrlOffset);
+  ASSERT_TRUE(
+      pair.Write(1, regs::kCtrlOffset, ctrl & ~regs::kCtrlEnable.Mask()));
+  ASSERT_TRUE(RunUntilLtssm(pair, 0, kLtssmPolling, kTrainCycles));
+  ASSERT_TRUE(RunUntilLtssm(pair, 0, kLtssmDetect, kTrainCycles))
+      << "a silent partner: Polling.Active times out to Detect (24 ms)";
+
+  pair.set_mutator(0, SpoilTs2());
+  ASSERT_TRUE(pair.Write(1, regs::kCtrlOffset, ctrl));
+  ASSERT_TRUE(RunUntilLtssm(pair, 0, kLtssmConfig, kTrainCycles));
+  ASSERT_TRUE(RunUntilLtssm(pair, 0, kLtssmDetect, kTrainCycles))
+      << "no acceptable TS2: Configuration times out to Detect (24 ms)";
+  EXPECT_FALSE(pair.top(0).link_up_o);
+
+  pair.set_mutator(0, nullptr);
+  ASSERT_TRUE(pair.RunUntilLinkUp(kTrainCycles * 4));
+  pair.set_mutator(0, SpoilTs2());
+  RequestRetrain(pair, 0);
+  ASSERT_TRUE(RunUntilLtssm(pair, 0, kLtssmDetect, kTrainCycles * 2))
+      << "no acceptable TS2 in Recovery.RcvrCfg: timeout, link down";
+  EXPECT_EQ(pair.Read(0, regs::kLinkDownsOffset), 1u)
+      << "a Recovery timeout is a link-down (DLL-6.8)";
 }
 
 TEST(LcTop, DLL_6_13_PartnerBackFromDetectTakesTheLinkDown) {
