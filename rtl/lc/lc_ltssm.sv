@@ -474,8 +474,6 @@ module lc_ltssm #(
   `COVER(CovRecoveryIdleTimeout, state_q == StRecoveryIdle && state_d == StDetectQuiet)
   `COVER(CovNarrowerAfterRecovery, state_q == StRecoveryCfg && state_d == StRecoveryIdle &&
                                    width_now < width_q)
-  `COVER(CovWiderAfterRecovery, state_q == StRecoveryCfg && state_d == StRecoveryIdle &&
-                                width_now > width_q)
   `COVER(CovPartnerRestarted, partner_restarted)
   `COVER(CovDisabled, state_q != StDisabled && state_d == StDisabled)
   `COVER(CovLinkDown, link_down_event_o)

@@ -39,9 +39,12 @@ constexpr size_t kSlotBytes = 236;
 constexpr size_t kDlpOffset = kSlotBytes;
 constexpr size_t kCrcOffset = kSlotBytes + flit::kDlpBytes;
 constexpr unsigned kTypeShift = 5;
-constexpr unsigned kReplayShift = 6;   // replay_cmd: DLP byte 2 bits 7-6.
-constexpr uint8_t kAckSeqBit9 = 0x02;  // ack_seq bit 9: DLP byte 2 bit 1.
-constexpr size_t kTsWidthByte = 4;     // proposed_width in the record.
+constexpr unsigned kReplayShift = 6;    // replay_cmd: DLP byte 2 bits 7-6.
+constexpr uint8_t kAckSeqBit9 = 0x02;   // ack_seq bit 9: DLP byte 2 bit 1.
+constexpr uint64_t kReorderFlits = 64;  // RxReorderFlits of this build.
+constexpr unsigned kQuickLockLoss = 4;  // Cycles to report loss of lock.
+constexpr uint32_t kBadFlitLimit = 16;  // RX_BAD_FLIT_LIMIT (DLL-3.2).
+constexpr size_t kTsWidthByte = 4;      // proposed_width in the record.
 constexpr uint8_t kInvalidWidth = 3;
 
 // Changes the first flit of type `type` towards a side once, with `change`,
@@ -240,6 +243,25 @@ TEST(LcTop, DLL_3_5_SelectiveNakResendsOnlyTheMissingFlit) {
   EXPECT_EQ(ResentAfterOneCrcError(pair), 1u)
       << "the flits after the lost one wait in the reorder window; only the "
          "lost one is sent again (DLL-4.4)";
+}
+
+TEST(LcTop, DLL_3_5_GapBeyondTheReorderWindowFallsBackToStandardNak) {
+  LinkPair pair(kSeed + 26);
+  ASSERT_TRUE(pair.RunUntilLinkUp(kTrainCycles));
+  ASSERT_TRUE(pair.RunTraffic(300, 20000));
+  pair.channel(1).drop_per_flit = 1.0;
+  for (uint64_t i = 0; i < kReorderFlits + 8; ++i) {
+    pair.Step();  // More flits vanish than the reorder window can bridge.
+  }
+  pair.channel(1).drop_per_flit = 0.0;
+  const uint64_t before = pair.report(1).delivered;
+  ASSERT_TRUE(pair.RunTraffic(before + 2000, 40000));
+  pair.Drain(3000);
+  ExpectClean(pair);
+  EXPECT_GT(
+      pair.ReadCounter64(0, regs::kTxFlitsLoOffset) - pair.report(1).delivered,
+      kReorderFlits)
+      << "a standard NAK brought a go-back replay of the whole gap";
 }
 
 TEST(LcTop, DLL_3_11_WithoutSelectiveNakTheSenderGoesBack) {
@@ -550,6 +572,22 @@ TEST(LcTop, DLL_6_7_LaneLossRetrainsNarrowerAndRepairWidensAfterDetect) {
   RestartFromDetect(pair, 0);
   ASSERT_TRUE(RunUntilWidth(pair, kWidthX16, kTrainCycles * 4))
       << "after the repair, training from Detect widens the link (DLL-6.7)";
+}
+
+TEST(LcTop, DLL_6_6_LockLossOnALaneInUseRetrains) {
+  LinkPair pair(kSeed + 25);
+  pair.channel(1).lock_loss_cycles = kQuickLockLoss;  // Before 16 bad flits.
+  ASSERT_TRUE(pair.RunUntilLinkUp(kTrainCycles));
+  ASSERT_TRUE(pair.RunTraffic(300, 20000));
+  pair.FailLanes(1, 1u << 0);
+  ASSERT_TRUE(RunUntilWidth(pair, kWidthX8, kTrainCycles))
+      << "loss of lock on lane 0 retrains at once, to x8 on lanes 1-15";
+  EXPECT_LT(pair.Read(1, regs::kCrcErrorsOffset), kBadFlitLimit)
+      << "the retrain came from the lock loss, not from 16 bad flits";
+  const uint64_t before = pair.report(1).delivered;
+  ASSERT_TRUE(pair.RunTraffic(before + 1000, 40000));
+  pair.Drain(3000);
+  ExpectClean(pair);
 }
 
 TEST(LcTop, DLL_8_7_CreditInitTakesEffectAtTheNextPolling) {
