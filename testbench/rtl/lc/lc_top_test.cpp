@@ -44,7 +44,9 @@ constexpr uint8_t kAckSeqBit9 = 0x02;   // ack_seq bit 9: DLP byte 2 bit 1.
 constexpr uint64_t kReorderFlits = 64;  // RxReorderFlits of this build.
 constexpr unsigned kQuickLockLoss = 4;  // Cycles to report loss of lock.
 constexpr uint32_t kBadFlitLimit = 16;  // RX_BAD_FLIT_LIMIT (DLL-3.2).
-constexpr size_t kTsWidthByte = 4;      // proposed_width in the record.
+constexpr unsigned kSpoiledIdleFlits = 24;
+constexpr uint64_t kIdleTimeoutCycles = 200;  // 2 ms at MsCycles = 100.
+constexpr size_t kTsWidthByte = 4;            // proposed_width in the record.
 constexpr uint8_t kInvalidWidth = 3;
 
 // Changes the first flit of type `type` towards a side once, with `change`,
@@ -662,6 +664,37 @@ TEST(LcTop, DLL_6_1_TrainingTimeoutsEndInDetect) {
       << "no acceptable TS2 in Recovery.RcvrCfg: timeout, link down";
   EXPECT_EQ(pair.Read(0, regs::kLinkDownsOffset), 1u)
       << "a Recovery timeout is a link-down (DLL-6.8)";
+}
+
+TEST(LcTop, DLL_6_9_GoodNopInIdleEntersL0AtOnce) {
+  LinkPair pair(kSeed + 27);
+  // Spoil the first IDLE flits towards side 1 (a CRC byte, not re-sealed), so
+  // side 0 reaches L0 while side 1 still waits for 8 good IDLE flits: only
+  // side 0's NOPs can bring side 1 to L0 before its 2 ms Idle timeout.
+  auto spoiled = std::make_shared<unsigned>(0);
+  pair.set_mutator(1, [spoiled](Bytes& c) {
+    if ((c[kDlpOffset] >> kTypeShift) !=
+            static_cast<unsigned>(flit::FlitType::kIdle) ||
+        *spoiled == kSpoiledIdleFlits) {
+      return false;
+    }
+    ++*spoiled;
+    c[kCrcOffset] ^= 0xFF;
+    return true;
+  });
+  const uint64_t end = pair.cycles() + kTrainCycles;
+  while (!pair.top(0).link_up_o && pair.cycles() < end) {
+    pair.Step();
+  }
+  ASSERT_TRUE(pair.top(0).link_up_o);
+  EXPECT_FALSE(pair.top(1).link_up_o)
+      << "side 1 is still in Configuration.Idle";
+  ASSERT_TRUE(pair.RunUntilLinkUp(kIdleTimeoutCycles / 2))
+      << "side 1 follows into L0 on side 0's first good NOP";
+  EXPECT_EQ(pair.Read(1, regs::kLinkDownsOffset), 0u);
+  ASSERT_TRUE(pair.RunTraffic(1000, 20000));
+  pair.Drain(2000);
+  ExpectClean(pair);
 }
 
 TEST(LcTop, DLL_6_13_PartnerBackFromDetectTakesTheLinkDown) {
