@@ -95,32 +95,22 @@ module lc_ltssm #(
   // a mask within the profile's lanes (zero until the sender locks a lane), a width the profile
   // allows in TS2 only.
   localparam int RecTop = lc_pkg::TS_BYTES * 8 - 1;  // Bit 7 of record byte 0.
-  logic [7:0] rec_kind, rec_profile, rec_width, rec_vcs, rec_flags;
+  logic [7:0] rec_kind, rec_profile, rec_width;
+  logic rec_in_recovery;
   logic [15:0] rec_mask;
   logic [Lanes-1:0] profile_lanes;
   logic [4:0] profile_max_width;
-  logic [lc_pkg::NUM_VCS-1:0] rec_init_ok;
-  logic rec_width_ok, is_ts, is_ts1, is_ts2, is_idle, is_link;
+  logic is_ts, is_ts1, is_ts2, is_idle, is_link;
   assign rec_kind = good_record_i[RecTop -: 8];
   assign rec_profile = good_record_i[RecTop - 8 -: 8];
   assign rec_mask = good_record_i[RecTop - 16 -: 16];
   assign rec_width = good_record_i[RecTop - 32 -: 8];
-  assign rec_vcs = good_record_i[RecTop - 40 -: 8];
-  assign rec_flags = good_record_i[RecTop - 112 -: 8];
+  assign rec_in_recovery = good_record_i[RecTop - 119];  // Flags byte 14, bit 0.
   assign profile_lanes = profile_q ? lc_pkg::LANE_MASK_IB : lc_pkg::LANE_MASK_PCIE6;
   assign profile_max_width = profile_q ? 5'd4 : 5'd16;
-  for (genvar v = 0; v < lc_pkg::NUM_VCS; v++) begin : gen_init_check
-    assign rec_init_ok[v] = good_record_i[RecTop - 48 - 16 * v -: 4] == 4'd0;
-  end
-  assign rec_width_ok = rec_width <= 8'(profile_max_width) &&
-                        (rec_width == 8'd1 || rec_width == 8'd2 || rec_width == 8'd4 ||
-                         rec_width == 8'd8 || rec_width == 8'd16);
+  // lc_rx lets only valid records through (lc_ts_check); one of another profile is ignored.
   assign is_ts = good_flit_i && good_type_i == lc_pkg::FLIT_TRAINING &&
-                 (rec_mask & ~profile_lanes) == '0 &&
-                 ((rec_kind == lc_pkg::TS_KIND_TS1 && rec_width == 8'd0) ||
-                  (rec_kind == lc_pkg::TS_KIND_TS2 && rec_width_ok)) &&
-                 rec_profile == {7'd0, profile_q} && rec_vcs == 8'(lc_pkg::NUM_VCS) &&
-                 rec_init_ok == '1 && rec_flags[7:1] == '0;
+                 rec_profile == {7'd0, profile_q};
   assign is_ts1 = is_ts && rec_kind == lc_pkg::TS_KIND_TS1;
   assign is_ts2 = is_ts && rec_kind == lc_pkg::TS_KIND_TS2;
   assign is_idle = good_flit_i && good_type_i == lc_pkg::FLIT_IDLE;
@@ -226,8 +216,7 @@ module lc_ltssm #(
   assign timed_out = timer_q >= timeout;
   assign any_lock = locked != '0;
   assign lane_lost = (lock_lost_i & in_use_q) != '0 && !loopback_i;
-  assign leave_l0 = escalate_i || bad_limit_i || retrain_i || lane_lost ||
-                    (good_flit_i && good_type_i == lc_pkg::FLIT_TRAINING);
+  assign leave_l0 = escalate_i || bad_limit_i || retrain_i || lane_lost || is_ts;
   // In the Cfg states 16 TS2 must be sent after the width last changed.
   assign width_changed = (state_q == StConfig || state_q == StRecoveryCfg) &&
                          width_now != proposed_q;
@@ -284,7 +273,7 @@ module lc_ltssm #(
   assign recovery_state = state_q == StRecoveryLock || state_q == StRecoveryCfg ||
                           state_q == StRecoveryIdle;
   // The partner went through Detect while we kept the link: restart from Detect (DLL-6.13).
-  assign partner_restarted = recovery_state && is_ts && !rec_flags[0];
+  assign partner_restarted = recovery_state && is_ts && !rec_in_recovery;
   assign training_state = state_q == StPollingActive || state_q == StPollingConfig ||
                           state_q == StConfig || state_q == StRecoveryLock ||
                           state_q == StRecoveryCfg;
@@ -410,10 +399,10 @@ module lc_ltssm #(
       partner_width_q <= '0;
       width_q <= '0;
       in_use_q <= '0;
-      // What reset leaves in the registers, until the first Polling latches them again.
-      profile_q <= profile_i;
-      target_width_q <= target_width_i;
-      own_init_q <= credit_init_i;
+      // The registers' reset values, until the first Polling latches what they hold then.
+      profile_q <= lc_reg_pkg::LC_CTRL_PROFILE_RESET;
+      target_width_q <= lc_reg_pkg::LC_CTRL_TARGET_WIDTH_RESET;
+      own_init_q <= {lc_pkg::NUM_VCS{lc_reg_pkg::LC_CREDIT_INIT_CREDITS_RESET}};
     end else begin
       link_reset_q <= link_reset_d;
       link_down_q <= link_down_event_o;
@@ -463,7 +452,7 @@ module lc_ltssm #(
   `COVER(CovRetrainBadFlits, l0_o && bad_limit_i)
   `COVER(CovRetrainRegister, l0_o && retrain_i)
   `COVER(CovRetrainLaneLost, l0_o && lane_lost)
-  `COVER(CovRetrainPartner, l0_o && good_flit_i && good_type_i == lc_pkg::FLIT_TRAINING)
+  `COVER(CovRetrainPartner, l0_o && is_ts)
   `COVER(CovRecoveryLockToCfg, state_q == StRecoveryLock && state_d == StRecoveryCfg)
   `COVER(CovRecoveryLockTimeout, state_q == StRecoveryLock && state_d == StDetectQuiet)
   `COVER(CovRecoveryCfgToIdle, state_q == StRecoveryCfg && state_d == StRecoveryIdle)

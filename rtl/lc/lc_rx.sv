@@ -25,6 +25,7 @@ module lc_rx #(
   input  logic link_reset_i,
   input  logic flit_time_i,   // One transmit flit time passed (ACK_TIMEOUT).
   input  logic sel_nak_en_i,  // CTRL.SEL_NAK_EN
+  input  logic profile_i,     // Profile latched at Polling, for training-set checks.
   input  logic [lc_pkg::NUM_VCS*lc_pkg::CREDIT_BITS-1:0] credit_init_i,  // Own INIT (DLL-5.8).
 
   // Flit contents from the PHY.
@@ -101,7 +102,7 @@ module lc_rx #(
   logic [2:0] flit_type;
   logic [SeqBits-1:0] flit_seq;
   logic [lc_pkg::CRC_BITS-1:0] crc_rx, crc_calc;
-  logic slot_zero, slot_ok, good, bad, active;
+  logic slot_zero, slot_ok, ts_ok, good, bad, active;
 
   assign {slot, dlp, crc_rx} = in_flit_q;
   assign flit_type = dlp[lc_pkg::DLP_TYPE_LSB +: 3];
@@ -112,9 +113,18 @@ module lc_rx #(
     .crc_o (crc_calc)
   );
 
+  lc_ts_check u_ts_check (
+    .record_i   (slot[SlotBits-1 -: lc_pkg::TS_BYTES*8]),
+    .tail_zero_i(slot[SlotBits-lc_pkg::TS_BYTES*8-1:0] == '0),
+    .profile_i,
+    .valid_o    (ts_ok)
+  );
+
   assign slot_zero = slot == '0;
-  assign slot_ok = slot_zero || flit_type == lc_pkg::FLIT_PAYLOAD ||
-                   flit_type == lc_pkg::FLIT_TRAINING;  // PHY-2.6
+  // PHY-2.6: only PAYLOAD and TRAINING flits carry a slot; a TRAINING flit's slot is a valid
+  // training-set record (DLL-6.3).
+  assign slot_ok = (flit_type == lc_pkg::FLIT_TRAINING) ? ts_ok :
+                   (slot_zero || flit_type == lc_pkg::FLIT_PAYLOAD);
   assign active = l0_i || idle_i;
   assign good = in_valid_q && !in_bad_q && crc_calc == crc_rx && lc_pkg::dlp_valid(dlp) && slot_ok;
   assign bad = in_valid_q && !good;

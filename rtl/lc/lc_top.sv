@@ -163,6 +163,7 @@ module lc_top #(
     .link_reset_i     (link_reset || link_down),
     .flit_time_i      (tx_valid && tx_ready),
     .sel_nak_en_i     (sel_nak_en),
+    .profile_i        (profile),
     .credit_init_i    (own_init),
     .phy_valid_i      (rx_in_valid),
     .phy_bad_i        (rx_in_bad),

@@ -46,7 +46,9 @@ constexpr unsigned kQuickLockLoss = 4;  // Cycles to report loss of lock.
 constexpr uint32_t kBadFlitLimit = 16;  // RX_BAD_FLIT_LIMIT (DLL-3.2).
 constexpr unsigned kSpoiledIdleFlits = 24;
 constexpr uint64_t kIdleTimeoutCycles = 200;  // 2 ms at MsCycles = 100.
-constexpr size_t kTsWidthByte = 4;            // proposed_width in the record.
+constexpr size_t kTsWidthByte = 4;
+constexpr size_t kTsVcCountByte = 5;
+constexpr uint8_t kUnknownTsKind = 7;  // proposed_width in the record.
 constexpr uint8_t kInvalidWidth = 3;
 
 // Changes the first flit of type `type` towards a side once, with `change`,
@@ -338,6 +340,30 @@ TEST(LcTop, PHY_2_6_RejectsNonZeroNopSlot_fail) {
       << "models/flit rejects a NOP with payload";
   EXPECT_EQ(pair.Read(1, regs::kCrcErrorsOffset), 1u)
       << "the RTL counts it as a bad flit";
+  ExpectClean(pair);
+}
+
+TEST(LcTop, DLL_6_3_InvalidTrainingRecordIsABadFlit_fail) {
+  LinkPair pair(kSeed + 28);
+  pair.traffic(0).offer_per_cycle = 0.2;  // Side 0 sends NOP flits too.
+  ASSERT_TRUE(pair.RunUntilLinkUp(kTrainCycles));
+  ASSERT_TRUE(pair.RunTraffic(100, 10000));
+  // One NOP towards side 1 becomes a TRAINING flit, correctly sealed, whose
+  // record has an unknown kind: it must count as bad, not start a retrain.
+  pair.set_mutator(1, OnceResealed(flit::FlitType::kNop, [](Bytes& c) {
+                     std::fill(c.begin(), c.begin() + kCrcOffset, 0);
+                     c[kDlpOffset] = static_cast<uint8_t>(
+                         static_cast<unsigned>(flit::FlitType::kTraining)
+                         << kTypeShift);
+                     c[0] = kUnknownTsKind;
+                     c[kTsVcCountByte] = kVcs;
+                   }));
+  ASSERT_TRUE(pair.RunTraffic(1000, 40000));
+  pair.Drain(2000);
+  EXPECT_EQ(pair.Read(1, regs::kCrcErrorsOffset), 1u)
+      << "a record that breaks DLL-6.3 makes its flit bad";
+  EXPECT_EQ(pair.Read(1, regs::kRetrainsOffset), 0u)
+      << "only a valid training set sends an L0 link to Recovery";
   ExpectClean(pair);
 }
 
