@@ -188,19 +188,23 @@ module lc_rx #(
   assign after_last = lc_pkg::seq_is_after(flit_seq, last_in_order);
   assign watermark_ahead = is_nop && (holding ? after_newest : after_last);
   assign lost = (beyond || watermark_ahead) && !nak_scheduled_q;
-  // A partner within its credits always finds room: RxBufferFlits is at least the sum of the
-  // INITs, and stale slots only occupy the buffer until the network side drains them.
-  assign vc_room = occupancy_q[vc*CreditBits +: CreditBits] - stale_q[vc*CreditBits +: CreditBits] <
-                   credit_init_i[vc*CreditBits +: CreditBits];
+  // A VC has room while its slots of this link stay below its INIT. A partner within its credits
+  // always finds room: RxBufferFlits is at least the sum of the INITs, and stale slots only
+  // occupy the buffer until the network side drains them.
+  logic [NumVcs-1:0] room_per_vc;
+  for (genvar v = 0; v < NumVcs; v++) begin : gen_room
+    assign room_per_vc[v] = occupancy_q[v*CreditBits +: CreditBits] -
+                            stale_q[v*CreditBits +: CreditBits] <
+                            credit_init_i[v*CreditBits +: CreditBits];
+  end
+  assign vc_room = room_per_vc[vc];
   assign buffer_room = occupancy_sum < (CreditBits+2)'(RxBufferFlits);
   assign accept_direct = expected && !holding && vc_room && buffer_room && !link_reset_i;
 
   // The window drains into the receive buffer when its oldest flit is next, as the VC has room.
   logic window_room;
   assign window_vc = window_entry[SlotBits +: lc_pkg::VC_BITS];
-  assign window_room = occupancy_q[window_vc*CreditBits +: CreditBits] -
-                       stale_q[window_vc*CreditBits +: CreditBits] <
-                       credit_init_i[window_vc*CreditBits +: CreditBits];
+  assign window_room = room_per_vc[window_vc];
   assign drain = holding && held_q[next_idx] && window_room && buffer_room && !link_reset_i;
   assign accept = accept_direct || drain;
   assign accept_vc = drain ? window_vc : vc;
