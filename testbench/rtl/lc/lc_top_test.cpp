@@ -46,13 +46,20 @@ constexpr unsigned kQuickLockLoss = 4;  // Cycles to report loss of lock.
 constexpr uint32_t kBadFlitLimit = 16;  // RX_BAD_FLIT_LIMIT (DLL-3.2).
 constexpr unsigned kSpoiledIdleFlits = 24;
 constexpr uint64_t kIdleTimeoutCycles = 200;  // 2 ms at MsCycles = 100.
-constexpr size_t kTsWidthByte = 4;
+constexpr size_t kTsWidthByte = 4;            // proposed_width in the record.
 constexpr size_t kTsVcCountByte = 5;
-constexpr uint8_t kUnknownTsKind = 7;  // proposed_width in the record.
+constexpr uint8_t kUnknownTsKind = 7;
 constexpr uint8_t kInvalidWidth = 3;
 
+// Recomputes a flit content's CRC after a change, so that only the DLP, slot
+// or protocol checks can reject it.
+void Reseal(Bytes& content) {
+  StoreBigEndian(content.data() + kCrcOffset, flit::kFlitCrcBytes,
+                 crc::Crc64Xz().Compute(ByteView(content.data(), kCrcOffset)));
+}
+
 // Changes the first flit of type `type` towards a side once, with `change`,
-// then re-seals its CRC so that only the DLP or slot checks can reject it.
+// then re-seals its CRC.
 LinkPair::Mutator OnceResealed(flit::FlitType type,
                                std::function<void(Bytes&)> change) {
   auto done = std::make_shared<bool>(false);
@@ -63,9 +70,7 @@ LinkPair::Mutator OnceResealed(flit::FlitType type,
     }
     *done = true;
     change(content);
-    StoreBigEndian(
-        content.data() + kCrcOffset, flit::kFlitCrcBytes,
-        crc::Crc64Xz().Compute(ByteView(content.data(), kCrcOffset)));
+    Reseal(content);
     return true;
   };
 }
@@ -278,9 +283,14 @@ TEST(LcTop, DLL_3_11_WithoutSelectiveNakTheSenderGoesBack) {
          "lost flit and the go-back replay resends a round trip of flits";
 }
 
-// One flit the receiver must reject although its CRC is right, and the link
-// must then recover it by NAK and replay like any bad flit.
-void ExpectRejectedAndRecovered(LinkPair& pair) {
+// Trains and loads the link, then alters one flit of type `type` towards side
+// 1 with `change`, re-sealed: the receiver must reject it although its CRC is
+// right, and the link must recover it by NAK and replay like any bad flit.
+void ExpectRejectedAndRecovered(LinkPair& pair, flit::FlitType type,
+                                std::function<void(Bytes&)> change) {
+  ASSERT_TRUE(pair.RunUntilLinkUp(kTrainCycles));
+  ASSERT_TRUE(pair.RunTraffic(100, 10000));
+  pair.set_mutator(1, OnceResealed(type, std::move(change)));
   ASSERT_TRUE(pair.RunTraffic(1500, 40000))
       << "traffic stalled after the rejected flit";
   pair.Drain(2000);
@@ -297,50 +307,30 @@ void ExpectRejectedAndRecovered(LinkPair& pair) {
 
 TEST(LcTop, DLL_1_3_RejectsReservedDlpBits_fail) {
   LinkPair pair(kSeed + 11);
-  ASSERT_TRUE(pair.RunUntilLinkUp(kTrainCycles));
-  ASSERT_TRUE(pair.RunTraffic(100, 10000));
-  pair.set_mutator(1, OnceResealed(flit::FlitType::kPayload, [](Bytes& c) {
-                     c[kDlpOffset + 2] |= 0x08;
-                   }));
-  ExpectRejectedAndRecovered(pair);
+  ExpectRejectedAndRecovered(pair, flit::FlitType::kPayload,
+                             [](Bytes& c) { c[kDlpOffset + 2] |= 0x08; });
 }
 
 TEST(LcTop, DLL_1_3_RejectsReservedFlitType_fail) {
   LinkPair pair(kSeed + 12);
-  ASSERT_TRUE(pair.RunUntilLinkUp(kTrainCycles));
-  ASSERT_TRUE(pair.RunTraffic(100, 10000));
   // PAYLOAD (2) becomes the reserved code 6: one bit, as a corrupted header
   // would.
-  pair.set_mutator(1, OnceResealed(flit::FlitType::kPayload,
-                                   [](Bytes& c) { c[kDlpOffset] ^= 0x80; }));
-  ExpectRejectedAndRecovered(pair);
+  ExpectRejectedAndRecovered(pair, flit::FlitType::kPayload,
+                             [](Bytes& c) { c[kDlpOffset] ^= 0x80; });
 }
 
 TEST(LcTop, DLL_1_4_RejectsCreditVcOutOfRange_fail) {
   LinkPair pair(kSeed + 13);
-  ASSERT_TRUE(pair.RunUntilLinkUp(kTrainCycles));
-  ASSERT_TRUE(pair.RunTraffic(100, 10000));
-  pair.set_mutator(1, OnceResealed(flit::FlitType::kPayload, [](Bytes& c) {
-                     c[kDlpOffset + 4] |= 0x80;
-                   }));
-  ExpectRejectedAndRecovered(pair);
+  ExpectRejectedAndRecovered(pair, flit::FlitType::kPayload,
+                             [](Bytes& c) { c[kDlpOffset + 4] |= 0x80; });
 }
 
 TEST(LcTop, PHY_2_6_RejectsNonZeroNopSlot_fail) {
   LinkPair pair(kSeed + 14);
   pair.traffic(0).offer_per_cycle =
       0.2;  // Side 0 sends NOP flits between payload.
-  ASSERT_TRUE(pair.RunUntilLinkUp(kTrainCycles));
-  ASSERT_TRUE(pair.RunTraffic(100, 10000));
-  pair.set_mutator(
-      1, OnceResealed(flit::FlitType::kNop, [](Bytes& c) { c[17] = 0x5A; }));
-  ASSERT_TRUE(pair.RunTraffic(1500, 40000));
-  pair.Drain(2000);
-  EXPECT_EQ(pair.report(1).bad_flits, 1u)
-      << "models/flit rejects a NOP with payload";
-  EXPECT_EQ(pair.Read(1, regs::kCrcErrorsOffset), 1u)
-      << "the RTL counts it as a bad flit";
-  ExpectClean(pair);
+  ExpectRejectedAndRecovered(pair, flit::FlitType::kNop,
+                             [](Bytes& c) { c[17] = 0x5A; });
 }
 
 TEST(LcTop, DLL_6_3_InvalidTrainingRecordIsABadFlit_fail) {
@@ -659,8 +649,7 @@ LinkPair::Mutator SpoilTs2() {
       return false;
     }
     c[kTsWidthByte] = kInvalidWidth;
-    StoreBigEndian(c.data() + kCrcOffset, flit::kFlitCrcBytes,
-                   crc::Crc64Xz().Compute(ByteView(c.data(), kCrcOffset)));
+    Reseal(c);
     return true;
   };
 }
@@ -757,8 +746,7 @@ TEST(LcTop, DLL_4_2_StaleAckIsIgnoredAndCountedAsProtocolError) {
     }
     *done = true;
     c[kDlpOffset + 2] ^= kAckSeqBit9;
-    StoreBigEndian(c.data() + kCrcOffset, flit::kFlitCrcBytes,
-                   crc::Crc64Xz().Compute(ByteView(c.data(), kCrcOffset)));
+    Reseal(c);
     return true;
   });
   ASSERT_TRUE(pair.RunTraffic(1500, 40000));
