@@ -122,7 +122,7 @@ module lc_ltssm #(
   // PHY's loss of lock or on entering Detect. In loopback every lane of the profile is usable.
   logic training_state, recovery_state, detect_entry, polling_entry, partner_restarted;
   logic [Lanes-1:0] locked, usable, usable_low;
-  logic [4:0] usable_count, usable_cap, width_now, taken, in_use_count;
+  logic [4:0] usable_cap, width_now, taken, in_use_count;
   assign locked = loopback_i ? profile_lanes : lock_q;
   assign usable = locked & (loopback_i ? profile_lanes : partner_mask_q) & profile_lanes;
 
@@ -158,9 +158,7 @@ module lc_ltssm #(
   // partner's proposal, so that two different targets settle on the narrower; the lanes in use
   // are the lowest-numbered usable ones (PHY-5.5).
   always_comb begin
-    usable_count = '0;
-    for (int l = 0; l < Lanes; l++) usable_count = usable_count + 5'(usable[l]);
-    usable_cap = usable_count;
+    usable_cap = lc_pkg::lane_count(usable);
     if (target_width_q < usable_cap) usable_cap = target_width_q;
     if (profile_max_width < usable_cap) usable_cap = profile_max_width;
     if (partner_width_q != '0 && partner_width_q < usable_cap) usable_cap = partner_width_q;
@@ -177,8 +175,6 @@ module lc_ltssm #(
         taken = taken + 1'b1;
       end
     end
-    in_use_count = '0;
-    for (int l = 0; l < Lanes; l++) in_use_count = in_use_count + 5'(in_use_q[l]);
   end
 
   // ---------------------------------------------------------------------------------------------
@@ -433,6 +429,7 @@ module lc_ltssm #(
   `ASSERT(LtssmL0OnlyWhenUp, !l0_o || up_q)
   `ASSERT(LtssmWidthAllowed, width_q == 5'd0 || width_q == 5'd1 || width_q == 5'd2 ||
                              width_q == 5'd4 || width_q == 5'd8 || width_q == 5'd16)
+  assign in_use_count = lc_pkg::lane_count(in_use_q);
   `ASSERT(LtssmLanesInUseMatchWidth, in_use_count == width_q)
 
   // Functional coverage: every state, every transition the spec draws, and every cause of a

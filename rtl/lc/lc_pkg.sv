@@ -85,6 +85,14 @@ package lc_pkg;
     dlp_valid = valid;
   endfunction
 
+  // Number of lanes set in a lane mask.
+  function automatic logic [4:0] lane_count(logic [MAX_LANES-1:0] lanes);
+    logic [4:0] count;
+    count = '0;
+    for (int l = 0; l < MAX_LANES; l++) count = count + 5'(lanes[l]);
+    lane_count = count;
+  endfunction
+
   // DLL-2.3: true when seq lies 1..511 steps after reference (modulo 1024).
   function automatic logic seq_is_after(logic [SEQ_BITS-1:0] seq, logic [SEQ_BITS-1:0] reference);
     logic [SEQ_BITS-1:0] distance;
