@@ -138,6 +138,12 @@ Result<DlpBytes> EncodeDlp(const DlpHeader& header) {
   return out;
 }
 
+FlitType PeekFlitType(uint8_t first_dlp_byte) {
+  const unsigned code = first_dlp_byte >> kTypeShift;
+  return code < kFlitTypeCodes ? static_cast<FlitType>(code)
+                               : FlitType::kPayload;
+}
+
 Result<DlpHeader> ParseDlp(ByteView bytes) {
   if (bytes.size() != kDlpBytes) {
     return Fail("DLP is " + std::to_string(bytes.size()) + " bytes, expected " +

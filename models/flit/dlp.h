@@ -56,6 +56,12 @@ using DlpBytes = std::array<uint8_t, kDlpBytes>;
 // is out of range or a field that does not apply to the flit type is set.
 Result<DlpBytes> EncodeDlp(const DlpHeader& header);
 
+// The flit type in the first DLP byte, without checking the rest: how the
+// PHY tells TRAINING flits, which it sends on every lane (PHY-4.7), from
+// striped ones. Codes 4..7 are not types; they read as kPayload here and
+// ParseDlp rejects them.
+FlitType PeekFlitType(uint8_t first_dlp_byte);
+
 // Parses exactly kDlpBytes bytes. Rejects reserved bits, undefined codes,
 // out-of-range VCs and non-zero fields that do not apply to the flit type.
 // Error offsets count from the first DLP byte.

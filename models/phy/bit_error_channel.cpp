@@ -1,6 +1,7 @@
 // Geometric-gap generation of bit errors and bursts over a byte stream.
 #include "models/phy/bit_error_channel.h"
 
+#include <cassert>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -80,6 +81,23 @@ ErrorTally BitErrorChannel::Apply(uint8_t* data, size_t size) {
   ApplyIndependent(data, total_bits, tally);
   ApplyBursts(data, total_bits, tally);
   return tally;
+}
+
+bool BitErrorChannel::Touches(size_t size) const {
+  const uint64_t total_bits = uint64_t{size} * kBitsPerByte;
+  return burst_bits_left_ > 0 || bits_to_next_error_ < total_bits ||
+         bits_to_next_burst_ < total_bits;
+}
+
+void BitErrorChannel::Skip(size_t size) {
+  assert(!Touches(size));
+  const uint64_t total_bits = uint64_t{size} * kBitsPerByte;
+  if (bits_to_next_error_ != kNever) {
+    bits_to_next_error_ -= total_bits;
+  }
+  if (bits_to_next_burst_ != kNever) {
+    bits_to_next_burst_ -= total_bits;
+  }
 }
 
 void BitErrorChannel::ApplyIndependent(uint8_t* data, uint64_t total_bits,

@@ -42,6 +42,13 @@ class BitErrorChannel {
   // Applies the next size * 8 bits of the error process to `data`.
   ErrorTally Apply(uint8_t* data, size_t size);
 
+  // True when the next size * 8 bits of the stream would have a bit flipped:
+  // lets a caller skip encoding FEC for a flit no error touches.
+  bool Touches(size_t size) const;
+  // Advances the stream past size * 8 bits that Touches() said are clean;
+  // the same as Apply() on them, without needing the bytes.
+  void Skip(size_t size);
+
   // Replaces every bit that logical lane `lane` carries in the flit at
   // `data` with noise, as a failed lane delivers. `data` starts at a flit
   // boundary. Does not advance the BER process.

@@ -90,6 +90,17 @@ TEST(Dlp, DLL_1_3_RejectsReservedFlitTypeCodes) {
   }
 }
 
+TEST(Dlp, PeekFlitTypeReadsTheTypeOfEveryKind) {
+  for (const FlitType type : {FlitType::kIdle, FlitType::kNop,
+                              FlitType::kPayload, FlitType::kTraining}) {
+    DlpHeader header;
+    header.type = type;
+    const DlpBytes bytes = EncodeDlp(header).value();
+    EXPECT_EQ(PeekFlitType(bytes[0]), type)
+        << "the PHY must recognise " << FlitTypeName(type) << " flits";
+  }
+}
+
 TEST(Dlp, DLL_1_4_RejectsVirtualChannelsBeyondFour) {
   for (uint8_t vc = 4; vc < 8; ++vc) {
     DlpBytes bad = EncodeDlp(Payload(0, 9)).value();

@@ -52,6 +52,34 @@ TEST(BitErrorChannel, PHY_5_2_ErrorProcessContinuesAcrossBuffers) {
   EXPECT_EQ(a, b) << "flit boundaries must not restart the error process";
 }
 
+TEST(BitErrorChannel, PHY_5_2_SkippingCleanBuffersKeepsTheStream) {
+  // A PHY skips FEC for flits no error touches; skipping must leave the
+  // stream exactly where applying would have.
+  const BitErrorConfig config{3e-4, 2e-5, 16};
+  BitErrorChannel applied = MakeChannel(config, 9);
+  BitErrorChannel skipping = MakeChannel(config, 9);
+  constexpr size_t kFlitBytes = 256;
+  size_t skipped = 0;
+  for (int flit = 0; flit < 2000; ++flit) {
+    std::vector<uint8_t> a(kFlitBytes, 0), b(kFlitBytes, 0);
+    const bool touched = skipping.Touches(kFlitBytes);
+    applied.Apply(a.data(), a.size());
+    if (touched) {
+      skipping.Apply(b.data(), b.size());
+    } else {
+      skipping.Skip(kFlitBytes);
+      ++skipped;
+    }
+    ASSERT_EQ(a, b) << "flit " << flit << ": skipping moved the stream";
+    if (!touched) {
+      ASSERT_EQ(a, std::vector<uint8_t>(kFlitBytes, 0))
+          << "flit " << flit << ": Touches() said clean but bits flipped";
+    }
+  }
+  EXPECT_GT(skipped, 1000u) << "most flits are clean at this BER";
+  EXPECT_LT(skipped, 2000u) << "some flits must be hit for the test to bite";
+}
+
 TEST(BitErrorChannel, PHY_5_1_ErrorCountMatchesBerTimesBits) {
   constexpr double kBer = 1e-4;
   constexpr size_t kBytes = 12500000;  // 1e8 bits: 1e4 errors expected.
