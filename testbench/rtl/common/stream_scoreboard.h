@@ -12,8 +12,8 @@
 #include <random>
 
 #include "models/common/bytes.h"
+#include "systemc/common/wide_bytes.h"
 #include "testbench/rtl/common/random_stream.h"
-#include "testbench/rtl/common/wide_bytes.h"
 
 namespace lq::rtl {
 

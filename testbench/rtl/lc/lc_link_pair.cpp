@@ -3,10 +3,12 @@
 #include "testbench/rtl/lc/lc_link_pair.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "models/flit/dlp.h"
 #include "models/flit/flit_fec.h"
-#include "testbench/rtl/common/wide_bytes.h"
+#include "systemc/common/wide_bytes.h"
+#include "testbench/common/numbered_slot.h"
 
 namespace lq::rtl {
 
@@ -20,22 +22,11 @@ static_assert(kSlotBits % kBitsPerWord == 0, "slot not word aligned");
 constexpr size_t kSlotWords = kSlotBits / kBitsPerWord;
 constexpr size_t kContentBytes =
     kSlotBytes + flit::kDlpBytes + flit::kFlitCrcBytes;
-constexpr size_t kNumberBytes =
-    8;  // Slot bytes 0..7: the slot's number on its VC.
-constexpr size_t kVcByte = 8;
-constexpr size_t kSideByte = 9;
 constexpr unsigned kTypeShift = 5;
 constexpr unsigned kReplayShift = 6;
 constexpr size_t kReplayByte = 2;
 constexpr unsigned kLanes = 16;  // pcie6 x16.
 constexpr uint32_t kAllLanes = (1u << kLanes) - 1;
-
-uint64_t SplitMix(uint64_t& state) {
-  uint64_t z = (state += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
 
 flit::FlitType TypeOf(const Bytes& content) {
   return static_cast<flit::FlitType>(content[kSlotBytes] >> kTypeShift);
@@ -79,20 +70,7 @@ LinkPair::~LinkPair() {
 
 Bytes LinkPair::SlotFor(unsigned from_side, unsigned vc,
                         uint64_t number) const {
-  Bytes slot(kSlotBytes);
-  for (size_t i = 0; i < kNumberBytes; ++i) {
-    slot[i] = static_cast<uint8_t>(number >> (8 * (kNumberBytes - 1 - i)));
-  }
-  slot[kVcByte] = static_cast<uint8_t>(vc);
-  slot[kSideByte] = static_cast<uint8_t>(from_side);
-  uint64_t state = (number << 3) ^ (uint64_t{vc} << 1) ^ from_side;
-  for (size_t i = kSideByte + 1; i < kSlotBytes; i += sizeof(uint64_t)) {
-    const uint64_t word = SplitMix(state);
-    for (size_t b = 0; b < sizeof(uint64_t) && i + b < kSlotBytes; ++b) {
-      slot[i + b] = static_cast<uint8_t>(word >> (8 * b));
-    }
-  }
-  return slot;
+  return testing::NumberedSlot(kSlotBytes, from_side, vc, number);
 }
 
 void LinkPair::DriveSources(unsigned side) {
@@ -278,25 +256,19 @@ void LinkPair::Scoreboard(unsigned side) {
   SideReport& report = report_[side];
   const unsigned vc = top.rx_vc_o;
   const Bytes slot = UnpackBytes(top.rx_slot_o.data(), kSlotBytes);
-  uint64_t number = 0;
-  for (size_t i = 0; i < kNumberBytes; ++i) {
-    number = (number << 8) | slot[i];
-  }
-  uint64_t& expected = next_expected_[side][vc];
-  if (number < expected) {
+  const uint64_t number = testing::SlotNumber(slot);
+  const std::optional<uint64_t> skipped =
+      testing::AcceptNumber(number, next_expected_[side][vc]);
+  if (!skipped) {
     ++report.duplicated;
     return;
   }
-  if (number > expected) {
-    report.lost += number - expected;
-    expected = number;
-  }
+  report.lost += *skipped;
   if (slot == SlotFor(1 - side, vc, number)) {
     ++report.delivered;
   } else {
     ++report.corrupted;
   }
-  ++expected;
 }
 
 void LinkPair::Step() {

@@ -14,7 +14,7 @@
 #include "Vprim_crc64_b9.h"
 #include "models/common/bytes.h"
 #include "models/crc/crc.h"
-#include "testbench/rtl/common/wide_bytes.h"
+#include "systemc/common/wide_bytes.h"
 
 namespace lq::rtl {
 namespace {

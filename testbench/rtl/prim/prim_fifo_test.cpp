@@ -8,9 +8,9 @@
 #include "Vprim_fifo_d2.h"
 #include "Vprim_fifo_d5.h"
 #include "models/common/bytes.h"
+#include "systemc/common/wide_bytes.h"
 #include "testbench/rtl/common/clocked_model.h"
 #include "testbench/rtl/common/stream_scoreboard.h"
-#include "testbench/rtl/common/wide_bytes.h"
 
 namespace lq::rtl {
 namespace {

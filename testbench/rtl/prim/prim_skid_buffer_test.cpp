@@ -8,9 +8,9 @@
 #include "Vprim_skid_buffer_w1936.h"
 #include "Vprim_skid_buffer_w8.h"
 #include "models/common/bytes.h"
+#include "systemc/common/wide_bytes.h"
 #include "testbench/rtl/common/clocked_model.h"
 #include "testbench/rtl/common/stream_scoreboard.h"
-#include "testbench/rtl/common/wide_bytes.h"
 
 namespace lq::rtl {
 namespace {

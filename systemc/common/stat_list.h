@@ -1,0 +1,18 @@
+// Statistics as a component reports them: hierarchical name and value
+// (`node12.port3.phy.bit_errors`), in the component's declaration order.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace lq {
+
+struct Stat {
+  std::string name;
+  uint64_t value = 0;
+};
+
+using StatList = std::vector<Stat>;
+
+}  // namespace lq

@@ -1,0 +1,77 @@
+// The Verilated link controller behind a plain C++ face: one call per clock
+// cycle with that cycle's pin values in and out. It keeps Verilator's
+// headers, which must be compiled with the model's own definitions, out of
+// SystemC code (the RTL wrapper) and lets a benchmark time the raw model.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "models/common/bytes.h"
+
+namespace lq::link {
+
+inline constexpr unsigned kLcVcs = 4;           // lc_pkg::NUM_VCS.
+inline constexpr size_t kLcSlotBytes = 236;     // Built for profile pcie6.
+inline constexpr size_t kLcContentBytes = 250;  // Slot + DLP + flit CRC.
+
+// Inputs of one cycle. Byte buffers are read only when their valid is set.
+struct LcInputs {
+  bool phy_rx_valid = false;
+  bool phy_rx_bad = false;
+  bool phy_rx_fec_corrected = false;
+  unsigned phy_rx_lane = 0;
+  const Bytes* phy_rx_flit = nullptr;  // kLcContentBytes.
+  uint32_t phy_receivers = 0;
+  uint32_t phy_lock_lost = 0;
+  bool phy_tx_ready = false;
+  uint32_t tx_valid = 0;                        // Bit per VC.
+  std::array<const Bytes*, kLcVcs> tx_slots{};  // kLcSlotBytes each.
+  bool rx_ready = false;
+  bool reg_req = false;
+  bool reg_we = false;
+  uint32_t reg_addr = 0;
+  uint32_t reg_wdata = 0;
+};
+
+// Outputs of the same cycle, before its clock edge. Byte buffers are filled
+// only when a transfer happens (valid and ready).
+struct LcOutputs {
+  uint32_t tx_taken = 0;      // VCs whose slot the controller took.
+  bool phy_tx = false;        // A flit went to the PHY...
+  Bytes phy_tx_flit;          // ...with this content,
+  unsigned width = 0;         // at this width,
+  uint8_t corrupt_bytes = 0;  // with ERR_INJECT.CORRUPT armed for it.
+  bool rx = false;            // A slot was delivered...
+  unsigned rx_vc = 0;
+  Bytes rx_slot;
+  uint32_t reg_rdata = 0;
+  bool reg_error = false;  // Error or not ready.
+  bool irq = false;
+};
+
+class LcRtlModel {
+ public:
+  // Resets the model. A non-empty `fst_path` writes an FST waveform there.
+  explicit LcRtlModel(const std::string& fst_path = "",
+                      uint64_t clock_ps = 1000);
+  ~LcRtlModel();
+  LcRtlModel(const LcRtlModel&) = delete;
+  LcRtlModel& operator=(const LcRtlModel&) = delete;
+
+  // One clock cycle: apply `in`, evaluate, fill `out`, clock edge.
+  void Cycle(const LcInputs& in, LcOutputs& out);
+  // The VC of the slot offered next (a register: stable until the edge).
+  unsigned NextRxVc() const;
+  uint64_t cycles() const { return cycles_; }
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+  uint64_t clock_ps_;
+  uint64_t cycles_ = 0;
+};
+
+}  // namespace lq::link

@@ -1,0 +1,300 @@
+// The RTL wrapper's translation between pins and sockets, batch by batch.
+#include "systemc/link/rtl_link_controller.h"
+
+#include <string>
+#include <utility>
+
+namespace lq::link {
+
+namespace {
+
+using sc_core::sc_time;
+
+constexpr unsigned kVcs = kLcVcs;
+constexpr unsigned kRegisterBytes = 4;
+constexpr size_t kModelStackBytes = size_t{8} << 20;
+
+}  // namespace
+
+RtlLinkController::RtlLinkController(sc_core::sc_module_name name,
+                                     const RtlLinkControllerConfig& config)
+    : sc_module(name),
+      csr("csr"),
+      phy("phy"),
+      network("network"),
+      irq("irq"),
+      config_(config),
+      clock_ps_(static_cast<uint64_t>(config.clock_ns * 1000.0 + 0.5)),
+      model_(config.fst_path, clock_ps_),
+      tx_slots_(kVcs),
+      network_room_(kVcs, 0) {
+  if (clock_ps_ == 0 || config.batch_cycles == 0) {
+    SC_REPORT_ERROR(this->name(), "clock and batch must be non-zero");
+  }
+  phy.in(*static_cast<phy::PhyRxIf*>(this));
+  network.in(*static_cast<SlotIf*>(this));
+  csr.register_b_transport(this, &RtlLinkController::BTransport);
+  csr.register_transport_dbg(this, &RtlLinkController::TransportDebug);
+
+  SC_HAS_PROCESS(RtlLinkController);
+  SC_THREAD(Run);
+  // Every eval() runs on this thread's stack. Verilated code of a 2000-bit
+  // datapath keeps wide temporaries in its frames; SystemC's default stack
+  // (64 KiB) leaves no margin for them.
+  set_stack_size(kModelStackBytes);
+  SC_METHOD(DriveIrq);
+  sensitive << irq_event_;
+  dont_initialize();
+}
+
+void RtlLinkController::start_of_simulation() {
+  irq.write(false);
+  // The PHY's lookahead bounds how far ahead the model may run.
+  const uint64_t lookahead_cycles =
+      static_cast<uint64_t>(phy.out->Lookahead().value()) / clock_ps_;
+  batch_cycles_ = static_cast<unsigned>(std::max<uint64_t>(
+      1, std::min<uint64_t>(config_.batch_cycles, lookahead_cycles)));
+  for (unsigned vc = 0; vc < kVcs; ++vc) {
+    network.out->Credit(vc, config_.tx_slots_per_vc, sc_core::SC_ZERO_TIME);
+  }
+}
+
+uint64_t RtlLinkController::KernelCycle() const {
+  return static_cast<uint64_t>(sc_core::sc_time_stamp().value()) / clock_ps_;
+}
+
+uint64_t RtlLinkController::CycleAt(const sc_time& delay) const {
+  const uint64_t ps =
+      static_cast<uint64_t>((sc_core::sc_time_stamp() + delay).value());
+  return (ps + clock_ps_ - 1) / clock_ps_;
+}
+
+sc_time RtlLinkController::Offset() const {
+  const uint64_t now_ps =
+      static_cast<uint64_t>(sc_core::sc_time_stamp().value());
+  const uint64_t cycle_ps = cycle_ * clock_ps_;
+  return sc_time(static_cast<double>(cycle_ps > now_ps ? cycle_ps - now_ps : 0),
+                 sc_core::SC_PS);
+}
+
+uint64_t RtlLinkController::Late(uint64_t cycle) {
+  if (cycle < cycle_) {
+    ++late_inputs_;
+    return cycle_;
+  }
+  return cycle;
+}
+
+void RtlLinkController::Receive(phy::PhyRxFlit flit, const sc_time& delay) {
+  rx_flits_.push_back({{Late(CycleAt(delay))}, std::move(flit)});
+}
+
+void RtlLinkController::UpdateLanes(phy::LaneStatus status,
+                                    const sc_time& delay) {
+  lane_updates_.push_back({{Late(CycleAt(delay))}, status});
+}
+
+void RtlLinkController::Put(Slot slot, const sc_time& delay) {
+  if (slot.vc >= kVcs || slot.bytes.size() > kSlotBytes) {
+    SC_REPORT_ERROR(name(), "slot on an unknown VC or longer than a slot");
+    return;
+  }
+  std::deque<TxEntry>& queue = tx_slots_[slot.vc];
+  if (queue.size() >= config_.tx_slots_per_vc) {
+    SC_REPORT_ERROR(name(), "network sent a slot without a credit");
+    return;
+  }
+  slot.bytes.resize(kSlotBytes);  // Short slots are zero-padded (PHY-2.4).
+  queue.push_back({{Late(CycleAt(delay))}, std::move(slot.bytes)});
+  ++slots_in_;
+}
+
+void RtlLinkController::Credit(unsigned vc, unsigned count,
+                               const sc_time& /*delay*/) {
+  // Room appears at once: the network grants it no later than it exists.
+  if (vc < kVcs) {
+    network_room_[vc] += count;
+  }
+}
+
+void RtlLinkController::Run() {
+  for (;;) {
+    ++activations_;
+    if (pending_csr_ != nullptr) {
+      StepCycle(pending_csr_);
+      pending_csr_ = nullptr;
+      csr_done_.notify(Offset());
+    }
+    const uint64_t target = KernelCycle() + batch_cycles_;
+    while (cycle_ < target) {
+      StepCycle(nullptr);
+    }
+    // Sleep a batch, or until a CSR access wants the model.
+    wait(
+        sc_time(static_cast<double>(batch_cycles_ * clock_ps_), sc_core::SC_PS),
+        csr_request_);
+  }
+}
+
+void RtlLinkController::StepCycle(CsrAccess* csr_access) {
+  LcInputs in;
+  ApplyInputs(csr_access, in);
+  model_.Cycle(in, outputs_);
+  TakeOutputs(outputs_, csr_access);
+  if (in.phy_rx_valid) {
+    rx_flits_.pop_front();
+  }
+  ++cycle_;
+}
+
+void RtlLinkController::ApplyInputs(CsrAccess* csr_access, LcInputs& in) {
+  // PHY receive side: at most one flit per cycle.
+  if (!rx_flits_.empty() && rx_flits_.front().cycle <= cycle_) {
+    const phy::PhyRxFlit& flit = rx_flits_.front().flit;
+    in.phy_rx_valid = true;
+    in.phy_rx_bad = flit.bad;
+    in.phy_rx_fec_corrected = flit.fec_corrected;
+    in.phy_rx_lane = flit.lane;
+    in.phy_rx_flit = &flit.content;
+    ++rx_flits_in_;
+  }
+  uint32_t lock_lost = 0;
+  while (!lane_updates_.empty() && lane_updates_.front().cycle <= cycle_) {
+    receivers_ = lane_updates_.front().status.receivers;
+    lock_lost |= lane_updates_.front().status.lock_lost;
+    lane_updates_.pop_front();
+  }
+  in.phy_receivers = receivers_;
+  in.phy_lock_lost = lock_lost;
+  in.phy_tx_ready = cycle_ >= phy_free_cycle_;
+
+  // Network side.
+  for (unsigned vc = 0; vc < kVcs; ++vc) {
+    const std::deque<TxEntry>& queue = tx_slots_[vc];
+    if (!queue.empty() && queue.front().cycle <= cycle_) {
+      in.tx_valid |= 1u << vc;
+      in.tx_slots[vc] = &queue.front().bytes;
+    }
+  }
+  in.rx_ready = network_room_[model_.NextRxVc()] > 0;
+
+  if (csr_access != nullptr) {
+    in.reg_req = true;
+    in.reg_we = csr_access->write;
+    in.reg_addr = csr_access->address;
+    in.reg_wdata = csr_access->data;
+  }
+}
+
+void RtlLinkController::TakeOutputs(const LcOutputs& out,
+                                    CsrAccess* csr_access) {
+  const sc_time offset = Offset();
+  for (unsigned vc = 0; vc < kVcs; ++vc) {
+    if ((out.tx_taken >> vc) & 1u) {
+      tx_slots_[vc].pop_front();
+      network.out->Credit(vc, 1, offset);
+    }
+  }
+  if (out.phy_tx) {
+    const sc_time busy = phy.out->Transmit(
+        {out.phy_tx_flit, out.width, out.corrupt_bytes}, offset);
+    phy_free_cycle_ =
+        cycle_ +
+        (static_cast<uint64_t>(busy.value()) + clock_ps_ - 1) / clock_ps_;
+    ++tx_flits_;
+  }
+  if (out.rx) {
+    if (network_room_[out.rx_vc] == 0) {
+      SC_REPORT_ERROR(name(), "rx_vc_o changed within a cycle");
+    }
+    --network_room_[out.rx_vc];
+    network.out->Put({out.rx_vc, out.rx_slot}, offset);
+    ++slots_out_;
+  }
+  if (csr_access != nullptr) {
+    csr_access->data = out.reg_rdata;
+    csr_access->error = out.reg_error;
+  }
+  if (out.irq != irq_level_) {
+    irq_level_ = out.irq;
+    irq_changes_.emplace_back(cycle_, irq_level_);
+    if (irq_changes_.size() == 1) {
+      irq_event_.notify(offset);
+    }
+  }
+}
+
+void RtlLinkController::DriveIrq() {
+  // Changes leave in cycle order, each at its own time.
+  const uint64_t now = KernelCycle();
+  while (!irq_changes_.empty() && irq_changes_.front().first <= now) {
+    irq.write(irq_changes_.front().second);
+    irq_changes_.pop_front();
+  }
+  if (!irq_changes_.empty()) {
+    irq_event_.notify(
+        sc_time(static_cast<double>(irq_changes_.front().first * clock_ps_) -
+                    sc_core::sc_time_stamp().value(),
+                sc_core::SC_PS));
+  }
+}
+
+void RtlLinkController::BTransport(tlm::tlm_generic_payload& trans,
+                                   sc_time& delay) {
+  if (trans.get_data_length() != kRegisterBytes ||
+      trans.get_streaming_width() < kRegisterBytes ||
+      trans.get_byte_enable_ptr() != nullptr ||
+      trans.get_address() % kRegisterBytes != 0) {
+    trans.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
+    return;
+  }
+  // The access happens at the model's next cycle, on the model's thread
+  // (its stack is sized for eval()): bring the caller's time to the kernel
+  // first, then hand the access over and wait for it.
+  wait(delay);
+  delay = sc_core::SC_ZERO_TIME;
+  CsrAccess access;
+  access.write = trans.is_write();
+  access.address = static_cast<uint32_t>(trans.get_address());
+  uint8_t* data = trans.get_data_ptr();
+  if (access.write) {
+    access.data = static_cast<uint32_t>(LoadLittleEndian(data, kRegisterBytes));
+  }
+  pending_csr_ = &access;
+  csr_request_.notify(sc_core::SC_ZERO_TIME);
+  wait(csr_done_);
+  ++csr_accesses_;
+  if (access.error) {
+    trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    return;
+  }
+  if (!access.write) {
+    StoreLittleEndian(data, kRegisterBytes, access.data);
+  }
+  delay = Offset();
+  trans.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+unsigned int RtlLinkController::TransportDebug(
+    tlm::tlm_generic_payload& trans) {
+  // Debug reads must not disturb the model, and read-to-clear registers
+  // would: the RTL has no side-effect-free read port.
+  trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
+  return 0;
+}
+
+StatList RtlLinkController::Stats() const {
+  const std::string prefix = std::string(name()) + ".";
+  return {
+      {prefix + "cycles", cycle_},
+      {prefix + "activations", activations_},
+      {prefix + "tx_flits", tx_flits_},
+      {prefix + "rx_flits", rx_flits_in_},
+      {prefix + "slots_in", slots_in_},
+      {prefix + "slots_out", slots_out_},
+      {prefix + "csr_accesses", csr_accesses_},
+      {prefix + "late_inputs", late_inputs_},
+  };
+}
+
+}  // namespace lq::link

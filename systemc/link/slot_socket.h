@@ -1,0 +1,33 @@
+// The payload-slot protocol between a link controller and the network layer
+// above it: slots per virtual channel with credit-based flow control, the
+// same interface in both directions (DESIGN §4: owned values with a delay,
+// no pointers between models).
+#pragma once
+
+#include <cstdint>
+#include <systemc>
+
+#include "models/common/bytes.h"
+#include "systemc/common/socket_pair.h"
+
+namespace lq::link {
+
+// One payload slot (PHY-2.4): opaque bytes on one virtual channel.
+struct Slot {
+  unsigned vc = 0;
+  Bytes bytes;
+};
+
+class SlotIf : public virtual sc_core::sc_interface {
+ public:
+  // Takes `slot` `delay` past the kernel's current time. The sender must
+  // hold a credit for slot.vc; it spends one.
+  virtual void Put(Slot slot, const sc_core::sc_time& delay) = 0;
+  // Grants the peer `count` more slots of room on `vc`.
+  virtual void Credit(unsigned vc, unsigned count,
+                      const sc_core::sc_time& delay) = 0;
+};
+
+using SlotSocket = SocketPair<SlotIf, SlotIf>;
+
+}  // namespace lq::link

@@ -1,0 +1,68 @@
+// Two link controllers of one fidelity joined through two PhyPorts and a
+// cable, each with a traffic endpoint, a CSR master and an interrupt line:
+// the back-to-back set-up of the SystemC link testbenches.
+#pragma once
+
+#include <array>
+#include <memory>
+#include <string>
+#include <systemc>
+
+#include "systemc/phy/phy_port.h"
+#include "testbench/systemc/common/csr_master.h"
+#include "testbench/systemc/common/slot_endpoint.h"
+
+namespace lq::testing {
+
+inline constexpr unsigned kBenchSides = 2;
+
+template <typename Controller>
+class LinkPairBench {
+ public:
+  template <typename ControllerConfig>
+  LinkPairBench(const phy::PhyPortConfig& phy,
+                const ControllerConfig& controller,
+                const std::array<SlotEndpointConfig, kBenchSides>& traffic) {
+    for (unsigned side = 0; side < kBenchSides; ++side) {
+      const std::string n = std::to_string(side);
+      phy::PhyPortConfig phy_config = phy;
+      phy_config.seed = phy.seed * kBenchSides + side;  // One per direction.
+      phys[side] =
+          std::make_unique<phy::PhyPort>(("phy" + n).c_str(), phy_config);
+      controllers[side] =
+          std::make_unique<Controller>(("lc" + n).c_str(), controller);
+      endpoints[side] =
+          std::make_unique<SlotEndpoint>(("net" + n).c_str(), traffic[side]);
+      masters[side] = std::make_unique<CsrMaster>(("csr" + n).c_str());
+      irqs[side] =
+          std::make_unique<sc_core::sc_signal<bool>>(("irq" + n).c_str());
+      Connect(controllers[side]->phy, phys[side]->link);
+      Connect(controllers[side]->network, endpoints[side]->socket);
+      masters[side]->socket.bind(controllers[side]->csr);
+      controllers[side]->irq(*irqs[side]);
+    }
+    Connect(phys[0]->cable, phys[1]->cable);
+    Pair(*endpoints[0], *endpoints[1]);
+  }
+
+  std::array<std::unique_ptr<phy::PhyPort>, kBenchSides> phys;
+  std::array<std::unique_ptr<Controller>, kBenchSides> controllers;
+  std::array<std::unique_ptr<SlotEndpoint>, kBenchSides> endpoints;
+  std::array<std::unique_ptr<CsrMaster>, kBenchSides> masters;
+  std::array<std::unique_ptr<sc_core::sc_signal<bool>>, kBenchSides> irqs;
+};
+
+// Symmetric traffic: `slots` from each side, starting at once.
+inline std::array<SlotEndpointConfig, kBenchSides> SymmetricTraffic(
+    uint64_t slots, size_t slot_bytes) {
+  std::array<SlotEndpointConfig, kBenchSides> traffic;
+  for (unsigned side = 0; side < kBenchSides; ++side) {
+    traffic[side].side = side;
+    traffic[side].peer_side = 1 - side;
+    traffic[side].slots = slots;
+    traffic[side].slot_bytes = slot_bytes;
+  }
+  return traffic;
+}
+
+}  // namespace lq::testing
