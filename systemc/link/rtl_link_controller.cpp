@@ -12,7 +12,6 @@ using sc_core::sc_time;
 
 constexpr unsigned kVcs = kLcVcs;
 constexpr unsigned kRegisterBytes = 4;
-constexpr size_t kModelStackBytes = size_t{8} << 20;
 
 }  // namespace
 
@@ -38,10 +37,6 @@ RtlLinkController::RtlLinkController(sc_core::sc_module_name name,
 
   SC_HAS_PROCESS(RtlLinkController);
   SC_THREAD(Run);
-  // Every eval() runs on this thread's stack. Verilated code of a 2000-bit
-  // datapath keeps wide temporaries in its frames; SystemC's default stack
-  // (64 KiB) leaves no margin for them.
-  set_stack_size(kModelStackBytes);
   SC_METHOD(DriveIrq);
   sensitive << irq_event_;
   dont_initialize();
@@ -69,18 +64,20 @@ uint64_t RtlLinkController::CycleAt(const sc_time& delay) const {
   return (ps + clock_ps_ - 1) / clock_ps_;
 }
 
-sc_time RtlLinkController::Offset() const {
+sc_time RtlLinkController::OffsetOf(uint64_t cycle) const {
   const uint64_t now_ps =
       static_cast<uint64_t>(sc_core::sc_time_stamp().value());
-  const uint64_t cycle_ps = cycle_ * clock_ps_;
+  const uint64_t cycle_ps = cycle * clock_ps_;
   return sc_time(static_cast<double>(cycle_ps > now_ps ? cycle_ps - now_ps : 0),
                  sc_core::SC_PS);
 }
 
+sc_time RtlLinkController::Offset() const { return OffsetOf(model_.cycles()); }
+
 uint64_t RtlLinkController::Late(uint64_t cycle) {
-  if (cycle < cycle_) {
+  if (cycle < model_.cycles()) {
     ++late_inputs_;
-    return cycle_;
+    return model_.cycles();
   }
   return cycle;
 }
@@ -126,7 +123,7 @@ void RtlLinkController::Run() {
       csr_done_.notify(Offset());
     }
     const uint64_t target = KernelCycle() + batch_cycles_;
-    while (cycle_ < target) {
+    while (model_.cycles() < target) {
       StepCycle(nullptr);
     }
     // Sleep a batch, or until a CSR access wants the model.
@@ -139,17 +136,17 @@ void RtlLinkController::Run() {
 void RtlLinkController::StepCycle(CsrAccess* csr_access) {
   LcInputs in;
   ApplyInputs(csr_access, in);
-  model_.Cycle(in, outputs_);
-  TakeOutputs(outputs_, csr_access);
+  const uint64_t cycle = model_.cycles();
+  model_.Cycle(in, outputs_);                // Counts the cycle.
+  TakeOutputs(cycle, outputs_, csr_access);  // Moves the byte buffers out.
   if (in.phy_rx_valid) {
     rx_flits_.pop_front();
   }
-  ++cycle_;
 }
 
 void RtlLinkController::ApplyInputs(CsrAccess* csr_access, LcInputs& in) {
   // PHY receive side: at most one flit per cycle.
-  if (!rx_flits_.empty() && rx_flits_.front().cycle <= cycle_) {
+  if (!rx_flits_.empty() && rx_flits_.front().cycle <= model_.cycles()) {
     const phy::PhyRxFlit& flit = rx_flits_.front().flit;
     in.phy_rx_valid = true;
     in.phy_rx_bad = flit.bad;
@@ -159,19 +156,20 @@ void RtlLinkController::ApplyInputs(CsrAccess* csr_access, LcInputs& in) {
     ++rx_flits_in_;
   }
   uint32_t lock_lost = 0;
-  while (!lane_updates_.empty() && lane_updates_.front().cycle <= cycle_) {
+  while (!lane_updates_.empty() &&
+         lane_updates_.front().cycle <= model_.cycles()) {
     receivers_ = lane_updates_.front().status.receivers;
     lock_lost |= lane_updates_.front().status.lock_lost;
     lane_updates_.pop_front();
   }
   in.phy_receivers = receivers_;
   in.phy_lock_lost = lock_lost;
-  in.phy_tx_ready = cycle_ >= phy_free_cycle_;
+  in.phy_tx_ready = model_.cycles() >= phy_free_cycle_;
 
   // Network side.
   for (unsigned vc = 0; vc < kVcs; ++vc) {
     const std::deque<TxEntry>& queue = tx_slots_[vc];
-    if (!queue.empty() && queue.front().cycle <= cycle_) {
+    if (!queue.empty() && queue.front().cycle <= model_.cycles()) {
       in.tx_valid |= 1u << vc;
       in.tx_slots[vc] = &queue.front().bytes;
     }
@@ -186,9 +184,9 @@ void RtlLinkController::ApplyInputs(CsrAccess* csr_access, LcInputs& in) {
   }
 }
 
-void RtlLinkController::TakeOutputs(const LcOutputs& out,
+void RtlLinkController::TakeOutputs(uint64_t cycle, LcOutputs& out,
                                     CsrAccess* csr_access) {
-  const sc_time offset = Offset();
+  const sc_time offset = OffsetOf(cycle);
   for (unsigned vc = 0; vc < kVcs; ++vc) {
     if ((out.tx_taken >> vc) & 1u) {
       tx_slots_[vc].pop_front();
@@ -197,9 +195,9 @@ void RtlLinkController::TakeOutputs(const LcOutputs& out,
   }
   if (out.phy_tx) {
     const sc_time busy = phy.out->Transmit(
-        {out.phy_tx_flit, out.width, out.corrupt_bytes}, offset);
+        {std::move(out.phy_tx_flit), out.width, out.corrupt_bytes}, offset);
     phy_free_cycle_ =
-        cycle_ +
+        cycle +
         (static_cast<uint64_t>(busy.value()) + clock_ps_ - 1) / clock_ps_;
     ++tx_flits_;
   }
@@ -208,7 +206,7 @@ void RtlLinkController::TakeOutputs(const LcOutputs& out,
       SC_REPORT_ERROR(name(), "rx_vc_o changed within a cycle");
     }
     --network_room_[out.rx_vc];
-    network.out->Put({out.rx_vc, out.rx_slot}, offset);
+    network.out->Put({out.rx_vc, std::move(out.rx_slot)}, offset);
     ++slots_out_;
   }
   if (csr_access != nullptr) {
@@ -217,7 +215,7 @@ void RtlLinkController::TakeOutputs(const LcOutputs& out,
   }
   if (out.irq != irq_level_) {
     irq_level_ = out.irq;
-    irq_changes_.emplace_back(cycle_, irq_level_);
+    irq_changes_.emplace_back(cycle, irq_level_);
     if (irq_changes_.size() == 1) {
       irq_event_.notify(offset);
     }
@@ -232,10 +230,7 @@ void RtlLinkController::DriveIrq() {
     irq_changes_.pop_front();
   }
   if (!irq_changes_.empty()) {
-    irq_event_.notify(
-        sc_time(static_cast<double>(irq_changes_.front().first * clock_ps_) -
-                    sc_core::sc_time_stamp().value(),
-                sc_core::SC_PS));
+    irq_event_.notify(OffsetOf(irq_changes_.front().first));
   }
 }
 
@@ -248,9 +243,9 @@ void RtlLinkController::BTransport(tlm::tlm_generic_payload& trans,
     trans.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
     return;
   }
-  // The access happens at the model's next cycle, on the model's thread
-  // (its stack is sized for eval()): bring the caller's time to the kernel
-  // first, then hand the access over and wait for it.
+  // Only the model's own thread steps it: bring the caller's time to the
+  // kernel, hand the access over, and wait while that thread does it at the
+  // model's next cycle.
   wait(delay);
   delay = sc_core::SC_ZERO_TIME;
   CsrAccess access;
@@ -286,7 +281,7 @@ unsigned int RtlLinkController::TransportDebug(
 StatList RtlLinkController::Stats() const {
   const std::string prefix = std::string(name()) + ".";
   return {
-      {prefix + "cycles", cycle_},
+      {prefix + "cycles", model_.cycles()},
       {prefix + "activations", activations_},
       {prefix + "tx_flits", tx_flits_},
       {prefix + "rx_flits", rx_flits_in_},

@@ -49,7 +49,7 @@ class RtlLinkController : public sc_core::sc_module,
   RtlLinkController(sc_core::sc_module_name name,
                     const RtlLinkControllerConfig& config);
 
-  uint64_t cycles() const { return cycle_; }
+  uint64_t cycles() const { return model_.cycles(); }
   unsigned batch_cycles() const { return batch_cycles_; }
   StatList Stats() const;
 
@@ -90,18 +90,20 @@ class RtlLinkController : public sc_core::sc_module,
   // One clock cycle with its inputs; `csr_access` rides on it if given.
   void StepCycle(CsrAccess* csr_access);
   void ApplyInputs(CsrAccess* csr_access, LcInputs& in);
-  void TakeOutputs(const LcOutputs& out, CsrAccess* csr_access);
+  // The outputs of `cycle`.
+  void TakeOutputs(uint64_t cycle, LcOutputs& out, CsrAccess* csr_access);
   uint64_t CycleAt(const sc_core::sc_time& delay) const;  // Rounds up.
   uint64_t KernelCycle() const;
-  sc_core::sc_time Offset() const;  // Of cycle_ from the kernel's time.
-  uint64_t Late(uint64_t cycle);    // Clamps a past cycle to cycle_.
+  // Of `cycle` from the kernel's time, and of the model's next cycle.
+  sc_core::sc_time OffsetOf(uint64_t cycle) const;
+  sc_core::sc_time Offset() const;
+  uint64_t Late(uint64_t cycle);  // Clamps a past cycle to the next one.
 
   RtlLinkControllerConfig config_;
   uint64_t clock_ps_;
   unsigned batch_cycles_ = 1;
-  LcRtlModel model_;
-  uint64_t cycle_ = 0;  // Cycles simulated; cycle c is time c * clock.
-  LcOutputs outputs_;   // Reused each cycle: its buffers keep their memory.
+  LcRtlModel model_;   // Cycle c of its count is at time c * clock.
+  LcOutputs outputs_;  // Reused each cycle: its buffers keep their memory.
 
   std::deque<RxEntry> rx_flits_;
   std::deque<LaneEntry> lane_updates_;

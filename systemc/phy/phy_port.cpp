@@ -213,27 +213,28 @@ sc_time PhyPort::Transmit(PhyTxFlit flit, const sc_time& offset) {
     }
     flit_time = FlitTime(width);
     ++stats_.tx_flits;
-    cable.out->Carry(MakeWire(flit.content, flit.corrupt_bytes, width, noisy),
-                     offset + tx_pipeline_ + flit_time + cable_delay_);
+    cable.out->Carry(
+        MakeWire(std::move(flit.content), flit.corrupt_bytes, width, noisy),
+        offset + tx_pipeline_ + flit_time + cable_delay_);
   }
   tx_free_ = start + flit_time;
   stats_.tx_busy_ps += static_cast<uint64_t>(flit_time.value());
   return flit_time;
 }
 
-WireFlit PhyPort::MakeWire(const Bytes& content, uint8_t corrupt_bytes,
-                           unsigned width, uint32_t noisy_logical_lanes) {
+WireFlit PhyPort::MakeWire(Bytes content, uint8_t corrupt_bytes, unsigned width,
+                           uint32_t noisy_logical_lanes) {
   WireFlit wire;
   if (corrupt_bytes == 0 && noisy_logical_lanes == 0 &&
       !errors_.Touches(wire_bytes_)) {
     // Nothing touches it, so the FEC would pass it unchanged: skip both.
     errors_.Skip(wire_bytes_);
-    wire.bytes = content;
+    wire.bytes = std::move(content);
     return wire;
   }
   const flit::FlitFec& fec = flit::FlitFecFor(config_.profile.fec);
-  wire.bytes.assign(fec.wire_bytes(), 0);
-  std::copy(content.begin(), content.end(), wire.bytes.begin());
+  wire.bytes = std::move(content);
+  wire.bytes.resize(fec.wire_bytes(), 0);
   fec.Protect(wire.bytes.data());
   wire.encoded = true;
   const ErrorTally tally = errors_.Apply(wire.bytes.data(), wire.bytes.size());

@@ -96,7 +96,7 @@ class PhyPort : public sc_core::sc_module, private PhyTxIf, private CableIf {
   void ArmLaneChangeEvent();
   // The wire image of `content` after this direction's errors; `lanes`
   // (bits of logical lanes at `width`) carry noise.
-  WireFlit MakeWire(const Bytes& content, uint8_t corrupt_bytes, unsigned width,
+  WireFlit MakeWire(Bytes content, uint8_t corrupt_bytes, unsigned width,
                     uint32_t noisy_logical_lanes);
   void UseLanes(unsigned width);
   uint32_t WorkingLanes() const;  // In both directions.
