@@ -75,12 +75,8 @@ LinkPair::Mutator OnceResealed(flit::FlitType type,
   };
 }
 
-uint32_t FieldOf(uint32_t value, const lq::regs::Field& field) {
-  return (value & field.Mask()) >> field.lsb;
-}
-
 uint32_t WidthOf(LinkPair& pair, unsigned side) {
-  return FieldOf(pair.Read(side, regs::kStatusOffset), regs::kStatusWidth);
+  return regs::kStatusWidth.Read(pair.Read(side, regs::kStatusOffset));
 }
 
 // Writes CTRL.TARGET_WIDTH of one side, keeping the other fields.
@@ -160,16 +156,15 @@ TEST(LcTop, DLL_6_5_TrainsToL0AndRaisesLinkUp) {
   ASSERT_TRUE(pair.RunUntilLinkUp(kTrainCycles)) << "link never reached L0";
   for (unsigned side = 0; side < kSides; ++side) {
     const uint32_t status = pair.Read(side, regs::kStatusOffset);
-    EXPECT_EQ(FieldOf(status, regs::kStatusLtssm), kLtssmL0)
+    EXPECT_EQ(regs::kStatusLtssm.Read(status), kLtssmL0)
         << "STATUS.LTSSM after link up";
-    EXPECT_EQ(FieldOf(status, regs::kStatusLinkUp), 1u)
+    EXPECT_EQ(regs::kStatusLinkUp.Read(status), 1u)
         << "STATUS.LINK_UP after link up";
-    EXPECT_EQ(FieldOf(status, regs::kStatusWidth), kWidthX16)
+    EXPECT_EQ(regs::kStatusWidth.Read(status), kWidthX16)
         << "pcie6 trains to x16";
-    EXPECT_EQ(FieldOf(status, regs::kStatusSpeed), kSpeedGt64)
-        << "pcie6 runs GT64";
+    EXPECT_EQ(regs::kStatusSpeed.Read(status), kSpeedGt64) << "pcie6 runs GT64";
     const uint32_t irq = pair.Read(side, regs::kIrqStatusOffset);
-    EXPECT_EQ(FieldOf(irq, regs::kIrqStatusLinkUp), 1u)
+    EXPECT_EQ(regs::kIrqStatusLinkUp.Read(irq), 1u)
         << "DLL-7.1 raises IRQ_STATUS.LINK_UP";
     EXPECT_EQ(pair.Read(side, regs::CreditAvailOffset(0)), 64u)
         << "CREDIT_AVAIL starts at the partner's advertised CREDIT_INIT "
@@ -298,9 +293,8 @@ void ExpectRejectedAndRecovered(LinkPair& pair, flit::FlitType type,
       << "models/flit rejects the altered flit too";
   EXPECT_EQ(pair.Read(1, regs::kCrcErrorsOffset), 1u)
       << "the RTL counts it as a bad flit";
-  EXPECT_EQ(
-      FieldOf(pair.Read(1, regs::kIrqStatusOffset), regs::kIrqStatusCrcError),
-      1u)
+  EXPECT_EQ(regs::kIrqStatusCrcError.Read(pair.Read(1, regs::kIrqStatusOffset)),
+            1u)
       << "DLL-7.5 raises IRQ_STATUS.CRC_ERROR";
   ExpectClean(pair);
 }
@@ -467,9 +461,9 @@ TEST(LcTop, DLL_4_7_ErrorStormEscalatesToRecoveryAndLinkRecovers) {
   EXPECT_EQ(a.link_downs, 0u)
       << "a retrain that succeeds is no link-down (DLL-7.3)";
   const uint32_t irq = pair.Read(0, regs::kIrqStatusOffset);
-  EXPECT_EQ(FieldOf(irq, regs::kIrqStatusReplayEscalation), 1u)
+  EXPECT_EQ(regs::kIrqStatusReplayEscalation.Read(irq), 1u)
       << "DLL-7.3: escalation raises IRQ_STATUS.REPLAY_ESCALATION";
-  EXPECT_EQ(FieldOf(pair.Read(0, regs::kStatusOffset), regs::kStatusLtssm),
+  EXPECT_EQ(regs::kStatusLtssm.Read(pair.Read(0, regs::kStatusOffset)),
             kLtssmL0)
       << "back in L0 after Recovery";
 }
@@ -482,16 +476,15 @@ TEST(LcTop, DLL_6_10_DisableTakesLinkDownAndEnableRetrains) {
       pair.Write(0, regs::kCtrlOffset, ctrl & ~regs::kCtrlEnable.Mask()));
   pair.Step();  // The LTSSM acts on the new CTRL value one cycle after the
                 // write.
-  EXPECT_EQ(FieldOf(pair.Read(0, regs::kStatusOffset), regs::kStatusLtssm),
+  EXPECT_EQ(regs::kStatusLtssm.Read(pair.Read(0, regs::kStatusOffset)),
             kLtssmDisabled)
       << "CTRL.ENABLE = 0 holds the link in DISABLED";
   EXPECT_EQ(pair.Read(0, regs::kLinkDownsOffset), 1u)
       << "DLL-7.2 counts the link-down";
-  EXPECT_EQ(
-      FieldOf(pair.Read(0, regs::kIrqStatusOffset), regs::kIrqStatusLinkDown),
-      1u)
+  EXPECT_EQ(regs::kIrqStatusLinkDown.Read(pair.Read(0, regs::kIrqStatusOffset)),
+            1u)
       << "DLL-7.2 raises IRQ_STATUS.LINK_DOWN";
-  EXPECT_EQ(FieldOf(pair.Read(0, regs::kStatusOffset), regs::kStatusWidth), 0u)
+  EXPECT_EQ(regs::kStatusWidth.Read(pair.Read(0, regs::kStatusOffset)), 0u)
       << "WIDTH reads NONE while the link is down";
   ASSERT_TRUE(pair.Write(0, regs::kCtrlOffset, ctrl));
   ASSERT_TRUE(pair.RunUntilLinkUp(kTrainCycles * 4))
@@ -517,16 +510,16 @@ TEST(LcTop, DLL_6_8_LinkCutTakesLinkDownAndLinkRetrains) {
         << "LINK_DOWNS counts it (DLL-7.2)";
     EXPECT_EQ(pair.Read(side, regs::kRetrainsOffset), 1u)
         << "Recovery was tried first";
-    EXPECT_EQ(FieldOf(pair.Read(side, regs::kIrqStatusOffset),
-                      regs::kIrqStatusLinkDown),
-              1u)
+    EXPECT_EQ(
+        regs::kIrqStatusLinkDown.Read(pair.Read(side, regs::kIrqStatusOffset)),
+        1u)
         << "DLL-7.2 raises IRQ_STATUS.LINK_DOWN";
   }
   for (int i = 0; i < 3000; ++i) {
     pair.Step();
   }
   for (unsigned side = 0; side < kSides; ++side) {
-    EXPECT_EQ(FieldOf(pair.Read(side, regs::kStatusOffset), regs::kStatusLtssm),
+    EXPECT_EQ(regs::kStatusLtssm.Read(pair.Read(side, regs::kStatusOffset)),
               kLtssmDetect)
         << "without a receiver on any lane the LTSSM stays in Detect "
            "(DLL-6.4)";
@@ -631,7 +624,7 @@ bool RunUntilLtssm(LinkPair& pair, unsigned side, uint32_t state,
                    uint64_t max_cycles) {
   const uint64_t end = pair.cycles() + max_cycles;
   while (pair.cycles() < end) {
-    if (FieldOf(pair.Read(side, regs::kStatusOffset), regs::kStatusLtssm) ==
+    if (regs::kStatusLtssm.Read(pair.Read(side, regs::kStatusOffset)) ==
         state) {
       return true;
     }
@@ -765,10 +758,10 @@ TEST(LcTop, DLL_6_6_RetrainRequestGoesThroughRecovery) {
   const uint32_t ctrl = pair.Read(1, regs::kCtrlOffset);
   ASSERT_TRUE(
       pair.Write(1, regs::kCtrlOffset, ctrl | regs::kCtrlRetrain.Mask()));
-  EXPECT_EQ(FieldOf(pair.Read(1, regs::kStatusOffset), regs::kStatusLtssm),
+  EXPECT_EQ(regs::kStatusLtssm.Read(pair.Read(1, regs::kStatusOffset)),
             kLtssmRecovery)
       << "CTRL.RETRAIN sends an L0 link to RECOVERY";
-  EXPECT_EQ(FieldOf(pair.Read(1, regs::kCtrlOffset), regs::kCtrlRetrain), 0u)
+  EXPECT_EQ(regs::kCtrlRetrain.Read(pair.Read(1, regs::kCtrlOffset)), 0u)
       << "pulse fields read 0 (DLL-8.5)";
   ASSERT_TRUE(pair.RunTraffic(1500, 100000))
       << "traffic resumes after the retrain";

@@ -28,6 +28,13 @@ class CsrMaster : public sc_core::sc_module {
     return value;
   }
 
+  // A 64-bit counter: LO latches HI, which sits at the next word.
+  uint64_t ReadCounter64(uint32_t lo_address) {
+    const uint64_t low = Read(lo_address);
+    const uint64_t high = Read(lo_address + sizeof(uint32_t));
+    return (high << 32) | low;
+  }
+
   void Write(uint32_t address, uint32_t value) {
     EXPECT_EQ(Access(tlm::TLM_WRITE_COMMAND, address, value),
               tlm::TLM_OK_RESPONSE)

@@ -25,10 +25,6 @@ using sc_core::SC_US;
 
 constexpr uint64_t kSlots = 6000;  // Per direction.
 
-uint32_t FieldOf(uint32_t reg, const lq::regs::Field& field) {
-  return (reg & field.Mask()) >> field.lsb;
-}
-
 TEST(RtlLinkController, PHY_1_5_BringUpOverCsrThenSaturatedLinkRunsAtGoodput) {
   phy::PhyPortConfig phy;
   phy.profile = phy::FindLinkProfile("pcie6").value();
@@ -63,10 +59,8 @@ TEST(RtlLinkController, PHY_1_5_BringUpOverCsrThenSaturatedLinkRunsAtGoodput) {
         sc_core::wait(endpoint->all_arrived());
       }
     }
-    tx_flits = csr.Read(regs::kTxFlitsLoOffset);
-    tx_flits |= uint64_t{csr.Read(regs::kTxFlitsHiOffset)} << 32;
-    rx_flits = csr.Read(regs::kRxFlitsLoOffset);
-    rx_flits |= uint64_t{csr.Read(regs::kRxFlitsHiOffset)} << 32;
+    tx_flits = csr.ReadCounter64(regs::kTxFlitsLoOffset);
+    rx_flits = csr.ReadCounter64(regs::kRxFlitsLoOffset);
     crc_errors = csr.Read(regs::kCrcErrorsOffset);
     replays = csr.Read(regs::kReplaysOffset);
     sc_core::sc_stop();
@@ -74,10 +68,10 @@ TEST(RtlLinkController, PHY_1_5_BringUpOverCsrThenSaturatedLinkRunsAtGoodput) {
   sc_core::sc_start(sc_time(200, SC_US));  // A hung link fails, not hangs.
 
   ASSERT_TRUE(firmware.finished()) << "traffic did not complete in time";
-  EXPECT_NE(FieldOf(irq_status, regs::kIrqStatusLinkUp), 0u)
+  EXPECT_NE(regs::kIrqStatusLinkUp.Read(irq_status), 0u)
       << "the link-up interrupt must name its cause (DLL-7.1)";
-  EXPECT_NE(FieldOf(status, regs::kStatusLinkUp), 0u);
-  EXPECT_EQ(FieldOf(status, regs::kStatusWidth), 16u) << "pcie6 trains x16";
+  EXPECT_NE(regs::kStatusLinkUp.Read(status), 0u);
+  EXPECT_EQ(regs::kStatusWidth.Read(status), 16u) << "pcie6 trains x16";
   EXPECT_LT(link_up_at, sc_time(20, SC_US))
       << "training at LTSSM_TIME_SCALE 1e-4 takes microseconds";
 
