@@ -23,11 +23,11 @@ RtlLinkController::RtlLinkController(sc_core::sc_module_name name,
       network("network"),
       irq("irq"),
       config_(config),
-      clock_ps_(static_cast<uint64_t>(config.clock_ns * 1000.0 + 0.5)),
-      model_(config.fst_path, clock_ps_),
+      clock_(static_cast<uint64_t>(config.clock_ns * 1000.0 + 0.5)),
+      model_(config.fst_path, clock_.period_ps()),
       tx_slots_(kVcs),
       network_room_(kVcs, 0) {
-  if (clock_ps_ == 0 || config.batch_cycles == 0) {
+  if (clock_.period_ps() == 0 || config.batch_cycles == 0) {
     SC_REPORT_ERROR(this->name(), "clock and batch must be non-zero");
   }
   phy.in(*static_cast<phy::PhyRxIf*>(this));
@@ -46,7 +46,7 @@ void RtlLinkController::start_of_simulation() {
   irq.write(false);
   // The PHY's lookahead bounds how far ahead the model may run.
   const uint64_t lookahead_cycles =
-      static_cast<uint64_t>(phy.out->Lookahead().value()) / clock_ps_;
+      static_cast<uint64_t>(phy.out->Lookahead().value()) / clock_.period_ps();
   batch_cycles_ = static_cast<unsigned>(std::max<uint64_t>(
       1, std::min<uint64_t>(config_.batch_cycles, lookahead_cycles)));
   for (unsigned vc = 0; vc < kVcs; ++vc) {
@@ -54,25 +54,9 @@ void RtlLinkController::start_of_simulation() {
   }
 }
 
-uint64_t RtlLinkController::KernelCycle() const {
-  return static_cast<uint64_t>(sc_core::sc_time_stamp().value()) / clock_ps_;
+sc_time RtlLinkController::Offset() const {
+  return clock_.OffsetOf(model_.cycles());
 }
-
-uint64_t RtlLinkController::CycleAt(const sc_time& delay) const {
-  const uint64_t ps =
-      static_cast<uint64_t>((sc_core::sc_time_stamp() + delay).value());
-  return (ps + clock_ps_ - 1) / clock_ps_;
-}
-
-sc_time RtlLinkController::OffsetOf(uint64_t cycle) const {
-  const uint64_t now_ps =
-      static_cast<uint64_t>(sc_core::sc_time_stamp().value());
-  const uint64_t cycle_ps = cycle * clock_ps_;
-  return sc_time(static_cast<double>(cycle_ps > now_ps ? cycle_ps - now_ps : 0),
-                 sc_core::SC_PS);
-}
-
-sc_time RtlLinkController::Offset() const { return OffsetOf(model_.cycles()); }
 
 uint64_t RtlLinkController::Late(uint64_t cycle) {
   if (cycle < model_.cycles()) {
@@ -83,12 +67,12 @@ uint64_t RtlLinkController::Late(uint64_t cycle) {
 }
 
 void RtlLinkController::Receive(phy::PhyRxFlit flit, const sc_time& delay) {
-  rx_flits_.push_back({{Late(CycleAt(delay))}, std::move(flit)});
+  rx_flits_.push_back({{Late(clock_.CycleAt(delay))}, std::move(flit)});
 }
 
 void RtlLinkController::UpdateLanes(phy::LaneStatus status,
                                     const sc_time& delay) {
-  lane_updates_.push_back({{Late(CycleAt(delay))}, status});
+  lane_updates_.push_back({{Late(clock_.CycleAt(delay))}, status});
 }
 
 void RtlLinkController::Put(Slot slot, const sc_time& delay) {
@@ -102,7 +86,7 @@ void RtlLinkController::Put(Slot slot, const sc_time& delay) {
     return;
   }
   slot.bytes.resize(kSlotBytes);  // Short slots are zero-padded (PHY-2.4).
-  queue.push_back({{Late(CycleAt(delay))}, std::move(slot.bytes)});
+  queue.push_back({{Late(clock_.CycleAt(delay))}, std::move(slot.bytes)});
   ++slots_in_;
 }
 
@@ -122,14 +106,14 @@ void RtlLinkController::Run() {
       pending_csr_ = nullptr;
       csr_done_.notify(Offset());
     }
-    const uint64_t target = KernelCycle() + batch_cycles_;
+    const uint64_t target = clock_.Current() + batch_cycles_;
     while (model_.cycles() < target) {
       StepCycle(nullptr);
     }
     // Sleep a batch, or until a CSR access wants the model.
-    wait(
-        sc_time(static_cast<double>(batch_cycles_ * clock_ps_), sc_core::SC_PS),
-        csr_request_);
+    wait(sc_time(static_cast<double>(batch_cycles_ * clock_.period_ps()),
+                 sc_core::SC_PS),
+         csr_request_);
   }
 }
 
@@ -186,7 +170,7 @@ void RtlLinkController::ApplyInputs(CsrAccess* csr_access, LcInputs& in) {
 
 void RtlLinkController::TakeOutputs(uint64_t cycle, LcOutputs& out,
                                     CsrAccess* csr_access) {
-  const sc_time offset = OffsetOf(cycle);
+  const sc_time offset = clock_.OffsetOf(cycle);
   for (unsigned vc = 0; vc < kVcs; ++vc) {
     if ((out.tx_taken >> vc) & 1u) {
       tx_slots_[vc].pop_front();
@@ -196,9 +180,7 @@ void RtlLinkController::TakeOutputs(uint64_t cycle, LcOutputs& out,
   if (out.phy_tx) {
     const sc_time busy = phy.out->Transmit(
         {std::move(out.phy_tx_flit), out.width, out.corrupt_bytes}, offset);
-    phy_free_cycle_ =
-        cycle +
-        (static_cast<uint64_t>(busy.value()) + clock_ps_ - 1) / clock_ps_;
+    phy_free_cycle_ = cycle + clock_.Cycles(busy);
     ++tx_flits_;
   }
   if (out.rx) {
@@ -224,13 +206,13 @@ void RtlLinkController::TakeOutputs(uint64_t cycle, LcOutputs& out,
 
 void RtlLinkController::DriveIrq() {
   // Changes leave in cycle order, each at its own time.
-  const uint64_t now = KernelCycle();
+  const uint64_t now = clock_.Current();
   while (!irq_changes_.empty() && irq_changes_.front().first <= now) {
     irq.write(irq_changes_.front().second);
     irq_changes_.pop_front();
   }
   if (!irq_changes_.empty()) {
-    irq_event_.notify(OffsetOf(irq_changes_.front().first));
+    irq_event_.notify(clock_.OffsetOf(irq_changes_.front().first));
   }
 }
 

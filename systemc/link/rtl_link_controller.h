@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "models/common/bytes.h"
+#include "systemc/common/cycle_clock.h"
 #include "systemc/common/stat_list.h"
 #include "systemc/link/lc_rtl_model.h"
 #include "systemc/link/slot_socket.h"
@@ -92,15 +93,12 @@ class RtlLinkController : public sc_core::sc_module,
   void ApplyInputs(CsrAccess* csr_access, LcInputs& in);
   // The outputs of `cycle`.
   void TakeOutputs(uint64_t cycle, LcOutputs& out, CsrAccess* csr_access);
-  uint64_t CycleAt(const sc_core::sc_time& delay) const;  // Rounds up.
-  uint64_t KernelCycle() const;
-  // Of `cycle` from the kernel's time, and of the model's next cycle.
-  sc_core::sc_time OffsetOf(uint64_t cycle) const;
+  // From the kernel's time to the model's next cycle.
   sc_core::sc_time Offset() const;
   uint64_t Late(uint64_t cycle);  // Clamps a past cycle to the next one.
 
   RtlLinkControllerConfig config_;
-  uint64_t clock_ps_;
+  CycleClock clock_;
   unsigned batch_cycles_ = 1;
   LcRtlModel model_;   // Cycle c of its count is at time c * clock.
   LcOutputs outputs_;  // Reused each cycle: its buffers keep their memory.

@@ -181,7 +181,8 @@ sc_time PhyPort::Transmit(PhyTxFlit flit, const sc_time& offset) {
     ++stats_.tx_training_flits;
     for (unsigned lane = 0; lane < profile.max_lanes; ++lane) {
       const uint32_t noisy = (tx_failed_ >> lane) & 1u;
-      WireFlit wire = MakeWire(flit.content, flit.corrupt_bytes, 1, noisy);
+      WireFlit wire =
+          MakeWire(flit.content, flit.corrupt_bytes, 1, noisy, flit.idle_fill);
       wire.training = true;
       wire.lane = lane;
       cable.out->Carry(std::move(wire),
@@ -213,9 +214,9 @@ sc_time PhyPort::Transmit(PhyTxFlit flit, const sc_time& offset) {
     }
     flit_time = FlitTime(width);
     ++stats_.tx_flits;
-    cable.out->Carry(
-        MakeWire(std::move(flit.content), flit.corrupt_bytes, width, noisy),
-        offset + tx_pipeline_ + flit_time + cable_delay_);
+    cable.out->Carry(MakeWire(std::move(flit.content), flit.corrupt_bytes,
+                              width, noisy, flit.idle_fill),
+                     offset + tx_pipeline_ + flit_time + cable_delay_);
   }
   tx_free_ = start + flit_time;
   stats_.tx_busy_ps += static_cast<uint64_t>(flit_time.value());
@@ -223,12 +224,15 @@ sc_time PhyPort::Transmit(PhyTxFlit flit, const sc_time& offset) {
 }
 
 WireFlit PhyPort::MakeWire(Bytes content, uint8_t corrupt_bytes, unsigned width,
-                           uint32_t noisy_logical_lanes) {
+                           uint32_t noisy_logical_lanes, bool idle_fill) {
   WireFlit wire;
+  const bool ber = !idle_fill;
   if (corrupt_bytes == 0 && noisy_logical_lanes == 0 &&
-      !errors_.Touches(wire_bytes_)) {
+      (!ber || !errors_.Touches(wire_bytes_))) {
     // Nothing touches it, so the FEC would pass it unchanged: skip both.
-    errors_.Skip(wire_bytes_);
+    if (ber) {
+      errors_.Skip(wire_bytes_);
+    }
     wire.bytes = std::move(content);
     return wire;
   }
@@ -237,9 +241,12 @@ WireFlit PhyPort::MakeWire(Bytes content, uint8_t corrupt_bytes, unsigned width,
   wire.bytes.resize(fec.wire_bytes(), 0);
   fec.Protect(wire.bytes.data());
   wire.encoded = true;
-  const ErrorTally tally = errors_.Apply(wire.bytes.data(), wire.bytes.size());
-  stats_.bit_errors += tally.bits_flipped;
-  stats_.bursts += tally.bursts;
+  if (ber) {
+    const ErrorTally tally =
+        errors_.Apply(wire.bytes.data(), wire.bytes.size());
+    stats_.bit_errors += tally.bits_flipped;
+    stats_.bursts += tally.bursts;
+  }
   // ERR_INJECT.CORRUPT: consecutive wire bytes from byte 0 (DLL-8.8).
   const size_t corrupt = std::min<size_t>(corrupt_bytes, wire.bytes.size());
   for (size_t i = 0; i < corrupt; ++i) {

@@ -95,9 +95,10 @@ class PhyPort : public sc_core::sc_module, private PhyTxIf, private CableIf {
   void ScheduleLaneChange(const LaneChange& change, const sc_core::sc_time& at);
   void ArmLaneChangeEvent();
   // The wire image of `content` after this direction's errors; `lanes`
-  // (bits of logical lanes at `width`) carry noise.
+  // (bits of logical lanes at `width`) carry noise, and the BER process
+  // applies unless `idle_fill`.
   WireFlit MakeWire(Bytes content, uint8_t corrupt_bytes, unsigned width,
-                    uint32_t noisy_logical_lanes);
+                    uint32_t noisy_logical_lanes, bool idle_fill);
   void UseLanes(unsigned width);
   uint32_t WorkingLanes() const;  // In both directions.
   sc_core::sc_time FlitTime(unsigned width) const;

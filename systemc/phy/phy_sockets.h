@@ -18,6 +18,9 @@ struct PhyTxFlit {
   Bytes content;
   unsigned width = 0;         // Lanes the link trained to; 0 while untrained.
   uint8_t corrupt_bytes = 0;  // ERR_INJECT.CORRUPT: bytes to damage after FEC.
+  // Stands for the NOP stream of an idle link, which a TL controller does not
+  // send flit by flit: the BER process skips it (decision 0006).
+  bool idle_fill = false;
 };
 
 // One flit as a receiver hands it to its link controller.

@@ -1,0 +1,46 @@
+// A clock counted in cycles against the SystemC kernel's time: cycle c
+// starts at c * period. Models that keep their own cycle count (the link
+// controllers) turn kernel times and annotated delays into cycles and back.
+#pragma once
+
+#include <cstdint>
+#include <systemc>
+
+namespace lq {
+
+class CycleClock {
+ public:
+  explicit CycleClock(uint64_t period_ps) : period_ps_(period_ps) {}
+
+  uint64_t period_ps() const { return period_ps_; }
+  static uint64_t NowPs() {
+    return static_cast<uint64_t>(sc_core::sc_time_stamp().value());
+  }
+  // The cycle the kernel is in (rounded down), the first to start at or
+  // after now, and the first at or after now + `delay`.
+  uint64_t Current() const { return NowPs() / period_ps_; }
+  uint64_t Next() const { return (NowPs() + period_ps_ - 1) / period_ps_; }
+  uint64_t CycleAt(const sc_core::sc_time& delay) const {
+    const uint64_t ps =
+        static_cast<uint64_t>((sc_core::sc_time_stamp() + delay).value());
+    return (ps + period_ps_ - 1) / period_ps_;
+  }
+  // From now to the start of `cycle`, or to `ps`; zero if that has passed.
+  sc_core::sc_time OffsetOf(uint64_t cycle) const {
+    return OffsetOfPs(cycle * period_ps_);
+  }
+  static sc_core::sc_time OffsetOfPs(uint64_t ps) {
+    const uint64_t now_ps = NowPs();
+    return sc_core::sc_time(static_cast<double>(ps > now_ps ? ps - now_ps : 0),
+                            sc_core::SC_PS);
+  }
+  // Whole cycles that `time` spans, rounded up.
+  uint64_t Cycles(const sc_core::sc_time& time) const {
+    return (static_cast<uint64_t>(time.value()) + period_ps_ - 1) / period_ps_;
+  }
+
+ private:
+  uint64_t period_ps_;
+};
+
+}  // namespace lq
