@@ -1,6 +1,7 @@
 // Two link controllers of one fidelity joined through two PhyPorts and a
-// cable, each with a traffic endpoint, a CSR master and an interrupt line:
-// the back-to-back set-up of the SystemC link testbenches.
+// cable, each with a traffic endpoint, a CSR master, an interrupt line and a
+// flit tap (pass-through unless told to damage flits): the back-to-back
+// set-up of the SystemC link testbenches.
 #pragma once
 
 #include <array>
@@ -10,6 +11,7 @@
 
 #include "systemc/phy/phy_port.h"
 #include "testbench/systemc/common/csr_master.h"
+#include "testbench/systemc/common/flit_tap.h"
 #include "testbench/systemc/common/slot_endpoint.h"
 
 namespace lq::testing {
@@ -20,23 +22,29 @@ template <typename Controller>
 class LinkPairBench {
  public:
   template <typename ControllerConfig>
+  // `prefix` starts every module name, so that benches can share a
+  // simulation.
   LinkPairBench(const phy::PhyPortConfig& phy,
                 const ControllerConfig& controller,
-                const std::array<SlotEndpointConfig, kBenchSides>& traffic) {
+                const std::array<SlotEndpointConfig, kBenchSides>& traffic,
+                const std::string& prefix = "") {
     for (unsigned side = 0; side < kBenchSides; ++side) {
       const std::string n = std::to_string(side);
       phy::PhyPortConfig phy_config = phy;
       phy_config.seed = phy.seed * kBenchSides + side;  // One per direction.
-      phys[side] =
-          std::make_unique<phy::PhyPort>(("phy" + n).c_str(), phy_config);
+      phys[side] = std::make_unique<phy::PhyPort>((prefix + "phy" + n).c_str(),
+                                                  phy_config);
       controllers[side] =
-          std::make_unique<Controller>(("lc" + n).c_str(), controller);
-      endpoints[side] =
-          std::make_unique<SlotEndpoint>(("net" + n).c_str(), traffic[side]);
-      masters[side] = std::make_unique<CsrMaster>(("csr" + n).c_str());
-      irqs[side] =
-          std::make_unique<sc_core::sc_signal<bool>>(("irq" + n).c_str());
-      Connect(controllers[side]->phy, phys[side]->link);
+          std::make_unique<Controller>((prefix + "lc" + n).c_str(), controller);
+      endpoints[side] = std::make_unique<SlotEndpoint>(
+          (prefix + "net" + n).c_str(), traffic[side]);
+      masters[side] = std::make_unique<CsrMaster>((prefix + "csr" + n).c_str());
+      irqs[side] = std::make_unique<sc_core::sc_signal<bool>>(
+          (prefix + "irq" + n).c_str());
+      taps[side] =
+          std::make_unique<FlitTap>((prefix + "tap" + n).c_str(), phy.profile);
+      Connect(controllers[side]->phy, taps[side]->controller);
+      Connect(taps[side]->phy, phys[side]->link);
       Connect(controllers[side]->network, endpoints[side]->socket);
       masters[side]->socket.bind(controllers[side]->csr);
       controllers[side]->irq(*irqs[side]);
@@ -50,6 +58,7 @@ class LinkPairBench {
   std::array<std::unique_ptr<SlotEndpoint>, kBenchSides> endpoints;
   std::array<std::unique_ptr<CsrMaster>, kBenchSides> masters;
   std::array<std::unique_ptr<sc_core::sc_signal<bool>>, kBenchSides> irqs;
+  std::array<std::unique_ptr<FlitTap>, kBenchSides> taps;
 };
 
 // Symmetric traffic: `slots` from each side, starting at once.

@@ -89,6 +89,7 @@ void SlotEndpoint::Put(link::Slot slot, const sc_time& delay) {
   }
   report_.last_arrival = arrival;
   ++report_.delivered;
+  report_.arrivals.emplace_back(vc, number);
   if (peer_ != nullptr) {
     report_.latency_ns.push_back(
         (arrival - peer_->SendTime(vc, number)).to_seconds() * 1e9);

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <systemc>
+#include <utility>
 #include <vector>
 
 #include "systemc/link/slot_socket.h"
@@ -34,6 +35,7 @@ struct SlotReport {
   uint64_t duplicated = 0;
   uint64_t corrupted = 0;
   std::vector<double> latency_ns;  // Per delivered slot, in arrival order.
+  std::vector<std::pair<unsigned, uint64_t>> arrivals;  // (VC, number).
   sc_core::sc_time first_arrival, last_arrival;
 };
 

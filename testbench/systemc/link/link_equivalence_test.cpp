@@ -1,0 +1,172 @@
+// Equivalence of the link controller's two fidelities: an RTL pair and a TL
+// pair in one simulation, trained from Detect, carry the same seeded traffic
+// with the same payload flits damaged. Both must deliver the identical
+// payload stream, end with identical counter registers, and deliver every
+// slot within max(2 cycles, 5 %) of the RTL's latency
+// (docs/link-calibration.md).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <set>
+#include <systemc>
+#include <vector>
+
+#include "generated/cpp/lc_regs.h"
+#include "models/phy/link_profile.h"
+#include "systemc/link/rtl_link_controller.h"
+#include "systemc/link/tl_link_controller.h"
+#include "testbench/systemc/common/link_pair_bench.h"
+#include "testbench/systemc/common/sc_thread.h"
+
+namespace lq::testing {
+namespace {
+
+namespace regs = lq::regs::lc;
+using sc_core::SC_NS;
+using sc_core::sc_time;
+using sc_core::SC_US;
+
+constexpr uint64_t kSlots = 3000;  // Per direction.
+// New PAYLOAD flits damaged on the wire, far enough apart that each is
+// recovered (one selective NAK, one resend) before the next.
+const std::set<uint64_t> kDamaged = {150, 700, 1333, 2001, 2750};
+constexpr double kToleranceCycles = 2.0;  // 1 GHz: 2 ns.
+constexpr double kToleranceShare = 0.05;
+
+// The counter registers, in register order (DLL-8.6).
+struct CounterRegister {
+  const char* name;
+  uint32_t offset;
+  bool wide;
+};
+constexpr std::array<CounterRegister, 11> kCounters{{
+    {"TX_FLITS", regs::kTxFlitsLoOffset, true},
+    {"RX_FLITS", regs::kRxFlitsLoOffset, true},
+    {"CRC_ERRORS", regs::kCrcErrorsOffset, false},
+    {"FEC_CORRECTED", regs::kFecCorrectedOffset, false},
+    {"NAKS_SENT", regs::kNaksSentOffset, false},
+    {"NAKS_RECEIVED", regs::kNaksReceivedOffset, false},
+    {"REPLAYS", regs::kReplaysOffset, false},
+    {"RETRAINS", regs::kRetrainsOffset, false},
+    {"LINK_DOWNS", regs::kLinkDownsOffset, false},
+    {"PROTOCOL_ERRORS", regs::kProtocolErrorsOffset, false},
+    {"LOST_ON_DOWN", regs::kLostOnDownOffset, false},
+}};
+using Counters = std::array<uint64_t, kCounters.size()>;
+
+template <typename Bench>
+Counters ReadCounters(Bench& bench, unsigned side) {
+  Counters values{};
+  for (size_t i = 0; i < kCounters.size(); ++i) {
+    CsrMaster& csr = *bench.masters[side];
+    values[i] = kCounters[i].wide ? csr.ReadCounter64(kCounters[i].offset)
+                                  : csr.Read(kCounters[i].offset);
+  }
+  return values;
+}
+
+template <typename Bench>
+void WaitForTraffic(Bench& bench) {
+  for (auto& endpoint : bench.endpoints) {
+    if (endpoint->report().delivered < kSlots) {
+      sc_core::wait(endpoint->all_arrived());
+    }
+  }
+}
+
+TEST(LinkEquivalence, DLL_3_8_RtlAndTlDeliverTheSameStreamCountersAndTiming) {
+  phy::PhyPortConfig phy;
+  phy.profile = phy::FindLinkProfile("pcie6").value();
+  phy.tx_pipeline_ps = phy.profile.tx_pipeline_ps;
+  phy.rx_pipeline_ps = phy.profile.rx_pipeline_ps;
+  // Half load after both links are up: one slot per 4 ns each way.
+  auto traffic = SymmetricTraffic(kSlots, link::RtlLinkController::kSlotBytes);
+  for (SlotEndpointConfig& side : traffic) {
+    side.start = sc_time(20, SC_US);
+    side.interval = sc_time(4, SC_NS);
+  }
+  link::RtlLinkControllerConfig rtl_config;
+  rtl_config.tx_slots_per_vc = 32;
+  link::TlLinkControllerConfig tl_config;
+  tl_config.tx_slots_per_vc = 32;
+  tl_config.ltssm_time_scale = 1e-4;  // As the Verilated controller is built.
+  LinkPairBench<link::RtlLinkController> rtl(phy, rtl_config, traffic, "rtl_");
+  LinkPairBench<link::TlLinkController> tl(phy, tl_config, traffic, "tl_");
+  for (unsigned side = 0; side < kBenchSides; ++side) {
+    rtl.taps[side]->CorruptNewPayloads(kDamaged);
+    tl.taps[side]->CorruptNewPayloads(kDamaged);
+    rtl.endpoints[side]->ExpectSlots(kSlots);
+    tl.endpoints[side]->ExpectSlots(kSlots);
+  }
+
+  std::array<Counters, kBenchSides> rtl_counters{}, tl_counters{};
+  ScThread firmware("firmware", [&] {
+    WaitForTraffic(rtl);
+    WaitForTraffic(tl);
+    sc_core::wait(1, SC_US);  // Let the last ACKs settle.
+    for (unsigned side = 0; side < kBenchSides; ++side) {
+      rtl_counters[side] = ReadCounters(rtl, side);
+      tl_counters[side] = ReadCounters(tl, side);
+    }
+    sc_core::sc_stop();
+  });
+  sc_core::sc_start(sc_time(200, SC_US));
+  ASSERT_TRUE(firmware.finished()) << "traffic did not complete in time";
+
+  for (unsigned side = 0; side < kBenchSides; ++side) {
+    const SlotReport& r = rtl.endpoints[side]->report();
+    const SlotReport& t = tl.endpoints[side]->report();
+    EXPECT_EQ(rtl.taps[side]->corrupted(), kDamaged.size());
+    EXPECT_EQ(tl.taps[side]->corrupted(), kDamaged.size());
+    EXPECT_EQ(r.delivered, kSlots) << "RTL side " << side;
+    EXPECT_EQ(t.delivered, kSlots) << "TL side " << side;
+    EXPECT_EQ(r.lost + r.duplicated + r.corrupted, 0u) << "RTL side " << side;
+    EXPECT_EQ(t.lost + t.duplicated + t.corrupted, 0u) << "TL side " << side;
+    EXPECT_TRUE(r.arrivals == t.arrivals)
+        << "side " << side << ": the payload streams differ in order";
+
+    for (size_t i = 0; i < kCounters.size(); ++i) {
+      EXPECT_EQ(tl_counters[side][i], rtl_counters[side][i])
+          << "side " << side << " counter " << kCounters[i].name;
+    }
+    EXPECT_EQ(rtl_counters[side][2], kDamaged.size())
+        << "every damaged flit is one CRC error (DLL-3.2)";
+    std::printf("side %u counters (RTL = TL):", side);
+    for (size_t i = 0; i < kCounters.size(); ++i) {
+      std::printf(" %s %llu", kCounters[i].name,
+                  static_cast<unsigned long long>(rtl_counters[side][i]));
+    }
+    std::printf("\n");
+
+    ASSERT_EQ(r.latency_ns.size(), t.latency_ns.size());
+    double worst = 0, sum_rtl = 0, sum_tl = 0;
+    size_t outside = 0, worst_index = 0;
+    for (size_t i = 0; i < r.latency_ns.size(); ++i) {
+      const double diff = std::fabs(t.latency_ns[i] - r.latency_ns[i]);
+      const double allowed =
+          std::max(kToleranceCycles, kToleranceShare * r.latency_ns[i]);
+      outside += diff > allowed ? 1 : 0;
+      if (diff > worst) {
+        worst = diff;
+        worst_index = i;
+      }
+      sum_rtl += r.latency_ns[i];
+      sum_tl += t.latency_ns[i];
+    }
+    std::printf(
+        "side %u: mean latency RTL %.2f ns, TL %.2f ns; worst difference "
+        "%.1f ns (slot %zu: RTL %.1f, TL %.1f); %zu of %zu outside "
+        "max(2 cycles, 5 %%)\n",
+        side, sum_rtl / r.latency_ns.size(), sum_tl / t.latency_ns.size(),
+        worst, worst_index, r.latency_ns[worst_index],
+        t.latency_ns[worst_index], outside, r.latency_ns.size());
+    EXPECT_EQ(outside, 0u) << "side " << side
+                           << ": per-slot latency beyond the tolerance";
+  }
+}
+
+}  // namespace
+}  // namespace lq::testing
