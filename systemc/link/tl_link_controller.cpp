@@ -355,6 +355,11 @@ void TlLinkController::ProcessFlit(const phy::PhyRxFlit& flit) {
 }
 
 void TlLinkController::DeliverSlots() {
+  // The network may grant room from inside Put(): the loop below sees it.
+  if (delivering_) {
+    return;
+  }
+  delivering_ = true;
   const uint64_t earliest = clock_.Next() + config_.latency.rx_deliver_cycles;
   while (rx_.HasSlot() && network_room_[rx_.NextSlot().vc] > 0) {
     RxSlot slot = rx_.Deliver();
@@ -365,6 +370,7 @@ void TlLinkController::DeliverSlots() {
     ++slots_out_;
     rx_.Drain(ReceiverState());  // Room for held flits.
   }
+  delivering_ = false;
 }
 
 // ---------------------------------------------------------------------------

@@ -125,6 +125,7 @@ class TlLinkController : public sc_core::sc_module,
   VcCredits carried_{};         // FREED(v) last carried by a flit...
   VcCredits filled_{};          // ...and by an idle-fill flit.
   bool corrupt_armed_ = false;  // ERR_INJECT.CORRUPT
+  bool delivering_ = false;     // Inside DeliverSlots().
   uint32_t receivers_ = 0;
   bool irq_level_ = false;
 
