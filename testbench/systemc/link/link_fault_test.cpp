@@ -92,8 +92,8 @@ void ExpectFaultHandled(const char* fidelity, Bench& bench,
         << fidelity << " side " << side << ": no gap among what was delivered";
     EXPECT_EQ(report.corrupted, 0u) << fidelity << " side " << side;
     std::printf(
-        "%s side %u: %llu delivered before the lane failed... %llu at the "
-        "cut, %llu in all; %u retrains\n",
+        "%s side %u: %llu slots delivered by 20 us (lane lost at 10 us), "
+        "%llu by the cut at 30 us, %llu in all; %u retrain(s)\n",
         fidelity, side,
         static_cast<unsigned long long>(seen.delivered_at_lane[side]),
         static_cast<unsigned long long>(seen.delivered_at_cut[side]),
