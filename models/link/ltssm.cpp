@@ -171,6 +171,13 @@ LtssmEvents Ltssm::StartTrained(uint64_t now_ps) {
 }
 
 LtssmEvents Ltssm::Step(const LtssmInputs& in, uint64_t now_ps) {
+  // The common case, a link flit sent or received in L0, changes nothing
+  // that outlives L0: skip the full evaluation.
+  if (state_ == S::kL0 && control_.enable && !in.escalate && !in.bad_limit &&
+      !in.retrain && in.lock_lost == 0 &&
+      !(in.good && in.type == flit::FlitType::kTraining)) {
+    return {};
+  }
   LtssmEvents events = StepOnce(in, now_ps);
   // States that leave without an input (Detect.Active, Disabled with
   // ENABLE set) take their next step at once.

@@ -287,7 +287,7 @@ RxState TlLinkController::ReceiverState() const {
   state.l0 = ltssm_.state() == LtssmState::kL0;
   state.idle = ltssm_.state() == LtssmState::kConfigIdle ||
                ltssm_.state() == LtssmState::kRecoveryIdle;
-  state.selective_nak = regs_.selective_nak();
+  state.selective_nak = selective_nak_;
   state.own_init = &ltssm_.own_init();
   return state;
 }
@@ -457,6 +457,7 @@ void TlLinkController::ApplyRegisters() {
   ltssm_.set_control(regs_.Control());
   tx_.set_replay_timeout(regs_.replay_timeout());
   tx_.set_replay_limit(regs_.replay_limit());
+  selective_nak_ = regs_.selective_nak();
 }
 
 void TlLinkController::UpdateIrq() {

@@ -126,6 +126,7 @@ class TlLinkController : public sc_core::sc_module,
   VcCredits filled_{};          // ...and by an idle-fill flit.
   bool corrupt_armed_ = false;  // ERR_INJECT.CORRUPT
   bool delivering_ = false;     // Inside DeliverSlots().
+  bool selective_nak_ = true;   // CTRL.SEL_NAK_EN, as last written.
   uint32_t receivers_ = 0;
   bool irq_level_ = false;
 
