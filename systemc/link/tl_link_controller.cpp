@@ -261,6 +261,9 @@ void TlLinkController::HandleTxEvents(const TxEvents& events) {
 // Receive side.
 
 void TlLinkController::Receive(phy::PhyRxFlit flit, const sc_time& delay) {
+  if (ltssm_.control().loopback) {
+    return;  // DLL-6.11: the receive path hears only our own flits.
+  }
   const uint64_t cycle =
       clock_.CycleAt(delay) + config_.latency.rx_check_cycles;
   auto it = rx_items_.end();
