@@ -82,9 +82,12 @@ LcRegisters::LcRegisters(uint8_t profile_id, LcPulses pulses,
                  CallIf(pulses.inject_corrupt);
                }
              }));
-  bank_.Hook(regs::kReplayTimeoutOffset, OnWrite(nullptr, [](uint32_t value) {
-               return value >= kMinReplayTimeout;
-             }));
+  bank_.Hook(
+      regs::kReplayTimeoutOffset,
+      OnWrite([pulses](uint32_t) { CallIf(pulses.control_written); },
+              [](uint32_t value) { return value >= kMinReplayTimeout; }));
+  bank_.Hook(regs::kReplayLimitOffset,
+             OnWrite([pulses](uint32_t) { CallIf(pulses.control_written); }));
   for (unsigned vc = 0; vc < flit::kLinkVcs; ++vc) {
     bank_.Hook(regs::CreditInitOffset(vc),
                OnWrite([pulses](uint32_t) { CallIf(pulses.control_written); }));

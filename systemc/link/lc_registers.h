@@ -42,7 +42,9 @@ struct LcStatus {
 struct LcPulses {
   std::function<void()> retrain;
   std::function<void()> inject_crc, inject_seq, inject_drop_ack, inject_corrupt;
-  std::function<void()> control_written;  // CTRL or CREDIT_INIT changed.
+  // A register the datapath reads was written: CTRL, CREDIT_INIT,
+  // REPLAY_TIMEOUT or REPLAY_LIMIT (before CTRL's own pulses act).
+  std::function<void()> control_written;
 };
 
 class LcRegisters {

@@ -11,7 +11,6 @@ namespace {
 using sc_core::sc_time;
 
 constexpr unsigned kVcs = kLcVcs;
-constexpr unsigned kRegisterBytes = 4;
 
 }  // namespace
 
@@ -76,15 +75,12 @@ void RtlLinkController::UpdateLanes(phy::LaneStatus status,
 }
 
 void RtlLinkController::Put(Slot slot, const sc_time& delay) {
-  if (slot.vc >= kVcs || slot.bytes.size() > kSlotBytes) {
-    SC_REPORT_ERROR(name(), "slot on an unknown VC or longer than a slot");
+  if (const char* refusal =
+          SlotRefusal(slot, kSlotBytes, tx_slots_, config_.tx_slots_per_vc)) {
+    SC_REPORT_ERROR(name(), refusal);
     return;
   }
   std::deque<TxEntry>& queue = tx_slots_[slot.vc];
-  if (queue.size() >= config_.tx_slots_per_vc) {
-    SC_REPORT_ERROR(name(), "network sent a slot without a credit");
-    return;
-  }
   slot.bytes.resize(kSlotBytes);  // Short slots are zero-padded (PHY-2.4).
   queue.push_back({{Late(clock_.CycleAt(delay))}, std::move(slot.bytes)});
   ++slots_in_;
@@ -218,10 +214,7 @@ void RtlLinkController::DriveIrq() {
 
 void RtlLinkController::BTransport(tlm::tlm_generic_payload& trans,
                                    sc_time& delay) {
-  if (trans.get_data_length() != kRegisterBytes ||
-      trans.get_streaming_width() < kRegisterBytes ||
-      trans.get_byte_enable_ptr() != nullptr ||
-      trans.get_address() % kRegisterBytes != 0) {
+  if (!IsRegisterAccess(trans)) {
     trans.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
     return;
   }

@@ -20,6 +20,7 @@
 
 #include "models/common/bytes.h"
 #include "systemc/common/cycle_clock.h"
+#include "systemc/common/register_port.h"
 #include "systemc/common/stat_list.h"
 #include "systemc/link/lc_rtl_model.h"
 #include "systemc/link/slot_socket.h"

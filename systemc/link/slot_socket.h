@@ -4,6 +4,7 @@
 // no pointers between models).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <systemc>
 
@@ -29,5 +30,20 @@ class SlotIf : public virtual sc_core::sc_interface {
 };
 
 using SlotSocket = SocketPair<SlotIf, SlotIf>;
+
+// Why a link controller must refuse `slot` from the network, or nullptr:
+// `queues` holds the slots waiting per VC, each with room for `room_per_vc`
+// (the credits the controller granted), and a slot is `slot_bytes` at most.
+template <typename Queues>
+const char* SlotRefusal(const Slot& slot, size_t slot_bytes,
+                        const Queues& queues, size_t room_per_vc) {
+  if (slot.vc >= queues.size() || slot.bytes.size() > slot_bytes) {
+    return "slot on an unknown VC or longer than a slot";
+  }
+  if (queues[slot.vc].size() >= room_per_vc) {
+    return "network sent a slot without a credit";
+  }
+  return nullptr;
+}
 
 }  // namespace lq::link

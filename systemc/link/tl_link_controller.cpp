@@ -16,7 +16,6 @@ namespace regs = lq::regs::lc;
 using flit::FlitType;
 using sc_core::sc_time;
 
-constexpr unsigned kRegisterBytes = 4;
 constexpr unsigned kVcs = flit::kLinkVcs;
 constexpr uint64_t kPsPerMs = 1000000000;
 
@@ -429,15 +428,12 @@ void TlLinkController::OnLtssmTimeout() {
 // Network side.
 
 void TlLinkController::Put(Slot slot, const sc_time& delay) {
-  if (slot.vc >= kVcs || slot.bytes.size() > slot_bytes()) {
-    SC_REPORT_ERROR(name(), "slot on an unknown VC or longer than a slot");
+  if (const char* refusal =
+          SlotRefusal(slot, slot_bytes(), tx_slots_, config_.tx_slots_per_vc)) {
+    SC_REPORT_ERROR(name(), refusal);
     return;
   }
   std::deque<TxSlot>& queue = tx_slots_[slot.vc];
-  if (queue.size() >= config_.tx_slots_per_vc) {
-    SC_REPORT_ERROR(name(), "network sent a slot without a credit");
-    return;
-  }
   const uint64_t cycle = clock_.CycleAt(delay);
   queue.push_back({cycle, std::move(slot.bytes)});
   ++slots_in_;
@@ -477,10 +473,7 @@ void TlLinkController::DriveIrq() {
 
 void TlLinkController::BTransport(tlm::tlm_generic_payload& trans,
                                   sc_time& delay) {
-  if (trans.get_data_length() != kRegisterBytes ||
-      trans.get_streaming_width() < kRegisterBytes ||
-      trans.get_byte_enable_ptr() != nullptr ||
-      trans.get_address() % kRegisterBytes != 0) {
+  if (!IsRegisterAccess(trans)) {
     trans.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
     return;
   }
@@ -493,8 +486,7 @@ void TlLinkController::BTransport(tlm::tlm_generic_payload& trans,
   if (trans.is_write()) {
     ok = regs_.Write(
         offset, static_cast<uint32_t>(LoadLittleEndian(data, kRegisterBytes)));
-    if (ok) {
-      ApplyRegisters();
+    if (ok) {  // The register hooks applied what the datapath reads.
       StepLtssm({});
       KickTx(clock_.Next());
     }

@@ -25,6 +25,7 @@
 #include "models/link/ltssm.h"
 #include "models/phy/link_profile.h"
 #include "systemc/common/cycle_clock.h"
+#include "systemc/common/register_port.h"
 #include "systemc/common/stat_list.h"
 #include "systemc/link/lc_registers.h"
 #include "systemc/link/slot_socket.h"
