@@ -99,14 +99,21 @@ std::vector<ParamSpec> PhyPortConfig::Params() {
   };
 }
 
+PhyPortConfig PhyPortConfig::ForProfile(const LinkProfile& profile) {
+  PhyPortConfig config;
+  config.profile = profile;
+  config.tx_pipeline_ps = profile.tx_pipeline_ps;
+  config.rx_pipeline_ps = profile.rx_pipeline_ps;
+  return config;
+}
+
 Result<PhyPortConfig> PhyPortConfig::FromParams(const ParamSet& params,
                                                 uint64_t seed) {
   Result<LinkProfile> profile = FindLinkProfile(params.Text("link.profile"));
   if (!profile) {
     return Fail("link.profile: " + profile.error().reason);
   }
-  PhyPortConfig config;
-  config.profile = profile.value();
+  PhyPortConfig config = ForProfile(profile.value());
   config.cable_metres = params.Real("link.cable_m");
   config.errors.ber = params.Real("phy.ber");
   config.errors.burst_rate = params.Real("phy.burst_rate");
@@ -115,10 +122,12 @@ Result<PhyPortConfig> PhyPortConfig::FromParams(const ParamSet& params,
   config.lock_loss_ps = NsToPs(params.Real("phy.lock_loss_ns"));
   const double tx_ns = params.Real("phy.tx_pipeline_ns");
   const double rx_ns = params.Real("phy.rx_pipeline_ns");
-  config.tx_pipeline_ps =
-      tx_ns < 0 ? config.profile.tx_pipeline_ps : NsToPs(tx_ns);
-  config.rx_pipeline_ps =
-      rx_ns < 0 ? config.profile.rx_pipeline_ps : NsToPs(rx_ns);
+  if (tx_ns >= 0) {
+    config.tx_pipeline_ps = NsToPs(tx_ns);
+  }
+  if (rx_ns >= 0) {
+    config.rx_pipeline_ps = NsToPs(rx_ns);
+  }
   config.seed = seed;
   return config;
 }

@@ -33,6 +33,9 @@ struct PhyPortConfig {
   uint64_t lock_loss_ps = 100000;  // PHY-5.4: loss of lock reported this late.
   uint64_t seed = 1;               // Seeds this direction's errors (PHY-5.2).
 
+  // A port of `profile` with the profile's own pipeline latencies and every
+  // other field at its default.
+  static PhyPortConfig ForProfile(const LinkProfile& profile);
   // Declared scenario keys (phy.*, link.cable_m) with defaults and ranges.
   static std::vector<ParamSpec> Params();
   // A configuration from checked values; pipelines default to the profile's.

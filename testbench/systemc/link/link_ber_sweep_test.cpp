@@ -39,10 +39,8 @@ struct PointResult {
 };
 
 phy::PhyPortConfig PhyAt(double ber, uint64_t seed) {
-  phy::PhyPortConfig phy;
-  phy.profile = phy::FindLinkProfile("pcie6").value();
-  phy.tx_pipeline_ps = phy.profile.tx_pipeline_ps;
-  phy.rx_pipeline_ps = phy.profile.rx_pipeline_ps;
+  phy::PhyPortConfig phy =
+      phy::PhyPortConfig::ForProfile(phy::FindLinkProfile("pcie6").value());
   phy.errors.ber = ber;
   phy.errors.burst_rate = ber * kBurstShare;
   phy.errors.burst_bits = kBurstBits;
@@ -103,10 +101,10 @@ TEST(LinkBerSweep, DLL_4_3_EveryPointDeliversEverySlotOnceInOrder) {
   const auto traffic =
       SymmetricTraffic(kSlots, link::RtlLinkController::kSlotBytes);
   link::RtlLinkControllerConfig rtl_config;
-  rtl_config.tx_slots_per_vc = 32;
+  rtl_config.tx_slots_per_vc = kBenchSlotsPerVc;
   link::TlLinkControllerConfig tl_config;
-  tl_config.tx_slots_per_vc = 32;
-  tl_config.ltssm_time_scale = 1e-4;
+  tl_config.tx_slots_per_vc = kBenchSlotsPerVc;
+  tl_config.ltssm_time_scale = kRtlLtssmTimeScale;
   std::vector<std::unique_ptr<LinkPairBench<link::RtlLinkController>>> rtl;
   std::vector<std::unique_ptr<LinkPairBench<link::TlLinkController>>> tl;
   for (size_t point = 0; point < kBers.size(); ++point) {

@@ -78,10 +78,8 @@ void WaitForTraffic(Bench& bench) {
 }
 
 TEST(LinkEquivalence, DLL_3_8_RtlAndTlDeliverTheSameStreamCountersAndTiming) {
-  phy::PhyPortConfig phy;
-  phy.profile = phy::FindLinkProfile("pcie6").value();
-  phy.tx_pipeline_ps = phy.profile.tx_pipeline_ps;
-  phy.rx_pipeline_ps = phy.profile.rx_pipeline_ps;
+  phy::PhyPortConfig phy =
+      phy::PhyPortConfig::ForProfile(phy::FindLinkProfile("pcie6").value());
   // Half load after both links are up: one slot per 4 ns each way.
   auto traffic = SymmetricTraffic(kSlots, link::RtlLinkController::kSlotBytes);
   for (SlotEndpointConfig& side : traffic) {
@@ -89,10 +87,10 @@ TEST(LinkEquivalence, DLL_3_8_RtlAndTlDeliverTheSameStreamCountersAndTiming) {
     side.interval = sc_time(4, SC_NS);
   }
   link::RtlLinkControllerConfig rtl_config;
-  rtl_config.tx_slots_per_vc = 32;
+  rtl_config.tx_slots_per_vc = kBenchSlotsPerVc;
   link::TlLinkControllerConfig tl_config;
-  tl_config.tx_slots_per_vc = 32;
-  tl_config.ltssm_time_scale = 1e-4;  // As the Verilated controller is built.
+  tl_config.tx_slots_per_vc = kBenchSlotsPerVc;
+  tl_config.ltssm_time_scale = kRtlLtssmTimeScale;
   LinkPairBench<link::RtlLinkController> rtl(phy, rtl_config, traffic, "rtl_");
   LinkPairBench<link::TlLinkController> tl(phy, tl_config, traffic, "tl_");
   for (unsigned side = 0; side < kBenchSides; ++side) {

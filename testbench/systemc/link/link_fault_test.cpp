@@ -102,17 +102,15 @@ void ExpectFaultHandled(const char* fidelity, Bench& bench,
 }
 
 TEST(LinkFaults, DLL_6_7_LaneLossRetrainsNarrowerAndCutTakesTheLinkDown) {
-  phy::PhyPortConfig phy;
-  phy.profile = phy::FindLinkProfile("pcie6").value();
-  phy.tx_pipeline_ps = phy.profile.tx_pipeline_ps;
-  phy.rx_pipeline_ps = phy.profile.rx_pipeline_ps;
+  phy::PhyPortConfig phy =
+      phy::PhyPortConfig::ForProfile(phy::FindLinkProfile("pcie6").value());
   const auto traffic =
       SymmetricTraffic(kSlots, link::RtlLinkController::kSlotBytes);
   link::RtlLinkControllerConfig rtl_config;
-  rtl_config.tx_slots_per_vc = 32;
+  rtl_config.tx_slots_per_vc = kBenchSlotsPerVc;
   link::TlLinkControllerConfig tl_config;
-  tl_config.tx_slots_per_vc = 32;
-  tl_config.ltssm_time_scale = 1e-4;
+  tl_config.tx_slots_per_vc = kBenchSlotsPerVc;
+  tl_config.ltssm_time_scale = kRtlLtssmTimeScale;
   LinkPairBench<link::RtlLinkController> rtl(phy, rtl_config, traffic, "rtl_");
   LinkPairBench<link::TlLinkController> tl(phy, tl_config, traffic, "tl_");
   for (phy::PhyPort* port : {rtl.phys[0].get(), tl.phys[0].get()}) {

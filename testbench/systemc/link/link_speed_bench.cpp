@@ -149,10 +149,8 @@ Rates MeasureRaw(uint64_t window_cycles) {
 template <typename Controller, typename Config>
 Rates MeasureSystemC(const Config& config, uint64_t window_ps,
                      uint64_t (*cycles_of)(const Controller&)) {
-  phy::PhyPortConfig phy;
-  phy.profile = phy::FindLinkProfile("pcie6").value();
-  phy.tx_pipeline_ps = phy.profile.tx_pipeline_ps;
-  phy.rx_pipeline_ps = phy.profile.rx_pipeline_ps;
+  phy::PhyPortConfig phy =
+      phy::PhyPortConfig::ForProfile(phy::FindLinkProfile("pcie6").value());
   // More slots than the run can carry: the link stays saturated.
   const uint64_t slots = (kWarmupPs + window_ps) / 1000;
   LinkPairBench<Controller> bench(
@@ -231,14 +229,14 @@ int Main(int argc, char** argv) {
 
   const Rates raw = InChild([&] { return MeasureRaw(rtl_window_ns); });
   link::RtlLinkControllerConfig rtl_config;
-  rtl_config.tx_slots_per_vc = 32;
+  rtl_config.tx_slots_per_vc = kBenchSlotsPerVc;
   const Rates rtl = InChild([&] {
     return MeasureSystemC<link::RtlLinkController>(
         rtl_config, rtl_window_ns * 1000, &RtlCycles);
   });
   link::TlLinkControllerConfig tl_config;
-  tl_config.tx_slots_per_vc = 32;
-  tl_config.ltssm_time_scale = 1e-4;
+  tl_config.tx_slots_per_vc = kBenchSlotsPerVc;
+  tl_config.ltssm_time_scale = kRtlLtssmTimeScale;
   const Rates tl = InChild([&] {
     return MeasureSystemC<link::TlLinkController>(
         tl_config, tl_window_ns * 1000, &TlCycles);

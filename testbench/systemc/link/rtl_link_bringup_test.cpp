@@ -10,12 +10,10 @@ namespace lq::testing {
 namespace {
 
 TEST(RtlLinkController, PHY_1_5_BringUpOverCsrThenSaturatedLinkRunsAtGoodput) {
-  phy::PhyPortConfig phy;
-  phy.profile = phy::FindLinkProfile("pcie6").value();
-  phy.tx_pipeline_ps = phy.profile.tx_pipeline_ps;
-  phy.rx_pipeline_ps = phy.profile.rx_pipeline_ps;
+  phy::PhyPortConfig phy =
+      phy::PhyPortConfig::ForProfile(phy::FindLinkProfile("pcie6").value());
   link::RtlLinkControllerConfig controller;
-  controller.tx_slots_per_vc = 32;  // Enough to cover the credit loop.
+  controller.tx_slots_per_vc = kBenchSlotsPerVc;
   RunBringUpAndSaturate<link::RtlLinkController>(
       phy, controller, link::RtlLinkController::kSlotBytes, 6000);
 }

@@ -31,16 +31,14 @@ uint64_t StatOf(const link::TlLinkController& controller, const char* name) {
 }
 
 TEST(TlLinkController, DLL_4_11_IdleLinkFallsSilentWithEveryCreditReturned) {
-  phy::PhyPortConfig phy;
-  phy.profile = phy::FindLinkProfile("pcie6").value();
-  phy.tx_pipeline_ps = phy.profile.tx_pipeline_ps;
-  phy.rx_pipeline_ps = phy.profile.rx_pipeline_ps;
+  phy::PhyPortConfig phy =
+      phy::PhyPortConfig::ForProfile(phy::FindLinkProfile("pcie6").value());
   phy.errors.ber = 1e-5;  // Some NOPs carrying credits are lost.
   phy.errors.burst_rate = 1e-6;
   phy.errors.burst_bits = 40;
   link::TlLinkControllerConfig config;
   config.start_trained = true;  // DLL-6.12
-  config.tx_slots_per_vc = 32;
+  config.tx_slots_per_vc = kBenchSlotsPerVc;
   LinkPairBench<link::TlLinkController> bench(
       phy, config, SymmetricTraffic(kSlots, phy.profile.payload_bytes));
   for (auto& endpoint : bench.endpoints) {

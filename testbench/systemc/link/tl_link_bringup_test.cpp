@@ -11,14 +11,12 @@ namespace lq::testing {
 namespace {
 
 TEST(TlLinkController, PHY_1_5_BringUpOverCsrThenSaturatedLinkRunsAtGoodput) {
-  phy::PhyPortConfig phy;
-  phy.profile = phy::FindLinkProfile(LQ_TEST_PROFILE).value();
-  phy.tx_pipeline_ps = phy.profile.tx_pipeline_ps;
-  phy.rx_pipeline_ps = phy.profile.rx_pipeline_ps;
+  phy::PhyPortConfig phy = phy::PhyPortConfig::ForProfile(
+      phy::FindLinkProfile(LQ_TEST_PROFILE).value());
   link::TlLinkControllerConfig controller;
   controller.profile = phy.profile;
-  controller.tx_slots_per_vc = 32;  // Enough to cover the credit loop.
-  controller.ltssm_time_scale = 1e-4;
+  controller.tx_slots_per_vc = kBenchSlotsPerVc;
+  controller.ltssm_time_scale = kRtlLtssmTimeScale;
   RunBringUpAndSaturate<link::TlLinkController>(
       phy, controller, phy.profile.payload_bytes, 6000);
 }

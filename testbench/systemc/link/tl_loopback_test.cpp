@@ -11,6 +11,7 @@
 #include "systemc/link/tl_link_controller.h"
 #include "systemc/phy/phy_port.h"
 #include "testbench/systemc/common/csr_master.h"
+#include "testbench/systemc/common/link_pair_bench.h"
 #include "testbench/systemc/common/sc_thread.h"
 #include "testbench/systemc/common/slot_endpoint.h"
 
@@ -27,7 +28,7 @@ TEST(TlLinkController, DLL_6_11_LoopbackTrainsAgainstItselfAndReturnsSlots) {
   phy::PhyPortConfig phy_config;
   phy_config.profile = phy::FindLinkProfile("pcie6").value();
   link::TlLinkControllerConfig config;
-  config.ltssm_time_scale = 1e-4;
+  config.ltssm_time_scale = kRtlLtssmTimeScale;
   link::TlLinkController controller("lc", config);
   phy::PhyPort near("near", phy_config), far("far", phy_config);
   SlotEndpointConfig traffic;
