@@ -11,6 +11,10 @@ namespace lq {
 class CycleClock {
  public:
   explicit CycleClock(uint64_t period_ps) : period_ps_(period_ps) {}
+  // A clock of `period_ns`, rounded to the kernel's picoseconds.
+  static CycleClock FromNs(double period_ns) {
+    return CycleClock(static_cast<uint64_t>(period_ns * 1000.0 + 0.5));
+  }
 
   uint64_t period_ps() const { return period_ps_; }
   static uint64_t NowPs() {

@@ -22,7 +22,7 @@ RtlLinkController::RtlLinkController(sc_core::sc_module_name name,
       network("network"),
       irq("irq"),
       config_(config),
-      clock_(static_cast<uint64_t>(config.clock_ns * 1000.0 + 0.5)),
+      clock_(CycleClock::FromNs(config.clock_ns)),
       model_(config.fst_path, clock_.period_ps()),
       tx_slots_(kVcs),
       network_room_(kVcs, 0) {

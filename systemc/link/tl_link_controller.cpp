@@ -39,7 +39,7 @@ TlLinkController::TlLinkController(sc_core::sc_module_name name,
       network("network"),
       irq("irq"),
       config_(config),
-      clock_(static_cast<uint64_t>(config.clock_ns * 1000.0 + 0.5)),
+      clock_(CycleClock::FromNs(config.clock_ns)),
       tx_(config.profile, config.buffers.replay_flits),
       rx_(config.profile, config.buffers),
       ltssm_(config.profile,
@@ -93,7 +93,7 @@ TlLinkController::TlLinkController(sc_core::sc_module_name name,
 }
 
 // ---------------------------------------------------------------------------
-// Time.
+// Start.
 
 void TlLinkController::start_of_simulation() {
   irq.write(false);
@@ -101,12 +101,7 @@ void TlLinkController::start_of_simulation() {
     network.out->Credit(vc, config_.tx_slots_per_vc, sc_core::SC_ZERO_TIME);
   }
   if (config_.start_trained) {
-    const LtssmEvents events = ltssm_.StartTrained(0);
-    tx_.Reset(ltssm_.partner_init());
-    rx_.Reset();
-    if (events.link_up) {
-      regs_.Raise(regs::kIrqStatusLinkUp.Mask());
-    }
+    OnLtssmEvents(ltssm_.StartTrained(0));
   } else {
     StepLtssm({});
   }
@@ -134,7 +129,7 @@ bool TlLinkController::NopNeeded(bool& idle_fill) const {
 void TlLinkController::OnTxTime() {
   ++activations_;
   const uint64_t now = clock_.Next();
-  if (static_cast<uint64_t>(sc_core::sc_time_stamp().value()) < reg_free_ps_) {
+  if (CycleClock::NowPs() < reg_free_ps_) {
     KickTx(0);
     return;
   }
@@ -219,12 +214,10 @@ void TlLinkController::Transmit(Bytes content, bool idle_fill, uint64_t at_ps) {
     // DLL-6.11: back to our own receive path instead of the PHY.
     phy::PhyRxFlit flit;
     flit.content = std::move(content);
-    rx_items_.push_back(
-        {clock_.CycleAt(offset) + config_.latency.rx_check_cycles,
-         false,
-         std::move(flit),
-         {}});
-    rx_event_.notify(clock_.OffsetOf(rx_items_.front().cycle));
+    Enqueue({clock_.CycleAt(offset) + config_.latency.rx_check_cycles,
+             false,
+             std::move(flit),
+             {}});
     phy_free_ps_ = at_ps + clock_.period_ps();
     return;
   }
@@ -263,24 +256,24 @@ void TlLinkController::Receive(phy::PhyRxFlit flit, const sc_time& delay) {
   if (ltssm_.control().loopback) {
     return;  // DLL-6.11: the receive path hears only our own flits.
   }
-  const uint64_t cycle =
-      clock_.CycleAt(delay) + config_.latency.rx_check_cycles;
-  auto it = rx_items_.end();
-  while (it != rx_items_.begin() && std::prev(it)->cycle > cycle) {
-    --it;
-  }
-  rx_items_.insert(it, {cycle, false, std::move(flit), {}});
-  rx_event_.notify(clock_.OffsetOf(rx_items_.front().cycle));
+  Enqueue({clock_.CycleAt(delay) + config_.latency.rx_check_cycles,
+           false,
+           std::move(flit),
+           {}});
 }
 
 void TlLinkController::UpdateLanes(phy::LaneStatus status,
                                    const sc_time& delay) {
-  const uint64_t cycle = clock_.CycleAt(delay);
+  Enqueue({clock_.CycleAt(delay), true, {}, status});
+}
+
+void TlLinkController::Enqueue(RxItem item) {
+  // Flits arrive in order; a lane report may overtake them.
   auto it = rx_items_.end();
-  while (it != rx_items_.begin() && std::prev(it)->cycle > cycle) {
+  while (it != rx_items_.begin() && std::prev(it)->cycle > item.cycle) {
     --it;
   }
-  rx_items_.insert(it, {cycle, true, {}, status});
+  rx_items_.insert(it, std::move(item));
   rx_event_.notify(clock_.OffsetOf(rx_items_.front().cycle));
 }
 
@@ -301,8 +294,7 @@ void TlLinkController::OnRxDue() {
     RxItem item = std::move(rx_items_.front());
     rx_items_.pop_front();
     if (item.lanes) {
-      receivers_ = item.status.receivers;
-      ltssm_.set_receivers(receivers_);
+      ltssm_.set_receivers(item.status.receivers);
       LtssmInputs in;
       in.lock_lost = item.status.lock_lost;
       StepLtssm(in);
@@ -381,7 +373,21 @@ void TlLinkController::DeliverSlots() {
 void TlLinkController::StepLtssm(const LtssmInputs& in) {
   const uint64_t now_ps = CycleClock::NowPs();
   const LtssmState before = ltssm_.state();
-  const LtssmEvents events = ltssm_.Step(in, now_ps);
+  OnLtssmEvents(ltssm_.Step(in, now_ps));
+  const uint64_t deadline = ltssm_.Deadline();
+  if (deadline != armed_deadline_) {
+    armed_deadline_ = deadline;
+    ltssm_event_.cancel();
+    if (deadline != Ltssm::kNever) {
+      ltssm_event_.notify(CycleClock::OffsetOfPs(deadline));
+    }
+  }
+  if (ltssm_.state() != before) {
+    KickTx(clock_.Next());
+  }
+}
+
+void TlLinkController::OnLtssmEvents(const LtssmEvents& events) {
   if (events.link_down) {
     regs_.Count(LcCounter::kLostOnDown, tx_.Reset(ltssm_.partner_init()));
     regs_.Count(LcCounter::kLinkDowns);
@@ -404,17 +410,6 @@ void TlLinkController::StepLtssm(const LtssmInputs& in) {
   }
   if (events.replay_all) {
     tx_.ReplayAll();
-  }
-  const uint64_t deadline = ltssm_.Deadline();
-  if (deadline != armed_deadline_) {
-    armed_deadline_ = deadline;
-    ltssm_event_.cancel();
-    if (deadline != Ltssm::kNever) {
-      ltssm_event_.notify(CycleClock::OffsetOfPs(deadline));
-    }
-  }
-  if (ltssm_.state() != before) {
-    KickTx(clock_.Next());
   }
 }
 

@@ -98,6 +98,8 @@ class TlLinkController : public sc_core::sc_module,
 
   void ProcessFlit(const phy::PhyRxFlit& flit);
   void StepLtssm(const LtssmInputs& in);
+  void OnLtssmEvents(const LtssmEvents& events);  // Resets, counts, IRQs.
+  void Enqueue(RxItem item);  // In cycle order, waking OnRxDue().
   void HandleTxEvents(const TxEvents& events);
   void ApplyRegisters();
   void DeliverSlots();
@@ -128,7 +130,6 @@ class TlLinkController : public sc_core::sc_module,
   bool corrupt_armed_ = false;  // ERR_INJECT.CORRUPT
   bool delivering_ = false;     // Inside DeliverSlots().
   bool selective_nak_ = true;   // CTRL.SEL_NAK_EN, as last written.
-  uint32_t receivers_ = 0;
   bool irq_level_ = false;
 
   std::deque<RxItem> rx_items_;
