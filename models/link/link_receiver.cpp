@@ -142,11 +142,8 @@ void LinkReceiver::Sequence(ByteView slot, const RxState& state,
     const bool watermark_ahead =
         holding ? SeqIsAfter(header.flit_seq, newest_)
                 : SeqIsAfter(header.flit_seq, last_in_order);
-    if (watermark_ahead && !nak_scheduled_) {
-      nak_pending_ = true;
-      nak_scheduled_ = true;
-      sel_pending_ = false;
-      ClearWindow();
+    if (watermark_ahead) {
+      GoBack();
     }
     return;
   }
@@ -186,7 +183,12 @@ void LinkReceiver::Sequence(ByteView slot, const RxState& state,
     }
     return;
   }
-  // Beyond the window, or selective NAK off: go back (DLL-3.5).
+  GoBack();  // Beyond the window, or selective NAK off (DLL-3.5).
+}
+
+void LinkReceiver::GoBack() {
+  // One standard NAK until NEXT_RCV_SEQ arrives (DLL-3.7); the replay
+  // brings the held flits again.
   if (!nak_scheduled_) {
     nak_pending_ = true;
     nak_scheduled_ = true;

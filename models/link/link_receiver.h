@@ -85,6 +85,7 @@ class LinkReceiver {
   bool HasRoom(unsigned vc, const RxState& state) const;
   void Accept(RxSlot slot);
   void ScheduleSelectiveNak();
+  void GoBack();  // Flits were lost: a standard NAK, unless one is due.
   bool Holding() const { return held_count_ != 0; }
   Held& WindowAt(uint16_t seq);
   void ClearWindow();
