@@ -65,6 +65,13 @@ class LinkPairBench {
   std::array<std::unique_ptr<CsrMaster>, kBenchSides> masters;
   std::array<std::unique_ptr<sc_core::sc_signal<bool>>, kBenchSides> irqs;
   std::array<std::unique_ptr<FlitTap>, kBenchSides> taps;
+
+  // From a thread: returns once both endpoints have their expected slots.
+  void WaitForTraffic() {
+    for (auto& endpoint : endpoints) {
+      endpoint->WaitForExpected();
+    }
+  }
 };
 
 // Symmetric traffic: `slots` from each side, starting at once.

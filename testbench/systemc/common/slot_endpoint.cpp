@@ -38,6 +38,12 @@ sc_time SlotEndpoint::SendTime(unsigned vc, uint64_t number) const {
   return send_times_.at(vc).at(number);
 }
 
+void SlotEndpoint::WaitForExpected() {
+  if (report_.delivered + report_.corrupted + report_.duplicated < expected_) {
+    sc_core::wait(all_arrived_);
+  }
+}
+
 void SlotEndpoint::Credit(unsigned vc, unsigned count,
                           const sc_time& /*delay*/) {
   room_.at(vc) += count;

@@ -49,6 +49,8 @@ class SlotEndpoint : public sc_core::sc_module, private link::SlotIf {
   // Notified when `count` slots have arrived (set with ExpectSlots).
   const sc_core::sc_event& all_arrived() const { return all_arrived_; }
   void ExpectSlots(uint64_t count) { expected_ = count; }
+  // From a thread: returns once those slots have arrived.
+  void WaitForExpected();
   // Send time of the slot with `number` on `vc` that this endpoint sent.
   sc_core::sc_time SendTime(unsigned vc, uint64_t number) const;
 

@@ -65,15 +65,6 @@ void Collect(Bench& bench, PointResult& result) {
   }
 }
 
-template <typename Bench>
-void WaitForTraffic(Bench& bench) {
-  for (auto& endpoint : bench.endpoints) {
-    if (endpoint->report().delivered < kSlots) {
-      sc_core::wait(endpoint->all_arrived());
-    }
-  }
-}
-
 void Print(const char* fidelity, double ber, const PointResult& r) {
   std::printf(
       "%-3s BER %-7.0e bit errors %6llu  FEC corrected %5llu  CRC errors "
@@ -123,8 +114,8 @@ TEST(LinkBerSweep, DLL_4_3_EveryPointDeliversEverySlotOnceInOrder) {
   std::vector<PointResult> rtl_results(kBers.size()), tl_results(kBers.size());
   ScThread firmware("firmware", [&] {
     for (size_t point = 0; point < kBers.size(); ++point) {
-      WaitForTraffic(*rtl[point]);
-      WaitForTraffic(*tl[point]);
+      rtl[point]->WaitForTraffic();
+      tl[point]->WaitForTraffic();
     }
     for (size_t point = 0; point < kBers.size(); ++point) {
       Collect(*rtl[point], rtl_results[point]);

@@ -50,11 +50,7 @@ void RunBringUpAndSaturate(const phy::PhyPortConfig& phy,
     csr.Write(regs::kIrqStatusOffset, irq_status);  // W1C: acknowledge.
     sc_core::wait(10, SC_NS);  // The line follows the register's cycle.
     EXPECT_FALSE(bench.irqs[0]->read()) << "acknowledged interrupt stays low";
-    for (auto& endpoint : bench.endpoints) {
-      if (endpoint->report().delivered < slots) {
-        sc_core::wait(endpoint->all_arrived());
-      }
-    }
+    bench.WaitForTraffic();
     tx_flits = csr.ReadCounter64(regs::kTxFlitsLoOffset);
     rx_flits = csr.ReadCounter64(regs::kRxFlitsLoOffset);
     crc_errors = csr.Read(regs::kCrcErrorsOffset);

@@ -68,15 +68,6 @@ Counters ReadCounters(Bench& bench, unsigned side) {
   return values;
 }
 
-template <typename Bench>
-void WaitForTraffic(Bench& bench) {
-  for (auto& endpoint : bench.endpoints) {
-    if (endpoint->report().delivered < kSlots) {
-      sc_core::wait(endpoint->all_arrived());
-    }
-  }
-}
-
 TEST(LinkEquivalence, DLL_3_8_RtlAndTlDeliverTheSameStreamCountersAndTiming) {
   phy::PhyPortConfig phy =
       phy::PhyPortConfig::ForProfile(phy::FindLinkProfile("pcie6").value());
@@ -102,8 +93,8 @@ TEST(LinkEquivalence, DLL_3_8_RtlAndTlDeliverTheSameStreamCountersAndTiming) {
 
   std::array<Counters, kBenchSides> rtl_counters{}, tl_counters{};
   ScThread firmware("firmware", [&] {
-    WaitForTraffic(rtl);
-    WaitForTraffic(tl);
+    rtl.WaitForTraffic();
+    tl.WaitForTraffic();
     sc_core::wait(1, SC_US);  // Let the last ACKs settle.
     for (unsigned side = 0; side < kBenchSides; ++side) {
       rtl_counters[side] = ReadCounters(rtl, side);

@@ -48,11 +48,7 @@ TEST(TlLinkController, DLL_4_11_IdleLinkFallsSilentWithEveryCreditReturned) {
   uint64_t flits_at_idle = 0, events_at_idle = 0;
   std::array<std::array<uint32_t, 4>, kBenchSides> credit_avail{};
   ScThread firmware("firmware", [&] {
-    for (auto& endpoint : bench.endpoints) {
-      if (endpoint->report().delivered < kSlots) {
-        sc_core::wait(endpoint->all_arrived());
-      }
-    }
+    bench.WaitForTraffic();
     sc_core::wait(5, SC_US);  // ACKs, credits and the idle fill settle.
     for (auto& controller : bench.controllers) {
       flits_at_idle += StatOf(*controller, "tx_flits");

@@ -67,9 +67,7 @@ TEST(TlLinkController, DLL_6_11_LoopbackTrainsAgainstItselfAndReturnsSlots) {
     csr.Write(regs::kCtrlOffset, loop | regs::kCtrlEnable.Mask());
     sc_core::wait(15, SC_US);
     status = csr.Read(regs::kStatusOffset);
-    if (endpoint.report().delivered < kSlots) {
-      sc_core::wait(endpoint.all_arrived());
-    }
+    endpoint.WaitForExpected();
     sc_core::sc_stop();
   });
   sc_core::sc_start(sc_time(200, SC_US));
