@@ -1,8 +1,7 @@
 // What the GDB remote serial protocol session needs from the CPU it debugs:
 // registers, memory, break- and watchpoints. The CPU implements it; the
 // session (rsp_session.h) never sees how the CPU runs.
-#ifndef LQ_MODELS_GDB_DEBUG_TARGET_H_
-#define LQ_MODELS_GDB_DEBUG_TARGET_H_
+#pragma once
 
 #include <cstddef>
 #include <cstdint>
@@ -52,8 +51,9 @@ class DebugTarget {
   // Breakpoints stop the CPU before it executes the instruction at address.
   virtual bool InsertBreakpoint(uint32_t address) = 0;
   virtual bool RemoveBreakpoint(uint32_t address) = 0;
-  // Watchpoints stop the CPU after the access that touched
-  // [address, address + length).
+  // Watchpoints stop the CPU before an access that would touch
+  // [address, address + length), with that instruction not yet executed
+  // (GDB steps over it, as on RISC-V hardware triggers).
   virtual bool InsertWatchpoint(WatchKind kind, uint32_t address,
                                 uint32_t length) = 0;
   virtual bool RemoveWatchpoint(WatchKind kind, uint32_t address,
@@ -66,4 +66,3 @@ class DebugTarget {
 
 }  // namespace lq::gdb
 
-#endif  // LQ_MODELS_GDB_DEBUG_TARGET_H_

@@ -1,0 +1,44 @@
+// How the RV32 hart reaches memory and devices: directly through host
+// pointers for RAM/ROM (DMI), and through a bus interface for the rest.
+#pragma once
+
+#include <cstdint>
+
+namespace lq::riscv {
+
+// A range of guest addresses backed by host memory the hart may touch
+// directly (TLM DMI). Reads are always allowed; writes and fetches as marked.
+struct DirectRegion {
+  uint32_t base = 0;
+  uint32_t size = 0;
+  uint8_t* host = nullptr;
+  bool writable = false;
+  bool executable = false;
+
+  bool Contains(uint32_t address, uint32_t bytes) const {
+    return address - base < size && size - (address - base) >= bytes;
+  }
+};
+
+// The outcome of a bus access: whether it succeeded (false = the bus
+// answered with an error, which the hart turns into an access fault) and how
+// many core cycles it stalled the hart.
+struct BusReply {
+  bool ok = true;
+  uint32_t stall_cycles = 0;
+};
+
+// Accesses outside every direct region. Implementations may add or drop
+// direct regions (Rv32Core::AddDirectRegion) from inside these calls.
+class HartBus {
+ public:
+  virtual ~HartBus() = default;
+  virtual BusReply Read(uint32_t address, uint8_t* data, uint32_t size) = 0;
+  virtual BusReply Write(uint32_t address, const uint8_t* data,
+                         uint32_t size) = 0;
+  virtual BusReply Fetch(uint32_t address, uint8_t* data, uint32_t size) = 0;
+  // The platform's real-time counter (mtime), for the time/timeh CSRs.
+  virtual uint64_t Time() = 0;
+};
+
+}  // namespace lq::riscv
