@@ -10,6 +10,7 @@
 #include <systemc>
 #include <vector>
 
+#include "systemc/app/board_command.h"
 #include "systemc/app/run_command.h"
 
 namespace {
@@ -47,9 +48,62 @@ int sc_main(int argc, char* argv[]) {
   auto* list_command = app.add_subcommand(
       "list", "Print the built-in scenarios and every scenario key.");
 
+  lq::app::BoardOptions board;
   auto* board_command = app.add_subcommand(
-      "board", "Boot firmware on a virtual board (not available yet).");
-  board_command->allow_extras();
+      "board",
+      "Boot a RISC-V firmware image on a virtual board (docs/board.md), or "
+      "on every node of a scenario's topology.");
+  board_command
+      ->add_option("--firmware", board.firmware, "RV32IMAC ELF image to boot")
+      ->required()
+      ->check(CLI::ExistingFile);
+  board_command->add_option("--gdb", board.gdb_port,
+                            "Serve GDB's remote protocol on localhost:PORT "
+                            "(node 0's CPU)");
+  auto* halt = board_command->add_flag(
+      "--halt", board.halt, "Wait for GDB before the first instruction");
+  halt->needs(board_command->get_option("--gdb"));
+  board_command
+      ->add_option("--ports", board.ports,
+                   "Link ports of a board on its own, each facing a partner")
+      ->check(CLI::Range(0, 8))
+      ->capture_default_str();
+  board_command
+      ->add_option("--scenario", board.scenario_file,
+                   "Boot every node of this scenario's topology")
+      ->check(CLI::ExistingFile);
+  board_command
+      ->add_option("--set", board.overrides,
+                   "Override a scenario key, e.g. --set link.profile=ib")
+      ->type_name("KEY=VALUE");
+  board_command->add_option("--seed", board.seed,
+                            "Seed for every random source");
+  board_command
+      ->add_option("--max-time-us", board.max_time_us,
+                   "Stop after this much simulated time (0: no limit)")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  board_command
+      ->add_option(
+          "--console-dir", board.console_dir,
+          "Write each node's console to DIR/NODE.log instead of stdout")
+      ->check(CLI::ExistingDirectory);
+  board_command->add_option("--stats", board.stats_file,
+                            "Write the run's statistics as JSON to FILE");
+  board_command
+      ->add_option("--quantum-ns", board.quantum_ns,
+                   "How far a CPU may run ahead of simulated time")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  board_command->add_option("--cpu-mhz", board.cpu_mhz, "MCU core clock")
+      ->check(CLI::Range(1.0, 10000.0))
+      ->capture_default_str();
+  board_command
+      ->add_option("--ltssm-time-scale", board.ltssm_time_scale,
+                   "Scale of every link-training timeout (DLL-6.2)")
+      ->check(CLI::Range(1e-6, 1.0))
+      ->capture_default_str();
+  board_command->add_flag("--quiet", board.quiet, "No summary line");
   auto* conformance_command = app.add_subcommand(
       "conformance", "Run the conformance suite (not available yet).");
   conformance_command->allow_extras();
@@ -66,10 +120,7 @@ int sc_main(int argc, char* argv[]) {
     return 0;
   }
   if (*board_command) {
-    std::fprintf(stderr,
-                 "lqemu board: the virtual board and firmware loader are not "
-                 "built yet (issue 5)\n");
-    return kExitBadInput;
+    return lq::app::RunBoard(board);
   }
   if (*conformance_command) {
     std::fprintf(stderr,

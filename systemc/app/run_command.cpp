@@ -27,8 +27,9 @@ int BadInput(const std::string& message) {
   return kExitBadInput;
 }
 
-// The scenario's parameters from the default, the file and the overrides.
-Result<ParamSet> LoadParams(const RunOptions& options) {
+}  // namespace
+
+Result<ParamSet> LoadScenarioParams(const RunOptions& options) {
   ParamSet params(fabric::FabricParamSpecs());
   if (auto error = ApplyYaml(kDefaultScenarioYaml, "default", params)) {
     return Fail("embedded default scenario: " + *error);
@@ -58,6 +59,8 @@ Result<ParamSet> LoadParams(const RunOptions& options) {
   return params;
 }
 
+namespace {
+
 std::string WritePcap(const fabric::Fabric& fabric, const std::string& path) {
   auto writer = pcap::PcapWriter::ToFile(path);
   if (!writer) {
@@ -81,7 +84,7 @@ int RunScenario(const RunOptions& options) {
   if (!options.vcd_file.empty()) {
     return BadInput("--vcd: there are no RTL links to trace yet (issue 4)");
   }
-  auto loaded = LoadParams(options);
+  auto loaded = LoadScenarioParams(options);
   if (!loaded) {
     return BadInput(loaded.error().reason);
   }

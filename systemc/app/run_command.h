@@ -8,6 +8,9 @@
 #include <string>
 #include <vector>
 
+#include "models/common/result.h"
+#include "systemc/common/param.h"
+
 namespace lq::app {
 
 struct RunOptions {
@@ -21,6 +24,10 @@ struct RunOptions {
   bool quiet = false;
   bool progress = false;  // A progress line on the terminal (stderr).
 };
+
+// The scenario's parameters: the embedded default, then the file, the
+// --set overrides and --seed; checked. The error names file, line and fix.
+Result<ParamSet> LoadScenarioParams(const RunOptions& options);
 
 // Runs the scenario; returns the process exit status (0, 1 or 2).
 int RunScenario(const RunOptions& options);

@@ -80,10 +80,7 @@ struct Built {
 
 // Builds what the parameters name, or says why it cannot be built.
 Result<Built> Build(const ParamSet& params) {
-  const std::string topology_name = params.Text("topology.name");
-  auto topology = topo::CreateTopology(
-      topology_name, ComponentParams(params, "topology",
-                                     topo::TopologyCatalogue(), topology_name));
+  auto topology = ScenarioTopology(params);
   if (!topology) {
     return Fail("topology: " + topology.error().reason);
   }
@@ -117,6 +114,14 @@ uint64_t DeriveSeed(uint64_t seed, uint64_t component) {
 }
 
 }  // namespace
+
+Result<std::shared_ptr<const topo::Topology>> ScenarioTopology(
+    const ParamSet& params) {
+  const std::string name = params.Text("topology.name");
+  return topo::CreateTopology(
+      name,
+      ComponentParams(params, "topology", topo::TopologyCatalogue(), name));
+}
 
 std::vector<ParamSpec> FabricParamSpecs() {
   std::vector<ParamSpec> specs;

@@ -27,6 +27,10 @@ std::vector<ParamSpec> FabricParamSpecs();
 // for one flit); returns why the scenario cannot be built.
 std::optional<std::string> ValidateFabricParams(const ParamSet& params);
 
+// The topology the scenario's topology.* keys describe.
+Result<std::shared_ptr<const topo::Topology>> ScenarioTopology(
+    const ParamSet& params);
+
 // Sums over the whole fabric, read after the simulation ends.
 struct FabricTotals {
   NodeCounters nodes;

@@ -1,0 +1,210 @@
+// `lqemu board`: read the image, build the board(s), run, report.
+#include "systemc/app/board_command.h"
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+#include <systemc>
+
+#include "models/elf/elf_image.h"
+#include "systemc/app/run_command.h"
+#include "systemc/app/scenario.h"
+#include "systemc/cluster/cluster.h"
+#include "systemc/fabric/fabric.h"
+
+namespace lq::app {
+namespace {
+
+constexpr int kExitFailure = 1;
+constexpr int kExitBadInput = 2;
+
+int BadInput(const std::string& message) {
+  std::fprintf(stderr, "lqemu board: %s\n", message.c_str());
+  return kExitBadInput;
+}
+
+// Console lines go to stdout prefixed with the node's name, or to one log
+// file per node.
+class ConsoleWriter {
+ public:
+  explicit ConsoleWriter(std::string dir) : dir_(std::move(dir)) {}
+
+  void Line(const std::string& node, const std::string& line) {
+    if (dir_.empty()) {
+      std::printf("%s: %s\n", node.c_str(), line.c_str());
+      return;
+    }
+    auto& file = files_[node];
+    if (!file) {
+      file = std::make_unique<std::ofstream>(dir_ + "/" + node + ".log");
+    }
+    *file << line << '\n';
+  }
+
+  void Flush() {
+    std::fflush(stdout);
+    for (auto& [node, file] : files_) {
+      file->flush();
+    }
+  }
+
+ private:
+  std::string dir_;
+  std::map<std::string, std::unique_ptr<std::ofstream>> files_;
+};
+
+Result<elf::ElfImage> ReadImage(const std::string& path) {
+  auto text = ReadFile(path);
+  if (!text) {
+    return text.error();
+  }
+  const Bytes bytes(text->begin(), text->end());
+  return elf::ParseRv32Elf(bytes);
+}
+
+void WriteStats(const std::string& path, cluster::Cluster& cluster,
+                double wall_s, int status) {
+  nlohmann::ordered_json json;
+  json["firmware_status"] = status;
+  json["sim_time_ns"] = sc_core::sc_time_stamp().to_seconds() * 1e9;
+  json["wall_time_s"] = wall_s;
+  json["nodes"] = cluster.node_count();
+  json["boards_finished"] = cluster.finished_nodes();
+  json["ports_up"] = cluster.ports_up();
+  nlohmann::ordered_json stats;
+  for (unsigned n = 0; n < cluster.node_count(); ++n) {
+    for (const Stat& stat : cluster.node(n).Stats()) {
+      stats[stat.name] = stat.value;
+    }
+  }
+  json["stats"] = stats;
+  std::ofstream(path) << json.dump(2) << '\n';
+}
+
+}  // namespace
+
+int RunBoard(const BoardOptions& options) {
+  const auto image = ReadImage(options.firmware);
+  if (!image) {
+    return BadInput(options.firmware + ": " + image.error().reason);
+  }
+  RunOptions scenario;
+  scenario.scenario_file = options.scenario_file;
+  scenario.overrides = options.overrides;
+  scenario.seed = options.seed;
+  const auto params = LoadScenarioParams(scenario);
+  if (!params) {
+    return BadInput(params.error().reason);
+  }
+  const auto profile = phy::FindLinkProfile(params->Text("link.profile"));
+  if (!profile) {
+    return BadInput("link.profile: " + profile.error().reason);
+  }
+
+  ConsoleWriter console(options.console_dir);
+  cluster::ClusterConfig config;
+  config.board.cpu.clock_period =
+      sc_core::sc_time(1e3 / options.cpu_mhz, sc_core::SC_NS);
+  config.board.cpu.quantum =
+      sc_core::sc_time(options.quantum_ns, sc_core::SC_NS);
+  config.port.phy = phy::PhyPortConfig::ForProfile(*profile);
+  config.port.phy.errors.ber = params->Real("link.ber");
+  config.port.phy.seed = static_cast<uint64_t>(params->Integer("sim.seed"));
+  config.port.controller.profile = *profile;
+  config.port.controller.ltssm_time_scale = options.ltssm_time_scale;
+  config.on_console_line = [&console](const std::string& node,
+                                      const std::string& line) {
+    console.Line(node, line);
+  };
+
+  std::unique_ptr<cluster::Cluster> cluster;
+  try {
+    if (options.scenario_file.empty()) {
+      cluster =
+          std::make_unique<cluster::Cluster>("cluster", config, options.ports);
+    } else {
+      const auto topology = fabric::ScenarioTopology(*params);
+      if (!topology) {
+        return BadInput(options.scenario_file +
+                        ": topology: " + topology.error().reason);
+      }
+      cluster = std::make_unique<cluster::Cluster>("cluster", config,
+                                                   *topology.value());
+    }
+    if (options.gdb_port) {
+      cluster->node(0).board().cpu().EnableGdb(*options.gdb_port, options.halt);
+    }
+  } catch (const std::exception& error) {
+    return BadInput(error.what());
+  }
+  if (const auto loaded = cluster->Load(*image); !loaded) {
+    return BadInput(options.firmware + ": " + loaded.error().reason);
+  }
+
+  // The firmware ending the run is the normal way out, not news.
+  // (SystemC reports sc_stop() as an info message of type /OSCI/SystemC.)
+  sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO,
+                                          sc_core::SC_DO_NOTHING);
+  const auto start = std::chrono::steady_clock::now();
+  if (options.max_time_us > 0) {
+    sc_core::sc_start(sc_core::sc_time(options.max_time_us, sc_core::SC_US));
+  } else {
+    sc_core::sc_start();
+  }
+  const double wall_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+  cluster->FlushConsoles();
+  console.Flush();
+
+  const unsigned nodes = cluster->node_count();
+  const bool all_finished = cluster->finished_nodes() == nodes;
+  int status = kExitFailure;
+  std::string outcome;
+  if (cluster->node(0).board().cpu().killed()) {
+    outcome = "killed by GDB";
+  } else if (all_finished) {
+    status = nodes == 1 ? cluster->node(0).board().exit_status()
+                        : (cluster->worst_status() == 0 ? 0 : kExitFailure);
+    outcome = nodes == 1
+                  ? "firmware exited with status " + std::to_string(status)
+                  : "all boards finished, worst status " +
+                        std::to_string(cluster->worst_status());
+  } else if (options.max_time_us > 0 &&
+             sc_core::sc_time_stamp() >=
+                 sc_core::sc_time(options.max_time_us, sc_core::SC_US)) {
+    outcome = std::to_string(nodes - cluster->finished_nodes()) + " of " +
+              std::to_string(nodes) +
+              " boards still running at the time limit (--max-time-us)";
+  } else {
+    outcome =
+        "no events left: the firmware waits for an interrupt nothing will "
+        "raise";
+  }
+  uint64_t instructions = 0;
+  unsigned ports = 0;
+  for (unsigned n = 0; n < nodes; ++n) {
+    instructions +=
+        cluster->node(n).board().cpu().core().instructions_retired();
+    ports += cluster->node(n).port_count();
+  }
+  if (!options.quiet) {
+    std::fprintf(stderr,
+                 "lqemu board: %s at %.3f us simulated; %u of %u ports up; "
+                 "%llu instructions in %.2f s wall (%.1f MIPS)\n",
+                 outcome.c_str(), sc_core::sc_time_stamp().to_seconds() * 1e6,
+                 cluster->ports_up(), ports,
+                 static_cast<unsigned long long>(instructions), wall_s,
+                 wall_s > 0 ? instructions / wall_s / 1e6 : 0.0);
+  }
+  if (!options.stats_file.empty()) {
+    WriteStats(options.stats_file, *cluster, wall_s, status);
+  }
+  return status;
+}
+
+}  // namespace lq::app

@@ -1,0 +1,35 @@
+// `lqemu board`: boots a firmware image on one virtual board (its ports
+// facing partner link ports) or on every node of a scenario's topology,
+// with the console, an optional GDB stub, and a report of how it ended.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace lq::app {
+
+struct BoardOptions {
+  std::string firmware;                // ELF image (required)
+  std::optional<uint16_t> gdb_port;    // serve GDB on localhost:PORT
+  bool halt = false;                   // wait for GDB before the first insn
+  unsigned ports = 6;                  // single board: link ports
+  std::string scenario_file;           // a cluster: one board per node
+  std::vector<std::string> overrides;  // --set key=value (scenario keys)
+  std::optional<uint64_t> seed;
+  double max_time_us = 0;   // simulated-time limit; 0: none
+  std::string console_dir;  // one log per node instead of stdout
+  std::string stats_file;
+  double quantum_ns = 1000;
+  double cpu_mhz = 100;
+  double ltssm_time_scale = 1.0;
+  bool quiet = false;
+};
+
+// Runs the board(s); returns the exit status: a single board's firmware
+// status, for a cluster 0 if every board exited with 0 and 1 otherwise;
+// 1 if the time limit or the events ran out first; 2 for bad input.
+int RunBoard(const BoardOptions& options);
+
+}  // namespace lq::app

@@ -1,0 +1,160 @@
+// Board: declare, map addresses, bind, wire interrupts; and load images.
+#include "systemc/board/board.h"
+
+#include <stdexcept>
+#include <string>
+
+namespace lq::board {
+namespace {
+
+constexpr uint32_t kFinisherSize = 0x1000;
+constexpr uint32_t kBoardInfoSize = 0x1000;
+constexpr uint32_t kUartSize = 0x100;
+
+std::string Hex(uint32_t value) {
+  char text[16];
+  std::snprintf(text, sizeof text, "0x%08x", value);
+  return text;
+}
+
+}  // namespace
+
+Board::Board(const sc_core::sc_module_name& name, const BoardConfig& config)
+    : sc_module(name),
+      config_(config),
+      cpu_("cpu", config.cpu),
+      bus_("bus"),
+      flash_("flash", MemoryConfig{config.flash_bytes, true}),
+      ram_("ram", MemoryConfig{config.ram_bytes, false}),
+      uart_("uart", config.on_console_line),
+      clint_("clint", config.mtime_tick),
+      plic_("plic"),
+      finisher_("finisher", [this](int status) { OnExit(status); }),
+      info_("info",
+            BoardFacts{
+                config.node_id, config.ports,
+                static_cast<uint32_t>(sc_core::sc_time(1, sc_core::SC_MS) /
+                                      config.cpu.clock_period),
+                static_cast<uint32_t>(sc_core::sc_time(1, sc_core::SC_SEC) /
+                                      config.mtime_tick)}),
+      timer_irq_("timer_irq"),
+      software_irq_("software_irq"),
+      external_irq_("external_irq"),
+      idle_source_("idle_source"),
+      source_bound_(Plic::kSources, false) {
+  if (config.ports > AddressMap::kMaxPorts) {
+    throw std::invalid_argument(std::string(this->name()) + ": " +
+                                std::to_string(config.ports) +
+                                " ports; a board has at most 8");
+  }
+  cpu_.bus.bind(bus_.upstream);
+  // Devices in binding order, each with its window.
+  bus_.devices.bind(finisher_.socket);
+  bus_.Map("finisher", AddressMap::kFinisher, kFinisherSize);
+  bus_.devices.bind(info_.socket);
+  bus_.Map("info", AddressMap::kBoardInfo, kBoardInfoSize);
+  bus_.devices.bind(clint_.socket);
+  bus_.Map("clint", AddressMap::kClint, Clint::kWindowSize);
+  bus_.devices.bind(plic_.socket);
+  bus_.Map("plic", AddressMap::kPlic, Plic::kWindowSize);
+  bus_.devices.bind(uart_.socket);
+  bus_.Map("uart", AddressMap::kUart, kUartSize);
+  bus_.devices.bind(flash_.socket);
+  bus_.Map("flash", AddressMap::kFlash, config.flash_bytes);
+  bus_.devices.bind(ram_.socket);
+  bus_.Map("ram", AddressMap::kRam, config.ram_bytes);
+
+  clint_.timer_irq.bind(timer_irq_);
+  clint_.software_irq.bind(software_irq_);
+  plic_.external_irq.bind(external_irq_);
+  cpu_.timer_irq.bind(timer_irq_);
+  cpu_.software_irq.bind(software_irq_);
+  cpu_.external_irq.bind(external_irq_);
+}
+
+void Board::AttachLinkController(unsigned port, tlm::tlm_target_socket<32>& csr,
+                                 sc_core::sc_signal<bool>& irq) {
+  if (port != attached_ports_ || port >= config_.ports) {
+    throw std::logic_error(std::string(name()) + ": link controller of port " +
+                           std::to_string(port) + " attached out of order");
+  }
+  bus_.devices.bind(csr);
+  bus_.Map(
+      "port" + std::to_string(port),
+      AddressMap::kLinkControllers + port * AddressMap::kLinkControllerStride,
+      AddressMap::kLinkControllerStride);
+  const unsigned source = AddressMap::kFirstLinkIrq + port;
+  plic_.sources[source].bind(irq);
+  source_bound_[source] = true;
+  ++attached_ports_;
+}
+
+void Board::before_end_of_elaboration() {
+  for (unsigned source = 0; source < Plic::kSources; ++source) {
+    if (!source_bound_[source]) {
+      plic_.sources[source].bind(idle_source_);
+    }
+  }
+}
+
+void Board::OnExit(int status) {
+  finished_ = true;
+  exit_status_ = status;
+  cpu_.Finish(status);
+  if (config_.on_exit) {
+    config_.on_exit(status);
+  }
+}
+
+bool Board::InMemory(uint32_t address, uint32_t size) const {
+  auto inside = [&](uint32_t base, uint32_t bytes) {
+    return address >= base &&
+           uint64_t{address} + size <= uint64_t{base} + bytes;
+  };
+  return inside(AddressMap::kFlash, config_.flash_bytes) ||
+         inside(AddressMap::kRam, config_.ram_bytes);
+}
+
+Result<uint32_t> Board::Load(const elf::ElfImage& image) {
+  for (size_t i = 0; i < image.segments.size(); ++i) {
+    const elf::LoadSegment& segment = image.segments[i];
+    if (!InMemory(segment.address, segment.memory_size)) {
+      return Error{
+          "segment " + std::to_string(i) + " (" + Hex(segment.address) + ", " +
+              std::to_string(segment.memory_size) +
+              " bytes) is outside flash (" + Hex(AddressMap::kFlash) + ", " +
+              std::to_string(config_.flash_bytes) + " bytes) and RAM (" +
+              Hex(AddressMap::kRam) + ", " + std::to_string(config_.ram_bytes) +
+              " bytes): link the image for the board's map "
+              "(docs/board.md)",
+          0};
+    }
+  }
+  if (!InMemory(image.entry, 2)) {
+    return Error{"entry point " + Hex(image.entry) +
+                     " is outside flash and RAM (docs/board.md)",
+                 0};
+  }
+  // Written straight into the memories: the bus's sockets are complete
+  // only once elaboration ends, and loading is no bus transaction anyway.
+  for (const elf::LoadSegment& segment : image.segments) {
+    const bool in_flash = segment.address < AddressMap::kRam;
+    Memory& memory = in_flash ? flash_ : ram_;
+    memory.Program(
+        segment.address - (in_flash ? AddressMap::kFlash : AddressMap::kRam),
+        segment.data, segment.memory_size);
+  }
+  cpu_.set_reset_pc(image.entry);
+  return image.entry;
+}
+
+StatList Board::Stats() const {
+  StatList stats = cpu_.Stats();
+  const std::string prefix = std::string(name()) + ".";
+  stats.push_back({prefix + "bus.decode_errors", bus_.decode_errors()});
+  stats.push_back({prefix + "uart.bytes", uart_.bytes_sent()});
+  stats.push_back({prefix + "plic.claims", plic_.claims()});
+  return stats;
+}
+
+}  // namespace lq::board

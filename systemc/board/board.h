@@ -1,0 +1,101 @@
+// Board: one card's management controller as a netlist (docs/board.md):
+// the RV32 CPU, its bus, flash, RAM, UART, CLINT, PLIC, test finisher and
+// board information block, plus the CSR windows and interrupt lines of the
+// node's link controllers, attached by whoever builds the node.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <systemc>
+#include <tlm>
+#include <vector>
+
+#include "models/common/result.h"
+#include "models/elf/elf_image.h"
+#include "systemc/board/board_info.h"
+#include "systemc/board/bus.h"
+#include "systemc/board/clint.h"
+#include "systemc/board/memory.h"
+#include "systemc/board/plic.h"
+#include "systemc/board/rv32_cpu.h"
+#include "systemc/board/test_finisher.h"
+#include "systemc/board/uart.h"
+#include "systemc/common/stat_list.h"
+
+namespace lq::board {
+
+// The address map of docs/board.md.
+struct AddressMap {
+  static constexpr uint32_t kFinisher = 0x00100000;
+  static constexpr uint32_t kBoardInfo = 0x00101000;
+  static constexpr uint32_t kClint = 0x02000000;
+  static constexpr uint32_t kPlic = 0x0c000000;
+  static constexpr uint32_t kUart = 0x10000000;
+  static constexpr uint32_t kFlash = 0x20000000;
+  static constexpr uint32_t kLinkControllers = 0x40000000;
+  static constexpr uint32_t kLinkControllerStride = 0x1000;
+  static constexpr uint32_t kRam = 0x80000000;
+  static constexpr unsigned kMaxPorts = 8;
+  static constexpr unsigned kFirstLinkIrq = 1;  // PLIC source of port 0
+};
+
+struct BoardConfig {
+  uint32_t node_id = 0;
+  unsigned ports = 0;  // link controllers that will be attached
+  uint32_t flash_bytes = 1u << 20;
+  uint32_t ram_bytes = 1u << 20;
+  CpuConfig cpu;
+  sc_core::sc_time mtime_tick = sc_core::sc_time(100, sc_core::SC_NS);
+  // Each console line, without its newline.
+  std::function<void(const std::string&)> on_console_line;
+  // The firmware ended the run (test finisher) with this status.
+  std::function<void(int)> on_exit;
+};
+
+class Board : public sc_core::sc_module {
+ public:
+  Board(const sc_core::sc_module_name& name, const BoardConfig& config);
+
+  // Maps port `port`'s link controller registers into the CPU's address
+  // space and its interrupt line into the PLIC. Call for ports 0, 1, ...
+  // in order, before the simulation starts.
+  void AttachLinkController(unsigned port, tlm::tlm_target_socket<32>& csr,
+                            sc_core::sc_signal<bool>& irq);
+
+  // Loads an image into flash and RAM and sets the CPU's reset pc to its
+  // entry. Fails, changing nothing, if a segment or the entry point lies
+  // outside flash and RAM.
+  Result<uint32_t> Load(const elf::ElfImage& image);
+
+  Rv32Cpu& cpu() { return cpu_; }
+  bool finished() const { return finished_; }
+  int exit_status() const { return exit_status_; }
+  void FlushConsole() { uart_.Flush(); }
+  StatList Stats() const;
+
+ private:
+  void before_end_of_elaboration() override;
+  void OnExit(int status);
+  // True if [address, address + size) lies in flash or RAM.
+  bool InMemory(uint32_t address, uint32_t size) const;
+
+  BoardConfig config_;
+  Rv32Cpu cpu_;
+  Bus bus_;
+  Memory flash_;
+  Memory ram_;
+  Uart uart_;
+  Clint clint_;
+  Plic plic_;
+  TestFinisher finisher_;
+  BoardInfo info_;
+  sc_core::sc_signal<bool> timer_irq_, software_irq_, external_irq_;
+  sc_core::sc_signal<bool> idle_source_;  // PLIC sources nothing drives
+  std::vector<bool> source_bound_;
+  unsigned attached_ports_ = 0;
+  bool finished_ = false;
+  int exit_status_ = 0;
+};
+
+}  // namespace lq::board

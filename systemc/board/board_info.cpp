@@ -1,0 +1,61 @@
+// BoardInfo's register bank: read-only facts stored at construction.
+#include "systemc/board/board_info.h"
+
+#include <cstring>
+
+#include "generated/cpp/board_regs.h"
+#include "systemc/common/register_port.h"
+
+namespace lq::board {
+
+namespace regs = lq::regs::board;
+
+BoardInfo::BoardInfo(const sc_core::sc_module_name& name,
+                     const BoardFacts& facts)
+    : sc_module(name), socket("socket"), regs_(regs::kRegisters) {
+  regs_.Store(regs::kNodeIdOffset, facts.node_id);
+  regs_.Store(regs::kPortsOffset, facts.ports);
+  regs_.Store(regs::kCpuFreqOffset, facts.cpu_khz);
+  regs_.Store(regs::kMtimeFreqOffset, facts.mtime_hz);
+  socket.register_b_transport(this, &BoardInfo::BTransport);
+  socket.register_transport_dbg(this, &BoardInfo::TransportDbg);
+}
+
+void BoardInfo::BTransport(tlm::tlm_generic_payload& trans,
+                           sc_core::sc_time& delay) {
+  if (!IsRegisterAccess(trans)) {
+    trans.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
+    return;
+  }
+  const auto offset = static_cast<uint32_t>(trans.get_address());
+  bool ok;
+  if (trans.is_write()) {
+    uint32_t value;
+    std::memcpy(&value, trans.get_data_ptr(), sizeof value);
+    ok = regs_.Write(offset, value);
+  } else {
+    const auto value = regs_.Read(offset);
+    ok = value.has_value();
+    if (ok) {
+      std::memcpy(trans.get_data_ptr(), &*value, sizeof *value);
+    }
+  }
+  delay += sc_core::sc_time(10, sc_core::SC_NS);
+  trans.set_response_status(ok ? tlm::TLM_OK_RESPONSE
+                               : tlm::TLM_ADDRESS_ERROR_RESPONSE);
+}
+
+unsigned BoardInfo::TransportDbg(tlm::tlm_generic_payload& trans) {
+  if (!trans.is_read() || !IsRegisterAccess(trans)) {
+    return 0;
+  }
+  // No register here has a read side effect, so a bus read is a debug read.
+  const auto value = regs_.Read(static_cast<uint32_t>(trans.get_address()));
+  if (!value) {
+    return 0;
+  }
+  std::memcpy(trans.get_data_ptr(), &*value, sizeof *value);
+  return kRegisterBytes;
+}
+
+}  // namespace lq::board

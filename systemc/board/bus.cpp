@@ -1,0 +1,92 @@
+// Bus decoding and forwarding, including DMI address translation both ways.
+#include "systemc/board/bus.h"
+
+#include <stdexcept>
+
+namespace lq::board {
+
+Bus::Bus(const sc_core::sc_module_name& name)
+    : sc_module(name), upstream("upstream"), devices("devices") {
+  upstream.register_b_transport(this, &Bus::BTransport);
+  upstream.register_get_direct_mem_ptr(this, &Bus::GetDirectMemPtr);
+  upstream.register_transport_dbg(this, &Bus::TransportDbg);
+  devices.register_invalidate_direct_mem_ptr(this,
+                                             &Bus::InvalidateDirectMemPtr);
+}
+
+void Bus::Map(const std::string& device, uint32_t base, uint32_t size) {
+  for (const Window& w : windows_) {
+    if (base < uint64_t{w.base} + w.size && w.base < uint64_t{base} + size) {
+      throw std::logic_error(name() + std::string(": window of ") + device +
+                             " overlaps " + w.device);
+    }
+  }
+  windows_.push_back(
+      {device, base, size, static_cast<unsigned>(windows_.size())});
+}
+
+const Bus::Window* Bus::Decode(uint64_t address, unsigned length) const {
+  for (const Window& w : windows_) {
+    if (address >= w.base && address + length <= uint64_t{w.base} + w.size) {
+      return &w;
+    }
+  }
+  return nullptr;
+}
+
+void Bus::BTransport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
+  const uint64_t address = trans.get_address();
+  const Window* window = Decode(address, trans.get_data_length());
+  if (window == nullptr) {
+    ++decode_errors_;
+    trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    return;
+  }
+  trans.set_address(address - window->base);
+  devices[window->index]->b_transport(trans, delay);
+  trans.set_address(address);
+}
+
+bool Bus::GetDirectMemPtr(tlm::tlm_generic_payload& trans, tlm::tlm_dmi& dmi) {
+  const uint64_t address = trans.get_address();
+  const Window* window = Decode(address, 1);
+  if (window == nullptr) {
+    return false;
+  }
+  trans.set_address(address - window->base);
+  const bool granted = devices[window->index]->get_direct_mem_ptr(trans, dmi);
+  trans.set_address(address);
+  if (granted) {
+    // Back to global addresses, clipped to the window.
+    const uint64_t last = uint64_t{window->size} - 1;
+    dmi.set_start_address(window->base + dmi.get_start_address());
+    dmi.set_end_address(window->base +
+                        std::min<uint64_t>(dmi.get_end_address(), last));
+  }
+  return granted;
+}
+
+unsigned Bus::TransportDbg(tlm::tlm_generic_payload& trans) {
+  const uint64_t address = trans.get_address();
+  const Window* window = Decode(address, trans.get_data_length());
+  if (window == nullptr) {
+    return 0;
+  }
+  trans.set_address(address - window->base);
+  const unsigned count = devices[window->index]->transport_dbg(trans);
+  trans.set_address(address);
+  return count;
+}
+
+void Bus::InvalidateDirectMemPtr(int index, sc_dt::uint64 start,
+                                 sc_dt::uint64 end) {
+  for (const Window& w : windows_) {
+    if (static_cast<int>(w.index) == index) {
+      upstream->invalidate_direct_mem_ptr(
+          w.base + start, w.base + std::min<sc_dt::uint64>(end, w.size - 1));
+      return;
+    }
+  }
+}
+
+}  // namespace lq::board

@@ -1,0 +1,377 @@
+// Rv32Cpu: the quantum loop, the bus adapter (DMI and b_transport), WFI
+// sleep, and the debug target GDB uses.
+#include "systemc/board/rv32_cpu.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "models/gdb/rv32_description.h"
+#include "systemc/board/gdb_stub.h"
+
+namespace lq::board {
+
+using gdb::ResumeAction;
+using gdb::StopEvent;
+using riscv::BusReply;
+using riscv::RunResult;
+using riscv::StopReason;
+
+namespace {
+
+constexpr int kPcRegister = 32;
+
+riscv::WatchAccess ToWatchAccess(gdb::WatchKind kind) {
+  switch (kind) {
+    case gdb::WatchKind::kWrite:
+      return riscv::WatchAccess::kWrite;
+    case gdb::WatchKind::kRead:
+      return riscv::WatchAccess::kRead;
+    default:
+      return riscv::WatchAccess::kAccess;
+  }
+}
+
+gdb::WatchKind ToWatchKind(riscv::WatchAccess access) {
+  switch (access) {
+    case riscv::WatchAccess::kWrite:
+      return gdb::WatchKind::kWrite;
+    case riscv::WatchAccess::kRead:
+      return gdb::WatchKind::kRead;
+    default:
+      return gdb::WatchKind::kAccess;
+  }
+}
+
+}  // namespace
+
+Rv32Cpu::Rv32Cpu(const sc_core::sc_module_name& name, const CpuConfig& config)
+    : sc_module(name),
+      bus("bus"),
+      timer_irq("timer_irq"),
+      software_irq("software_irq"),
+      external_irq("external_irq"),
+      config_(config),
+      core_(*this, config.costs) {
+  bus.register_invalidate_direct_mem_ptr(this,
+                                         &Rv32Cpu::InvalidateDirectMemPtr);
+  SC_HAS_PROCESS(Rv32Cpu);
+  SC_THREAD(Run);
+  SC_METHOD(OnInterrupts);
+  sensitive << timer_irq << software_irq << external_irq;
+  dont_initialize();
+}
+
+Rv32Cpu::~Rv32Cpu() = default;
+
+void Rv32Cpu::EnableGdb(uint16_t port, bool halt_at_start) {
+  gdb_ = std::make_unique<GdbStub>(static_cast<gdb::DebugTarget&>(*this), port,
+                                   halt_at_start);
+}
+
+uint16_t Rv32Cpu::gdb_port() const { return gdb_ ? gdb_->port() : 0; }
+
+void Rv32Cpu::Finish(int status) {
+  finished_ = true;
+  core_.RequestStop();
+  // Tell GDB now: whoever asked for the finish may stop the kernel, and
+  // this thread would not run again.
+  if (gdb_ && !killed_) {
+    gdb_->ReportExit(status);
+  }
+}
+
+void Rv32Cpu::OnInterrupts() {
+  core_.SetInterruptLine(riscv::Interrupt::kMachineTimer, timer_irq.read());
+  core_.SetInterruptLine(riscv::Interrupt::kMachineSoftware,
+                         software_irq.read());
+  core_.SetInterruptLine(riscv::Interrupt::kMachineExternal,
+                         external_irq.read());
+  if (core_.WakeupPending()) {
+    wake_event_.notify();
+  }
+}
+
+sc_core::sc_time Rv32Cpu::LocalTime() const {
+  return time_base_ + config_.clock_period *
+                          static_cast<double>(core_.cycles() - cycle_base_);
+}
+
+sc_core::sc_time Rv32Cpu::LocalOffset() const {
+  const sc_core::sc_time local = LocalTime();
+  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  return local > now ? local - now : sc_core::SC_ZERO_TIME;
+}
+
+void Rv32Cpu::Sync() {
+  const sc_core::sc_time offset = LocalOffset();
+  if (offset > sc_core::SC_ZERO_TIME) {
+    wait(offset);
+  }
+  ++syncs_;
+}
+
+void Rv32Cpu::Run() {
+  core_.Reset(reset_pc_);
+  time_base_ = sc_core::sc_time_stamp();
+  cycle_base_ = 0;
+  const double quantum_cycles =
+      std::max(1.0, std::floor(config_.quantum / config_.clock_period));
+  ResumeAction action = ResumeAction::kContinue;
+  if (gdb_ && gdb_->halt_at_start()) {
+    action = DebugStop({StopEvent::Reason::kHaltedAtStart});
+  }
+  while (!finished_) {
+    RunResult result;
+    if (action == ResumeAction::kStep) {
+      result = core_.Step();
+    } else {
+      // Run to the end of the quantum that started at the last sync.
+      const auto ahead =
+          static_cast<uint64_t>(LocalOffset() / config_.clock_period);
+      const auto budget = static_cast<uint64_t>(quantum_cycles) -
+                          std::min<uint64_t>(ahead, quantum_cycles - 1);
+      result = core_.Run(core_.cycles() + budget);
+    }
+    Sync();
+    StopEvent stop;
+    switch (result.reason) {
+      case StopReason::kBudget:
+        if (!(gdb_ && gdb_->PollStopRequest())) {
+          continue;
+        }
+        stop.reason = StopEvent::Reason::kInterrupted;
+        break;
+      case StopReason::kWfi:
+        SleepUntilInterrupt();
+        continue;
+      case StopReason::kStopRequested:
+        continue;  // finished_ ends the loop
+      case StopReason::kBreakpoint:
+        stop.reason = StopEvent::Reason::kBreakpoint;
+        break;
+      case StopReason::kStep:
+        stop.reason = StopEvent::Reason::kStep;
+        break;
+      case StopReason::kWatchpoint:
+        stop.reason = StopEvent::Reason::kWatchpoint;
+        stop.watch_kind = ToWatchKind(result.watch_access);
+        stop.watch_address = result.watch_address;
+        break;
+    }
+    action = DebugStop(stop);
+  }
+}
+
+ResumeAction Rv32Cpu::DebugStop(const StopEvent& stop) {
+  if (!gdb_) {
+    return ResumeAction::kContinue;
+  }
+  // Simulated time stands still while GDB holds the CPU: this thread does
+  // not return to the kernel until GDB resumes it.
+  const ResumeAction action = gdb_->ServeStop(stop);
+  if (action == ResumeAction::kKill) {
+    killed_ = true;
+    Finish(-1);
+  }
+  return action == ResumeAction::kStep ? ResumeAction::kStep
+                                       : ResumeAction::kContinue;
+}
+
+void Rv32Cpu::SleepUntilInterrupt() {
+  ++wfi_sleeps_;
+  while (!core_.WakeupPending() && !finished_) {
+    wait(wake_event_);
+  }
+  // The core's clock is gated while it sleeps: mcycle does not count, and
+  // its time restarts from now.
+  time_base_ = sc_core::sc_time_stamp();
+  cycle_base_ = core_.cycles();
+}
+
+void Rv32Cpu::InvalidateDirectMemPtr(sc_dt::uint64, sc_dt::uint64) {
+  core_.ClearDirectRegions();
+}
+
+void Rv32Cpu::RequestDirectAccess(tlm::tlm_generic_payload& trans) {
+  tlm::tlm_dmi dmi;
+  if (!bus->get_direct_mem_ptr(trans, dmi) || !dmi.is_read_allowed()) {
+    return;
+  }
+  riscv::DirectRegion region;
+  region.base = static_cast<uint32_t>(dmi.get_start_address());
+  region.size = static_cast<uint32_t>(dmi.get_end_address() -
+                                      dmi.get_start_address() + 1);
+  region.host = dmi.get_dmi_ptr();
+  region.writable = dmi.is_write_allowed();
+  region.executable = true;
+  core_.AddDirectRegion(region);
+  ++dmi_grants_;
+}
+
+// A device access (anything without DMI) is where firmware meets the rest
+// of the system, so the CPU synchronises first: the device sees the access
+// at the CPU's own time, and the interrupt lines it changes have settled
+// (two delta cycles: device process, then the lines into mip) before the
+// next instruction, as firmware expects of "write msip, read mip".
+BusReply Rv32Cpu::Transport(tlm::tlm_command command, uint32_t address,
+                            uint8_t* data, uint32_t size) {
+  ++bus_accesses_;
+  Sync();
+  tlm::tlm_generic_payload trans;
+  trans.set_command(command);
+  trans.set_address(address);
+  trans.set_data_ptr(data);
+  trans.set_data_length(size);
+  trans.set_streaming_width(size);
+  trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  const sc_core::sc_time before = sc_core::sc_time_stamp();
+  sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+  bus->b_transport(trans, delay);
+  // The target may have waited: the access ended at sc_time_stamp() + delay.
+  const sc_core::sc_time after = sc_core::sc_time_stamp() + delay;
+  wait(sc_core::SC_ZERO_TIME);
+  wait(sc_core::SC_ZERO_TIME);
+  // Rebase the CPU's clock on the kernel's, then charge the access.
+  time_base_ = before;
+  cycle_base_ = core_.cycles();
+  BusReply reply;
+  reply.ok = trans.is_response_ok();
+  reply.stall_cycles =
+      static_cast<uint32_t>(std::ceil((after - before) / config_.clock_period));
+  if (reply.ok && trans.is_dmi_allowed()) {
+    RequestDirectAccess(trans);
+  }
+  return reply;
+}
+
+BusReply Rv32Cpu::Read(uint32_t address, uint8_t* data, uint32_t size) {
+  return Transport(tlm::TLM_READ_COMMAND, address, data, size);
+}
+
+BusReply Rv32Cpu::Write(uint32_t address, const uint8_t* data, uint32_t size) {
+  uint8_t copy[4];
+  std::copy(data, data + size, copy);
+  return Transport(tlm::TLM_WRITE_COMMAND, address, copy, size);
+}
+
+BusReply Rv32Cpu::Fetch(uint32_t address, uint8_t* data, uint32_t size) {
+  return Transport(tlm::TLM_READ_COMMAND, address, data, size);
+}
+
+uint64_t Rv32Cpu::Time() {
+  uint8_t bytes[8] = {};
+  if (!Read(config_.mtime_address, bytes, 8).ok) {
+    return 0;
+  }
+  uint64_t value = 0;
+  for (int i = 7; i >= 0; --i) {
+    value = (value << 8) | bytes[i];
+  }
+  return value;
+}
+
+bool Rv32Cpu::DebugRead(uint32_t address, uint8_t* data, uint32_t size) {
+  tlm::tlm_generic_payload trans;
+  trans.set_command(tlm::TLM_READ_COMMAND);
+  trans.set_address(address);
+  trans.set_data_ptr(data);
+  trans.set_data_length(size);
+  return bus->transport_dbg(trans) == size;
+}
+
+bool Rv32Cpu::DebugWrite(uint32_t address, const uint8_t* data, uint32_t size) {
+  tlm::tlm_generic_payload trans;
+  trans.set_command(tlm::TLM_WRITE_COMMAND);
+  trans.set_address(address);
+  trans.set_data_ptr(const_cast<uint8_t*>(data));
+  trans.set_data_length(size);
+  return bus->transport_dbg(trans) == size;
+}
+
+StatList Rv32Cpu::Stats() const {
+  const std::string prefix = std::string(name()) + ".";
+  return {{prefix + "instructions", core_.instructions_retired()},
+          {prefix + "cycles", core_.cycles()},
+          {prefix + "traps", core_.traps_taken()},
+          {prefix + "quantum_syncs", syncs_},
+          {prefix + "bus_accesses", bus_accesses_},
+          {prefix + "wfi_sleeps", wfi_sleeps_},
+          {prefix + "dmi_grants", dmi_grants_}};
+}
+
+int Rv32Cpu::RegisterCount() const { return 33; }
+
+bool Rv32Cpu::ReadRegister(int number, uint32_t* value) {
+  if (number < 0 || number > kPcRegister) {
+    return false;
+  }
+  *value = number == kPcRegister ? core_.pc()
+                                 : core_.reg(static_cast<unsigned>(number));
+  return true;
+}
+
+bool Rv32Cpu::WriteRegister(int number, uint32_t value) {
+  if (number < 0 || number > kPcRegister) {
+    return false;
+  }
+  if (number == kPcRegister) {
+    core_.set_pc(value);
+  } else {
+    core_.set_reg(static_cast<unsigned>(number), value);
+  }
+  return true;
+}
+
+bool Rv32Cpu::ReadMemory(uint32_t address, uint8_t* data, size_t size) {
+  if (DebugRead(address, data, static_cast<uint32_t>(size))) {
+    return true;
+  }
+  // Byte by byte, so that a read spanning two devices still works and one
+  // unmapped byte fails the whole read.
+  for (size_t i = 0; i < size; ++i) {
+    if (!DebugRead(address + static_cast<uint32_t>(i), data + i, 1)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+bool Rv32Cpu::WriteMemory(uint32_t address, const uint8_t* data, size_t size) {
+  if (DebugWrite(address, data, static_cast<uint32_t>(size))) {
+    return true;
+  }
+  for (size_t i = 0; i < size; ++i) {
+    if (!DebugWrite(address + static_cast<uint32_t>(i), data + i, 1)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+bool Rv32Cpu::InsertBreakpoint(uint32_t address) {
+  core_.InsertBreakpoint(address);
+  return true;
+}
+
+bool Rv32Cpu::RemoveBreakpoint(uint32_t address) {
+  core_.RemoveBreakpoint(address);
+  return true;
+}
+
+bool Rv32Cpu::InsertWatchpoint(gdb::WatchKind kind, uint32_t address,
+                               uint32_t length) {
+  core_.InsertWatchpoint(ToWatchAccess(kind), address, length);
+  return true;
+}
+
+bool Rv32Cpu::RemoveWatchpoint(gdb::WatchKind kind, uint32_t address,
+                               uint32_t length) {
+  core_.RemoveWatchpoint(ToWatchAccess(kind), address, length);
+  return true;
+}
+
+std::string Rv32Cpu::TargetDescription(const std::string& annex) const {
+  return annex == "target.xml" ? gdb::Rv32TargetDescription() : std::string();
+}
+
+}  // namespace lq::board

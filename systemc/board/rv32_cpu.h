@@ -1,0 +1,120 @@
+// Rv32Cpu: the board's MCU. Runs an Rv32Core as a loosely-timed TLM-2.0
+// initiator: it executes a quantum of instructions ahead of simulated time,
+// reaches RAM and flash through DMI, reaches devices through b_transport
+// with its local time offset, and synchronises only at the end of a
+// quantum, on WFI and on debug stops. It is also the target GDB debugs.
+#pragma once
+
+#include <tlm_utils/simple_initiator_socket.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <systemc>
+#include <tlm>
+
+#include "models/gdb/debug_target.h"
+#include "models/riscv/hart_bus.h"
+#include "models/riscv/rv32_core.h"
+#include "systemc/common/stat_list.h"
+
+namespace lq::board {
+
+class GdbStub;
+
+struct CpuConfig {
+  sc_core::sc_time clock_period = sc_core::sc_time(10, sc_core::SC_NS);
+  // How far the CPU may run ahead of the rest of the simulation.
+  sc_core::sc_time quantum = sc_core::sc_time(1, sc_core::SC_US);
+  riscv::CycleCosts costs;
+  // Where mtime is, for the time CSR (the CLINT's mtime register).
+  uint32_t mtime_address = 0x0200bff8;
+};
+
+class Rv32Cpu : public sc_core::sc_module,
+                private riscv::HartBus,
+                private gdb::DebugTarget {
+ public:
+  tlm_utils::simple_initiator_socket<Rv32Cpu> bus;
+  sc_core::sc_in<bool> timer_irq;
+  sc_core::sc_in<bool> software_irq;
+  sc_core::sc_in<bool> external_irq;
+
+  Rv32Cpu(const sc_core::sc_module_name& name, const CpuConfig& config);
+  ~Rv32Cpu() override;
+
+  // Where execution starts (the ELF entry point).
+  void set_reset_pc(uint32_t pc) { reset_pc_ = pc; }
+  // Serves GDB on 127.0.0.1:port (0: any free port, see gdb_port());
+  // `halt_at_start` waits for GDB before the first instruction.
+  void EnableGdb(uint16_t port, bool halt_at_start);
+  uint16_t gdb_port() const;
+  // The firmware ended the run: stop after the current instruction, and
+  // tell an attached debugger.
+  void Finish(int status);
+  // GDB asked to kill the target.
+  bool killed() const { return killed_; }
+  bool running() const { return !finished_; }
+
+  // Debug writes and reads through the bus (no timing, no side effects).
+  bool DebugWrite(uint32_t address, const uint8_t* data, uint32_t size);
+  bool DebugRead(uint32_t address, uint8_t* data, uint32_t size);
+
+  const riscv::Rv32Core& core() const { return core_; }
+  StatList Stats() const;
+
+ private:
+  void Run();           // SC_THREAD
+  void OnInterrupts();  // SC_METHOD: the lines into mip
+  void InvalidateDirectMemPtr(sc_dt::uint64 start, sc_dt::uint64 end);
+
+  // The CPU's own time: time_base_ + (cycles - cycle_base_) * period.
+  sc_core::sc_time LocalTime() const;
+  sc_core::sc_time LocalOffset() const;
+  void Sync();
+  // Serves the debugger after a stop; returns how to go on.
+  gdb::ResumeAction DebugStop(const gdb::StopEvent& stop);
+  void SleepUntilInterrupt();
+
+  // riscv::HartBus
+  riscv::BusReply Read(uint32_t address, uint8_t* data, uint32_t size) override;
+  riscv::BusReply Write(uint32_t address, const uint8_t* data,
+                        uint32_t size) override;
+  riscv::BusReply Fetch(uint32_t address, uint8_t* data,
+                        uint32_t size) override;
+  uint64_t Time() override;
+  riscv::BusReply Transport(tlm::tlm_command command, uint32_t address,
+                            uint8_t* data, uint32_t size);
+  void RequestDirectAccess(tlm::tlm_generic_payload& trans);
+
+  // gdb::DebugTarget
+  int RegisterCount() const override;
+  bool ReadRegister(int number, uint32_t* value) override;
+  bool WriteRegister(int number, uint32_t value) override;
+  bool ReadMemory(uint32_t address, uint8_t* data, size_t size) override;
+  bool WriteMemory(uint32_t address, const uint8_t* data, size_t size) override;
+  bool InsertBreakpoint(uint32_t address) override;
+  bool RemoveBreakpoint(uint32_t address) override;
+  bool InsertWatchpoint(gdb::WatchKind kind, uint32_t address,
+                        uint32_t length) override;
+  bool RemoveWatchpoint(gdb::WatchKind kind, uint32_t address,
+                        uint32_t length) override;
+  std::string TargetDescription(const std::string& annex) const override;
+
+  CpuConfig config_;
+  riscv::Rv32Core core_;
+  uint32_t reset_pc_ = 0;
+  sc_core::sc_time time_base_;
+  uint64_t cycle_base_ = 0;
+  sc_core::sc_event wake_event_;
+  std::unique_ptr<GdbStub> gdb_;
+  bool finished_ = false;
+  bool killed_ = false;
+
+  uint64_t syncs_ = 0;
+  uint64_t bus_accesses_ = 0;
+  uint64_t wfi_sleeps_ = 0;
+  uint64_t dmi_grants_ = 0;
+};
+
+}  // namespace lq::board
