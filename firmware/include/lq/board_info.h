@@ -1,0 +1,22 @@
+/* The board information block at 0x0010_1000 (docs/registers/board.md): node
+ * id, port count, clock rates and a scratch register. */
+#ifndef LQ_BOARD_INFO_H_
+#define LQ_BOARD_INFO_H_
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* True if the block's ID reads the "BD" magic. QEMU's virt machine has a
+   real-time clock at this address instead, so images that must also run
+   there check this before they trust the other fields. */
+bool lq_board_info_present(void);
+
+uint32_t lq_board_id(void); /* the raw ID register */
+uint32_t lq_board_node_id(void);
+uint32_t lq_board_port_count(void);
+uint32_t lq_board_cpu_khz(void);
+uint32_t lq_board_mtime_hz(void);
+uint32_t lq_board_scratch(void);
+void lq_board_set_scratch(uint32_t value);
+
+#endif /* LQ_BOARD_INFO_H_ */

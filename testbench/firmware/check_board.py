@@ -1,0 +1,121 @@
+#!/usr/bin/python3
+"""End-to-end checks of `lqemu board` on the firmware images: exit statuses,
+console output, the one-line errors for bad images, time limits, clusters.
+Usage: check_board.py CASE LQEMU FIRMWARE_DIR WORK_DIR"""
+import json
+import pathlib
+import shutil
+import subprocess
+import sys
+
+
+def run(lqemu, *args, timeout=240):
+    return subprocess.run([lqemu, "board", *args], capture_output=True,
+                          text=True, timeout=timeout)
+
+
+def expect(condition, message):
+    if not condition:
+        raise AssertionError(message)
+
+
+def expect_exit(result, status, what):
+    expect(result.returncode == status,
+           "%s: exit %d, expected %d\nstdout:\n%s\nstderr:\n%s" %
+           (what, result.returncode, status, result.stdout, result.stderr))
+
+
+def one_line_error(result, needle, what):
+    expect_exit(result, 2, what)
+    lines = result.stderr.strip().splitlines()
+    expect(len(lines) == 1, "%s: error is not one line: %r" % (what, lines))
+    expect(needle in lines[0], "%s: %r does not mention %r" % (what, lines[0], needle))
+
+
+def case_console_is_prefixed_with_the_node(lqemu, fw, work):
+    result = run(lqemu, "--firmware", str(fw / "hello.elf"))
+    expect_exit(result, 0, "hello")
+    expect("node0: Hello from node 0" in result.stdout.splitlines(),
+           "hello's greeting missing or not prefixed:\n" + result.stdout)
+    expect("firmware exited with status 0" in result.stderr, result.stderr)
+
+
+def case_console_dir_writes_one_log_per_node(lqemu, fw, work):
+    logs = work / "logs"
+    logs.mkdir()
+    result = run(lqemu, "--firmware", str(fw / "hello.elf"), "--console-dir",
+                 str(logs), "--quiet")
+    expect_exit(result, 0, "hello --console-dir")
+    expect(result.stdout == "", "console went to stdout too: " + result.stdout)
+    text = (logs / "node0.log").read_text()
+    expect(text.startswith("Hello from node 0\n"), "node0.log: " + text)
+
+
+def case_time_limit_ends_an_unfinished_run(lqemu, fw, work):
+    # Training takes Detect.Quiet (12 ms) at full scale: a 5 ms limit ends
+    # the run while the bring-up firmware still waits.
+    result = run(lqemu, "--firmware", str(fw / "link_bringup.elf"),
+                 "--ltssm-time-scale", "1", "--max-time-us", "5000")
+    expect_exit(result, 1, "bring-up cut short by the time limit")
+    expect("still running at the time limit" in result.stderr, result.stderr)
+
+
+def case_rejects_bad_images(lqemu, fw, work):
+    text = work / "notes.txt"
+    text.write_text("not an image\n")
+    one_line_error(run(lqemu, "--firmware", str(text)), "not an ELF file",
+                   "text file")
+    host = pathlib.Path(shutil.which("true")).resolve()
+    one_line_error(run(lqemu, "--firmware", str(host)), "64-bit ELF",
+                   "host executable")
+    elf = (fw / "hello.elf").read_bytes()
+    truncated = work / "truncated.elf"
+    truncated.write_bytes(elf[:100])
+    one_line_error(run(lqemu, "--firmware", str(truncated)), "truncated.elf",
+                   "truncated image")
+    moved = work / "moved.elf"
+    subprocess.run(["riscv64-unknown-elf-objcopy", "--change-addresses",
+                    "0x10000000", str(fw / "hello.elf"), str(moved)], check=True)
+    one_line_error(run(lqemu, "--firmware", str(moved)), "outside flash",
+                   "image linked for another map")
+    missing = run(lqemu, "--firmware", str(work / "missing.elf"))
+    expect_exit(missing, 2, "missing image")
+
+
+def case_stats_file_has_the_cpu_counters(lqemu, fw, work):
+    path = work / "stats.json"
+    result = run(lqemu, "--firmware", str(fw / "compute_short.elf"), "--ports",
+                 "0", "--stats", str(path), "--quiet")
+    expect_exit(result, 0, "compute_short")
+    stats = json.loads(path.read_text())
+    expect(stats["firmware_status"] == 0, stats)
+    expect(stats["stats"]["cluster.node0.board.cpu.instructions"] > 4_000_000,
+           "compute_short runs millions of instructions: %s" % stats["stats"])
+
+
+def case_cluster_brings_up_every_link(lqemu, fw, work):
+    scenario = work / "torus.yaml"
+    scenario.write_text("topology:\n  name: torus\n  dims: 4x4x4\n")
+    logs = work / "logs"
+    logs.mkdir()
+    result = run(lqemu, "--firmware", str(fw / "link_bringup.elf"),
+                 "--scenario", str(scenario), "--console-dir", str(logs))
+    expect_exit(result, 0, "64-node bring-up")
+    expect("384 of 384 ports up" in result.stderr, result.stderr)
+    for node in range(64):
+        log = (logs / ("node%d.log" % node)).read_text()
+        expect("link bring-up: 6 of 6 ports up" in log,
+               "node%d did not report 6 links up:\n%s" % (node, log))
+
+
+def main():
+    case, lqemu, fw, work = sys.argv[1], sys.argv[2], pathlib.Path(sys.argv[3]), \
+        pathlib.Path(sys.argv[4])
+    shutil.rmtree(work, ignore_errors=True)
+    work.mkdir(parents=True)
+    globals()["case_" + case](lqemu, fw, work)
+    print("ok:", case)
+
+
+if __name__ == "__main__":
+    main()
