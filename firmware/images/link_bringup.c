@@ -159,8 +159,10 @@ int main(void) {
 
   if (LINK_BRINGUP_WATCH_US > 0) {
     uint32_t downs_seen[LQ_LC_MAX_PORTS] = {0};
+    uint32_t ups_seen[LQ_LC_MAX_PORTS] = {0};
     for (uint32_t port = 0; port < port_count; port++) {
       downs_seen[port] = link_down_events[port];
+      ups_seen[port] = link_up_events[port];
     }
     watching = true;
     arm_timeout(LINK_BRINGUP_WATCH_US);
@@ -169,15 +171,30 @@ int main(void) {
     while (!timed_out) {
       wait_unless(watch_over);
       for (uint32_t port = 0; port < port_count; port++) {
+        uint32_t status = lq_lc_read(port, LC_STATUS_OFFSET);
         if (link_down_events[port] != downs_seen[port]) {
           downs_seen[port] = link_down_events[port];
-          uint32_t status = lq_lc_read(port, LC_STATUS_OFFSET);
           printf("port %lu: link down, retrain requested (state %s)\n",
                  (unsigned long)port,
                  lq_lc_ltssm_name(lc_status_ltssm_get(status)));
         }
+        if (link_up_events[port] != ups_seen[port]) {
+          ups_seen[port] = link_up_events[port];
+          printf("port %lu: link up again x%lu %s\n", (unsigned long)port,
+                 (unsigned long)lc_status_width_get(status),
+                 lq_lc_speed_name(lc_status_speed_get(status)));
+        }
       }
     }
+    /* What counts is how the links stand when the watch ends. */
+    up = 0;
+    for (uint32_t port = 0; port < port_count; port++) {
+      if (port_present[port] && port_in_l0(port)) {
+        up++;
+      }
+    }
+    printf("link watch: %lu of %lu ports up at the end\n", (unsigned long)up,
+           (unsigned long)enabled);
   }
   lq_irq_global_disable();
   return up == enabled ? 0 : 1;

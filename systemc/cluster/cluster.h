@@ -44,6 +44,8 @@ class Cluster : public sc_core::sc_module {
 
   unsigned node_count() const { return static_cast<unsigned>(nodes_.size()); }
   Node& node(unsigned index) { return *nodes_.at(index); }
+  // Bench mode: the partner port cabled to node0's port `index`.
+  LinkPort& partner(unsigned index) { return *partners_.at(index); }
   unsigned finished_nodes() const { return finished_; }
   // The worst exit status: 0 only if every finished board exited with 0.
   int worst_status() const { return worst_status_; }
