@@ -65,4 +65,3 @@ class DebugTarget {
 };
 
 }  // namespace lq::gdb
-
