@@ -57,21 +57,27 @@ int sc_main(int argc, char* argv[]) {
       ->add_option("--firmware", board.firmware, "RV32IMAC ELF image to boot")
       ->required()
       ->check(CLI::ExistingFile);
-  board_command->add_option("--gdb", board.gdb_port,
-                            "Serve GDB's remote protocol on localhost:PORT "
-                            "(node 0's CPU)");
+  board_command
+      ->add_option("--gdb", board.gdb_port,
+                   "Serve GDB's remote protocol on localhost:PORT (node 0's "
+                   "CPU; 0 picks a free port)")
+      ->type_name("PORT");
   auto* halt = board_command->add_flag(
       "--halt", board.halt, "Wait for GDB before the first instruction");
   halt->needs(board_command->get_option("--gdb"));
-  board_command
-      ->add_option("--ports", board.ports,
-                   "Link ports of a board on its own, each facing a partner")
-      ->check(CLI::Range(0, 8))
-      ->capture_default_str();
+  auto* ports =
+      board_command
+          ->add_option(
+              "--ports", board.ports,
+              "Link ports of a board on its own, each facing a partner")
+          ->check(CLI::Range(0, 8))
+          ->capture_default_str();
   board_command
       ->add_option("--scenario", board.scenario_file,
-                   "Boot every node of this scenario's topology")
-      ->check(CLI::ExistingFile);
+                   "Boot every node of this scenario's topology (its "
+                   "topology gives the ports)")
+      ->check(CLI::ExistingFile)
+      ->excludes(ports);
   board_command
       ->add_option("--set", board.overrides,
                    "Override a scenario key, e.g. --set link.profile=ib")
