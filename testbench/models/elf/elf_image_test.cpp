@@ -96,7 +96,7 @@ TEST(ElfImageTest, RejectsWhatIsNotAnRv32Executable) {
       {42, 16, 2, "too short"},
       {28, 0x1000, 4, "past the end of the file"},
       {52 + 4, 0x1000, 4, "segment 0"},
-      {52 + 16, 0x10, 4, "more file bytes than memory bytes"},
+      {52 + 20, 4, 4, "more file bytes than memory bytes"},
       {116 + 12, 0xffffff80, 4, "wraps around"},
   };
   for (const Case& c : cases) {
