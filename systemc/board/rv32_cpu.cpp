@@ -293,7 +293,7 @@ StatList Rv32Cpu::Stats() const {
   return {{prefix + "instructions", core_.instructions_retired()},
           {prefix + "cycles", core_.cycles()},
           {prefix + "traps", core_.traps_taken()},
-          {prefix + "quantum_syncs", syncs_},
+          {prefix + "syncs", syncs_},
           {prefix + "bus_accesses", bus_accesses_},
           {prefix + "wfi_sleeps", wfi_sleeps_},
           {prefix + "dmi_grants", dmi_grants_}};
