@@ -1,0 +1,92 @@
+// SlotPacker and SlotParser: NET-2.7's packet stream over payload slots.
+#include "models/network/vc_stream.h"
+
+#include <algorithm>
+
+namespace lq::net {
+
+void SlotPacker::Push(ByteView packet) {
+  pending_.insert(pending_.end(), packet.begin(), packet.end());
+}
+
+Bytes SlotPacker::PopSlot() {
+  Bytes slot(slot_bytes_, 0);
+  const size_t take = std::min(slot_bytes_, pending_.size());
+  std::copy(pending_.begin(), pending_.begin() + take, slot.begin());
+  pending_.erase(pending_.begin(), pending_.begin() + take);
+  return slot;
+}
+
+void SlotParser::Reset() {
+  partial_.clear();
+  skip_ = 0;
+  have_header_ = false;
+  broken_ = false;
+}
+
+std::deque<SlotParser::Event> SlotParser::Accept(ByteView slot) {
+  std::deque<Event> events;
+  size_t at = 0;
+  while (at < slot.size() && !broken_) {
+    if (skip_ > 0) {  // the payload of a dropped packet
+      const size_t take = std::min(skip_, slot.size() - at);
+      skip_ -= take;
+      at += take;
+      continue;
+    }
+    if (!have_header_) {
+      // NET-2.9: a zero where a header must start is padding to the end of
+      // the slot (VER is never 0, so no header starts with 0x00).
+      if (partial_.empty() && slot[at] == 0) {
+        break;
+      }
+      const size_t take =
+          std::min(kRouteHeaderBytes - partial_.size(), slot.size() - at);
+      partial_.insert(partial_.end(), slot.begin() + at,
+                      slot.begin() + at + take);
+      at += take;
+      if (partial_.size() < kRouteHeaderBytes) {
+        break;  // the header continues in the next slot
+      }
+      const HeaderCheck check = CheckRouteHeader(
+          partial_.data(), config_.vc, config_.nodes, config_.max_payload);
+      Event event;
+      event.header = check.header;
+      event.reason = check.reason;
+      if (check.verdict == HeaderVerdict::kStreamError) {
+        event.kind = Event::Kind::kStreamError;
+        events.push_back(std::move(event));
+        broken_ = true;
+        partial_.clear();
+        break;
+      }
+      if (check.verdict == HeaderVerdict::kDropHeader) {
+        event.kind = Event::Kind::kHeaderDrop;
+        events.push_back(std::move(event));
+        skip_ = check.header.len;
+        partial_.clear();
+        continue;
+      }
+      header_ = check.header;
+      have_header_ = true;
+      continue;
+    }
+    const size_t wanted = kRouteHeaderBytes + header_.len - partial_.size();
+    const size_t take = std::min(wanted, slot.size() - at);
+    partial_.insert(partial_.end(), slot.begin() + at,
+                    slot.begin() + at + take);
+    at += take;
+    if (partial_.size() == kRouteHeaderBytes + header_.len) {
+      Event event;
+      event.kind = Event::Kind::kPacket;
+      event.header = header_;
+      event.packet = std::move(partial_);
+      events.push_back(std::move(event));
+      partial_.clear();
+      have_header_ = false;
+    }
+  }
+  return events;
+}
+
+}  // namespace lq::net

@@ -1,0 +1,82 @@
+// One VC's byte stream on a link (docs/spec/net.md NET-2.7, NET-2.9):
+// packets (routing header + payload) back to back in the payload slots the
+// data-link layer carries, straddling slots as they must. The packer is the
+// transmit side, the parser the receive side with NET-2.10's checks.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+
+#include "models/common/bytes.h"
+#include "models/network/route_header.h"
+
+namespace lq::net {
+
+// Transmit side: packets in, slots out.
+class SlotPacker {
+ public:
+  explicit SlotPacker(size_t slot_bytes) : slot_bytes_(slot_bytes) {}
+
+  // Appends a whole packet (header included) to the stream.
+  void Push(ByteView packet);
+
+  // Bytes waiting to be sent.
+  size_t pending() const { return pending_.size(); }
+  // True if a full slot is ready, or, with `flush`, if any bytes are
+  // waiting (the last slot is then padded with zeros: NET-2.9 allows that
+  // only at a packet boundary, and every pushed packet ends at one).
+  bool HasSlot(bool flush) const {
+    return pending_.size() >= slot_bytes_ || (flush && !pending_.empty());
+  }
+  // The next slot. Precondition: HasSlot(flush) for the same `flush`.
+  Bytes PopSlot();
+
+ private:
+  size_t slot_bytes_;
+  std::deque<uint8_t> pending_;
+};
+
+// Receive side: slots in, checked packets out.
+class SlotParser {
+ public:
+  struct Config {
+    unsigned vc = 0;              // the VC this stream arrives on
+    uint32_t nodes = 1;           // N, for the DST/SRC check
+    uint16_t max_payload = 9216;  // net.max_payload
+  };
+
+  // What parsing a slot produced, in stream order.
+  struct Event {
+    enum class Kind {
+      kPacket,       // a whole packet that passed NET-2.10 (in `packet`)
+      kHeaderDrop,   // a header failed check 5 or 6; its payload skipped
+      kStreamError,  // checks 1 to 4 failed: the rest of the stream is lost
+    };
+    Kind kind = Kind::kPacket;
+    RouteHeader header;
+    Bytes packet;             // header + payload, kPacket only
+    const char* reason = "";  // which check failed
+  };
+
+  explicit SlotParser(const Config& config) : config_(config) {}
+
+  // Parses one slot. After a stream error every later slot is ignored until
+  // Reset() (the link went down and came back: NET-2.10).
+  std::deque<Event> Accept(ByteView slot);
+  void Reset();
+
+  bool broken() const { return broken_; }
+  // Bytes of a packet begun but not finished (for statistics and tests).
+  size_t partial_bytes() const { return partial_.size(); }
+
+ private:
+  Config config_;
+  Bytes partial_;    // header bytes, then header + payload so far
+  size_t skip_ = 0;  // payload bytes of a dropped packet still to skip
+  bool have_header_ = false;
+  RouteHeader header_;
+  bool broken_ = false;
+};
+
+}  // namespace lq::net
