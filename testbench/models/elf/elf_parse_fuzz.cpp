@@ -4,16 +4,9 @@
 #include <cstdint>
 
 #include "models/elf/elf_image.h"
+#include "testbench/fuzz/fuzz_require.h"
 
-namespace {
-
-void Require(bool condition) {
-  if (!condition) {
-    __builtin_trap();
-  }
-}
-
-}  // namespace
+using lq::fuzz::Require;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const auto image = lq::elf::ParseRv32Elf(lq::ByteView(data, size));

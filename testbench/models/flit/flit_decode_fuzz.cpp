@@ -4,6 +4,9 @@
 #include <cstdint>
 
 #include "models/flit/flit_codec.h"
+#include "testbench/fuzz/fuzz_require.h"
+
+using lq::fuzz::Require;
 
 namespace {
 
@@ -13,12 +16,6 @@ using lq::flit::DecodedFlit;
 using lq::flit::DecodeFlit;
 using lq::flit::EncodeFlit;
 using lq::phy::LinkProfile;
-
-void Require(bool condition) {
-  if (!condition) {
-    __builtin_trap();
-  }
-}
 
 bool SameContent(const DecodedFlit& a, const DecodedFlit& b) {
   return a.header == b.header && a.payload == b.payload;

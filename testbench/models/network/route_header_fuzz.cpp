@@ -6,16 +6,9 @@
 #include <cstring>
 
 #include "models/network/route_header.h"
+#include "testbench/fuzz/fuzz_require.h"
 
-namespace {
-
-void Require(bool condition) {
-  if (!condition) {
-    __builtin_trap();
-  }
-}
-
-}  // namespace
+using lq::fuzz::Require;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace lq::net;  // NOLINT: fuzz-local.

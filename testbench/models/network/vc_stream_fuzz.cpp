@@ -6,16 +6,9 @@
 #include <cstdint>
 
 #include "models/network/vc_stream.h"
+#include "testbench/fuzz/fuzz_require.h"
 
-namespace {
-
-void Require(bool condition) {
-  if (!condition) {
-    __builtin_trap();
-  }
-}
-
-}  // namespace
+using lq::fuzz::Require;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using lq::net::SlotParser;

@@ -5,7 +5,10 @@
 #include <cstdint>
 #include <cstring>
 
+#include "testbench/fuzz/fuzz_require.h"
 #include "testbench/models/riscv/rv32_test_machine.h"
+
+using lq::fuzz::Require;
 
 namespace {
 
@@ -14,12 +17,6 @@ using lq::riscv::StopReason;
 using lq::riscv::testing::kRamBase;
 using lq::riscv::testing::kRamSize;
 using lq::riscv::testing::TestMachine;
-
-void Require(bool condition) {
-  if (!condition) {
-    __builtin_trap();
-  }
-}
 
 }  // namespace
 
