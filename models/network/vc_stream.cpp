@@ -69,10 +69,32 @@ std::deque<SlotParser::Event> SlotParser::Accept(ByteView slot) {
       }
       header_ = check.header;
       have_header_ = true;
+      if (config_.streaming) {
+        event.kind = Event::Kind::kHeader;
+        event.packet = partial_;
+        events.push_back(std::move(event));
+      }
       continue;
     }
     const size_t wanted = kRouteHeaderBytes + header_.len - partial_.size();
     const size_t take = std::min(wanted, slot.size() - at);
+    if (config_.streaming) {
+      // Only the count matters for the packet's progress: partial_ keeps
+      // the header and stands in for the payload by its size.
+      Event event;
+      event.kind = Event::Kind::kPayload;
+      event.header = header_;
+      event.packet.assign(slot.begin() + at, slot.begin() + at + take);
+      event.last = take == wanted;
+      partial_.resize(partial_.size() + take);
+      at += take;
+      events.push_back(std::move(event));
+      if (take == wanted) {
+        partial_.clear();
+        have_header_ = false;
+      }
+      continue;
+    }
     partial_.insert(partial_.end(), slot.begin() + at,
                     slot.begin() + at + take);
     at += take;

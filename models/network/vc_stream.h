@@ -44,18 +44,27 @@ class SlotParser {
     unsigned vc = 0;              // the VC this stream arrives on
     uint32_t nodes = 1;           // N, for the DST/SRC check
     uint16_t max_payload = 9216;  // net.max_payload
+    // Report packets as they arrive (a header, then payload chunks) instead
+    // of whole: what a wormhole router needs to forward before the tail is
+    // in.
+    bool streaming = false;
   };
 
   // What parsing a slot produced, in stream order.
   struct Event {
     enum class Kind {
-      kPacket,       // a whole packet that passed NET-2.10 (in `packet`)
+      kPacket,   // a whole packet that passed NET-2.10 (in `packet`)
+      kHeader,   // streaming: a header that passed (bytes in `packet`)
+      kPayload,  // streaming: payload bytes of the current packet
+
       kHeaderDrop,   // a header failed check 5 or 6; its payload skipped
       kStreamError,  // checks 1 to 4 failed: the rest of the stream is lost
     };
     Kind kind = Kind::kPacket;
     RouteHeader header;
-    Bytes packet;             // header + payload, kPacket only
+    Bytes packet;             // kPacket: header + payload; kHeader: the
+                              // header; kPayload: this chunk
+    bool last = false;        // kPayload: the packet's last chunk
     const char* reason = "";  // which check failed
   };
 

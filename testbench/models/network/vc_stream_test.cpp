@@ -152,5 +152,35 @@ TEST(VcStreamTest, NET_2_7_RandomPacketsRoundTripWithAnySlotSize) {
   }
 }
 
+TEST(VcStreamTest, NET_2_7_StreamingReportsHeaderThenPayloadChunks) {
+  SlotPacker packer(32);
+  const Bytes packet = MakePacket(70, 1, 0x5a);  // 86 bytes: three slots
+  packer.Push(packet);
+  SlotParser::Config config = Config(1);
+  config.streaming = true;
+  SlotParser parser(config);
+  Bytes rebuilt;
+  int headers = 0;
+  bool ended = false;
+  int slots = 0;
+  while (packer.HasSlot(true)) {
+    ++slots;
+    for (const auto& e : parser.Accept(packer.PopSlot())) {
+      if (e.kind == SlotParser::Event::Kind::kHeader) {
+        ++headers;
+        EXPECT_EQ(slots, 1) << "the header is reported with its first slot";
+      } else {
+        ASSERT_EQ(e.kind, SlotParser::Event::Kind::kPayload);
+        EXPECT_FALSE(ended);
+        ended = e.last;
+      }
+      rebuilt.insert(rebuilt.end(), e.packet.begin(), e.packet.end());
+    }
+  }
+  EXPECT_EQ(headers, 1);
+  EXPECT_TRUE(ended) << "the last chunk says so";
+  EXPECT_EQ(rebuilt, packet) << "header and chunks are the packet";
+}
+
 }  // namespace
 }  // namespace lq::net

@@ -1,0 +1,106 @@
+// NetworkInterface: header building, slot packing with credits, ejection.
+#include "systemc/network/network_interface.h"
+
+#include <utility>
+
+namespace lq::net {
+
+NetworkInterface::NetworkInterface(const sc_core::sc_module_name& name,
+                                   const NetworkInterfaceConfig& config,
+                                   std::function<void(Delivered)> on_delivery)
+    : sc_module(name),
+      socket("socket"),
+      config_(config),
+      vcs_(config.vc_classes * config.vc_sets),
+      period_(config.clock_ns, sc_core::SC_NS),
+      on_delivery_(std::move(on_delivery)),
+      packers_(vcs_, SlotPacker(config.slot_bytes)),
+      credits_(vcs_, 0) {
+  socket.in.bind(static_cast<link::SlotIf&>(*this));
+  for (unsigned v = 0; v < vcs_; ++v) {
+    SlotParser::Config parser;
+    parser.vc = v;
+    parser.nodes = config.nodes;
+    parser.max_payload = config.max_payload;
+    parsers_.push_back(std::make_unique<SlotParser>(parser));
+  }
+  SC_HAS_PROCESS(NetworkInterface);
+  SC_METHOD(Transmit);
+  sensitive << wake_;
+  dont_initialize();
+}
+
+void NetworkInterface::start_of_simulation() {
+  for (unsigned v = 0; v < vcs_; ++v) {
+    socket.out->Credit(v, config_.rx_buffer_slots, sc_core::SC_ZERO_TIME);
+  }
+}
+
+void NetworkInterface::Send(uint16_t dst, uint8_t tc, Bytes payload) {
+  RouteHeader header;
+  header.kind = static_cast<uint8_t>(PacketKind::kData);
+  header.tc = tc & 0x7;
+  header.dst = dst;
+  header.src = config_.node;
+  header.vc = static_cast<uint8_t>(config_.tc_map[header.tc] *
+                                   config_.vc_classes);  // class 0
+  header.ttl = config_.initial_ttl;
+  header.len = static_cast<uint16_t>(payload.size());
+  Bytes packet(kRouteHeaderBytes + payload.size());
+  EncodeRouteHeader(header, packet.data());
+  std::copy(payload.begin(), payload.end(), packet.begin() + kRouteHeaderBytes);
+  packers_[header.vc].Push(packet);
+  ++packets_sent_;
+  wake_.notify(sc_core::SC_ZERO_TIME);
+}
+
+// One slot per cycle, round-robin over the VCs that have bytes and credit.
+// A VC's last bytes go out padded: every packet ends at a boundary.
+void NetworkInterface::Transmit() {
+  for (unsigned k = 0; k < vcs_; ++k) {
+    const unsigned v = (next_vc_ + k) % vcs_;
+    if (credits_[v] == 0 || !packers_[v].HasSlot(true)) {
+      continue;
+    }
+    link::Slot slot;
+    slot.vc = v;
+    slot.bytes = packers_[v].PopSlot();
+    --credits_[v];
+    socket.out->Put(std::move(slot), period_);
+    next_vc_ = (v + 1) % vcs_;
+    break;
+  }
+  for (unsigned v = 0; v < vcs_; ++v) {
+    if (credits_[v] > 0 && packers_[v].HasSlot(true)) {
+      wake_.notify(period_);
+      return;
+    }
+  }
+}
+
+void NetworkInterface::Put(link::Slot slot, const sc_core::sc_time& delay) {
+  const sc_core::sc_time at = sc_core::sc_time_stamp() + delay;
+  for (auto& event : parsers_.at(slot.vc)->Accept(slot.bytes)) {
+    if (event.kind != SlotParser::Event::Kind::kPacket) {
+      continue;  // the router counts bad headers; nothing to deliver
+    }
+    ++packets_received_;
+    Delivered delivered;
+    delivered.header = event.header;
+    delivered.payload.assign(event.packet.begin() + kRouteHeaderBytes,
+                             event.packet.end());
+    delivered.at = at;
+    on_delivery_(std::move(delivered));
+  }
+  // Consumed at once: the room is the router's again.
+  socket.out->Credit(slot.vc, 1, delay);
+}
+
+// The router returns credits with no delay, so they count at once.
+void NetworkInterface::Credit(unsigned vc, unsigned count,
+                              const sc_core::sc_time& delay) {
+  credits_.at(vc) += count;
+  wake_.notify(delay);
+}
+
+}  // namespace lq::net

@@ -1,0 +1,77 @@
+// NetworkInterface: a node's side of its router's local port, where the
+// transport engine (or a traffic generator) injects packets and receives
+// those addressed to it. It builds the routing header (NET-2.3), packs
+// packets into slots per VC with the router's credits, and parses ejected
+// slots back into packets. One slot per cycle each way.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <systemc>
+#include <vector>
+
+#include "models/network/route_header.h"
+#include "models/network/vc_stream.h"
+#include "systemc/link/slot_socket.h"
+
+namespace lq::net {
+
+struct NetworkInterfaceConfig {
+  uint16_t node = 0;
+  uint32_t nodes = 1;
+  unsigned vc_classes = 2;
+  unsigned vc_sets = 2;
+  unsigned rx_buffer_slots = 64;  // room granted to the router per VC
+  size_t slot_bytes = 236;
+  double clock_ns = 1.0;
+  uint8_t initial_ttl = 64;  // net.initial_ttl
+  uint16_t max_payload = 9216;
+  // TC_MAP (NET-3.5): the VC set of each traffic class.
+  std::array<uint8_t, 8> tc_map{0, 0, 0, 0, 0, 0, 1, 1};
+};
+
+// A packet handed up at its destination.
+struct Delivered {
+  RouteHeader header;
+  Bytes payload;
+  sc_core::sc_time at;
+};
+
+class NetworkInterface : public sc_core::sc_module, private link::SlotIf {
+ public:
+  link::SlotSocket socket;  // to the router's local port
+
+  NetworkInterface(const sc_core::sc_module_name& name,
+                   const NetworkInterfaceConfig& config,
+                   std::function<void(Delivered)> on_delivery);
+
+  // Queues a DATA packet for `dst` on traffic class `tc` (NET-2.3).
+  void Send(uint16_t dst, uint8_t tc, Bytes payload);
+
+  uint64_t packets_sent() const { return packets_sent_; }
+  uint64_t packets_received() const { return packets_received_; }
+
+ private:
+  void start_of_simulation() override;
+  void Put(link::Slot slot, const sc_core::sc_time& delay) override;
+  void Credit(unsigned vc, unsigned count,
+              const sc_core::sc_time& delay) override;
+  void Transmit();  // SC_METHOD: at most one slot per cycle
+
+  NetworkInterfaceConfig config_;
+  unsigned vcs_;
+  sc_core::sc_time period_;
+  std::function<void(Delivered)> on_delivery_;
+  std::vector<SlotPacker> packers_;
+  std::vector<unsigned> credits_;
+  std::vector<std::unique_ptr<SlotParser>> parsers_;
+  unsigned next_vc_ = 0;
+  uint64_t packets_sent_ = 0;
+  uint64_t packets_received_ = 0;
+  sc_core::sc_event wake_;
+};
+
+}  // namespace lq::net
