@@ -1,0 +1,64 @@
+// TrafficSource: a synthetic workload behind one node's network interface
+// (which it contains, and whose socket binds to the router's local port):
+// packets of a fixed size to destinations from a traffic pattern, injected
+// as a Bernoulli process at a rate in packets per cycle, seeded. Each
+// packet carries its injection time, so the receiving source measures its
+// latency (creation to delivery, source queueing included).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <random>
+#include <systemc>
+#include <vector>
+
+#include "models/network/traffic_pattern.h"
+#include "systemc/network/network_interface.h"
+
+namespace lq::net {
+
+struct TrafficConfig {
+  double packets_per_cycle = 0.01;  // offered load per node
+  uint16_t payload_bytes = 64;
+  uint64_t packets = 0;  // to send; 0: until the simulation ends
+  uint8_t tc = 0;
+  double clock_ns = 1.0;
+  uint64_t seed = 1;
+  sc_core::sc_time start;  // first injection no earlier than this
+};
+
+class TrafficSource : public sc_core::sc_module {
+ public:
+  TrafficSource(const sc_core::sc_module_name& name,
+                const NetworkInterfaceConfig& interface,
+                const TrafficConfig& config,
+                std::shared_ptr<const TrafficPattern> pattern);
+
+  link::SlotSocket& socket() { return ni_.socket; }
+
+  uint64_t sent() const { return sent_; }
+  uint64_t received() const { return received_; }
+  // Latencies (ns) and hop counts of the packets delivered here.
+  const std::vector<double>& latencies_ns() const { return latencies_ns_; }
+  const std::vector<uint8_t>& hops() const { return hops_; }
+
+ private:
+  void start_of_simulation() override;
+  void Inject();  // SC_METHOD: one packet, then the next injection time
+  void OnDelivery(const Delivered& delivered);
+  void ScheduleNext();
+
+  uint16_t node_;
+  TrafficConfig config_;
+  std::shared_ptr<const TrafficPattern> pattern_;
+  NetworkInterface ni_;
+  std::mt19937_64 random_;
+  sc_core::sc_time period_;
+  uint64_t sent_ = 0;
+  uint64_t received_ = 0;
+  std::vector<double> latencies_ns_;
+  std::vector<uint8_t> hops_;
+  sc_core::sc_event next_;
+};
+
+}  // namespace lq::net
