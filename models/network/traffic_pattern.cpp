@@ -136,7 +136,8 @@ Result<std::unique_ptr<TrafficPattern>> CreateTrafficPattern(
     return Error{
         "unknown traffic pattern \"" + name + "\" (known: " + names + ")", 0};
   }
-  for (const auto& [key, value] : params) {
+  for (const auto& param : params) {
+    const std::string& key = param.first;
     const bool declared =
         std::any_of(info->params.begin(), info->params.end(),
                     [&](const auto& p) { return p.first == key; });
