@@ -70,6 +70,7 @@ void TrafficSource::OnDelivery(const Delivered& delivered) {
   const double sent_ps = static_cast<double>(stamp) *
                          sc_core::sc_get_time_resolution().to_seconds() * 1e12;
   latencies_ns_.push_back((delivered.at.to_seconds() * 1e12 - sent_ps) / 1e3);
+  sent_ns_.push_back(sent_ps / 1e3);
   hops_.push_back(delivered.header.hops);
 }
 

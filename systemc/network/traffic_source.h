@@ -38,8 +38,10 @@ class TrafficSource : public sc_core::sc_module {
 
   uint64_t sent() const { return sent_; }
   uint64_t received() const { return received_; }
-  // Latencies (ns) and hop counts of the packets delivered here.
+  // Latencies (ns), send times (ns) and hop counts of the packets
+  // delivered here, in delivery order.
   const std::vector<double>& latencies_ns() const { return latencies_ns_; }
+  const std::vector<double>& sent_ns() const { return sent_ns_; }
   const std::vector<uint8_t>& hops() const { return hops_; }
 
  private:
@@ -57,6 +59,7 @@ class TrafficSource : public sc_core::sc_module {
   uint64_t sent_ = 0;
   uint64_t received_ = 0;
   std::vector<double> latencies_ns_;
+  std::vector<double> sent_ns_;
   std::vector<uint8_t> hops_;
   sc_core::sc_event next_;
 };

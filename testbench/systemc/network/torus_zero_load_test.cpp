@@ -14,9 +14,7 @@
 #include "models/topology/analytics.h"
 #include "models/topology/routing_registry.h"
 #include "models/topology/topology_registry.h"
-#include "systemc/network/router.h"
-#include "systemc/network/slot_channel.h"
-#include "systemc/network/traffic_source.h"
+#include "systemc/network/network.h"
 
 namespace lq::net {
 namespace {
@@ -37,51 +35,23 @@ TEST(TorusZeroLoadTest, NET_6_4_HopsAndNET_8_4_LatencyMatchTheory) {
   std::shared_ptr<const TrafficPattern> uniform =
       CreateTrafficPattern("uniform", nodes, {}).value();
 
-  std::vector<std::unique_ptr<Router>> routers;
-  std::vector<std::unique_ptr<TrafficSource>> sources;
-  std::vector<std::unique_ptr<SlotChannel>> channels;
-  for (uint32_t n = 0; n < nodes; ++n) {
-    RouterConfig router;
-    router.node = n;
-    router.network_ports = topology->PortCount(n);
-    router.routing = routing;
-    router.nodes = nodes;
-    routers.push_back(std::make_unique<Router>(
-        ("router" + std::to_string(n)).c_str(), router));
-    NetworkInterfaceConfig ni;
-    ni.node = static_cast<uint16_t>(n);
-    ni.nodes = nodes;
-    TrafficConfig traffic;
-    traffic.packets_per_cycle = 0.002;  // far below saturation
-    traffic.payload_bytes = 64;         // one 236-byte slot with its header
-    traffic.packets = kPacketsPerNode;
-    traffic.seed = 100 + n;
-    sources.push_back(std::make_unique<TrafficSource>(
-        ("source" + std::to_string(n)).c_str(), ni, traffic, uniform));
-    Connect(routers.back()->port(routers.back()->local_port()),
-            sources.back()->socket());
-  }
-  for (uint32_t n = 0; n < nodes; ++n) {
-    for (unsigned p = 0; p < topology->PortCount(n); ++p) {
-      const auto far = topology->Neighbour(n, p).value();
-      if (far.node > n || (far.node == n && far.port > p)) {
-        channels.push_back(std::make_unique<SlotChannel>(
-            ("link" + std::to_string(channels.size())).c_str(),
-            sc_time(kLinkCycles, SC_NS)));
-        Connect(routers[n]->port(p), channels.back()->a);
-        Connect(routers[far.node]->port(far.port), channels.back()->b);
-      }
-    }
-  }
+  NetworkConfig config;
+  config.traffic.packets_per_cycle = 0.002;  // far below saturation
+  config.traffic.payload_bytes = 64;  // one 236-byte slot with its header
+  config.traffic.packets = kPacketsPerNode;
+  config.traffic.seed = 100;
+  config.link_latency = sc_time(kLinkCycles, SC_NS);
+  Network network("network", topology, routing, uniform, config);
   sc_core::sc_start();
 
   double latency_sum = 0, theory_sum = 0, hop_sum = 0;
   uint64_t received = 0;
-  for (const auto& source : sources) {
-    EXPECT_EQ(source->sent(), kPacketsPerNode);
-    for (size_t i = 0; i < source->latencies_ns().size(); ++i) {
-      const unsigned hops = source->hops()[i];
-      latency_sum += source->latencies_ns()[i];
+  for (unsigned n = 0; n < network.nodes(); ++n) {
+    const TrafficSource& source = network.source(n);
+    EXPECT_EQ(source.sent(), kPacketsPerNode);
+    for (size_t i = 0; i < source.latencies_ns().size(); ++i) {
+      const unsigned hops = source.hops()[i];
+      latency_sum += source.latencies_ns()[i];
       theory_sum +=
           kInterfaceCycles + kPipelineCycles * (hops + 1) + kLinkCycles * hops;
       hop_sum += hops;

@@ -1,0 +1,52 @@
+// Network: routers and sources per endpoint, a channel per cable.
+#include "systemc/network/network.h"
+
+#include <stdexcept>
+#include <string>
+
+namespace lq::net {
+
+Network::Network(const sc_core::sc_module_name& name,
+                 std::shared_ptr<const topo::Topology> topology,
+                 std::shared_ptr<const topo::RoutingFunction> routing,
+                 std::shared_ptr<const TrafficPattern> pattern,
+                 const NetworkConfig& config)
+    : sc_module(name) {
+  const uint32_t nodes = topology->EndpointCount();
+  for (uint32_t n = 0; n < nodes; ++n) {
+    RouterConfig router = config.router;
+    router.node = n;
+    router.network_ports = topology->PortCount(n);
+    router.routing = routing;
+    router.nodes = nodes;
+    routers_.push_back(std::make_unique<Router>(
+        ("router" + std::to_string(n)).c_str(), router));
+    NetworkInterfaceConfig interface = config.interface;
+    interface.node = static_cast<uint16_t>(n);
+    interface.nodes = nodes;
+    TrafficConfig traffic = config.traffic;
+    traffic.seed = config.traffic.seed + n;
+    sources_.push_back(std::make_unique<TrafficSource>(
+        ("source" + std::to_string(n)).c_str(), interface, traffic, pattern));
+    Connect(routers_.back()->port(routers_.back()->local_port()),
+            sources_.back()->socket());
+  }
+  for (uint32_t n = 0; n < nodes; ++n) {
+    for (unsigned p = 0; p < topology->PortCount(n); ++p) {
+      const auto far = topology->Neighbour(n, p);
+      if (!far || !topology->IsEndpoint(far->node)) {
+        throw std::invalid_argument(topology->PortName(n, p) +
+                                    " is not cabled to another node");
+      }
+      if (far->node > n || (far->node == n && far->port > p)) {
+        channels_.push_back(std::make_unique<SlotChannel>(
+            ("link" + std::to_string(channels_.size())).c_str(),
+            config.link_latency));
+        Connect(routers_[n]->port(p), channels_.back()->a);
+        Connect(routers_[far->node]->port(far->port), channels_.back()->b);
+      }
+    }
+  }
+}
+
+}  // namespace lq::net

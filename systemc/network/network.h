@@ -1,0 +1,46 @@
+// Network: a topology's routers, each with a traffic source behind its
+// local port, joined port to port by ideal slot channels — the network
+// layer on its own, as network studies (validation, latency-versus-load)
+// use it. Built like a netlist: declare, connect.
+#pragma once
+
+#include <memory>
+#include <systemc>
+#include <vector>
+
+#include "models/network/traffic_pattern.h"
+#include "models/topology/routing.h"
+#include "models/topology/topology.h"
+#include "systemc/network/router.h"
+#include "systemc/network/slot_channel.h"
+#include "systemc/network/traffic_source.h"
+
+namespace lq::net {
+
+struct NetworkConfig {
+  RouterConfig router;               // node, ports, routing, nodes: per node
+  NetworkInterfaceConfig interface;  // node, nodes: per node
+  TrafficConfig traffic;             // seed: per node (seed + node)
+  sc_core::sc_time link_latency = sc_core::sc_time(2, sc_core::SC_NS);
+};
+
+class Network : public sc_core::sc_module {
+ public:
+  // Throws std::invalid_argument if an endpoint port is uncabled.
+  Network(const sc_core::sc_module_name& name,
+          std::shared_ptr<const topo::Topology> topology,
+          std::shared_ptr<const topo::RoutingFunction> routing,
+          std::shared_ptr<const TrafficPattern> pattern,
+          const NetworkConfig& config);
+
+  unsigned nodes() const { return static_cast<unsigned>(routers_.size()); }
+  Router& router(unsigned node) { return *routers_.at(node); }
+  TrafficSource& source(unsigned node) { return *sources_.at(node); }
+
+ private:
+  std::vector<std::unique_ptr<Router>> routers_;
+  std::vector<std::unique_ptr<TrafficSource>> sources_;
+  std::vector<std::unique_ptr<SlotChannel>> channels_;
+};
+
+}  // namespace lq::net
