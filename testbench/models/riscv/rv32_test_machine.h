@@ -24,13 +24,14 @@ class TestBus : public HartBus {
  public:
   BusReply Read(uint32_t address, uint8_t* data, uint32_t size) override {
     ++bus_reads;
-    if (address >= kMmioBase && address + size <= kMmioBase + 4) {
+    if (address >= kMmioBase && uint64_t{address} + size <= kMmioBase + 4) {
       std::memcpy(data,
                   reinterpret_cast<uint8_t*>(&mmio) + (address - kMmioBase),
                   size);
       return {true, 5};
     }
-    if (address >= kRomBase && address + size <= kRomBase + kRomSize) {
+    if (address >= kRomBase &&
+        uint64_t{address} + size <= kRomBase + kRomSize) {
       std::memcpy(data, rom.data() + (address - kRomBase), size);
       return {true, 1};
     }
@@ -39,7 +40,7 @@ class TestBus : public HartBus {
   BusReply Write(uint32_t address, const uint8_t* data,
                  uint32_t size) override {
     ++bus_writes;
-    if (address >= kMmioBase && address + size <= kMmioBase + 4) {
+    if (address >= kMmioBase && uint64_t{address} + size <= kMmioBase + 4) {
       std::memcpy(reinterpret_cast<uint8_t*>(&mmio) + (address - kMmioBase),
                   data, size);
       return {true, 5};
@@ -48,7 +49,8 @@ class TestBus : public HartBus {
   }
   BusReply Fetch(uint32_t address, uint8_t* data, uint32_t size) override {
     ++bus_fetches;
-    if (address >= kRomBase && address + size <= kRomBase + kRomSize) {
+    if (address >= kRomBase &&
+        uint64_t{address} + size <= kRomBase + kRomSize) {
       std::memcpy(data, rom.data() + (address - kRomBase), size);
       return {true, 1};
     }
