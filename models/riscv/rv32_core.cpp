@@ -6,6 +6,7 @@
 #include <cstring>
 #include <limits>
 
+#include "models/common/bytes.h"
 #include "models/riscv/compressed.h"
 
 namespace lq::riscv {
@@ -172,7 +173,7 @@ bool Rv32Core::Fetch(uint32_t* insn, uint32_t* length) {
     RaiseException(Exception::kInstructionAccessFault, pc_);
     return false;
   }
-  const uint16_t parcel = static_cast<uint16_t>(bytes[0] | (bytes[1] << 8));
+  const auto parcel = static_cast<uint16_t>(LoadLittleEndian(bytes, 2));
   if (!IsFullLength(parcel)) {
     *length = 2;
     return Expand(parcel, insn);
@@ -183,8 +184,7 @@ bool Rv32Core::Fetch(uint32_t* insn, uint32_t* length) {
     RaiseException(Exception::kInstructionAccessFault, pc_ + 2);
     return false;
   }
-  *insn = bytes[0] | (bytes[1] << 8) | (bytes[2] << 16) |
-          (static_cast<uint32_t>(bytes[3]) << 24);
+  *insn = static_cast<uint32_t>(LoadLittleEndian(bytes, 4));
   *length = 4;
   return true;
 }
@@ -606,8 +606,7 @@ bool Rv32Core::Load(uint32_t address, uint32_t size, uint32_t* value,
       RaiseException(fault, address);
       return false;
     }
-    *value = bytes[0] | (bytes[1] << 8) | (bytes[2] << 16) |
-             (static_cast<uint32_t>(bytes[3]) << 24);
+    *value = static_cast<uint32_t>(LoadLittleEndian(bytes, size));
   }
   return true;
 }
@@ -624,9 +623,8 @@ bool Rv32Core::Store(uint32_t address, uint32_t size, uint32_t value) {
   if (region != nullptr && region->writable) {
     std::memcpy(region->host + (address - region->base), &value, size);
   } else {
-    const uint8_t bytes[4] = {
-        static_cast<uint8_t>(value), static_cast<uint8_t>(value >> 8),
-        static_cast<uint8_t>(value >> 16), static_cast<uint8_t>(value >> 24)};
+    uint8_t bytes[4];
+    StoreLittleEndian(bytes, size, value);
     const BusReply reply = bus_.Write(address, bytes, size);
     cycles_ += reply.stall_cycles;
     if (!reply.ok) {

@@ -1,9 +1,8 @@
 // BoardInfo's register bank: read-only facts stored at construction.
 #include "systemc/board/board_info.h"
 
-#include <cstring>
-
 #include "generated/cpp/board_regs.h"
+#include "models/common/bytes.h"
 #include "systemc/common/register_port.h"
 
 namespace lq::board {
@@ -30,14 +29,13 @@ void BoardInfo::BTransport(tlm::tlm_generic_payload& trans,
   const auto offset = static_cast<uint32_t>(trans.get_address());
   bool ok;
   if (trans.is_write()) {
-    uint32_t value;
-    std::memcpy(&value, trans.get_data_ptr(), sizeof value);
-    ok = regs_.Write(offset, value);
+    ok = regs_.Write(offset, static_cast<uint32_t>(LoadLittleEndian(
+                                 trans.get_data_ptr(), kRegisterBytes)));
   } else {
     const auto value = regs_.Read(offset);
     ok = value.has_value();
     if (ok) {
-      std::memcpy(trans.get_data_ptr(), &*value, sizeof *value);
+      StoreLittleEndian(trans.get_data_ptr(), kRegisterBytes, *value);
     }
   }
   delay += sc_core::sc_time(10, sc_core::SC_NS);
@@ -54,7 +52,7 @@ unsigned BoardInfo::TransportDbg(tlm::tlm_generic_payload& trans) {
   if (!value) {
     return 0;
   }
-  std::memcpy(trans.get_data_ptr(), &*value, sizeof *value);
+  StoreLittleEndian(trans.get_data_ptr(), kRegisterBytes, *value);
   return kRegisterBytes;
 }
 

@@ -1,7 +1,7 @@
 // Clint's registers and its single timer event.
 #include "systemc/board/clint.h"
 
-#include <cstring>
+#include "models/common/bytes.h"
 
 namespace lq::board {
 
@@ -72,12 +72,10 @@ bool Clint::Access(tlm::tlm_generic_payload& trans,
   const unsigned shift = 8 * static_cast<unsigned>(offset - base);
   uint8_t* data = trans.get_data_ptr();
   if (trans.is_read()) {
-    const uint64_t part = value >> shift;
-    std::memcpy(data, &part, length);
+    StoreLittleEndian(data, length, value >> shift);
     return true;
   }
-  uint64_t written = 0;
-  std::memcpy(&written, data, length);
+  const uint64_t written = LoadLittleEndian(data, length);
   const uint64_t mask = length == 8 ? ~uint64_t{0} : 0xffffffffull << shift;
   if (reg == nullptr) {  // msip: bit 0 only
     msip_ = (written & 1) != 0;

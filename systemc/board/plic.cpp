@@ -1,7 +1,8 @@
 // Plic's gateways, claim/complete and its register map.
 #include "systemc/board/plic.h"
 
-#include <cstring>
+#include "models/common/bytes.h"
+#include "systemc/common/register_port.h"
 
 namespace lq::board {
 namespace {
@@ -107,15 +108,15 @@ bool Plic::Write(uint32_t offset, uint32_t value) {
 void Plic::BTransport(tlm::tlm_generic_payload& trans,
                       sc_core::sc_time& delay) {
   const uint64_t offset = trans.get_address();
-  bool ok = trans.get_data_length() == 4 && offset % 4 == 0 &&
-            trans.get_byte_enable_ptr() == nullptr && offset < kWindowSize;
+  bool ok = IsRegisterAccess(trans) && offset < kWindowSize;
   if (ok) {
     uint32_t value = 0;
     if (trans.is_read()) {
       ok = Read(static_cast<uint32_t>(offset), &value, true);
-      std::memcpy(trans.get_data_ptr(), &value, 4);
+      StoreLittleEndian(trans.get_data_ptr(), kRegisterBytes, value);
     } else {
-      std::memcpy(&value, trans.get_data_ptr(), 4);
+      value = static_cast<uint32_t>(
+          LoadLittleEndian(trans.get_data_ptr(), kRegisterBytes));
       ok = Write(static_cast<uint32_t>(offset), value);
     }
   }
@@ -130,8 +131,8 @@ unsigned Plic::TransportDbg(tlm::tlm_generic_payload& trans) {
       !Read(static_cast<uint32_t>(trans.get_address()), &value, false)) {
     return 0;
   }
-  std::memcpy(trans.get_data_ptr(), &value, 4);
-  return 4;
+  StoreLittleEndian(trans.get_data_ptr(), kRegisterBytes, value);
+  return kRegisterBytes;
 }
 
 }  // namespace lq::board

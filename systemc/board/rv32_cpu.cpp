@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "models/common/bytes.h"
 #include "models/gdb/rv32_description.h"
 #include "systemc/board/gdb_stub.h"
 
@@ -263,11 +264,7 @@ uint64_t Rv32Cpu::Time() {
   if (!Read(config_.mtime_address, bytes, 8).ok) {
     return 0;
   }
-  uint64_t value = 0;
-  for (int i = 7; i >= 0; --i) {
-    value = (value << 8) | bytes[i];
-  }
-  return value;
+  return LoadLittleEndian(bytes, sizeof bytes);
 }
 
 bool Rv32Cpu::DebugRead(uint32_t address, uint8_t* data, uint32_t size) {

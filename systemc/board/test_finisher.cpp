@@ -4,6 +4,7 @@
 #include <cstring>
 #include <utility>
 
+#include "models/common/bytes.h"
 #include "systemc/common/register_port.h"
 
 namespace lq::board {
@@ -25,8 +26,8 @@ void TestFinisher::BTransport(tlm::tlm_generic_payload& trans,
     trans.set_response_status(tlm::TLM_OK_RESPONSE);
     return;
   }
-  uint32_t value;
-  std::memcpy(&value, trans.get_data_ptr(), sizeof value);
+  const auto value = static_cast<uint32_t>(
+      LoadLittleEndian(trans.get_data_ptr(), kRegisterBytes));
   const uint32_t command = value & 0xffff;
   if (command != kPass && command != kFail) {
     // Reset (0x7777) and anything else: not a way to end the run here.
