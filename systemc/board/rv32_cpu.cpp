@@ -267,22 +267,30 @@ uint64_t Rv32Cpu::Time() {
   return LoadLittleEndian(bytes, sizeof bytes);
 }
 
-bool Rv32Cpu::DebugRead(uint32_t address, uint8_t* data, uint32_t size) {
+bool Rv32Cpu::DebugTransport(tlm::tlm_command command, uint32_t address,
+                             uint8_t* data, uint32_t size) {
   tlm::tlm_generic_payload trans;
-  trans.set_command(tlm::TLM_READ_COMMAND);
+  trans.set_command(command);
   trans.set_address(address);
   trans.set_data_ptr(data);
   trans.set_data_length(size);
   return bus->transport_dbg(trans) == size;
 }
 
-bool Rv32Cpu::DebugWrite(uint32_t address, const uint8_t* data, uint32_t size) {
-  tlm::tlm_generic_payload trans;
-  trans.set_command(tlm::TLM_WRITE_COMMAND);
-  trans.set_address(address);
-  trans.set_data_ptr(const_cast<uint8_t*>(data));
-  trans.set_data_length(size);
-  return bus->transport_dbg(trans) == size;
+// Whole if the target takes it so; else byte by byte, so that a span over
+// two devices still works and one unmapped byte fails the whole access.
+bool Rv32Cpu::DebugAccess(tlm::tlm_command command, uint32_t address,
+                          uint8_t* data, size_t size) {
+  if (DebugTransport(command, address, data, static_cast<uint32_t>(size))) {
+    return true;
+  }
+  for (size_t i = 0; i < size; ++i) {
+    if (!DebugTransport(command, address + static_cast<uint32_t>(i), data + i,
+                        1)) {
+      return false;
+    }
+  }
+  return true;
 }
 
 StatList Rv32Cpu::Stats() const {
@@ -320,29 +328,12 @@ bool Rv32Cpu::WriteRegister(int number, uint32_t value) {
 }
 
 bool Rv32Cpu::ReadMemory(uint32_t address, uint8_t* data, size_t size) {
-  if (DebugRead(address, data, static_cast<uint32_t>(size))) {
-    return true;
-  }
-  // Byte by byte, so that a read spanning two devices still works and one
-  // unmapped byte fails the whole read.
-  for (size_t i = 0; i < size; ++i) {
-    if (!DebugRead(address + static_cast<uint32_t>(i), data + i, 1)) {
-      return false;
-    }
-  }
-  return true;
+  return DebugAccess(tlm::TLM_READ_COMMAND, address, data, size);
 }
 
 bool Rv32Cpu::WriteMemory(uint32_t address, const uint8_t* data, size_t size) {
-  if (DebugWrite(address, data, static_cast<uint32_t>(size))) {
-    return true;
-  }
-  for (size_t i = 0; i < size; ++i) {
-    if (!DebugWrite(address + static_cast<uint32_t>(i), data + i, 1)) {
-      return false;
-    }
-  }
-  return true;
+  return DebugAccess(tlm::TLM_WRITE_COMMAND, address,
+                     const_cast<uint8_t*>(data), size);
 }
 
 bool Rv32Cpu::InsertBreakpoint(uint32_t address) {

@@ -56,10 +56,6 @@ class Rv32Cpu : public sc_core::sc_module,
   bool killed() const { return killed_; }
   bool running() const { return !finished_; }
 
-  // Debug writes and reads through the bus (no timing, no side effects).
-  bool DebugWrite(uint32_t address, const uint8_t* data, uint32_t size);
-  bool DebugRead(uint32_t address, uint8_t* data, uint32_t size);
-
   const riscv::Rv32Core& core() const { return core_; }
   StatList Stats() const;
 
@@ -86,6 +82,11 @@ class Rv32Cpu : public sc_core::sc_module,
   riscv::BusReply Transport(tlm::tlm_command command, uint32_t address,
                             uint8_t* data, uint32_t size);
   void RequestDirectAccess(tlm::tlm_generic_payload& trans);
+  // Debug transactions through the bus (no timing, no side effects).
+  bool DebugTransport(tlm::tlm_command command, uint32_t address, uint8_t* data,
+                      uint32_t size);
+  bool DebugAccess(tlm::tlm_command command, uint32_t address, uint8_t* data,
+                   size_t size);
 
   // gdb::DebugTarget
   int RegisterCount() const override;
