@@ -274,6 +274,8 @@ bool Rv32Cpu::DebugTransport(tlm::tlm_command command, uint32_t address,
   trans.set_address(address);
   trans.set_data_ptr(data);
   trans.set_data_length(size);
+  // A complete payload: register blocks check the streaming width too.
+  trans.set_streaming_width(size);
   return bus->transport_dbg(trans) == size;
 }
 

@@ -34,6 +34,7 @@ def main():
         "step",            # one source line
         "continue",        # second tick
         "print ticks",     # the first tick was counted
+        "x/wx 0x00101000",  # a device register: the board information ID
         "delete",
         "watch ticks",     # the second tick's count
         "continue",
@@ -50,6 +51,7 @@ def main():
     checks = [
         (r"Breakpoint 1(\.\d+)?, on_timer", "stopped at the breakpoint"),
         (r"\$1 = 1\b", "read the variable ticks after one tick"),
+        (r"0x101000:\s+0x01004442", "read a device register over the bus"),
         (r"Old value = 1\s+New value = 2", "the watchpoint saw ticks go 1 -> 2"),
         (r"exited normally", "continued to the firmware's exit"),
     ]
