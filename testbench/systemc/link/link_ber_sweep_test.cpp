@@ -13,8 +13,7 @@
 
 #include "generated/cpp/lc_regs.h"
 #include "models/phy/link_profile.h"
-#include "systemc/link/rtl_link_controller.h"
-#include "systemc/link/tl_link_controller.h"
+#include "testbench/systemc/common/bench_controllers.h"
 #include "testbench/systemc/common/link_pair_bench.h"
 #include "testbench/systemc/common/sc_thread.h"
 
@@ -91,11 +90,8 @@ void ExpectIntact(const char* fidelity, double ber, const PointResult& r) {
 TEST(LinkBerSweep, DLL_4_3_EveryPointDeliversEverySlotOnceInOrder) {
   const auto traffic =
       SymmetricTraffic(kSlots, link::RtlLinkController::kSlotBytes);
-  link::RtlLinkControllerConfig rtl_config;
-  rtl_config.tx_slots_per_vc = kBenchSlotsPerVc;
-  link::TlLinkControllerConfig tl_config;
-  tl_config.tx_slots_per_vc = kBenchSlotsPerVc;
-  tl_config.ltssm_time_scale = kRtlLtssmTimeScale;
+  const link::RtlLinkControllerConfig rtl_config = BenchRtlConfig();
+  const link::TlLinkControllerConfig tl_config = BenchTlConfig();
   std::vector<std::unique_ptr<LinkPairBench<link::RtlLinkController>>> rtl;
   std::vector<std::unique_ptr<LinkPairBench<link::TlLinkController>>> tl;
   for (size_t point = 0; point < kBers.size(); ++point) {

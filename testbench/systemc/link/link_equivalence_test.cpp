@@ -16,8 +16,7 @@
 
 #include "generated/cpp/lc_regs.h"
 #include "models/phy/link_profile.h"
-#include "systemc/link/rtl_link_controller.h"
-#include "systemc/link/tl_link_controller.h"
+#include "testbench/systemc/common/bench_controllers.h"
 #include "testbench/systemc/common/link_pair_bench.h"
 #include "testbench/systemc/common/sc_thread.h"
 
@@ -77,11 +76,8 @@ TEST(LinkEquivalence, DLL_3_8_RtlAndTlDeliverTheSameStreamCountersAndTiming) {
     side.start = sc_time(20, SC_US);
     side.interval = sc_time(4, SC_NS);
   }
-  link::RtlLinkControllerConfig rtl_config;
-  rtl_config.tx_slots_per_vc = kBenchSlotsPerVc;
-  link::TlLinkControllerConfig tl_config;
-  tl_config.tx_slots_per_vc = kBenchSlotsPerVc;
-  tl_config.ltssm_time_scale = kRtlLtssmTimeScale;
+  const link::RtlLinkControllerConfig rtl_config = BenchRtlConfig();
+  const link::TlLinkControllerConfig tl_config = BenchTlConfig();
   LinkPairBench<link::RtlLinkController> rtl(phy, rtl_config, traffic, "rtl_");
   LinkPairBench<link::TlLinkController> tl(phy, tl_config, traffic, "tl_");
   for (unsigned side = 0; side < kBenchSides; ++side) {

@@ -23,8 +23,7 @@
 #include "models/flit/flit_codec.h"
 #include "models/phy/link_profile.h"
 #include "systemc/link/lc_rtl_model.h"
-#include "systemc/link/rtl_link_controller.h"
-#include "systemc/link/tl_link_controller.h"
+#include "testbench/systemc/common/bench_controllers.h"
 #include "testbench/systemc/common/link_pair_bench.h"
 
 namespace lq::testing {
@@ -228,15 +227,12 @@ int Main(int argc, char** argv) {
   const uint64_t tl_window_ns = rtl_window_ns * 20;
 
   const Rates raw = InChild([&] { return MeasureRaw(rtl_window_ns); });
-  link::RtlLinkControllerConfig rtl_config;
-  rtl_config.tx_slots_per_vc = kBenchSlotsPerVc;
+  const link::RtlLinkControllerConfig rtl_config = BenchRtlConfig();
   const Rates rtl = InChild([&] {
     return MeasureSystemC<link::RtlLinkController>(
         rtl_config, rtl_window_ns * 1000, &RtlCycles);
   });
-  link::TlLinkControllerConfig tl_config;
-  tl_config.tx_slots_per_vc = kBenchSlotsPerVc;
-  tl_config.ltssm_time_scale = kRtlLtssmTimeScale;
+  const link::TlLinkControllerConfig tl_config = BenchTlConfig();
   const Rates tl = InChild([&] {
     return MeasureSystemC<link::TlLinkController>(
         tl_config, tl_window_ns * 1000, &TlCycles);

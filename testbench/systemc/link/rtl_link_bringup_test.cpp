@@ -3,7 +3,7 @@
 // the Verilated controller is built for.
 #include <gtest/gtest.h>
 
-#include "systemc/link/rtl_link_controller.h"
+#include "testbench/systemc/common/bench_controllers.h"
 #include "testbench/systemc/link/link_bringup.h"
 
 namespace lq::testing {
@@ -12,8 +12,7 @@ namespace {
 TEST(RtlLinkController, PHY_1_5_BringUpOverCsrThenSaturatedLinkRunsAtGoodput) {
   phy::PhyPortConfig phy =
       phy::PhyPortConfig::ForProfile(phy::FindLinkProfile("pcie6").value());
-  link::RtlLinkControllerConfig controller;
-  controller.tx_slots_per_vc = kBenchSlotsPerVc;
+  const link::RtlLinkControllerConfig controller = BenchRtlConfig();
   RunBringUpAndSaturate<link::RtlLinkController>(
       phy, controller, link::RtlLinkController::kSlotBytes, 6000);
 }

@@ -4,7 +4,7 @@
 // LQ_TEST_PROFILE (one executable per profile: SystemC elaborates once).
 #include <gtest/gtest.h>
 
-#include "systemc/link/tl_link_controller.h"
+#include "testbench/systemc/common/bench_controllers.h"
 #include "testbench/systemc/link/link_bringup.h"
 
 namespace lq::testing {
@@ -13,10 +13,8 @@ namespace {
 TEST(TlLinkController, PHY_1_5_BringUpOverCsrThenSaturatedLinkRunsAtGoodput) {
   phy::PhyPortConfig phy = phy::PhyPortConfig::ForProfile(
       phy::FindLinkProfile(LQ_TEST_PROFILE).value());
-  link::TlLinkControllerConfig controller;
+  link::TlLinkControllerConfig controller = BenchTlConfig();
   controller.profile = phy.profile;
-  controller.tx_slots_per_vc = kBenchSlotsPerVc;
-  controller.ltssm_time_scale = kRtlLtssmTimeScale;
   RunBringUpAndSaturate<link::TlLinkController>(
       phy, controller, phy.profile.payload_bytes, 6000);
 }
