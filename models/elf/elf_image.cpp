@@ -2,7 +2,7 @@
 // System V ABI and the RISC-V ELF psABI define them.
 #include "models/elf/elf_image.h"
 
-#include <cstdio>
+#include "models/common/hex.h"
 
 namespace lq::elf {
 namespace {
@@ -26,13 +26,6 @@ uint16_t Load16(ByteView bytes, size_t offset) {
 uint32_t Load32(ByteView bytes, size_t offset) {
   return bytes[offset] | (bytes[offset + 1] << 8) | (bytes[offset + 2] << 16) |
          (static_cast<uint32_t>(bytes[offset + 3]) << 24);
-}
-
-std::string Hex(uint64_t value) {
-  char text[24];
-  std::snprintf(text, sizeof text, "0x%llx",
-                static_cast<unsigned long long>(value));
-  return text;
 }
 
 Error Fail(std::string reason, size_t offset) {
@@ -97,7 +90,7 @@ Result<ElfImage> ParseRv32Elf(ByteView file) {
   }
   if (static_cast<uint64_t>(table) + uint64_t{count} * entry_size >
       file.size()) {
-    return Fail("program header table at " + Hex(table) +
+    return Fail("program header table at " + HexText(table) +
                     " runs past the end of the file",
                 28);
   }
@@ -113,15 +106,15 @@ Result<ElfImage> ParseRv32Elf(ByteView file) {
     const uint32_t flags = Load32(file, header + 24);
     const std::string name = "segment " + std::to_string(i);
     if (static_cast<uint64_t>(offset) + file_size > file.size()) {
-      return Fail(name + " (" + Hex(file_size) + " bytes at file offset " +
-                      Hex(offset) + ") runs past the end of the file",
+      return Fail(name + " (" + HexText(file_size) + " bytes at file offset " +
+                      HexText(offset) + ") runs past the end of the file",
                   header + 4);
     }
     if (file_size > memory_size) {
       return Fail(name + " has more file bytes than memory bytes", header + 16);
     }
     if (static_cast<uint64_t>(address) + memory_size > (uint64_t{1} << 32)) {
-      return Fail(name + " at " + Hex(address) +
+      return Fail(name + " at " + HexText(address) +
                       " wraps around the 32-bit address space",
                   header + 12);
     }

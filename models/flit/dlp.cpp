@@ -1,8 +1,9 @@
 // Bit packing and validation of the DLP link header (DLL-1.x).
 #include "models/flit/dlp.h"
 
-#include <cstdio>
 #include <string>
+
+#include "models/common/hex.h"
 
 namespace lq::flit {
 
@@ -27,12 +28,6 @@ constexpr size_t kReplayByte = 2;
 constexpr size_t kAckLowByte = 3;
 constexpr size_t kCreditByte = 4;
 constexpr size_t kCreditLowByte = 5;
-
-std::string Hex(unsigned value) {
-  char text[8];
-  std::snprintf(text, sizeof(text), "0x%02x", value);
-  return text;
-}
 
 // The checks both directions share: ranges, then fields that must be zero.
 // Offsets point at the byte holding the offending field.
@@ -151,12 +146,12 @@ Result<DlpHeader> ParseDlp(ByteView bytes) {
   }
   if ((bytes[kReplayByte] & kByte2Reserved) != 0) {
     return Fail("reserved DLP bits set (byte 2 bits " +
-                    Hex(bytes[kReplayByte] & kByte2Reserved) + ")",
+                    HexText(bytes[kReplayByte] & kByte2Reserved, 2) + ")",
                 kReplayByte);
   }
   if ((bytes[kCreditByte] & kByte4Reserved) != 0) {
     return Fail("reserved DLP bits set (byte 4 bits " +
-                    Hex(bytes[kCreditByte] & kByte4Reserved) + ")",
+                    HexText(bytes[kCreditByte] & kByte4Reserved, 2) + ")",
                 kCreditByte);
   }
   const unsigned type = bytes[kTypeByte] >> kTypeShift;

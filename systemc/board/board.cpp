@@ -4,18 +4,14 @@
 #include <stdexcept>
 #include <string>
 
+#include "models/common/hex.h"
+
 namespace lq::board {
 namespace {
 
 constexpr uint32_t kFinisherSize = 0x1000;
 constexpr uint32_t kBoardInfoSize = 0x1000;
 constexpr uint32_t kUartSize = 0x100;
-
-std::string Hex(uint32_t value) {
-  char text[16];
-  std::snprintf(text, sizeof text, "0x%08x", value);
-  return text;
-}
 
 }  // namespace
 
@@ -120,18 +116,19 @@ Result<uint32_t> Board::Load(const elf::ElfImage& image) {
     const elf::LoadSegment& segment = image.segments[i];
     if (!InMemory(segment.address, segment.memory_size)) {
       return Error{
-          "segment " + std::to_string(i) + " (" + Hex(segment.address) + ", " +
-              std::to_string(segment.memory_size) +
-              " bytes) is outside flash (" + Hex(AddressMap::kFlash) + ", " +
-              std::to_string(config_.flash_bytes) + " bytes) and RAM (" +
-              Hex(AddressMap::kRam) + ", " + std::to_string(config_.ram_bytes) +
+          "segment " + std::to_string(i) + " (" + HexText(segment.address, 8) +
+              ", " + std::to_string(segment.memory_size) +
+              " bytes) is outside flash (" + HexText(AddressMap::kFlash, 8) +
+              ", " + std::to_string(config_.flash_bytes) + " bytes) and RAM (" +
+              HexText(AddressMap::kRam, 8) + ", " +
+              std::to_string(config_.ram_bytes) +
               " bytes): link the image for the board's map "
               "(docs/board.md)",
           0};
     }
   }
   if (!InMemory(image.entry, 2)) {
-    return Error{"entry point " + Hex(image.entry) +
+    return Error{"entry point " + HexText(image.entry, 8) +
                      " is outside flash and RAM (docs/board.md)",
                  0};
   }
