@@ -50,7 +50,6 @@ void NetworkInterface::Send(uint16_t dst, uint8_t tc, Bytes payload) {
   EncodeRouteHeader(header, packet.data());
   std::copy(payload.begin(), payload.end(), packet.begin() + kRouteHeaderBytes);
   packers_[header.vc].Push(packet);
-  ++packets_sent_;
   wake_.notify(sc_core::SC_ZERO_TIME);
 }
 
@@ -84,7 +83,6 @@ void NetworkInterface::Put(link::Slot slot, const sc_core::sc_time& delay) {
     if (event.kind != SlotParser::Event::Kind::kPacket) {
       continue;  // the router counts bad headers; nothing to deliver
     }
-    ++packets_received_;
     Delivered delivered;
     delivered.header = event.header;
     delivered.payload.assign(event.packet.begin() + kRouteHeaderBytes,

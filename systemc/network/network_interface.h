@@ -51,9 +51,6 @@ class NetworkInterface : public sc_core::sc_module, private link::SlotIf {
   // Queues a DATA packet for `dst` on traffic class `tc` (NET-2.3).
   void Send(uint16_t dst, uint8_t tc, Bytes payload);
 
-  uint64_t packets_sent() const { return packets_sent_; }
-  uint64_t packets_received() const { return packets_received_; }
-
  private:
   void start_of_simulation() override;
   void Put(link::Slot slot, const sc_core::sc_time& delay) override;
@@ -69,8 +66,6 @@ class NetworkInterface : public sc_core::sc_module, private link::SlotIf {
   std::vector<unsigned> credits_;
   std::vector<std::unique_ptr<SlotParser>> parsers_;
   unsigned next_vc_ = 0;
-  uint64_t packets_sent_ = 0;
-  uint64_t packets_received_ = 0;
   sc_core::sc_event wake_;
 };
 

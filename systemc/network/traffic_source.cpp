@@ -66,7 +66,6 @@ void TrafficSource::OnDelivery(const Delivered& delivered) {
   for (size_t i = 0; i < kStampBytes; ++i) {
     stamp |= static_cast<uint64_t>(delivered.payload[i]) << (8 * i);
   }
-  ++received_;
   const double sent_ps = static_cast<double>(stamp) *
                          sc_core::sc_get_time_resolution().to_seconds() * 1e12;
   latencies_ns_.push_back((delivered.at.to_seconds() * 1e12 - sent_ps) / 1e3);

@@ -37,7 +37,6 @@ class TrafficSource : public sc_core::sc_module {
   link::SlotSocket& socket() { return ni_.socket; }
 
   uint64_t sent() const { return sent_; }
-  uint64_t received() const { return received_; }
   // Latencies (ns), send times (ns) and hop counts of the packets
   // delivered here, in delivery order.
   const std::vector<double>& latencies_ns() const { return latencies_ns_; }
@@ -57,7 +56,6 @@ class TrafficSource : public sc_core::sc_module {
   std::mt19937_64 random_;
   sc_core::sc_time period_;
   uint64_t sent_ = 0;
-  uint64_t received_ = 0;
   std::vector<double> latencies_ns_;
   std::vector<double> sent_ns_;
   std::vector<uint8_t> hops_;
