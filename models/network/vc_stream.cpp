@@ -24,8 +24,8 @@ void SlotParser::Reset() {
   broken_ = false;
 }
 
-std::deque<SlotParser::Event> SlotParser::Accept(ByteView slot) {
-  std::deque<Event> events;
+std::vector<SlotParser::Event> SlotParser::Accept(ByteView slot) {
+  std::vector<Event> events;
   size_t at = 0;
   while (at < slot.size() && !broken_) {
     if (skip_ > 0) {  // the payload of a dropped packet

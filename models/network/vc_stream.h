@@ -72,7 +72,7 @@ class SlotParser {
 
   // Parses one slot. After a stream error every later slot is ignored until
   // Reset() (the link went down and came back: NET-2.10).
-  std::deque<Event> Accept(ByteView slot);
+  std::vector<Event> Accept(ByteView slot);
   void Reset();
 
   bool broken() const { return broken_; }

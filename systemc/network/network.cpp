@@ -47,6 +47,23 @@ Network::Network(const sc_core::sc_module_name& name,
       }
     }
   }
+  if (config.watchdog_window > sc_core::SC_ZERO_TIME) {
+    std::vector<Router*> routers;
+    for (auto& router : routers_) {
+      routers.push_back(router.get());
+    }
+    watchdog_ = std::make_unique<DeadlockWatchdog>(
+        "watchdog", std::move(routers), topology, config.watchdog_window,
+        [this] {
+          for (const auto& source : sources_) {
+            if (!source->finished()) {
+              return true;
+            }
+          }
+          return false;
+        },
+        config.stop_on_deadlock);
+  }
 }
 
 }  // namespace lq::net

@@ -11,6 +11,7 @@
 #include "models/network/traffic_pattern.h"
 #include "models/topology/routing.h"
 #include "models/topology/topology.h"
+#include "systemc/network/deadlock_watchdog.h"
 #include "systemc/network/router.h"
 #include "systemc/network/slot_channel.h"
 #include "systemc/network/traffic_source.h"
@@ -22,6 +23,10 @@ struct NetworkConfig {
   NetworkInterfaceConfig interface;  // node, nodes: per node
   TrafficConfig traffic;             // seed: per node (seed + node)
   sc_core::sc_time link_latency = sc_core::sc_time(2, sc_core::SC_NS);
+  // A deadlock is declared after this long without progress while packets
+  // are held (zero: no watchdog); the simulation then stops if asked.
+  sc_core::sc_time watchdog_window = sc_core::SC_ZERO_TIME;
+  bool stop_on_deadlock = true;
 };
 
 class Network : public sc_core::sc_module {
@@ -36,11 +41,14 @@ class Network : public sc_core::sc_module {
   unsigned nodes() const { return static_cast<unsigned>(routers_.size()); }
   Router& router(unsigned node) { return *routers_.at(node); }
   TrafficSource& source(unsigned node) { return *sources_.at(node); }
+  // The watchdog, if config.watchdog_window asked for one.
+  const DeadlockWatchdog* watchdog() const { return watchdog_.get(); }
 
  private:
   std::vector<std::unique_ptr<Router>> routers_;
   std::vector<std::unique_ptr<TrafficSource>> sources_;
   std::vector<std::unique_ptr<SlotChannel>> channels_;
+  std::unique_ptr<DeadlockWatchdog> watchdog_;
 };
 
 }  // namespace lq::net

@@ -53,6 +53,14 @@ void NetworkInterface::Send(uint16_t dst, uint8_t tc, Bytes payload) {
   wake_.notify(sc_core::SC_ZERO_TIME);
 }
 
+size_t NetworkInterface::pending_bytes() const {
+  size_t pending = 0;
+  for (const SlotPacker& packer : packers_) {
+    pending += packer.pending();
+  }
+  return pending;
+}
+
 // One slot per cycle, round-robin over the VCs that have bytes and credit.
 // A VC's last bytes go out padded: every packet ends at a boundary.
 void NetworkInterface::Transmit() {

@@ -50,6 +50,8 @@ class NetworkInterface : public sc_core::sc_module, private link::SlotIf {
 
   // Queues a DATA packet for `dst` on traffic class `tc` (NET-2.3).
   void Send(uint16_t dst, uint8_t tc, Bytes payload);
+  // Bytes queued for the router and not yet sent.
+  size_t pending_bytes() const;
 
  private:
   void start_of_simulation() override;

@@ -30,11 +30,24 @@ class Router::PortEnd : private link::SlotIf {
   unsigned port_;
 };
 
+std::optional<SwitchAllocator> ParseSwitchAllocator(const std::string& name) {
+  if (name == "rr") {
+    return SwitchAllocator::kRoundRobin;
+  }
+  if (name == "islip") {
+    return SwitchAllocator::kIslip;
+  }
+  return std::nullopt;
+}
+
 Router::Router(const sc_core::sc_module_name& name, const RouterConfig& config)
     : sc_module(name),
       config_(config),
       vcs_(config.vc_classes * config.vc_sets),
-      period_(config.clock_ns, sc_core::SC_NS) {
+      period_(config.clock_ns, sc_core::SC_NS),
+      va_round_((config.network_ports + 1) * vcs_),
+      grant_round_(config.network_ports + 1),
+      accept_round_(config.network_ports + 1) {
   if (vcs_ == 0 || vcs_ > 4) {
     throw std::invalid_argument(std::string(this->name()) +
                                 ": net.vc_sets x net.vc_classes must be 1..4 "
@@ -46,6 +59,10 @@ Router::Router(const sc_core::sc_module_name& name, const RouterConfig& config)
         " needs " + std::to_string(config.routing->VcClasses()) +
         " VC classes, net.vc_classes is " + std::to_string(config.vc_classes) +
         " (NET-3.2)");
+  }
+  if (config.islip_iterations == 0) {
+    throw std::invalid_argument(std::string(this->name()) +
+                                ": router.islip_iterations must be at least 1");
   }
   const unsigned ports = port_count();
   for (unsigned p = 0; p < ports; ++p) {
@@ -65,9 +82,16 @@ Router::Router(const sc_core::sc_module_name& name, const RouterConfig& config)
     }
   }
   outputs_.resize(ports * vcs_);
+  paused_.assign(ports * kTrafficClasses, false);
+  egress_bytes_.assign(ports * kTrafficClasses, 0);
+  ingress_bytes_.assign(ports * kTrafficClasses, 0);
+  port_active_.assign(ports, false);
   va_next_.assign(ports * vcs_, 0);
   sa_input_next_.assign(ports, 0);
   sa_output_next_.assign(ports, 0);
+  accept_next_.assign(ports, 0);
+  matched_.assign(ports, kNone);
+  out_taken_.assign(ports, false);
   flits_in_.assign(ports, 0);
   flits_out_.assign(ports, 0);
   SC_HAS_PROCESS(Router);
@@ -82,6 +106,13 @@ link::SlotSocket& Router::port(unsigned p) { return ends_.at(p)->socket; }
 
 uint64_t Router::flits_in(unsigned p) const { return flits_in_.at(p); }
 uint64_t Router::flits_out(unsigned p) const { return flits_out_.at(p); }
+
+void Router::SetPaused(unsigned out_port, uint8_t tc, bool paused) {
+  paused_.at(out_port * kTrafficClasses + tc) = paused;
+  if (!paused) {
+    wake_.notify(period_);  // a held packet may start on the next cycle
+  }
+}
 
 void Router::start_of_simulation() {
   // Every input VC's buffer is free: grant it to the sender (NET-8.2).
@@ -109,50 +140,59 @@ void Router::OnCredit(unsigned port, unsigned vc, unsigned count,
 
 void Router::Cycle() {
   const sc_core::sc_time now = sc_core::sc_time_stamp();
+  if (ran_once_ && now == last_cycle_) {
+    // Woken again within the cycle just run (a zero-delay credit): the
+    // crossbar has already moved this cycle's slots.
+    wake_.notify(period_);
+    return;
+  }
+  ran_once_ = true;
+  last_cycle_ = now;
   while (!arrivals_.empty() && arrivals_.begin()->first <= now) {
     const Arrival arrival = std::move(arrivals_.begin()->second);
     arrivals_.erase(arrivals_.begin());
     Deliver(arrival);
   }
-  for (unsigned p = 0; p < port_count(); ++p) {
-    for (unsigned v = 0; v < vcs_; ++v) {
-      InputVc& in = input(p, v);
-      if (!in.packets.empty() && !in.packets.front().routed &&
-          in.packets.front().ready <= now) {
-        Route(p, v, in.packets.front());
-      }
-    }
+  RouteHeads(now);
+  AllocateVcs(now);
+  CollectRequests(now);
+  if (config_.allocator == SwitchAllocator::kIslip) {
+    AllocateIslip();
+  } else {
+    AllocateRoundRobin();
   }
-  AllocateVcs();
-  AllocateSwitch();
-  for (unsigned p = 0; p < port_count(); ++p) {
-    for (unsigned v = 0; v < vcs_; ++v) {
-      ReturnCredits(p, v);
-    }
+  for (const unsigned i : dirty_inputs_) {
+    ReturnCredits(i);
   }
-  // Next cycle if anything moved; otherwise sleep until a pipeline stage
-  // comes due or something arrives (a slot, a credit): a router blocked on
-  // credits or on bytes still in flight polls nothing.
+  dirty_inputs_.clear();
+  PruneIdlePorts();
+  ScheduleNext(now);
+}
+
+// Next cycle if anything moved; otherwise sleep until a pipeline stage comes
+// due or something arrives (a slot, a credit): a router blocked on credits
+// or on bytes still in flight polls nothing.
+void Router::ScheduleNext(const sc_core::sc_time& now) {
   if (progress_) {
     progress_ = false;
     wake_.notify(period_);
     return;
   }
-  sc_core::sc_time next = sc_core::SC_ZERO_TIME;
-  bool have_next = false;
-  for (const InputVc& in : inputs_) {
-    if (!in.packets.empty() && in.packets.front().ready > now &&
-        (!have_next || in.packets.front().ready < next)) {
-      next = in.packets.front().ready;
-      have_next = true;
+  std::optional<sc_core::sc_time> next;
+  for (const unsigned p : active_ports_) {
+    for (unsigned v = 0; v < vcs_; ++v) {
+      const InputVc& in = input(p, v);
+      if (!in.packets.empty() && in.packets.front().ready > now &&
+          (!next || in.packets.front().ready < *next)) {
+        next = in.packets.front().ready;
+      }
     }
   }
-  if (!arrivals_.empty() && (!have_next || arrivals_.begin()->first < next)) {
+  if (!arrivals_.empty() && (!next || arrivals_.begin()->first < *next)) {
     next = arrivals_.begin()->first;
-    have_next = true;
   }
-  if (have_next) {
-    wake_.notify(next - now);
+  if (next) {
+    wake_.notify(*next - now);
   }
 }
 
@@ -162,47 +202,133 @@ void Router::Deliver(const Arrival& arrival) {
     return;
   }
   ++flits_in_[arrival.port];
-  InputVc& in = input(arrival.port, arrival.vc);
-  in.arrived_bytes += config_.slot_bytes;
-  for (auto& event : in.parser->Accept(arrival.slot)) {
+  input(arrival.port, arrival.vc).arrived_bytes += config_.slot_bytes;
+  MarkDirty(index(arrival.port, arrival.vc));
+  for (auto& event :
+       input(arrival.port, arrival.vc).parser->Accept(arrival.slot)) {
     switch (event.kind) {
-      case SlotParser::Event::Kind::kHeader: {
-        InputPacket packet;
-        packet.header = event.header;
-        packet.bytes = std::move(event.packet);
-        packet.total = kRouteHeaderBytes + event.header.len;
-        packet.ready = sc_core::sc_time_stamp() + period_ * config_.rc_cycles;
-        if (arrival.port == local_port()) {
-          ++counters_.injected;
-        }
-        in.packets.push_back(std::move(packet));
+      case SlotParser::Event::Kind::kHeader:
+        AcceptHeader(arrival.port, arrival.vc, event);
         break;
-      }
-      case SlotParser::Event::Kind::kPayload: {
-        InputPacket& packet = in.packets.back();
-        packet.bytes.insert(packet.bytes.end(), event.packet.begin(),
-                            event.packet.end());
+      case SlotParser::Event::Kind::kPayload:
+        AcceptPayload(arrival.port, arrival.vc, event.packet);
         break;
-      }
       case SlotParser::Event::Kind::kHeaderDrop:
         ++counters_.drops_header;
         break;
       case SlotParser::Event::Kind::kStreamError:
-        // The VC's stream cannot be parsed further: a packet cut short by
-        // it ends here (NET-2.10; taking the link down is the fabric's).
         ++counters_.stream_errors;
-        if (!in.packets.empty() &&
-            in.packets.back().bytes.size() < in.packets.back().total) {
-          InputPacket& cut = in.packets.back();
-          if (cut.allocated) {
-            output(cut.out_port, cut.out_vc).owned = false;
-          }
-          cut.discard = true;
-          cut.total = cut.bytes.size();
-        }
+        CutStream(arrival.port, arrival.vc);
         break;
       case SlotParser::Event::Kind::kPacket:
         break;  // not produced in streaming mode
+    }
+  }
+}
+
+void Router::AcceptHeader(unsigned port, unsigned vc,
+                          SlotParser::Event& event) {
+  InputVc& in = input(port, vc);
+  InputPacket packet;
+  packet.header = event.header;
+  packet.bytes = std::move(event.packet);
+  packet.total = kRouteHeaderBytes + event.header.len;
+  packet.ready = sc_core::sc_time_stamp() + period_ * config_.rc_cycles;
+  if (port == local_port()) {
+    ++counters_.injected;
+  }
+  in.packets.push_back(std::move(packet));
+  ++packets_held_;
+  InputPacket& held = in.packets.back();
+  held.received = held.bytes.size();
+  HoldBytes(port, vc, held, static_cast<int64_t>(held.received));
+  MarkActive(port);
+}
+
+void Router::AcceptPayload(unsigned port, unsigned vc, const Bytes& chunk) {
+  InputPacket& packet = input(port, vc).packets.back();
+  packet.received += chunk.size();
+  if (!packet.discard) {
+    packet.bytes.insert(packet.bytes.end(), chunk.begin(), chunk.end());
+    HoldBytes(port, vc, packet, static_cast<int64_t>(chunk.size()));
+  }
+}
+
+// The VC's stream cannot be parsed further: a packet cut short by it ends
+// here (NET-2.10; taking the link down is the fabric's).
+void Router::CutStream(unsigned port, unsigned vc) {
+  InputVc& in = input(port, vc);
+  if (in.packets.empty() ||
+      in.packets.back().received == in.packets.back().total) {
+    return;
+  }
+  InputPacket& cut = in.packets.back();
+  Discard(port, vc, cut);
+  cut.total = cut.received;
+}
+
+void Router::Discard(unsigned port, unsigned vc, InputPacket& packet) {
+  HoldBytes(port, vc, packet,
+            -static_cast<int64_t>(packet.received - packet.sent));
+  if (packet.allocated) {
+    output(packet.out_port, packet.out_vc).owned = false;
+  }
+  packet.discard = true;
+  packet.bytes = Bytes();
+  MarkDirty(index(port, vc));
+}
+
+void Router::HoldBytes(unsigned port, unsigned vc, const InputPacket& packet,
+                       int64_t delta) {
+  input(port, vc).held_bytes += delta;
+  const unsigned tc = packet.header.tc;
+  uint64_t& ingress = ingress_bytes_[port * kTrafficClasses + tc];
+  ingress += delta;
+  if (hooks_.on_ingress_change) {
+    hooks_.on_ingress_change(port, static_cast<uint8_t>(tc), ingress);
+  }
+  if (packet.routed && !packet.discard) {
+    egress_bytes_[packet.out_port * kTrafficClasses + tc] += delta;
+  }
+}
+
+void Router::MarkActive(unsigned port) {
+  if (!port_active_[port]) {
+    port_active_[port] = true;
+    active_ports_.push_back(port);
+  }
+}
+
+void Router::MarkDirty(unsigned i) {
+  if (!inputs_[i].dirty) {
+    inputs_[i].dirty = true;
+    dirty_inputs_.push_back(i);
+  }
+}
+
+void Router::PruneIdlePorts() {
+  auto idle = [this](unsigned p) {
+    for (unsigned v = 0; v < vcs_; ++v) {
+      if (!input(p, v).packets.empty()) {
+        return false;
+      }
+    }
+    port_active_[p] = false;
+    return true;
+  };
+  active_ports_.erase(
+      std::remove_if(active_ports_.begin(), active_ports_.end(), idle),
+      active_ports_.end());
+}
+
+void Router::RouteHeads(const sc_core::sc_time& now) {
+  for (const unsigned p : active_ports_) {
+    for (unsigned v = 0; v < vcs_; ++v) {
+      InputVc& in = input(p, v);
+      if (!in.packets.empty() && !in.packets.front().routed &&
+          in.packets.front().ready <= now) {
+        Route(p, v, in.packets.front());
+      }
     }
   }
 }
@@ -212,11 +338,17 @@ void Router::Route(unsigned port, unsigned vc, InputPacket& packet) {
   const unsigned in_class = vc % config_.vc_classes;
   const auto step =
       config_.routing->Route(config_.node, port, in_class, packet.header.dst);
-  packet.routed = true;
   progress_ = true;
   if (!step.ok()) {
     ++counters_.drops_no_route;
-    packet.discard = true;
+    Discard(port, vc, packet);
+    packet.routed = true;
+    return;
+  }
+  if (step->port != local_port() && packet.header.ttl == 0) {
+    ++counters_.drops_ttl;  // NET-2.4
+    Discard(port, vc, packet);
+    packet.routed = true;
     return;
   }
   packet.out_port = step->port;
@@ -224,85 +356,154 @@ void Router::Route(unsigned port, unsigned vc, InputPacket& packet) {
   // function's class within the packet's set (NET-3.4).
   packet.out_vc =
       step->port == local_port() ? vc : set * config_.vc_classes + step->vc;
-  if (step->port != local_port() && packet.header.ttl == 0) {
-    ++counters_.drops_ttl;  // NET-2.4
-    packet.discard = true;
+  packet.routed = true;
+  const uint8_t tc = packet.header.tc;
+  uint64_t& queued = egress_bytes_[packet.out_port * kTrafficClasses + tc];
+  if (hooks_.on_egress_enqueue) {
+    hooks_.on_egress_enqueue(packet.out_port, tc, queued, packet.bytes);
   }
+  queued += packet.received - packet.sent;
 }
 
-void Router::AllocateVcs() {
-  const sc_core::sc_time now = sc_core::sc_time_stamp();
+// Round-robin per output VC over the input VCs whose routed head packet
+// wants it, starting after the last winner.
+void Router::AllocateVcs(const sc_core::sc_time& now) {
   const unsigned inputs = port_count() * vcs_;
-  for (unsigned o = 0; o < port_count() * vcs_; ++o) {
-    if (outputs_[o].owned) {
-      continue;
-    }
-    // Round-robin over the input VCs whose head packet wants this VC.
-    for (unsigned k = 0; k < inputs; ++k) {
-      const unsigned i = (va_next_[o] + k) % inputs;
-      InputVc& in = inputs_[i];
-      if (in.packets.empty()) {
-        continue;
-      }
-      InputPacket& head = in.packets.front();
-      if (!head.routed || head.allocated || head.discard || head.ready > now ||
-          head.out_port * vcs_ + head.out_vc != o) {
-        continue;
-      }
-      head.allocated = true;
-      head.ready = now + period_ * config_.va_cycles;
-      outputs_[o].owned = true;
-      va_next_[o] = (i + 1) % inputs;
-      progress_ = true;
-      break;
-    }
-  }
-}
-
-void Router::AllocateSwitch() {
-  const sc_core::sc_time now = sc_core::sc_time_stamp();
-  const unsigned ports = port_count();
-  // Input stage: each input port picks one of its VCs that can move a slot.
-  std::vector<int> request(ports, -1);  // input port -> chosen VC
-  for (unsigned p = 0; p < ports; ++p) {
-    for (unsigned k = 0; k < vcs_; ++k) {
-      const unsigned v = (sa_input_next_[p] + k) % vcs_;
+  va_round_.Clear();
+  for (const unsigned p : active_ports_) {
+    for (unsigned v = 0; v < vcs_; ++v) {
       InputVc& in = input(p, v);
       if (in.packets.empty()) {
         continue;
       }
-      InputPacket& head = in.packets.front();
-      if (head.discard) {
-        // A dropped packet only absorbs its bytes; once all are in, it goes.
-        if (head.bytes.size() == head.total) {
-          in.packets.pop_front();
-          progress_ = true;
-        }
+      const InputPacket& head = in.packets.front();
+      if (!head.routed || head.allocated || head.discard || head.ready > now) {
         continue;
       }
-      const size_t chunk = std::min(config_.slot_bytes, head.total - head.sent);
-      const bool bytes_here = head.bytes.size() - head.sent >= chunk;
-      if (head.allocated && head.ready <= now && bytes_here &&
-          output(head.out_port, head.out_vc).credits > 0) {
-        request[p] = static_cast<int>(v);
+      const unsigned o = index(head.out_port, head.out_vc);
+      if (outputs_[o].owned || paused(head.out_port, head.header.tc)) {
+        continue;
+      }
+      const unsigned i = index(p, v);
+      va_round_.Offer(o, i, RoundRobinRound::Distance(i, va_next_[o], inputs));
+    }
+  }
+  for (const unsigned o : va_round_.touched()) {
+    const unsigned i = va_round_.winner(o);
+    InputPacket& head = inputs_[i].packets.front();
+    head.allocated = true;
+    head.ready = now + period_ * config_.va_cycles;
+    outputs_[o].owned = true;
+    va_next_[o] = (i + 1) % inputs;
+    progress_ = true;
+  }
+}
+
+bool Router::Sendable(unsigned port, unsigned vc, const sc_core::sc_time& now) {
+  const InputPacket& head = input(port, vc).packets.front();
+  const size_t chunk = std::min(config_.slot_bytes, head.total - head.sent);
+  return head.allocated && head.ready <= now &&
+         head.received - head.sent >= chunk &&
+         output(head.out_port, head.out_vc).credits > 0;
+}
+
+// Switch-allocation requests, in round-robin order of VCs from each input
+// port's pointer: round-robin allocation takes each port's first, iSLIP
+// all of them. Dropped packets leave here once their last byte is in.
+void Router::CollectRequests(const sc_core::sc_time& now) {
+  const bool every_vc = config_.allocator == SwitchAllocator::kIslip;
+  requests_.clear();
+  for (const unsigned p : active_ports_) {
+    for (unsigned k = 0; k < vcs_; ++k) {
+      const unsigned v = (sa_input_next_[p] + k) % vcs_;
+      InputVc& in = input(p, v);
+      while (!in.packets.empty() && in.packets.front().discard &&
+             in.packets.front().received == in.packets.front().total) {
+        in.packets.pop_front();
+        --packets_held_;
+        progress_ = true;
+      }
+      if (in.packets.empty() || in.packets.front().discard ||
+          !Sendable(p, v, now)) {
+        continue;
+      }
+      requests_.push_back({p, v, in.packets.front().out_port});
+      if (!every_vc) {
         break;
       }
     }
   }
-  // Output stage: each output port grants one requesting input.
-  for (unsigned o = 0; o < ports; ++o) {
-    for (unsigned k = 0; k < ports; ++k) {
-      const unsigned p = (sa_output_next_[o] + k) % ports;
-      if (request[p] < 0 || input(p, static_cast<unsigned>(request[p]))
-                                    .packets.front()
-                                    .out_port != o) {
-        continue;
+}
+
+// Separable input-first: each input port has made one request; each output
+// port grants the requester nearest after its pointer.
+void Router::AllocateRoundRobin() {
+  const unsigned ports = port_count();
+  grant_round_.Clear();
+  for (unsigned r = 0; r < requests_.size(); ++r) {
+    const Request& request = requests_[r];
+    const unsigned o = request.out_port;
+    grant_round_.Offer(
+        o, r,
+        RoundRobinRound::Distance(request.port, sa_output_next_[o], ports));
+  }
+  for (const unsigned o : grant_round_.touched()) {
+    const Request request = requests_[grant_round_.winner(o)];
+    Send(request.port, request.vc);
+    sa_output_next_[o] = (request.port + 1) % ports;
+    sa_input_next_[request.port] = (request.vc + 1) % vcs_;
+  }
+}
+
+// iSLIP (McKeown): each iteration, every unmatched output grants the
+// unmatched requesting input nearest after its grant pointer, and every
+// input accepts the granting output nearest after its accept pointer.
+// Pointers move past a match only in the first iteration. A matched input
+// sends from its first requesting VC for that output in round-robin order.
+void Router::AllocateIslip() {
+  const unsigned ports = port_count();
+  matched_inputs_.clear();
+  for (unsigned iteration = 0; iteration < config_.islip_iterations;
+       ++iteration) {
+    grant_round_.Clear();
+    for (const Request& request : requests_) {
+      const unsigned o = request.out_port;
+      if (matched_[request.port] == kNone && !out_taken_[o]) {
+        grant_round_.Offer(
+            o, request.port,
+            RoundRobinRound::Distance(request.port, sa_output_next_[o], ports));
       }
-      Send(p, static_cast<unsigned>(request[p]));
-      sa_output_next_[o] = (p + 1) % ports;
-      sa_input_next_[p] = (static_cast<unsigned>(request[p]) + 1) % vcs_;
-      request[p] = -1;
+    }
+    accept_round_.Clear();
+    for (const unsigned o : grant_round_.touched()) {
+      const unsigned p = grant_round_.winner(o);
+      accept_round_.Offer(p, o,
+                          RoundRobinRound::Distance(o, accept_next_[p], ports));
+    }
+    if (accept_round_.empty()) {
       break;
+    }
+    for (const unsigned p : accept_round_.touched()) {
+      const unsigned o = accept_round_.winner(p);
+      matched_[p] = o;
+      out_taken_[o] = true;
+      matched_inputs_.push_back(p);
+      if (iteration == 0) {
+        sa_output_next_[o] = (p + 1) % ports;
+        accept_next_[p] = (o + 1) % ports;
+      }
+    }
+  }
+  for (const unsigned p : matched_inputs_) {
+    const unsigned o = matched_[p];
+    matched_[p] = kNone;
+    out_taken_[o] = false;
+    for (const Request& request : requests_) {
+      if (request.port == p && request.out_port == o) {
+        Send(p, request.vc);
+        sa_input_next_[p] = (request.vc + 1) % vcs_;
+        break;
+      }
     }
   }
 }
@@ -322,9 +523,12 @@ void Router::Send(unsigned in_port, unsigned in_vc) {
     ForwardRouteHeader(slot.bytes.data(), packet.out_vc);  // NET-2.4
   }
   packet.sent += chunk;
+  HoldBytes(in_port, in_vc, packet, -static_cast<int64_t>(chunk));
+  MarkDirty(index(in_port, in_vc));
   OutputVc& out = output(packet.out_port, packet.out_vc);
   --out.credits;
   ++flits_out_[packet.out_port];
+  ++slots_moved_;
   // Switch allocation and crossbar traversal: the slot leaves the router
   // that many cycles after the grant.
   port(packet.out_port)
@@ -339,26 +543,41 @@ void Router::Send(unsigned in_port, unsigned in_vc) {
       counters_.hops += packet.header.hops;
     }
     in.packets.pop_front();
+    --packets_held_;
   } else {
     // Later slots of the packet follow one cycle after another.
     packet.ready = sc_core::sc_time_stamp() + period_;
   }
 }
 
-void Router::ReturnCredits(unsigned port_index, unsigned vc) {
-  InputVc& in = input(port_index, vc);
-  // Bytes still held are those of live packets not yet sent; everything
-  // else that arrived (sent bytes, padding, dropped packets) is free.
-  uint64_t held = 0;
-  for (const InputPacket& packet : in.packets) {
-    held += packet.discard ? 0 : packet.bytes.size() - packet.sent;
-  }
-  const uint64_t freed_slots = (in.arrived_bytes - held) / config_.slot_bytes;
+// Every slot's worth of bytes that left the buffer (sent, padding, dropped
+// packets) is a credit back to the sender (NET-8.2).
+void Router::ReturnCredits(unsigned i) {
+  InputVc& in = inputs_[i];
+  in.dirty = false;
+  const uint64_t freed_slots =
+      (in.arrived_bytes - in.held_bytes) / config_.slot_bytes;
   if (freed_slots > in.credits_returned) {
     const auto count = static_cast<unsigned>(freed_slots - in.credits_returned);
     in.credits_returned = freed_slots;
-    port(port_index).out->Credit(vc, count, sc_core::SC_ZERO_TIME);
+    port(i / vcs_).out->Credit(i % vcs_, count, sc_core::SC_ZERO_TIME);
   }
+}
+
+std::vector<HeadWait> Router::HeadWaits() const {
+  std::vector<HeadWait> waits;
+  for (unsigned p = 0; p < port_count(); ++p) {
+    for (unsigned v = 0; v < vcs_; ++v) {
+      const InputVc& in = inputs_[index(p, v)];
+      if (in.packets.empty() || !in.packets.front().routed ||
+          in.packets.front().discard) {
+        continue;
+      }
+      const InputPacket& head = in.packets.front();
+      waits.push_back({p, v, head.out_port, head.out_vc, head.allocated});
+    }
+  }
+  return waits;
 }
 
 StatList Router::Stats() const {

@@ -1,16 +1,20 @@
 // Router: one node's input-buffered virtual-channel router (docs/spec/net.md
 // section 8): wormhole switching with per-packet VC allocation, credit-based
-// flow control in payload slots, a separable input-first round-robin
-// allocator, and the RC/VA/SA/ST pipeline in router cycles. Ports 0..P-1
-// face the node's link controllers, port P its network interface; all are
-// slot sockets. Event-driven: a router with nothing to move schedules
-// nothing.
+// flow control in payload slots, a separable allocator (input-first
+// round-robin or iSLIP), and the RC/VA/SA/ST pipeline in router cycles.
+// Ports 0..P-1 face the node's link controllers, port P its network
+// interface; all are slot sockets. Event-driven: a router with nothing to
+// move schedules nothing, and a cycle's work is proportional to the ports
+// that hold packets, not to the router's size.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <systemc>
 #include <vector>
 
@@ -19,8 +23,12 @@
 #include "models/topology/routing.h"
 #include "systemc/common/stat_list.h"
 #include "systemc/link/slot_socket.h"
+#include "systemc/network/round_robin_round.h"
 
 namespace lq::net {
+
+// router.allocator (NET-8.5).
+enum class SwitchAllocator { kRoundRobin, kIslip };
 
 struct RouterConfig {
   topo::NodeId node = 0;
@@ -36,7 +44,9 @@ struct RouterConfig {
   unsigned va_cycles = 1;
   unsigned sa_cycles = 1;
   unsigned st_cycles = 1;
-  uint16_t max_payload = 9216;  // net.max_payload
+  SwitchAllocator allocator = SwitchAllocator::kRoundRobin;
+  unsigned islip_iterations = 1;  // router.islip_iterations
+  uint16_t max_payload = 9216;    // net.max_payload
 };
 
 // NET-8.9's counters.
@@ -51,8 +61,35 @@ struct RouterCounters {
   uint64_t drops_no_route = 0;
 };
 
+// Where the transport layer's ECN marking and PFC attach (NET-8.6, NET-8.7).
+// Unset hooks cost nothing.
+struct RouterHooks {
+  // Route computation enqueued a packet of traffic class `tc` at output
+  // `out_port`, where `queued_bytes` of that class were already waiting.
+  // `packet` holds the bytes received so far (routing header first); the
+  // hook may edit those after the routing header (e.g. set CE).
+  std::function<void(unsigned out_port, uint8_t tc, uint64_t queued_bytes,
+                     Bytes& packet)>
+      on_egress_enqueue;
+  // The bytes held at input `in_port` for class `tc` changed to `bytes`.
+  std::function<void(unsigned in_port, uint8_t tc, uint64_t bytes)>
+      on_ingress_change;
+};
+
+// What the head packet of one input VC is waiting for, for the deadlock
+// watchdog: the output VC it holds or wants, and why it cannot move.
+struct HeadWait {
+  unsigned in_port = 0;
+  unsigned in_vc = 0;
+  unsigned out_port = 0;
+  unsigned out_vc = 0;
+  bool allocated = false;  // holds the output VC (waits for credits)
+};
+
 class Router : public sc_core::sc_module {
  public:
+  static constexpr unsigned kTrafficClasses = 8;
+
   Router(const sc_core::sc_module_name& name, const RouterConfig& config);
   ~Router() override;
 
@@ -61,10 +98,34 @@ class Router : public sc_core::sc_module {
   link::SlotSocket& port(unsigned p);
   unsigned port_count() const { return config_.network_ports + 1; }
   unsigned local_port() const { return config_.network_ports; }
+  unsigned vcs() const { return vcs_; }
+
+  void SetHooks(RouterHooks hooks) { hooks_ = std::move(hooks); }
+  // PFC (NET-8.7): while paused, VC allocation starts no new packet of
+  // class `tc` on `out_port`; packets already under way finish.
+  void SetPaused(unsigned out_port, uint8_t tc, bool paused);
+  bool paused(unsigned out_port, uint8_t tc) const {
+    return paused_[out_port * kTrafficClasses + tc];
+  }
+  // Bytes of class `tc` routed to `out_port` and still in this router
+  // (NET-8.6), and bytes held at input `in_port` for class `tc` (NET-8.7).
+  uint64_t egress_bytes(unsigned out_port, uint8_t tc) const {
+    return egress_bytes_[out_port * kTrafficClasses + tc];
+  }
+  uint64_t ingress_bytes(unsigned in_port, uint8_t tc) const {
+    return ingress_bytes_[in_port * kTrafficClasses + tc];
+  }
 
   const RouterCounters& counters() const { return counters_; }
   uint64_t flits_in(unsigned p) const;
   uint64_t flits_out(unsigned p) const;
+  // Slots moved through the crossbar since construction: the watchdog's
+  // measure of progress.
+  uint64_t slots_moved() const { return slots_moved_; }
+  // Packets whose header has arrived and whose last byte has not left.
+  uint64_t packets_held() const { return packets_held_; }
+  // The routed head packet of every input VC that holds one.
+  std::vector<HeadWait> HeadWaits() const;
   StatList Stats() const;
 
  private:
@@ -74,7 +135,8 @@ class Router : public sc_core::sc_module {
   // departure.
   struct InputPacket {
     RouteHeader header;
-    Bytes bytes;             // header + payload arrived so far
+    Bytes bytes;             // header + payload arrived so far (live only)
+    size_t received = 0;     // bytes arrived, also for a discarded packet
     size_t total = 0;        // header + LEN
     size_t sent = 0;         // bytes moved through the crossbar
     bool routed = false;     // RC done
@@ -88,7 +150,9 @@ class Router : public sc_core::sc_module {
     std::unique_ptr<SlotParser> parser;
     std::deque<InputPacket> packets;
     uint64_t arrived_bytes = 0;  // slot bytes received (padding included)
+    uint64_t held_bytes = 0;     // bytes of live packets not yet sent
     uint64_t credits_returned = 0;
+    bool dirty = false;  // in dirty_inputs_: credits may be due
   };
   struct OutputVc {
     bool owned = false;
@@ -101,6 +165,12 @@ class Router : public sc_core::sc_module {
     unsigned count;  // credits
     Bytes slot;
   };
+  // One input port's choice in switch allocation.
+  struct Request {
+    unsigned port;
+    unsigned vc;
+    unsigned out_port;
+  };
 
   void OnSlot(unsigned port, link::Slot slot, const sc_core::sc_time& delay);
   void OnCredit(unsigned port, unsigned vc, unsigned count,
@@ -109,17 +179,34 @@ class Router : public sc_core::sc_module {
   void start_of_simulation() override;
 
   void Deliver(const Arrival& arrival);
+  void AcceptHeader(unsigned port, unsigned vc, SlotParser::Event& event);
+  void AcceptPayload(unsigned port, unsigned vc, const Bytes& chunk);
+  void CutStream(unsigned port, unsigned vc);
   void Route(unsigned port, unsigned vc, InputPacket& packet);
-  void AllocateVcs();
-  void AllocateSwitch();
+  void Discard(unsigned port, unsigned vc, InputPacket& packet);
+  void PruneIdlePorts();
+  void RouteHeads(const sc_core::sc_time& now);
+  void AllocateVcs(const sc_core::sc_time& now);
+  void CollectRequests(const sc_core::sc_time& now);
+  void AllocateRoundRobin();
+  void AllocateIslip();
+  bool Sendable(unsigned port, unsigned vc, const sc_core::sc_time& now);
   void Send(unsigned in_port, unsigned in_vc);
-  void ReturnCredits(unsigned port, unsigned vc);
+  void ReturnCredits(unsigned index);
+  void ScheduleNext(const sc_core::sc_time& now);
 
+  // Bookkeeping of the bytes a packet holds, per input and per output.
+  void HoldBytes(unsigned port, unsigned vc, const InputPacket& packet,
+                 int64_t delta);
+  void MarkActive(unsigned port);
+  void MarkDirty(unsigned index);
+
+  unsigned index(unsigned port, unsigned vc) const { return port * vcs_ + vc; }
   InputVc& input(unsigned port, unsigned vc) {
-    return inputs_[port * vcs_ + vc];
+    return inputs_[index(port, vc)];
   }
   OutputVc& output(unsigned port, unsigned vc) {
-    return outputs_[port * vcs_ + vc];
+    return outputs_[index(port, vc)];
   }
 
   RouterConfig config_;
@@ -129,13 +216,42 @@ class Router : public sc_core::sc_module {
   std::vector<InputVc> inputs_;
   std::vector<OutputVc> outputs_;
   std::multimap<sc_core::sc_time, Arrival> arrivals_;
-  // Round-robin pointers: per output VC (VA), per input port and per
-  // output port (SA).
+  RouterHooks hooks_;
+  std::vector<bool> paused_;             // [out_port][tc]
+  std::vector<uint64_t> egress_bytes_;   // [out_port][tc]
+  std::vector<uint64_t> ingress_bytes_;  // [in_port][tc]
+
+  // Ports with at least one packet in an input VC (in no order), and the
+  // input VCs whose credits may be due this cycle.
+  std::vector<unsigned> active_ports_;
+  std::vector<bool> port_active_;
+  std::vector<unsigned> dirty_inputs_;
+
+  // Round-robin pointers: per output VC (VA), per input port (the VC it
+  // serves next) and per output port (SA; iSLIP's grant pointers), and
+  // iSLIP's accept pointers per input port.
   std::vector<unsigned> va_next_, sa_input_next_, sa_output_next_;
+  std::vector<unsigned> accept_next_;
+  // One allocation round's arbiters: per output VC (VA), per output port
+  // (SA grants) and per input port (iSLIP accepts); iSLIP's matches: per
+  // input port its output, per output port whether it is taken.
+  static constexpr unsigned kNone = RoundRobinRound::kNone;
+  RoundRobinRound va_round_, grant_round_, accept_round_;
+  std::vector<unsigned> matched_, matched_inputs_;
+  std::vector<bool> out_taken_;
+  std::vector<Request> requests_;
+
   std::vector<uint64_t> flits_in_, flits_out_;
   RouterCounters counters_;
+  uint64_t slots_moved_ = 0;
+  uint64_t packets_held_ = 0;
   bool progress_ = false;  // this cycle routed, allocated or moved something
+  bool ran_once_ = false;
+  sc_core::sc_time last_cycle_;  // when Cycle() last ran
   sc_core::sc_event wake_;
 };
+
+// Parses a router.allocator value ("rr" or "islip").
+std::optional<SwitchAllocator> ParseSwitchAllocator(const std::string& name);
 
 }  // namespace lq::net

@@ -37,6 +37,13 @@ class TrafficSource : public sc_core::sc_module {
   link::SlotSocket& socket() { return ni_.socket; }
 
   uint64_t sent() const { return sent_; }
+  // True once every packet of a finite run has left for the router (at
+  // once for a source that offers no load).
+  bool finished() const {
+    return config_.packets_per_cycle <= 0 ||
+           (config_.packets != 0 && sent_ >= config_.packets &&
+            ni_.pending_bytes() == 0);
+  }
   // Latencies (ns), send times (ns) and hop counts of the packets
   // delivered here, in delivery order.
   const std::vector<double>& latencies_ns() const { return latencies_ns_; }

@@ -2,6 +2,8 @@
 // link model between them): a lone packet's latency is the pipeline's
 // (NET-8.4), and uniform random traffic of multi-slot packets arrives
 // whole, once, intact, over minimal dimension-order paths (NET-4.2, NET-8.3).
+// Built twice: with the round-robin switch allocator and, with
+// LQ_TEST_ISLIP defined, with iSLIP (NET-8.5); both must pass unchanged.
 #include <gtest/gtest.h>
 
 #include <map>
@@ -21,6 +23,14 @@ namespace {
 
 using sc_core::SC_NS;
 using sc_core::sc_time;
+
+#ifdef LQ_TEST_ISLIP
+#define LQ_ROUTER_SUITE RouterTorusIslipTest
+constexpr SwitchAllocator kAllocator = SwitchAllocator::kIslip;
+#else
+#define LQ_ROUTER_SUITE RouterTorusTest
+constexpr SwitchAllocator kAllocator = SwitchAllocator::kRoundRobin;
+#endif
 
 constexpr unsigned kSide = 4;
 constexpr unsigned kNodes = kSide * kSide;
@@ -43,7 +53,7 @@ unsigned RingDistance(unsigned a, unsigned b) {
   return std::min(d, kSide - d);
 }
 
-TEST(RouterTorusTest, NET_8_4_PipelineLatencyAndNET_8_3_LosslessTraffic) {
+TEST(LQ_ROUTER_SUITE, NET_8_4_PipelineLatencyAndNET_8_3_LosslessTraffic) {
   auto topology = topo::CreateTopology("torus", {{"dims", "4x4"}}).value();
   std::shared_ptr<const topo::RoutingFunction> routing =
       topo::CreateRouting("dor", topology, {{"dateline", "on"}}).value();
@@ -59,6 +69,8 @@ TEST(RouterTorusTest, NET_8_4_PipelineLatencyAndNET_8_3_LosslessTraffic) {
     config.nodes = kNodes;
     config.slot_bytes = kSlotBytes;
     config.vc_buffer_slots = 8;
+    config.allocator = kAllocator;
+    config.islip_iterations = 2;
     routers.push_back(std::make_unique<Router>(
         ("router" + std::to_string(n)).c_str(), config));
     NetworkInterfaceConfig ni;

@@ -1,0 +1,114 @@
+// DeadlockWatchdog: progress sampling and the wait-for cycle.
+#include "systemc/network/deadlock_watchdog.h"
+
+#include <map>
+#include <optional>
+#include <tuple>
+
+namespace lq::net {
+
+DeadlockWatchdog::DeadlockWatchdog(
+    const sc_core::sc_module_name& name, std::vector<Router*> routers,
+    std::shared_ptr<const topo::Topology> topology, sc_core::sc_time window,
+    std::function<bool()> busy, bool stop_on_deadlock)
+    : sc_module(name),
+      routers_(std::move(routers)),
+      topology_(std::move(topology)),
+      window_(window),
+      busy_(std::move(busy)),
+      stop_on_deadlock_(stop_on_deadlock) {
+  SC_HAS_PROCESS(DeadlockWatchdog);
+  SC_METHOD(Check);
+  sensitive << tick_;
+  dont_initialize();
+}
+
+void DeadlockWatchdog::start_of_simulation() { Arm(); }
+
+void DeadlockWatchdog::Arm() {
+  if (!ticking_ && !deadlocked_) {
+    ticking_ = true;
+    tick_.notify(window_);
+  }
+}
+
+uint64_t DeadlockWatchdog::SlotsMoved() const {
+  uint64_t moved = 0;
+  for (const Router* router : routers_) {
+    moved += router->slots_moved();
+  }
+  return moved;
+}
+
+uint64_t DeadlockWatchdog::PacketsHeld() const {
+  uint64_t held = 0;
+  for (const Router* router : routers_) {
+    held += router->packets_held();
+  }
+  return held;
+}
+
+void DeadlockWatchdog::Check() {
+  ticking_ = false;
+  const uint64_t moved = SlotsMoved();
+  const uint64_t held = PacketsHeld();
+  if (held > 0 && moved == last_moved_) {
+    deadlocked_ = true;
+    detected_at_ = sc_core::sc_time_stamp();
+    report_ = std::to_string(held) + " packets held and no slot moved for " +
+              window_.to_string() + "; waiting cycle: " + DescribeWaitCycle();
+    if (stop_on_deadlock_) {
+      sc_core::sc_stop();
+    }
+    return;
+  }
+  last_moved_ = moved;
+  if (held > 0 || busy_()) {
+    Arm();
+  }
+}
+
+// Every held head packet waits on the input VC its output leads to; each
+// input VC waits on at most one other, so following the waits from any
+// blocked VC either ends or runs into a cycle.
+std::string DeadlockWatchdog::DescribeWaitCycle() const {
+  using Vc = std::tuple<topo::NodeId, unsigned, unsigned>;  // node, port, vc
+  std::map<Vc, Vc> waits_on;
+  for (topo::NodeId node = 0; node < routers_.size(); ++node) {
+    for (const HeadWait& wait : routers_[node]->HeadWaits()) {
+      const auto far = topology_->Neighbour(node, wait.out_port);
+      if (wait.out_port == routers_[node]->local_port() || !far) {
+        continue;
+      }
+      waits_on[{node, wait.in_port, wait.in_vc}] = {far->node, far->port,
+                                                    wait.out_vc};
+    }
+  }
+  auto name = [this](const Vc& vc) {
+    return topology_->PortName(std::get<0>(vc), std::get<1>(vc)) + ".vc" +
+           std::to_string(std::get<2>(vc));
+  };
+  for (const auto& start : waits_on) {
+    std::map<Vc, size_t> seen;
+    std::vector<Vc> path;
+    std::optional<Vc> at = start.first;
+    while (at && !seen.count(*at)) {
+      seen[*at] = path.size();
+      path.push_back(*at);
+      const auto next = waits_on.find(*at);
+      at = next == waits_on.end() ? std::nullopt
+                                  : std::optional<Vc>(next->second);
+    }
+    if (!at) {
+      continue;  // this chain ends at a VC that is not waiting
+    }
+    std::string cycle;
+    for (size_t i = seen[*at]; i < path.size(); ++i) {
+      cycle += name(path[i]) + " -> ";
+    }
+    return cycle + name(*at);
+  }
+  return "none found (packets wait on something other than buffers)";
+}
+
+}  // namespace lq::net

@@ -1,0 +1,51 @@
+// One round of a bank of round-robin arbiters: candidates are offered to
+// arbiters with their distance after the arbiter's pointer, and each
+// arbiter's winner is the nearest. Touched arbiters are remembered, so a
+// round costs what was offered, not the size of the bank.
+#pragma once
+
+#include <vector>
+
+namespace lq::net {
+
+class RoundRobinRound {
+ public:
+  static constexpr unsigned kNone = ~0u;
+
+  explicit RoundRobinRound(size_t arbiters)
+      : winner_(arbiters, kNone), distance_(arbiters, 0) {}
+
+  // The distance of `candidate` after `pointer` among `count` positions.
+  static unsigned Distance(unsigned candidate, unsigned pointer,
+                           unsigned count) {
+    return (candidate + count - pointer) % count;
+  }
+
+  void Offer(unsigned arbiter, unsigned candidate, unsigned distance) {
+    if (winner_[arbiter] == kNone) {
+      touched_.push_back(arbiter);
+    } else if (distance >= distance_[arbiter]) {
+      return;
+    }
+    winner_[arbiter] = candidate;
+    distance_[arbiter] = distance;
+  }
+  // Arbiters that received an offer this round, in first-offer order.
+  const std::vector<unsigned>& touched() const { return touched_; }
+  unsigned winner(unsigned arbiter) const { return winner_[arbiter]; }
+  bool empty() const { return touched_.empty(); }
+  // Starts the next round.
+  void Clear() {
+    for (const unsigned arbiter : touched_) {
+      winner_[arbiter] = kNone;
+    }
+    touched_.clear();
+  }
+
+ private:
+  std::vector<unsigned> winner_;
+  std::vector<unsigned> distance_;
+  std::vector<unsigned> touched_;
+};
+
+}  // namespace lq::net
