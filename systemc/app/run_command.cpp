@@ -10,6 +10,7 @@
 #include "models/topology/analytics.h"
 #include "models/topology/routing_registry.h"
 #include "models/topology/topology_registry.h"
+#include "systemc/app/network_study.h"
 #include "systemc/app/progress_meter.h"
 #include "systemc/app/run_report.h"
 #include "systemc/app/scenario.h"
@@ -29,8 +30,16 @@ int BadInput(const std::string& message) {
 
 }  // namespace
 
+std::vector<ParamSpec> ScenarioParamSpecs() {
+  std::vector<ParamSpec> specs = fabric::FabricParamSpecs();
+  for (auto& spec : NetworkStudyParamSpecs()) {
+    specs.push_back(std::move(spec));
+  }
+  return specs;
+}
+
 Result<ParamSet> LoadScenarioParams(const RunOptions& options) {
-  ParamSet params(fabric::FabricParamSpecs());
+  ParamSet params(ScenarioParamSpecs());
   if (auto error = ApplyYaml(kDefaultScenarioYaml, "default", params)) {
     return Fail("embedded default scenario: " + *error);
   }
@@ -51,7 +60,9 @@ Result<ParamSet> LoadScenarioParams(const RunOptions& options) {
       return Fail("--seed: " + *error);
     }
   }
-  if (auto error = fabric::ValidateFabricParams(params)) {
+  const bool study = params.Text("link.fidelity") == "ideal";
+  if (auto error = study ? ValidateNetworkStudy(params)
+                         : fabric::ValidateFabricParams(params)) {
     const std::string source =
         options.scenario_file.empty() ? "scenario" : options.scenario_file;
     return Fail(source + ": " + *error);
@@ -89,6 +100,12 @@ int RunScenario(const RunOptions& options) {
     return BadInput(loaded.error().reason);
   }
   const ParamSet& params = loaded.value();
+  if (params.Text("link.fidelity") == "ideal") {
+    if (!options.pcap_file.empty()) {
+      return BadInput("--pcap: ideal links carry no transport packets");
+    }
+    return RunNetworkStudy(params, options);
+  }
 
   fabric::Fabric fabric("fabric", params);
   std::unique_ptr<ProgressMeter> progress;
@@ -154,7 +171,7 @@ void PrintList(std::FILE* out) {
   std::fprintf(out, "Built-in scenarios:\n  default  %s\n\n",
                "256-card 4x8x8 3D torus, pcie6 links, uniform random messages");
   std::fprintf(out, "Scenario keys (YAML nesting or --set KEY=VALUE):\n");
-  for (const auto& spec : fabric::FabricParamSpecs()) {
+  for (const auto& spec : ScenarioParamSpecs()) {
     std::string range;
     if (spec.type == ParamType::kChoice) {
       for (const auto& choice : spec.choices) {

@@ -25,6 +25,9 @@ struct RunOptions {
   bool progress = false;  // A progress line on the terminal (stderr).
 };
 
+// Every scenario key: the fabric's and the network study's.
+std::vector<ParamSpec> ScenarioParamSpecs();
+
 // The scenario's parameters: the embedded default, then the file, the
 // --set overrides and --seed; checked. The error names file, line and fix.
 Result<ParamSet> LoadScenarioParams(const RunOptions& options);

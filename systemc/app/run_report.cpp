@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <fstream>
-#include <nlohmann/json.hpp>
 #include <numeric>
 
 namespace lq::app {
@@ -137,12 +136,21 @@ std::string WriteStatsJson(const RunReport& report, const std::string& path) {
   json["integrity"] = {{"sent", n.sent},           {"delivered", n.delivered},
                        {"lost", report.Lost()},    {"duplicated", n.duplicated},
                        {"reordered", n.reordered}, {"corrupted", n.corrupted}};
-  nlohmann::ordered_json values;
-  for (const auto& [key, value] : report.values) {
-    values[key] = value;
-  }
-  json["parameters"] = values;
+  json["parameters"] = ParametersJson(report.values);
+  return WriteJsonFile(json, path);
+}
 
+nlohmann::ordered_json ParametersJson(
+    const std::vector<std::pair<std::string, std::string>>& values) {
+  nlohmann::ordered_json json = nlohmann::ordered_json::object();
+  for (const auto& [key, value] : values) {
+    json[key] = value;
+  }
+  return json;
+}
+
+std::string WriteJsonFile(const nlohmann::ordered_json& json,
+                          const std::string& path) {
   std::ofstream file(path);
   if (!file) {
     return path + ": cannot write the stats file";

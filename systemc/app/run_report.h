@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <utility>
 #include <vector>
@@ -39,6 +40,14 @@ LatencySummary Summarise(std::vector<double> samples);
 double AggregateGBps(const RunReport& report);
 
 void PrintReport(const RunReport& report, std::FILE* out);
+
+// The `parameters` object of a stats file: every key with its value.
+nlohmann::ordered_json ParametersJson(
+    const std::vector<std::pair<std::string, std::string>>& values);
+
+// Writes `json` to `path`, indented; returns an error message on failure.
+std::string WriteJsonFile(const nlohmann::ordered_json& json,
+                          const std::string& path);
 
 // Writes the stats JSON; returns an error message on failure.
 std::string WriteStatsJson(const RunReport& report, const std::string& path);

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "models/flit/dlp.h"
+#include "models/network/traffic_pattern.h"
 #include "models/roce/encap.h"
 #include "models/roce/ib_headers.h"
 #include "models/roce/icrc.h"
@@ -85,12 +86,9 @@ Result<Built> Build(const ParamSet& params) {
     return Fail("topology: " + topology.error().reason);
   }
   const std::string routing_name = params.Text("routing.name");
-  auto routing = topo::CreateRouting(
-      routing_name, topology.value(),
-      ComponentParams(params, "routing", topo::RoutingCatalogue(),
-                      routing_name));
+  auto routing = ScenarioRouting(params, topology.value());
   if (!routing) {
-    return Fail("routing: " + routing.error().reason);
+    return routing.error();
   }
   if (routing.value()->VcClasses() > flit::kLinkVcs) {
     return Fail("routing: " + routing_name + " needs " +
@@ -123,10 +121,33 @@ Result<std::shared_ptr<const topo::Topology>> ScenarioTopology(
       ComponentParams(params, "topology", topo::TopologyCatalogue(), name));
 }
 
+Result<std::shared_ptr<const topo::RoutingFunction>> ScenarioRouting(
+    const ParamSet& params, std::shared_ptr<const topo::Topology> topology) {
+  const std::string name = params.Text("routing.name");
+  auto routing = topo::CreateRouting(
+      name, std::move(topology),
+      ComponentParams(params, "routing", topo::RoutingCatalogue(), name));
+  if (!routing) {
+    return Fail("routing: " + routing.error().reason);
+  }
+  return std::shared_ptr<const topo::RoutingFunction>(
+      std::move(routing).value());
+}
+
 std::vector<ParamSpec> FabricParamSpecs() {
   std::vector<ParamSpec> specs;
   AddCatalogueKeys("topology", topo::TopologyCatalogue(), "torus", specs);
   AddCatalogueKeys("routing", topo::RoutingCatalogue(), "dor", specs);
+  specs.push_back({"link.fidelity",
+                   "tlm: the card-to-card fabric with link and PHY models; "
+                   "ideal: routers over ideal links, a network study "
+                   "(decision 0009)",
+                   "tlm",
+                   "",
+                   ParamType::kChoice,
+                   0,
+                   0,
+                   {"tlm", "ideal"}});
   specs.push_back({"link.profile", "channel profile of every link (PHY-1)",
                    "pcie6", "", ParamType::kChoice, 0, 0,
                    phy::LinkProfileNames()});
@@ -155,21 +176,35 @@ std::vector<ParamSpec> FabricParamSpecs() {
                    4096,
                    {}});
   specs.push_back({"router.latency_ns",
-                   "router pipeline latency per hop, input to output",
+                   "tlm: router pipeline latency per hop, input to output",
                    "40",
                    "ns",
                    ParamType::kReal,
                    0,
                    1e6,
                    {}});
+  std::vector<std::string> patterns;
+  for (const auto& info : net::TrafficPatternCatalogue()) {
+    patterns.push_back(info.name);
+  }
   specs.push_back({"traffic.pattern",
-                   "destination choice of each message",
-                   "uniform",
-                   "",
-                   ParamType::kChoice,
-                   0,
-                   0,
-                   {"uniform"}});
+                   "destination choice of each message (tlm: uniform only)",
+                   "uniform", "", ParamType::kChoice, 0, 0, patterns});
+  std::set<std::string> pattern_keys;
+  for (const auto& info : net::TrafficPatternCatalogue()) {
+    for (const auto& [param, default_value] : info.params) {
+      if (pattern_keys.insert(param).second) {
+        specs.push_back({"traffic." + param,
+                         "[" + info.name + "] traffic pattern parameter",
+                         default_value,
+                         "",
+                         ParamType::kText,
+                         0,
+                         0,
+                         {}});
+      }
+    }
+  }
   specs.push_back({"traffic.messages_per_node",
                    "messages each card sends",
                    "1000",
@@ -209,6 +244,11 @@ std::optional<std::string> ValidateFabricParams(const ParamSet& params) {
   const auto built = Build(params);
   if (!built) {
     return built.error().reason;
+  }
+  if (params.Text("traffic.pattern") != "uniform") {
+    return "traffic.pattern " + params.Text("traffic.pattern") +
+           " needs link.fidelity: ideal (the tlm fabric sends uniform traffic "
+           "only)";
   }
   const size_t slot = built->profile.payload_bytes;
   const auto bytes =

@@ -31,6 +31,10 @@ std::optional<std::string> ValidateFabricParams(const ParamSet& params);
 Result<std::shared_ptr<const topo::Topology>> ScenarioTopology(
     const ParamSet& params);
 
+// The routing function the scenario's routing.* keys name, for `topology`.
+Result<std::shared_ptr<const topo::RoutingFunction>> ScenarioRouting(
+    const ParamSet& params, std::shared_ptr<const topo::Topology> topology);
+
 // Sums over the whole fabric, read after the simulation ends.
 struct FabricTotals {
   NodeCounters nodes;

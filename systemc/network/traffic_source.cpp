@@ -46,7 +46,13 @@ void TrafficSource::ScheduleNext() {
     std::geometric_distribution<uint64_t> cycles(p);
     gap = 1 + cycles(random_);
   }
-  next_.notify(period_ * static_cast<double>(gap));
+  const sc_core::sc_time wait = period_ * static_cast<double>(gap);
+  if (config_.stop > sc_core::SC_ZERO_TIME &&
+      sc_core::sc_time_stamp() + wait >= config_.stop) {
+    stopped_ = true;
+    return;
+  }
+  next_.notify(wait);
 }
 
 void TrafficSource::Inject() {

@@ -25,6 +25,7 @@ struct TrafficConfig {
   double clock_ns = 1.0;
   uint64_t seed = 1;
   sc_core::sc_time start;  // first injection no earlier than this
+  sc_core::sc_time stop;   // no injection from then on (zero: no end)
 };
 
 class TrafficSource : public sc_core::sc_module {
@@ -41,6 +42,7 @@ class TrafficSource : public sc_core::sc_module {
   // once for a source that offers no load).
   bool finished() const {
     return config_.packets_per_cycle <= 0 ||
+           (stopped_ && ni_.pending_bytes() == 0) ||
            (config_.packets != 0 && sent_ >= config_.packets &&
             ni_.pending_bytes() == 0);
   }
@@ -63,6 +65,7 @@ class TrafficSource : public sc_core::sc_module {
   std::mt19937_64 random_;
   sc_core::sc_time period_;
   uint64_t sent_ = 0;
+  bool stopped_ = false;  // reached config_.stop
   std::vector<double> latencies_ns_;
   std::vector<double> sent_ns_;
   std::vector<uint8_t> hops_;

@@ -9,6 +9,8 @@ import subprocess
 import sys
 
 SMALL = ["--set", "traffic.messages_per_node=40"]
+# Network studies (link.fidelity: ideal) run for cycles, not messages.
+SHORT_STUDY = ["--set", "sim.cycles=2000", "--set", "sim.warmup_cycles=500"]
 STATS_KEYS = ["scenario", "seed", "sim_time_ns", "wall_time_s", "nodes", "links",
               "latency_ns", "hops", "bandwidth", "link", "transport", "faults",
               "integrity"]
@@ -102,6 +104,13 @@ def bad_input_exits_2(lqemu, work, scenarios):
         (["run", str(scenarios / "bad_syntax.yaml")], "bad_syntax.yaml:"),
         (["run", "--no-such-option"], ""),
         (["run", "--trace", str(work / "t.json")], "--trace"),
+        (["run", "--set", "traffic.pattern=hotspot"], "link.fidelity: ideal"),
+        (["run", "--set", "link.fidelity=ideal", "--set", "net.vc_classes=1"],
+         "needs 2 VC classes"),
+        (["run", "--set", "link.fidelity=ideal", "--set", "topology.name=fattree",
+          "--set", "routing.name=updown"], "switches"),
+        (["run", "--set", "link.fidelity=ideal", "--set", "sim.cycles=100",
+          "--set", "sim.warmup_cycles=100"], "sim.warmup_cycles"),
     ]
     for args, needle in cases:
         result = run(lqemu, *args)
@@ -117,7 +126,8 @@ def example_scenarios_run(lqemu, work, scenarios):
     expect(examples, "no example scenarios in " + str(scenarios))
     for example in examples:
         stats = work / (example.stem + ".json")
-        result = run(lqemu, "run", str(example), "--quiet", "--stats", str(stats), *SMALL)
+        shorten = SHORT_STUDY if "fidelity: ideal" in example.read_text() else SMALL
+        result = run(lqemu, "run", str(example), "--quiet", "--stats", str(stats), *shorten)
         expect(result.returncode == 0, "%s exited %d: %s"
                % (example.name, result.returncode, result.stderr))
         integrity = json.loads(stats.read_text())["integrity"]
@@ -125,11 +135,41 @@ def example_scenarios_run(lqemu, work, scenarios):
                "%s lost data: %s" % (example.name, integrity))
 
 
+def network_study_reports_cycles_and_flits(lqemu, work, scenarios):
+    """The comparability scenario reports what cycle-level simulators do."""
+    path = work / "study.json"
+    result = run(lqemu, "run", str(scenarios / "comparability_4x4x4.yaml"),
+                 "--stats", str(path), *SHORT_STUDY)
+    expect(result.returncode == 0, "study failed: " + result.stderr)
+    for needle in ["flits/node/cycle", "latency    mean", "cycles", "deadlock   none"]:
+        expect(needle in result.stdout, "report lacks %r:\n%s" % (needle, result.stdout))
+    network = json.loads(path.read_text())["network"]
+    offered = network["offered_flits_per_node_cycle"]
+    accepted = network["accepted_flits_per_node_cycle"]
+    expect(abs(accepted - offered) < 0.05 * offered,
+           "below saturation accepted %.4f should match offered %.4f" % (accepted, offered))
+    expect(network["latency_cycles"]["mean"] >= 20,
+           "mean latency %.2f below the 4x4x4 zero-load figure" % network["latency_cycles"]["mean"])
+    expect(not network["deadlock"]["detected"], "deadlock reported")
+
+
+def broken_vc_assignment_exits_1(lqemu, work, _):
+    """Every hop on VC class 0 deadlocks a saturated ring: exit 1, named."""
+    result = run(lqemu, "run", "--set", "link.fidelity=ideal", "--set", "topology.dims=8",
+                 "--set", "routing.dateline=off", "--set", "router.vc_buffer_flits=2",
+                 "--set", "traffic.message_bytes=600", "--set", "traffic.load=0.9",
+                 "--set", "sim.cycles=20000", "--set", "sim.watchdog_cycles=1000")
+    expect(result.returncode == 1, "a deadlock must exit 1, exited %d" % result.returncode)
+    expect("deadlock" in result.stderr and "waiting cycle: node" in result.stderr,
+           "the watchdog should name the cycle: " + result.stderr)
+
+
 def list_prints_every_key(lqemu, work, _):
     result = run(lqemu, "list")
     expect(result.returncode == 0, "list failed: " + result.stderr)
     for key in ["topology.dims", "link.profile", "link.ber", "router.latency_ns",
-                "traffic.load", "sim.seed"]:
+                "traffic.load", "sim.seed", "link.fidelity", "router.vc_buffer_flits",
+                "router.allocator", "sim.cycles", "traffic.percent"]:
         expect(key in result.stdout, "list lacks key " + key)
     expect("pcie6" in result.stdout and "ib" in result.stdout, "list lacks profiles")
 

@@ -1,0 +1,473 @@
+// The network study: parameters to a Network, a timed run with warm-up and
+// drain, and its report and stats JSON.
+#include "systemc/app/network_study.h"
+
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <numeric>
+#include <systemc>
+
+#include "models/network/traffic_pattern.h"
+#include "models/phy/link_profile.h"
+#include "systemc/app/progress_meter.h"
+#include "systemc/app/run_report.h"
+#include "systemc/fabric/fabric.h"
+#include "systemc/network/network.h"
+
+namespace lq::app {
+namespace {
+
+using sc_core::SC_NS;
+using sc_core::sc_time;
+
+constexpr int kExitOk = 0;
+constexpr int kExitFailure = 1;
+
+ParamSpec Integer(const std::string& key, const std::string& meaning,
+                  const std::string& default_value, const std::string& unit,
+                  double min, double max) {
+  return {key, meaning, default_value, unit, ParamType::kInteger, min, max, {}};
+}
+
+// Drain after the measured window: at most this many windows more.
+constexpr double kDrainWindows = 4;
+
+struct StudyShape {
+  std::shared_ptr<const topo::Topology> topology;
+  std::shared_ptr<const topo::RoutingFunction> routing;
+  std::shared_ptr<const net::TrafficPattern> pattern;
+  net::NetworkConfig config;
+  unsigned flits_per_packet = 1;
+};
+
+topo::ParamMap PatternParams(const ParamSet& params, const std::string& name) {
+  topo::ParamMap values;
+  for (const auto& info : net::TrafficPatternCatalogue()) {
+    if (info.name == name) {
+      for (const auto& [param, unused] : info.params) {
+        values[param] = params.Text("traffic." + param);
+      }
+    }
+  }
+  return values;
+}
+
+Result<StudyShape> Shape(const ParamSet& params) {
+  StudyShape shape;
+  auto topology = fabric::ScenarioTopology(params);
+  if (!topology) {
+    return Fail("topology: " + topology.error().reason);
+  }
+  shape.topology = *topology;
+  for (topo::NodeId n = 0; n < shape.topology->NodeCount(); ++n) {
+    if (!shape.topology->IsEndpoint(n)) {
+      return Fail("topology: " + shape.topology->Describe() +
+                  " has switches; the network study builds endpoint "
+                  "topologies (torus, fullmesh) only so far");
+    }
+  }
+  auto routing = fabric::ScenarioRouting(params, shape.topology);
+  if (!routing) {
+    return routing.error();
+  }
+  shape.routing = *routing;
+  const std::string pattern_name = params.Text("traffic.pattern");
+  auto pattern =
+      net::CreateTrafficPattern(pattern_name, shape.topology->EndpointCount(),
+                                PatternParams(params, pattern_name));
+  if (!pattern) {
+    return Fail("traffic: " + pattern.error().reason);
+  }
+  shape.pattern = std::move(pattern).value();
+
+  auto profile = phy::FindLinkProfile(params.Text("link.profile"));
+  if (!profile) {
+    return Fail("link.profile: " + profile.error().reason);
+  }
+  net::RouterConfig& router = shape.config.router;
+  router.vc_classes = static_cast<unsigned>(params.Integer("net.vc_classes"));
+  router.vc_sets = static_cast<unsigned>(params.Integer("net.vc_sets"));
+  if (router.vc_classes * router.vc_sets > 4) {
+    return Fail("net.vc_sets x net.vc_classes = " +
+                std::to_string(router.vc_sets * router.vc_classes) +
+                ": a link carries at most 4 VCs (NET-3.1)");
+  }
+  if (shape.routing->VcClasses() > router.vc_classes) {
+    return Fail("routing " + shape.routing->Name() + " needs " +
+                std::to_string(shape.routing->VcClasses()) +
+                " VC classes; set net.vc_classes to at least that (NET-3.2)");
+  }
+  router.vc_buffer_slots =
+      static_cast<unsigned>(params.Integer("router.vc_buffer_flits"));
+  router.slot_bytes = profile->payload_bytes;
+  router.clock_ns = 1.0 / params.Real("router.clock_ghz");
+  router.rc_cycles = static_cast<unsigned>(params.Integer("router.rc_cycles"));
+  router.va_cycles = static_cast<unsigned>(params.Integer("router.va_cycles"));
+  router.sa_cycles = static_cast<unsigned>(params.Integer("router.sa_cycles"));
+  router.st_cycles = static_cast<unsigned>(params.Integer("router.st_cycles"));
+  router.allocator =
+      net::ParseSwitchAllocator(params.Text("router.allocator")).value();
+  router.islip_iterations =
+      static_cast<unsigned>(params.Integer("router.islip_iterations"));
+
+  net::NetworkInterfaceConfig& ni = shape.config.interface;
+  ni.vc_classes = router.vc_classes;
+  ni.vc_sets = router.vc_sets;
+  ni.rx_buffer_slots = router.vc_buffer_slots;
+  ni.slot_bytes = router.slot_bytes;
+  ni.clock_ns = router.clock_ns;
+
+  const auto payload =
+      static_cast<size_t>(params.Integer("traffic.message_bytes"));
+  if (payload > router.max_payload) {
+    return Fail("traffic.message_bytes = " + std::to_string(payload) +
+                " is more than one packet carries (net.max_payload " +
+                std::to_string(router.max_payload) + ")");
+  }
+  shape.flits_per_packet = static_cast<unsigned>(
+      (net::kRouteHeaderBytes + payload + router.slot_bytes - 1) /
+      router.slot_bytes);
+  net::TrafficConfig& traffic = shape.config.traffic;
+  traffic.payload_bytes = static_cast<uint16_t>(payload);
+  traffic.packets_per_cycle =
+      params.Real("traffic.load") / shape.flits_per_packet;
+  traffic.clock_ns = router.clock_ns;
+  traffic.seed = static_cast<uint64_t>(params.Integer("sim.seed"));
+  shape.config.link_latency =
+      sc_time(router.clock_ns *
+                  static_cast<double>(params.Integer("link.latency_cycles")),
+              SC_NS);
+  shape.config.watchdog_window =
+      sc_time(router.clock_ns *
+                  static_cast<double>(params.Integer("sim.watchdog_cycles")),
+              SC_NS);
+  return shape;
+}
+
+// What one run measured.
+struct StudyResult {
+  bool timed = false;  // sim.cycles given, else until every packet is in
+  double cycles = 0, warmup = 0, clock_ns = 1;
+  unsigned nodes = 0, links = 0, flits_per_packet = 1;
+  double offered = 0;  // flits per node per cycle
+  uint64_t window_deliveries = 0;
+  std::vector<double> latencies_cycles;  // packets sent in the window
+  std::vector<double> hops;
+  uint64_t sent = 0, delivered = 0, dropped = 0;
+  bool deadlocked = false;
+  double deadlock_at_ns = 0;
+  std::string deadlock_report;
+  double sim_time_ns = 0, wall_time_s = 0;
+
+  double Accepted() const {
+    return static_cast<double>(window_deliveries) * flits_per_packet /
+           (nodes * (cycles - warmup));
+  }
+  double MeanHops() const {
+    return hops.empty() ? 0
+                        : std::accumulate(hops.begin(), hops.end(), 0.0) /
+                              static_cast<double>(hops.size());
+  }
+  uint64_t InFlight() const {
+    return sent > delivered + dropped ? sent - delivered - dropped : 0;
+  }
+  bool Ok() const { return !deadlocked && dropped == 0; }
+};
+
+uint64_t Drops(const net::RouterCounters& c) {
+  return c.drops_ttl + c.drops_header + c.stream_errors + c.drops_no_route;
+}
+
+void Measure(net::Network& network, StudyResult& result) {
+  const double window_start = result.warmup * result.clock_ns;
+  const double window_end = result.timed ? result.cycles * result.clock_ns
+                                         : std::numeric_limits<double>::max();
+  for (unsigned n = 0; n < network.nodes(); ++n) {
+    const net::TrafficSource& source = network.source(n);
+    result.sent += source.sent();
+    result.delivered += source.latencies_ns().size();
+    result.dropped += Drops(network.router(n).counters());
+    for (size_t i = 0; i < source.latencies_ns().size(); ++i) {
+      const double sent = source.sent_ns()[i];
+      const double arrived = sent + source.latencies_ns()[i];
+      result.window_deliveries +=
+          arrived >= window_start && arrived < window_end;
+      if (sent >= window_start && sent < window_end) {
+        result.latencies_cycles.push_back(source.latencies_ns()[i] /
+                                          result.clock_ns);
+        result.hops.push_back(source.hops()[i]);
+      }
+    }
+  }
+}
+
+void PrintStudy(const std::string& scenario, uint64_t seed,
+                const std::string& shape, const StudyResult& r,
+                std::FILE* out) {
+  const LatencySummary latency = Summarise(r.latencies_cycles);
+  const double hops = r.hops.empty()
+                          ? 0
+                          : std::accumulate(r.hops.begin(), r.hops.end(), 0.0) /
+                                static_cast<double>(r.hops.size());
+  std::fprintf(out, "lqemu run: %s (seed %llu), network study on ideal links\n",
+               scenario.c_str(), static_cast<unsigned long long>(seed));
+  std::fprintf(out, "  network    %s\n", shape.c_str());
+  std::fprintf(out,
+               "  time       %.0f cycles measured after %.0f of warm-up, "
+               "%.0f ns simulated with the drain, in %.2f s wall\n",
+               r.cycles - r.warmup, r.warmup, r.sim_time_ns, r.wall_time_s);
+  std::fprintf(out, "  offered    %.4f flits/node/cycle (%u-flit packets)\n",
+               r.offered, r.flits_per_packet);
+  std::fprintf(out, "  accepted   %.4f flits/node/cycle\n", r.Accepted());
+  std::fprintf(out,
+               "  latency    mean %.2f cycles, p50 %.0f, p99 %.0f, max %.0f "
+               "(%zu packets sent in the window; creation to delivery)\n",
+               latency.mean, latency.p50, latency.p99, latency.max,
+               r.latencies_cycles.size());
+  std::fprintf(out, "  hops       mean %.3f\n", r.MeanHops());
+  std::fprintf(out,
+               "  integrity  sent %llu, delivered %llu, dropped %llu, "
+               "still queued or in flight %llu: %s\n",
+               static_cast<unsigned long long>(r.sent),
+               static_cast<unsigned long long>(r.delivered),
+               static_cast<unsigned long long>(r.dropped),
+               static_cast<unsigned long long>(r.InFlight()),
+               r.dropped == 0 ? "OK" : "FAILED");
+  if (r.deadlocked) {
+    std::fprintf(out, "  deadlock   at %.0f ns: %s\n", r.deadlock_at_ns,
+                 r.deadlock_report.c_str());
+  } else {
+    std::fprintf(out, "  deadlock   none\n");
+  }
+}
+
+std::string WriteStudyJson(const std::string& scenario, uint64_t seed,
+                           const ParamSet& params, const StudyResult& r,
+                           const std::string& path) {
+  const LatencySummary cycles = Summarise(r.latencies_cycles);
+  const double hops = r.hops.empty()
+                          ? 0
+                          : std::accumulate(r.hops.begin(), r.hops.end(), 0.0) /
+                                static_cast<double>(r.hops.size());
+  const double slot_bytes = static_cast<double>(
+      phy::FindLinkProfile(params.Text("link.profile"))->payload_bytes);
+  nlohmann::ordered_json json;
+  json["scenario"] = scenario;
+  json["seed"] = seed;
+  json["sim_time_ns"] = r.sim_time_ns;
+  json["wall_time_s"] = r.wall_time_s;
+  json["nodes"] = r.nodes;
+  json["links"] = r.links;
+  json["latency_ns"] = {{"mean", cycles.mean * r.clock_ns},
+                        {"p50", cycles.p50 * r.clock_ns},
+                        {"p99", cycles.p99 * r.clock_ns},
+                        {"max", cycles.max * r.clock_ns}};
+  json["hops"] = {{"mean", r.MeanHops()}};
+  // Delivered slot bytes per ns in the window (GB/s).
+  json["bandwidth"] = {
+      {"aggregate_GBps", r.Accepted() * r.nodes * slot_bytes / r.clock_ns}};
+  json["network"] = {{"cycles", r.cycles - r.warmup},
+                     {"in_flight", r.InFlight()},
+                     {"warmup_cycles", r.warmup},
+                     {"flits_per_packet", r.flits_per_packet},
+                     {"offered_flits_per_node_cycle", r.offered},
+                     {"accepted_flits_per_node_cycle", r.Accepted()},
+                     {"latency_cycles",
+                      {{"mean", cycles.mean},
+                       {"p50", cycles.p50},
+                       {"p99", cycles.p99},
+                       {"max", cycles.max}}},
+                     {"deadlock",
+                      {{"detected", r.deadlocked},
+                       {"at_ns", r.deadlock_at_ns},
+                       {"cycle", r.deadlock_report}}}};
+  json["faults"] = nlohmann::ordered_json::array();
+  json["integrity"] = {{"sent", r.sent},
+                       {"delivered", r.delivered},
+                       {"lost", r.dropped},
+                       {"duplicated", 0},
+                       {"corrupted", 0}};
+  json["parameters"] = ParametersJson(params.Values());
+  return WriteJsonFile(json, path);
+}
+
+std::string DescribeShape(const StudyShape& shape) {
+  const net::RouterConfig& r = shape.config.router;
+  char text[256];
+  std::snprintf(
+      text, sizeof(text),
+      "%s, %s routing; %u VCs x %u flits of %zu B; RC/VA/SA/ST %u/%u/%u/%u "
+      "cycles, %s allocator; links %.0f cycles",
+      shape.topology->Describe().c_str(), shape.routing->Name().c_str(),
+      r.vc_classes * r.vc_sets, r.vc_buffer_slots, r.slot_bytes, r.rc_cycles,
+      r.va_cycles, r.sa_cycles, r.st_cycles,
+      r.allocator == net::SwitchAllocator::kIslip ? "iSLIP" : "round-robin",
+      shape.config.link_latency.to_seconds() * 1e9 / r.clock_ns);
+  return text;
+}
+
+}  // namespace
+
+std::vector<ParamSpec> NetworkStudyParamSpecs() {
+  return {
+      Integer("net.vc_classes", "VC classes per VC set (NET-3.1)", "2", "", 1,
+              4),
+      Integer("net.vc_sets", "VC sets (NET-3.1); sets x classes <= 4", "2", "",
+              1, 4),
+      Integer("router.vc_buffer_flits", "input buffer per VC (NET-8.1)", "64",
+              "flits", 1, 4096),
+      {"router.clock_ghz",
+       "router clock (NET-8.4)",
+       "1",
+       "GHz",
+       ParamType::kReal,
+       0.01,
+       100,
+       {}},
+      Integer("router.rc_cycles", "route computation (NET-8.4)", "1", "cycles",
+              1, 64),
+      Integer("router.va_cycles", "VC allocation (NET-8.4)", "1", "cycles", 1,
+              64),
+      Integer("router.sa_cycles", "switch allocation (NET-8.4)", "1", "cycles",
+              1, 64),
+      Integer("router.st_cycles", "crossbar traversal (NET-8.4)", "1", "cycles",
+              1, 64),
+      {"router.allocator",
+       "switch allocator (NET-8.5)",
+       "rr",
+       "",
+       ParamType::kChoice,
+       0,
+       0,
+       {"rr", "islip"}},
+      Integer("router.islip_iterations", "iSLIP iterations (NET-8.5)", "1", "",
+              1, 16),
+      Integer("link.latency_cycles",
+              "ideal link: slot and credit latency (link.fidelity ideal)", "2",
+              "cycles", 1, 1000000),
+      Integer("sim.cycles",
+              "network study: cycles to run, warm-up included (0: send "
+              "traffic.messages_per_node each, then drain)",
+              "0", "cycles", 0, 1e9),
+      Integer("sim.warmup_cycles",
+              "network study: cycles before measurement starts", "0", "cycles",
+              0, 1e9),
+      Integer("sim.watchdog_cycles",
+              "network study: cycles without progress that declare a deadlock",
+              "10000", "cycles", 10, 1e9),
+  };
+}
+
+std::optional<std::string> ValidateNetworkStudy(const ParamSet& params) {
+  if (params.Integer("sim.cycles") != 0 &&
+      params.Integer("sim.warmup_cycles") >= params.Integer("sim.cycles")) {
+    return "sim.warmup_cycles must be below sim.cycles (or sim.cycles 0)";
+  }
+  auto shape = Shape(params);
+  if (!shape) {
+    return shape.error().reason;
+  }
+  return std::nullopt;
+}
+
+int RunNetworkStudy(const ParamSet& params, const RunOptions& options) {
+  StudyShape shape = Shape(params).value();
+  StudyResult result;
+  result.clock_ns = shape.config.router.clock_ns;
+  result.flits_per_packet = shape.flits_per_packet;
+  result.offered = params.Real("traffic.load");
+  const double cycles = static_cast<double>(params.Integer("sim.cycles"));
+  result.timed = cycles > 0;
+  if (result.timed) {
+    result.cycles = cycles;
+    result.warmup = static_cast<double>(params.Integer("sim.warmup_cycles"));
+    shape.config.traffic.stop = sc_time(cycles * result.clock_ns, SC_NS);
+  } else {
+    shape.config.traffic.packets =
+        static_cast<uint64_t>(params.Integer("traffic.messages_per_node"));
+  }
+  net::Network network("network", shape.topology, shape.routing, shape.pattern,
+                       shape.config);
+  result.nodes = network.nodes();
+  for (topo::NodeId n = 0; n < shape.topology->NodeCount(); ++n) {
+    for (topo::PortId p = 0; p < shape.topology->PortCount(n); ++p) {
+      result.links += shape.topology->Neighbour(n, p).has_value();
+    }
+  }
+  result.links /= 2;
+
+  const double run_ns = cycles * result.clock_ns;
+  std::unique_ptr<ProgressMeter> progress;
+  if (options.progress) {
+    const double expected =
+        static_cast<double>(shape.config.traffic.packets) * result.nodes;
+    progress = std::make_unique<ProgressMeter>(
+        "progress",
+        [&network, run_ns, expected] {
+          if (run_ns > 0) {
+            return std::min(
+                1.0, sc_core::sc_time_stamp().to_seconds() * 1e9 / run_ns);
+          }
+          double delivered = 0;
+          for (unsigned n = 0; n < network.nodes(); ++n) {
+            delivered +=
+                static_cast<double>(network.source(n).latencies_ns().size());
+          }
+          return expected == 0 ? 1.0 : delivered / expected;
+        },
+        sc_time(100 * result.clock_ns, SC_NS), stderr);
+  }
+  // The watchdog's sc_stop() is reported as an info message; the report
+  // says what happened.
+  sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO,
+                                          sc_core::SC_DO_NOTHING);
+  const auto start = std::chrono::steady_clock::now();
+  if (cycles > 0) {
+    // The measured window, then a drain with no new packets so that those
+    // sent in the window arrive and count.
+    sc_core::sc_start(sc_time(run_ns * (1 + kDrainWindows), SC_NS));
+  } else {
+    sc_core::sc_start();
+  }
+  result.wall_time_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+  result.sim_time_ns = sc_core::sc_time_stamp().to_seconds() * 1e9;
+  if (cycles == 0) {
+    result.cycles = result.sim_time_ns / result.clock_ns;
+  }
+  const net::DeadlockWatchdog& watchdog = *network.watchdog();
+  result.deadlocked = watchdog.deadlocked();
+  result.deadlock_at_ns = watchdog.detected_at().to_seconds() * 1e9;
+  result.deadlock_report = watchdog.report();
+  Measure(network, result);
+
+  const std::string scenario =
+      options.scenario_file.empty() ? "default" : options.scenario_file;
+  const auto seed = static_cast<uint64_t>(params.Integer("sim.seed"));
+  if (!options.quiet) {
+    PrintStudy(scenario, seed, DescribeShape(shape), result, stdout);
+  }
+  if (!options.stats_file.empty()) {
+    if (auto error =
+            WriteStudyJson(scenario, seed, params, result, options.stats_file);
+        !error.empty()) {
+      std::fprintf(stderr, "lqemu run: %s\n", error.c_str());
+      return kExitFailure;
+    }
+  }
+  if (result.deadlocked) {
+    std::fprintf(stderr, "lqemu run: deadlock: %s\n",
+                 result.deadlock_report.c_str());
+  }
+  if (result.dropped > 0) {
+    std::fprintf(stderr, "lqemu run: %llu packets dropped (see the report)\n",
+                 static_cast<unsigned long long>(result.dropped));
+  }
+  return result.Ok() ? kExitOk : kExitFailure;
+}
+
+}  // namespace lq::app

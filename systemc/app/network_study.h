@@ -1,0 +1,30 @@
+// `lqemu run` with `link.fidelity: ideal`: the network layer on its own
+// (decision 0009) — a topology's routers joined by ideal slot channels,
+// synthetic traffic at an offered load in flits per node per cycle, and the
+// figures cycle-level network simulators report: latency in cycles and
+// accepted throughput in flits per node per cycle, measured after a
+// warm-up, with a deadlock watchdog.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "systemc/app/run_command.h"
+#include "systemc/common/param.h"
+
+namespace lq::app {
+
+// The keys only the network study reads: router.*, net.*, the ideal
+// link's latency and the run's length in cycles.
+std::vector<ParamSpec> NetworkStudyParamSpecs();
+
+// Checks what the key ranges cannot (VC counts against the routing
+// function, a topology the study can build); returns why not, or nothing.
+std::optional<std::string> ValidateNetworkStudy(const ParamSet& params);
+
+// Runs the study; returns the exit status (0, or 1 on a deadlock or a
+// dropped packet).
+int RunNetworkStudy(const ParamSet& params, const RunOptions& options);
+
+}  // namespace lq::app
