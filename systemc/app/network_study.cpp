@@ -366,6 +366,11 @@ std::optional<std::string> ValidateNetworkStudy(const ParamSet& params) {
       params.Integer("sim.warmup_cycles") >= params.Integer("sim.cycles")) {
     return "sim.warmup_cycles must be below sim.cycles (or sim.cycles 0)";
   }
+  if (params.Integer("sim.cycles") == 0 &&
+      params.Integer("traffic.messages_per_node") == 0) {
+    return "a network study needs sim.cycles or traffic.messages_per_node "
+           "above 0 (it would run forever or do nothing)";
+  }
   auto shape = Shape(params);
   if (!shape) {
     return shape.error().reason;

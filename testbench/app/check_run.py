@@ -111,6 +111,8 @@ def bad_input_exits_2(lqemu, work, scenarios):
           "--set", "routing.name=updown"], "switches"),
         (["run", "--set", "link.fidelity=ideal", "--set", "sim.cycles=100",
           "--set", "sim.warmup_cycles=100"], "sim.warmup_cycles"),
+        (["run", "--set", "link.fidelity=ideal", "--set", "traffic.messages_per_node=0"],
+         "sim.cycles or traffic.messages_per_node"),
     ]
     for args, needle in cases:
         result = run(lqemu, *args)
