@@ -88,18 +88,9 @@ Result<StudyShape> Shape(const ParamSet& params) {
     return Fail("link.profile: " + profile.error().reason);
   }
   net::RouterConfig& router = shape.config.router;
+  router.routing = shape.routing;
   router.vc_classes = static_cast<unsigned>(params.Integer("net.vc_classes"));
   router.vc_sets = static_cast<unsigned>(params.Integer("net.vc_sets"));
-  if (router.vc_classes * router.vc_sets > 4) {
-    return Fail("net.vc_sets x net.vc_classes = " +
-                std::to_string(router.vc_sets * router.vc_classes) +
-                ": a link carries at most 4 VCs (NET-3.1)");
-  }
-  if (shape.routing->VcClasses() > router.vc_classes) {
-    return Fail("routing " + shape.routing->Name() + " needs " +
-                std::to_string(shape.routing->VcClasses()) +
-                " VC classes; set net.vc_classes to at least that (NET-3.2)");
-  }
   router.vc_buffer_slots =
       static_cast<unsigned>(params.Integer("router.vc_buffer_flits"));
   router.slot_bytes = profile->payload_bytes;
@@ -112,6 +103,9 @@ Result<StudyShape> Shape(const ParamSet& params) {
       net::ParseSwitchAllocator(params.Text("router.allocator")).value();
   router.islip_iterations =
       static_cast<unsigned>(params.Integer("router.islip_iterations"));
+  if (auto problem = net::RouterConfigProblem(router)) {
+    return Fail(*problem);
+  }
 
   net::NetworkInterfaceConfig& ni = shape.config.interface;
   ni.vc_classes = router.vc_classes;
@@ -152,6 +146,7 @@ struct StudyResult {
   bool timed = false;  // sim.cycles given, else until every packet is in
   double cycles = 0, warmup = 0, clock_ns = 1;
   unsigned nodes = 0, links = 0, flits_per_packet = 1;
+  size_t slot_bytes = 0;
   double offered = 0;  // flits per node per cycle
   uint64_t window_deliveries = 0;
   std::vector<double> latencies_cycles;  // packets sent in the window
@@ -208,10 +203,6 @@ void PrintStudy(const std::string& scenario, uint64_t seed,
                 const std::string& shape, const StudyResult& r,
                 std::FILE* out) {
   const LatencySummary latency = Summarise(r.latencies_cycles);
-  const double hops = r.hops.empty()
-                          ? 0
-                          : std::accumulate(r.hops.begin(), r.hops.end(), 0.0) /
-                                static_cast<double>(r.hops.size());
   std::fprintf(out, "lqemu run: %s (seed %llu), network study on ideal links\n",
                scenario.c_str(), static_cast<unsigned long long>(seed));
   std::fprintf(out, "  network    %s\n", shape.c_str());
@@ -248,12 +239,6 @@ std::string WriteStudyJson(const std::string& scenario, uint64_t seed,
                            const ParamSet& params, const StudyResult& r,
                            const std::string& path) {
   const LatencySummary cycles = Summarise(r.latencies_cycles);
-  const double hops = r.hops.empty()
-                          ? 0
-                          : std::accumulate(r.hops.begin(), r.hops.end(), 0.0) /
-                                static_cast<double>(r.hops.size());
-  const double slot_bytes = static_cast<double>(
-      phy::FindLinkProfile(params.Text("link.profile"))->payload_bytes);
   nlohmann::ordered_json json;
   json["scenario"] = scenario;
   json["seed"] = seed;
@@ -268,7 +253,8 @@ std::string WriteStudyJson(const std::string& scenario, uint64_t seed,
   json["hops"] = {{"mean", r.MeanHops()}};
   // Delivered slot bytes per ns in the window (GB/s).
   json["bandwidth"] = {
-      {"aggregate_GBps", r.Accepted() * r.nodes * slot_bytes / r.clock_ns}};
+      {"aggregate_GBps", r.Accepted() * r.nodes *
+                             static_cast<double>(r.slot_bytes) / r.clock_ns}};
   json["network"] = {{"cycles", r.cycles - r.warmup},
                      {"in_flight", r.InFlight()},
                      {"warmup_cycles", r.warmup},
@@ -383,6 +369,7 @@ int RunNetworkStudy(const ParamSet& params, const RunOptions& options) {
   StudyResult result;
   result.clock_ns = shape.config.router.clock_ns;
   result.flits_per_packet = shape.flits_per_packet;
+  result.slot_bytes = shape.config.router.slot_bytes;
   result.offered = params.Real("traffic.load");
   const double cycles = static_cast<double>(params.Integer("sim.cycles"));
   result.timed = cycles > 0;
@@ -397,12 +384,7 @@ int RunNetworkStudy(const ParamSet& params, const RunOptions& options) {
   net::Network network("network", shape.topology, shape.routing, shape.pattern,
                        shape.config);
   result.nodes = network.nodes();
-  for (topo::NodeId n = 0; n < shape.topology->NodeCount(); ++n) {
-    for (topo::PortId p = 0; p < shape.topology->PortCount(n); ++p) {
-      result.links += shape.topology->Neighbour(n, p).has_value();
-    }
-  }
-  result.links /= 2;
+  result.links = network.links();
 
   const double run_ns = cycles * result.clock_ns;
   std::unique_ptr<ProgressMeter> progress;
@@ -430,7 +412,7 @@ int RunNetworkStudy(const ParamSet& params, const RunOptions& options) {
   sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO,
                                           sc_core::SC_DO_NOTHING);
   const auto start = std::chrono::steady_clock::now();
-  if (cycles > 0) {
+  if (result.timed) {
     // The measured window, then a drain with no new packets so that those
     // sent in the window arrive and count.
     sc_core::sc_start(sc_time(run_ns * (1 + kDrainWindows), SC_NS));
@@ -441,7 +423,7 @@ int RunNetworkStudy(const ParamSet& params, const RunOptions& options) {
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();
   result.sim_time_ns = sc_core::sc_time_stamp().to_seconds() * 1e9;
-  if (cycles == 0) {
+  if (!result.timed) {
     result.cycles = result.sim_time_ns / result.clock_ns;
   }
   const net::DeadlockWatchdog& watchdog = *network.watchdog();

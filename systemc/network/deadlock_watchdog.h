@@ -32,10 +32,9 @@ class DeadlockWatchdog : public sc_core::sc_module {
   // "router3.port0.vc0 -> router0.port1.vc0 -> ... -> router3.port0.vc0".
   sc_core::sc_time detected_at() const { return detected_at_; }
   const std::string& report() const { return report_; }
-  // Resumes ticking after `busy` went false and new work was added.
-  void Arm();
 
  private:
+  void Arm();  // ticks after a window unless already ticking or deadlocked
   void start_of_simulation() override;
   void Check();  // SC_METHOD: once per window while there is work
   uint64_t SlotsMoved() const;

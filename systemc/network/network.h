@@ -39,6 +39,8 @@ class Network : public sc_core::sc_module {
           const NetworkConfig& config);
 
   unsigned nodes() const { return static_cast<unsigned>(routers_.size()); }
+  // Cables, each an ideal channel both ways.
+  unsigned links() const { return static_cast<unsigned>(channels_.size()); }
   Router& router(unsigned node) { return *routers_.at(node); }
   TrafficSource& source(unsigned node) { return *sources_.at(node); }
   // The watchdog, if config.watchdog_window asked for one.

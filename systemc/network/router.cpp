@@ -40,6 +40,24 @@ std::optional<SwitchAllocator> ParseSwitchAllocator(const std::string& name) {
   return std::nullopt;
 }
 
+std::optional<std::string> RouterConfigProblem(const RouterConfig& config) {
+  const unsigned vcs = config.vc_classes * config.vc_sets;
+  if (vcs == 0 || vcs > 4) {
+    return "net.vc_sets x net.vc_classes = " + std::to_string(vcs) +
+           ": a link carries 1 to 4 VCs (NET-3.1)";
+  }
+  if (config.routing->VcClasses() > config.vc_classes) {
+    return "routing " + config.routing->Name() + " needs " +
+           std::to_string(config.routing->VcClasses()) +
+           " VC classes, net.vc_classes is " +
+           std::to_string(config.vc_classes) + " (NET-3.2)";
+  }
+  if (config.islip_iterations == 0) {
+    return "router.islip_iterations must be at least 1";
+  }
+  return std::nullopt;
+}
+
 Router::Router(const sc_core::sc_module_name& name, const RouterConfig& config)
     : sc_module(name),
       config_(config),
@@ -48,21 +66,8 @@ Router::Router(const sc_core::sc_module_name& name, const RouterConfig& config)
       va_round_((config.network_ports + 1) * vcs_),
       grant_round_(config.network_ports + 1),
       accept_round_(config.network_ports + 1) {
-  if (vcs_ == 0 || vcs_ > 4) {
-    throw std::invalid_argument(std::string(this->name()) +
-                                ": net.vc_sets x net.vc_classes must be 1..4 "
-                                "(NET-3.1)");
-  }
-  if (config.routing->VcClasses() > config.vc_classes) {
-    throw std::invalid_argument(
-        std::string(this->name()) + ": routing " + config.routing->Name() +
-        " needs " + std::to_string(config.routing->VcClasses()) +
-        " VC classes, net.vc_classes is " + std::to_string(config.vc_classes) +
-        " (NET-3.2)");
-  }
-  if (config.islip_iterations == 0) {
-    throw std::invalid_argument(std::string(this->name()) +
-                                ": router.islip_iterations must be at least 1");
+  if (auto problem = RouterConfigProblem(config)) {
+    throw std::invalid_argument(std::string(this->name()) + ": " + *problem);
   }
   const unsigned ports = port_count();
   for (unsigned p = 0; p < ports; ++p) {
@@ -574,7 +579,7 @@ std::vector<HeadWait> Router::HeadWaits() const {
         continue;
       }
       const InputPacket& head = in.packets.front();
-      waits.push_back({p, v, head.out_port, head.out_vc, head.allocated});
+      waits.push_back({p, v, head.out_port, head.out_vc});
     }
   }
   return waits;

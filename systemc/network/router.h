@@ -8,13 +8,13 @@
 // that hold packets, not to the router's size.
 #pragma once
 
-#include <array>
 #include <cstdint>
 #include <deque>
 #include <functional>
 #include <map>
 #include <memory>
 #include <optional>
+#include <string>
 #include <systemc>
 #include <vector>
 
@@ -77,13 +77,12 @@ struct RouterHooks {
 };
 
 // What the head packet of one input VC is waiting for, for the deadlock
-// watchdog: the output VC it holds or wants, and why it cannot move.
+// watchdog: the output VC it holds or wants.
 struct HeadWait {
   unsigned in_port = 0;
   unsigned in_vc = 0;
   unsigned out_port = 0;
   unsigned out_vc = 0;
-  bool allocated = false;  // holds the output VC (waits for credits)
 };
 
 class Router : public sc_core::sc_module {
@@ -250,6 +249,10 @@ class Router : public sc_core::sc_module {
   sc_core::sc_time last_cycle_;  // when Cycle() last ran
   sc_core::sc_event wake_;
 };
+
+// Why `config` cannot make a router (NET-3.1 VC count, NET-3.2 classes for
+// its routing function, iSLIP iterations), or nothing.
+std::optional<std::string> RouterConfigProblem(const RouterConfig& config);
 
 // Parses a router.allocator value ("rr" or "islip").
 std::optional<SwitchAllocator> ParseSwitchAllocator(const std::string& name);

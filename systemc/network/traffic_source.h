@@ -41,10 +41,10 @@ class TrafficSource : public sc_core::sc_module {
   // True once every packet of a finite run has left for the router (at
   // once for a source that offers no load).
   bool finished() const {
+    const bool done_sending =
+        stopped_ || (config_.packets != 0 && sent_ >= config_.packets);
     return config_.packets_per_cycle <= 0 ||
-           (stopped_ && ni_.pending_bytes() == 0) ||
-           (config_.packets != 0 && sent_ >= config_.packets &&
-            ni_.pending_bytes() == 0);
+           (done_sending && ni_.pending_bytes() == 0);
   }
   // Latencies (ns), send times (ns) and hop counts of the packets
   // delivered here, in delivery order.
