@@ -3,7 +3,9 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "models/common/result.h"
 #include "models/topology/topology.h"
@@ -32,6 +34,15 @@ class RoutingFunction {
   // `in_vc`. Fails when there is no route (e.g. an invalid table entry).
   virtual Result<RouteStep> Route(NodeId current, PortId in_port, VcClass in_vc,
                                   NodeId dst) const = 0;
+
+  // Adaptive functions (NET-4.3) only: the class on which a packet may
+  // choose among AdaptivePorts(); Route() then gives its escape step.
+  virtual std::optional<VcClass> AdaptiveClass() const { return std::nullopt; }
+  // The productive ports at `current` toward `dst`, ascending; empty at DST.
+  virtual void AdaptivePorts(NodeId /*current*/, NodeId /*dst*/,
+                             std::vector<PortId>& ports) const {
+    ports.clear();
+  }
 
   const Topology& topology() const { return *topology_; }
   // The number of (node, input port) pairs, local ports included. Times

@@ -2,6 +2,7 @@
 // and a factory that checks the topology and parses the parameters.
 #include "models/topology/routing_registry.h"
 
+#include "models/topology/adaptive_routing.h"
 #include "models/topology/component_registry.h"
 #include "models/topology/dor_routing.h"
 #include "models/topology/full_mesh_routing.h"
@@ -48,6 +49,18 @@ RoutingResult MakeDor(const ComponentInfo& info,
   }
   return std::unique_ptr<RoutingFunction>(
       std::make_unique<DorRouting>(*torus, *dateline == 1));
+}
+
+RoutingResult MakeAdaptive(const ComponentInfo&,
+                           std::shared_ptr<const Topology> topology,
+                           const ParamMap&) {
+  Result<std::shared_ptr<const Torus>> torus =
+      As<Torus>(topology, "adaptive", "torus");
+  if (!torus) {
+    return torus.error();
+  }
+  return std::unique_ptr<RoutingFunction>(
+      std::make_unique<AdaptiveRouting>(*torus));
 }
 
 RoutingResult MakeUpDown(const ComponentInfo&,
@@ -120,6 +133,11 @@ const std::vector<Entry>& Entries() {
         {{"dateline", "on|off; off deadlocks rings of 3+ (experiments only)",
           "on"}}},
        MakeDor},
+      {{"adaptive",
+        "torus: minimal adaptive on class 2, dor escape on classes 0-1; "
+        "needs net.vc_classes 3 (NET-4.3)",
+        {}},
+       MakeAdaptive},
       {{"updown",
         "fattree: up to the lowest common tier, then down (NET-4.4)",
         {}},

@@ -110,6 +110,7 @@ Result<StudyShape> Shape(const ParamSet& params) {
   net::NetworkInterfaceConfig& ni = shape.config.interface;
   ni.vc_classes = router.vc_classes;
   ni.vc_sets = router.vc_sets;
+  ni.tc_map = net::DefaultTcMap(router.vc_sets);
   ni.rx_buffer_slots = router.vc_buffer_slots;
   ni.slot_bytes = router.slot_bytes;
   ni.clock_ns = router.clock_ns;

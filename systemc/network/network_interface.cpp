@@ -1,6 +1,8 @@
 // NetworkInterface: header building, slot packing with credits, ejection.
 #include "systemc/network/network_interface.h"
 
+#include <stdexcept>
+#include <string>
 #include <utility>
 
 namespace lq::net {
@@ -16,6 +18,14 @@ NetworkInterface::NetworkInterface(const sc_core::sc_module_name& name,
       on_delivery_(std::move(on_delivery)),
       packers_(vcs_, SlotPacker(config.slot_bytes)),
       credits_(vcs_, 0) {
+  for (const uint8_t set : config.tc_map) {
+    if (set >= config.vc_sets) {
+      throw std::invalid_argument(
+          std::string(this->name()) + ": TC_MAP names VC set " +
+          std::to_string(set) + " of " + std::to_string(config.vc_sets) +
+          " (NET-3.5)");
+    }
+  }
   socket.in.bind(static_cast<link::SlotIf&>(*this));
   for (unsigned v = 0; v < vcs_; ++v) {
     SlotParser::Config parser;
@@ -42,8 +52,7 @@ void NetworkInterface::Send(uint16_t dst, uint8_t tc, Bytes payload) {
   header.tc = tc & 0x7;
   header.dst = dst;
   header.src = config_.node;
-  header.vc = static_cast<uint8_t>(config_.tc_map[header.tc] *
-                                   config_.vc_classes);  // class 0
+  header.vc = static_cast<uint8_t>(InjectionVc(config_.tc_map[header.tc]));
   header.ttl = config_.initial_ttl;
   header.len = static_cast<uint16_t>(payload.size());
   Bytes packet(kRouteHeaderBytes + payload.size());
@@ -51,6 +60,25 @@ void NetworkInterface::Send(uint16_t dst, uint8_t tc, Bytes payload) {
   std::copy(payload.begin(), payload.end(), packet.begin() + kRouteHeaderBytes);
   packers_[header.vc].Push(packet);
   wake_.notify(sc_core::SC_ZERO_TIME);
+}
+
+// Any VC of the set takes an injected packet, which the router routes as
+// class 0 (NET-8.8): the one with the most room left in the router's buffer
+// after the bytes already waiting here, so that packets queue in parallel
+// rather than behind one another in one VC.
+unsigned NetworkInterface::InjectionVc(unsigned set) const {
+  const auto room = [this](unsigned v) {
+    return static_cast<int64_t>(credits_[v] * config_.slot_bytes) -
+           static_cast<int64_t>(packers_[v].pending());
+  };
+  const unsigned first = set * config_.vc_classes;
+  unsigned best = first;
+  for (unsigned v = first + 1; v < first + config_.vc_classes; ++v) {
+    if (room(v) > room(best)) {
+      best = v;
+    }
+  }
+  return best;
 }
 
 size_t NetworkInterface::pending_bytes() const {

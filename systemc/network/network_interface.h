@@ -29,9 +29,16 @@ struct NetworkInterfaceConfig {
   double clock_ns = 1.0;
   uint8_t initial_ttl = 64;  // net.initial_ttl
   uint16_t max_payload = 9216;
-  // TC_MAP (NET-3.5): the VC set of each traffic class.
+  // TC_MAP (NET-3.5): the VC set of each traffic class; DefaultTcMap().
   std::array<uint8_t, 8> tc_map{0, 0, 0, 0, 0, 0, 1, 1};
 };
+
+// NET-3.5's default TC_MAP for `vc_sets` sets: TC 6-7 in set 1 when there
+// is one, everything else in set 0.
+inline std::array<uint8_t, 8> DefaultTcMap(unsigned vc_sets) {
+  const uint8_t high = vc_sets > 1 ? 1 : 0;
+  return {0, 0, 0, 0, 0, 0, high, high};
+}
 
 // A packet handed up at its destination.
 struct Delivered {
@@ -54,6 +61,7 @@ class NetworkInterface : public sc_core::sc_module, private link::SlotIf {
   size_t pending_bytes() const;
 
  private:
+  unsigned InjectionVc(unsigned set) const;
   void start_of_simulation() override;
   void Put(link::Slot slot, const sc_core::sc_time& delay) override;
   void Credit(unsigned vc, unsigned count,

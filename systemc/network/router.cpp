@@ -292,7 +292,7 @@ void Router::HoldBytes(unsigned port, unsigned vc, const InputPacket& packet,
   if (hooks_.on_ingress_change) {
     hooks_.on_ingress_change(port, static_cast<uint8_t>(tc), ingress);
   }
-  if (packet.routed && !packet.discard) {
+  if (packet.enqueued && !packet.discard) {
     egress_bytes_[packet.out_port * kTrafficClasses + tc] += delta;
   }
 }
@@ -340,7 +340,8 @@ void Router::RouteHeads(const sc_core::sc_time& now) {
 
 void Router::Route(unsigned port, unsigned vc, InputPacket& packet) {
   const unsigned set = vc / config_.vc_classes;
-  const unsigned in_class = vc % config_.vc_classes;
+  // Any local VC of the set holds injected packets, all in class 0 (NET-8.8).
+  const unsigned in_class = port == local_port() ? 0 : vc % config_.vc_classes;
   const auto step =
       config_.routing->Route(config_.node, port, in_class, packet.header.dst);
   progress_ = true;
@@ -362,6 +363,21 @@ void Router::Route(unsigned port, unsigned vc, InputPacket& packet) {
   packet.out_vc =
       step->port == local_port() ? vc : set * config_.vc_classes + step->vc;
   packet.routed = true;
+  // A packet just injected or in the adaptive class chooses its port at
+  // VC allocation; the step above is its escape (NET-4.3).
+  const std::optional<topo::VcClass> adaptive_class =
+      config_.routing->AdaptiveClass();
+  packet.adaptive = adaptive_class && step->port != local_port() &&
+                    (port == local_port() || in_class == *adaptive_class);
+  if (!packet.adaptive) {
+    Enqueue(packet);
+  }
+}
+
+// The packet's output is fixed: count its bytes there and let the ECN hook
+// see it (NET-8.6).
+void Router::Enqueue(InputPacket& packet) {
+  packet.enqueued = true;
   const uint8_t tc = packet.header.tc;
   uint64_t& queued = egress_bytes_[packet.out_port * kTrafficClasses + tc];
   if (hooks_.on_egress_enqueue) {
@@ -385,8 +401,13 @@ void Router::AllocateVcs(const sc_core::sc_time& now) {
       if (!head.routed || head.allocated || head.discard || head.ready > now) {
         continue;
       }
-      const unsigned o = index(head.out_port, head.out_vc);
-      if (outputs_[o].owned || paused(head.out_port, head.header.tc)) {
+      std::optional<unsigned> choice;
+      if (head.adaptive) {
+        choice = AdaptiveChoice(v, head);
+      }
+      const unsigned o = choice ? *choice : index(head.out_port, head.out_vc);
+      if (!choice &&
+          (outputs_[o].owned || paused(head.out_port, head.header.tc))) {
         continue;
       }
       const unsigned i = index(p, v);
@@ -396,12 +417,41 @@ void Router::AllocateVcs(const sc_core::sc_time& now) {
   for (const unsigned o : va_round_.touched()) {
     const unsigned i = va_round_.winner(o);
     InputPacket& head = inputs_[i].packets.front();
+    if (head.adaptive) {
+      head.adaptive = false;
+      head.out_port = o / vcs_;
+      head.out_vc = o % vcs_;
+      Enqueue(head);
+    }
     head.allocated = true;
     head.ready = now + period_ * config_.va_cycles;
     outputs_[o].owned = true;
     va_next_[o] = (i + 1) % inputs;
     progress_ = true;
   }
+}
+
+// NET-4.3: the productive port whose adaptive-class VC is free, not paused
+// and has the most credits (the lowest port among equals), or nothing, in
+// which case the packet asks for its escape step.
+std::optional<unsigned> Router::AdaptiveChoice(unsigned vc,
+                                               const InputPacket& packet) {
+  const unsigned set = vc / config_.vc_classes;
+  const unsigned out_vc =
+      set * config_.vc_classes + *config_.routing->AdaptiveClass();
+  config_.routing->AdaptivePorts(config_.node, packet.header.dst, candidates_);
+  std::optional<unsigned> best;
+  for (const topo::PortId port : candidates_) {
+    const unsigned o = index(port, out_vc);
+    if (outputs_[o].owned || outputs_[o].credits == 0 ||
+        paused(port, packet.header.tc)) {
+      continue;
+    }
+    if (!best || outputs_[o].credits > outputs_[*best].credits) {
+      best = o;
+    }
+  }
+  return best;
 }
 
 bool Router::Sendable(unsigned port, unsigned vc, const sc_core::sc_time& now) {

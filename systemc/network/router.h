@@ -139,9 +139,11 @@ class Router : public sc_core::sc_module {
     size_t total = 0;        // header + LEN
     size_t sent = 0;         // bytes moved through the crossbar
     bool routed = false;     // RC done
+    bool adaptive = false;   // may still pick any productive port (NET-4.3)
+    bool enqueued = false;   // counted in egress_bytes_ at out_port
     bool allocated = false;  // VA done: owns out_port/out_vc
     bool discard = false;    // dropped: absorb its bytes, forward nothing
-    unsigned out_port = 0;
+    unsigned out_port = 0;   // while adaptive: the escape step
     unsigned out_vc = 0;
     sc_core::sc_time ready;  // when the next pipeline stage may act
   };
@@ -182,6 +184,9 @@ class Router : public sc_core::sc_module {
   void AcceptPayload(unsigned port, unsigned vc, const Bytes& chunk);
   void CutStream(unsigned port, unsigned vc);
   void Route(unsigned port, unsigned vc, InputPacket& packet);
+  void Enqueue(InputPacket& packet);
+  std::optional<unsigned> AdaptiveChoice(unsigned vc,
+                                         const InputPacket& packet);
   void Discard(unsigned port, unsigned vc, InputPacket& packet);
   void PruneIdlePorts();
   void RouteHeads(const sc_core::sc_time& now);
@@ -239,6 +244,7 @@ class Router : public sc_core::sc_module {
   std::vector<unsigned> matched_, matched_inputs_;
   std::vector<bool> out_taken_;
   std::vector<Request> requests_;
+  std::vector<topo::PortId> candidates_;  // AdaptiveChoice()'s scratch
 
   std::vector<uint64_t> flits_in_, flits_out_;
   RouterCounters counters_;

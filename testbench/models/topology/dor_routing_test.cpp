@@ -9,15 +9,10 @@
 #include "models/topology/analytics.h"
 #include "models/topology/channel_dependency.h"
 #include "models/topology/path.h"
+#include "testbench/models/topology/make_torus.h"
 
 namespace lq::topo {
 namespace {
-
-std::shared_ptr<const Torus> MakeTorus(const std::vector<uint32_t>& sizes) {
-  Result<Torus> torus = Torus::Create(sizes);
-  EXPECT_TRUE(torus.ok()) << torus.error().reason;
-  return std::make_shared<Torus>(torus.value());
-}
 
 // Mean hops of one ring of size k, self pairs included [S30].
 double RingMeanHops(uint32_t k) {

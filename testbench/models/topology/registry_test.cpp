@@ -57,8 +57,9 @@ TEST(TopologyRegistry, NET_6_6_CatalogueListsEveryParameterWithADefault) {
 
 TEST(RoutingRegistry, NET_4_8_BuildsEachFunctionForItsTopology) {
   const std::vector<std::pair<std::string, std::string>> pairs = {
-      {"dor", "torus"},   {"updown", "fattree"}, {"fullmesh", "fullmesh"},
-      {"table", "torus"}, {"table", "fattree"},  {"table", "fullmesh"}};
+      {"dor", "torus"},         {"adaptive", "torus"}, {"updown", "fattree"},
+      {"fullmesh", "fullmesh"}, {"table", "torus"},    {"table", "fattree"},
+      {"table", "fullmesh"}};
   for (const auto& [routing, topology] : pairs) {
     Result<std::unique_ptr<RoutingFunction>> function =
         CreateRouting(routing, Create(topology), {});
@@ -79,8 +80,8 @@ TEST(RoutingRegistry,
   EXPECT_NE(dor_on_tree.error().reason.find("torus"), std::string::npos);
   EXPECT_FALSE(CreateRouting("updown", Create("torus"), {}).ok());
   EXPECT_FALSE(CreateRouting("fullmesh", Create("torus"), {}).ok());
-  EXPECT_FALSE(CreateRouting("adaptive", Create("torus"), {}).ok())
-      << "adaptive is specified but not registered in this release";
+  EXPECT_FALSE(CreateRouting("adaptive", Create("fattree"), {}).ok())
+      << "adaptive needs torus coordinates";
   EXPECT_FALSE(CreateRouting("dor", Create("torus"), {{"dateline", "1"}}).ok());
   EXPECT_FALSE(
       CreateRouting("fullmesh", Create("fullmesh"), {{"vls", "3"}}).ok());
@@ -91,9 +92,9 @@ TEST(RoutingRegistry,
 
 TEST(RoutingRegistry, NET_4_8_CatalogueDefaultsAreAccepted) {
   const std::vector<ComponentInfo>& catalogue = RoutingCatalogue();
-  ASSERT_EQ(catalogue.size(), 4u) << "dor, updown, fullmesh, table";
-  const std::vector<std::string> topology_for = {"torus", "fattree", "fullmesh",
-                                                 "torus"};
+  ASSERT_EQ(catalogue.size(), 5u) << "dor, adaptive, updown, fullmesh, table";
+  const std::vector<std::string> topology_for = {"torus", "torus", "fattree",
+                                                 "fullmesh", "torus"};
   for (size_t i = 0; i < catalogue.size(); ++i) {
     ParamMap defaults;
     for (const ParamSpec& param : catalogue[i].params) {

@@ -11,13 +11,10 @@
 #include "models/topology/full_mesh.h"
 #include "models/topology/path.h"
 #include "models/topology/torus.h"
+#include "testbench/models/topology/make_torus.h"
 
 namespace lq::topo {
 namespace {
-
-std::shared_ptr<const Topology> MakeTorus(const std::vector<uint32_t>& sizes) {
-  return std::make_shared<Torus>(Torus::Create(sizes).value());
-}
 
 std::shared_ptr<const Topology> Degrade(std::shared_ptr<const Topology> base,
                                         const FailureSet& failures) {

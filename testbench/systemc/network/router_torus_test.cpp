@@ -2,8 +2,10 @@
 // link model between them): a lone packet's latency is the pipeline's
 // (NET-8.4), and uniform random traffic of multi-slot packets arrives
 // whole, once, intact, over minimal dimension-order paths (NET-4.2, NET-8.3).
-// Built twice: with the round-robin switch allocator and, with
-// LQ_TEST_ISLIP defined, with iSLIP (NET-8.5); both must pass unchanged.
+// Built three times: with the round-robin switch allocator; with
+// LQ_TEST_ISLIP defined, with iSLIP (NET-8.5); and with LQ_TEST_ADAPTIVE
+// defined, with minimal adaptive routing on 3 VC classes (NET-4.3), whose
+// paths are as minimal as dor's. All must pass unchanged.
 #include <gtest/gtest.h>
 
 #include <map>
@@ -24,12 +26,24 @@ namespace {
 using sc_core::SC_NS;
 using sc_core::sc_time;
 
-#ifdef LQ_TEST_ISLIP
+#if defined(LQ_TEST_ISLIP)
 #define LQ_ROUTER_SUITE RouterTorusIslipTest
 constexpr SwitchAllocator kAllocator = SwitchAllocator::kIslip;
 #else
-#define LQ_ROUTER_SUITE RouterTorusTest
 constexpr SwitchAllocator kAllocator = SwitchAllocator::kRoundRobin;
+#endif
+#if defined(LQ_TEST_ADAPTIVE)
+#define LQ_ROUTER_SUITE RouterTorusAdaptiveTest
+constexpr const char* kRouting = "adaptive";
+constexpr unsigned kVcClasses = 3;
+constexpr unsigned kVcSets = 1;
+#else
+constexpr const char* kRouting = "dor";
+constexpr unsigned kVcClasses = 2;
+constexpr unsigned kVcSets = 2;
+#endif
+#ifndef LQ_ROUTER_SUITE
+#define LQ_ROUTER_SUITE RouterTorusTest
 #endif
 
 constexpr unsigned kSide = 4;
@@ -56,7 +70,7 @@ unsigned RingDistance(unsigned a, unsigned b) {
 TEST(LQ_ROUTER_SUITE, NET_8_4_PipelineLatencyAndNET_8_3_LosslessTraffic) {
   auto topology = topo::CreateTopology("torus", {{"dims", "4x4"}}).value();
   std::shared_ptr<const topo::RoutingFunction> routing =
-      topo::CreateRouting("dor", topology, {{"dateline", "on"}}).value();
+      topo::CreateRouting(kRouting, topology, {}).value();
 
   std::vector<Delivered> delivered;
   std::vector<std::unique_ptr<Router>> routers;
@@ -69,6 +83,8 @@ TEST(LQ_ROUTER_SUITE, NET_8_4_PipelineLatencyAndNET_8_3_LosslessTraffic) {
     config.nodes = kNodes;
     config.slot_bytes = kSlotBytes;
     config.vc_buffer_slots = 8;
+    config.vc_classes = kVcClasses;
+    config.vc_sets = kVcSets;
     config.allocator = kAllocator;
     config.islip_iterations = 2;
     routers.push_back(std::make_unique<Router>(
@@ -78,6 +94,9 @@ TEST(LQ_ROUTER_SUITE, NET_8_4_PipelineLatencyAndNET_8_3_LosslessTraffic) {
     ni.nodes = kNodes;
     ni.slot_bytes = kSlotBytes;
     ni.rx_buffer_slots = 8;
+    ni.vc_classes = kVcClasses;
+    ni.vc_sets = kVcSets;
+    ni.tc_map = DefaultTcMap(kVcSets);
     nis.push_back(std::make_unique<NetworkInterface>(
         ("ni" + std::to_string(n)).c_str(), ni,
         [&delivered](Delivered d) { delivered.push_back(std::move(d)); }));
@@ -134,7 +153,7 @@ TEST(LQ_ROUTER_SUITE, NET_8_4_PipelineLatencyAndNET_8_3_LosslessTraffic) {
     const unsigned dst = d.header.dst;
     const unsigned minimal = RingDistance(src % kSide, dst % kSide) +
                              RingDistance(src / kSide, dst / kSide);
-    EXPECT_EQ(d.header.hops, minimal) << "dimension order is minimal";
+    EXPECT_EQ(d.header.hops, minimal) << kRouting << " routes are minimal";
     hops += d.header.hops;
   }
   uint64_t ejected = 0, injected = 0, counted_hops = 0;

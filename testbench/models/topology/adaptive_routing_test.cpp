@@ -1,0 +1,125 @@
+// Tests of minimal adaptive routing (NET-4.3): the productive ports are
+// exactly the minimal next hops, the escape classes are dor, and leaving the
+// adaptive class lands on dor as if injected there.
+#include "models/topology/adaptive_routing.h"
+
+#include <gtest/gtest.h>
+
+#include "models/topology/analytics.h"
+#include "models/topology/channel_dependency.h"
+#include "testbench/models/topology/make_torus.h"
+
+namespace lq::topo {
+namespace {
+
+// Minimal hop distance between two torus nodes.
+uint32_t Distance(const Torus& torus, NodeId a, NodeId b) {
+  uint32_t hops = 0;
+  for (size_t dim = 0; dim < torus.Dimensions(); ++dim) {
+    const uint32_t size = torus.sizes()[dim];
+    const uint32_t ahead =
+        (torus.Coordinate(b, dim) + size - torus.Coordinate(a, dim)) % size;
+    hops += std::min(ahead, size - ahead);
+  }
+  return hops;
+}
+
+TEST(AdaptiveRouting, NET_4_3_ProductivePortsAreExactlyTheMinimalNextHops) {
+  for (const std::vector<uint32_t>& shape :
+       std::vector<std::vector<uint32_t>>{{4, 4, 4}, {5, 2, 3}, {6, 1}}) {
+    const std::shared_ptr<const Torus> torus = MakeTorus(shape);
+    const AdaptiveRouting routing(torus);
+    std::vector<PortId> ports;
+    for (NodeId here = 0; here < torus->NodeCount(); ++here) {
+      for (NodeId dst = 0; dst < torus->NodeCount(); ++dst) {
+        routing.AdaptivePorts(here, dst, ports);
+        const uint32_t distance = Distance(*torus, here, dst);
+        std::vector<PortId> minimal;
+        for (PortId port = 0; port < torus->PortCount(here); ++port) {
+          const std::optional<PortRef> next = torus->Neighbour(here, port);
+          if (next && Distance(*torus, next->node, dst) + 1 == distance) {
+            minimal.push_back(port);
+          }
+        }
+        EXPECT_EQ(ports, minimal)
+            << torus->Describe() << " " << here << " -> " << dst
+            << ": every productive port, ascending, and only those";
+      }
+    }
+  }
+}
+
+TEST(AdaptiveRouting, NET_4_3_TiesOfferBothWaysRound) {
+  const std::shared_ptr<const Torus> torus = MakeTorus({4, 8, 8});
+  const AdaptiveRouting routing(torus);
+  std::vector<PortId> ports;
+  routing.AdaptivePorts(torus->NodeAt({0, 0, 0}), torus->NodeAt({2, 3, 0}),
+                        ports);
+  EXPECT_EQ(ports, (std::vector<PortId>{Torus::PlusPort(0), Torus::MinusPort(0),
+                                        Torus::PlusPort(1)}))
+      << "X at k/2 both ways, Y the shorter (+) way, Z already right";
+  routing.AdaptivePorts(5, 5, ports);
+  EXPECT_TRUE(ports.empty()) << "nothing is productive at DST";
+}
+
+TEST(AdaptiveRouting, NET_4_3_EscapeClassesFollowDorExactly) {
+  const std::shared_ptr<const Torus> torus = MakeTorus({4, 4, 4});
+  const AdaptiveRouting routing(torus);
+  const DorRouting dor(torus, true);
+  for (NodeId here = 0; here < torus->NodeCount(); ++here) {
+    for (PortId in_port = 0; in_port <= torus->LocalPort(here); ++in_port) {
+      for (VcClass in_vc = 0; in_vc < 2; ++in_vc) {
+        for (NodeId dst = 0; dst < torus->NodeCount(); ++dst) {
+          const Result<RouteStep> got =
+              routing.Route(here, in_port, in_vc, dst);
+          const Result<RouteStep> want = dor.Route(here, in_port, in_vc, dst);
+          ASSERT_TRUE(got.ok() && want.ok());
+          EXPECT_TRUE(got->port == want->port && got->vc == want->vc)
+              << "escape class " << in_vc << " at " << here << " port "
+              << in_port << " to " << dst << " must be dor's step";
+        }
+      }
+    }
+  }
+}
+
+TEST(AdaptiveRouting, NET_4_3_LeavingTheAdaptiveClassIsDorAsIfInjectedHere) {
+  const std::shared_ptr<const Torus> torus = MakeTorus({4, 4, 4});
+  const AdaptiveRouting routing(torus);
+  const DorRouting dor(torus, true);
+  for (NodeId here = 0; here < torus->NodeCount(); ++here) {
+    for (NodeId dst = 0; dst < torus->NodeCount(); ++dst) {
+      const Result<RouteStep> injected =
+          dor.Route(here, torus->LocalPort(here), 0, dst);
+      for (PortId in_port = 0; in_port < torus->PortCount(here); ++in_port) {
+        const Result<RouteStep> escape =
+            routing.Route(here, in_port, AdaptiveRouting::kAdaptiveClass, dst);
+        ASSERT_TRUE(escape.ok());
+        EXPECT_EQ(escape->port, injected->port);
+        if (here != dst) {
+          EXPECT_EQ(escape->vc, injected->vc)
+              << "the escape restarts dor's dateline classes at this node";
+        }
+      }
+    }
+  }
+}
+
+TEST(AdaptiveRouting, NET_4_7_EscapeNetworkIsAcyclicAndMinimal) {
+  const AdaptiveRouting routing(MakeTorus({4, 8, 8}));
+  EXPECT_EQ(routing.VcClasses(), 3u) << "C = 3 (NET-4.3)";
+  Result<ChannelDependencyGraph> graph = ChannelDependencyGraph::Build(routing);
+  ASSERT_TRUE(graph.ok()) << graph.error().reason;
+  const std::vector<Channel> cycle = graph->FindCycle();
+  EXPECT_TRUE(cycle.empty())
+      << "a blocked adaptive packet must always progress on the escape "
+         "network: "
+      << ChannelDependencyGraph::Describe(routing.topology(), cycle);
+  Result<HopStats> stats = RouteHopStats(routing);
+  ASSERT_TRUE(stats.ok()) << stats.error().reason;
+  EXPECT_DOUBLE_EQ(stats->mean_including_self, 5.0)
+      << "escape routes are minimal: n*k/4 summed per ring";
+}
+
+}  // namespace
+}  // namespace lq::topo
