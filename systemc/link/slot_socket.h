@@ -17,6 +17,10 @@ namespace lq::link {
 struct Slot {
   unsigned vc = 0;
   Bytes bytes;
+  // NET-7.1: no bytes, no credit; the packet in progress on `vc` was cut
+  // upstream (its input link failed) and ends here, incomplete. Only the
+  // network layer's ideal channels carry it so far.
+  bool abort = false;
 };
 
 class SlotIf : public virtual sc_core::sc_interface {

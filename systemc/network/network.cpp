@@ -11,7 +11,11 @@ Network::Network(const sc_core::sc_module_name& name,
                  std::shared_ptr<const topo::RoutingFunction> routing,
                  std::shared_ptr<const TrafficPattern> pattern,
                  const NetworkConfig& config)
-    : sc_module(name) {
+    : sc_module(name),
+      topology_(topology),
+      flush_(config.link_latency +
+             sc_core::sc_time(config.router.clock_ns, sc_core::SC_NS) *
+                 (config.router.sa_cycles + config.router.st_cycles + 1)) {
   const uint32_t nodes = topology->EndpointCount();
   for (uint32_t n = 0; n < nodes; ++n) {
     RouterConfig router = config.router;
@@ -63,6 +67,32 @@ Network::Network(const sc_core::sc_module_name& name,
           return false;
         },
         config.stop_on_deadlock);
+  }
+  if (config.fabric_manager) {
+    std::vector<Router*> routers;
+    std::vector<NetworkInterface*> interfaces;
+    for (uint32_t n = 0; n < nodes; ++n) {
+      routers.push_back(routers_[n].get());
+      interfaces.push_back(&sources_[n]->interface());
+    }
+    fabric_manager_ = std::make_unique<FabricManager>(
+        "fabric_manager", topology, std::move(routers), std::move(interfaces),
+        *config.fabric_manager);
+  }
+}
+
+void Network::CutLink(topo::NodeId node, topo::PortId port) {
+  const auto far =
+      node < routers_.size() ? topology_->Neighbour(node, port) : std::nullopt;
+  if (!far) {
+    throw std::invalid_argument("no cable on node " + std::to_string(node) +
+                                " port " + std::to_string(port));
+  }
+  routers_[node]->SetPortDown(port, flush_);
+  routers_[far->node]->SetPortDown(far->port, flush_);
+  if (fabric_manager_) {
+    fabric_manager_->ReportLinkDown(node, port);
+    fabric_manager_->ReportLinkDown(far->node, far->port);
   }
 }
 

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <systemc>
 #include <vector>
 
@@ -12,6 +13,7 @@
 #include "models/topology/routing.h"
 #include "models/topology/topology.h"
 #include "systemc/network/deadlock_watchdog.h"
+#include "systemc/network/fabric_manager.h"
 #include "systemc/network/router.h"
 #include "systemc/network/slot_channel.h"
 #include "systemc/network/traffic_source.h"
@@ -27,6 +29,9 @@ struct NetworkConfig {
   // are held (zero: no watchdog); the simulation then stops if asked.
   sc_core::sc_time watchdog_window = sc_core::SC_ZERO_TIME;
   bool stop_on_deadlock = true;
+  // A fabric manager (NET-7.2, builder placement) that reroutes around cut
+  // links; without one a cut link stays cut and its routes keep dropping.
+  std::optional<FabricManagerConfig> fabric_manager;
 };
 
 class Network : public sc_core::sc_module {
@@ -45,12 +50,23 @@ class Network : public sc_core::sc_module {
   TrafficSource& source(unsigned node) { return *sources_.at(node); }
   // The watchdog, if config.watchdog_window asked for one.
   const DeadlockWatchdog* watchdog() const { return watchdog_.get(); }
+  // The fabric manager, if config.fabric_manager asked for one.
+  const FabricManager* fabric_manager() const { return fabric_manager_.get(); }
+
+  // Cuts the cable on `node`'s port `port` now (NET-7.1): both routers take
+  // the port down and, with a fabric manager, both nodes report it.
+  // Throws std::invalid_argument if the port has no cable.
+  void CutLink(topo::NodeId node, topo::PortId port);
 
  private:
+  std::shared_ptr<const topo::Topology> topology_;
+  // A slot sent before a cut lands within this long (NET-7.1's flush).
+  sc_core::sc_time flush_;
   std::vector<std::unique_ptr<Router>> routers_;
   std::vector<std::unique_ptr<TrafficSource>> sources_;
   std::vector<std::unique_ptr<SlotChannel>> channels_;
   std::unique_ptr<DeadlockWatchdog> watchdog_;
+  std::unique_ptr<FabricManager> fabric_manager_;
 };
 
 }  // namespace lq::net

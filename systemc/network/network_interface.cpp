@@ -47,19 +47,46 @@ void NetworkInterface::start_of_simulation() {
 }
 
 void NetworkInterface::Send(uint16_t dst, uint8_t tc, Bytes payload) {
-  RouteHeader header;
-  header.kind = static_cast<uint8_t>(PacketKind::kData);
-  header.tc = tc & 0x7;
-  header.dst = dst;
-  header.src = config_.node;
-  header.vc = static_cast<uint8_t>(InjectionVc(config_.tc_map[header.tc]));
-  header.ttl = config_.initial_ttl;
-  header.len = static_cast<uint16_t>(payload.size());
-  Bytes packet(kRouteHeaderBytes + payload.size());
-  EncodeRouteHeader(header, packet.data());
-  std::copy(payload.begin(), payload.end(), packet.begin() + kRouteHeaderBytes);
-  packers_[header.vc].Push(packet);
+  waiting_.push_back({dst, static_cast<uint8_t>(tc & 0x7), std::move(payload)});
+  waiting_bytes_ += kRouteHeaderBytes + waiting_.back().payload.size();
   wake_.notify(sc_core::SC_ZERO_TIME);
+}
+
+void NetworkInterface::SetFrozen(bool frozen) {
+  frozen_ = frozen;
+  if (!frozen) {
+    wake_.notify(sc_core::SC_ZERO_TIME);
+  }
+}
+
+// The local port takes a waiting packet (NET-8.8) once the VC it would use
+// has less than a slot queued, so packets wait here whole, not in a VC's
+// stream: a freeze then holds every packet not yet begun, and the header,
+// built now, carries the epoch in force when the packet enters.
+void NetworkInterface::Admit() {
+  while (!frozen_ && !waiting_.empty()) {
+    WaitingPacket& next = waiting_.front();
+    RouteHeader header;
+    header.kind = static_cast<uint8_t>(PacketKind::kData);
+    header.tc = next.tc;
+    header.dst = next.dst;
+    header.src = config_.node;
+    header.epoch = epoch_;
+    header.vc = static_cast<uint8_t>(InjectionVc(config_.tc_map[header.tc]));
+    if (packers_[header.vc].pending() >= config_.slot_bytes) {
+      return;
+    }
+    header.ttl = config_.initial_ttl;
+    header.len = static_cast<uint16_t>(next.payload.size());
+    Bytes packet(kRouteHeaderBytes + next.payload.size());
+    EncodeRouteHeader(header, packet.data());
+    std::copy(next.payload.begin(), next.payload.end(),
+              packet.begin() + kRouteHeaderBytes);
+    packers_[header.vc].Push(packet);
+    waiting_bytes_ -= packet.size();
+    waiting_.pop_front();
+    ++admitted_;
+  }
 }
 
 // Any VC of the set takes an injected packet, which the router routes as
@@ -82,7 +109,7 @@ unsigned NetworkInterface::InjectionVc(unsigned set) const {
 }
 
 size_t NetworkInterface::pending_bytes() const {
-  size_t pending = 0;
+  size_t pending = waiting_bytes_;
   for (const SlotPacker& packer : packers_) {
     pending += packer.pending();
   }
@@ -92,6 +119,7 @@ size_t NetworkInterface::pending_bytes() const {
 // One slot per cycle, round-robin over the VCs that have bytes and credit.
 // A VC's last bytes go out padded: every packet ends at a boundary.
 void NetworkInterface::Transmit() {
+  Admit();
   for (unsigned k = 0; k < vcs_; ++k) {
     const unsigned v = (next_vc_ + k) % vcs_;
     if (credits_[v] == 0 || !packers_[v].HasSlot(true)) {
@@ -114,6 +142,10 @@ void NetworkInterface::Transmit() {
 }
 
 void NetworkInterface::Put(link::Slot slot, const sc_core::sc_time& delay) {
+  if (slot.abort) {
+    parsers_.at(slot.vc)->Reset();  // the packet was cut upstream (NET-7.1)
+    return;
+  }
   const sc_core::sc_time at = sc_core::sc_time_stamp() + delay;
   for (auto& event : parsers_.at(slot.vc)->Accept(slot.bytes)) {
     if (event.kind != SlotParser::Event::Kind::kPacket) {

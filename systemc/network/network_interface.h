@@ -59,8 +59,22 @@ class NetworkInterface : public sc_core::sc_module, private link::SlotIf {
   void Send(uint16_t dst, uint8_t tc, Bytes payload);
   // Bytes queued for the router and not yet sent.
   size_t pending_bytes() const;
+  // INJECT_FREEZE (NET-5.6, NET-7.7): while frozen the local port admits no
+  // new packet; packets already begun finish.
+  void SetFrozen(bool frozen);
+  // The routing epoch stamped on packets admitted from now on (NET-7.7).
+  void SetEpoch(uint8_t epoch) { epoch_ = epoch; }
+  // Packets the local port has admitted: the node's injected count for the
+  // fabric manager's drain (NET-7.7 step 4).
+  uint64_t admitted() const { return admitted_; }
 
  private:
+  struct WaitingPacket {
+    uint16_t dst;
+    uint8_t tc;
+    Bytes payload;
+  };
+  void Admit();
   unsigned InjectionVc(unsigned set) const;
   void start_of_simulation() override;
   void Put(link::Slot slot, const sc_core::sc_time& delay) override;
@@ -76,6 +90,11 @@ class NetworkInterface : public sc_core::sc_module, private link::SlotIf {
   std::vector<unsigned> credits_;
   std::vector<std::unique_ptr<SlotParser>> parsers_;
   unsigned next_vc_ = 0;
+  std::deque<WaitingPacket> waiting_;  // sent, not yet admitted
+  size_t waiting_bytes_ = 0;
+  uint64_t admitted_ = 0;
+  uint8_t epoch_ = 0;
+  bool frozen_ = false;
   sc_core::sc_event wake_;
 };
 

@@ -61,6 +61,7 @@ std::optional<std::string> RouterConfigProblem(const RouterConfig& config) {
 Router::Router(const sc_core::sc_module_name& name, const RouterConfig& config)
     : sc_module(name),
       config_(config),
+      routing_(config.routing),
       vcs_(config.vc_classes * config.vc_sets),
       period_(config.clock_ns, sc_core::SC_NS),
       va_round_((config.network_ports + 1) * vcs_),
@@ -91,6 +92,7 @@ Router::Router(const sc_core::sc_module_name& name, const RouterConfig& config)
   egress_bytes_.assign(ports * kTrafficClasses, 0);
   ingress_bytes_.assign(ports * kTrafficClasses, 0);
   port_active_.assign(ports, false);
+  port_down_.assign(ports, false);
   va_next_.assign(ports * vcs_, 0);
   sa_input_next_.assign(ports, 0);
   sa_output_next_.assign(ports, 0);
@@ -102,6 +104,9 @@ Router::Router(const sc_core::sc_module_name& name, const RouterConfig& config)
   SC_HAS_PROCESS(Router);
   SC_METHOD(Cycle);
   sensitive << wake_;
+  dont_initialize();
+  SC_METHOD(FlushInputs);
+  sensitive << flush_due_;
   dont_initialize();
 }
 
@@ -119,6 +124,18 @@ void Router::SetPaused(unsigned out_port, uint8_t tc, bool paused) {
   }
 }
 
+void Router::WriteShadowRouting(
+    std::shared_ptr<const topo::RoutingFunction> routing) {
+  shadow_routing_ = std::move(routing);
+}
+
+void Router::SwitchRouting() {
+  if (shadow_routing_) {
+    std::swap(routing_, shadow_routing_);
+  }
+  epoch_ ^= 1;
+}
+
 void Router::start_of_simulation() {
   // Every input VC's buffer is free: grant it to the sender (NET-8.2).
   for (unsigned p = 0; p < port_count(); ++p) {
@@ -131,15 +148,15 @@ void Router::start_of_simulation() {
 void Router::OnSlot(unsigned port, link::Slot slot,
                     const sc_core::sc_time& delay) {
   const sc_core::sc_time due = sc_core::sc_time_stamp() + delay;
-  arrivals_.emplace(due,
-                    Arrival{port, false, slot.vc, 0, std::move(slot.bytes)});
+  arrivals_.emplace(
+      due, Arrival{port, false, slot.vc, 0, std::move(slot.bytes), slot.abort});
   wake_.notify(delay);
 }
 
 void Router::OnCredit(unsigned port, unsigned vc, unsigned count,
                       const sc_core::sc_time& delay) {
   const sc_core::sc_time due = sc_core::sc_time_stamp() + delay;
-  arrivals_.emplace(due, Arrival{port, true, vc, count, {}});
+  arrivals_.emplace(due, Arrival{port, true, vc, count, {}, false});
   wake_.notify(delay);
 }
 
@@ -203,7 +220,20 @@ void Router::ScheduleNext(const sc_core::sc_time& now) {
 
 void Router::Deliver(const Arrival& arrival) {
   if (arrival.is_credit) {
-    output(arrival.port, arrival.vc).credits += arrival.count;
+    if (!port_down_[arrival.port]) {
+      output(arrival.port, arrival.vc).credits += arrival.count;
+    }
+    return;
+  }
+  if (arrival.abort) {
+    // The sender lost the rest of the packet in progress (NET-7.1); the
+    // router that cut it has counted it.
+    InputVc& in = input(arrival.port, arrival.vc);
+    in.parser->Reset();
+    if (!in.packets.empty() &&
+        in.packets.back().received < in.packets.back().total) {
+      Truncate(arrival.port, arrival.vc, in.packets.back(), false);
+    }
     return;
   }
   ++flits_in_[arrival.port];
@@ -267,9 +297,112 @@ void Router::CutStream(unsigned port, unsigned vc) {
       in.packets.back().received == in.packets.back().total) {
     return;
   }
-  InputPacket& cut = in.packets.back();
-  Discard(port, vc, cut);
-  cut.total = cut.received;
+  Truncate(port, vc, in.packets.back(), false);
+}
+
+void Router::Truncate(unsigned port, unsigned vc, InputPacket& packet,
+                      bool count_drop) {
+  if (packet.discard) {
+    packet.total = packet.received;  // already counted where it was dropped
+    return;
+  }
+  if (count_drop) {
+    ++counters_.drops_link_down;
+  }
+  packet.total = packet.received;
+  if (packet.sent == 0) {
+    Discard(port, vc, packet);
+    return;
+  }
+  // Part of it is already downstream: send what is here, then the abort.
+  packet.cut = true;
+  if (packet.sent == packet.total) {
+    FinishCut(port, vc);
+  }
+}
+
+void Router::FinishCut(unsigned port, unsigned vc) {
+  InputVc& in = input(port, vc);
+  InputPacket& packet = in.packets.front();
+  link::Slot abort;
+  abort.vc = packet.out_vc;
+  abort.abort = true;
+  output(packet.out_port, packet.out_vc).owned = false;
+  if (!port_down_[packet.out_port]) {
+    this->port(packet.out_port)
+        .out->Put(std::move(abort),
+                  period_ * (config_.sa_cycles + config_.st_cycles));
+  }
+  in.packets.pop_front();
+  --packets_held_;
+  progress_ = true;
+  wake_.notify(period_);
+}
+
+void Router::SetPortDown(unsigned port, const sc_core::sc_time& flush) {
+  if (port_down_.at(port)) {
+    return;
+  }
+  port_down_[port] = true;
+  for (const unsigned p : active_ports_) {
+    for (unsigned v = 0; v < vcs_; ++v) {
+      InputVc& in = input(p, v);
+      if (in.packets.empty()) {
+        continue;
+      }
+      InputPacket& head = in.packets.front();
+      if (!head.routed || head.discard) {
+        continue;
+      }
+      const bool stranded =
+          head.adaptive ? !AdaptiveWayOpen(head) : head.out_port == port;
+      if (!stranded) {
+        continue;
+      }
+      // One not yet started is lost here; one partly sent is lost at the
+      // receiver, which counts it when it flushes the link's input.
+      if (head.sent == 0) {
+        ++counters_.drops_link_down;
+      }
+      Discard(p, v, head);
+    }
+  }
+  for (unsigned v = 0; v < vcs_; ++v) {
+    output(port, v) = OutputVc{};
+  }
+  flushes_.emplace_back(sc_core::sc_time_stamp() + flush, port);
+  flush_due_.notify(flush);
+  wake_.notify(period_);
+}
+
+void Router::FlushInputs() {
+  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  while (!flushes_.empty() && flushes_.front().first <= now) {
+    const unsigned port = flushes_.front().second;
+    flushes_.pop_front();
+    for (unsigned v = 0; v < vcs_; ++v) {
+      InputVc& in = input(port, v);
+      in.parser->Reset();
+      if (!in.packets.empty() &&
+          in.packets.back().received < in.packets.back().total) {
+        Truncate(port, v, in.packets.back(), true);
+      }
+    }
+  }
+  if (!flushes_.empty()) {
+    flush_due_.notify(flushes_.front().first - now);
+  }
+  wake_.notify(period_);
+}
+
+bool Router::AdaptiveWayOpen(const InputPacket& packet) {
+  routing_->AdaptivePorts(config_.node, packet.header.dst, candidates_);
+  for (const topo::PortId port : candidates_) {
+    if (!port_down_[port]) {
+      return true;
+    }
+  }
+  return false;
 }
 
 void Router::Discard(unsigned port, unsigned vc, InputPacket& packet) {
@@ -339,22 +472,27 @@ void Router::RouteHeads(const sc_core::sc_time& now) {
 }
 
 void Router::Route(unsigned port, unsigned vc, InputPacket& packet) {
+  progress_ = true;
+  packet.routed = true;
+  if (packet.header.kind == static_cast<uint8_t>(PacketKind::kData) &&
+      packet.header.epoch != epoch_) {
+    ++counters_.drops_stale_epoch;  // NET-7.7
+    Discard(port, vc, packet);
+    return;
+  }
   const unsigned set = vc / config_.vc_classes;
   // Any local VC of the set holds injected packets, all in class 0 (NET-8.8).
   const unsigned in_class = port == local_port() ? 0 : vc % config_.vc_classes;
   const auto step =
-      config_.routing->Route(config_.node, port, in_class, packet.header.dst);
-  progress_ = true;
+      routing_->Route(config_.node, port, in_class, packet.header.dst);
   if (!step.ok()) {
     ++counters_.drops_no_route;
     Discard(port, vc, packet);
-    packet.routed = true;
     return;
   }
   if (step->port != local_port() && packet.header.ttl == 0) {
     ++counters_.drops_ttl;  // NET-2.4
     Discard(port, vc, packet);
-    packet.routed = true;
     return;
   }
   packet.out_port = step->port;
@@ -362,13 +500,18 @@ void Router::Route(unsigned port, unsigned vc, InputPacket& packet) {
   // function's class within the packet's set (NET-3.4).
   packet.out_vc =
       step->port == local_port() ? vc : set * config_.vc_classes + step->vc;
-  packet.routed = true;
   // A packet just injected or in the adaptive class chooses its port at
   // VC allocation; the step above is its escape (NET-4.3).
-  const std::optional<topo::VcClass> adaptive_class =
-      config_.routing->AdaptiveClass();
+  const std::optional<topo::VcClass> adaptive_class = routing_->AdaptiveClass();
   packet.adaptive = adaptive_class && step->port != local_port() &&
                     (port == local_port() || in_class == *adaptive_class);
+  const bool stranded =
+      packet.adaptive ? !AdaptiveWayOpen(packet) : port_down_[packet.out_port];
+  if (stranded) {
+    ++counters_.drops_link_down;  // NET-7.1
+    Discard(port, vc, packet);
+    return;
+  }
   if (!packet.adaptive) {
     Enqueue(packet);
   }
@@ -406,8 +549,8 @@ void Router::AllocateVcs(const sc_core::sc_time& now) {
         choice = AdaptiveChoice(v, head);
       }
       const unsigned o = choice ? *choice : index(head.out_port, head.out_vc);
-      if (!choice &&
-          (outputs_[o].owned || paused(head.out_port, head.header.tc))) {
+      if (!choice && (outputs_[o].owned || port_down_[head.out_port] ||
+                      paused(head.out_port, head.header.tc))) {
         continue;
       }
       const unsigned i = index(p, v);
@@ -437,13 +580,12 @@ void Router::AllocateVcs(const sc_core::sc_time& now) {
 std::optional<unsigned> Router::AdaptiveChoice(unsigned vc,
                                                const InputPacket& packet) {
   const unsigned set = vc / config_.vc_classes;
-  const unsigned out_vc =
-      set * config_.vc_classes + *config_.routing->AdaptiveClass();
-  config_.routing->AdaptivePorts(config_.node, packet.header.dst, candidates_);
+  const unsigned out_vc = set * config_.vc_classes + *routing_->AdaptiveClass();
+  routing_->AdaptivePorts(config_.node, packet.header.dst, candidates_);
   std::optional<unsigned> best;
   for (const topo::PortId port : candidates_) {
     const unsigned o = index(port, out_vc);
-    if (outputs_[o].owned || outputs_[o].credits == 0 ||
+    if (port_down_[port] || outputs_[o].owned || outputs_[o].credits == 0 ||
         paused(port, packet.header.tc)) {
       continue;
     }
@@ -589,7 +731,9 @@ void Router::Send(unsigned in_port, unsigned in_vc) {
   port(packet.out_port)
       .out->Put(std::move(slot),
                 period_ * (config_.sa_cycles + config_.st_cycles));
-  if (packet.sent == packet.total) {
+  if (packet.sent == packet.total && packet.cut) {
+    FinishCut(in_port, in_vc);
+  } else if (packet.sent == packet.total) {
     out.owned = false;
     if (to_network) {
       ++counters_.forwarded;
@@ -612,7 +756,7 @@ void Router::ReturnCredits(unsigned i) {
   in.dirty = false;
   const uint64_t freed_slots =
       (in.arrived_bytes - in.held_bytes) / config_.slot_bytes;
-  if (freed_slots > in.credits_returned) {
+  if (freed_slots > in.credits_returned && !port_down_[i / vcs_]) {
     const auto count = static_cast<unsigned>(freed_slots - in.credits_returned);
     in.credits_returned = freed_slots;
     port(i / vcs_).out->Credit(i % vcs_, count, sc_core::SC_ZERO_TIME);
@@ -637,14 +781,17 @@ std::vector<HeadWait> Router::HeadWaits() const {
 
 StatList Router::Stats() const {
   const std::string prefix = std::string(name()) + ".";
-  StatList stats = {{prefix + "injected", counters_.injected},
-                    {prefix + "ejected", counters_.ejected},
-                    {prefix + "forwarded", counters_.forwarded},
-                    {prefix + "hops", counters_.hops},
-                    {prefix + "drops_ttl", counters_.drops_ttl},
-                    {prefix + "drops_header", counters_.drops_header},
-                    {prefix + "stream_errors", counters_.stream_errors},
-                    {prefix + "drops_no_route", counters_.drops_no_route}};
+  StatList stats = {
+      {prefix + "injected", counters_.injected},
+      {prefix + "ejected", counters_.ejected},
+      {prefix + "forwarded", counters_.forwarded},
+      {prefix + "hops", counters_.hops},
+      {prefix + "drops_ttl", counters_.drops_ttl},
+      {prefix + "drops_header", counters_.drops_header},
+      {prefix + "stream_errors", counters_.stream_errors},
+      {prefix + "drops_no_route", counters_.drops_no_route},
+      {prefix + "drops_link_down", counters_.drops_link_down},
+      {prefix + "drops_stale_epoch", counters_.drops_stale_epoch}};
   for (unsigned p = 0; p < port_count(); ++p) {
     const std::string port_prefix =
         prefix + (p == local_port() ? "local" : "port" + std::to_string(p));

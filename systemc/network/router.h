@@ -59,6 +59,14 @@ struct RouterCounters {
   uint64_t drops_header = 0;
   uint64_t stream_errors = 0;
   uint64_t drops_no_route = 0;
+  uint64_t drops_link_down = 0;    // NET-7.1
+  uint64_t drops_stale_epoch = 0;  // NET-7.7
+
+  // Packets dropped for any reason (NET-7.8: each counted exactly once).
+  uint64_t Dropped() const {
+    return drops_ttl + drops_header + stream_errors + drops_no_route +
+           drops_link_down + drops_stale_epoch;
+  }
 };
 
 // Where the transport layer's ECN marking and PFC attach (NET-8.6, NET-8.7).
@@ -115,6 +123,23 @@ class Router : public sc_core::sc_module {
     return ingress_bytes_[in_port * kTrafficClasses + tc];
   }
 
+  // NET-7.1: the link on network port `port` went down. Packets routed to
+  // it that have not started are dropped (drops_link_down), one partly
+  // sent is cut (its receiver counts it), later routes to it drop. Packets
+  // arriving on it partly received are dropped after `flush`, once every
+  // slot sent before the failure has landed. The port stays down.
+  void SetPortDown(unsigned port, const sc_core::sc_time& flush);
+  bool port_down(unsigned port) const { return port_down_.at(port); }
+
+  // Routing banks (NET-5.6, NET-7.7): the fabric manager writes the shadow
+  // bank; SwitchRouting() makes it active for every packet routed from now
+  // on and flips the epoch. A DATA packet whose EPOCH differs from the
+  // router's is dropped (drops_stale_epoch).
+  void WriteShadowRouting(std::shared_ptr<const topo::RoutingFunction> routing);
+  void SwitchRouting();
+  uint8_t epoch() const { return epoch_; }
+  const topo::RoutingFunction& routing() const { return *routing_; }
+
   const RouterCounters& counters() const { return counters_; }
   uint64_t flits_in(unsigned p) const;
   uint64_t flits_out(unsigned p) const;
@@ -143,6 +168,8 @@ class Router : public sc_core::sc_module {
     bool enqueued = false;   // counted in egress_bytes_ at out_port
     bool allocated = false;  // VA done: owns out_port/out_vc
     bool discard = false;    // dropped: absorb its bytes, forward nothing
+    bool cut = false;        // truncated after forwarding began: its last
+                             // slot out is followed by an abort (NET-7.1)
     unsigned out_port = 0;   // while adaptive: the escape step
     unsigned out_vc = 0;
     sc_core::sc_time ready;  // when the next pipeline stage may act
@@ -165,6 +192,7 @@ class Router : public sc_core::sc_module {
     unsigned vc;
     unsigned count;  // credits
     Bytes slot;
+    bool abort;  // link::Slot::abort
   };
   // One input port's choice in switch allocation.
   struct Request {
@@ -185,9 +213,24 @@ class Router : public sc_core::sc_module {
   void CutStream(unsigned port, unsigned vc);
   void Route(unsigned port, unsigned vc, InputPacket& packet);
   void Enqueue(InputPacket& packet);
+  bool AdaptiveWayOpen(const InputPacket& packet);  // a productive port up
   std::optional<unsigned> AdaptiveChoice(unsigned vc,
                                          const InputPacket& packet);
   void Discard(unsigned port, unsigned vc, InputPacket& packet);
+  void FlushInputs();  // SC_METHOD: NET-7.1's receive side, when due
+  // Ends `packet` at the bytes it has: dropped if none went on, else its
+  // last slot out carries an abort (NET-7.1). Counts drops_link_down if
+  // asked.
+  void Truncate(unsigned port, unsigned vc, InputPacket& packet,
+                bool count_drop);
+  // A cut packet whose every byte has gone: abort it downstream, free its
+  // output VC and let it go.
+  void FinishCut(unsigned port, unsigned vc);
+  // Whether `step` may be taken: the port is not down (else the packet is
+  // dropped, drops_link_down).
+  bool PortUsable(unsigned port) const {
+    return port == local_port() || !port_down_[port];
+  }
   void PruneIdlePorts();
   void RouteHeads(const sc_core::sc_time& now);
   void AllocateVcs(const sc_core::sc_time& now);
@@ -214,6 +257,12 @@ class Router : public sc_core::sc_module {
   }
 
   RouterConfig config_;
+  std::shared_ptr<const topo::RoutingFunction> routing_;  // active bank
+  std::shared_ptr<const topo::RoutingFunction> shadow_routing_;
+  uint8_t epoch_ = 0;
+  std::vector<bool> port_down_;
+  std::deque<std::pair<sc_core::sc_time, unsigned>> flushes_;  // due, port
+  sc_core::sc_event flush_due_;
   unsigned vcs_;
   sc_core::sc_time period_;
   std::vector<std::unique_ptr<PortEnd>> ends_;

@@ -77,6 +77,8 @@ void TrafficSource::OnDelivery(const Delivered& delivered) {
   latencies_ns_.push_back((delivered.at.to_seconds() * 1e12 - sent_ps) / 1e3);
   sent_ns_.push_back(sent_ps / 1e3);
   hops_.push_back(delivered.header.hops);
+  sources_.push_back(delivered.header.src);
+  epochs_.push_back(delivered.header.epoch);
 }
 
 }  // namespace lq::net

@@ -36,6 +36,7 @@ class TrafficSource : public sc_core::sc_module {
                 std::shared_ptr<const TrafficPattern> pattern);
 
   link::SlotSocket& socket() { return ni_.socket; }
+  NetworkInterface& interface() { return ni_; }
 
   uint64_t sent() const { return sent_; }
   // True once every packet of a finite run has left for the router (at
@@ -46,11 +47,13 @@ class TrafficSource : public sc_core::sc_module {
     return config_.packets_per_cycle <= 0 ||
            (done_sending && ni_.pending_bytes() == 0);
   }
-  // Latencies (ns), send times (ns) and hop counts of the packets
-  // delivered here, in delivery order.
+  // Latencies (ns), send times (ns), hop counts, sources and routing
+  // epochs of the packets delivered here, in delivery order.
   const std::vector<double>& latencies_ns() const { return latencies_ns_; }
   const std::vector<double>& sent_ns() const { return sent_ns_; }
   const std::vector<uint8_t>& hops() const { return hops_; }
+  const std::vector<uint16_t>& sources() const { return sources_; }
+  const std::vector<uint8_t>& epochs() const { return epochs_; }
 
  private:
   void start_of_simulation() override;
@@ -69,6 +72,8 @@ class TrafficSource : public sc_core::sc_module {
   std::vector<double> latencies_ns_;
   std::vector<double> sent_ns_;
   std::vector<uint8_t> hops_;
+  std::vector<uint16_t> sources_;
+  std::vector<uint8_t> epochs_;
   sc_core::sc_event next_;
 };
 

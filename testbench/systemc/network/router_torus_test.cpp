@@ -17,8 +17,7 @@
 
 #include "models/topology/routing_registry.h"
 #include "models/topology/topology_registry.h"
-#include "systemc/network/network_interface.h"
-#include "systemc/network/router.h"
+#include "testbench/systemc/network/router_node.h"
 
 namespace lq::net {
 namespace {
@@ -73,8 +72,7 @@ TEST(LQ_ROUTER_SUITE, NET_8_4_PipelineLatencyAndNET_8_3_LosslessTraffic) {
       topo::CreateRouting(kRouting, topology, {}).value();
 
   std::vector<Delivered> delivered;
-  std::vector<std::unique_ptr<Router>> routers;
-  std::vector<std::unique_ptr<NetworkInterface>> nis;
+  std::vector<RouterNode> nodes;
   for (unsigned n = 0; n < kNodes; ++n) {
     RouterConfig config;
     config.node = n;
@@ -87,34 +85,21 @@ TEST(LQ_ROUTER_SUITE, NET_8_4_PipelineLatencyAndNET_8_3_LosslessTraffic) {
     config.vc_sets = kVcSets;
     config.allocator = kAllocator;
     config.islip_iterations = 2;
-    routers.push_back(std::make_unique<Router>(
-        ("router" + std::to_string(n)).c_str(), config));
-    NetworkInterfaceConfig ni;
-    ni.node = static_cast<uint16_t>(n);
-    ni.nodes = kNodes;
-    ni.slot_bytes = kSlotBytes;
-    ni.rx_buffer_slots = 8;
-    ni.vc_classes = kVcClasses;
-    ni.vc_sets = kVcSets;
-    ni.tc_map = DefaultTcMap(kVcSets);
-    nis.push_back(std::make_unique<NetworkInterface>(
-        ("ni" + std::to_string(n)).c_str(), ni,
-        [&delivered](Delivered d) { delivered.push_back(std::move(d)); }));
-    Connect(routers.back()->port(routers.back()->local_port()),
-            nis.back()->socket);
+    nodes.push_back(MakeRouterNode(config, delivered));
   }
   for (unsigned n = 0; n < kNodes; ++n) {
     for (unsigned p = 0; p < topology->PortCount(n); ++p) {
       const auto far = topology->Neighbour(n, p).value();
       if (far.node > n || (far.node == n && far.port > p)) {
-        Connect(routers[n]->port(p), routers[far.node]->port(far.port));
+        Connect(nodes[n].router->port(p),
+                nodes[far.node].router->port(far.port));
       }
     }
   }
 
   // A lone single-slot packet from node 0 to node 10 ((0,0) to (2,2)):
   // 1 cycle out of the interface, then 4 per router on 5 routers.
-  nis[0]->Send(10, 0, Payload(0, 0, 20));
+  nodes[0].ni->Send(10, 0, Payload(0, 0, 20));
   sc_core::sc_start(sc_time(1, sc_core::SC_US));
   ASSERT_EQ(delivered.size(), 1u);
   EXPECT_EQ(delivered[0].at, sc_time(1 + 4 * 5, SC_NS))
@@ -135,7 +120,7 @@ TEST(LQ_ROUTER_SUITE, NET_8_4_PipelineLatencyAndNET_8_3_LosslessTraffic) {
       const uint8_t tc = static_cast<uint8_t>(random() % 8);
       Bytes payload = Payload(src, seq, size);
       expected[{src, seq}] = payload;
-      nis[src]->Send(dst, tc, std::move(payload));
+      nodes[src].ni->Send(dst, tc, std::move(payload));
     }
   }
   sc_core::sc_start();
@@ -157,12 +142,13 @@ TEST(LQ_ROUTER_SUITE, NET_8_4_PipelineLatencyAndNET_8_3_LosslessTraffic) {
     hops += d.header.hops;
   }
   uint64_t ejected = 0, injected = 0, counted_hops = 0;
-  for (const auto& router : routers) {
-    injected += router->counters().injected;
-    ejected += router->counters().ejected;
-    counted_hops += router->counters().hops;
-    EXPECT_EQ(router->counters().stream_errors, 0u);
-    EXPECT_EQ(router->counters().drops_header, 0u);
+  for (const RouterNode& node : nodes) {
+    const RouterCounters& counters = node.router->counters();
+    injected += counters.injected;
+    ejected += counters.ejected;
+    counted_hops += counters.hops;
+    EXPECT_EQ(counters.stream_errors, 0u);
+    EXPECT_EQ(counters.drops_header, 0u);
   }
   EXPECT_EQ(injected, expected.size() + 1);
   EXPECT_EQ(ejected, expected.size() + 1);

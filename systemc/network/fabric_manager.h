@@ -1,0 +1,84 @@
+// FabricManager: NET-7's fabric manager in its `builder` placement, an
+// out-of-band management controller. It hears of failed links from the
+// nodes' firmware, computes table routes for what survives (NET-5.4) and
+// installs them with NET-7.7's ordering — write shadow banks, freeze
+// injection, drain, switch epochs, resume — each step a round of messages
+// of `oob_latency` each way (NET-7.5).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <systemc>
+#include <vector>
+
+#include "models/topology/degraded_topology.h"
+#include "models/topology/routing.h"
+#include "systemc/network/network_interface.h"
+#include "systemc/network/router.h"
+
+namespace lq::net {
+
+// NET-7's timers (fm.*).
+struct FabricManagerConfig {
+  sc_core::sc_time oob_latency = sc_core::sc_time(1, sc_core::SC_US);
+  sc_core::sc_time holdoff = sc_core::sc_time(100, sc_core::SC_US);
+  sc_core::sc_time compute_time = sc_core::sc_time(1, sc_core::SC_MS);
+  sc_core::sc_time drain_timeout = sc_core::sc_time(1, sc_core::SC_MS);
+  topo::VcClass table_classes = 2;  // the tables' classes, <= net.vc_classes
+};
+
+// One route update, step by step (NET-7.6, NET-7.7).
+struct RouteUpdate {
+  sc_core::sc_time first_event;  // the first report of the burst arrived
+  sc_core::sc_time computed;     // tables ready
+  sc_core::sc_time frozen;       // every node acknowledged FREEZE
+  sc_core::sc_time switched;     // every node acknowledged SWITCH
+  sc_core::sc_time resumed;      // every node acknowledged RESUME
+  unsigned failed_links = 0;     // in the graph the tables were computed on
+  unsigned changed_nodes = 0;    // sent TABLE_WRITE (direct notification)
+  unsigned drain_rounds = 0;     // COUNT_REQ rounds
+  bool drained = false;          // the counts balanced before the timeout
+  uint64_t messages = 0;         // management messages, ACKs included
+  std::string failure;           // why no tables could be installed
+};
+
+class FabricManager : public sc_core::sc_module {
+ public:
+  FabricManager(const sc_core::sc_module_name& name,
+                std::shared_ptr<const topo::Topology> topology,
+                std::vector<Router*> routers,
+                std::vector<NetworkInterface*> interfaces,
+                const FabricManagerConfig& config);
+
+  // Node `node`'s firmware saw its port `port` go down and sends
+  // LINK_EVENT (NET-7.3); it arrives one oob_latency later.
+  void ReportLinkDown(topo::NodeId node, topo::PortId port);
+
+  const std::vector<RouteUpdate>& updates() const { return updates_; }
+
+ private:
+  struct Report {
+    sc_core::sc_time arrives;
+    topo::PortRef port;
+  };
+  void Run();  // SC_THREAD: one update per burst of reports
+  void Update(RouteUpdate& update);
+  // A round trip to every node: the message out, the ACKs back.
+  void RoundTrip(RouteUpdate& update, size_t nodes);
+  // The nodes whose tables or ROUTE_MODE differ under `next`.
+  std::vector<topo::NodeId> ChangedNodes(
+      const topo::RoutingFunction& next) const;
+  bool Drained() const;
+
+  std::shared_ptr<const topo::Topology> topology_;
+  std::vector<Router*> routers_;
+  std::vector<NetworkInterface*> interfaces_;
+  FabricManagerConfig config_;
+  std::vector<Report> reports_;  // in arrival order
+  topo::FailureSet failures_;    // links reported so far
+  std::vector<RouteUpdate> updates_;
+  sc_core::sc_event report_arrived_;
+};
+
+}  // namespace lq::net

@@ -1,0 +1,39 @@
+// A test node: a router and a network interface matching its configuration,
+// joined at the local port, delivering into the test's list.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "systemc/network/network_interface.h"
+#include "systemc/network/router.h"
+
+namespace lq::net {
+
+struct RouterNode {
+  std::unique_ptr<Router> router;
+  std::unique_ptr<NetworkInterface> ni;
+};
+
+inline RouterNode MakeRouterNode(const RouterConfig& config,
+                                 std::vector<Delivered>& delivered) {
+  RouterNode node;
+  const std::string id = std::to_string(config.node);
+  node.router = std::make_unique<Router>(("router" + id).c_str(), config);
+  NetworkInterfaceConfig ni;
+  ni.node = static_cast<uint16_t>(config.node);
+  ni.nodes = config.nodes;
+  ni.slot_bytes = config.slot_bytes;
+  ni.rx_buffer_slots = config.vc_buffer_slots;
+  ni.vc_classes = config.vc_classes;
+  ni.vc_sets = config.vc_sets;
+  ni.tc_map = DefaultTcMap(config.vc_sets);
+  node.ni = std::make_unique<NetworkInterface>(
+      ("ni" + id).c_str(), ni,
+      [&delivered](Delivered d) { delivered.push_back(std::move(d)); });
+  Connect(node.router->port(node.router->local_port()), node.ni->socket);
+  return node;
+}
+
+}  // namespace lq::net
