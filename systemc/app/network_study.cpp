@@ -12,6 +12,7 @@
 
 #include "models/network/traffic_pattern.h"
 #include "models/phy/link_profile.h"
+#include "systemc/app/network_fault.h"
 #include "systemc/app/progress_meter.h"
 #include "systemc/app/run_report.h"
 #include "systemc/fabric/fabric.h"
@@ -41,6 +42,7 @@ struct StudyShape {
   std::shared_ptr<const net::TrafficPattern> pattern;
   net::NetworkConfig config;
   unsigned flits_per_packet = 1;
+  std::optional<FaultPlan> fault;
 };
 
 topo::ParamMap PatternParams(const ParamSet& params, const std::string& name) {
@@ -139,6 +141,14 @@ Result<StudyShape> Shape(const ParamSet& params) {
       sc_time(router.clock_ns *
                   static_cast<double>(params.Integer("sim.watchdog_cycles")),
               SC_NS);
+  auto fault = ScenarioFault(params, *shape.topology, router.vc_classes);
+  if (!fault) {
+    return fault.error();
+  }
+  shape.fault = *fault;
+  if (shape.fault) {
+    shape.config.fabric_manager = shape.fault->fabric_manager;
+  }
   return shape;
 }
 
@@ -153,6 +163,7 @@ struct StudyResult {
   std::vector<double> latencies_cycles;  // packets sent in the window
   std::vector<double> hops;
   uint64_t sent = 0, delivered = 0, dropped = 0;
+  std::optional<FaultOutcome> fault;
   bool deadlocked = false;
   double deadlock_at_ns = 0;
   std::string deadlock_report;
@@ -170,12 +181,16 @@ struct StudyResult {
   uint64_t InFlight() const {
     return sent > delivered + dropped ? sent - delivered - dropped : 0;
   }
-  bool Ok() const { return !deadlocked && dropped == 0; }
+  // Packets dropped other than by an injected failure (which counts each
+  // of those once, for the transport layer to retransmit: NET-7.8).
+  uint64_t UnexplainedDrops() const {
+    return dropped - (fault ? fault->failure_drops : 0);
+  }
+  bool Ok() const {
+    return !deadlocked && UnexplainedDrops() == 0 &&
+           (!fault || fault->Repaired());
+  }
 };
-
-uint64_t Drops(const net::RouterCounters& c) {
-  return c.drops_ttl + c.drops_header + c.stream_errors + c.drops_no_route;
-}
 
 void Measure(net::Network& network, StudyResult& result) {
   const double window_start = result.warmup * result.clock_ns;
@@ -185,7 +200,7 @@ void Measure(net::Network& network, StudyResult& result) {
     const net::TrafficSource& source = network.source(n);
     result.sent += source.sent();
     result.delivered += source.latencies_ns().size();
-    result.dropped += Drops(network.router(n).counters());
+    result.dropped += network.router(n).counters().Dropped();
     for (size_t i = 0; i < source.latencies_ns().size(); ++i) {
       const double sent = source.sent_ns()[i];
       const double arrived = sent + source.latencies_ns()[i];
@@ -220,14 +235,19 @@ void PrintStudy(const std::string& scenario, uint64_t seed,
                latency.mean, latency.p50, latency.p99, latency.max,
                r.latencies_cycles.size());
   std::fprintf(out, "  hops       mean %.3f\n", r.MeanHops());
-  std::fprintf(out,
-               "  integrity  sent %llu, delivered %llu, dropped %llu, "
-               "still queued or in flight %llu: %s\n",
-               static_cast<unsigned long long>(r.sent),
-               static_cast<unsigned long long>(r.delivered),
-               static_cast<unsigned long long>(r.dropped),
-               static_cast<unsigned long long>(r.InFlight()),
-               r.dropped == 0 ? "OK" : "FAILED");
+  if (r.fault) {
+    PrintFault(*r.fault, r.clock_ns, out);
+  }
+  std::fprintf(
+      out,
+      "  integrity  sent %llu, delivered %llu, dropped %llu (%llu by "
+      "the failure), still queued or in flight %llu: %s\n",
+      static_cast<unsigned long long>(r.sent),
+      static_cast<unsigned long long>(r.delivered),
+      static_cast<unsigned long long>(r.dropped),
+      static_cast<unsigned long long>(r.dropped - r.UnexplainedDrops()),
+      static_cast<unsigned long long>(r.InFlight()),
+      r.UnexplainedDrops() == 0 ? "OK" : "FAILED");
   if (r.deadlocked) {
     std::fprintf(out, "  deadlock   at %.0f ns: %s\n", r.deadlock_at_ns,
                  r.deadlock_report.c_str());
@@ -272,6 +292,9 @@ std::string WriteStudyJson(const std::string& scenario, uint64_t seed,
                        {"at_ns", r.deadlock_at_ns},
                        {"cycle", r.deadlock_report}}}};
   json["faults"] = nlohmann::ordered_json::array();
+  if (r.fault) {
+    json["faults"].push_back(FaultJson(*r.fault));
+  }
   json["integrity"] = {{"sent", r.sent},
                        {"delivered", r.delivered},
                        {"lost", r.dropped},
@@ -299,7 +322,7 @@ std::string DescribeShape(const StudyShape& shape) {
 }  // namespace
 
 std::vector<ParamSpec> NetworkStudyParamSpecs() {
-  return {
+  std::vector<ParamSpec> specs = {
       Integer("net.vc_classes", "VC classes per VC set (NET-3.1)", "2", "", 1,
               4),
       Integer("net.vc_sets", "VC sets (NET-3.1); sets x classes <= 4", "2", "",
@@ -346,6 +369,10 @@ std::vector<ParamSpec> NetworkStudyParamSpecs() {
               "network study: cycles without progress that declare a deadlock",
               "10000", "cycles", 10, 1e9),
   };
+  for (ParamSpec& spec : NetworkFaultParamSpecs()) {
+    specs.push_back(std::move(spec));
+  }
+  return specs;
 }
 
 std::optional<std::string> ValidateNetworkStudy(const ParamSet& params) {
@@ -415,8 +442,16 @@ int RunNetworkStudy(const ParamSet& params, const RunOptions& options) {
   const auto start = std::chrono::steady_clock::now();
   if (result.timed) {
     // The measured window, then a drain with no new packets so that those
-    // sent in the window arrive and count.
-    sc_core::sc_start(sc_time(run_ns * (1 + kDrainWindows), SC_NS));
+    // sent in the window arrive and count; the fault strikes on the way.
+    const sc_time end(run_ns * (1 + kDrainWindows), SC_NS);
+    if (shape.fault) {
+      const sc_time at(shape.fault->at_cycles * result.clock_ns, SC_NS);
+      sc_core::sc_start(at);
+      network.CutLink(shape.fault->node, shape.fault->port);
+      sc_core::sc_start(end - at);
+    } else {
+      sc_core::sc_start(end);
+    }
   } else {
     sc_core::sc_start();
   }
@@ -432,6 +467,11 @@ int RunNetworkStudy(const ParamSet& params, const RunOptions& options) {
   result.deadlock_at_ns = watchdog.detected_at().to_seconds() * 1e9;
   result.deadlock_report = watchdog.report();
   Measure(network, result);
+  if (shape.fault) {
+    result.fault =
+        MeasureFault(network, *shape.fault,
+                     shape.fault->at_cycles * result.clock_ns, *shape.routing);
+  }
 
   const std::string scenario =
       options.scenario_file.empty() ? "default" : options.scenario_file;
@@ -451,9 +491,14 @@ int RunNetworkStudy(const ParamSet& params, const RunOptions& options) {
     std::fprintf(stderr, "lqemu run: deadlock: %s\n",
                  result.deadlock_report.c_str());
   }
-  if (result.dropped > 0) {
+  if (result.UnexplainedDrops() > 0) {
     std::fprintf(stderr, "lqemu run: %llu packets dropped (see the report)\n",
-                 static_cast<unsigned long long>(result.dropped));
+                 static_cast<unsigned long long>(result.UnexplainedDrops()));
+  }
+  if (result.fault && !result.fault->Repaired()) {
+    std::fprintf(stderr,
+                 "lqemu run: the fault was not repaired (see the "
+                 "report)\n");
   }
   return result.Ok() ? kExitOk : kExitFailure;
 }

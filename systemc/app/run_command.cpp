@@ -61,6 +61,11 @@ Result<ParamSet> LoadScenarioParams(const RunOptions& options) {
     }
   }
   const bool study = params.Text("link.fidelity") == "ideal";
+  if (!study && params.Text("fault.kind") != "none") {
+    return Fail(
+        "fault.kind: faults are injected in network studies "
+        "(link.fidelity: ideal) so far");
+  }
   if (auto error = study ? ValidateNetworkStudy(params)
                          : fabric::ValidateFabricParams(params)) {
     const std::string source =

@@ -11,6 +11,9 @@ import sys
 SMALL = ["--set", "traffic.messages_per_node=40"]
 # Network studies (link.fidelity: ideal) run for cycles, not messages.
 SHORT_STUDY = ["--set", "sim.cycles=2000", "--set", "sim.warmup_cycles=500"]
+# A fabric manager fast enough to repair a cut inside a short study.
+QUICK_FM = ["--set", "fm.oob_latency=0.1", "--set", "fm.holdoff=1",
+            "--set", "fm.compute_time=0.002", "--set", "fm.drain_timeout=0.005"]
 STATS_KEYS = ["scenario", "seed", "sim_time_ns", "wall_time_s", "nodes", "links",
               "latency_ns", "hops", "bandwidth", "link", "transport", "faults",
               "integrity"]
@@ -113,6 +116,11 @@ def bad_input_exits_2(lqemu, work, scenarios):
           "--set", "sim.warmup_cycles=100"], "sim.warmup_cycles"),
         (["run", "--set", "link.fidelity=ideal", "--set", "traffic.messages_per_node=0"],
          "sim.cycles or traffic.messages_per_node"),
+        (["run", "--set", "fault.kind=link"], "network studies"),
+        (["run", str(scenarios / "failover_4x4x4.yaml"), "--set", "fault.port=7"],
+         "has no cable"),
+        (["run", str(scenarios / "failover_4x4x4.yaml"), "--set", "fault.at_cycles=0"],
+         "inside a timed run"),
     ]
     for args, needle in cases:
         result = run(lqemu, *args)
@@ -128,13 +136,52 @@ def example_scenarios_run(lqemu, work, scenarios):
     expect(examples, "no example scenarios in " + str(scenarios))
     for example in examples:
         stats = work / (example.stem + ".json")
-        shorten = SHORT_STUDY if "fidelity: ideal" in example.read_text() else SMALL
+        text = example.read_text()
+        shorten = SMALL
+        if "fidelity: ideal" in text:
+            shorten = SHORT_STUDY + QUICK_FM
+            if "fault:" in text:
+                shorten += ["--set", "sim.cycles=10000", "--set", "fault.at_cycles=1000"]
         result = run(lqemu, "run", str(example), "--quiet", "--stats", str(stats), *shorten)
         expect(result.returncode == 0, "%s exited %d: %s"
                % (example.name, result.returncode, result.stderr))
-        integrity = json.loads(stats.read_text())["integrity"]
-        expect(integrity["lost"] == 0 and integrity["delivered"] == integrity["sent"],
-               "%s lost data: %s" % (example.name, integrity))
+        stats_json = json.loads(stats.read_text())
+        integrity = stats_json["integrity"]
+        expect(integrity["delivered"] + integrity["lost"] == integrity["sent"],
+               "%s left packets unaccounted: %s" % (example.name, integrity))
+        if stats_json["faults"]:
+            expect(stats_json["faults"][0]["recovered_ns"] is not None,
+                   "%s: the fault was not repaired" % example.name)
+            expect(integrity["lost"] == stats_json["faults"][0]["dropped"],
+                   "%s: every loss is the fault's" % example.name)
+        else:
+            expect(integrity["lost"] == 0, "%s lost data: %s" % (example.name, integrity))
+
+
+def link_cut_is_rerouted(lqemu, work, scenarios):
+    """NET-7: a cut link is routed around; each lost packet is counted once
+    and every affected flow's failover time is reported."""
+    path = work / "failover.json"
+    result = run(lqemu, "run", str(scenarios / "failover_4x4x4.yaml"), "--stats", str(path),
+                 "--set", "sim.cycles=20000", "--set", "fault.at_cycles=5000", *QUICK_FM)
+    expect(result.returncode == 0, "failover run failed: " + result.stderr)
+    expect("reroute    fabric manager" in result.stdout, "no reroute line:\n" + result.stdout)
+    stats = json.loads(path.read_text())
+    fault = stats["faults"][0]
+    expect(fault["kind"] == "link" and fault["at_ns"] == 5000.0, "fault %s" % fault)
+    update = fault["update"]
+    expect(update["drained"] and update["failure"] == "", "update %s" % update)
+    expect(update["report_ns"] == 5100.0,
+           "the first LINK_EVENT arrives one oob latency after the cut")
+    measured = [f["failover_ns"] for f in fault["flows"] if f["failover_ns"] is not None]
+    expect(measured, "no affected flow measured")
+    expect(max(measured) == fault["recovered_ns"], "recovered_ns is the worst flow")
+    expect(min(measured) > update["switched_ns"] - fault["at_ns"] - 2000,
+           "no flow recovers long before the switch")
+    integrity = stats["integrity"]
+    expect(integrity["delivered"] + integrity["lost"] == integrity["sent"],
+           "packets unaccounted: %s" % integrity)
+    expect(integrity["lost"] == fault["dropped"] > 0, "losses are the cut's: %s" % integrity)
 
 
 def network_study_reports_cycles_and_flits(lqemu, work, scenarios):

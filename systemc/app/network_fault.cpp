@@ -1,0 +1,218 @@
+// A network study's fault: keys, the plan, and the repair's measurements.
+#include "systemc/app/network_fault.h"
+
+#include <cstdio>
+
+#include "models/topology/path.h"
+
+namespace lq::app {
+namespace {
+
+ParamSpec Real(const std::string& key, const std::string& meaning,
+               const std::string& default_value, const std::string& unit,
+               double min, double max) {
+  return {key, meaning, default_value, unit, ParamType::kReal, min, max, {}};
+}
+
+double Ns(const sc_core::sc_time& t) { return t.to_seconds() * 1e9; }
+
+}  // namespace
+
+std::vector<ParamSpec> NetworkFaultParamSpecs() {
+  return {
+      {"fault.kind",
+       "network study: injected fault (NET-7); link cuts fault.node's "
+       "fault.port at fault.at_cycles",
+       "none",
+       "",
+       ParamType::kChoice,
+       0,
+       0,
+       {"none", "link"}},
+      {"fault.at_cycles",
+       "network study: when the fault strikes",
+       "0",
+       "cycles",
+       ParamType::kInteger,
+       0,
+       1e9,
+       {}},
+      {"fault.node",
+       "network study: the node whose port is cut",
+       "0",
+       "",
+       ParamType::kInteger,
+       0,
+       65535,
+       {}},
+      {"fault.port",
+       "network study: the port cut (its link)",
+       "0",
+       "",
+       ParamType::kInteger,
+       0,
+       255,
+       {}},
+      Real("fm.oob_latency",
+           "fabric manager (builder): one management message, one way "
+           "(NET-7.2)",
+           "1", "us", 0.001, 1e6),
+      Real("fm.holdoff",
+           "fabric manager: first event to recomputation "
+           "(NET-7.6)",
+           "100", "us", 0, 1e6),
+      Real("fm.compute_time", "fabric manager: table computation (NET-7.6)",
+           "1", "ms", 0, 1e4),
+      Real("fm.drain_timeout", "fabric manager: longest drain wait (NET-7.7)",
+           "1", "ms", 0, 1e4),
+  };
+}
+
+Result<std::optional<FaultPlan>> ScenarioFault(const ParamSet& params,
+                                               const topo::Topology& topology,
+                                               unsigned vc_classes) {
+  if (params.Text("fault.kind") == "none") {
+    return std::optional<FaultPlan>();
+  }
+  FaultPlan plan;
+  plan.node = static_cast<topo::NodeId>(params.Integer("fault.node"));
+  plan.port = static_cast<topo::PortId>(params.Integer("fault.port"));
+  plan.at_cycles = static_cast<double>(params.Integer("fault.at_cycles"));
+  if (plan.node >= topology.NodeCount() ||
+      plan.port >= topology.PortCount(plan.node) ||
+      !topology.Neighbour(plan.node, plan.port)) {
+    return Fail("fault.node/fault.port: node " + std::to_string(plan.node) +
+                " port " + std::to_string(plan.port) + " has no cable in " +
+                topology.Describe());
+  }
+  const auto cycles = params.Integer("sim.cycles");
+  if (plan.at_cycles < 1 || cycles == 0 ||
+      plan.at_cycles >= static_cast<double>(cycles)) {
+    return Fail(
+        "fault.at_cycles must lie inside a timed run: 1 to "
+        "sim.cycles - 1 (sim.cycles is " +
+        std::to_string(cycles) + ")");
+  }
+  net::FabricManagerConfig& fm = plan.fabric_manager;
+  fm.oob_latency =
+      sc_core::sc_time(params.Real("fm.oob_latency"), sc_core::SC_US);
+  fm.holdoff = sc_core::sc_time(params.Real("fm.holdoff"), sc_core::SC_US);
+  fm.compute_time =
+      sc_core::sc_time(params.Real("fm.compute_time"), sc_core::SC_MS);
+  fm.drain_timeout =
+      sc_core::sc_time(params.Real("fm.drain_timeout"), sc_core::SC_MS);
+  fm.table_classes = static_cast<topo::VcClass>(vc_classes);
+  return std::optional<FaultPlan>(plan);
+}
+
+FaultOutcome MeasureFault(net::Network& network, const FaultPlan& plan,
+                          double at_ns, const topo::RoutingFunction& routing) {
+  FaultOutcome outcome;
+  outcome.plan = plan;
+  outcome.at_ns = at_ns;
+  const net::FabricManager& fm = *network.fabric_manager();
+  if (!fm.updates().empty()) {
+    outcome.update = fm.updates().front();
+  }
+  const auto far = routing.topology().Neighbour(plan.node, plan.port);
+  std::vector<net::FlowDelivery> deliveries;
+  for (unsigned n = 0; n < network.nodes(); ++n) {
+    const net::TrafficSource& source = network.source(n);
+    for (size_t i = 0; i < source.latencies_ns().size(); ++i) {
+      deliveries.push_back({source.sources()[i], n, 0, source.sent_ns()[i],
+                            source.sent_ns()[i] + source.latencies_ns()[i],
+                            source.epochs()[i]});
+    }
+    const net::RouterCounters& c = network.router(n).counters();
+    outcome.failure_drops +=
+        c.drops_link_down + c.drops_stale_epoch + c.drops_no_route;
+  }
+  topo::Path path;
+  outcome.failover = net::MeasureFailover(
+      deliveries, at_ns, network.router(0).epoch(),
+      [&](uint32_t src, uint32_t dst) {
+        if (!topo::TracePathInto(routing, src, dst, path)) {
+          return false;
+        }
+        for (const topo::Hop& hop : path) {
+          if ((hop.node == plan.node && hop.port == plan.port) ||
+              (hop.node == far->node && hop.port == far->port)) {
+            return true;
+          }
+        }
+        return false;
+      });
+  return outcome;
+}
+
+void PrintFault(const FaultOutcome& o, double clock_ns, std::FILE* out) {
+  std::fprintf(out, "  fault      link of node %u port %u cut at %.0f cycles\n",
+               o.plan.node, o.plan.port, o.at_ns / clock_ns);
+  if (!o.update) {
+    std::fprintf(out,
+                 "  reroute    not finished within the run (lengthen "
+                 "sim.cycles or shorten fm.*)\n");
+    return;
+  }
+  const net::RouteUpdate& u = *o.update;
+  if (!u.failure.empty()) {
+    std::fprintf(out, "  reroute    failed: %s\n", u.failure.c_str());
+    return;
+  }
+  std::fprintf(
+      out,
+      "  reroute    fabric manager: report +%.1f us, tables +%.1f us "
+      "(%u nodes rewritten), drain %s in %u rounds, switch +%.1f "
+      "us, resume +%.1f us; %llu messages\n",
+      (Ns(u.first_event) - o.at_ns) / 1e3, (Ns(u.computed) - o.at_ns) / 1e3,
+      u.changed_nodes, u.drained ? "balanced" : "timed out", u.drain_rounds,
+      (Ns(u.switched) - o.at_ns) / 1e3, (Ns(u.resumed) - o.at_ns) / 1e3,
+      static_cast<unsigned long long>(u.messages));
+  const net::FailoverReport& f = o.failover;
+  std::fprintf(out,
+               "  failover   max %.1f us over %zu affected flows (%zu "
+               "unmeasured: no packet on one side); %llu packets dropped by "
+               "the failure, each counted once\n",
+               f.max_ns / 1e3, f.flows.size() - f.unmeasured, f.unmeasured,
+               static_cast<unsigned long long>(o.failure_drops));
+}
+
+nlohmann::ordered_json FaultJson(const FaultOutcome& o) {
+  nlohmann::ordered_json fault;
+  fault["at_ns"] = o.at_ns;
+  fault["kind"] = "link";
+  fault["node"] = o.plan.node;
+  fault["port"] = o.plan.port;
+  fault["recovered_ns"] =
+      o.Repaired() && o.failover.flows.size() > o.failover.unmeasured
+          ? nlohmann::ordered_json(o.failover.max_ns)
+          : nlohmann::ordered_json();
+  fault["dropped"] = o.failure_drops;
+  if (o.update) {
+    const net::RouteUpdate& u = *o.update;
+    fault["update"] = {{"failure", u.failure},
+                       {"report_ns", Ns(u.first_event)},
+                       {"computed_ns", Ns(u.computed)},
+                       {"frozen_ns", Ns(u.frozen)},
+                       {"switched_ns", Ns(u.switched)},
+                       {"resumed_ns", Ns(u.resumed)},
+                       {"changed_nodes", u.changed_nodes},
+                       {"drain_rounds", u.drain_rounds},
+                       {"drained", u.drained},
+                       {"messages", u.messages}};
+  }
+  nlohmann::ordered_json flows = nlohmann::ordered_json::array();
+  for (const net::FlowFailover& flow : o.failover.flows) {
+    flows.push_back({{"src", flow.src},
+                     {"dst", flow.dst},
+                     {"tc", flow.tc},
+                     {"failover_ns",
+                      flow.measured ? nlohmann::ordered_json(flow.failover_ns())
+                                    : nlohmann::ordered_json()}});
+  }
+  fault["flows"] = std::move(flows);
+  fault["unmeasured"] = o.failover.unmeasured;
+  return fault;
+}
+
+}  // namespace lq::app

@@ -1,0 +1,58 @@
+// A network study's injected fault and its repair (docs/spec/net.md
+// section 7): the fault.* and fm.* keys, the cut at its time, and what the
+// run measured of the fabric manager's update and of each affected flow's
+// failover (NET-7.9).
+#pragma once
+
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "models/common/result.h"
+#include "models/network/failover.h"
+#include "models/topology/routing.h"
+#include "systemc/common/param.h"
+#include "systemc/network/fabric_manager.h"
+#include "systemc/network/network.h"
+
+namespace lq::app {
+
+std::vector<ParamSpec> NetworkFaultParamSpecs();
+
+// A link to cut, when, and the fabric manager that repairs it.
+struct FaultPlan {
+  topo::NodeId node = 0;
+  topo::PortId port = 0;
+  double at_cycles = 0;
+  net::FabricManagerConfig fabric_manager;
+};
+
+// The scenario's fault, nothing if fault.kind is none, or why it is bad
+// input (a port with no cable, a time outside the run).
+Result<std::optional<FaultPlan>> ScenarioFault(const ParamSet& params,
+                                               const topo::Topology& topology,
+                                               unsigned vc_classes);
+
+// What the run measured of the fault.
+struct FaultOutcome {
+  FaultPlan plan;
+  double at_ns = 0;
+  std::optional<net::RouteUpdate> update;  // none: no update finished
+  net::FailoverReport failover;
+  uint64_t failure_drops = 0;  // link down, stale epoch, no route
+  bool Repaired() const { return update && update->failure.empty(); }
+};
+
+// Measures `network` after a run in which `plan` was carried out at
+// `at_ns`; `routing` is the routing before the fault (its paths decide
+// which flows the cut affected).
+FaultOutcome MeasureFault(net::Network& network, const FaultPlan& plan,
+                          double at_ns, const topo::RoutingFunction& routing);
+
+// The report's lines and the stats file's faults[] entry.
+void PrintFault(const FaultOutcome& outcome, double clock_ns, std::FILE* out);
+nlohmann::ordered_json FaultJson(const FaultOutcome& outcome);
+
+}  // namespace lq::app
