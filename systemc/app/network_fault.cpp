@@ -21,14 +21,14 @@ double Ns(const sc_core::sc_time& t) { return t.to_seconds() * 1e9; }
 std::vector<ParamSpec> NetworkFaultParamSpecs() {
   return {
       {"fault.kind",
-       "network study: injected fault (NET-7); link cuts fault.node's "
-       "fault.port at fault.at_cycles",
+       "network study: injected fault (NET-7) at fault.at_cycles; link "
+       "cuts fault.node's fault.port, node kills fault.node",
        "none",
        "",
        ParamType::kChoice,
        0,
        0,
-       {"none", "link"}},
+       {"none", "link", "node"}},
       {"fault.at_cycles",
        "network study: when the fault strikes",
        "0",
@@ -75,10 +75,17 @@ Result<std::optional<FaultPlan>> ScenarioFault(const ParamSet& params,
     return std::optional<FaultPlan>();
   }
   FaultPlan plan;
+  plan.kind = params.Text("fault.kind") == "node" ? FaultPlan::Kind::kNode
+                                                  : FaultPlan::Kind::kLink;
   plan.node = static_cast<topo::NodeId>(params.Integer("fault.node"));
   plan.port = static_cast<topo::PortId>(params.Integer("fault.port"));
   plan.at_cycles = static_cast<double>(params.Integer("fault.at_cycles"));
-  if (plan.node >= topology.NodeCount() ||
+  if (plan.kind == FaultPlan::Kind::kNode) {
+    if (plan.node >= topology.EndpointCount()) {
+      return Fail("fault.node: no endpoint " + std::to_string(plan.node) +
+                  " in " + topology.Describe());
+    }
+  } else if (plan.node >= topology.NodeCount() ||
       plan.port >= topology.PortCount(plan.node) ||
       !topology.Neighbour(plan.node, plan.port)) {
     return Fail("fault.node/fault.port: node " + std::to_string(plan.node) +
@@ -105,6 +112,14 @@ Result<std::optional<FaultPlan>> ScenarioFault(const ParamSet& params,
   return std::optional<FaultPlan>(plan);
 }
 
+void InjectFault(net::Network& network, const FaultPlan& plan) {
+  if (plan.kind == FaultPlan::Kind::kNode) {
+    network.FailNode(plan.node);
+  } else {
+    network.CutLink(plan.node, plan.port);
+  }
+}
+
 FaultOutcome MeasureFault(net::Network& network, const FaultPlan& plan,
                           double at_ns, const topo::RoutingFunction& routing) {
   FaultOutcome outcome;
@@ -114,7 +129,9 @@ FaultOutcome MeasureFault(net::Network& network, const FaultPlan& plan,
   if (!fm.updates().empty()) {
     outcome.update = fm.updates().front();
   }
-  const auto far = routing.topology().Neighbour(plan.node, plan.port);
+  const bool node = plan.kind == FaultPlan::Kind::kNode;
+  const auto far = node ? std::nullopt
+                        : routing.topology().Neighbour(plan.node, plan.port);
   std::vector<net::FlowDelivery> deliveries;
   for (unsigned n = 0; n < network.nodes(); ++n) {
     const net::TrafficSource& source = network.source(n);
@@ -124,19 +141,28 @@ FaultOutcome MeasureFault(net::Network& network, const FaultPlan& plan,
                             source.epochs()[i]});
     }
     const net::RouterCounters& c = network.router(n).counters();
-    outcome.failure_drops +=
-        c.drops_link_down + c.drops_stale_epoch + c.drops_no_route;
+    outcome.failure_drops += c.drops_link_down + c.drops_stale_epoch +
+                             c.drops_no_route + c.drops_node_down;
+  }
+  // The repaired epoch is any working router's.
+  unsigned working = 0;
+  while (network.router(working).failed()) {
+    ++working;
   }
   topo::Path path;
   outcome.failover = net::MeasureFailover(
-      deliveries, at_ns, network.router(0).epoch(),
+      deliveries, at_ns, network.router(working).epoch(),
       [&](uint32_t src, uint32_t dst) {
-        if (!topo::TracePathInto(routing, src, dst, path)) {
+        if ((node && (src == plan.node || dst == plan.node)) ||
+            !topo::TracePathInto(routing, src, dst, path)) {
           return false;
         }
         for (const topo::Hop& hop : path) {
-          if ((hop.node == plan.node && hop.port == plan.port) ||
-              (hop.node == far->node && hop.port == far->port)) {
+          const bool crosses =
+              node ? hop.node == plan.node
+                   : (hop.node == plan.node && hop.port == plan.port) ||
+                         (hop.node == far->node && hop.port == far->port);
+          if (crosses) {
             return true;
           }
         }
@@ -146,8 +172,13 @@ FaultOutcome MeasureFault(net::Network& network, const FaultPlan& plan,
 }
 
 void PrintFault(const FaultOutcome& o, double clock_ns, std::FILE* out) {
-  std::fprintf(out, "  fault      link of node %u port %u cut at %.0f cycles\n",
-               o.plan.node, o.plan.port, o.at_ns / clock_ns);
+  if (o.plan.kind == FaultPlan::Kind::kNode) {
+    std::fprintf(out, "  fault      node %u killed at %.0f cycles\n",
+                 o.plan.node, o.at_ns / clock_ns);
+  } else {
+    std::fprintf(out, "  fault      link of node %u port %u cut at %.0f cycles\n",
+                 o.plan.node, o.plan.port, o.at_ns / clock_ns);
+  }
   if (!o.update) {
     std::fprintf(out,
                  "  reroute    not finished within the run (lengthen "
@@ -180,9 +211,12 @@ void PrintFault(const FaultOutcome& o, double clock_ns, std::FILE* out) {
 nlohmann::ordered_json FaultJson(const FaultOutcome& o) {
   nlohmann::ordered_json fault;
   fault["at_ns"] = o.at_ns;
-  fault["kind"] = "link";
+  const bool node = o.plan.kind == FaultPlan::Kind::kNode;
+  fault["kind"] = node ? "node" : "link";
   fault["node"] = o.plan.node;
-  fault["port"] = o.plan.port;
+  if (!node) {
+    fault["port"] = o.plan.port;
+  }
   fault["recovered_ns"] =
       o.Repaired() && o.failover.flows.size() > o.failover.unmeasured
           ? nlohmann::ordered_json(o.failover.max_ns)
@@ -196,6 +230,8 @@ nlohmann::ordered_json FaultJson(const FaultOutcome& o) {
                        {"frozen_ns", Ns(u.frozen)},
                        {"switched_ns", Ns(u.switched)},
                        {"resumed_ns", Ns(u.resumed)},
+                       {"failed_links", u.failed_links},
+                       {"failed_nodes", u.failed_nodes},
                        {"changed_nodes", u.changed_nodes},
                        {"drain_rounds", u.drain_rounds},
                        {"drained", u.drained},

@@ -21,8 +21,11 @@ namespace lq::app {
 
 std::vector<ParamSpec> NetworkFaultParamSpecs();
 
-// A link to cut, when, and the fabric manager that repairs it.
+// A link to cut or a node to kill, when, and the fabric manager that
+// repairs it.
 struct FaultPlan {
+  enum class Kind { kLink, kNode };
+  Kind kind = Kind::kLink;
   topo::NodeId node = 0;
   topo::PortId port = 0;
   double at_cycles = 0;
@@ -45,9 +48,13 @@ struct FaultOutcome {
   bool Repaired() const { return update && update->failure.empty(); }
 };
 
+// Carries out `plan` on `network` now.
+void InjectFault(net::Network& network, const FaultPlan& plan);
+
 // Measures `network` after a run in which `plan` was carried out at
 // `at_ns`; `routing` is the routing before the fault (its paths decide
-// which flows the cut affected).
+// which flows the fault affected; flows from or to a failed node cannot
+// recover and are left out).
 FaultOutcome MeasureFault(net::Network& network, const FaultPlan& plan,
                           double at_ns, const topo::RoutingFunction& routing);
 

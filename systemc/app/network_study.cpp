@@ -447,7 +447,7 @@ int RunNetworkStudy(const ParamSet& params, const RunOptions& options) {
     if (shape.fault) {
       const sc_time at(shape.fault->at_cycles * result.clock_ns, SC_NS);
       sc_core::sc_start(at);
-      network.CutLink(shape.fault->node, shape.fault->port);
+      InjectFault(network, *shape.fault);
       sc_core::sc_start(end - at);
     } else {
       sc_core::sc_start(end);

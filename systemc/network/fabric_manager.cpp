@@ -16,7 +16,8 @@ FabricManager::FabricManager(const sc_core::sc_module_name& name,
       topology_(std::move(topology)),
       routers_(std::move(routers)),
       interfaces_(std::move(interfaces)),
-      config_(config) {
+      config_(config),
+      node_failed_(topology_->NodeCount(), false) {
   SC_HAS_PROCESS(FabricManager);
   SC_THREAD(Run);
 }
@@ -49,9 +50,37 @@ void FabricManager::Run() {
       failures_.links.push_back(reports_[included].port);
       ++included;
     }
+    MarkFailedNodes();
     Update(update);
     updates_.push_back(update);
   }
+}
+
+void FabricManager::MarkFailedNodes() {
+  std::set<std::pair<topo::NodeId, topo::PortId>> down;
+  for (const topo::PortRef& end : failures_.links) {
+    down.insert({end.node, end.port});
+    const auto far = topology_->Neighbour(end.node, end.port);
+    down.insert({far->node, far->port});
+  }
+  for (topo::NodeId node = 0; node < topology_->NodeCount(); ++node) {
+    bool all_down = !node_failed_[node];
+    for (topo::PortId p = 0; all_down && p < topology_->PortCount(node); ++p) {
+      all_down = !topology_->Neighbour(node, p) || down.count({node, p}) > 0;
+    }
+    if (all_down) {
+      node_failed_[node] = true;
+      failures_.nodes.push_back(node);
+    }
+  }
+}
+
+size_t FabricManager::WorkingCount() const {
+  size_t working = 0;
+  for (topo::NodeId node = 0; node < routers_.size(); ++node) {
+    working += Working(node);
+  }
+  return working;
 }
 
 void FabricManager::Update(RouteUpdate& update) {
@@ -76,32 +105,38 @@ void FabricManager::Update(RouteUpdate& update) {
                           std::make_pair(far->node, far->port)));
   }
   update.failed_links = static_cast<unsigned>(links.size());
+  update.failed_nodes = static_cast<unsigned>(failures_.nodes.size());
+  const size_t working = WorkingCount();
 
   // 2. Write: TABLE_WRITE only to the nodes whose routes change (direct
   // notification). Every shadow bank then holds the new tables: the others'
   // already equal them.
   update.changed_nodes = static_cast<unsigned>(ChangedNodes(*next).size());
   wait(config_.oob_latency);
-  for (Router* router : routers_) {
-    router->WriteShadowRouting(next);
+  for (topo::NodeId n = 0; n < routers_.size(); ++n) {
+    if (Working(n)) {
+      routers_[n]->WriteShadowRouting(next);
+    }
   }
   wait(config_.oob_latency);
   update.messages += 2 * update.changed_nodes;
 
-  // 3. Freeze every endpoint's injection.
+  // 3. Freeze every working endpoint's injection.
   wait(config_.oob_latency);
-  for (NetworkInterface* interface : interfaces_) {
-    interface->SetFrozen(true);
+  for (topo::NodeId n = 0; n < interfaces_.size(); ++n) {
+    if (Working(n)) {
+      interfaces_[n]->SetFrozen(true);
+    }
   }
   wait(config_.oob_latency);
-  update.messages += 2 * interfaces_.size();
+  update.messages += 2 * working;
   update.frozen = sc_core::sc_time_stamp();
 
   // 4. Drain: count until every admitted packet is ejected or dropped.
   const sc_core::sc_time deadline =
       sc_core::sc_time_stamp() + config_.drain_timeout;
   for (;;) {
-    RoundTrip(update, routers_.size());
+    RoundTrip(update, working);
     ++update.drain_rounds;
     if (Drained()) {
       update.drained = true;
@@ -114,19 +149,23 @@ void FabricManager::Update(RouteUpdate& update) {
 
   // 5. Switch banks and epochs; 6. resume injection in the new epoch.
   wait(config_.oob_latency);
-  for (size_t n = 0; n < routers_.size(); ++n) {
-    routers_[n]->SwitchRouting();
-    interfaces_[n]->SetEpoch(routers_[n]->epoch());
+  for (topo::NodeId n = 0; n < routers_.size(); ++n) {
+    if (Working(n)) {
+      routers_[n]->SwitchRouting();
+      interfaces_[n]->SetEpoch(routers_[n]->epoch());
+    }
   }
   wait(config_.oob_latency);
-  update.messages += 2 * routers_.size();
+  update.messages += 2 * working;
   update.switched = sc_core::sc_time_stamp();
   wait(config_.oob_latency);
-  for (NetworkInterface* interface : interfaces_) {
-    interface->SetFrozen(false);
+  for (topo::NodeId n = 0; n < interfaces_.size(); ++n) {
+    if (Working(n)) {
+      interfaces_[n]->SetFrozen(false);
+    }
   }
   wait(config_.oob_latency);
-  update.messages += 2 * interfaces_.size();
+  update.messages += 2 * working;
   update.resumed = sc_core::sc_time_stamp();
 }
 
@@ -137,11 +176,14 @@ void FabricManager::RoundTrip(RouteUpdate& update, size_t nodes) {
 
 std::vector<topo::NodeId> FabricManager::ChangedNodes(
     const topo::RoutingFunction& next) const {
-  const auto* now =
-      dynamic_cast<const topo::TableRouting*>(&routers_.front()->routing());
   const auto& tables = static_cast<const topo::TableRouting&>(next);
   std::vector<topo::NodeId> changed;
   for (topo::NodeId node = 0; node < routers_.size(); ++node) {
+    if (!Working(node)) {
+      continue;
+    }
+    const auto* now =
+        dynamic_cast<const topo::TableRouting*>(&routers_[node]->routing());
     bool same = now != nullptr && now->VcClasses() == tables.VcClasses();
     for (topo::PortId p = 0; same && p < topology_->PortCount(node); ++p) {
       same = now->PortLeadsUp(node, p) == tables.PortLeadsUp(node, p);
@@ -161,15 +203,17 @@ std::vector<topo::NodeId> FabricManager::ChangedNodes(
   return changed;
 }
 
-// NET-7.7 step 4's sums: packets admitted at every local port against
-// those ejected or dropped anywhere.
+// NET-7.7 step 4's sums over the working nodes (the COUNT_REPs): packets
+// admitted at their local ports against those ejected or dropped. Packets
+// lost inside a failed node keep them apart until the drain times out.
 bool FabricManager::Drained() const {
   uint64_t admitted = 0, gone = 0;
-  for (const NetworkInterface* interface : interfaces_) {
-    admitted += interface->admitted();
-  }
-  for (const Router* router : routers_) {
-    gone += router->counters().ejected + router->counters().Dropped();
+  for (topo::NodeId n = 0; n < routers_.size(); ++n) {
+    if (Working(n)) {
+      admitted += interfaces_[n]->admitted();
+      gone +=
+          routers_[n]->counters().ejected + routers_[n]->counters().Dropped();
+    }
   }
   return admitted == gone;
 }

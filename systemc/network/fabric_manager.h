@@ -36,6 +36,7 @@ struct RouteUpdate {
   sc_core::sc_time switched;     // every node acknowledged SWITCH
   sc_core::sc_time resumed;      // every node acknowledged RESUME
   unsigned failed_links = 0;     // in the graph the tables were computed on
+  unsigned failed_nodes = 0;     // every cabled link reported down (NET-7.3)
   unsigned changed_nodes = 0;    // sent TABLE_WRITE (direct notification)
   unsigned drain_rounds = 0;     // COUNT_REQ rounds
   bool drained = false;          // the counts balanced before the timeout
@@ -66,17 +67,22 @@ class FabricManager : public sc_core::sc_module {
   void Update(RouteUpdate& update);
   // A round trip to every node: the message out, the ACKs back.
   void RoundTrip(RouteUpdate& update, size_t nodes);
-  // The nodes whose tables or ROUTE_MODE differ under `next`.
+  // The working nodes whose tables or ROUTE_MODE differ under `next`.
   std::vector<topo::NodeId> ChangedNodes(
       const topo::RoutingFunction& next) const;
   bool Drained() const;
+  // NET-7.3: a node all of whose cabled links are down has failed.
+  void MarkFailedNodes();
+  bool Working(topo::NodeId node) const { return !node_failed_[node]; }
+  size_t WorkingCount() const;
 
   std::shared_ptr<const topo::Topology> topology_;
   std::vector<Router*> routers_;
   std::vector<NetworkInterface*> interfaces_;
   FabricManagerConfig config_;
   std::vector<Report> reports_;  // in arrival order
-  topo::FailureSet failures_;    // links reported so far
+  topo::FailureSet failures_;    // links reported so far, failed nodes
+  std::vector<bool> node_failed_;
   std::vector<RouteUpdate> updates_;
   sc_core::sc_event report_arrived_;
 };

@@ -81,6 +81,28 @@ Network::Network(const sc_core::sc_module_name& name,
   }
 }
 
+void Network::FailNode(topo::NodeId node) {
+  if (node >= routers_.size()) {
+    throw std::invalid_argument("no node " + std::to_string(node));
+  }
+  TrafficSource& source = *sources_[node];
+  Router& router = *routers_[node];
+  source.Stop();
+  const uint64_t admitted = source.interface().admitted();
+  const uint64_t never_admitted = source.interface().Fail();
+  router.Fail(admitted, never_admitted);
+  for (topo::PortId p = 0; p < topology_->PortCount(node); ++p) {
+    const auto far = topology_->Neighbour(node, p);
+    if (!far) {
+      continue;
+    }
+    routers_[far->node]->SetPortDown(far->port, flush_);
+    if (fabric_manager_) {
+      fabric_manager_->ReportLinkDown(far->node, far->port);
+    }
+  }
+}
+
 void Network::CutLink(topo::NodeId node, topo::PortId port) {
   const auto far =
       node < routers_.size() ? topology_->Neighbour(node, port) : std::nullopt;

@@ -57,6 +57,10 @@ class Network : public sc_core::sc_module {
   // the port down and, with a fabric manager, both nodes report it.
   // Throws std::invalid_argument if the port has no cable.
   void CutLink(topo::NodeId node, topo::PortId port);
+  // Kills `node` now (NET-7.8): its source stops, what it holds is lost
+  // and counted, and its neighbours see every link of it go down and
+  // report them. Throws std::invalid_argument for an unknown node.
+  void FailNode(topo::NodeId node);
 
  private:
   std::shared_ptr<const topo::Topology> topology_;

@@ -52,6 +52,15 @@ void NetworkInterface::Send(uint16_t dst, uint8_t tc, Bytes payload) {
   wake_.notify(sc_core::SC_ZERO_TIME);
 }
 
+uint64_t NetworkInterface::Fail() {
+  failed_ = true;
+  const uint64_t never_admitted = waiting_.size();
+  waiting_.clear();
+  waiting_bytes_ = 0;
+  packers_.assign(vcs_, SlotPacker(config_.slot_bytes));
+  return never_admitted;
+}
+
 void NetworkInterface::SetFrozen(bool frozen) {
   frozen_ = frozen;
   if (!frozen) {
@@ -119,6 +128,9 @@ size_t NetworkInterface::pending_bytes() const {
 // One slot per cycle, round-robin over the VCs that have bytes and credit.
 // A VC's last bytes go out padded: every packet ends at a boundary.
 void NetworkInterface::Transmit() {
+  if (failed_) {
+    return;
+  }
   Admit();
   for (unsigned k = 0; k < vcs_; ++k) {
     const unsigned v = (next_vc_ + k) % vcs_;
@@ -142,6 +154,9 @@ void NetworkInterface::Transmit() {
 }
 
 void NetworkInterface::Put(link::Slot slot, const sc_core::sc_time& delay) {
+  if (failed_) {
+    return;
+  }
   if (slot.abort) {
     parsers_.at(slot.vc)->Reset();  // the packet was cut upstream (NET-7.1)
     return;

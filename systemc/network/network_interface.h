@@ -67,6 +67,9 @@ class NetworkInterface : public sc_core::sc_module, private link::SlotIf {
   // Packets the local port has admitted: the node's injected count for the
   // fabric manager's drain (NET-7.7 step 4).
   uint64_t admitted() const { return admitted_; }
+  // The node failed: everything waiting is dropped; returns how many
+  // packets were never admitted. Sends and receives nothing from then on.
+  uint64_t Fail();
 
  private:
   struct WaitingPacket {
@@ -95,6 +98,7 @@ class NetworkInterface : public sc_core::sc_module, private link::SlotIf {
   uint64_t admitted_ = 0;
   uint8_t epoch_ = 0;
   bool frozen_ = false;
+  bool failed_ = false;
   sc_core::sc_event wake_;
 };
 

@@ -147,6 +147,9 @@ void Router::start_of_simulation() {
 
 void Router::OnSlot(unsigned port, link::Slot slot,
                     const sc_core::sc_time& delay) {
+  if (failed_) {
+    return;
+  }
   const sc_core::sc_time due = sc_core::sc_time_stamp() + delay;
   arrivals_.emplace(
       due, Arrival{port, false, slot.vc, 0, std::move(slot.bytes), slot.abort});
@@ -155,12 +158,18 @@ void Router::OnSlot(unsigned port, link::Slot slot,
 
 void Router::OnCredit(unsigned port, unsigned vc, unsigned count,
                       const sc_core::sc_time& delay) {
+  if (failed_) {
+    return;
+  }
   const sc_core::sc_time due = sc_core::sc_time_stamp() + delay;
   arrivals_.emplace(due, Arrival{port, true, vc, count, {}, false});
   wake_.notify(delay);
 }
 
 void Router::Cycle() {
+  if (failed_) {
+    return;
+  }
   const sc_core::sc_time now = sc_core::sc_time_stamp();
   if (ran_once_ && now == last_cycle_) {
     // Woken again within the cycle just run (a zero-delay credit): the
@@ -375,7 +384,38 @@ void Router::SetPortDown(unsigned port, const sc_core::sc_time& flush) {
   wake_.notify(period_);
 }
 
+void Router::Fail(uint64_t admitted, uint64_t never_admitted) {
+  // Slots already on their way in land first, so that every packet whose
+  // header was sent here is held here and counted once.
+  while (!arrivals_.empty()) {
+    const Arrival arrival = std::move(arrivals_.begin()->second);
+    arrivals_.erase(arrivals_.begin());
+    Deliver(arrival);
+  }
+  failed_ = true;
+  counters_.drops_node_down += never_admitted + (admitted - counters_.injected);
+  for (InputVc& in : inputs_) {
+    for (const InputPacket& packet : in.packets) {
+      // A packet partly sent on a network port is the neighbour's to count;
+      // one partly ejected dies here with the interface.
+      const bool partly_out =
+          packet.sent > 0 && packet.out_port != local_port();
+      counters_.drops_node_down += !packet.discard && !partly_out;
+    }
+    in.packets.clear();
+  }
+  packets_held_ = 0;
+  arrivals_.clear();
+  flushes_.clear();
+  active_ports_.clear();
+  port_active_.assign(port_active_.size(), false);
+  port_down_.assign(port_down_.size(), true);
+}
+
 void Router::FlushInputs() {
+  if (failed_) {
+    return;
+  }
   const sc_core::sc_time now = sc_core::sc_time_stamp();
   while (!flushes_.empty() && flushes_.front().first <= now) {
     const unsigned port = flushes_.front().second;
@@ -781,17 +821,17 @@ std::vector<HeadWait> Router::HeadWaits() const {
 
 StatList Router::Stats() const {
   const std::string prefix = std::string(name()) + ".";
-  StatList stats = {
-      {prefix + "injected", counters_.injected},
-      {prefix + "ejected", counters_.ejected},
-      {prefix + "forwarded", counters_.forwarded},
-      {prefix + "hops", counters_.hops},
-      {prefix + "drops_ttl", counters_.drops_ttl},
-      {prefix + "drops_header", counters_.drops_header},
-      {prefix + "stream_errors", counters_.stream_errors},
-      {prefix + "drops_no_route", counters_.drops_no_route},
-      {prefix + "drops_link_down", counters_.drops_link_down},
-      {prefix + "drops_stale_epoch", counters_.drops_stale_epoch}};
+  StatList stats = {{prefix + "injected", counters_.injected},
+                    {prefix + "ejected", counters_.ejected},
+                    {prefix + "forwarded", counters_.forwarded},
+                    {prefix + "hops", counters_.hops},
+                    {prefix + "drops_ttl", counters_.drops_ttl},
+                    {prefix + "drops_header", counters_.drops_header},
+                    {prefix + "stream_errors", counters_.stream_errors},
+                    {prefix + "drops_no_route", counters_.drops_no_route},
+                    {prefix + "drops_link_down", counters_.drops_link_down},
+                    {prefix + "drops_stale_epoch", counters_.drops_stale_epoch},
+                    {prefix + "drops_node_down", counters_.drops_node_down}};
   for (unsigned p = 0; p < port_count(); ++p) {
     const std::string port_prefix =
         prefix + (p == local_port() ? "local" : "port" + std::to_string(p));

@@ -61,11 +61,12 @@ struct RouterCounters {
   uint64_t drops_no_route = 0;
   uint64_t drops_link_down = 0;    // NET-7.1
   uint64_t drops_stale_epoch = 0;  // NET-7.7
+  uint64_t drops_node_down = 0;    // NET-7.8: lost inside a failed node
 
   // Packets dropped for any reason (NET-7.8: each counted exactly once).
   uint64_t Dropped() const {
     return drops_ttl + drops_header + stream_errors + drops_no_route +
-           drops_link_down + drops_stale_epoch;
+           drops_link_down + drops_stale_epoch + drops_node_down;
   }
 };
 
@@ -130,6 +131,14 @@ class Router : public sc_core::sc_module {
   // slot sent before the failure has landed. The port stays down.
   void SetPortDown(unsigned port, const sc_core::sc_time& flush);
   bool port_down(unsigned port) const { return port_down_.at(port); }
+  // The node failed (NET-7.8). Its packets are lost and counted
+  // (drops_node_down): those it holds or that are on their way in — all
+  // but those it had begun to send to a neighbour, which counts them as cut
+  // (NET-7.1) — and, of the `admitted` packets its network interface let
+  // in, those whose header never reached it, plus `never_admitted`. It
+  // moves and answers nothing from then on.
+  void Fail(uint64_t admitted, uint64_t never_admitted);
+  bool failed() const { return failed_; }
 
   // Routing banks (NET-5.6, NET-7.7): the fabric manager writes the shadow
   // bank; SwitchRouting() makes it active for every packet routed from now
@@ -261,6 +270,7 @@ class Router : public sc_core::sc_module {
   std::shared_ptr<const topo::RoutingFunction> shadow_routing_;
   uint8_t epoch_ = 0;
   std::vector<bool> port_down_;
+  bool failed_ = false;
   std::deque<std::pair<sc_core::sc_time, unsigned>> flushes_;  // due, port
   sc_core::sc_event flush_due_;
   unsigned vcs_;

@@ -56,6 +56,9 @@ void TrafficSource::ScheduleNext() {
 }
 
 void TrafficSource::Inject() {
+  if (stopped_) {
+    return;
+  }
   const uint32_t dst = pattern_->Destination(node_, random_);
   Bytes payload(std::max<size_t>(config_.payload_bytes, kStampBytes), 0);
   const uint64_t stamp = sc_core::sc_time_stamp().value();

@@ -37,6 +37,8 @@ class TrafficSource : public sc_core::sc_module {
 
   link::SlotSocket& socket() { return ni_.socket; }
   NetworkInterface& interface() { return ni_; }
+  // The node failed: no more packets (stays stopped).
+  void Stop() { stopped_ = true; }
 
   uint64_t sent() const { return sent_; }
   // True once every packet of a finite run has left for the router (at

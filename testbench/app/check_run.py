@@ -121,6 +121,8 @@ def bad_input_exits_2(lqemu, work, scenarios):
          "has no cable"),
         (["run", str(scenarios / "failover_4x4x4.yaml"), "--set", "fault.at_cycles=0"],
          "inside a timed run"),
+        (["run", str(scenarios / "failover_4x4x4.yaml"), "--set", "fault.kind=node",
+          "--set", "fault.node=64"], "no endpoint 64"),
     ]
     for args, needle in cases:
         result = run(lqemu, *args)
@@ -158,30 +160,35 @@ def example_scenarios_run(lqemu, work, scenarios):
             expect(integrity["lost"] == 0, "%s lost data: %s" % (example.name, integrity))
 
 
-def link_cut_is_rerouted(lqemu, work, scenarios):
-    """NET-7: a cut link is routed around; each lost packet is counted once
-    and every affected flow's failover time is reported."""
-    path = work / "failover.json"
-    result = run(lqemu, "run", str(scenarios / "failover_4x4x4.yaml"), "--stats", str(path),
-                 "--set", "sim.cycles=20000", "--set", "fault.at_cycles=5000", *QUICK_FM)
-    expect(result.returncode == 0, "failover run failed: " + result.stderr)
-    expect("reroute    fabric manager" in result.stdout, "no reroute line:\n" + result.stdout)
-    stats = json.loads(path.read_text())
-    fault = stats["faults"][0]
-    expect(fault["kind"] == "link" and fault["at_ns"] == 5000.0, "fault %s" % fault)
-    update = fault["update"]
-    expect(update["drained"] and update["failure"] == "", "update %s" % update)
-    expect(update["report_ns"] == 5100.0,
-           "the first LINK_EVENT arrives one oob latency after the cut")
-    measured = [f["failover_ns"] for f in fault["flows"] if f["failover_ns"] is not None]
-    expect(measured, "no affected flow measured")
-    expect(max(measured) == fault["recovered_ns"], "recovered_ns is the worst flow")
-    expect(min(measured) > update["switched_ns"] - fault["at_ns"] - 2000,
-           "no flow recovers long before the switch")
-    integrity = stats["integrity"]
-    expect(integrity["delivered"] + integrity["lost"] == integrity["sent"],
-           "packets unaccounted: %s" % integrity)
-    expect(integrity["lost"] == fault["dropped"] > 0, "losses are the cut's: %s" % integrity)
+def failures_are_rerouted(lqemu, work, scenarios):
+    """NET-7: a cut link or a killed node is routed around; each lost packet
+    is counted once and every affected flow's failover time is reported."""
+    for kind, extra in [("link", []), ("node", ["--set", "fault.node=21"])]:
+        path = work / ("failover-%s.json" % kind)
+        result = run(lqemu, "run", str(scenarios / "failover_4x4x4.yaml"), "--stats", str(path),
+                     "--set", "sim.cycles=20000", "--set", "fault.at_cycles=5000",
+                     "--set", "fault.kind=" + kind, *extra, *QUICK_FM)
+        expect(result.returncode == 0, "%s failover run failed: %s" % (kind, result.stderr))
+        expect("reroute    fabric manager" in result.stdout, "no reroute line:\n" + result.stdout)
+        stats = json.loads(path.read_text())
+        fault = stats["faults"][0]
+        expect(fault["kind"] == kind and fault["at_ns"] == 5000.0, "fault %s" % fault)
+        update = fault["update"]
+        expect(update["failure"] == "", "update %s" % update)
+        expect(update["failed_nodes"] == (1 if kind == "node" else 0), "update %s" % update)
+        expect(update["drained"] or kind == "node",
+               "a cut link's drain balances (a dead node's lost packets may not)")
+        expect(update["report_ns"] == 5100.0,
+               "the first LINK_EVENT arrives one oob latency after the fault")
+        measured = [f["failover_ns"] for f in fault["flows"] if f["failover_ns"] is not None]
+        expect(measured, "no affected flow measured")
+        expect(max(measured) == fault["recovered_ns"], "recovered_ns is the worst flow")
+        expect(min(measured) > update["switched_ns"] - fault["at_ns"] - 2000,
+               "no flow recovers long before the switch")
+        integrity = stats["integrity"]
+        expect(integrity["delivered"] + integrity["lost"] == integrity["sent"],
+               "packets unaccounted: %s" % integrity)
+        expect(integrity["lost"] == fault["dropped"] > 0, "losses are the fault's: %s" % integrity)
 
 
 def network_study_reports_cycles_and_flits(lqemu, work, scenarios):

@@ -1,10 +1,11 @@
-// Failover on a loaded 4x4 torus (NET-7): a link is cut under traffic of
-// 3-slot packets; the routers drop what can no longer go (and cut worms
-// short with an abort), the fabric manager computes table routes around
-// the cut and installs them with NET-7.7's ordering, and traffic resumes.
-// Every packet sent is delivered once or counted in exactly one drop
-// counter, nothing stays stuck, nothing crosses the cut link, and each
-// affected flow's failover time (NET-7.9) is measured.
+// Failover on a loaded 4x4 torus (NET-7): a link is cut (or, built with
+// LQ_TEST_NODE_FAILURE, a node is killed) under traffic of 3-slot packets;
+// the routers drop what can no longer go (and cut worms short with an
+// abort), the fabric manager computes table routes around the failure and
+// installs them with NET-7.7's ordering, and traffic resumes. Every packet
+// sent is delivered once or counted in exactly one drop counter, nothing
+// stays stuck, nothing crosses the failure, and each affected flow's
+// failover time (NET-7.9) is measured.
 #include <gtest/gtest.h>
 
 #include <memory>
@@ -25,11 +26,19 @@ using sc_core::SC_NS;
 using sc_core::sc_time;
 using sc_core::SC_US;
 
-constexpr topo::NodeId kCutNode = 0;
-constexpr topo::PortId kCutPort = 0;  // +X: node 0 to node 1
+#ifdef LQ_TEST_NODE_FAILURE
+#define LQ_FM_SUITE FabricManagerNodeFailureTest
+constexpr bool kNodeFailure = true;
+constexpr topo::NodeId kFailed = 5;  // (1,1); its ports lead to 6, 4, 9, 1
+#else
+#define LQ_FM_SUITE FabricManagerTest
+constexpr bool kNodeFailure = false;
+constexpr topo::NodeId kFailed = 0;  // its +X link, to node 1, is cut
+#endif
+constexpr topo::PortId kCutPort = 0;
 const sc_time kCutAt(3, SC_US);
 
-TEST(FabricManagerTest, NET_7_7_RoutesAroundACutLinkAndNET_7_8_LosesNothing) {
+TEST(LQ_FM_SUITE, NET_7_7_RoutesAroundTheFailureAndNET_7_8_LosesNothing) {
   auto topology = topo::CreateTopology("torus", {{"dims", "4x4"}}).value();
   std::shared_ptr<const topo::RoutingFunction> dor =
       topo::CreateRouting("dor", topology, {}).value();
@@ -49,10 +58,26 @@ TEST(FabricManagerTest, NET_7_7_RoutesAroundACutLinkAndNET_7_8_LosesNothing) {
   Network network("network", topology, dor,
                   CreateTrafficPattern("uniform", 16, {}).value(), config);
 
+  // The ports that lead into the failure, and what they had sent.
+  std::vector<topo::PortRef> into;
+  if (kNodeFailure) {
+    for (topo::PortId p = 0; p < topology->PortCount(kFailed); ++p) {
+      into.push_back(topology->Neighbour(kFailed, p).value());
+    }
+  } else {
+    into = {{kFailed, kCutPort},
+            topology->Neighbour(kFailed, kCutPort).value()};
+  }
   sc_core::sc_start(kCutAt);
-  network.CutLink(kCutNode, kCutPort);
-  const uint64_t sent_on_cut_link = network.router(0).flits_out(kCutPort);
-  const uint64_t sent_back_on_it = network.router(1).flits_out(1);
+  if (kNodeFailure) {
+    network.FailNode(kFailed);
+  } else {
+    network.CutLink(kFailed, kCutPort);
+  }
+  std::vector<uint64_t> sent_into;
+  for (const topo::PortRef& end : into) {
+    sent_into.push_back(network.router(end.node).flits_out(end.port));
+  }
   sc_core::sc_start();
 
   ASSERT_NE(network.fabric_manager(), nullptr);
@@ -62,16 +87,27 @@ TEST(FabricManagerTest, NET_7_7_RoutesAroundACutLinkAndNET_7_8_LosesNothing) {
   EXPECT_TRUE(update.failure.empty()) << update.failure;
   EXPECT_EQ(update.first_event, kCutAt + fm.oob_latency)
       << "the first LINK_EVENT arrives one oob latency after the cut";
-  EXPECT_EQ(update.failed_links, 1u);
-  EXPECT_EQ(update.changed_nodes, 16u) << "dor to tables changes every node";
-  EXPECT_TRUE(update.drained) << "the drain balanced before its timeout";
+  EXPECT_EQ(update.failed_links, kNodeFailure ? 4u : 1u);
+  EXPECT_EQ(update.failed_nodes, kNodeFailure ? 1u : 0u)
+      << "a node whose every link is down has failed (NET-7.3)";
+  EXPECT_EQ(update.changed_nodes, kNodeFailure ? 15u : 16u)
+      << "dor to tables changes every working node";
+  if (kNodeFailure) {
+    // Packets lost inside the dead node never show in the working nodes'
+    // counts, so the drain runs to its timeout (NET-7.7 step 4).
+    EXPECT_GE(update.switched - update.frozen, fm.drain_timeout);
+  } else {
+    EXPECT_TRUE(update.drained) << "the drain balanced before its timeout";
+  }
   EXPECT_LT(update.frozen, update.switched);
   EXPECT_LT(update.switched, update.resumed);
-  EXPECT_EQ(network.router(0).flits_out(kCutPort), sent_on_cut_link)
-      << "nothing is sent on a down port (NET-7.1)";
-  EXPECT_EQ(network.router(1).flits_out(1), sent_back_on_it);
+  for (size_t i = 0; i < into.size(); ++i) {
+    EXPECT_EQ(network.router(into[i].node).flits_out(into[i].port),
+              sent_into[i])
+        << "nothing is sent on a down port (NET-7.1)";
+  }
 
-  uint64_t sent = 0, delivered = 0, dropped = 0, link_down = 0;
+  uint64_t sent = 0, delivered = 0, dropped = 0, by_failure = 0;
   std::vector<FlowDelivery> deliveries;
   for (unsigned n = 0; n < network.nodes(); ++n) {
     const TrafficSource& source = network.source(n);
@@ -79,18 +115,23 @@ TEST(FabricManagerTest, NET_7_7_RoutesAroundACutLinkAndNET_7_8_LosesNothing) {
     delivered += source.latencies_ns().size();
     const RouterCounters& counters = network.router(n).counters();
     dropped += counters.Dropped();
-    link_down += counters.drops_link_down;
+    by_failure += counters.drops_link_down + counters.drops_node_down +
+                  counters.drops_no_route;
     EXPECT_EQ(counters.drops_stale_epoch, 0u) << "drained before the switch";
     EXPECT_EQ(network.router(n).packets_held(), 0u) << "no worm left stuck";
-    EXPECT_EQ(network.router(n).epoch(), 1);
+    EXPECT_EQ(network.router(n).epoch(), n == kFailed && kNodeFailure ? 0 : 1)
+        << "every working node switched";
     for (size_t i = 0; i < source.latencies_ns().size(); ++i) {
       deliveries.push_back({source.sources()[i], n, 0, source.sent_ns()[i],
                             source.sent_ns()[i] + source.latencies_ns()[i],
                             source.epochs()[i]});
     }
   }
-  EXPECT_GT(link_down, 0u) << "the cut caught packets under this load";
-  EXPECT_EQ(dropped, link_down) << "every drop is the cut's";
+  EXPECT_GT(by_failure, 0u) << "the failure caught packets under this load";
+  EXPECT_EQ(dropped, by_failure) << "every drop is the failure's";
+  if (kNodeFailure) {
+    EXPECT_GT(network.router(kFailed).counters().drops_node_down, 0u);
+  }
   EXPECT_EQ(sent, delivered + dropped)
       << "every packet delivered once or counted as dropped (NET-7.8)";
   ASSERT_FALSE(network.watchdog()->deadlocked())
@@ -98,10 +139,17 @@ TEST(FabricManagerTest, NET_7_7_RoutesAroundACutLinkAndNET_7_8_LosesNothing) {
 
   const FailoverReport failover = MeasureFailover(
       deliveries, kCutAt.to_seconds() * 1e9, 1, [&](uint32_t s, uint32_t d) {
+        if (kNodeFailure && (s == kFailed || d == kFailed)) {
+          return false;  // cannot recover
+        }
         const topo::Path path = topo::TracePath(*dor, s, d).value();
         for (const topo::Hop& hop : path) {
-          if ((hop.node == 0 && hop.port == kCutPort) ||
-              (hop.node == 1 && hop.port == 1)) {
+          const bool crosses =
+              kNodeFailure
+                  ? hop.node == kFailed
+                  : (hop.node == kFailed && hop.port == kCutPort) ||
+                        (hop.node == into[1].node && hop.port == into[1].port);
+          if (crosses) {
             return true;
           }
         }
