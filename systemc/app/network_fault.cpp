@@ -86,8 +86,8 @@ Result<std::optional<FaultPlan>> ScenarioFault(const ParamSet& params,
                   " in " + topology.Describe());
     }
   } else if (plan.node >= topology.NodeCount() ||
-      plan.port >= topology.PortCount(plan.node) ||
-      !topology.Neighbour(plan.node, plan.port)) {
+             plan.port >= topology.PortCount(plan.node) ||
+             !topology.Neighbour(plan.node, plan.port)) {
     return Fail("fault.node/fault.port: node " + std::to_string(plan.node) +
                 " port " + std::to_string(plan.port) + " has no cable in " +
                 topology.Describe());
@@ -130,8 +130,8 @@ FaultOutcome MeasureFault(net::Network& network, const FaultPlan& plan,
     outcome.update = fm.updates().front();
   }
   const bool node = plan.kind == FaultPlan::Kind::kNode;
-  const auto far = node ? std::nullopt
-                        : routing.topology().Neighbour(plan.node, plan.port);
+  const auto far =
+      node ? std::nullopt : routing.topology().Neighbour(plan.node, plan.port);
   std::vector<net::FlowDelivery> deliveries;
   for (unsigned n = 0; n < network.nodes(); ++n) {
     const net::TrafficSource& source = network.source(n);
@@ -176,7 +176,8 @@ void PrintFault(const FaultOutcome& o, double clock_ns, std::FILE* out) {
     std::fprintf(out, "  fault      node %u killed at %.0f cycles\n",
                  o.plan.node, o.at_ns / clock_ns);
   } else {
-    std::fprintf(out, "  fault      link of node %u port %u cut at %.0f cycles\n",
+    std::fprintf(out,
+                 "  fault      link of node %u port %u cut at %.0f cycles\n",
                  o.plan.node, o.plan.port, o.at_ns / clock_ns);
   }
   if (!o.update) {
