@@ -12,6 +12,7 @@
 
 #include "models/network/traffic_pattern.h"
 #include "models/phy/link_profile.h"
+#include "systemc/app/network_collective.h"
 #include "systemc/app/network_fault.h"
 #include "systemc/app/progress_meter.h"
 #include "systemc/app/run_report.h"
@@ -43,6 +44,7 @@ struct StudyShape {
   net::NetworkConfig config;
   unsigned flits_per_packet = 1;
   std::optional<FaultPlan> fault;
+  std::optional<net::CollectiveSchedule> collective;
 };
 
 topo::ParamMap PatternParams(const ParamSet& params, const std::string& name) {
@@ -149,6 +151,14 @@ Result<StudyShape> Shape(const ParamSet& params) {
   if (shape.fault) {
     shape.config.fabric_manager = shape.fault->fabric_manager;
   }
+  auto collective = ScenarioCollective(params, *shape.topology);
+  if (!collective) {
+    return collective.error();
+  }
+  shape.collective = std::move(collective).value();
+  if (shape.collective) {
+    traffic.packets_per_cycle = 0;  // the collective is the only traffic
+  }
   return shape;
 }
 
@@ -164,6 +174,7 @@ struct StudyResult {
   std::vector<double> hops;
   uint64_t sent = 0, delivered = 0, dropped = 0;
   std::optional<FaultOutcome> fault;
+  const net::CollectiveDriver* collective = nullptr;
   bool deadlocked = false;
   double deadlock_at_ns = 0;
   std::string deadlock_report;
@@ -188,7 +199,8 @@ struct StudyResult {
   }
   bool Ok() const {
     return !deadlocked && UnexplainedDrops() == 0 &&
-           (!fault || fault->Repaired());
+           (!fault || fault->Repaired()) &&
+           (collective == nullptr || collective->done());
   }
 };
 
@@ -237,6 +249,9 @@ void PrintStudy(const std::string& scenario, uint64_t seed,
   std::fprintf(out, "  hops       mean %.3f\n", r.MeanHops());
   if (r.fault) {
     PrintFault(*r.fault, r.clock_ns, out);
+  }
+  if (r.collective != nullptr) {
+    PrintCollective(*r.collective, out);
   }
   std::fprintf(
       out,
@@ -291,6 +306,9 @@ std::string WriteStudyJson(const std::string& scenario, uint64_t seed,
                       {{"detected", r.deadlocked},
                        {"at_ns", r.deadlock_at_ns},
                        {"cycle", r.deadlock_report}}}};
+  if (r.collective != nullptr) {
+    json["collective"] = CollectiveJson(*r.collective);
+  }
   json["faults"] = nlohmann::ordered_json::array();
   if (r.fault) {
     json["faults"].push_back(FaultJson(*r.fault));
@@ -372,6 +390,9 @@ std::vector<ParamSpec> NetworkStudyParamSpecs() {
   for (ParamSpec& spec : NetworkFaultParamSpecs()) {
     specs.push_back(std::move(spec));
   }
+  for (ParamSpec& spec : NetworkCollectiveParamSpecs()) {
+    specs.push_back(std::move(spec));
+  }
   return specs;
 }
 
@@ -381,7 +402,8 @@ std::optional<std::string> ValidateNetworkStudy(const ParamSet& params) {
     return "sim.warmup_cycles must be below sim.cycles (or sim.cycles 0)";
   }
   if (params.Integer("sim.cycles") == 0 &&
-      params.Integer("traffic.messages_per_node") == 0) {
+      params.Integer("traffic.messages_per_node") == 0 &&
+      params.Text("collective.name") == "none") {
     return "a network study needs sim.cycles or traffic.messages_per_node "
            "above 0 (it would run forever or do nothing)";
   }
@@ -411,6 +433,13 @@ int RunNetworkStudy(const ParamSet& params, const RunOptions& options) {
   }
   net::Network network("network", shape.topology, shape.routing, shape.pattern,
                        shape.config);
+  std::unique_ptr<net::CollectiveDriver> collective;
+  if (shape.collective) {
+    collective = std::make_unique<net::CollectiveDriver>(
+        "collective", network, std::move(*shape.collective),
+        shape.config.traffic.payload_bytes);
+    result.collective = collective.get();
+  }
   result.nodes = network.nodes();
   result.links = network.links();
 
@@ -494,6 +523,11 @@ int RunNetworkStudy(const ParamSet& params, const RunOptions& options) {
   if (result.UnexplainedDrops() > 0) {
     std::fprintf(stderr, "lqemu run: %llu packets dropped (see the report)\n",
                  static_cast<unsigned long long>(result.UnexplainedDrops()));
+  }
+  if (collective && !collective->done()) {
+    std::fprintf(stderr,
+                 "lqemu run: the collective did not complete (see "
+                 "the report)\n");
   }
   if (result.fault && !result.fault->Repaired()) {
     std::fprintf(stderr,

@@ -1,14 +1,11 @@
 // TrafficSource: Bernoulli injection and latency measurement.
 #include "systemc/network/traffic_source.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace lq::net {
-namespace {
-
-constexpr size_t kStampBytes = 8;  // injection time in ps, little-endian
-
-}  // namespace
+namespace {}  // namespace
 
 TrafficSource::TrafficSource(const sc_core::sc_module_name& name,
                              const NetworkInterfaceConfig& interface,
@@ -60,14 +57,21 @@ void TrafficSource::Inject() {
     return;
   }
   const uint32_t dst = pattern_->Destination(node_, random_);
-  Bytes payload(std::max<size_t>(config_.payload_bytes, kStampBytes), 0);
+  Send(dst, Bytes(config_.payload_bytes -
+                      std::min<size_t>(config_.payload_bytes, kStampBytes),
+                  0));
+  ScheduleNext();
+}
+
+void TrafficSource::Send(uint32_t dst, ByteView body) {
+  Bytes payload(kStampBytes + body.size());
   const uint64_t stamp = sc_core::sc_time_stamp().value();
   for (size_t i = 0; i < kStampBytes; ++i) {
     payload[i] = static_cast<uint8_t>(stamp >> (8 * i));
   }
+  std::copy(body.begin(), body.end(), payload.begin() + kStampBytes);
   ni_.Send(static_cast<uint16_t>(dst), config_.tc, std::move(payload));
   ++sent_;
-  ScheduleNext();
 }
 
 void TrafficSource::OnDelivery(const Delivered& delivered) {
@@ -82,6 +86,9 @@ void TrafficSource::OnDelivery(const Delivered& delivered) {
   hops_.push_back(delivered.header.hops);
   sources_.push_back(delivered.header.src);
   epochs_.push_back(delivered.header.epoch);
+  if (on_delivery_) {
+    on_delivery_(delivered);
+  }
 }
 
 }  // namespace lq::net

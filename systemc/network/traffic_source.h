@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <random>
 #include <systemc>
@@ -39,6 +40,17 @@ class TrafficSource : public sc_core::sc_module {
   NetworkInterface& interface() { return ni_; }
   // The node failed: no more packets (stays stopped).
   void Stop() { stopped_ = true; }
+  // Sends one packet now, on behalf of a workload beyond the synthetic
+  // one (a collective): its payload is the injection stamp, then `body`.
+  // Counted and measured as the source's own.
+  void Send(uint32_t dst, ByteView body);
+  // Called with every packet delivered here, after it is measured.
+  void SetDeliveryHook(std::function<void(const Delivered&)> hook) {
+    on_delivery_ = std::move(hook);
+  }
+  // Bytes of a payload the source itself uses: the injection stamp (ps,
+  // little-endian) that latencies are measured from.
+  static constexpr size_t kStampBytes = 8;
 
   uint64_t sent() const { return sent_; }
   // True once every packet of a finite run has left for the router (at
@@ -76,6 +88,7 @@ class TrafficSource : public sc_core::sc_module {
   std::vector<uint8_t> hops_;
   std::vector<uint16_t> sources_;
   std::vector<uint8_t> epochs_;
+  std::function<void(const Delivered&)> on_delivery_;
   sc_core::sc_event next_;
 };
 

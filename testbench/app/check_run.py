@@ -123,6 +123,8 @@ def bad_input_exits_2(lqemu, work, scenarios):
          "inside a timed run"),
         (["run", str(scenarios / "failover_4x4x4.yaml"), "--set", "fault.kind=node",
           "--set", "fault.node=64"], "no endpoint 64"),
+        (["run", str(scenarios / "allreduce_4x4x4.yaml"), "--set", "sim.cycles=100"],
+         "runs to completion"),
     ]
     for args, needle in cases:
         result = run(lqemu, *args)
@@ -140,7 +142,9 @@ def example_scenarios_run(lqemu, work, scenarios):
         stats = work / (example.stem + ".json")
         text = example.read_text()
         shorten = SMALL
-        if "fidelity: ideal" in text:
+        if "collective:" in text:
+            shorten = ["--set", "collective.bytes=65536"]  # runs to completion
+        elif "fidelity: ideal" in text:
             shorten = SHORT_STUDY + QUICK_FM
             if "fault:" in text:
                 shorten += ["--set", "sim.cycles=10000", "--set", "fault.at_cycles=1000"]
@@ -151,6 +155,9 @@ def example_scenarios_run(lqemu, work, scenarios):
         integrity = stats_json["integrity"]
         expect(integrity["delivered"] + integrity["lost"] == integrity["sent"],
                "%s left packets unaccounted: %s" % (example.name, integrity))
+        if "collective" in stats_json:
+            expect(stats_json["collective"]["completed"],
+                   "%s: the collective did not complete" % example.name)
         if stats_json["faults"]:
             expect(stats_json["faults"][0]["recovered_ns"] is not None,
                    "%s: the fault was not repaired" % example.name)

@@ -1,0 +1,109 @@
+// A network study's collective: keys, schedule, report.
+#include "systemc/app/network_collective.h"
+
+#include "models/topology/torus.h"
+
+namespace lq::app {
+namespace {
+
+// Payload bytes per node per ns = GB/s.
+double AlgorithmGBps(const net::CollectiveDriver& driver) {
+  const double ns = driver.finished_at().to_seconds() * 1e9;
+  return ns > 0 ? static_cast<double>(driver.schedule().buffer_bytes) / ns : 0;
+}
+
+}  // namespace
+
+std::vector<ParamSpec> NetworkCollectiveParamSpecs() {
+  std::vector<std::string> names = {"none"};
+  for (const auto& info : net::CollectiveCatalogue()) {
+    names.push_back(info.name);
+  }
+  return {
+      {"collective.name",
+       "network study: a collective every endpoint runs to completion "
+       "instead of synthetic traffic (leave sim.cycles 0)",
+       "none", "", ParamType::kChoice, 0, 0, names},
+      {"collective.bytes",
+       "the buffer each node reduces (AllReduces) or the block per pair "
+       "(alltoall); 0: the collective's default",
+       "0",
+       "bytes",
+       ParamType::kInteger,
+       0,
+       1e12,
+       {}},
+      {"collective.order",
+       "ring_allreduce: ring by node ID (ids) or one hop apart on the "
+       "torus (snake)",
+       "ids",
+       "",
+       ParamType::kChoice,
+       0,
+       0,
+       {"ids", "snake"}},
+  };
+}
+
+Result<std::optional<net::CollectiveSchedule>> ScenarioCollective(
+    const ParamSet& params, const topo::Topology& topology) {
+  const std::string name = params.Text("collective.name");
+  if (name == "none") {
+    return std::optional<net::CollectiveSchedule>();
+  }
+  if (params.Integer("sim.cycles") != 0) {
+    return Fail(
+        "collective.name: a collective runs to completion; leave "
+        "sim.cycles at 0");
+  }
+  topo::ParamMap values;
+  if (params.Integer("collective.bytes") != 0) {
+    values["bytes"] = params.Text("collective.bytes");
+  }
+  if (name == "ring_allreduce") {
+    values["order"] = params.Text("collective.order");
+  }
+  std::vector<uint32_t> sizes;
+  if (const auto* torus = dynamic_cast<const topo::Torus*>(&topology)) {
+    sizes = torus->sizes();
+  }
+  auto schedule =
+      net::CreateCollective(name, topology.EndpointCount(), sizes, values);
+  if (!schedule) {
+    return Fail("collective: " + schedule.error().reason);
+  }
+  return std::optional<net::CollectiveSchedule>(std::move(schedule).value());
+}
+
+void PrintCollective(const net::CollectiveDriver& driver, std::FILE* out) {
+  const net::CollectiveSchedule& s = driver.schedule();
+  if (!driver.done()) {
+    std::fprintf(out,
+                 "  collective %s: NOT complete, %llu of %zu messages "
+                 "delivered\n",
+                 s.name.c_str(),
+                 static_cast<unsigned long long>(driver.messages_delivered()),
+                 s.messages.size());
+    return;
+  }
+  std::fprintf(out,
+               "  collective %s of %llu B per node over %u nodes: %zu "
+               "messages in %u steps, done in %.2f us (%.2f GB/s per node)\n",
+               s.name.c_str(), static_cast<unsigned long long>(s.buffer_bytes),
+               s.nodes, s.messages.size(), s.steps,
+               driver.finished_at().to_seconds() * 1e6, AlgorithmGBps(driver));
+}
+
+nlohmann::ordered_json CollectiveJson(const net::CollectiveDriver& driver) {
+  const net::CollectiveSchedule& s = driver.schedule();
+  return {{"name", s.name},
+          {"nodes", s.nodes},
+          {"buffer_bytes", s.buffer_bytes},
+          {"messages", s.messages.size()},
+          {"steps", s.steps},
+          {"completed", driver.done()},
+          {"completed_ns", driver.finished_at().to_seconds() * 1e9},
+          {"algorithm_GBps_per_node", AlgorithmGBps(driver)}};
+}
+
+}  // namespace lq::app

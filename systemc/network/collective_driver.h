@@ -1,0 +1,55 @@
+// CollectiveDriver: runs a collective's message schedule
+// (models/network/collective.h) over a Network's endpoints. A message is
+// sent once every message it depends on has been delivered at its source,
+// cut into packets of at most `packet_bytes` of its data; it is delivered
+// when all of its bytes have arrived. The run ends with the last delivery,
+// which is the collective's completion time.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <systemc>
+#include <utility>
+#include <vector>
+
+#include "models/network/collective.h"
+#include "systemc/network/network.h"
+
+namespace lq::net {
+
+class CollectiveDriver : public sc_core::sc_module {
+ public:
+  // Bytes each packet spends on its tag: the source's stamp, then the
+  // message id.
+  static constexpr size_t kTagBytes = TrafficSource::kStampBytes + 4;
+
+  // `packet_bytes` is a packet's payload (tag included), above kTagBytes.
+  CollectiveDriver(const sc_core::sc_module_name& name, Network& network,
+                   CollectiveSchedule schedule, size_t packet_bytes);
+
+  const CollectiveSchedule& schedule() const { return schedule_; }
+  uint64_t messages_delivered() const { return delivered_; }
+  bool done() const { return delivered_ == schedule_.messages.size(); }
+  // When the last message was delivered (valid once done()).
+  sc_core::sc_time finished_at() const { return finished_at_; }
+
+ private:
+  void start_of_simulation() override;
+  uint64_t PacketsOf(const CollectiveMessage& message) const;
+  void Send(const CollectiveMessage& message);
+  void OnDelivery(const Delivered& delivered);
+  void Release();  // SC_METHOD: send what the landed messages unblocked
+
+  Network& network_;
+  CollectiveSchedule schedule_;
+  size_t chunk_bytes_;                             // data per packet
+  std::vector<uint32_t> waiting_on_;               // per message: deps left
+  std::vector<uint64_t> received_;                 // per message: packets
+  std::vector<std::vector<uint32_t>> dependents_;  // per message
+  uint64_t delivered_ = 0;
+  sc_core::sc_time finished_at_;
+  std::deque<std::pair<sc_core::sc_time, uint32_t>> due_;  // landed, id
+  sc_core::sc_event ready_;
+};
+
+}  // namespace lq::net
