@@ -66,13 +66,6 @@ Result<StudyShape> Shape(const ParamSet& params) {
     return Fail("topology: " + topology.error().reason);
   }
   shape.topology = *topology;
-  for (topo::NodeId n = 0; n < shape.topology->NodeCount(); ++n) {
-    if (!shape.topology->IsEndpoint(n)) {
-      return Fail("topology: " + shape.topology->Describe() +
-                  " has switches; the network study builds endpoint "
-                  "topologies (torus, fullmesh) only so far");
-    }
-  }
   auto routing = fabric::ScenarioRouting(params, shape.topology);
   if (!routing) {
     return routing.error();

@@ -124,7 +124,7 @@ void FabricManager::Update(RouteUpdate& update) {
   // 3. Freeze every working endpoint's injection.
   wait(config_.oob_latency);
   for (topo::NodeId n = 0; n < interfaces_.size(); ++n) {
-    if (Working(n)) {
+    if (Working(n) && interfaces_[n] != nullptr) {
       interfaces_[n]->SetFrozen(true);
     }
   }
@@ -152,7 +152,9 @@ void FabricManager::Update(RouteUpdate& update) {
   for (topo::NodeId n = 0; n < routers_.size(); ++n) {
     if (Working(n)) {
       routers_[n]->SwitchRouting();
-      interfaces_[n]->SetEpoch(routers_[n]->epoch());
+      if (interfaces_[n] != nullptr) {
+        interfaces_[n]->SetEpoch(routers_[n]->epoch());
+      }
     }
   }
   wait(config_.oob_latency);
@@ -160,7 +162,7 @@ void FabricManager::Update(RouteUpdate& update) {
   update.switched = sc_core::sc_time_stamp();
   wait(config_.oob_latency);
   for (topo::NodeId n = 0; n < interfaces_.size(); ++n) {
-    if (Working(n)) {
+    if (Working(n) && interfaces_[n] != nullptr) {
       interfaces_[n]->SetFrozen(false);
     }
   }
@@ -210,7 +212,7 @@ bool FabricManager::Drained() const {
   uint64_t admitted = 0, gone = 0;
   for (topo::NodeId n = 0; n < routers_.size(); ++n) {
     if (Working(n)) {
-      admitted += interfaces_[n]->admitted();
+      admitted += interfaces_[n] != nullptr ? interfaces_[n]->admitted() : 0;
       gone +=
           routers_[n]->counters().ejected + routers_[n]->counters().Dropped();
     }

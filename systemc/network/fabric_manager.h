@@ -49,7 +49,7 @@ class FabricManager : public sc_core::sc_module {
   FabricManager(const sc_core::sc_module_name& name,
                 std::shared_ptr<const topo::Topology> topology,
                 std::vector<Router*> routers,
-                std::vector<NetworkInterface*> interfaces,
+                std::vector<NetworkInterface*> interfaces,  // null: switch
                 const FabricManagerConfig& config);
 
   // Node `node`'s firmware saw its port `port` go down and sends

@@ -1,4 +1,4 @@
-// Network: routers and sources per endpoint, a channel per cable.
+// Network: a router per node, a source per endpoint, a channel per cable.
 #include "systemc/network/network.h"
 
 #include <stdexcept>
@@ -17,14 +17,22 @@ Network::Network(const sc_core::sc_module_name& name,
              sc_core::sc_time(config.router.clock_ns, sc_core::SC_NS) *
                  (config.router.sa_cycles + config.router.st_cycles + 1)) {
   const uint32_t nodes = topology->EndpointCount();
-  for (uint32_t n = 0; n < nodes; ++n) {
+  for (topo::NodeId n = 0; n < topology->NodeCount(); ++n) {
+    if (topology->IsEndpoint(n) != (n < nodes)) {
+      throw std::invalid_argument(topology->Describe() +
+                                  ": endpoints must come first (NET-1)");
+    }
     RouterConfig router = config.router;
     router.node = n;
     router.network_ports = topology->PortCount(n);
+    router.local_port = n < nodes;
     router.routing = routing;
     router.nodes = nodes;
     routers_.push_back(std::make_unique<Router>(
         ("router" + std::to_string(n)).c_str(), router));
+    if (!router.local_port) {
+      continue;  // a switch
+    }
     NetworkInterfaceConfig interface = config.interface;
     interface.node = static_cast<uint16_t>(n);
     interface.nodes = nodes;
@@ -35,10 +43,16 @@ Network::Network(const sc_core::sc_module_name& name,
     Connect(routers_.back()->port(routers_.back()->local_port()),
             sources_.back()->socket());
   }
-  for (uint32_t n = 0; n < nodes; ++n) {
+  for (topo::NodeId n = 0; n < topology->NodeCount(); ++n) {
     for (unsigned p = 0; p < topology->PortCount(n); ++p) {
       const auto far = topology->Neighbour(n, p);
-      if (!far || !topology->IsEndpoint(far->node)) {
+      if (!far && n >= nodes) {
+        caps_.push_back(std::make_unique<PortCap>(
+            ("cap" + std::to_string(caps_.size())).c_str()));
+        Connect(routers_[n]->port(p), caps_.back()->socket);
+        continue;  // an empty host slot of a switch
+      }
+      if (!far) {
         throw std::invalid_argument(topology->PortName(n, p) +
                                     " is not cabled to another node");
       }
@@ -71,9 +85,9 @@ Network::Network(const sc_core::sc_module_name& name,
   if (config.fabric_manager) {
     std::vector<Router*> routers;
     std::vector<NetworkInterface*> interfaces;
-    for (uint32_t n = 0; n < nodes; ++n) {
+    for (topo::NodeId n = 0; n < routers_.size(); ++n) {
       routers.push_back(routers_[n].get());
-      interfaces.push_back(&sources_[n]->interface());
+      interfaces.push_back(n < nodes ? &sources_[n]->interface() : nullptr);
     }
     fabric_manager_ = std::make_unique<FabricManager>(
         "fabric_manager", topology, std::move(routers), std::move(interfaces),
@@ -82,8 +96,8 @@ Network::Network(const sc_core::sc_module_name& name,
 }
 
 void Network::FailNode(topo::NodeId node) {
-  if (node >= routers_.size()) {
-    throw std::invalid_argument("no node " + std::to_string(node));
+  if (node >= sources_.size()) {
+    throw std::invalid_argument("no endpoint " + std::to_string(node));
   }
   TrafficSource& source = *sources_[node];
   Router& router = *routers_[node];

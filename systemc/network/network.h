@@ -1,7 +1,8 @@
-// Network: a topology's routers, each with a traffic source behind its
-// local port, joined port to port by ideal slot channels — the network
-// layer on its own, as network studies (validation, latency-versus-load)
-// use it. Built like a netlist: declare, connect.
+// Network: a topology's routers — each endpoint's with a traffic source
+// behind its local port, each switch's without — joined port to port by
+// ideal slot channels: the network layer on its own, as network studies
+// (validation, latency-versus-load, failover) use it. Built like a
+// netlist: declare, connect.
 #pragma once
 
 #include <memory>
@@ -14,6 +15,7 @@
 #include "models/topology/topology.h"
 #include "systemc/network/deadlock_watchdog.h"
 #include "systemc/network/fabric_manager.h"
+#include "systemc/network/port_cap.h"
 #include "systemc/network/router.h"
 #include "systemc/network/slot_channel.h"
 #include "systemc/network/traffic_source.h"
@@ -36,14 +38,18 @@ struct NetworkConfig {
 
 class Network : public sc_core::sc_module {
  public:
-  // Throws std::invalid_argument if an endpoint port is uncabled.
+  // Throws std::invalid_argument if an endpoint port is uncabled or the
+  // endpoints are not nodes 0..E-1.
   Network(const sc_core::sc_module_name& name,
           std::shared_ptr<const topo::Topology> topology,
           std::shared_ptr<const topo::RoutingFunction> routing,
           std::shared_ptr<const TrafficPattern> pattern,
           const NetworkConfig& config);
 
-  unsigned nodes() const { return static_cast<unsigned>(routers_.size()); }
+  // Endpoints, IDs 0..nodes()-1, each with a router and a source.
+  unsigned nodes() const { return static_cast<unsigned>(sources_.size()); }
+  // Routers: the endpoints', then the switches'.
+  unsigned routers() const { return static_cast<unsigned>(routers_.size()); }
   // Cables, each an ideal channel both ways.
   unsigned links() const { return static_cast<unsigned>(channels_.size()); }
   Router& router(unsigned node) { return *routers_.at(node); }
@@ -57,9 +63,9 @@ class Network : public sc_core::sc_module {
   // the port down and, with a fabric manager, both nodes report it.
   // Throws std::invalid_argument if the port has no cable.
   void CutLink(topo::NodeId node, topo::PortId port);
-  // Kills `node` now (NET-7.8): its source stops, what it holds is lost
-  // and counted, and its neighbours see every link of it go down and
-  // report them. Throws std::invalid_argument for an unknown node.
+  // Kills endpoint `node` now (NET-7.8): its source stops, what it holds is
+  // lost and counted, and its neighbours see every link of it go down and
+  // report them. Throws std::invalid_argument for an unknown endpoint.
   void FailNode(topo::NodeId node);
 
  private:
@@ -71,6 +77,7 @@ class Network : public sc_core::sc_module {
   std::vector<std::unique_ptr<SlotChannel>> channels_;
   std::unique_ptr<DeadlockWatchdog> watchdog_;
   std::unique_ptr<FabricManager> fabric_manager_;
+  std::vector<std::unique_ptr<PortCap>> caps_;  // switches' empty slots
 };
 
 }  // namespace lq::net

@@ -2,10 +2,11 @@
 // section 8): wormhole switching with per-packet VC allocation, credit-based
 // flow control in payload slots, a separable allocator (input-first
 // round-robin or iSLIP), and the RC/VA/SA/ST pipeline in router cycles.
-// Ports 0..P-1 face the node's link controllers, port P its network
-// interface; all are slot sockets. Event-driven: a router with nothing to
-// move schedules nothing, and a cycle's work is proportional to the ports
-// that hold packets, not to the router's size.
+// Ports 0..P-1 face the node's link controllers, port P an endpoint's
+// network interface (a switch has no port P); all are slot sockets.
+// Event-driven: a router with nothing to move schedules nothing, and a cycle's
+// work is proportional to the ports that hold packets, not to the router's
+// size.
 #pragma once
 
 #include <cstdint>
@@ -33,6 +34,7 @@ enum class SwitchAllocator { kRoundRobin, kIslip };
 struct RouterConfig {
   topo::NodeId node = 0;
   unsigned network_ports = 0;  // P; port P is the local port
+  bool local_port = true;      // false: a switch (NET-1), ports 0..P-1 only
   std::shared_ptr<const topo::RoutingFunction> routing;
   uint32_t nodes = 1;             // N, for header checks (NET-2.10)
   unsigned vc_classes = 2;        // net.vc_classes (C)
@@ -101,10 +103,13 @@ class Router : public sc_core::sc_module {
   Router(const sc_core::sc_module_name& name, const RouterConfig& config);
   ~Router() override;
 
-  // Port p's socket: network ports to link controllers, the last one to
-  // the network interface.
+  // Port p's socket: network ports to link controllers, an endpoint's last
+  // one to the network interface.
   link::SlotSocket& port(unsigned p);
-  unsigned port_count() const { return config_.network_ports + 1; }
+  unsigned port_count() const {
+    return config_.network_ports + (config_.local_port ? 1 : 0);
+  }
+  // Port P; a switch has none, and no packet is routed to it there.
   unsigned local_port() const { return config_.network_ports; }
   unsigned vcs() const { return vcs_; }
 

@@ -111,7 +111,7 @@ def bad_input_exits_2(lqemu, work, scenarios):
         (["run", "--set", "link.fidelity=ideal", "--set", "net.vc_classes=1"],
          "needs 2 VC classes"),
         (["run", "--set", "link.fidelity=ideal", "--set", "topology.name=fattree",
-          "--set", "routing.name=updown"], "switches"),
+          "--set", "routing.name=dor"], "needs a torus"),
         (["run", "--set", "link.fidelity=ideal", "--set", "sim.cycles=100",
           "--set", "sim.warmup_cycles=100"], "sim.warmup_cycles"),
         (["run", "--set", "link.fidelity=ideal", "--set", "traffic.messages_per_node=0"],

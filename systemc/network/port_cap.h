@@ -1,0 +1,32 @@
+// PortCap: what an uncabled port of a network study's switch is bound to
+// (a fat-tree edge switch whose host slots are not all populated): it takes
+// the router's credits and nothing else. No routing function sends to a
+// port without a cable (NET-5.5), so a slot arriving here is a bug.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+#include <systemc>
+
+#include "systemc/link/slot_socket.h"
+
+namespace lq::net {
+
+class PortCap : public sc_core::sc_module, private link::SlotIf {
+ public:
+  link::SlotSocket socket;
+
+  explicit PortCap(const sc_core::sc_module_name& name)
+      : sc_module(name), socket("socket") {
+    socket.in.bind(static_cast<link::SlotIf&>(*this));
+  }
+
+ private:
+  void Put(link::Slot, const sc_core::sc_time&) override {
+    throw std::logic_error(std::string(name()) +
+                           ": a slot was routed to a port with no cable");
+  }
+  void Credit(unsigned, unsigned, const sc_core::sc_time&) override {}
+};
+
+}  // namespace lq::net
