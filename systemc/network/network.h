@@ -48,8 +48,6 @@ class Network : public sc_core::sc_module {
 
   // Endpoints, IDs 0..nodes()-1, each with a router and a source.
   unsigned nodes() const { return static_cast<unsigned>(sources_.size()); }
-  // Routers: the endpoints', then the switches'.
-  unsigned routers() const { return static_cast<unsigned>(routers_.size()); }
   // Cables, each an ideal channel both ways.
   unsigned links() const { return static_cast<unsigned>(channels_.size()); }
   Router& router(unsigned node) { return *routers_.at(node); }

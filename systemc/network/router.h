@@ -240,11 +240,6 @@ class Router : public sc_core::sc_module {
   // A cut packet whose every byte has gone: abort it downstream, free its
   // output VC and let it go.
   void FinishCut(unsigned port, unsigned vc);
-  // Whether `step` may be taken: the port is not down (else the packet is
-  // dropped, drops_link_down).
-  bool PortUsable(unsigned port) const {
-    return port == local_port() || !port_down_[port];
-  }
   void PruneIdlePorts();
   void RouteHeads(const sc_core::sc_time& now);
   void AllocateVcs(const sc_core::sc_time& now);

@@ -61,6 +61,8 @@ TEST(RouterLinkDownTest, NET_7_1_CutWormIsAbortedAndCountedOnce) {
   nodes[1].router->SetPortDown(1, flush);
   sc_core::sc_start(sc_time(200, SC_NS));
 
+  EXPECT_TRUE(nodes[0].router->port_down(0));
+  EXPECT_FALSE(nodes[0].router->port_down(1)) << "only the cut port";
   EXPECT_TRUE(delivered.empty()) << "no incomplete packet is delivered";
   EXPECT_EQ(nodes[0].router->counters().drops_link_down, 0u)
       << "partly sent: the receiving router counts it";
