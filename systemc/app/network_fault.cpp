@@ -140,9 +140,7 @@ FaultOutcome MeasureFault(net::Network& network, const FaultPlan& plan,
                             source.sent_ns()[i] + source.latencies_ns()[i],
                             source.epochs()[i]});
     }
-    const net::RouterCounters& c = network.router(n).counters();
-    outcome.failure_drops += c.drops_link_down + c.drops_stale_epoch +
-                             c.drops_no_route + c.drops_node_down;
+    outcome.failure_drops += network.router(n).counters().FailureDropped();
   }
   // The repaired epoch is any working router's.
   unsigned working = 0;

@@ -112,31 +112,22 @@ void FabricManager::Update(RouteUpdate& update) {
   // notification). Every shadow bank then holds the new tables: the others'
   // already equal them.
   update.changed_nodes = static_cast<unsigned>(ChangedNodes(*next).size());
-  wait(config_.oob_latency);
-  for (topo::NodeId n = 0; n < routers_.size(); ++n) {
-    if (Working(n)) {
-      routers_[n]->WriteShadowRouting(next);
-    }
-  }
-  wait(config_.oob_latency);
-  update.messages += 2 * update.changed_nodes;
+  Exchange(update, update.changed_nodes,
+           [&](topo::NodeId n) { routers_[n]->WriteShadowRouting(next); });
 
   // 3. Freeze every working endpoint's injection.
-  wait(config_.oob_latency);
-  for (topo::NodeId n = 0; n < interfaces_.size(); ++n) {
-    if (Working(n) && interfaces_[n] != nullptr) {
+  Exchange(update, working, [&](topo::NodeId n) {
+    if (interfaces_[n] != nullptr) {
       interfaces_[n]->SetFrozen(true);
     }
-  }
-  wait(config_.oob_latency);
-  update.messages += 2 * working;
+  });
   update.frozen = sc_core::sc_time_stamp();
 
   // 4. Drain: count until every admitted packet is ejected or dropped.
   const sc_core::sc_time deadline =
       sc_core::sc_time_stamp() + config_.drain_timeout;
   for (;;) {
-    RoundTrip(update, working);
+    Exchange(update, working, nullptr);  // COUNT_REQ, COUNT_REP
     ++update.drain_rounds;
     if (Drained()) {
       update.drained = true;
@@ -148,32 +139,34 @@ void FabricManager::Update(RouteUpdate& update) {
   }
 
   // 5. Switch banks and epochs; 6. resume injection in the new epoch.
+  Exchange(update, working, [&](topo::NodeId n) {
+    routers_[n]->SwitchRouting();
+    if (interfaces_[n] != nullptr) {
+      interfaces_[n]->SetEpoch(routers_[n]->epoch());
+    }
+  });
+  update.switched = sc_core::sc_time_stamp();
+  Exchange(update, working, [&](topo::NodeId n) {
+    if (interfaces_[n] != nullptr) {
+      interfaces_[n]->SetFrozen(false);
+    }
+  });
+  update.resumed = sc_core::sc_time_stamp();
+}
+
+void FabricManager::Exchange(
+    RouteUpdate& update, size_t messages,
+    const std::function<void(topo::NodeId)>& on_arrival) {
   wait(config_.oob_latency);
-  for (topo::NodeId n = 0; n < routers_.size(); ++n) {
-    if (Working(n)) {
-      routers_[n]->SwitchRouting();
-      if (interfaces_[n] != nullptr) {
-        interfaces_[n]->SetEpoch(routers_[n]->epoch());
+  if (on_arrival) {
+    for (topo::NodeId n = 0; n < routers_.size(); ++n) {
+      if (Working(n)) {
+        on_arrival(n);
       }
     }
   }
   wait(config_.oob_latency);
-  update.messages += 2 * working;
-  update.switched = sc_core::sc_time_stamp();
-  wait(config_.oob_latency);
-  for (topo::NodeId n = 0; n < interfaces_.size(); ++n) {
-    if (Working(n) && interfaces_[n] != nullptr) {
-      interfaces_[n]->SetFrozen(false);
-    }
-  }
-  wait(config_.oob_latency);
-  update.messages += 2 * working;
-  update.resumed = sc_core::sc_time_stamp();
-}
-
-void FabricManager::RoundTrip(RouteUpdate& update, size_t nodes) {
-  wait(2 * config_.oob_latency);
-  update.messages += 2 * nodes;
+  update.messages += 2 * messages;
 }
 
 std::vector<topo::NodeId> FabricManager::ChangedNodes(

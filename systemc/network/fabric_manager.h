@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <systemc>
@@ -65,8 +66,10 @@ class FabricManager : public sc_core::sc_module {
   };
   void Run();  // SC_THREAD: one update per burst of reports
   void Update(RouteUpdate& update);
-  // A round trip to every node: the message out, the ACKs back.
-  void RoundTrip(RouteUpdate& update, size_t nodes);
+  // One step's round trip: `messages` messages out, which take effect by
+  // `on_arrival` at every working node (if given), and their ACKs back.
+  void Exchange(RouteUpdate& update, size_t messages,
+                const std::function<void(topo::NodeId)>& on_arrival);
   // The working nodes whose tables or ROUTE_MODE differ under `next`.
   std::vector<topo::NodeId> ChangedNodes(
       const topo::RoutingFunction& next) const;

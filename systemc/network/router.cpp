@@ -179,11 +179,7 @@ void Router::Cycle() {
   }
   ran_once_ = true;
   last_cycle_ = now;
-  while (!arrivals_.empty() && arrivals_.begin()->first <= now) {
-    const Arrival arrival = std::move(arrivals_.begin()->second);
-    arrivals_.erase(arrivals_.begin());
-    Deliver(arrival);
-  }
+  DeliverUntil(now);
   RouteHeads(now);
   AllocateVcs(now);
   CollectRequests(now);
@@ -227,6 +223,14 @@ void Router::ScheduleNext(const sc_core::sc_time& now) {
   }
 }
 
+void Router::DeliverUntil(const sc_core::sc_time& until) {
+  while (!arrivals_.empty() && arrivals_.begin()->first <= until) {
+    const Arrival arrival = std::move(arrivals_.begin()->second);
+    arrivals_.erase(arrivals_.begin());
+    Deliver(arrival);
+  }
+}
+
 void Router::Deliver(const Arrival& arrival) {
   if (arrival.is_credit) {
     if (!port_down_[arrival.port]) {
@@ -237,12 +241,8 @@ void Router::Deliver(const Arrival& arrival) {
   if (arrival.abort) {
     // The sender lost the rest of the packet in progress (NET-7.1); the
     // router that cut it has counted it.
-    InputVc& in = input(arrival.port, arrival.vc);
-    in.parser->Reset();
-    if (!in.packets.empty() &&
-        in.packets.back().received < in.packets.back().total) {
-      Truncate(arrival.port, arrival.vc, in.packets.back(), false);
-    }
+    input(arrival.port, arrival.vc).parser->Reset();
+    EndPartialPacket(arrival.port, arrival.vc, false);
     return;
   }
   ++flits_in_[arrival.port];
@@ -262,7 +262,9 @@ void Router::Deliver(const Arrival& arrival) {
         break;
       case SlotParser::Event::Kind::kStreamError:
         ++counters_.stream_errors;
-        CutStream(arrival.port, arrival.vc);
+        // The stream cannot be parsed further (NET-2.10; taking the link
+        // down is the fabric's).
+        EndPartialPacket(arrival.port, arrival.vc, false);
         break;
       case SlotParser::Event::Kind::kPacket:
         break;  // not produced in streaming mode
@@ -298,15 +300,12 @@ void Router::AcceptPayload(unsigned port, unsigned vc, const Bytes& chunk) {
   }
 }
 
-// The VC's stream cannot be parsed further: a packet cut short by it ends
-// here (NET-2.10; taking the link down is the fabric's).
-void Router::CutStream(unsigned port, unsigned vc) {
+void Router::EndPartialPacket(unsigned port, unsigned vc, bool count_drop) {
   InputVc& in = input(port, vc);
-  if (in.packets.empty() ||
-      in.packets.back().received == in.packets.back().total) {
-    return;
+  if (!in.packets.empty() &&
+      in.packets.back().received < in.packets.back().total) {
+    Truncate(port, vc, in.packets.back(), count_drop);
   }
-  Truncate(port, vc, in.packets.back(), false);
 }
 
 void Router::Truncate(unsigned port, unsigned vc, InputPacket& packet,
@@ -363,9 +362,7 @@ void Router::SetPortDown(unsigned port, const sc_core::sc_time& flush) {
       if (!head.routed || head.discard) {
         continue;
       }
-      const bool stranded =
-          head.adaptive ? !AdaptiveWayOpen(head) : head.out_port == port;
-      if (!stranded) {
+      if (!Stranded(head)) {
         continue;
       }
       // One not yet started is lost here; one partly sent is lost at the
@@ -387,11 +384,7 @@ void Router::SetPortDown(unsigned port, const sc_core::sc_time& flush) {
 void Router::Fail(uint64_t admitted, uint64_t never_admitted) {
   // Slots already on their way in land first, so that every packet whose
   // header was sent here is held here and counted once.
-  while (!arrivals_.empty()) {
-    const Arrival arrival = std::move(arrivals_.begin()->second);
-    arrivals_.erase(arrivals_.begin());
-    Deliver(arrival);
-  }
+  DeliverUntil(sc_core::sc_max_time());
   failed_ = true;
   counters_.drops_node_down += never_admitted + (admitted - counters_.injected);
   for (InputVc& in : inputs_) {
@@ -421,18 +414,19 @@ void Router::FlushInputs() {
     const unsigned port = flushes_.front().second;
     flushes_.pop_front();
     for (unsigned v = 0; v < vcs_; ++v) {
-      InputVc& in = input(port, v);
-      in.parser->Reset();
-      if (!in.packets.empty() &&
-          in.packets.back().received < in.packets.back().total) {
-        Truncate(port, v, in.packets.back(), true);
-      }
+      input(port, v).parser->Reset();
+      EndPartialPacket(port, v, true);
     }
   }
   if (!flushes_.empty()) {
     flush_due_.notify(flushes_.front().first - now);
   }
   wake_.notify(period_);
+}
+
+bool Router::Stranded(const InputPacket& packet) {
+  return packet.adaptive ? !AdaptiveWayOpen(packet)
+                         : port_down_[packet.out_port];
 }
 
 bool Router::AdaptiveWayOpen(const InputPacket& packet) {
@@ -545,9 +539,7 @@ void Router::Route(unsigned port, unsigned vc, InputPacket& packet) {
   const std::optional<topo::VcClass> adaptive_class = routing_->AdaptiveClass();
   packet.adaptive = adaptive_class && step->port != local_port() &&
                     (port == local_port() || in_class == *adaptive_class);
-  const bool stranded =
-      packet.adaptive ? !AdaptiveWayOpen(packet) : port_down_[packet.out_port];
-  if (stranded) {
+  if (Stranded(packet)) {
     ++counters_.drops_link_down;  // NET-7.1
     Discard(port, vc, packet);
     return;

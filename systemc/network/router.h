@@ -67,8 +67,13 @@ struct RouterCounters {
 
   // Packets dropped for any reason (NET-7.8: each counted exactly once).
   uint64_t Dropped() const {
-    return drops_ttl + drops_header + stream_errors + drops_no_route +
-           drops_link_down + drops_stale_epoch + drops_node_down;
+    return drops_ttl + drops_header + stream_errors + FailureDropped();
+  }
+  // Those a failed link or node caused (NET-7): packets with no way on,
+  // lost inside a dead node, from the old epoch, or with no route left.
+  uint64_t FailureDropped() const {
+    return drops_link_down + drops_node_down + drops_stale_epoch +
+           drops_no_route;
   }
 };
 
@@ -221,12 +226,17 @@ class Router : public sc_core::sc_module {
   void Cycle();  // SC_METHOD: one router cycle, then reschedules itself
   void start_of_simulation() override;
 
+  void DeliverUntil(const sc_core::sc_time& until);  // arrivals due by then
   void Deliver(const Arrival& arrival);
   void AcceptHeader(unsigned port, unsigned vc, SlotParser::Event& event);
   void AcceptPayload(unsigned port, unsigned vc, const Bytes& chunk);
-  void CutStream(unsigned port, unsigned vc);
+  // The packet still arriving at the tail of input VC `vc`, if any, ends
+  // with the bytes it has (Truncate).
+  void EndPartialPacket(unsigned port, unsigned vc, bool count_drop);
   void Route(unsigned port, unsigned vc, InputPacket& packet);
   void Enqueue(InputPacket& packet);
+  // Routed to a down port, or adaptive with every productive port down.
+  bool Stranded(const InputPacket& packet);
   bool AdaptiveWayOpen(const InputPacket& packet);  // a productive port up
   std::optional<unsigned> AdaptiveChoice(unsigned vc,
                                          const InputPacket& packet);

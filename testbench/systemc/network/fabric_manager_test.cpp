@@ -115,8 +115,7 @@ TEST(LQ_FM_SUITE, NET_7_7_RoutesAroundTheFailureAndNET_7_8_LosesNothing) {
     delivered += source.latencies_ns().size();
     const RouterCounters& counters = network.router(n).counters();
     dropped += counters.Dropped();
-    by_failure += counters.drops_link_down + counters.drops_node_down +
-                  counters.drops_no_route;
+    by_failure += counters.FailureDropped();
     EXPECT_EQ(counters.drops_stale_epoch, 0u) << "drained before the switch";
     EXPECT_EQ(network.router(n).packets_held(), 0u) << "no worm left stuck";
     EXPECT_EQ(network.router(n).epoch(), n == kFailed && kNodeFailure ? 0 : 1)
