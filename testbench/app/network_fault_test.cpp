@@ -1,0 +1,83 @@
+// The fault.* and fm.* keys of a network study (NET-7): what they build,
+// and the bad input they refuse before anything is simulated.
+#include "systemc/app/network_fault.h"
+
+#include <gtest/gtest.h>
+
+#include "models/topology/topology_registry.h"
+#include "systemc/app/run_command.h"
+
+namespace lq::app {
+namespace {
+
+ParamSet Params(const std::vector<std::pair<std::string, std::string>>& set) {
+  ParamSet params(ScenarioParamSpecs());
+  for (const auto& [key, value] : set) {
+    EXPECT_FALSE(params.Set(key, value)) << key << "=" << value;
+  }
+  return params;
+}
+
+const auto kTorus = topo::CreateTopology("torus", {{"dims", "4x4"}}).value();
+
+TEST(NetworkFault, NET_7_2_KeysBuildThePlanAndTheFabricManagersTimers) {
+  const ParamSet params = Params({{"fault.kind", "link"},
+                                  {"fault.node", "5"},
+                                  {"fault.port", "2"},
+                                  {"fault.at_cycles", "100"},
+                                  {"sim.cycles", "1000"},
+                                  {"fm.oob_latency", "2"},
+                                  {"fm.holdoff", "50"},
+                                  {"fm.compute_time", "0.5"},
+                                  {"fm.drain_timeout", "3"}});
+  const auto plan = ScenarioFault(params, *kTorus, 3);
+  ASSERT_TRUE(plan.ok()) << plan.error().reason;
+  ASSERT_TRUE(plan->has_value());
+  const FaultPlan& p = **plan;
+  EXPECT_EQ(p.kind, FaultPlan::Kind::kLink);
+  EXPECT_EQ(p.node, 5u);
+  EXPECT_EQ(p.port, 2u);
+  EXPECT_DOUBLE_EQ(p.at_cycles, 100);
+  EXPECT_EQ(p.fabric_manager.oob_latency, sc_core::sc_time(2, sc_core::SC_US));
+  EXPECT_EQ(p.fabric_manager.holdoff, sc_core::sc_time(50, sc_core::SC_US));
+  EXPECT_EQ(p.fabric_manager.compute_time,
+            sc_core::sc_time(500, sc_core::SC_US));
+  EXPECT_EQ(p.fabric_manager.drain_timeout,
+            sc_core::sc_time(3, sc_core::SC_MS));
+  EXPECT_EQ(p.fabric_manager.table_classes, 3u) << "the study's VC classes";
+
+  const auto none = ScenarioFault(Params({}), *kTorus, 2);
+  ASSERT_TRUE(none.ok());
+  EXPECT_FALSE(none->has_value()) << "fault.kind none injects nothing";
+}
+
+TEST(NetworkFault, RejectsFaultsOutsideTheTopologyOrTheRun_fail) {
+  const std::vector<
+      std::pair<std::vector<std::pair<std::string, std::string>>, std::string>>
+      cases = {
+          {{{"fault.kind", "link"}, {"fault.port", "4"}}, "has no cable"},
+          {{{"fault.kind", "link"}, {"fault.node", "16"}}, "has no cable"},
+          {{{"fault.kind", "node"}, {"fault.node", "16"}}, "no endpoint 16"},
+          {{{"fault.kind", "link"}, {"fault.at_cycles", "0"}},
+           "inside a timed run"},
+          {{{"fault.kind", "link"}, {"fault.at_cycles", "1000"}},
+           "inside a timed run"},
+      };
+  for (const auto& [set, needle] : cases) {
+    auto with_run = set;
+    with_run.push_back({"sim.cycles", "1000"});
+    if (set.back().first != "fault.at_cycles") {
+      with_run.push_back({"fault.at_cycles", "10"});
+    }
+    const auto plan = ScenarioFault(Params(with_run), *kTorus, 2);
+    ASSERT_FALSE(plan.ok()) << needle;
+    EXPECT_NE(plan.error().reason.find(needle), std::string::npos)
+        << plan.error().reason;
+  }
+  const auto untimed = ScenarioFault(
+      Params({{"fault.kind", "link"}, {"fault.at_cycles", "10"}}), *kTorus, 2);
+  ASSERT_FALSE(untimed.ok()) << "a fault needs a timed run (sim.cycles)";
+}
+
+}  // namespace
+}  // namespace lq::app
