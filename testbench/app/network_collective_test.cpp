@@ -5,26 +5,18 @@
 #include <gtest/gtest.h>
 
 #include "models/topology/topology_registry.h"
-#include "systemc/app/run_command.h"
+#include "testbench/app/scenario_params.h"
 
 namespace lq::app {
 namespace {
 
-ParamSet Params(const std::vector<std::pair<std::string, std::string>>& set) {
-  ParamSet params(ScenarioParamSpecs());
-  for (const auto& [key, value] : set) {
-    EXPECT_FALSE(params.Set(key, value)) << key << "=" << value;
-  }
-  return params;
-}
-
 TEST(NetworkCollective, KeysBuildTheScheduleOverEveryEndpoint) {
   const auto torus = topo::CreateTopology("torus", {{"dims", "4x4"}}).value();
   const auto ring =
-      ScenarioCollective(Params({{"collective.name", "ring_allreduce"},
-                                 {"collective.bytes", "4096"},
-                                 {"collective.order", "snake"},
-                                 {"sim.cycles", "0"}}),
+      ScenarioCollective(ScenarioParams({{"collective.name", "ring_allreduce"},
+                                         {"collective.bytes", "4096"},
+                                         {"collective.order", "snake"},
+                                         {"sim.cycles", "0"}}),
                          *torus);
   ASSERT_TRUE(ring.ok()) << ring.error().reason;
   ASSERT_TRUE(ring->has_value());
@@ -32,15 +24,15 @@ TEST(NetworkCollective, KeysBuildTheScheduleOverEveryEndpoint) {
   EXPECT_EQ((*ring)->buffer_bytes, 4096u);
   EXPECT_EQ((*ring)->steps, 30u) << "2(N-1) steps of a ring AllReduce";
 
-  const auto hierarchical =
-      ScenarioCollective(Params({{"collective.name", "hierarchical_allreduce"},
-                                 {"sim.cycles", "0"}}),
-                         *torus);
+  const auto hierarchical = ScenarioCollective(
+      ScenarioParams(
+          {{"collective.name", "hierarchical_allreduce"}, {"sim.cycles", "0"}}),
+      *torus);
   ASSERT_TRUE(hierarchical.ok()) << hierarchical.error().reason;
   EXPECT_EQ((*hierarchical)->buffer_bytes, 1048576u)
       << "collective.bytes 0 keeps the collective's own default";
 
-  const auto none = ScenarioCollective(Params({}), *torus);
+  const auto none = ScenarioCollective(ScenarioParams({}), *torus);
   ASSERT_TRUE(none.ok());
   EXPECT_FALSE(none->has_value());
 }
@@ -48,16 +40,16 @@ TEST(NetworkCollective, KeysBuildTheScheduleOverEveryEndpoint) {
 TEST(NetworkCollective, RejectsATimedRunAndShapesItCannotUse_fail) {
   const auto torus = topo::CreateTopology("torus", {{"dims", "4x4"}}).value();
   const auto timed = ScenarioCollective(
-      Params({{"collective.name", "alltoall"}, {"sim.cycles", "1000"}}),
+      ScenarioParams({{"collective.name", "alltoall"}, {"sim.cycles", "1000"}}),
       *torus);
   ASSERT_FALSE(timed.ok());
   EXPECT_NE(timed.error().reason.find("runs to completion"), std::string::npos);
 
   const auto mesh = topo::CreateTopology("fullmesh", {}).value();
-  const auto no_torus =
-      ScenarioCollective(Params({{"collective.name", "hierarchical_allreduce"},
-                                 {"sim.cycles", "0"}}),
-                         *mesh);
+  const auto no_torus = ScenarioCollective(
+      ScenarioParams(
+          {{"collective.name", "hierarchical_allreduce"}, {"sim.cycles", "0"}}),
+      *mesh);
   ASSERT_FALSE(no_torus.ok()) << "hierarchical AllReduce needs torus rings";
   EXPECT_NE(no_torus.error().reason.find("collective:"), std::string::npos);
 }

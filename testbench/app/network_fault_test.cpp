@@ -5,31 +5,23 @@
 #include <gtest/gtest.h>
 
 #include "models/topology/topology_registry.h"
-#include "systemc/app/run_command.h"
+#include "testbench/app/scenario_params.h"
 
 namespace lq::app {
 namespace {
 
-ParamSet Params(const std::vector<std::pair<std::string, std::string>>& set) {
-  ParamSet params(ScenarioParamSpecs());
-  for (const auto& [key, value] : set) {
-    EXPECT_FALSE(params.Set(key, value)) << key << "=" << value;
-  }
-  return params;
-}
-
 const auto kTorus = topo::CreateTopology("torus", {{"dims", "4x4"}}).value();
 
 TEST(NetworkFault, NET_7_2_KeysBuildThePlanAndTheFabricManagersTimers) {
-  const ParamSet params = Params({{"fault.kind", "link"},
-                                  {"fault.node", "5"},
-                                  {"fault.port", "2"},
-                                  {"fault.at_cycles", "100"},
-                                  {"sim.cycles", "1000"},
-                                  {"fm.oob_latency", "2"},
-                                  {"fm.holdoff", "50"},
-                                  {"fm.compute_time", "0.5"},
-                                  {"fm.drain_timeout", "3"}});
+  const ParamSet params = ScenarioParams({{"fault.kind", "link"},
+                                          {"fault.node", "5"},
+                                          {"fault.port", "2"},
+                                          {"fault.at_cycles", "100"},
+                                          {"sim.cycles", "1000"},
+                                          {"fm.oob_latency", "2"},
+                                          {"fm.holdoff", "50"},
+                                          {"fm.compute_time", "0.5"},
+                                          {"fm.drain_timeout", "3"}});
   const auto plan = ScenarioFault(params, *kTorus, 3);
   ASSERT_TRUE(plan.ok()) << plan.error().reason;
   ASSERT_TRUE(plan->has_value());
@@ -46,7 +38,7 @@ TEST(NetworkFault, NET_7_2_KeysBuildThePlanAndTheFabricManagersTimers) {
             sc_core::sc_time(3, sc_core::SC_MS));
   EXPECT_EQ(p.fabric_manager.table_classes, 3u) << "the study's VC classes";
 
-  const auto none = ScenarioFault(Params({}), *kTorus, 2);
+  const auto none = ScenarioFault(ScenarioParams({}), *kTorus, 2);
   ASSERT_TRUE(none.ok());
   EXPECT_FALSE(none->has_value()) << "fault.kind none injects nothing";
 }
@@ -69,13 +61,14 @@ TEST(NetworkFault, RejectsFaultsOutsideTheTopologyOrTheRun_fail) {
     if (set.back().first != "fault.at_cycles") {
       with_run.push_back({"fault.at_cycles", "10"});
     }
-    const auto plan = ScenarioFault(Params(with_run), *kTorus, 2);
+    const auto plan = ScenarioFault(ScenarioParams(with_run), *kTorus, 2);
     ASSERT_FALSE(plan.ok()) << needle;
     EXPECT_NE(plan.error().reason.find(needle), std::string::npos)
         << plan.error().reason;
   }
   const auto untimed = ScenarioFault(
-      Params({{"fault.kind", "link"}, {"fault.at_cycles", "10"}}), *kTorus, 2);
+      ScenarioParams({{"fault.kind", "link"}, {"fault.at_cycles", "10"}}),
+      *kTorus, 2);
   ASSERT_FALSE(untimed.ok()) << "a fault needs a timed run (sim.cycles)";
 }
 
