@@ -45,6 +45,9 @@ class RoutingFunction {
   }
 
   const Topology& topology() const { return *topology_; }
+  const std::shared_ptr<const Topology>& shared_topology() const {
+    return topology_;
+  }
   // The number of (node, input port) pairs, local ports included. Times
   // VcClasses() it bounds a loop-free deterministic route (path.h).
   size_t InputCount() const { return input_count_; }

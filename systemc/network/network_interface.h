@@ -62,6 +62,11 @@ class NetworkInterface : public sc_core::sc_module, private link::SlotIf {
   // INJECT_FREEZE (NET-5.6, NET-7.7): while frozen the local port admits no
   // new packet; packets already begun finish.
   void SetFrozen(bool frozen);
+  // TC_MAP (NET-3.5) for packets admitted from now on; every set below
+  // vc_sets (the router's registers check that).
+  void SetTcMap(const std::array<uint8_t, 8>& tc_map) {
+    config_.tc_map = tc_map;
+  }
   // The routing epoch stamped on packets admitted from now on (NET-7.7).
   void SetEpoch(uint8_t epoch) { epoch_ = epoch; }
   // Packets the local port has admitted: the node's injected count for the

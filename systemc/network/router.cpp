@@ -6,6 +6,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "systemc/network/router_registers.h"
+
 namespace lq::net {
 
 // One port's socket: what the peer calls lands in the router with the
@@ -108,11 +110,15 @@ Router::Router(const sc_core::sc_module_name& name, const RouterConfig& config)
   SC_METHOD(FlushInputs);
   sensitive << flush_due_;
   dont_initialize();
+  registers_ =
+      std::make_unique<RouterRegisters>("registers", *this, config.vc_sets);
 }
 
 Router::~Router() = default;
 
 link::SlotSocket& Router::port(unsigned p) { return ends_.at(p)->socket; }
+
+CsrTargetSocket& Router::csr() { return registers_->socket; }
 
 uint64_t Router::flits_in(unsigned p) const { return flits_in_.at(p); }
 uint64_t Router::flits_out(unsigned p) const { return flits_out_.at(p); }

@@ -17,6 +17,7 @@
 #include <optional>
 #include <string>
 #include <systemc>
+#include <tlm>
 #include <vector>
 
 #include "models/network/route_header.h"
@@ -27,6 +28,14 @@
 #include "systemc/network/round_robin_round.h"
 
 namespace lq::net {
+
+class RouterRegisters;
+
+// Any 32-bit TLM target socket, whatever its binding policy: what a bus
+// binds a register block's socket to.
+using CsrTargetSocket =
+    tlm::tlm_base_target_socket_b<32, tlm::tlm_fw_transport_if<>,
+                                  tlm::tlm_bw_transport_if<>>;
 
 // router.allocator (NET-8.5).
 enum class SwitchAllocator { kRoundRobin, kIslip };
@@ -117,6 +126,13 @@ class Router : public sc_core::sc_module {
   // Port P; a switch has none, and no packet is routed to it there.
   unsigned local_port() const { return config_.network_ports; }
   unsigned vcs() const { return vcs_; }
+  unsigned vc_classes() const { return config_.vc_classes; }
+  topo::NodeId node() const { return config_.node; }
+
+  // The register block (NET-5.6, docs/registers/router.md): its bus socket,
+  // and the block itself for the node builder to hook the local port to.
+  CsrTargetSocket& csr();
+  RouterRegisters& registers() { return *registers_; }
 
   void SetHooks(RouterHooks hooks) { hooks_ = std::move(hooks); }
   // PFC (NET-8.7): while paused, VC allocation starts no new packet of
@@ -290,6 +306,7 @@ class Router : public sc_core::sc_module {
   std::vector<OutputVc> outputs_;
   std::multimap<sc_core::sc_time, Arrival> arrivals_;
   RouterHooks hooks_;
+  std::unique_ptr<RouterRegisters> registers_;
   std::vector<bool> paused_;             // [out_port][tc]
   std::vector<uint64_t> egress_bytes_;   // [out_port][tc]
   std::vector<uint64_t> ingress_bytes_;  // [in_port][tc]

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "models/topology/topology.h"
 #include "systemc/network/network_interface.h"
 #include "systemc/network/router.h"
 
@@ -34,6 +35,21 @@ inline RouterNode MakeRouterNode(const RouterConfig& config,
       [&delivered](Delivered d) { delivered.push_back(std::move(d)); });
   Connect(node.router->port(node.router->local_port()), node.ni->socket);
   return node;
+}
+
+// Joins the routers of `nodes` (one per node of `topology`, in order) port to
+// port as its cables say.
+inline void CableRouters(const topo::Topology& topology,
+                         std::vector<RouterNode>& nodes) {
+  for (topo::NodeId n = 0; n < topology.NodeCount(); ++n) {
+    for (topo::PortId p = 0; p < topology.PortCount(n); ++p) {
+      const auto far = topology.Neighbour(n, p).value();
+      if (far.node > n || (far.node == n && far.port > p)) {
+        Connect(nodes[n].router->port(p),
+                nodes[far.node].router->port(far.port));
+      }
+    }
+  }
 }
 
 }  // namespace lq::net

@@ -87,15 +87,7 @@ TEST(LQ_ROUTER_SUITE, NET_8_4_PipelineLatencyAndNET_8_3_LosslessTraffic) {
     config.islip_iterations = 2;
     nodes.push_back(MakeRouterNode(config, delivered));
   }
-  for (unsigned n = 0; n < kNodes; ++n) {
-    for (unsigned p = 0; p < topology->PortCount(n); ++p) {
-      const auto far = topology->Neighbour(n, p).value();
-      if (far.node > n || (far.node == n && far.port > p)) {
-        Connect(nodes[n].router->port(p),
-                nodes[far.node].router->port(far.port));
-      }
-    }
-  }
+  CableRouters(*topology, nodes);
 
   // A lone single-slot packet from node 0 to node 10 ((0,0) to (2,2)):
   // 1 cycle out of the interface, then 4 per router on 5 routers.

@@ -1,0 +1,368 @@
+// RouterRegisters: the shadow bank, TABLE_SWITCH and the counters' view.
+#include "systemc/network/router_registers.h"
+
+#include <utility>
+
+#include "generated/cpp/router_regs.h"
+#include "models/common/bytes.h"
+#include "models/topology/programmed_table.h"
+#include "models/topology/routing_registry.h"
+#include "models/topology/topology_registry.h"
+#include "systemc/common/register_port.h"
+#include "systemc/network/network_interface.h"
+#include "systemc/network/router.h"
+
+namespace lq::net {
+
+namespace regs = lq::regs::router;
+using Mode = regs::RouteMode;
+
+namespace {
+
+struct ModeName {
+  Mode mode;
+  const char* name;
+};
+constexpr ModeName kModeNames[] = {{Mode::kDor, "dor"},
+                                   {Mode::kUpdown, "updown"},
+                                   {Mode::kFullmesh, "fullmesh"},
+                                   {Mode::kTable, "table"},
+                                   {Mode::kAdaptive, "adaptive"}};
+
+const char* ModeRoutingName(uint32_t code) {
+  for (const ModeName& entry : kModeNames) {
+    if (static_cast<uint32_t>(entry.mode) == code) {
+      return entry.name;
+    }
+  }
+  return nullptr;
+}
+
+uint32_t Place(const lq::regs::Field& field, uint32_t value) {
+  return (value << field.lsb) & field.Mask();
+}
+
+constexpr unsigned kTcMapBits = 2;
+
+}  // namespace
+
+std::optional<uint32_t> RouteModeCode(const std::string& routing_name) {
+  for (const ModeName& entry : kModeNames) {
+    if (routing_name == entry.name) {
+      return static_cast<uint32_t>(entry.mode);
+    }
+  }
+  return std::nullopt;
+}
+
+RouterRegisters::RouterRegisters(const sc_core::sc_module_name& name,
+                                 Router& router, unsigned vc_sets)
+    : sc_module(name),
+      socket("socket"),
+      router_(router),
+      vc_sets_(vc_sets),
+      regs_(regs::kRegisters) {
+  const topo::Topology& topology = router.routing().topology();
+  const unsigned classes = router.vc_classes();
+  regs_.Store(regs::kNodeIdOffset, router.node());
+  regs_.Store(regs::kEndpointsOffset, topology.EndpointCount());
+  regs_.Store(regs::kShapeInfoOffset,
+              Place(regs::kShapeInfoPorts, router.local_port()) |
+                  Place(regs::kShapeInfoVcClasses, classes) |
+                  Place(regs::kShapeInfoVcSets, vc_sets));
+  const auto defaults = DefaultTcMap(vc_sets);
+  uint32_t tc_bits = 0;
+  for (unsigned tc = 0; tc < defaults.size(); ++tc) {
+    tc_bits |= static_cast<uint32_t>(defaults[tc]) << (tc * kTcMapBits);
+  }
+  regs_.Store(regs::kTcMapOffset, tc_bits);
+  table_size_ = topo::ProgrammedTableRouting::TableSize(topology, classes);
+  const uint32_t mode = RouteModeCode(router.routing().Name())
+                            .value_or(static_cast<uint32_t>(Mode::kTable));
+  regs_.Store(regs::kRouteModeOffset, Place(regs::kRouteModeMode, mode));
+
+  regs_.Hook(regs::kRouteModeOffset,
+             {[this] {
+                const uint32_t active =
+                    RouteModeCode(router_.routing().Name()).value_or(0);
+                return regs_.value(regs::kRouteModeOffset) |
+                       Place(regs::kRouteModeActive, active);
+              },
+              [](uint32_t value) {
+                return ModeRoutingName(regs::kRouteModeMode.Read(value)) !=
+                       nullptr;
+              },
+              nullptr});
+  regs_.Hook(regs::kTcMapOffset,
+             {nullptr,
+              [this](uint32_t value) {
+                for (unsigned tc = 0; tc < 8; ++tc) {
+                  if (((value >> (tc * kTcMapBits)) & 3) >= vc_sets_) {
+                    return false;
+                  }
+                }
+                return true;
+              },
+              [this](uint32_t) {
+                if (hooks_.on_tc_map) {
+                  hooks_.on_tc_map(tc_map());
+                }
+              }});
+  const uint32_t port_mask =
+      router.local_port() >= 32 ? ~0u : (1u << router.local_port()) - 1;
+  regs_.Hook(regs::kPortUpOffset,
+             {nullptr,
+              [port_mask](uint32_t value) { return (value & ~port_mask) == 0; },
+              nullptr});
+  regs_.Hook(regs::kTableIndexOffset,
+             {nullptr, [this](uint32_t value) { return value < table_size_; },
+              nullptr});
+  regs_.Hook(regs::kTableDataOffset,
+             {nullptr, [this](uint32_t value) { return WriteTableData(value); },
+              nullptr});
+  regs_.Hook(regs::kTableSwitchOffset,
+             {nullptr,
+              [this](uint32_t value) {
+                if (!(value & regs::kTableSwitchApply.Mask())) {
+                  return true;
+                }
+                auto built = BuildShadow();
+                if (!built) {
+                  return false;
+                }
+                pending_ = std::move(built.value());
+                return true;
+              },
+              [this](uint32_t) {
+                if (pending_) {
+                  Switch();
+                }
+              }});
+  regs_.Hook(regs::kEpochOffset,
+             {[this] { return uint32_t{router_.epoch()}; }, nullptr, nullptr});
+  regs_.Hook(
+      regs::kInjectFreezeOffset,
+      {nullptr, nullptr, [this](uint32_t value) {
+         if (hooks_.on_inject_freeze) {
+           hooks_.on_inject_freeze(regs::kInjectFreezeFreeze.Read(value));
+         }
+       }});
+  HookCounters();
+  socket.register_b_transport(this, &RouterRegisters::BTransport);
+  socket.register_transport_dbg(this, &RouterRegisters::TransportDbg);
+}
+
+void RouterRegisters::HookCounters() {
+  using Counter = uint64_t RouterCounters::*;
+  const std::pair<uint32_t, Counter> counters[] = {
+      {regs::kInjectedOffset, &RouterCounters::injected},
+      {regs::kEjectedOffset, &RouterCounters::ejected},
+      {regs::kForwardedOffset, &RouterCounters::forwarded},
+      {regs::kHopsOffset, &RouterCounters::hops},
+      {regs::kDropsTtlOffset, &RouterCounters::drops_ttl},
+      {regs::kDropsHeaderOffset, &RouterCounters::drops_header},
+      {regs::kStreamErrorsOffset, &RouterCounters::stream_errors},
+      {regs::kDropsNoRouteOffset, &RouterCounters::drops_no_route},
+      {regs::kDropsLinkDownOffset, &RouterCounters::drops_link_down},
+      {regs::kDropsStaleEpochOffset, &RouterCounters::drops_stale_epoch},
+      {regs::kDropsNodeDownOffset, &RouterCounters::drops_node_down}};
+  for (const auto& [offset, counter] : counters) {
+    const Counter member = counter;
+    regs_.Hook(offset, {[this, member] {
+                          const uint64_t value = router_.counters().*member;
+                          return value > 0xFFFFFFFFu
+                                     ? 0xFFFFFFFFu
+                                     : static_cast<uint32_t>(value);
+                        },
+                        nullptr, nullptr});
+  }
+}
+
+std::array<uint8_t, 8> RouterRegisters::tc_map() const {
+  std::array<uint8_t, 8> map{};
+  const uint32_t bits = regs_.value(regs::kTcMapOffset);
+  for (unsigned tc = 0; tc < map.size(); ++tc) {
+    map[tc] = static_cast<uint8_t>((bits >> (tc * kTcMapBits)) & 3);
+  }
+  return map;
+}
+
+// A bank's table takes E x C x 2 entries (64 KiB on 8192 cards), so it is
+// made when first used: a router never programmed through its registers
+// holds none.
+std::vector<topo::TableEntry>& RouterRegisters::ShadowTable() {
+  if (shadow_table_.empty()) {
+    shadow_table_.resize(table_size_);
+  }
+  return shadow_table_;
+}
+
+std::optional<uint32_t> RouterRegisters::ReadTableData() {
+  const uint32_t index = regs_.value(regs::kTableIndexOffset);
+  if (index >= table_size_) {
+    return std::nullopt;
+  }
+  regs_.Store(regs::kTableIndexOffset, index + 1);
+  return ShadowTable()[index].raw;
+}
+
+bool RouterRegisters::WriteTableData(uint32_t value) {
+  const uint32_t index = regs_.value(regs::kTableIndexOffset);
+  if (index >= table_size_) {
+    return false;
+  }
+  ShadowTable()[index].raw = static_cast<uint16_t>(value);
+  regs_.Store(regs::kTableIndexOffset, index + 1);
+  return true;
+}
+
+Result<std::shared_ptr<const topo::RoutingFunction>>
+RouterRegisters::BuildShadow() {
+  const uint32_t mode =
+      regs::kRouteModeMode.Read(regs_.value(regs::kRouteModeOffset));
+  std::shared_ptr<const topo::RoutingFunction> built;
+  if (mode == static_cast<uint32_t>(Mode::kTable)) {
+    built = std::make_shared<topo::ProgrammedTableRouting>(
+        router_.routing().shared_topology(), router_.node(),
+        router_.vc_classes(), ShadowTable(), regs_.value(regs::kPortUpOffset));
+  } else {
+    auto fixed = BuildFixed(ModeRoutingName(mode));
+    if (!fixed) {
+      return fixed.error();
+    }
+    built = std::move(fixed.value());
+  }
+  if (built->VcClasses() > router_.vc_classes()) {
+    return Fail(built->Name() + " needs more VC classes than the router has");
+  }
+  return built;
+}
+
+// NET-5.6: the topology the fixed function needs comes from SHAPE; it must
+// give this node the router's ports and the fabric's endpoint count.
+Result<std::shared_ptr<const topo::RoutingFunction>>
+RouterRegisters::BuildFixed(const std::string& name) const {
+  const uint32_t shape = regs_.value(regs::kShapeOffset);
+  const lq::regs::Field sizes[] = {regs::kShapeSize0, regs::kShapeSize1,
+                                   regs::kShapeSize2, regs::kShapeSize3};
+  const uint32_t endpoints = regs_.value(regs::kEndpointsOffset);
+  std::string kind;
+  topo::ParamMap params;
+  if (name == "dor" || name == "adaptive") {
+    kind = "torus";
+    std::string dims;
+    for (const lq::regs::Field& size : sizes) {
+      if (size.Read(shape) != 0) {
+        dims += (dims.empty() ? "" : "x") + std::to_string(size.Read(shape));
+      }
+    }
+    params["dims"] = dims;
+  } else if (name == "updown") {
+    kind = "fattree";
+    params["endpoints"] = std::to_string(endpoints);
+    params["k"] = std::to_string(sizes[0].Read(shape));
+  } else {
+    kind = "fullmesh";
+    params["x"] = std::to_string(sizes[0].Read(shape));
+    params["y"] = std::to_string(sizes[1].Read(shape));
+  }
+  auto topology = topo::CreateTopology(kind, params);
+  if (!topology) {
+    return Fail("SHAPE: " + topology.error().reason);
+  }
+  const std::shared_ptr<const topo::Topology> built = topology.value();
+  if (built->EndpointCount() != endpoints ||
+      built->PortCount(router_.node()) != router_.local_port()) {
+    return Fail("SHAPE describes another fabric than this router's");
+  }
+  auto routing = topo::CreateRouting(name, built, {});
+  if (!routing) {
+    return routing.error();
+  }
+  return std::shared_ptr<const topo::RoutingFunction>(
+      std::move(routing.value()));
+}
+
+// The shadow bank becomes active and the active one the shadow (NET-5.6).
+void RouterRegisters::Switch() {
+  const topo::RoutingFunction& active = router_.routing();
+  if (&active != installed_.get()) {
+    // Installed by the builder or a fabric manager: read its bank back.
+    active_mode_ =
+        Place(regs::kRouteModeMode, RouteModeCode(active.Name()).value_or(0));
+    active_shape_ = 0;
+    const auto* tables = dynamic_cast<const topo::TableRouting*>(&active);
+    active_table_ =
+        tables ? topo::ProgrammedTableRouting::TableOf(*tables, router_.node())
+               : std::vector<topo::TableEntry>();
+    active_port_up_ =
+        tables ? topo::ProgrammedTableRouting::PortUpOf(*tables, router_.node())
+               : 0;
+  }
+  const uint32_t mode = regs_.value(regs::kRouteModeOffset);
+  const uint32_t shape = regs_.value(regs::kShapeOffset);
+  const uint32_t port_up = regs_.value(regs::kPortUpOffset);
+  regs_.Store(regs::kRouteModeOffset, active_mode_);
+  regs_.Store(regs::kShapeOffset, active_shape_);
+  regs_.Store(regs::kPortUpOffset, active_port_up_);
+  active_mode_ = mode;
+  active_shape_ = shape;
+  active_port_up_ = port_up;
+  std::swap(shadow_table_, active_table_);
+  installed_ = std::move(pending_);
+  router_.WriteShadowRouting(installed_);
+  router_.SwitchRouting();
+  if (hooks_.on_epoch) {
+    hooks_.on_epoch(router_.epoch());
+  }
+}
+
+void RouterRegisters::BTransport(tlm::tlm_generic_payload& trans,
+                                 sc_core::sc_time& delay) {
+  delay += sc_core::sc_time(10, sc_core::SC_NS);
+  if (!IsRegisterAccess(trans)) {
+    trans.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
+    return;
+  }
+  const auto offset = static_cast<uint32_t>(trans.get_address());
+  std::optional<uint32_t> value;
+  bool ok;
+  if (trans.is_write()) {
+    ok = regs_.Write(offset, static_cast<uint32_t>(LoadLittleEndian(
+                                 trans.get_data_ptr(), kRegisterBytes)));
+  } else {
+    value =
+        offset == regs::kTableDataOffset ? ReadTableData() : regs_.Read(offset);
+    ok = value.has_value();
+  }
+  if (value) {
+    StoreLittleEndian(trans.get_data_ptr(), kRegisterBytes, *value);
+  }
+  trans.set_response_status(ok ? tlm::TLM_OK_RESPONSE
+                               : tlm::TLM_ADDRESS_ERROR_RESPONSE);
+}
+
+// Debug reads have no side effect: TABLE_DATA shows the entry at
+// TABLE_INDEX without moving it.
+unsigned RouterRegisters::TransportDbg(tlm::tlm_generic_payload& trans) {
+  if (!trans.is_read() || !IsRegisterAccess(trans)) {
+    return 0;
+  }
+  const auto offset = static_cast<uint32_t>(trans.get_address());
+  std::optional<uint32_t> value;
+  if (offset == regs::kTableDataOffset) {
+    const uint32_t index = regs_.value(regs::kTableIndexOffset);
+    if (index < table_size_) {
+      value = shadow_table_.empty() ? 0 : shadow_table_[index].raw;
+    }
+  } else {
+    value = regs_.Read(offset);
+  }
+  if (!value) {
+    return 0;
+  }
+  StoreLittleEndian(trans.get_data_ptr(), kRegisterBytes, *value);
+  return kRegisterBytes;
+}
+
+}  // namespace lq::net
