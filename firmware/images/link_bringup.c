@@ -1,6 +1,8 @@
 /* link_bringup: the link bring-up firmware: enables every port's link
  * controller, waits (WFI, CLINT timeout) for each link to reach L0 while
- * handling its interrupts through the PLIC, and reports the result. */
+ * handling its interrupts through the PLIC, and reports the result. On a
+ * card of a fabric it then switches in the router's routes: the shadow bank
+ * the board strapped (e.g. dor with the torus's ring sizes in SHAPE). */
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -11,6 +13,7 @@
 #include "lq/irq.h"
 #include "lq/lc.h"
 #include "lq/plic.h"
+#include "lq/router.h"
 #include "lq/trap.h"
 
 /* Simulated time allowed for every port to reach L0 (-D to change). */
@@ -91,6 +94,24 @@ static bool all_up_or_timed_out(void) {
 
 static bool watch_over(void) { return timed_out; }
 
+/* Installs the router's shadow bank (NET-5.6) and reports what routes now;
+   false if the router did not take it. */
+static bool switch_in_routes(void) {
+  uint32_t wanted =
+      router_route_mode_mode_get(lq_router_read(ROUTER_ROUTE_MODE_OFFSET));
+  uint32_t shape = lq_router_read(ROUTER_SHAPE_OFFSET);
+  uint32_t epoch = lq_router_switch();
+  uint32_t active =
+      router_route_mode_active_get(lq_router_read(ROUTER_ROUTE_MODE_OFFSET));
+  printf("routes: %s, SHAPE %lux%lux%lux%lu, epoch %lu\n",
+         lq_router_mode_name(active),
+         (unsigned long)router_shape_size0_get(shape),
+         (unsigned long)router_shape_size1_get(shape),
+         (unsigned long)router_shape_size2_get(shape),
+         (unsigned long)router_shape_size3_get(shape), (unsigned long)epoch);
+  return active == wanted;
+}
+
 static void arm_timeout(uint32_t us) {
   timed_out = false;
   lq_clint_set_mtimecmp(lq_clint_mtime() + lq_us_to_ticks(us));
@@ -156,6 +177,10 @@ int main(void) {
   }
   printf("link bring-up: %lu of %lu ports up in %llu us\n", (unsigned long)up,
          (unsigned long)enabled, (unsigned long long)elapsed_us);
+  bool routed = true;
+  if (up == enabled && lq_router_present()) {
+    routed = switch_in_routes();
+  }
 
   if (LINK_BRINGUP_WATCH_US > 0) {
     uint32_t downs_seen[LQ_LC_MAX_PORTS] = {0};
@@ -197,5 +222,5 @@ int main(void) {
            (unsigned long)enabled);
   }
   lq_irq_global_disable();
-  return up == enabled ? 0 : 1;
+  return up == enabled && routed ? 0 : 1;
 }

@@ -133,7 +133,7 @@ int RunBoard(const BoardOptions& options) {
                         ": topology: " + topology.error().reason);
       }
       cluster = std::make_unique<cluster::Cluster>("cluster", config,
-                                                   *topology.value());
+                                                   topology.value());
     }
     if (options.gdb_port) {
       cluster->node(0).board().cpu().EnableGdb(*options.gdb_port, options.halt);

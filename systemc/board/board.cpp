@@ -32,7 +32,8 @@ Board::Board(const sc_core::sc_module_name& name, const BoardConfig& config)
                 static_cast<uint32_t>(sc_core::sc_time(1, sc_core::SC_MS) /
                                       config.cpu.clock_period),
                 static_cast<uint32_t>(sc_core::sc_time(1, sc_core::SC_SEC) /
-                                      config.mtime_tick)}),
+                                      config.mtime_tick),
+                config.router}),
       timer_irq_("timer_irq"),
       software_irq_("software_irq"),
       external_irq_("external_irq"),
@@ -83,6 +84,18 @@ void Board::AttachLinkController(unsigned port, tlm::tlm_target_socket<32>& csr,
   plic_.sources[source].bind(irq);
   source_bound_[source] = true;
   ++attached_ports_;
+}
+
+void Board::AttachRouter(
+    tlm::tlm_base_target_socket_b<32, tlm::tlm_fw_transport_if<>,
+                                  tlm::tlm_bw_transport_if<>>& csr) {
+  if (!config_.router) {
+    throw std::logic_error(std::string(name()) +
+                           ": a router attached to a board configured "
+                           "without one (BoardConfig::router)");
+  }
+  bus_.devices.bind(csr);
+  bus_.Map("router", AddressMap::kRouter, AddressMap::kRouterSize);
 }
 
 void Board::before_end_of_elaboration() {

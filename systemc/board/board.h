@@ -35,6 +35,8 @@ struct AddressMap {
   static constexpr uint32_t kFlash = 0x20000000;
   static constexpr uint32_t kLinkControllers = 0x40000000;
   static constexpr uint32_t kLinkControllerStride = 0x1000;
+  static constexpr uint32_t kRouter = 0x40010000;
+  static constexpr uint32_t kRouterSize = 0x10000;
   static constexpr uint32_t kRam = 0x80000000;
   static constexpr unsigned kMaxPorts = 8;
   static constexpr unsigned kFirstLinkIrq = 1;  // PLIC source of port 0
@@ -42,7 +44,8 @@ struct AddressMap {
 
 struct BoardConfig {
   uint32_t node_id = 0;
-  unsigned ports = 0;  // link controllers that will be attached
+  unsigned ports = 0;   // link controllers that will be attached
+  bool router = false;  // a router will be attached (DEVICES.ROUTER)
   uint32_t flash_bytes = 1u << 20;
   uint32_t ram_bytes = 1u << 20;
   CpuConfig cpu;
@@ -62,6 +65,13 @@ class Board : public sc_core::sc_module {
   // in order, before the simulation starts.
   void AttachLinkController(unsigned port, tlm::tlm_target_socket<32>& csr,
                             sc_core::sc_signal<bool>& irq);
+
+  // Maps the router's registers (docs/registers/router.md) at
+  // AddressMap::kRouter. Once, before the simulation starts, on a board
+  // configured with a router.
+  void AttachRouter(
+      tlm::tlm_base_target_socket_b<32, tlm::tlm_fw_transport_if<>,
+                                    tlm::tlm_bw_transport_if<>>& csr);
 
   // Loads an image into flash and RAM and sets the CPU's reset pc to its
   // entry. Fails, changing nothing, if a segment or the entry point lies

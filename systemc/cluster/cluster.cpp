@@ -3,9 +3,28 @@
 #include "systemc/cluster/cluster.h"
 
 #include <cstdlib>
+#include <optional>
 #include <stdexcept>
+#include <string>
+
+#include "models/flit/dlp.h"
+#include "models/topology/programmed_table.h"
+#include "models/topology/torus.h"
+#include "systemc/network/router_registers.h"
 
 namespace lq::cluster {
+namespace {
+
+// The fixed routing function a board straps for the router of a fabric
+// (NET-4.8): dor on a torus; none otherwise.
+std::optional<std::string> FixedRoutingName(const topo::Topology& topology) {
+  if (dynamic_cast<const topo::Torus*>(&topology) != nullptr) {
+    return "dor";
+  }
+  return std::nullopt;
+}
+
+}  // namespace
 
 board::BoardConfig Cluster::BoardFor(unsigned node_id,
                                      const std::string& node_name,
@@ -20,9 +39,42 @@ board::BoardConfig Cluster::BoardFor(unsigned node_id,
   return board;
 }
 
+NodeNetworkConfig Cluster::NetworkFor(
+    topo::NodeId node,
+    const std::shared_ptr<const topo::Topology>& topology) const {
+  NodeNetworkConfig network = config_.network;
+  const size_t slot_bytes = config_.port.controller.profile.payload_bytes;
+  const topo::NodeId nodes = topology->EndpointCount();
+  net::RouterConfig& router = network.router;
+  router.node = node;
+  router.nodes = nodes;
+  router.slot_bytes = slot_bytes;
+  router.routing = std::make_shared<topo::ProgrammedTableRouting>(
+      topology, node, router.vc_classes,
+      topo::ProgrammedTableRouting::EmptyTable(*topology, router.vc_classes),
+      0);
+  net::NetworkInterfaceConfig& interface = network.interface;
+  interface.node = static_cast<uint16_t>(node);
+  interface.nodes = nodes;
+  interface.slot_bytes = slot_bytes;
+  interface.vc_classes = router.vc_classes;
+  interface.vc_sets = router.vc_sets;
+  interface.clock_ns = router.clock_ns;
+  interface.tc_map = net::DefaultTcMap(router.vc_sets);
+  network.on_delivery = [this, node](net::Delivered delivered) {
+    if (config_.on_delivery) {
+      config_.on_delivery(node, std::move(delivered));
+    }
+  };
+  return network;
+}
+
 Cluster::Cluster(const sc_core::sc_module_name& name,
-                 const ClusterConfig& config, const topo::Topology& topology)
+                 const ClusterConfig& config,
+                 std::shared_ptr<const topo::Topology> shared_topology)
     : sc_module(name), config_(config) {
+  const topo::Topology& topology = *shared_topology;
+  const auto fixed = FixedRoutingName(topology);
   for (topo::NodeId id = 0; id < topology.EndpointCount(); ++id) {
     const std::string node_name = topology.NodeName(id);
     const unsigned ports = topology.PortCount(id);
@@ -31,7 +83,11 @@ Cluster::Cluster(const sc_core::sc_module_name& name,
                                   " ports; a board maps at most 8");
     }
     nodes_.push_back(std::make_unique<Node>(
-        node_name.c_str(), BoardFor(id, node_name, ports), config.port));
+        node_name.c_str(), BoardFor(id, node_name, ports), config.port,
+        NetworkFor(id, shared_topology)));
+    if (fixed) {
+      nodes_.back()->router()->registers().PresetMode(*fixed);
+    }
   }
   for (topo::NodeId id = 0; id < topology.EndpointCount(); ++id) {
     for (topo::PortId port = 0; port < topology.PortCount(id); ++port) {
@@ -60,6 +116,11 @@ Cluster::Cluster(const sc_core::sc_module_name& name,
     partners_.push_back(std::make_unique<LinkPort>(
         ("partner" + std::to_string(p)).c_str(), partner));
     Connect(nodes_[0]->port(p).cable(), partners_.back()->cable());
+    partner_sinks_.push_back(std::make_unique<link::SlotSink>(
+        ("partner_sink" + std::to_string(p)).c_str(), flit::kLinkVcs,
+        config.port.controller.tx_slots_per_vc));
+    Connect(partners_.back()->controller.network,
+            partner_sinks_.back()->socket);
     partner_csr_.push_back(
         std::make_unique<tlm_utils::simple_initiator_socket<Cluster>>(
             ("partner_csr" + std::to_string(p)).c_str()));

@@ -24,6 +24,11 @@ struct ClusterConfig {
   // per node by the cluster.
   board::BoardConfig board;
   LinkPortConfig port;
+  // A fabric's nodes: router and interface settings (node, ports, sizes and
+  // the initial routing are set per node), and where each node's interface
+  // hands up what it receives.
+  NodeNetworkConfig network;
+  std::function<void(unsigned node, net::Delivered)> on_delivery;
   // Console lines of the node named `node` (e.g. "node12").
   std::function<void(const std::string& node, const std::string& line)>
       on_console_line;
@@ -31,10 +36,13 @@ struct ClusterConfig {
 
 class Cluster : public sc_core::sc_module {
  public:
-  // One node per endpoint of `topology`. Throws std::invalid_argument if an
-  // endpoint port is uncabled or a node has more ports than a board.
+  // One node per endpoint of `topology`, each with a router whose table is
+  // empty until firmware switches in routes (the shadow bank is preset to
+  // the fabric's fixed function, e.g. dor on a torus). Throws
+  // std::invalid_argument if an endpoint port is uncabled or a node has
+  // more ports than a board.
   Cluster(const sc_core::sc_module_name& name, const ClusterConfig& config,
-          const topo::Topology& topology);
+          std::shared_ptr<const topo::Topology> topology);
   // One node ("node0") with `ports` ports, each cabled to a partner port.
   Cluster(const sc_core::sc_module_name& name, const ClusterConfig& config,
           unsigned ports);
@@ -56,11 +64,15 @@ class Cluster : public sc_core::sc_module {
  private:
   board::BoardConfig BoardFor(unsigned node_id, const std::string& node_name,
                               unsigned ports);
+  NodeNetworkConfig NetworkFor(
+      topo::NodeId node,
+      const std::shared_ptr<const topo::Topology>& topology) const;
   void OnBoardExit(int status);
 
   ClusterConfig config_;
   std::vector<std::unique_ptr<Node>> nodes_;
   std::vector<std::unique_ptr<LinkPort>> partners_;  // bench mode only
+  std::vector<std::unique_ptr<link::SlotSink>> partner_sinks_;
   // Partners have no board; their register sockets still need a peer.
   std::vector<std::unique_ptr<tlm_utils::simple_initiator_socket<Cluster>>>
       partner_csr_;

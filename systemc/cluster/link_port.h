@@ -1,11 +1,11 @@
 // LinkPort: one port of a card below its router: the link controller (TL
-// model), its PHY and the cable socket to the far card, with a SlotSink on
-// the network side until routers take that place.
+// model), its PHY and the cable socket to the far card. Its network side
+// (controller.network) is the owner's to connect: a router port, or a
+// SlotSink where nothing forwards traffic.
 #pragma once
 
 #include <systemc>
 
-#include "systemc/link/slot_sink.h"
 #include "systemc/link/tl_link_controller.h"
 #include "systemc/phy/phy_port.h"
 
@@ -22,7 +22,6 @@ class LinkPort : public sc_core::sc_module {
 
   link::TlLinkController controller;
   phy::PhyPort phy;
-  link::SlotSink network;
   sc_core::sc_signal<bool> irq;
 
   phy::CableSocket& cable() { return phy.cable; }

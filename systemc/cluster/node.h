@@ -1,32 +1,55 @@
-// Node: one card of a cluster as far as it is built today: its board (the
-// MCU and its devices) and one LinkPort per network port, whose registers
-// and interrupts the board maps (docs/board.md).
+// Node: one card of a cluster: its board (the MCU and its devices), one
+// LinkPort per network port, and — on a node of a fabric — the router
+// above those ports with the network interface at its local port. The board
+// maps every link controller's registers and interrupt and the router's
+// registers (docs/board.md).
 #pragma once
 
+#include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <systemc>
 #include <vector>
 
 #include "systemc/board/board.h"
 #include "systemc/cluster/link_port.h"
+#include "systemc/link/slot_sink.h"
+#include "systemc/network/network_interface.h"
+#include "systemc/network/router.h"
 
 namespace lq::cluster {
 
+// The network layer of a node: the router (its network_ports are the
+// board's ports) and the interface at its local port.
+struct NodeNetworkConfig {
+  net::RouterConfig router;
+  net::NetworkInterfaceConfig interface;
+  std::function<void(net::Delivered)> on_delivery;
+};
+
 class Node : public sc_core::sc_module {
  public:
-  // `board.ports` link ports are built, each from `port`.
+  // `board.ports` link ports are built, each from `port`. Without
+  // `network` their network sides end in SlotSinks.
   Node(const sc_core::sc_module_name& name, const board::BoardConfig& board,
-       const LinkPortConfig& port);
+       const LinkPortConfig& port,
+       const std::optional<NodeNetworkConfig>& network = std::nullopt);
 
   board::Board& board() { return board_; }
   LinkPort& port(unsigned index) { return *ports_.at(index); }
   unsigned port_count() const { return static_cast<unsigned>(ports_.size()); }
+  // The network layer; nullptr on a node built without one.
+  net::Router* router() { return router_.get(); }
+  net::NetworkInterface* interface() { return interface_.get(); }
   StatList Stats() const;
 
  private:
   board::Board board_;
   std::vector<std::unique_ptr<LinkPort>> ports_;
+  std::unique_ptr<net::Router> router_;
+  std::unique_ptr<net::NetworkInterface> interface_;
+  std::vector<std::unique_ptr<link::SlotSink>> sinks_;
 };
 
 }  // namespace lq::cluster

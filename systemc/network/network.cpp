@@ -44,11 +44,8 @@ Network::Network(const sc_core::sc_module_name& name,
         ("source" + std::to_string(n)).c_str(), interface, traffic, pattern));
     Connect(routers_.back()->port(routers_.back()->local_port()),
             sources_.back()->socket());
-    NetworkInterface& local = sources_.back()->interface();
     routers_.back()->registers().SetHooks(
-        {[&local](const std::array<uint8_t, 8>& map) { local.SetTcMap(map); },
-         [&local](bool frozen) { local.SetFrozen(frozen); },
-         [&local](uint8_t epoch) { local.SetEpoch(epoch); }});
+        LocalPortHooks(sources_.back()->interface()));
   }
   for (topo::NodeId n = 0; n < topology->NodeCount(); ++n) {
     for (unsigned p = 0; p < topology->PortCount(n); ++p) {

@@ -1,13 +1,16 @@
 // RouterRegisters: the shadow bank, TABLE_SWITCH and the counters' view.
 #include "systemc/network/router_registers.h"
 
+#include <stdexcept>
 #include <utility>
 
 #include "generated/cpp/router_regs.h"
 #include "models/common/bytes.h"
+#include "models/topology/fat_tree.h"
 #include "models/topology/programmed_table.h"
 #include "models/topology/routing_registry.h"
 #include "models/topology/topology_registry.h"
+#include "models/topology/torus.h"
 #include "systemc/common/register_port.h"
 #include "systemc/network/network_interface.h"
 #include "systemc/network/router.h"
@@ -44,6 +47,31 @@ uint32_t Place(const lq::regs::Field& field, uint32_t value) {
 
 constexpr unsigned kTcMapBits = 2;
 
+// SHAPE for the fabric a router is built into (NET-5.6): a torus's ring
+// sizes, a fat-tree's k; 0 where the fixed functions do not apply or the
+// sizes do not fit.
+uint32_t FabricShape(const topo::Topology& topology) {
+  const lq::regs::Field sizes[] = {regs::kShapeSize0, regs::kShapeSize1,
+                                   regs::kShapeSize2, regs::kShapeSize3};
+  if (const auto* torus = dynamic_cast<const topo::Torus*>(&topology)) {
+    if (torus->sizes().size() > 4) {
+      return 0;
+    }
+    uint32_t shape = 0;
+    for (size_t d = 0; d < torus->sizes().size(); ++d) {
+      if (torus->sizes()[d] > sizes[d].Mask() >> sizes[d].lsb) {
+        return 0;
+      }
+      shape |= Place(sizes[d], torus->sizes()[d]);
+    }
+    return shape;
+  }
+  if (const auto* tree = dynamic_cast<const topo::FatTree*>(&topology)) {
+    return tree->k() <= 0xFF ? Place(regs::kShapeSize0, tree->k()) : 0;
+  }
+  return 0;
+}
+
 }  // namespace
 
 std::optional<uint32_t> RouteModeCode(const std::string& routing_name) {
@@ -53,6 +81,12 @@ std::optional<uint32_t> RouteModeCode(const std::string& routing_name) {
     }
   }
   return std::nullopt;
+}
+
+RouterRegisterHooks LocalPortHooks(NetworkInterface& local) {
+  return {[&local](const std::array<uint8_t, 8>& map) { local.SetTcMap(map); },
+          [&local](bool frozen) { local.SetFrozen(frozen); },
+          [&local](uint8_t epoch) { local.SetEpoch(epoch); }};
 }
 
 RouterRegisters::RouterRegisters(const sc_core::sc_module_name& name,
@@ -80,6 +114,7 @@ RouterRegisters::RouterRegisters(const sc_core::sc_module_name& name,
   const uint32_t mode = RouteModeCode(router.routing().Name())
                             .value_or(static_cast<uint32_t>(Mode::kTable));
   regs_.Store(regs::kRouteModeOffset, Place(regs::kRouteModeMode, mode));
+  regs_.Store(regs::kShapeOffset, FabricShape(topology));
 
   regs_.Hook(regs::kRouteModeOffset,
              {[this] {
@@ -176,6 +211,14 @@ void RouterRegisters::HookCounters() {
                         },
                         nullptr, nullptr});
   }
+}
+
+void RouterRegisters::PresetMode(const std::string& routing_name) {
+  const auto code = RouteModeCode(routing_name);
+  if (!code) {
+    throw std::invalid_argument("no ROUTE_MODE for routing " + routing_name);
+  }
+  regs_.Store(regs::kRouteModeOffset, Place(regs::kRouteModeMode, *code));
 }
 
 std::array<uint8_t, 8> RouterRegisters::tc_map() const {

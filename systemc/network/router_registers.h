@@ -35,6 +35,11 @@ struct RouterRegisterHooks {
   std::function<void(uint8_t epoch)> on_epoch;  // after every switch
 };
 
+class NetworkInterface;
+// The hooks that make `local`, the interface at the router's local port,
+// follow the registers.
+RouterRegisterHooks LocalPortHooks(NetworkInterface& local);
+
 // ROUTE_MODE codes (NET-4.8) and the routing-function names they stand for.
 std::optional<uint32_t> RouteModeCode(const std::string& routing_name);
 
@@ -48,6 +53,10 @@ class RouterRegisters : public sc_core::sc_module {
                   unsigned vc_sets);
 
   void SetHooks(RouterRegisterHooks hooks) { hooks_ = std::move(hooks); }
+  // The builder's preset of the shadow bank's MODE (SHAPE presets itself to
+  // the fabric's sizes): what a TABLE_SWITCH installs unless firmware
+  // writes another. Throws on a name with no ROUTE_MODE code.
+  void PresetMode(const std::string& routing_name);
   // The TC_MAP in force (reset: NET-3.5's default for S sets).
   std::array<uint8_t, 8> tc_map() const;
 

@@ -45,8 +45,10 @@
 #define LQ_LC_STRIDE 0x1000u
 #define LQ_LC_MAX_PORTS 8u
 
-/* Reserved windows of the upper layers. */
+/* The router (docs/registers/router.md); only on a card of a fabric. */
 #define LQ_ROUTER_BASE 0x40010000u
+
+/* Reserved windows of the upper layers. */
 #define LQ_TRANSPORT_BASE 0x40020000u
 #define LQ_LOGICAL_UNIT_BASE 0x40030000u
 #define LQ_RESERVED_WINDOW_SIZE 0x10000u

@@ -6,14 +6,12 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <fstream>
-#include <iterator>
 #include <string>
 #include <systemc>
 #include <vector>
 
-#include "models/elf/elf_image.h"
 #include "systemc/cluster/cluster.h"
+#include "testbench/systemc/common/firmware_image.h"
 
 namespace lq::cluster {
 namespace {
@@ -26,20 +24,12 @@ bool Printed(const std::vector<std::string>& console, const std::string& text) {
 }
 
 TEST(BoardLinkFaultTest, FirmwareSeesLinkDownAndTheLinkComesBack) {
-  std::ifstream file(LQ_FIRMWARE_IMAGE, std::ios::binary);
-  ASSERT_TRUE(file) << "missing image " << LQ_FIRMWARE_IMAGE;
-  const Bytes bytes((std::istreambuf_iterator<char>(file)),
-                    std::istreambuf_iterator<char>());
-  const auto image = elf::ParseRv32Elf(bytes);
+  const auto image = testing::ReadFirmwareImage(LQ_FIRMWARE_IMAGE);
   ASSERT_TRUE(image.ok()) << image.error().reason;
 
   std::vector<std::string> console;
   ClusterConfig config;
-  const phy::LinkProfile profile = phy::FindLinkProfile("pcie6").value();
-  config.port.phy = phy::PhyPortConfig::ForProfile(profile);
-  config.port.controller.profile = profile;
-  // Training timeouts at 1/100: Detect.Quiet 120 us, Recovery 240 us.
-  config.port.controller.ltssm_time_scale = 1e-2;
+  config.port = testing::ScaledPcie6Port();
   config.on_console_line = [&](const std::string&, const std::string& line) {
     console.push_back(line);
   };

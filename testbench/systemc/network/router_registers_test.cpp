@@ -59,11 +59,7 @@ TEST(RouterRegisters, NET_5_6_FirmwareProgramsRoutingThroughRegisters) {
     config.slot_bytes = 64;
     config.vc_buffer_slots = 8;
     nodes.push_back(MakeRouterNode(config, delivered));
-    NetworkInterface& ni = *nodes.back().ni;
-    nodes.back().router->registers().SetHooks(
-        {[&ni](const std::array<uint8_t, 8>& map) { ni.SetTcMap(map); },
-         [&ni](bool frozen) { ni.SetFrozen(frozen); },
-         [&ni](uint8_t epoch) { ni.SetEpoch(epoch); }});
+    nodes.back().router->registers().SetHooks(LocalPortHooks(*nodes.back().ni));
     csr.push_back(
         std::make_unique<CsrMaster>(("csr" + std::to_string(n)).c_str()));
     csr.back()->socket.bind(nodes.back().router->csr());
@@ -137,6 +133,9 @@ TEST(RouterRegisters, NET_5_6_FirmwareProgramsRoutingThroughRegisters) {
         << "a 4-port router has no PORT_UP[4]";
     EXPECT_TRUE(BusError(r5, tlm::TLM_WRITE_COMMAND, regs::kTcMapOffset, 2))
         << "TC 0 to VC set 2 of 2";
+    EXPECT_EQ(r5.Read(regs::kShapeOffset), 0x0404u)
+        << "SHAPE starts as the fabric's ring sizes";
+    r5.Write(regs::kShapeOffset, 0);
     EXPECT_TRUE(
         BusError(r5, tlm::TLM_WRITE_COMMAND, regs::kTableSwitchOffset, 1))
         << "dor with SHAPE 0 describes no torus";

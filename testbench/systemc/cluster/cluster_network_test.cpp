@@ -1,0 +1,133 @@
+// The whole network stack of a 4x4 torus of boards: every board boots the
+// link bring-up firmware, which trains its four links (TL link controllers
+// and PHYs on pcie6) and then switches in its router's routes through the
+// router's registers (NET-5.6). Only then do packets sent from every node's
+// network interface cross routers and real links: all must arrive once,
+// intact, over minimal dimension-order paths, with nothing dropped. Before
+// the switch the routers' tables are empty and drop what they are given
+// (NET-5.5).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+#include <random>
+#include <string>
+#include <systemc>
+#include <vector>
+
+#include "models/topology/topology_registry.h"
+#include "systemc/cluster/cluster.h"
+#include "testbench/systemc/common/firmware_image.h"
+#include "testbench/systemc/common/sc_thread.h"
+
+namespace lq::cluster {
+namespace {
+
+using sc_core::sc_time;
+using sc_core::SC_US;
+
+constexpr unsigned kSide = 4;
+constexpr unsigned kNodes = kSide * kSide;
+constexpr unsigned kPerNode = 12;
+
+unsigned RingDistance(unsigned a, unsigned b) {
+  const unsigned d = a > b ? a - b : b - a;
+  return std::min(d, kSide - d);
+}
+
+Bytes Payload(unsigned src, unsigned seq) {
+  Bytes payload(40 + (src * 37 + seq * 11) % 400);
+  for (size_t i = 0; i < payload.size(); ++i) {
+    payload[i] = static_cast<uint8_t>(src * 7 + seq * 13 + i);
+  }
+  payload[0] = static_cast<uint8_t>(src);
+  payload[1] = static_cast<uint8_t>(seq);
+  return payload;
+}
+
+TEST(ClusterNetworkTest, NET_5_6_FirmwareRoutesThenTrafficCrossesRealLinks) {
+  const auto image = testing::ReadFirmwareImage(LQ_FIRMWARE_IMAGE);
+  ASSERT_TRUE(image.ok()) << image.error().reason;
+
+  std::vector<std::string> console;
+  std::vector<std::pair<unsigned, net::Delivered>> delivered;
+  ClusterConfig config;
+  config.port = testing::ScaledPcie6Port();  // Detect.Quiet 120 us
+  config.on_console_line = [&](const std::string& node,
+                               const std::string& line) {
+    console.push_back(node + ": " + line);
+  };
+  config.on_delivery = [&](unsigned node, net::Delivered d) {
+    delivered.emplace_back(node, std::move(d));
+  };
+  const auto topology =
+      topo::CreateTopology("torus", {{"dims", "4x4"}}).value();
+  Cluster cluster("cluster", config, topology);
+  ASSERT_TRUE(cluster.Load(*image).ok());
+
+  testing::ScThread traffic("traffic", [&] {
+    // Before any route: the empty table drops (NET-5.5).
+    cluster.node(0).interface()->Send(1, 0, Payload(0, 99));
+    auto routed = [&] {
+      for (unsigned n = 0; n < kNodes; ++n) {
+        if (cluster.node(n).router()->epoch() != 1) {
+          return false;
+        }
+      }
+      return true;
+    };
+    for (int t = 0; t < 500 && !routed(); ++t) {
+      sc_core::wait(sc_time(10, SC_US));
+    }
+    ASSERT_TRUE(routed()) << "every firmware switched in its routes";
+    EXPECT_EQ(cluster.node(0).router()->counters().drops_no_route, 1u);
+    EXPECT_TRUE(delivered.empty());
+
+    std::mt19937 random(3);
+    for (unsigned seq = 0; seq < kPerNode; ++seq) {
+      for (unsigned src = 0; src < kNodes; ++src) {
+        unsigned dst = random() % (kNodes - 1);
+        dst = dst >= src ? dst + 1 : dst;
+        cluster.node(src).interface()->Send(static_cast<uint16_t>(dst), 3,
+                                            Payload(src, seq));
+      }
+    }
+    for (int t = 0; t < 200 && delivered.size() < kNodes * kPerNode; ++t) {
+      sc_core::wait(sc_time(10, SC_US));
+    }
+  });
+  sc_core::sc_start(sc_time(6, sc_core::SC_MS));
+
+  std::string transcript;
+  for (const auto& line : console) {
+    transcript += line + "\n";
+  }
+  EXPECT_EQ(std::count_if(console.begin(), console.end(),
+                          [](const std::string& line) {
+                            return line.find(
+                                       "routes: dor, SHAPE 4x4x0x0, "
+                                       "epoch 1") != std::string::npos;
+                          }),
+            kNodes)
+      << transcript;
+  ASSERT_EQ(delivered.size(), kNodes * kPerNode) << "every packet arrived";
+  std::map<std::pair<unsigned, unsigned>, unsigned> seen;
+  for (const auto& [node, d] : delivered) {
+    const unsigned src = d.payload[0], seq = d.payload[1];
+    EXPECT_EQ(node, d.header.dst) << "delivered where it was sent";
+    EXPECT_EQ(src, d.header.src);
+    EXPECT_EQ(d.payload, Payload(src, seq)) << "payload intact";
+    const std::pair<unsigned, unsigned> key(src, seq);
+    EXPECT_EQ(++seen[key], 1u) << "delivered once";
+    EXPECT_EQ(d.header.hops, RingDistance(src % kSide, node % kSide) +
+                                 RingDistance(src / kSide, node / kSide))
+        << "minimal dimension-order path";
+  }
+  for (unsigned n = 0; n < kNodes; ++n) {
+    const net::RouterCounters& counters = cluster.node(n).router()->counters();
+    EXPECT_EQ(counters.Dropped(), n == 0 ? 1u : 0u) << "node " << n;
+  }
+}
+
+}  // namespace
+}  // namespace lq::cluster
