@@ -26,6 +26,12 @@ void SlotParser::Reset() {
 
 std::vector<SlotParser::Event> SlotParser::Accept(ByteView slot) {
   std::vector<Event> events;
+  Accept(slot, events);
+  return events;
+}
+
+void SlotParser::Accept(ByteView slot, std::vector<Event>& events) {
+  events.clear();
   size_t at = 0;
   while (at < slot.size() && !broken_) {
     if (skip_ > 0) {  // the payload of a dropped packet
@@ -84,7 +90,7 @@ std::vector<SlotParser::Event> SlotParser::Accept(ByteView slot) {
       Event event;
       event.kind = Event::Kind::kPayload;
       event.header = header_;
-      event.packet.assign(slot.begin() + at, slot.begin() + at + take);
+      event.chunk = ByteView(slot.data() + at, take);
       event.last = take == wanted;
       partial_.resize(partial_.size() + take);
       at += take;
@@ -108,7 +114,6 @@ std::vector<SlotParser::Event> SlotParser::Accept(ByteView slot) {
       have_header_ = false;
     }
   }
-  return events;
 }
 
 }  // namespace lq::net

@@ -63,7 +63,9 @@ class SlotParser {
     Kind kind = Kind::kPacket;
     RouteHeader header;
     Bytes packet;             // kPacket: header + payload; kHeader: the
-                              // header; kPayload: this chunk
+                              // header
+    ByteView chunk;           // kPayload: this chunk, inside the slot given
+                              // to Accept() (valid while that slot lives)
     bool last = false;        // kPayload: the packet's last chunk
     const char* reason = "";  // which check failed
   };
@@ -73,6 +75,9 @@ class SlotParser {
   // Parses one slot. After a stream error every later slot is ignored until
   // Reset() (the link went down and came back: NET-2.10).
   std::vector<Event> Accept(ByteView slot);
+  // The same into `events` (cleared first), whose capacity a caller may
+  // reuse from slot to slot.
+  void Accept(ByteView slot, std::vector<Event>& events);
   void Reset();
 
   bool broken() const { return broken_; }

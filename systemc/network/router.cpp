@@ -157,8 +157,8 @@ void Router::OnSlot(unsigned port, link::Slot slot,
     return;
   }
   const sc_core::sc_time due = sc_core::sc_time_stamp() + delay;
-  arrivals_.emplace(
-      due, Arrival{port, false, slot.vc, 0, std::move(slot.bytes), slot.abort});
+  PushArrival(Arrival{due, next_arrival_++, port, false, slot.vc, 0,
+                      std::move(slot.bytes), slot.abort});
   wake_.notify(delay);
 }
 
@@ -168,7 +168,7 @@ void Router::OnCredit(unsigned port, unsigned vc, unsigned count,
     return;
   }
   const sc_core::sc_time due = sc_core::sc_time_stamp() + delay;
-  arrivals_.emplace(due, Arrival{port, true, vc, count, {}, false});
+  PushArrival(Arrival{due, next_arrival_++, port, true, vc, count, {}, false});
   wake_.notify(delay);
 }
 
@@ -221,8 +221,8 @@ void Router::ScheduleNext(const sc_core::sc_time& now) {
       }
     }
   }
-  if (!arrivals_.empty() && (!next || arrivals_.begin()->first < *next)) {
-    next = arrivals_.begin()->first;
+  if (!arrivals_.empty() && (!next || arrivals_.front().due < *next)) {
+    next = arrivals_.front().due;
   }
   if (next) {
     wake_.notify(*next - now);
@@ -230,11 +230,26 @@ void Router::ScheduleNext(const sc_core::sc_time& now) {
 }
 
 void Router::DeliverUntil(const sc_core::sc_time& until) {
-  while (!arrivals_.empty() && arrivals_.begin()->first <= until) {
-    const Arrival arrival = std::move(arrivals_.begin()->second);
-    arrivals_.erase(arrivals_.begin());
+  while (!arrivals_.empty() && arrivals_.front().due <= until) {
+    std::pop_heap(arrivals_.begin(), arrivals_.end(), LaterArrival);
+    Arrival arrival = std::move(arrivals_.back());
+    arrivals_.pop_back();
     Deliver(arrival);
+    if (arrival.slot.capacity() >= config_.slot_bytes &&
+        spare_slots_.size() < kSpareSlots) {
+      spare_slots_.push_back(std::move(arrival.slot));
+    }
   }
+}
+
+// Arrivals leave in order of time, and of calls among equal times.
+bool Router::LaterArrival(const Arrival& a, const Arrival& b) {
+  return a.due != b.due ? a.due > b.due : a.seq > b.seq;
+}
+
+void Router::PushArrival(Arrival arrival) {
+  arrivals_.push_back(std::move(arrival));
+  std::push_heap(arrivals_.begin(), arrivals_.end(), LaterArrival);
 }
 
 void Router::Deliver(const Arrival& arrival) {
@@ -254,14 +269,14 @@ void Router::Deliver(const Arrival& arrival) {
   ++flits_in_[arrival.port];
   input(arrival.port, arrival.vc).arrived_bytes += config_.slot_bytes;
   MarkDirty(index(arrival.port, arrival.vc));
-  for (auto& event :
-       input(arrival.port, arrival.vc).parser->Accept(arrival.slot)) {
+  input(arrival.port, arrival.vc).parser->Accept(arrival.slot, events_);
+  for (auto& event : events_) {
     switch (event.kind) {
       case SlotParser::Event::Kind::kHeader:
         AcceptHeader(arrival.port, arrival.vc, event);
         break;
       case SlotParser::Event::Kind::kPayload:
-        AcceptPayload(arrival.port, arrival.vc, event.packet);
+        AcceptPayload(arrival.port, arrival.vc, event.chunk);
         break;
       case SlotParser::Event::Kind::kHeaderDrop:
         ++counters_.drops_header;
@@ -285,6 +300,7 @@ void Router::AcceptHeader(unsigned port, unsigned vc,
   packet.header = event.header;
   packet.bytes = std::move(event.packet);
   packet.total = kRouteHeaderBytes + event.header.len;
+  packet.bytes.reserve(packet.total);  // the payload follows without moves
   packet.ready = sc_core::sc_time_stamp() + period_ * config_.rc_cycles;
   if (port == local_port()) {
     ++counters_.injected;
@@ -297,7 +313,7 @@ void Router::AcceptHeader(unsigned port, unsigned vc,
   MarkActive(port);
 }
 
-void Router::AcceptPayload(unsigned port, unsigned vc, const Bytes& chunk) {
+void Router::AcceptPayload(unsigned port, unsigned vc, ByteView chunk) {
   InputPacket& packet = input(port, vc).packets.back();
   packet.received += chunk.size();
   if (!packet.discard) {
@@ -749,6 +765,10 @@ void Router::Send(unsigned in_port, unsigned in_vc) {
   const size_t chunk = std::min(config_.slot_bytes, packet.total - packet.sent);
   link::Slot slot;
   slot.vc = packet.out_vc;
+  if (!spare_slots_.empty()) {  // a buffer of a slot that arrived here
+    slot.bytes = std::move(spare_slots_.back());
+    spare_slots_.pop_back();
+  }
   slot.bytes.assign(config_.slot_bytes, 0);  // padded at the packet's end
   std::copy(packet.bytes.begin() + packet.sent,
             packet.bytes.begin() + packet.sent + chunk, slot.bytes.begin());

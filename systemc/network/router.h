@@ -12,7 +12,6 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
-#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -222,6 +221,8 @@ class Router : public sc_core::sc_module {
     unsigned credits = 0;  // the downstream's room, in slots
   };
   struct Arrival {
+    sc_core::sc_time due;
+    uint64_t seq;  // order of the calls that made arrivals due together
     unsigned port;
     bool is_credit;
     unsigned vc;
@@ -244,8 +245,10 @@ class Router : public sc_core::sc_module {
 
   void DeliverUntil(const sc_core::sc_time& until);  // arrivals due by then
   void Deliver(const Arrival& arrival);
+  static bool LaterArrival(const Arrival& a, const Arrival& b);
+  void PushArrival(Arrival arrival);
   void AcceptHeader(unsigned port, unsigned vc, SlotParser::Event& event);
-  void AcceptPayload(unsigned port, unsigned vc, const Bytes& chunk);
+  void AcceptPayload(unsigned port, unsigned vc, ByteView chunk);
   // The packet still arriving at the tail of input VC `vc`, if any, ends
   // with the bytes it has (Truncate).
   void EndPartialPacket(unsigned port, unsigned vc, bool count_drop);
@@ -304,7 +307,13 @@ class Router : public sc_core::sc_module {
   std::vector<std::unique_ptr<PortEnd>> ends_;
   std::vector<InputVc> inputs_;
   std::vector<OutputVc> outputs_;
-  std::multimap<sc_core::sc_time, Arrival> arrivals_;
+  std::vector<Arrival> arrivals_;  // a heap: the earliest (due, seq) first
+  // Buffers of slots delivered here, reused for slots sent: a router sends
+  // about as many slots as it receives, so few are ever allocated.
+  static constexpr size_t kSpareSlots = 16;
+  std::vector<Bytes> spare_slots_;
+  std::vector<SlotParser::Event> events_;  // Deliver()'s, reused
+  uint64_t next_arrival_ = 0;
   RouterHooks hooks_;
   std::unique_ptr<RouterRegisters> registers_;
   std::vector<bool> paused_;             // [out_port][tc]

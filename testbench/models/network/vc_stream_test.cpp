@@ -165,7 +165,8 @@ TEST(VcStreamTest, NET_2_7_StreamingReportsHeaderThenPayloadChunks) {
   int slots = 0;
   while (packer.HasSlot(true)) {
     ++slots;
-    for (const auto& e : parser.Accept(packer.PopSlot())) {
+    const Bytes slot = packer.PopSlot();  // the chunks point into it
+    for (const auto& e : parser.Accept(slot)) {
       if (e.kind == SlotParser::Event::Kind::kHeader) {
         ++headers;
         EXPECT_EQ(slots, 1) << "the header is reported with its first slot";
@@ -173,6 +174,8 @@ TEST(VcStreamTest, NET_2_7_StreamingReportsHeaderThenPayloadChunks) {
         ASSERT_EQ(e.kind, SlotParser::Event::Kind::kPayload);
         EXPECT_FALSE(ended);
         ended = e.last;
+        rebuilt.insert(rebuilt.end(), e.chunk.begin(), e.chunk.end());
+        continue;
       }
       rebuilt.insert(rebuilt.end(), e.packet.begin(), e.packet.end());
     }
