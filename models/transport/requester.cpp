@@ -1,0 +1,231 @@
+// Requester: segmentation, acknowledgement, go-back-N and the counters.
+#include "models/transport/requester.h"
+
+#include "models/roce/psn.h"
+#include "models/roce/timers.h"
+#include "models/transport/segmentation.h"
+
+namespace lq::transport {
+
+using roce::PsnAdd;
+using roce::PsnAfter;
+using roce::PsnBefore;
+using roce::PsnDistance;
+
+namespace {
+
+constexpr uint8_t kInfiniteRnrRetry = 7;
+
+CompletionStatus NakStatus(uint8_t code) {
+  switch (static_cast<roce::NakCode>(code)) {
+    case roce::NakCode::kInvalidRequest:
+      return CompletionStatus::kRemInvReqErr;
+    case roce::NakCode::kRemoteAccessError:
+      return CompletionStatus::kRemAccessErr;
+    default:
+      return CompletionStatus::kRemOpErr;
+  }
+}
+
+}  // namespace
+
+Requester::Requester(const QpAttributes& attributes,
+                     const RequesterConfig& config)
+    : attributes_(attributes),
+      config_(config),
+      ack_timeout_ns_(roce::LocalAckTimeoutNs(attributes.timeout).value()),
+      end_psn_(attributes.sq_psn),
+      next_psn_(attributes.sq_psn),
+      unacked_psn_(attributes.sq_psn),
+      sent_end_psn_(attributes.sq_psn),
+      retry_(attributes.retry_cnt),
+      rnr_(attributes.rnr_retry) {}
+
+void Requester::Post(const SendWr& wr) {
+  if (failed_) {
+    completions_.push_back(
+        {wr.wr_id, CompletionStatus::kFlushErr, 0, std::nullopt});
+    return;
+  }
+  const uint32_t packets = PacketCount(wr.length, attributes_.pmtu);
+  wrs_.push_back({wr, end_psn_, packets});
+  end_psn_ = PsnAdd(end_psn_, packets);
+}
+
+std::optional<RequestPacket> Requester::Next(uint64_t now_ns) {
+  if (failed_ || rnr_until_ || next_psn_ == end_psn_ ||
+      PsnDistance(unacked_psn_, next_psn_) >=
+          static_cast<int32_t>(roce::kPsnHalfWindow - 1)) {
+    return std::nullopt;
+  }
+  const PostedWr* posted = nullptr;
+  for (const PostedWr& w : wrs_) {
+    if (PsnDistance(w.first_psn, next_psn_) < static_cast<int32_t>(w.packets)) {
+      posted = &w;
+      break;
+    }
+  }
+  const SendWr& wr = posted->wr;
+  const auto index =
+      static_cast<uint32_t>(PsnDistance(posted->first_psn, next_psn_));
+  RequestPacket packet;
+  packet.wr_id = wr.wr_id;
+  packet.psn = next_psn_;
+  packet.opcode =
+      SegmentOpcode(wr.kind, wr.immediate.has_value(), index, posted->packets);
+  packet.ack_req = SegmentAckReq(index, posted->packets, config_.ack_req_every);
+  packet.offset = index * attributes_.pmtu;
+  packet.length =
+      SegmentLength(wr.length, attributes_.pmtu, index, posted->packets);
+  if (wr.kind == SendKind::kWrite && index == 0) {
+    packet.reth = roce::Reth{wr.remote_address, wr.rkey, wr.length};
+  }
+  if (index + 1 == posted->packets) {
+    packet.immediate = wr.immediate;
+  }
+  packet.retransmit = PsnBefore(next_psn_, sent_end_psn_);
+  retransmits_ += packet.retransmit ? 1 : 0;
+  next_psn_ = PsnAdd(next_psn_, 1);
+  if (PsnAfter(next_psn_, sent_end_psn_)) {
+    sent_end_psn_ = next_psn_;
+  }
+  if (!ack_deadline_) {
+    RestartAckTimer(now_ns);
+  }
+  return packet;
+}
+
+void Requester::OnAcknowledge(uint32_t psn, const roce::Aeth& aeth,
+                              uint64_t now_ns) {
+  if (failed_ || PsnAfter(psn, PsnAdd(sent_end_psn_, roce::kPsnMask))) {
+    return;  // for a PSN never sent: not ours to believe
+  }
+  switch (aeth.type()) {
+    case roce::AethType::kAck:
+      AcknowledgeBefore(PsnAdd(psn, 1), now_ns);
+      return;
+    case roce::AethType::kRnrNak:
+      if (PsnBefore(psn, unacked_psn_)) {
+        return;  // stale
+      }
+      AcknowledgeBefore(psn, now_ns);
+      if (attributes_.rnr_retry != kInfiniteRnrRetry) {
+        if (rnr_ == 0) {
+          Fail(CompletionStatus::kRnrRetryExcErr);
+          return;
+        }
+        --rnr_;
+      }
+      rnr_until_ = now_ns + roce::RnrTimerNs(aeth.value()).value();
+      rnr_psn_ = psn;
+      ack_deadline_.reset();  // the RNR wait replaces the ACK timer
+      return;
+    case roce::AethType::kNak:
+      if (PsnBefore(psn, unacked_psn_)) {
+        return;  // stale
+      }
+      AcknowledgeBefore(psn, now_ns);
+      if (aeth.value() ==
+          static_cast<uint8_t>(roce::NakCode::kPsnSequenceError)) {
+        Rewind(psn, now_ns);
+      } else {
+        Fail(NakStatus(aeth.value()));
+      }
+      return;
+    case roce::AethType::kReserved:
+      return;
+  }
+}
+
+bool Requester::AcknowledgeBefore(uint32_t psn, uint64_t now_ns) {
+  if (!PsnAfter(psn, unacked_psn_) || PsnAfter(psn, sent_end_psn_)) {
+    return false;
+  }
+  unacked_psn_ = psn;
+  if (PsnBefore(next_psn_, unacked_psn_)) {
+    next_psn_ = unacked_psn_;
+  }
+  while (!wrs_.empty() &&
+         PsnBefore(PsnAdd(wrs_.front().first_psn, wrs_.front().packets - 1),
+                   unacked_psn_)) {
+    completions_.push_back(
+        {wrs_.front().wr.wr_id, CompletionStatus::kSuccess, 0, std::nullopt});
+    wrs_.pop_front();
+  }
+  retry_ = attributes_.retry_cnt;  // TRN-7.5, TRN-7.7: progress
+  rnr_ = attributes_.rnr_retry;
+  if (AwaitingAck()) {
+    RestartAckTimer(now_ns);
+  } else {
+    ack_deadline_.reset();
+  }
+  return true;
+}
+
+void Requester::Rewind(uint32_t psn, uint64_t now_ns) {
+  if (retry_ == 0) {
+    Fail(CompletionStatus::kRetryExcErr);  // TRN-7.5, TRN-7.9
+    return;
+  }
+  --retry_;
+  next_psn_ = psn;
+  RestartAckTimer(now_ns);
+}
+
+std::optional<uint64_t> Requester::deadline() const {
+  if (rnr_until_) {
+    return rnr_until_;
+  }
+  return ack_deadline_;
+}
+
+void Requester::OnTimer(uint64_t now_ns) {
+  if (failed_) {
+    return;
+  }
+  if (rnr_until_) {
+    if (now_ns >= *rnr_until_) {
+      rnr_until_.reset();
+      next_psn_ = rnr_psn_;  // TRN-7.6: resend from the refused packet
+      RestartAckTimer(now_ns);
+    }
+    return;
+  }
+  if (ack_deadline_ && now_ns >= *ack_deadline_) {
+    Rewind(unacked_psn_, now_ns);  // TRN-7.4
+  }
+}
+
+bool Requester::AwaitingAck() const {
+  return PsnAfter(sent_end_psn_, unacked_psn_);
+}
+
+void Requester::RestartAckTimer(uint64_t now_ns) {
+  if (ack_timeout_ns_ == roce::kNoTimeout) {
+    ack_deadline_.reset();  // code 0: never expires
+    return;
+  }
+  ack_deadline_ = now_ns + ack_timeout_ns_;
+}
+
+void Requester::Fail(CompletionStatus status) {
+  failed_ = true;
+  ack_deadline_.reset();
+  rnr_until_.reset();
+  bool first = true;
+  for (const PostedWr& posted : wrs_) {
+    completions_.push_back({posted.wr.wr_id,
+                            first ? status : CompletionStatus::kFlushErr, 0,
+                            std::nullopt});
+    first = false;
+  }
+  wrs_.clear();
+}
+
+std::vector<Completion> Requester::TakeCompletions() {
+  std::vector<Completion> taken;
+  taken.swap(completions_);
+  return taken;
+}
+
+}  // namespace lq::transport

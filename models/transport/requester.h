@@ -1,0 +1,98 @@
+// The requester side of an RC queue pair (docs/spec/trn.md sections 6 and
+// 7) for SEND and RDMA WRITE: work requests segmented into PSN-numbered
+// packets, acknowledgements that complete them in posting order, go-back-N
+// on a NAK or a local ACK timeout, the retry and RNR counters, and the
+// error that completes every work request exactly once. It keeps no clock:
+// the caller passes the time and calls OnTimer() at deadline().
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <optional>
+#include <vector>
+
+#include "models/roce/ib_headers.h"
+#include "models/roce/opcode.h"
+#include "models/transport/qp_state.h"
+#include "models/transport/work_request.h"
+
+namespace lq::transport {
+
+struct RequesterConfig {
+  uint32_t ack_req_every = 8;  // transport.ack_req_every (TRN-6.7)
+};
+
+// One request packet to put on the wire. The caller builds its headers
+// (roce::NewPacket) and takes its payload from the work request's buffer.
+struct RequestPacket {
+  uint64_t wr_id = 0;
+  roce::Opcode opcode = roce::Opcode::kSendOnly;
+  uint32_t psn = 0;
+  bool ack_req = false;
+  uint32_t offset = 0;                // of the payload within the message
+  uint32_t length = 0;                // payload bytes
+  std::optional<roce::Reth> reth;     // WRITE FIRST and ONLY
+  std::optional<uint32_t> immediate;  // LAST and ONLY "with immediate"
+  bool retransmit = false;            // sent before (TRN-7.3)
+};
+
+class Requester {
+ public:
+  Requester(const QpAttributes& attributes, const RequesterConfig& config);
+
+  // Queues `wr`; after a failure it completes at once with FLUSH_ERR.
+  void Post(const SendWr& wr);
+  // The next packet to send at `now_ns`: nothing when every posted packet
+  // is out, the PSN window is full (TRN-6.5), an RNR wait runs, or the
+  // requester failed.
+  std::optional<RequestPacket> Next(uint64_t now_ns);
+  // An ACKNOWLEDGE (ACK, NAK or RNR NAK) for this QP with BTH PSN `psn`.
+  void OnAcknowledge(uint32_t psn, const roce::Aeth& aeth, uint64_t now_ns);
+  // When OnTimer() is next due: the local ACK timeout or the end of an RNR
+  // wait, whichever is first; nothing when neither runs.
+  std::optional<uint64_t> deadline() const;
+  void OnTimer(uint64_t now_ns);
+
+  // Completions since the last call, in posting order.
+  std::vector<Completion> TakeCompletions();
+  // The QP must go to ERROR: a counter ran out or a fatal NAK came.
+  bool failed() const { return failed_; }
+  uint64_t retransmits() const { return retransmits_; }
+  size_t outstanding() const { return wrs_.size(); }
+
+ private:
+  struct PostedWr {
+    SendWr wr;
+    uint32_t first_psn;
+    uint32_t packets;
+  };
+  // Acknowledges every PSN before `psn`; true if that was progress.
+  bool AcknowledgeBefore(uint32_t psn, uint64_t now_ns);
+  // Go back to `psn` (TRN-7.3), spending a retry; false if none was left.
+  void Rewind(uint32_t psn, uint64_t now_ns);
+  // Completes the oldest work request with `status` and flushes the rest
+  // (TRN-7.8, TRN-7.9).
+  void Fail(CompletionStatus status);
+  // Sent and not acknowledged (TRN-7.4: the ACK timer runs).
+  bool AwaitingAck() const;
+  void RestartAckTimer(uint64_t now_ns);
+
+  QpAttributes attributes_;
+  RequesterConfig config_;
+  uint64_t ack_timeout_ns_;
+  std::deque<PostedWr> wrs_;  // posted, not completed, in order
+  uint32_t end_psn_;          // after the last posted packet
+  uint32_t next_psn_;         // the next to send
+  uint32_t unacked_psn_;      // the oldest not acknowledged
+  uint32_t sent_end_psn_;     // after the furthest ever sent
+  uint8_t retry_;
+  uint8_t rnr_;
+  std::optional<uint64_t> ack_deadline_;
+  std::optional<uint64_t> rnr_until_;
+  uint32_t rnr_psn_ = 0;
+  bool failed_ = false;
+  uint64_t retransmits_ = 0;
+  std::vector<Completion> completions_;
+};
+
+}  // namespace lq::transport

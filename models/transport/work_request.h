@@ -1,0 +1,51 @@
+// Work requests and completions of the verbs-like transport API
+// (docs/spec/trn.md sections 5 to 7): what a workload posts to a queue
+// pair's send and receive queues, and how each one ends.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+
+namespace lq::transport {
+
+enum class SendKind { kSend, kWrite };
+
+// A send-queue work request: a SEND of `length` bytes into the peer's next
+// receive WR, or an RDMA WRITE of `length` bytes to the peer's
+// `remote_address` under `rkey`; either may carry immediate data.
+struct SendWr {
+  uint64_t wr_id = 0;
+  SendKind kind = SendKind::kSend;
+  uint32_t length = 0;
+  uint64_t remote_address = 0;  // WRITE
+  uint32_t rkey = 0;            // WRITE
+  std::optional<uint32_t> immediate;
+};
+
+// A receive-queue work request: room for one incoming SEND.
+struct RecvWr {
+  uint64_t wr_id = 0;
+  uint32_t length = 0;
+};
+
+// How a work request ended (TRN-5.2, TRN-7.8, TRN-7.9).
+enum class CompletionStatus {
+  kSuccess,
+  kFlushErr,        // the QP was in or went to ERROR first
+  kRetryExcErr,     // retry counter exhausted
+  kRnrRetryExcErr,  // RNR counter exhausted
+  kRemInvReqErr,    // NAK 1: invalid request
+  kRemAccessErr,    // NAK 2: remote access error
+  kRemOpErr,        // NAK 3: remote operational error
+};
+
+const char* CompletionStatusName(CompletionStatus status);
+
+struct Completion {
+  uint64_t wr_id = 0;
+  CompletionStatus status = CompletionStatus::kSuccess;
+  uint32_t byte_length = 0;           // receive completions: bytes placed
+  std::optional<uint32_t> immediate;  // receive completions
+};
+
+}  // namespace lq::transport

@@ -1,0 +1,43 @@
+// Tests of segmentation (TRN-6.2) and the AckReq rule (TRN-6.7).
+#include "models/transport/segmentation.h"
+
+#include <gtest/gtest.h>
+
+namespace lq::transport {
+namespace {
+
+using roce::Opcode;
+
+TEST(Segmentation, TRN_6_2_PacketCountsOpcodesAndLengths) {
+  EXPECT_EQ(PacketCount(0, 1024), 1u) << "an empty message is one packet";
+  EXPECT_EQ(PacketCount(1024, 1024), 1u);
+  EXPECT_EQ(PacketCount(1025, 1024), 2u);
+  EXPECT_EQ(PacketCount(10000, 4096), 3u);
+
+  EXPECT_EQ(SegmentOpcode(SendKind::kSend, false, 0, 1), Opcode::kSendOnly);
+  EXPECT_EQ(SegmentOpcode(SendKind::kWrite, true, 0, 1),
+            Opcode::kWriteOnlyWithImmediate);
+  EXPECT_EQ(SegmentOpcode(SendKind::kSend, true, 0, 3), Opcode::kSendFirst);
+  EXPECT_EQ(SegmentOpcode(SendKind::kSend, true, 1, 3), Opcode::kSendMiddle);
+  EXPECT_EQ(SegmentOpcode(SendKind::kSend, true, 2, 3),
+            Opcode::kSendLastWithImmediate);
+  EXPECT_EQ(SegmentOpcode(SendKind::kWrite, false, 2, 3), Opcode::kWriteLast);
+
+  // 10000 bytes at PMTU 4096: 4096, 4096, then 1808.
+  EXPECT_EQ(SegmentLength(10000, 4096, 0, 3), 4096u);
+  EXPECT_EQ(SegmentLength(10000, 4096, 1, 3), 4096u);
+  EXPECT_EQ(SegmentLength(10000, 4096, 2, 3), 1808u);
+  EXPECT_EQ(SegmentLength(0, 4096, 0, 1), 0u);
+}
+
+TEST(Segmentation, TRN_6_7_AckReqOnTheLastAndEveryKthPacket) {
+  const uint32_t count = 20;
+  for (uint32_t i = 0; i < count; ++i) {
+    const bool want = i == 7 || i == 15 || i == 19;
+    EXPECT_EQ(SegmentAckReq(i, count, 8), want) << "packet " << i;
+  }
+  EXPECT_TRUE(SegmentAckReq(0, 1, 8)) << "an ONLY packet asks";
+}
+
+}  // namespace
+}  // namespace lq::transport
