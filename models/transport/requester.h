@@ -53,6 +53,10 @@ class Requester {
   std::optional<uint64_t> deadline() const;
   void OnTimer(uint64_t now_ns);
 
+  // The QP went to ERROR by a modify (TRN-5.2): every outstanding work
+  // request completes with FLUSH_ERR, as will every later one.
+  void Flush() { Fail(CompletionStatus::kFlushErr); }
+
   // Completions since the last call, in posting order.
   std::vector<Completion> TakeCompletions();
   // The QP must go to ERROR: a counter ran out or a fatal NAK came.

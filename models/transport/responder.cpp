@@ -37,6 +37,15 @@ Responder::Responder(const QpAttributes& attributes,
                      const ResponderConfig& config)
     : attributes_(attributes), config_(config), epsn_(attributes.rq_psn) {}
 
+std::vector<Completion> Responder::FlushReceives() {
+  std::vector<Completion> flushed;
+  for (const RecvWr& wr : receive_) {
+    flushed.push_back({wr.wr_id, CompletionStatus::kFlushErr, 0, std::nullopt});
+  }
+  receive_.clear();
+  return flushed;
+}
+
 Reply Responder::Ack() const {
   return {roce::PsnAdd(epsn_, roce::kPsnMask), roce::Aeth::Ack(msn_)};
 }

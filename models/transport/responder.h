@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <deque>
 #include <optional>
+#include <vector>
 
 #include "models/roce/ib_headers.h"
 #include "models/roce/opcode.h"
@@ -59,6 +60,9 @@ class Responder {
   Responder(const QpAttributes& attributes, const ResponderConfig& config);
 
   void PostReceive(const RecvWr& wr) { receive_.push_back(wr); }
+  // TRN-5.2: the QP went to ERROR; every posted receive WR completes with
+  // FLUSH_ERR, in order.
+  std::vector<Completion> FlushReceives();
   ResponderStep OnRequest(const RequestHeader& request);
 
   uint32_t expected_psn() const { return epsn_; }

@@ -37,10 +37,10 @@ inline RouterNode MakeRouterNode(const RouterConfig& config,
   return node;
 }
 
-// Joins the routers of `nodes` (one per node of `topology`, in order) port to
-// port as its cables say.
-inline void CableRouters(const topo::Topology& topology,
-                         std::vector<RouterNode>& nodes) {
+// Joins the routers of `nodes` (one per node of `topology`, in order, each
+// with a `router` pointer) port to port as its cables say.
+template <typename Nodes>
+void CableRouters(const topo::Topology& topology, Nodes& nodes) {
   for (topo::NodeId n = 0; n < topology.NodeCount(); ++n) {
     for (topo::PortId p = 0; p < topology.PortCount(n); ++p) {
       const auto far = topology.Neighbour(n, p).value();

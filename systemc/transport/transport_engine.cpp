@@ -1,0 +1,352 @@
+// TransportEngine: queue pairs, wire bytes and DMA around models/transport.
+#include "systemc/transport/transport_engine.h"
+
+#include <string>
+#include <utility>
+
+#include "models/roce/addressing.h"
+
+namespace lq::transport {
+
+namespace {
+
+net::NetworkInterfaceConfig InterfaceFor(const TransportEngineConfig& config) {
+  net::NetworkInterfaceConfig interface = config.interface;
+  interface.node = static_cast<uint16_t>(config.node);
+  return interface;
+}
+
+constexpr uint8_t kDataTrafficClass = roce::PriorityOfDscp(roce::kDscpData);
+
+}  // namespace
+
+TransportEngine::TransportEngine(const sc_core::sc_module_name& name,
+                                 const TransportEngineConfig& config)
+    : sc_module(name),
+      memory("memory"),
+      config_(config),
+      interface_("interface", InterfaceFor(config),
+                 [this](net::Delivered delivered) {
+                   inbox_.push_back(std::move(delivered));
+                   wake_.notify(sc_core::SC_ZERO_TIME);
+                 }) {
+  SC_HAS_PROCESS(TransportEngine);
+  SC_THREAD(Run);
+}
+
+uint32_t TransportEngine::CreateQp() {
+  const uint32_t qpn = next_qpn_++;
+  qps_[qpn];
+  return qpn;
+}
+
+QpState TransportEngine::qp_state(uint32_t qpn) const {
+  const auto it = qps_.find(qpn);
+  return it == qps_.end() ? QpState::kReset : it->second.context.state();
+}
+
+Result<QpState> TransportEngine::ModifyQp(uint32_t qpn,
+                                          const QpModify& modify) {
+  const auto it = qps_.find(qpn);
+  if (it == qps_.end()) {
+    return Fail("no QP " + std::to_string(qpn));
+  }
+  Qp& qp = it->second;
+  auto state = qp.context.Modify(modify);
+  if (!state) {
+    return state;
+  }
+  const QpAttributes& attributes = qp.context.attributes();
+  switch (*state) {
+    case QpState::kReset:
+      qp = Qp{};
+      break;
+    case QpState::kRtr:
+      qp.responder.emplace(attributes, config_.responder);
+      for (const RecvWr& wr : qp.early_receives) {
+        qp.responder->PostReceive(wr);
+      }
+      qp.early_receives.clear();
+      break;
+    case QpState::kRts:
+      qp.requester.emplace(attributes, config_.requester);
+      break;
+    case QpState::kError:
+      EnterError(qpn, qp);
+      break;
+    case QpState::kInit:
+      break;
+  }
+  wake_.notify(sc_core::SC_ZERO_TIME);
+  return state;
+}
+
+Result<TransportEngine::Qp*> TransportEngine::QpForPost(uint32_t qpn,
+                                                        uint64_t wr_id,
+                                                        bool receive) {
+  const auto it = qps_.find(qpn);
+  if (it == qps_.end()) {
+    return Fail("no QP " + std::to_string(qpn));
+  }
+  Qp& qp = it->second;
+  if (qp.context.state() == QpState::kError) {
+    completions_.push_back(
+        {qpn, receive, {wr_id, CompletionStatus::kFlushErr, 0, std::nullopt}});
+    return static_cast<Qp*>(nullptr);
+  }
+  const bool allowed =
+      receive ? qp.context.may_post_receive() : qp.context.may_post_send();
+  if (!allowed) {
+    return Fail(std::string(receive ? "receive WRs need INIT or later"
+                                    : "send WRs need RTS") +
+                ", QP is " + QpStateName(qp.context.state()) + " (TRN-5.2)");
+  }
+  return &qp;
+}
+
+Result<bool> TransportEngine::PostSend(uint32_t qpn, const SendWr& wr,
+                                       uint64_t local_address) {
+  auto qp = QpForPost(qpn, wr.wr_id, false);
+  if (!qp) {
+    return qp.error();
+  }
+  if (*qp != nullptr) {
+    (*qp)->send_buffers[wr.wr_id] = local_address;
+    (*qp)->requester->Post(wr);
+    wake_.notify(sc_core::SC_ZERO_TIME);
+  }
+  return true;
+}
+
+Result<bool> TransportEngine::PostReceive(uint32_t qpn, const RecvWr& wr,
+                                          uint64_t local_address) {
+  auto qp = QpForPost(qpn, wr.wr_id, true);
+  if (!qp) {
+    return qp.error();
+  }
+  if (*qp != nullptr) {
+    (*qp)->receive_buffers[wr.wr_id] = local_address;
+    if ((*qp)->responder) {
+      (*qp)->responder->PostReceive(wr);
+    } else {
+      (*qp)->early_receives.push_back(wr);  // in INIT: until RTR
+    }
+  }
+  return true;
+}
+
+std::vector<EngineCompletion> TransportEngine::PollCompletions() {
+  std::vector<EngineCompletion> taken;
+  taken.swap(completions_);
+  return taken;
+}
+
+uint64_t TransportEngine::NowNs() const {
+  return sc_core::sc_time_stamp().value() /
+         sc_core::sc_time(1, sc_core::SC_NS).value();
+}
+
+void TransportEngine::Run() {
+  while (true) {
+    while (!inbox_.empty()) {
+      const net::Delivered delivered = std::move(inbox_.front());
+      inbox_.pop_front();
+      Receive(delivered);
+    }
+    std::optional<uint64_t> next;
+    for (auto& [qpn, qp] : qps_) {
+      if (qp.requester && qp.context.requester_runs()) {
+        const auto due = qp.requester->deadline();
+        if (due && *due <= NowNs()) {
+          qp.requester->OnTimer(NowNs());
+        }
+        while (auto request = qp.requester->Next(NowNs())) {
+          Transmit(qpn, qp, *request);
+        }
+        if (qp.requester->failed()) {
+          qp.context.EnterError();
+          EnterError(qpn, qp);
+        }
+      }
+      Collect(qpn, qp);
+      if (qp.requester && qp.requester->deadline() &&
+          (!next || *qp.requester->deadline() < *next)) {
+        next = qp.requester->deadline();
+      }
+    }
+    if (!inbox_.empty()) {
+      continue;  // DMA waits let more arrive
+    }
+    if (next) {
+      const uint64_t now = NowNs();
+      wait(sc_core::sc_time(static_cast<double>(*next > now ? *next - now : 0),
+                            sc_core::SC_NS),
+           wake_);
+    } else {
+      wait(wake_);
+    }
+  }
+}
+
+roce::Path TransportEngine::PathOf(uint32_t qpn, const Qp& qp) const {
+  roce::Path path;
+  path.local_node = config_.node;
+  path.remote_node = qp.context.attributes().remote_node;
+  path.local_qpn = qpn;
+  path.remote_qpn = qp.context.attributes().remote_qpn;
+  path.pkey = qp.context.attributes().pkey;
+  return path;
+}
+
+void TransportEngine::Transmit(uint32_t qpn, Qp& qp,
+                               const RequestPacket& request) {
+  roce::RocePacket packet =
+      roce::NewPacket(PathOf(qpn, qp), request.opcode, request.psn);
+  packet.bth.ack_req = request.ack_req;
+  if (request.reth) {
+    packet.reth = request.reth;
+  }
+  if (request.immediate) {
+    packet.imm_dt = roce::ImmDt{*request.immediate};
+  }
+  packet.payload.resize(request.length);
+  const uint64_t base = qp.send_buffers.at(request.wr_id);
+  if (request.length > 0 && !Dma(tlm::TLM_READ_COMMAND, base + request.offset,
+                                 packet.payload.data(), request.length)) {
+    ++counters_.dma_errors;  // the packet goes out with what was read
+  }
+  counters_.retransmits += request.retransmit ? 1 : 0;
+  SendFrame(qp.context.attributes().remote_node, packet);
+}
+
+void TransportEngine::SendFrame(uint32_t remote_node,
+                                const roce::RocePacket& packet) {
+  auto frame = roce::BuildPacket(packet);
+  if (!frame) {
+    // Our own packets are built from checked attributes: a failure here is
+    // a bug in the engine, not bad input.
+    SC_REPORT_ERROR(name(), frame.error().reason.c_str());
+    return;
+  }
+  ++counters_.packets_sent;
+  interface_.Send(static_cast<uint16_t>(remote_node), kDataTrafficClass,
+                  std::move(frame.value()));
+}
+
+void TransportEngine::Receive(const net::Delivered& delivered) {
+  auto parsed = roce::ParsePacket(delivered.payload);
+  if (!parsed) {
+    ++counters_.bad_packets;  // TRN-4: dropped, never half-used
+    return;
+  }
+  ++counters_.packets_received;
+  const roce::RocePacket& packet = parsed.value();
+  const auto it = qps_.find(packet.bth.dest_qp);
+  if (it == qps_.end() || !it->second.context.accepts_packets() ||
+      delivered.header.src != it->second.context.attributes().remote_node) {
+    ++counters_.stray_packets;
+    return;
+  }
+  const uint32_t qpn = it->first;
+  Qp& qp = it->second;
+  const auto opcode = static_cast<roce::Opcode>(packet.bth.opcode);
+  if (opcode == roce::Opcode::kAcknowledge) {
+    if (qp.requester && packet.aeth) {
+      qp.requester->OnAcknowledge(packet.bth.psn, *packet.aeth, NowNs());
+    }
+    return;
+  }
+  RequestHeader request;
+  request.opcode = opcode;
+  request.psn = packet.bth.psn;
+  request.ack_req = packet.bth.ack_req;
+  request.length = static_cast<uint32_t>(packet.payload.size());
+  request.reth = packet.reth;
+  if (packet.imm_dt) {
+    request.immediate = packet.imm_dt->immediate;
+  }
+  ResponderStep step = qp.responder->OnRequest(request);
+  if (step.place && step.place->length > 0) {
+    const Placement& place = *step.place;
+    const uint64_t address =
+        place.to_receive_wr ? qp.receive_buffers.at(place.wr_id) + place.offset
+                            : place.address;
+    Bytes data = packet.payload;
+    if (!Dma(tlm::TLM_WRITE_COMMAND, address, data.data(), data.size())) {
+      ++counters_.dma_errors;
+      step.reply = Reply{
+          request.psn, roce::Aeth::Nak(qp.responder->msn(),
+                                       roce::NakCode::kRemoteOperationalError)};
+      step.fatal = true;  // TRN-6.13: a failed memory access
+    }
+  }
+  if (step.completion) {
+    qp.receive_buffers.erase(step.completion->wr_id);
+    completions_.push_back({qpn, true, *step.completion});
+  }
+  if (step.reply) {
+    SendFrame(qp.context.attributes().remote_node,
+              roce::MakeAcknowledge(PathOf(qpn, qp), step.reply->psn,
+                                    step.reply->aeth));
+  }
+  if (step.fatal) {
+    qp.context.EnterError();
+    EnterError(qpn, qp);
+  }
+}
+
+void TransportEngine::EnterError(uint32_t qpn, Qp& qp) {
+  if (qp.requester) {
+    qp.requester->Flush();
+  }
+  if (qp.responder) {
+    for (const Completion& c : qp.responder->FlushReceives()) {
+      completions_.push_back({qpn, true, c});
+    }
+  }
+  for (const RecvWr& wr : qp.early_receives) {
+    completions_.push_back(
+        {qpn, true, {wr.wr_id, CompletionStatus::kFlushErr, 0, std::nullopt}});
+  }
+  qp.early_receives.clear();
+  Collect(qpn, qp);
+}
+
+void TransportEngine::Collect(uint32_t qpn, Qp& qp) {
+  if (!qp.requester) {
+    return;
+  }
+  for (const Completion& c : qp.requester->TakeCompletions()) {
+    qp.send_buffers.erase(c.wr_id);
+    completions_.push_back({qpn, false, c});
+  }
+}
+
+bool TransportEngine::Dma(tlm::tlm_command command, uint64_t address,
+                          uint8_t* data, size_t length) {
+  tlm::tlm_generic_payload trans;
+  trans.set_command(command);
+  trans.set_address(address);
+  trans.set_data_ptr(data);
+  trans.set_data_length(static_cast<unsigned>(length));
+  trans.set_streaming_width(static_cast<unsigned>(length));
+  trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+  memory->b_transport(trans, delay);
+  if (delay > sc_core::SC_ZERO_TIME) {
+    wait(delay);
+  }
+  return trans.is_response_ok();
+}
+
+StatList TransportEngine::Stats() const {
+  const std::string prefix = std::string(name()) + ".";
+  return {{prefix + "packets_sent", counters_.packets_sent},
+          {prefix + "packets_received", counters_.packets_received},
+          {prefix + "retransmits", counters_.retransmits},
+          {prefix + "bad_packets", counters_.bad_packets},
+          {prefix + "stray_packets", counters_.stray_packets},
+          {prefix + "dma_errors", counters_.dma_errors}};
+}
+
+}  // namespace lq::transport

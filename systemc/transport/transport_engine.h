@@ -1,0 +1,122 @@
+// TransportEngine: one node's RoCEv2 reliable-connection engine
+// (docs/spec/trn.md). Workloads use its verbs-like API — create and modify
+// queue pairs, post SEND/WRITE and receive work requests naming buffers in
+// the node's memory, poll completions. It moves real bytes: payloads are
+// read from and written to memory by DMA over its TLM initiator socket,
+// every packet exists as RoCEv2 wire bytes (models/roce: Ethernet, IPv4,
+// UDP 4791, BTH and the rest, ICRC), and those bytes cross the fabric as
+// the payload of network-layer DATA packets through the engine's network
+// interface. The protocol's decisions are models/transport's.
+#pragma once
+
+#include <tlm_utils/simple_initiator_socket.h>
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <optional>
+#include <systemc>
+#include <vector>
+
+#include "models/common/result.h"
+#include "models/roce/packet.h"
+#include "models/roce/packet_factory.h"
+#include "models/transport/qp_state.h"
+#include "models/transport/requester.h"
+#include "models/transport/responder.h"
+#include "systemc/common/stat_list.h"
+#include "systemc/network/network_interface.h"
+
+namespace lq::transport {
+
+struct TransportEngineConfig {
+  uint32_t node = 0;
+  net::NetworkInterfaceConfig interface;  // its node is set from `node`
+  RequesterConfig requester;
+  ResponderConfig responder;
+};
+
+// A completion with the queue pair and queue it belongs to.
+struct EngineCompletion {
+  uint32_t qpn = 0;
+  bool receive = false;  // from the receive queue
+  Completion completion;
+};
+
+// Counters of the engine (docs/stats-schema.md: transport).
+struct EngineCounters {
+  uint64_t packets_sent = 0;
+  uint64_t packets_received = 0;
+  uint64_t retransmits = 0;    // transport.retransmits (TRN-7.3)
+  uint64_t bad_packets = 0;    // failed TRN-4 parsing or ICRC: dropped
+  uint64_t stray_packets = 0;  // no such QP, or one not accepting packets
+  uint64_t dma_errors = 0;
+};
+
+class TransportEngine : public sc_core::sc_module {
+ public:
+  tlm_utils::simple_initiator_socket<TransportEngine> memory;
+
+  TransportEngine(const sc_core::sc_module_name& name,
+                  const TransportEngineConfig& config);
+
+  // To the router's local port.
+  link::SlotSocket& network() { return interface_.socket; }
+  net::NetworkInterface& interface() { return interface_; }
+
+  // TRN-5.4: QPNs from 2 upward, never reused.
+  uint32_t CreateQp();
+  Result<QpState> ModifyQp(uint32_t qpn, const QpModify& modify);
+  QpState qp_state(uint32_t qpn) const;
+  // Posts a send WR whose bytes are at `local_address` in this node's
+  // memory. Fails on an unknown QP or one not in RTS (TRN-5.2); in ERROR
+  // the WR completes with FLUSH_ERR.
+  Result<bool> PostSend(uint32_t qpn, const SendWr& wr, uint64_t local_address);
+  // Posts a receive WR whose buffer is at `local_address`. Fails on an
+  // unknown QP or one in RESET.
+  Result<bool> PostReceive(uint32_t qpn, const RecvWr& wr,
+                           uint64_t local_address);
+  // Completions since the last poll, in the order they happened.
+  std::vector<EngineCompletion> PollCompletions();
+
+  const EngineCounters& counters() const { return counters_; }
+  StatList Stats() const;
+
+ private:
+  struct Qp {
+    QpContext context;
+    std::optional<Requester> requester;
+    std::optional<Responder> responder;
+    std::map<uint64_t, uint64_t> send_buffers;     // wr_id -> address
+    std::map<uint64_t, uint64_t> receive_buffers;  // wr_id -> address
+    std::vector<RecvWr> early_receives;            // posted in INIT, before RTR
+  };
+
+  // The QP for a post; nullptr when it is in ERROR, where the work request
+  // completes at once with FLUSH_ERR (TRN-5.2); fails on an unknown QP or
+  // one in a state that takes no such post.
+  Result<Qp*> QpForPost(uint32_t qpn, uint64_t wr_id, bool receive);
+  void Run();  // SC_THREAD: deliveries, timers, transmissions
+  void Receive(const net::Delivered& delivered);
+  void Transmit(uint32_t qpn, Qp& qp, const RequestPacket& request);
+  void SendFrame(uint32_t remote_node, const roce::RocePacket& packet);
+  roce::Path PathOf(uint32_t qpn, const Qp& qp) const;
+  // The QP went to ERROR: flush both queues (TRN-5.2).
+  void EnterError(uint32_t qpn, Qp& qp);
+  void Collect(uint32_t qpn, Qp& qp);
+  bool Dma(tlm::tlm_command command, uint64_t address, uint8_t* data,
+           size_t length);
+  uint64_t NowNs() const;
+
+  TransportEngineConfig config_;
+  net::NetworkInterface interface_;
+  std::map<uint32_t, Qp> qps_;
+  uint32_t next_qpn_ = 2;
+  std::deque<net::Delivered> inbox_;
+  std::vector<EngineCompletion> completions_;
+  EngineCounters counters_;
+  sc_core::sc_event wake_;
+};
+
+}  // namespace lq::transport

@@ -1,0 +1,225 @@
+// Transport engines on a ring of four routers (docs/spec/trn.md): queue
+// pairs set up as TRN-5.6's agent does, then RDMA WRITE, SEND and WRITE
+// with immediate data move real bytes from one node's memory to another's
+// as RoCEv2 packets carried by the network layer. Memory contents are
+// compared end to end; completions, the state rules of TRN-5.2 and a flush
+// on ERROR are checked.
+#include "systemc/transport/transport_engine.h"
+
+#include <gtest/gtest.h>
+#include <tlm_utils/simple_target_socket.h>
+
+#include <memory>
+#include <string>
+#include <systemc>
+#include <vector>
+
+#include "models/topology/routing_registry.h"
+#include "models/topology/topology_registry.h"
+#include "systemc/network/router.h"
+#include "testbench/systemc/common/sc_thread.h"
+#include "testbench/systemc/network/router_node.h"
+
+namespace lq::transport {
+namespace {
+
+using sc_core::sc_time;
+using sc_core::SC_US;
+
+// A node's memory: a byte array behind a TLM target, open to the test.
+class TestMemory : public sc_core::sc_module {
+ public:
+  tlm_utils::simple_target_socket<TestMemory> socket;
+  Bytes bytes;
+
+  TestMemory(const sc_core::sc_module_name& name, size_t size)
+      : sc_module(name), socket("socket"), bytes(size) {
+    socket.register_b_transport(this, &TestMemory::BTransport);
+  }
+
+ private:
+  void BTransport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
+    const uint64_t at = trans.get_address();
+    const size_t length = trans.get_data_length();
+    if (at + length > bytes.size()) {
+      trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+      return;
+    }
+    if (trans.is_write()) {
+      std::copy_n(trans.get_data_ptr(), length, bytes.begin() + at);
+    } else {
+      std::copy_n(bytes.begin() + at, length, trans.get_data_ptr());
+    }
+    delay += sc_time(10, sc_core::SC_NS);
+    trans.set_response_status(tlm::TLM_OK_RESPONSE);
+  }
+};
+
+struct Node {
+  std::unique_ptr<net::Router> router;
+  std::unique_ptr<TransportEngine> engine;
+  std::unique_ptr<TestMemory> memory;
+};
+
+Bytes Pattern(size_t size, uint8_t seed) {
+  Bytes bytes(size);
+  for (size_t i = 0; i < size; ++i) {
+    bytes[i] = static_cast<uint8_t>(seed + i * 7 + (i >> 8));
+  }
+  return bytes;
+}
+
+// TRN-5.6's agent, step 2: both QPs to INIT.
+void InitQps(TransportEngine& a, uint32_t qa, TransportEngine& b, uint32_t qb) {
+  QpModify init;
+  init.to = QpState::kInit;
+  ASSERT_TRUE(a.ModifyQp(qa, init).ok());
+  ASSERT_TRUE(b.ModifyQp(qb, init).ok());
+}
+
+// Steps 4 and 5: each to RTR with its peer, then to RTS.
+void ReadyQps(TransportEngine& a, uint32_t qa, uint32_t node_a,
+              TransportEngine& b, uint32_t qb, uint32_t node_b) {
+  QpModify rtr;
+  rtr.to = QpState::kRtr;
+  rtr.pmtu = 1024;
+  rtr.remote_node = node_b;
+  rtr.remote_qpn = qb;
+  ASSERT_TRUE(a.ModifyQp(qa, rtr).ok());
+  rtr.remote_node = node_a;
+  rtr.remote_qpn = qa;
+  ASSERT_TRUE(b.ModifyQp(qb, rtr).ok());
+  QpModify rts;
+  rts.to = QpState::kRts;
+  ASSERT_TRUE(a.ModifyQp(qa, rts).ok());
+  ASSERT_TRUE(b.ModifyQp(qb, rts).ok());
+}
+
+TEST(TransportEngine, TRN_5_6_and_TRN_6_2_RealBytesCrossTheFabric) {
+  auto topology = topo::CreateTopology("torus", {{"dims", "4"}}).value();
+  std::shared_ptr<const topo::RoutingFunction> routing =
+      topo::CreateRouting("dor", topology, {}).value();
+  constexpr unsigned kNodes = 4;
+  std::vector<Node> nodes(kNodes);
+  for (unsigned n = 0; n < kNodes; ++n) {
+    net::RouterConfig router;
+    router.node = n;
+    router.network_ports = topology->PortCount(n);
+    router.routing = routing;
+    router.nodes = kNodes;
+    const std::string id = std::to_string(n);
+    nodes[n].router =
+        std::make_unique<net::Router>(("router" + id).c_str(), router);
+    TransportEngineConfig engine;
+    engine.node = n;
+    engine.interface.nodes = kNodes;
+    nodes[n].engine =
+        std::make_unique<TransportEngine>(("engine" + id).c_str(), engine);
+    nodes[n].memory =
+        std::make_unique<TestMemory>(("memory" + id).c_str(), 1 << 20);
+    nodes[n].engine->memory.bind(nodes[n].memory->socket);
+    Connect(nodes[n].router->port(nodes[n].router->local_port()),
+            nodes[n].engine->network());
+  }
+  net::CableRouters(*topology, nodes);
+  TransportEngine& e0 = *nodes[0].engine;
+  TransportEngine& e1 = *nodes[1].engine;
+  TransportEngine& e2 = *nodes[2].engine;
+  TransportEngine& e3 = *nodes[3].engine;
+
+  const Bytes written = Pattern(10000, 1), sent = Pattern(3000, 2),
+              immediate = Pattern(700, 3);
+  std::copy(written.begin(), written.end(),
+            nodes[0].memory->bytes.begin() + 0x1000);
+  std::copy(sent.begin(), sent.end(), nodes[0].memory->bytes.begin() + 0x4000);
+  std::copy(immediate.begin(), immediate.end(),
+            nodes[1].memory->bytes.begin() + 0x100);
+
+  std::vector<EngineCompletion> at0, at1, at2, at3;
+  testing::ScThread workload("workload", [&] {
+    const uint32_t q0 = e0.CreateQp(), q2 = e2.CreateQp();
+    const uint32_t q1 = e1.CreateQp(), q3 = e3.CreateQp();
+    EXPECT_EQ(q0, 2u) << "TRN-5.4: QPNs start at 2";
+    EXPECT_FALSE(e0.PostSend(q0, SendWr{}, 0).ok()) << "TRN-5.2: not in RTS";
+    EXPECT_FALSE(e0.PostReceive(q0, RecvWr{}, 0).ok()) << "nor in RESET";
+    EXPECT_FALSE(e0.PostSend(99, SendWr{}, 0).ok()) << "no such QP";
+    InitQps(e0, q0, e2, q2);
+    ASSERT_TRUE(e2.PostReceive(q2, {21, 4096}, 0x20000).ok())
+        << "TRN-5.2: receive WRs may be posted from INIT on";
+    ReadyQps(e0, q0, 0, e2, q2, 2);
+    InitQps(e1, q1, e3, q3);
+    ReadyQps(e1, q1, 1, e3, q3, 3);
+    ASSERT_TRUE(e3.PostReceive(q3, {31, 0}, 0x30000).ok());
+    SendWr write;
+    write.wr_id = 1;
+    write.kind = SendKind::kWrite;
+    write.length = 10000;
+    write.remote_address = 0x8000;
+    ASSERT_TRUE(e0.PostSend(q0, write, 0x1000).ok());
+    SendWr send;
+    send.wr_id = 2;
+    send.length = 3000;
+    ASSERT_TRUE(e0.PostSend(q0, send, 0x4000).ok());
+    SendWr write_imm = write;
+    write_imm.wr_id = 3;
+    write_imm.length = 700;
+    write_imm.remote_address = 0x500;
+    write_imm.immediate = 0xC0FFEE;
+    ASSERT_TRUE(e1.PostSend(q1, write_imm, 0x100).ok());
+
+    for (int t = 0; t < 100 && (at0.size() < 2 || at2.size() < 1 ||
+                                at1.size() < 1 || at3.size() < 1);
+         ++t) {
+      sc_core::wait(sc_time(1, SC_US));
+      for (auto& c : e0.PollCompletions()) at0.push_back(c);
+      for (auto& c : e1.PollCompletions()) at1.push_back(c);
+      for (auto& c : e2.PollCompletions()) at2.push_back(c);
+      for (auto& c : e3.PollCompletions()) at3.push_back(c);
+    }
+
+    // TRN-5.2: a QP moved to ERROR flushes what is posted.
+    ASSERT_TRUE(e2.PostReceive(q2, {22, 64}, 0x40000).ok());
+    QpModify error;
+    error.to = QpState::kError;
+    ASSERT_TRUE(e2.ModifyQp(q2, error).ok());
+    const auto flushed = e2.PollCompletions();
+    ASSERT_EQ(flushed.size(), 1u);
+    EXPECT_EQ(flushed[0].completion.wr_id, 22u);
+    EXPECT_EQ(flushed[0].completion.status, CompletionStatus::kFlushErr);
+    sc_core::sc_stop();
+  });
+  sc_core::sc_start();
+
+  ASSERT_EQ(at0.size(), 2u);
+  EXPECT_EQ(at0[0].completion.wr_id, 1u);
+  EXPECT_EQ(at0[1].completion.wr_id, 2u);
+  for (const auto& c : at0) {
+    EXPECT_EQ(c.completion.status, CompletionStatus::kSuccess);
+    EXPECT_FALSE(c.receive);
+  }
+  ASSERT_EQ(at2.size(), 1u);
+  EXPECT_TRUE(at2[0].receive);
+  EXPECT_EQ(at2[0].completion.wr_id, 21u);
+  EXPECT_EQ(at2[0].completion.byte_length, 3000u);
+  ASSERT_EQ(at3.size(), 1u);
+  EXPECT_EQ(at3[0].completion.immediate, 0xC0FFEEu);
+  ASSERT_EQ(at1.size(), 1u);
+  EXPECT_EQ(at1[0].completion.status, CompletionStatus::kSuccess);
+
+  const Bytes& m2 = nodes[2].memory->bytes;
+  EXPECT_EQ(Bytes(m2.begin() + 0x8000, m2.begin() + 0x8000 + 10000), written)
+      << "RDMA WRITE landed whole";
+  EXPECT_EQ(Bytes(m2.begin() + 0x20000, m2.begin() + 0x20000 + 3000), sent)
+      << "SEND landed in the receive buffer";
+  const Bytes& m3 = nodes[3].memory->bytes;
+  EXPECT_EQ(Bytes(m3.begin() + 0x500, m3.begin() + 0x500 + 700), immediate);
+  EXPECT_EQ(e0.counters().packets_sent, 10u + 3u) << "PMTU 1024 (TRN-6.2)";
+  EXPECT_EQ(e0.counters().retransmits, 0u);
+  for (const Node& node : nodes) {
+    EXPECT_EQ(node.engine->counters().bad_packets, 0u);
+    EXPECT_EQ(node.engine->counters().stray_packets, 0u);
+  }
+}
+
+}  // namespace
+}  // namespace lq::transport
