@@ -47,7 +47,7 @@ void Requester::Post(const SendWr& wr) {
         {wr.wr_id, CompletionStatus::kFlushErr, 0, std::nullopt});
     return;
   }
-  const uint32_t packets = PacketCount(wr.length, attributes_.pmtu);
+  const uint32_t packets = PsnCount(wr.kind, wr.length, attributes_.pmtu);
   wrs_.push_back({wr, end_psn_, packets});
   end_psn_ = PsnAdd(end_psn_, packets);
 }
@@ -58,19 +58,46 @@ std::optional<RequestPacket> Requester::Next(uint64_t now_ns) {
           static_cast<int32_t>(roce::kPsnHalfWindow - 1)) {
     return std::nullopt;
   }
-  const PostedWr* posted = nullptr;
-  for (const PostedWr& w : wrs_) {
-    if (PsnDistance(w.first_psn, next_psn_) < static_cast<int32_t>(w.packets)) {
-      posted = &w;
-      break;
-    }
-  }
+  const PostedWr* posted = Containing(next_psn_);
   const SendWr& wr = posted->wr;
   const auto index =
       static_cast<uint32_t>(PsnDistance(posted->first_psn, next_psn_));
   RequestPacket packet;
   packet.wr_id = wr.wr_id;
   packet.psn = next_psn_;
+  if (IsReadOrAtomic(wr.kind)) {
+    // TRN-6.5: at most max_rd_atomic of them outstanding.
+    unsigned open = 0;
+    for (const PostedWr& w : wrs_) {
+      if (!PsnBefore(w.first_psn, next_psn_)) {
+        break;
+      }
+      open += IsReadOrAtomic(w.wr.kind) ? 1 : 0;
+    }
+    if (open >= attributes_.max_rd_atomic) {
+      return std::nullopt;
+    }
+    if (wr.kind == SendKind::kRead) {
+      packet.opcode = roce::Opcode::kReadRequest;
+      packet.reth = roce::Reth{wr.remote_address, wr.rkey, wr.length};
+    } else {
+      packet.opcode = wr.kind == SendKind::kCompareSwap
+                          ? roce::Opcode::kCompareSwap
+                          : roce::Opcode::kFetchAdd;
+      packet.atomic =
+          roce::AtomicEth{wr.remote_address, wr.rkey, wr.swap_add, wr.compare};
+    }
+    packet.retransmit = PsnBefore(next_psn_, sent_end_psn_);
+    retransmits_ += packet.retransmit ? 1 : 0;
+    next_psn_ = PsnAdd(posted->first_psn, posted->packets);  // TRN-6.4
+    if (PsnAfter(next_psn_, sent_end_psn_)) {
+      sent_end_psn_ = next_psn_;
+    }
+    if (!ack_deadline_) {
+      RestartAckTimer(now_ns);
+    }
+    return packet;
+  }
   packet.opcode =
       SegmentOpcode(wr.kind, wr.immediate.has_value(), index, posted->packets);
   packet.ack_req = SegmentAckReq(index, posted->packets, config_.ack_req_every);
@@ -99,6 +126,17 @@ void Requester::OnAcknowledge(uint32_t psn, const roce::Aeth& aeth,
                               uint64_t now_ns) {
   if (failed_ || PsnAfter(psn, PsnAdd(sent_end_psn_, roce::kPsnMask))) {
     return;  // for a PSN never sent: not ours to believe
+  }
+  // TRN-6.12: an ACK at or past an unanswered READ or atomic, or a NAK
+  // past it, is an implicit NAK; it must not acknowledge PSNs whose data
+  // never came. (A NAK at it refuses that READ or atomic itself.)
+  if (const PostedWr* open = OpenReadOrAtomic()) {
+    const uint32_t expected = ExpectedResponse(*open);
+    const bool ack = aeth.type() == roce::AethType::kAck;
+    if (ack ? !PsnBefore(psn, expected) : PsnAfter(psn, expected)) {
+      ImplicitNak(*open, now_ns);
+      return;
+    }
   }
   switch (aeth.type()) {
     case roce::AethType::kAck:
@@ -143,7 +181,8 @@ bool Requester::AcknowledgeBefore(uint32_t psn, uint64_t now_ns) {
   }
   unacked_psn_ = psn;
   if (PsnBefore(next_psn_, unacked_psn_)) {
-    next_psn_ = unacked_psn_;
+    // A READ partly answered is still asked again whole (TRN-7.3).
+    next_psn_ = RewindTarget(unacked_psn_);
   }
   while (!wrs_.empty() &&
          PsnBefore(PsnAdd(wrs_.front().first_psn, wrs_.front().packets - 1),
@@ -153,6 +192,7 @@ bool Requester::AcknowledgeBefore(uint32_t psn, uint64_t now_ns) {
     wrs_.pop_front();
   }
   retry_ = attributes_.retry_cnt;  // TRN-7.5, TRN-7.7: progress
+  asked_again_ = false;
   rnr_ = attributes_.rnr_retry;
   if (AwaitingAck()) {
     RestartAckTimer(now_ns);
@@ -168,7 +208,7 @@ void Requester::Rewind(uint32_t psn, uint64_t now_ns) {
     return;
   }
   --retry_;
-  next_psn_ = psn;
+  next_psn_ = RewindTarget(psn);
   RestartAckTimer(now_ns);
 }
 
@@ -186,7 +226,7 @@ void Requester::OnTimer(uint64_t now_ns) {
   if (rnr_until_) {
     if (now_ns >= *rnr_until_) {
       rnr_until_.reset();
-      next_psn_ = rnr_psn_;  // TRN-7.6: resend from the refused packet
+      next_psn_ = RewindTarget(rnr_psn_);  // TRN-7.6: from the refused one
       RestartAckTimer(now_ns);
     }
     return;
@@ -194,6 +234,89 @@ void Requester::OnTimer(uint64_t now_ns) {
   if (ack_deadline_ && now_ns >= *ack_deadline_) {
     Rewind(unacked_psn_, now_ns);  // TRN-7.4
   }
+}
+
+std::optional<ResponseData> Requester::OnResponse(roce::Opcode opcode,
+                                                  uint32_t psn, uint32_t length,
+                                                  uint64_t original,
+                                                  uint64_t now_ns) {
+  if (failed_ || PsnBefore(psn, unacked_psn_) ||
+      !PsnBefore(psn, sent_end_psn_)) {
+    return std::nullopt;  // stale, or for nothing sent
+  }
+  const PostedWr* open = OpenReadOrAtomic();
+  const bool atomic_ack = opcode == roce::Opcode::kAtomicAcknowledge;
+  bool in_order = open != nullptr && psn == ExpectedResponse(*open) &&
+                  (open->wr.kind == SendKind::kRead) != atomic_ack;
+  uint32_t index = 0;
+  if (in_order && !atomic_ack) {
+    index = static_cast<uint32_t>(PsnDistance(open->first_psn, psn));
+    const bool first = opcode == roce::Opcode::kReadResponseFirst ||
+                       opcode == roce::Opcode::kReadResponseOnly;
+    in_order = opcode == ReadResponseOpcode(index, open->packets) &&
+               (index == 0) == first &&
+               length == SegmentLength(open->wr.length, attributes_.pmtu, index,
+                                       open->packets);
+  }
+  if (!in_order) {
+    // TRN-6.12: discarded; the oldest open READ or atomic is asked again,
+    // once per gap: the rest of the old round is discarded silently.
+    if (open != nullptr) {
+      ImplicitNak(*open, now_ns);
+    }
+    return std::nullopt;
+  }
+  ResponseData data;
+  data.wr_id = open->wr.wr_id;
+  data.offset = index * attributes_.pmtu;
+  data.atomic = atomic_ack;
+  data.original = original;
+  AcknowledgeBefore(psn, now_ns);  // what came before is acknowledged
+  AcknowledgeBefore(PsnAdd(psn, 1), now_ns);
+  return data;
+}
+
+void Requester::ImplicitNak(const PostedWr& open, uint64_t now_ns) {
+  const uint32_t first = open.first_psn;  // `open` may complete below
+  const bool progress = AcknowledgeBefore(ExpectedResponse(open), now_ns);
+  if (progress || !asked_again_) {
+    Rewind(first, now_ns);
+    asked_again_ = true;
+  }
+}
+
+const Requester::PostedWr* Requester::Containing(uint32_t psn) const {
+  for (const PostedWr& w : wrs_) {
+    if (PsnDistance(w.first_psn, psn) >= 0 &&
+        PsnDistance(w.first_psn, psn) < static_cast<int32_t>(w.packets)) {
+      return &w;
+    }
+  }
+  return nullptr;
+}
+
+const Requester::PostedWr* Requester::OpenReadOrAtomic() const {
+  for (const PostedWr& w : wrs_) {
+    if (!PsnBefore(w.first_psn, sent_end_psn_)) {
+      return nullptr;  // not sent yet
+    }
+    if (IsReadOrAtomic(w.wr.kind)) {
+      return &w;
+    }
+  }
+  return nullptr;
+}
+
+uint32_t Requester::ExpectedResponse(const PostedWr& posted) const {
+  return PsnAfter(unacked_psn_, posted.first_psn) ? unacked_psn_
+                                                  : posted.first_psn;
+}
+
+uint32_t Requester::RewindTarget(uint32_t psn) const {
+  const PostedWr* posted = Containing(psn);
+  return posted != nullptr && IsReadOrAtomic(posted->wr.kind)
+             ? posted->first_psn
+             : psn;
 }
 
 bool Requester::AwaitingAck() const {

@@ -1,9 +1,11 @@
 // The requester side of an RC queue pair (docs/spec/trn.md sections 6 and
-// 7) for SEND and RDMA WRITE: work requests segmented into PSN-numbered
-// packets, acknowledgements that complete them in posting order, go-back-N
-// on a NAK or a local ACK timeout, the retry and RNR counters, and the
-// error that completes every work request exactly once. It keeps no clock:
-// the caller passes the time and calls OnTimer() at deadline().
+// 7): work requests segmented into PSN-numbered packets (a READ or atomic
+// as one request), acknowledgements and responses that complete them in
+// posting order, READ data and atomic results handed back in PSN order,
+// go-back-N on a NAK, an implicit NAK or a local ACK timeout, the retry and
+// RNR counters, and the error that completes every work request exactly
+// once. It keeps no clock: the caller passes the time and calls OnTimer()
+// at deadline().
 #pragma once
 
 #include <cstdint>
@@ -29,11 +31,21 @@ struct RequestPacket {
   roce::Opcode opcode = roce::Opcode::kSendOnly;
   uint32_t psn = 0;
   bool ack_req = false;
-  uint32_t offset = 0;                // of the payload within the message
-  uint32_t length = 0;                // payload bytes
-  std::optional<roce::Reth> reth;     // WRITE FIRST and ONLY
-  std::optional<uint32_t> immediate;  // LAST and ONLY "with immediate"
-  bool retransmit = false;            // sent before (TRN-7.3)
+  uint32_t offset = 0;                    // of the payload within the message
+  uint32_t length = 0;                    // payload bytes
+  std::optional<roce::Reth> reth;         // WRITE FIRST and ONLY, READ
+  std::optional<roce::AtomicEth> atomic;  // compare-and-swap, fetch-and-add
+  std::optional<uint32_t> immediate;      // LAST and ONLY "with immediate"
+  bool retransmit = false;                // sent before (TRN-7.3)
+};
+
+// READ response data to place at `offset` into the READ's local buffer,
+// or an atomic's original value to store there.
+struct ResponseData {
+  uint64_t wr_id = 0;
+  uint32_t offset = 0;
+  bool atomic = false;
+  uint64_t original = 0;  // atomic
 };
 
 class Requester {
@@ -48,6 +60,13 @@ class Requester {
   std::optional<RequestPacket> Next(uint64_t now_ns);
   // An ACKNOWLEDGE (ACK, NAK or RNR NAK) for this QP with BTH PSN `psn`.
   void OnAcknowledge(uint32_t psn, const roce::Aeth& aeth, uint64_t now_ns);
+  // A READ response (`length` payload bytes) or an ATOMIC ACKNOWLEDGE
+  // (`original` value) with BTH PSN `psn`: where its data goes, or nothing
+  // when it is stale or out of order (TRN-6.12: then the READ or atomic is
+  // asked again).
+  std::optional<ResponseData> OnResponse(roce::Opcode opcode, uint32_t psn,
+                                         uint32_t length, uint64_t original,
+                                         uint64_t now_ns);
   // When OnTimer() is next due: the local ACK timeout or the end of an RNR
   // wait, whichever is first; nothing when neither runs.
   std::optional<uint64_t> deadline() const;
@@ -70,6 +89,16 @@ class Requester {
     uint32_t first_psn;
     uint32_t packets;
   };
+  // The oldest sent READ or atomic not fully answered, if any.
+  const PostedWr* OpenReadOrAtomic() const;
+  // The PSN its next response must carry.
+  uint32_t ExpectedResponse(const PostedWr& posted) const;
+  // TRN-6.12's implicit NAK for the open READ or atomic `open`: rewind to
+  // it, unless it was already asked again and nothing has progressed since.
+  void ImplicitNak(const PostedWr& open, uint64_t now_ns);
+  // `psn`, or the first PSN of the READ or atomic it falls in (TRN-7.3).
+  uint32_t RewindTarget(uint32_t psn) const;
+  const PostedWr* Containing(uint32_t psn) const;
   // Acknowledges every PSN before `psn`; true if that was progress.
   bool AcknowledgeBefore(uint32_t psn, uint64_t now_ns);
   // Go back to `psn` (TRN-7.3), spending a retry; false if none was left.
@@ -95,6 +124,7 @@ class Requester {
   std::optional<uint64_t> rnr_until_;
   uint32_t rnr_psn_ = 0;
   bool failed_ = false;
+  bool asked_again_ = false;  // an implicit NAK rewound; no progress since
   uint64_t retransmits_ = 0;
   std::vector<Completion> completions_;
 };

@@ -56,12 +56,7 @@ ResponderStep Responder::OnRequest(const RequestHeader& request) {
     return Execute(request);
   }
   if (roce::PsnBefore(request.psn, epsn_)) {
-    ++duplicates_;  // TRN-6.11: never executed twice
-    if (request.ack_req) {
-      step.reply = Ack();
-      since_reply_ = 0;
-    }
-    return step;
+    return Duplicate(request);
   }
   ++out_of_sequence_;
   if (!nak_sent_) {  // TRN-7.2: one NAK, then silence until ePSN
@@ -70,6 +65,88 @@ ResponderStep Responder::OnRequest(const RequestHeader& request) {
         Reply{epsn_, roce::Aeth::Nak(msn_, roce::NakCode::kPsnSequenceError)};
     since_reply_ = 0;
   }
+  return step;
+}
+
+// TRN-6.11: a SEND or WRITE is never executed twice, a READ is answered
+// again in full, an atomic is replayed from its saved result or dropped.
+ResponderStep Responder::Duplicate(const RequestHeader& request) {
+  ++duplicates_;
+  ResponderStep step;
+  if (request.opcode == Opcode::kReadRequest && request.reth) {
+    step.read = ReadAnswer{request.reth->virtual_address, request.reth->rkey,
+                           request.reth->dma_length, request.psn, msn_};
+    since_reply_ = 0;
+    return step;
+  }
+  if (request.opcode == Opcode::kCompareSwap ||
+      request.opcode == Opcode::kFetchAdd) {
+    for (const auto& [psn, original] : atomics_) {
+      if (psn == request.psn) {
+        AtomicAnswer answer;
+        answer.psn = psn;
+        answer.msn = msn_;
+        answer.replay = original;
+        step.atomic = answer;
+        since_reply_ = 0;
+      }
+    }
+    return step;
+  }
+  if (request.ack_req) {
+    step.reply = Ack();
+    since_reply_ = 0;
+  }
+  return step;
+}
+
+void Responder::SaveAtomic(uint32_t psn, uint64_t original) {
+  atomics_.emplace_back(psn, original);
+  while (atomics_.size() > attributes_.max_dest_rd_atomic) {
+    atomics_.pop_front();
+  }
+}
+
+ResponderStep Responder::ExecuteReadOrAtomic(const RequestHeader& request) {
+  if (message_) {
+    return Refuse(roce::NakCode::kInvalidRequest);  // inside a message
+  }
+  ResponderStep step;
+  if (request.opcode == Opcode::kReadRequest) {
+    if (!request.reth) {
+      return Refuse(roce::NakCode::kInvalidRequest);
+    }
+    if (!attributes_.remote_read) {
+      return Refuse(roce::NakCode::kRemoteAccessError);
+    }
+    const uint32_t length = request.reth->dma_length;
+    msn_ = roce::PsnAdd(msn_, 1);
+    step.read = ReadAnswer{request.reth->virtual_address, request.reth->rkey,
+                           length, request.psn, msn_};
+    const uint32_t psns =
+        length == 0 ? 1 : (length + attributes_.pmtu - 1) / attributes_.pmtu;
+    epsn_ = roce::PsnAdd(epsn_, psns);  // TRN-6.4, TRN-6.8
+  } else {
+    if (!request.atomic || request.atomic->virtual_address % 8 != 0) {
+      return Refuse(roce::NakCode::kInvalidRequest);  // TRN-6.13
+    }
+    if (!attributes_.remote_atomic) {
+      return Refuse(roce::NakCode::kRemoteAccessError);
+    }
+    msn_ = roce::PsnAdd(msn_, 1);
+    AtomicAnswer answer;
+    answer.address = request.atomic->virtual_address;
+    answer.rkey = request.atomic->rkey;
+    answer.compare_swap = request.opcode == Opcode::kCompareSwap;
+    answer.compare = request.atomic->compare;
+    answer.swap_add = request.atomic->swap_add;
+    answer.psn = request.psn;
+    answer.msn = msn_;
+    step.atomic = answer;
+    epsn_ = roce::PsnAdd(epsn_, 1);
+  }
+  nak_sent_ = false;
+  since_reply_ = 0;  // a response is a reply (TRN-6.9)
   return step;
 }
 
@@ -84,8 +161,12 @@ ResponderStep Responder::Refuse(roce::NakCode code) {
 ResponderStep Responder::Execute(const RequestHeader& request) {
   const Opcode op = request.opcode;
   const bool send = IsSend(op);
+  if (op == Opcode::kReadRequest || op == Opcode::kCompareSwap ||
+      op == Opcode::kFetchAdd) {
+    return ExecuteReadOrAtomic(request);
+  }
   if (!send && !IsWrite(op)) {
-    return Refuse(roce::NakCode::kInvalidRequest);  // READ, atomics: later
+    return Refuse(roce::NakCode::kInvalidRequest);  // not a request
   }
   const bool first = StartsMessage(op);
   const bool last = EndsMessage(op);

@@ -30,6 +30,23 @@ Opcode SegmentOpcode(SendKind kind, bool immediate, uint32_t index,
   return immediate ? Opcode::kWriteLastWithImmediate : Opcode::kWriteLast;
 }
 
+Opcode ReadResponseOpcode(uint32_t index, uint32_t count) {
+  if (count == 1) {
+    return Opcode::kReadResponseOnly;
+  }
+  if (index == 0) {
+    return Opcode::kReadResponseFirst;
+  }
+  return index + 1 < count ? Opcode::kReadResponseMiddle
+                           : Opcode::kReadResponseLast;
+}
+
+uint32_t PsnCount(SendKind kind, uint32_t length, uint32_t pmtu) {
+  return kind == SendKind::kCompareSwap || kind == SendKind::kFetchAdd
+             ? 1
+             : PacketCount(length, pmtu);
+}
+
 uint32_t SegmentLength(uint32_t length, uint32_t pmtu, uint32_t index,
                        uint32_t count) {
   return index + 1 < count ? pmtu : length - (count - 1) * pmtu;

@@ -17,6 +17,13 @@ uint32_t PacketCount(uint32_t length, uint32_t pmtu);
 roce::Opcode SegmentOpcode(SendKind kind, bool immediate, uint32_t index,
                            uint32_t count);
 
+// The opcode of READ response `index` of `count` (TRN-6.2).
+roce::Opcode ReadResponseOpcode(uint32_t index, uint32_t count);
+
+// PSNs a work request takes (TRN-6.4): a packet's each for SEND and WRITE,
+// one per response packet for READ, one for an atomic.
+uint32_t PsnCount(SendKind kind, uint32_t length, uint32_t pmtu);
+
 // Payload bytes of packet `index`: PMTU for FIRST and MIDDLE, the rest for
 // LAST and ONLY.
 uint32_t SegmentLength(uint32_t length, uint32_t pmtu, uint32_t index,

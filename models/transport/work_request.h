@@ -8,18 +8,29 @@
 
 namespace lq::transport {
 
-enum class SendKind { kSend, kWrite };
+enum class SendKind { kSend, kWrite, kRead, kCompareSwap, kFetchAdd };
+
+// READ and the two atomics: answered by responses, not ACKs.
+inline bool IsReadOrAtomic(SendKind kind) {
+  return kind == SendKind::kRead || kind == SendKind::kCompareSwap ||
+         kind == SendKind::kFetchAdd;
+}
 
 // A send-queue work request: a SEND of `length` bytes into the peer's next
-// receive WR, or an RDMA WRITE of `length` bytes to the peer's
-// `remote_address` under `rkey`; either may carry immediate data.
+// receive WR; an RDMA WRITE of `length` bytes to the peer's
+// `remote_address` under `rkey` (SEND and WRITE may carry immediate data);
+// an RDMA READ of `length` bytes from there; or an 8-byte atomic there
+// (compare-and-swap: if the value equals `compare` it becomes `swap_add`;
+// fetch-and-add: it grows by `swap_add`), returning the original value.
 struct SendWr {
   uint64_t wr_id = 0;
   SendKind kind = SendKind::kSend;
   uint32_t length = 0;
-  uint64_t remote_address = 0;  // WRITE
-  uint32_t rkey = 0;            // WRITE
+  uint64_t remote_address = 0;  // WRITE, READ, atomics
+  uint32_t rkey = 0;            // WRITE, READ, atomics
   std::optional<uint32_t> immediate;
+  uint64_t compare = 0;   // compare-and-swap
+  uint64_t swap_add = 0;  // atomics
 };
 
 // A receive-queue work request: room for one incoming SEND.

@@ -81,7 +81,8 @@ void NetworkInterface::Admit() {
     header.dst = next.dst;
     header.src = config_.node;
     header.epoch = epoch_;
-    header.vc = static_cast<uint8_t>(InjectionVc(config_.tc_map[header.tc]));
+    header.vc = static_cast<uint8_t>(
+        InjectionVc(config_.tc_map[header.tc], header.dst));
     if (packers_[header.vc].pending() >= config_.slot_bytes) {
       return;
     }
@@ -101,8 +102,12 @@ void NetworkInterface::Admit() {
 // Any VC of the set takes an injected packet, which the router routes as
 // class 0 (NET-8.8): the one with the most room left in the router's buffer
 // after the bytes already waiting here, so that packets queue in parallel
-// rather than behind one another in one VC.
-unsigned NetworkInterface::InjectionVc(unsigned set) const {
+// rather than behind one another in one VC; or, keeping each destination's
+// packets in order, the VC DST mod C of the set.
+unsigned NetworkInterface::InjectionVc(unsigned set, uint16_t dst) const {
+  if (config_.in_order) {
+    return set * config_.vc_classes + dst % config_.vc_classes;
+  }
   const auto room = [this](unsigned v) {
     return static_cast<int64_t>(credits_[v] * config_.slot_bytes) -
            static_cast<int64_t>(packers_[v].pending());

@@ -29,6 +29,10 @@ struct NetworkInterfaceConfig {
   double clock_ns = 1.0;
   uint8_t initial_ttl = 64;  // net.initial_ttl
   uint16_t max_payload = 9216;
+  // NET-8.8: inject each destination's packets on one VC of the set, so
+  // that with deterministic routing they arrive in the order sent (what
+  // the RC transport needs); otherwise on the VC with the most room.
+  bool in_order = false;
   // TC_MAP (NET-3.5): the VC set of each traffic class; DefaultTcMap().
   std::array<uint8_t, 8> tc_map{0, 0, 0, 0, 0, 0, 1, 1};
 };
@@ -83,7 +87,7 @@ class NetworkInterface : public sc_core::sc_module, private link::SlotIf {
     Bytes payload;
   };
   void Admit();
-  unsigned InjectionVc(unsigned set) const;
+  unsigned InjectionVc(unsigned set, uint16_t dst) const;
   void start_of_simulation() override;
   void Put(link::Slot slot, const sc_core::sc_time& delay) override;
   void Credit(unsigned vc, unsigned count,

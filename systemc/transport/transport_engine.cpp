@@ -4,7 +4,10 @@
 #include <string>
 #include <utility>
 
+#include "models/common/bytes.h"
 #include "models/roce/addressing.h"
+#include "models/roce/psn.h"
+#include "models/transport/segmentation.h"
 
 namespace lq::transport {
 
@@ -13,10 +16,20 @@ namespace {
 net::NetworkInterfaceConfig InterfaceFor(const TransportEngineConfig& config) {
   net::NetworkInterfaceConfig interface = config.interface;
   interface.node = static_cast<uint16_t>(config.node);
+  interface.in_order = true;  // RC expects a connection's packets in order
   return interface;
 }
 
 constexpr uint8_t kDataTrafficClass = roce::PriorityOfDscp(roce::kDscpData);
+constexpr size_t kAtomicBytes = 8;
+
+bool IsResponse(roce::Opcode opcode) {
+  return opcode == roce::Opcode::kReadResponseFirst ||
+         opcode == roce::Opcode::kReadResponseMiddle ||
+         opcode == roce::Opcode::kReadResponseLast ||
+         opcode == roce::Opcode::kReadResponseOnly ||
+         opcode == roce::Opcode::kAtomicAcknowledge;
+}
 
 }  // namespace
 
@@ -206,6 +219,9 @@ void TransportEngine::Transmit(uint32_t qpn, Qp& qp,
   if (request.reth) {
     packet.reth = request.reth;
   }
+  if (request.atomic) {
+    packet.atomic_eth = request.atomic;
+  }
   if (request.immediate) {
     packet.imm_dt = roce::ImmDt{*request.immediate};
   }
@@ -256,6 +272,12 @@ void TransportEngine::Receive(const net::Delivered& delivered) {
     }
     return;
   }
+  if (IsResponse(opcode)) {
+    if (qp.requester) {
+      TakeResponse(qp, packet);
+    }
+    return;
+  }
   RequestHeader request;
   request.opcode = opcode;
   request.psn = packet.bth.psn;
@@ -265,6 +287,7 @@ void TransportEngine::Receive(const net::Delivered& delivered) {
   if (packet.imm_dt) {
     request.immediate = packet.imm_dt->immediate;
   }
+  request.atomic = packet.atomic_eth;
   ResponderStep step = qp.responder->OnRequest(request);
   if (step.place && step.place->length > 0) {
     const Placement& place = *step.place;
@@ -280,6 +303,12 @@ void TransportEngine::Receive(const net::Delivered& delivered) {
       step.fatal = true;  // TRN-6.13: a failed memory access
     }
   }
+  if (step.read) {
+    AnswerRead(qpn, qp, *step.read);
+  }
+  if (step.atomic) {
+    AnswerAtomic(qpn, qp, *step.atomic);
+  }
   if (step.completion) {
     qp.receive_buffers.erase(step.completion->wr_id);
     completions_.push_back({qpn, true, *step.completion});
@@ -293,6 +322,96 @@ void TransportEngine::Receive(const net::Delivered& delivered) {
     qp.context.EnterError();
     EnterError(qpn, qp);
   }
+}
+
+void TransportEngine::TakeResponse(Qp& qp, const roce::RocePacket& packet) {
+  const auto opcode = static_cast<roce::Opcode>(packet.bth.opcode);
+  const uint64_t original =
+      packet.atomic_ack_eth ? packet.atomic_ack_eth->original_data : 0;
+  const auto data = qp.requester->OnResponse(
+      opcode, packet.bth.psn, static_cast<uint32_t>(packet.payload.size()),
+      original, NowNs());
+  if (!data) {
+    return;  // stale or out of order: discarded (TRN-6.12)
+  }
+  const uint64_t base = qp.send_buffers.at(data->wr_id);
+  bool ok = true;
+  if (data->atomic) {
+    uint8_t bytes[kAtomicBytes];
+    StoreLittleEndian(bytes, kAtomicBytes, data->original);
+    ok = Dma(tlm::TLM_WRITE_COMMAND, base, bytes, kAtomicBytes);
+  } else if (!packet.payload.empty()) {
+    Bytes payload = packet.payload;
+    ok = Dma(tlm::TLM_WRITE_COMMAND, base + data->offset, payload.data(),
+             payload.size());
+  }
+  counters_.dma_errors += ok ? 0 : 1;
+}
+
+// TRN-6.2, TRN-6.4: the READ's bytes as response packets, one PSN each.
+void TransportEngine::AnswerRead(uint32_t qpn, Qp& qp, const ReadAnswer& read) {
+  const uint32_t pmtu = qp.context.attributes().pmtu;
+  const uint32_t count = PacketCount(read.length, pmtu);
+  for (uint32_t i = 0; i < count; ++i) {
+    roce::RocePacket packet =
+        roce::NewPacket(PathOf(qpn, qp), ReadResponseOpcode(i, count),
+                        roce::PsnAdd(read.first_psn, i));
+    if (packet.aeth) {
+      packet.aeth = roce::Aeth::Ack(read.msn);
+    }
+    packet.payload.resize(SegmentLength(read.length, pmtu, i, count));
+    if (!packet.payload.empty() &&
+        !Dma(tlm::TLM_READ_COMMAND, read.address + uint64_t{i} * pmtu,
+             packet.payload.data(), packet.payload.size())) {
+      ++counters_.dma_errors;  // TRN-6.13: a remote operational error
+      SendFrame(qp.context.attributes().remote_node,
+                roce::MakeAcknowledge(
+                    PathOf(qpn, qp), roce::PsnAdd(read.first_psn, i),
+                    roce::Aeth::Nak(read.msn,
+                                    roce::NakCode::kRemoteOperationalError)));
+      qp.context.EnterError();
+      EnterError(qpn, qp);
+      return;
+    }
+    SendFrame(qp.context.attributes().remote_node, packet);
+  }
+}
+
+// The 8 bytes at the address, little-endian as the node's memory holds
+// them, changed once; a duplicate gets the saved original (TRN-6.11).
+void TransportEngine::AnswerAtomic(uint32_t qpn, Qp& qp,
+                                   const AtomicAnswer& atomic) {
+  uint64_t original = 0;
+  if (atomic.replay) {
+    original = *atomic.replay;
+  } else {
+    uint8_t bytes[kAtomicBytes];
+    bool ok = Dma(tlm::TLM_READ_COMMAND, atomic.address, bytes, kAtomicBytes);
+    original = LoadLittleEndian(bytes, kAtomicBytes);
+    const uint64_t result =
+        atomic.compare_swap
+            ? (original == atomic.compare ? atomic.swap_add : original)
+            : original + atomic.swap_add;
+    StoreLittleEndian(bytes, kAtomicBytes, result);
+    ok = ok && Dma(tlm::TLM_WRITE_COMMAND, atomic.address, bytes, kAtomicBytes);
+    if (!ok) {
+      ++counters_.dma_errors;
+      SendFrame(qp.context.attributes().remote_node,
+                roce::MakeAcknowledge(
+                    PathOf(qpn, qp), atomic.psn,
+                    roce::Aeth::Nak(atomic.msn,
+                                    roce::NakCode::kRemoteOperationalError)));
+      qp.context.EnterError();
+      EnterError(qpn, qp);
+      return;
+    }
+    qp.responder->SaveAtomic(atomic.psn, original);
+  }
+  roce::RocePacket packet = roce::NewPacket(
+      PathOf(qpn, qp), roce::Opcode::kAtomicAcknowledge, atomic.psn);
+  packet.aeth = roce::Aeth::Ack(atomic.msn);
+  packet.atomic_ack_eth = roce::AtomicAckEth{original};
+  SendFrame(qp.context.attributes().remote_node, packet);
 }
 
 void TransportEngine::EnterError(uint32_t qpn, Qp& qp) {

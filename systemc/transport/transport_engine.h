@@ -70,8 +70,9 @@ class TransportEngine : public sc_core::sc_module {
   Result<QpState> ModifyQp(uint32_t qpn, const QpModify& modify);
   QpState qp_state(uint32_t qpn) const;
   // Posts a send WR whose bytes are at `local_address` in this node's
-  // memory. Fails on an unknown QP or one not in RTS (TRN-5.2); in ERROR
-  // the WR completes with FLUSH_ERR.
+  // memory (for a READ: where the data goes; for an atomic: where the 8
+  // original bytes go, little-endian). Fails on an unknown QP or one not in RTS
+  // (TRN-5.2); in ERROR the WR completes with FLUSH_ERR.
   Result<bool> PostSend(uint32_t qpn, const SendWr& wr, uint64_t local_address);
   // Posts a receive WR whose buffer is at `local_address`. Fails on an
   // unknown QP or one in RESET.
@@ -100,6 +101,11 @@ class TransportEngine : public sc_core::sc_module {
   void Run();  // SC_THREAD: deliveries, timers, transmissions
   void Receive(const net::Delivered& delivered);
   void Transmit(uint32_t qpn, Qp& qp, const RequestPacket& request);
+  // A READ response or ATOMIC ACKNOWLEDGE: its data into the work
+  // request's local buffer.
+  void TakeResponse(Qp& qp, const roce::RocePacket& packet);
+  void AnswerRead(uint32_t qpn, Qp& qp, const ReadAnswer& read);
+  void AnswerAtomic(uint32_t qpn, Qp& qp, const AtomicAnswer& atomic);
   void SendFrame(uint32_t remote_node, const roce::RocePacket& packet);
   roce::Path PathOf(uint32_t qpn, const Qp& qp) const;
   // The QP went to ERROR: flush both queues (TRN-5.2).

@@ -42,6 +42,19 @@ SendWr Write(uint64_t id, uint32_t length, uint64_t address) {
   return wr;
 }
 
+SendWr Read(uint64_t id, uint32_t length, uint64_t address) {
+  SendWr wr = Write(id, length, address);
+  wr.kind = SendKind::kRead;
+  return wr;
+}
+
+SendWr FetchAdd(uint64_t id, uint64_t address, uint64_t add) {
+  SendWr wr = Write(id, 8, address);
+  wr.kind = SendKind::kFetchAdd;
+  wr.swap_add = add;
+  return wr;
+}
+
 size_t Count(const std::vector<Reply>& replies, AethType type) {
   size_t n = 0;
   for (const Reply& r : replies) {
@@ -139,7 +152,7 @@ TEST(RcProtocol, TRN_6_11_LostAcksMakeDuplicatesThatAreNotExecuted) {
   Loopback wire(requester, Side());
   wire.responder.PostReceive({9, 5000});
   int acks = 0;
-  wire.drop_reply = [&](const Reply&) { return ++acks <= 2; };
+  wire.drop_reply = [&](const Back&) { return ++acks <= 2; };
   wire.requester.Post(Send(1, 5000));  // 5 packets, AckReq on the last
   wire.Run(10000000);
   EXPECT_GE(wire.responder.duplicates(), 5u) << "the whole message again";
@@ -216,6 +229,18 @@ TEST(RcProtocol, TRN_7_8_RemoteAccessErrorIsFatal) {
   EXPECT_EQ(wire.send_completions[1].status, CompletionStatus::kFlushErr);
 }
 
+TEST(RcProtocol, TRN_7_8_ReadWithoutReadAccessIsRefused) {
+  QpAttributes responder = Side();
+  responder.remote_read = false;
+  Loopback wire(Side(), responder);
+  wire.requester.Post(Read(1, 100, 0));
+  wire.Run(1000000);
+  EXPECT_TRUE(wire.responder_fatal);
+  EXPECT_TRUE(wire.landed.empty());
+  ASSERT_EQ(wire.send_completions.size(), 1u);
+  EXPECT_EQ(wire.send_completions[0].status, CompletionStatus::kRemAccessErr);
+}
+
 TEST(RcProtocol, TRN_6_13_MalformedRequestsAreRefused) {
   struct Case {
     const char* what;
@@ -245,8 +270,125 @@ TEST(RcProtocol, TRN_6_13_MalformedRequestsAreRefused) {
   }
 }
 
-// Losses both ways, seeded: every work request completes exactly once, in
-// order, successfully, and every byte of every message is placed once.
+TEST(RcProtocol, TRN_6_4_and_TRN_6_12_ReadsTakeAPsnPerResponse) {
+  Loopback wire(Side(), Side());
+  wire.requester.Post(Write(1, 2000, 0));  // PSNs 0, 1
+  wire.requester.Post(Read(2, 3000, 0));   // PSNs 2, 3, 4: one request
+  wire.requester.Post(Write(3, 100, 0));   // PSN 5
+  wire.Run(1000000);
+  ASSERT_EQ(wire.sent.size(), 4u);
+  EXPECT_EQ(wire.sent[2].second.opcode, roce::Opcode::kReadRequest);
+  EXPECT_EQ(wire.sent[2].second.psn, 2u);
+  EXPECT_EQ(wire.sent[2].second.reth->dma_length, 3000u);
+  EXPECT_EQ(wire.sent[3].second.psn, 5u) << "the READ took three PSNs";
+  ASSERT_EQ(wire.landed.size(), 3u);
+  EXPECT_EQ(wire.landed[0].offset, 0u);
+  EXPECT_EQ(wire.landed[2].offset, 2048u);
+  EXPECT_EQ(wire.landed[2].length, 952u);
+  ASSERT_EQ(wire.send_completions.size(), 3u);
+  for (uint64_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(wire.send_completions[i].wr_id, i + 1) << "posting order";
+    EXPECT_EQ(wire.send_completions[i].status, CompletionStatus::kSuccess);
+  }
+}
+
+TEST(RcProtocol, TRN_6_12_ALostReadResponseAsksForTheWholeReadAgain) {
+  QpAttributes requester = Side();
+  requester.timeout = 2;
+  Loopback wire(requester, Side());
+  bool lost = false;
+  wire.drop_reply = [&](const Back& back) {
+    if (back.opcode == roce::Opcode::kReadResponseMiddle && !lost) {
+      return lost = true;
+    }
+    return false;
+  };
+  wire.requester.Post(Read(1, 4096, 0));  // PSNs 0..3
+  wire.Run(10000000);
+  size_t requests = 0;
+  for (const auto& [at, p] : wire.sent) {
+    requests += p.opcode == roce::Opcode::kReadRequest ? 1 : 0;
+  }
+  EXPECT_EQ(requests, 2u) << "re-requested whole after the gap";
+  EXPECT_EQ(wire.responder.duplicates(), 1u) << "a duplicate READ, re-read";
+  std::set<uint32_t> offsets;
+  for (const Landed& l : wire.landed) {
+    EXPECT_TRUE(offsets.insert(l.offset).second) << "landed twice";
+  }
+  EXPECT_EQ(offsets.size(), 4u);
+  ASSERT_EQ(wire.send_completions.size(), 1u);
+  EXPECT_EQ(wire.send_completions[0].status, CompletionStatus::kSuccess);
+}
+
+TEST(RcProtocol, TRN_6_11_DuplicateAtomicsAreReplayedNotRepeated) {
+  QpAttributes requester = Side();
+  requester.timeout = 1;
+  Loopback wire(requester, Side());
+  int acks = 0;
+  wire.drop_reply = [&](const Back& back) {
+    // The first and third answers are lost: the later ones arrive out of
+    // order, so the atomics are asked again and answered from saved values.
+    return back.opcode == roce::Opcode::kAtomicAcknowledge &&
+           (++acks == 1 || acks == 3);
+  };
+  for (uint64_t id = 1; id <= 3; ++id) {
+    wire.requester.Post(FetchAdd(id, 0x40, 5));
+  }
+  SendWr swap = FetchAdd(4, 0x40, 100);
+  swap.kind = SendKind::kCompareSwap;
+  swap.compare = 15;
+  wire.requester.Post(swap);
+  wire.Run(10000000);
+  EXPECT_EQ(wire.atomics_performed, 4u) << "each performed once";
+  EXPECT_GE(wire.responder.duplicates(), 1u);
+  EXPECT_EQ(wire.words[0x40], 100u) << "0 +5 +5 +5 = 15, then swapped";
+  std::map<uint64_t, uint64_t> originals;
+  for (const Landed& l : wire.landed) {
+    originals[l.wr_id] = l.original;
+  }
+  EXPECT_EQ(originals[1], 0u);
+  EXPECT_EQ(originals[2], 5u);
+  EXPECT_EQ(originals[3], 10u);
+  EXPECT_EQ(originals[4], 15u);
+  ASSERT_EQ(wire.send_completions.size(), 4u);
+  for (const Completion& c : wire.send_completions) {
+    EXPECT_EQ(c.status, CompletionStatus::kSuccess);
+  }
+}
+
+TEST(RcProtocol, TRN_6_5_MaxRdAtomicBoundsOutstandingReads) {
+  QpAttributes requester = Side();
+  requester.max_rd_atomic = 2;
+  Loopback wire(requester, Side());
+  for (uint64_t id = 0; id < 5; ++id) {
+    wire.requester.Post(Read(id, 100, 0));
+  }
+  wire.Run(500);  // before any response is back
+  EXPECT_EQ(wire.sent.size(), 2u);
+  wire.Run(1000000);
+  EXPECT_EQ(wire.sent.size(), 5u);
+  EXPECT_EQ(wire.send_completions.size(), 5u);
+}
+
+TEST(RcProtocol, TRN_6_12_AnAckPastAnUnansweredReadIsAnImplicitNak) {
+  Requester requester(Side(), RequesterConfig{});
+  requester.Post(Read(1, 100, 0));   // PSN 0
+  requester.Post(Write(2, 100, 0));  // PSN 1
+  ASSERT_TRUE(requester.Next(0));
+  ASSERT_TRUE(requester.Next(0));
+  requester.OnAcknowledge(1, roce::Aeth::Ack(1), 10);
+  const auto again = requester.Next(10);
+  ASSERT_TRUE(again);
+  EXPECT_EQ(again->opcode, roce::Opcode::kReadRequest);
+  EXPECT_EQ(again->psn, 0u);
+  EXPECT_TRUE(again->retransmit);
+  EXPECT_TRUE(requester.TakeCompletions().empty())
+      << "nothing completes past the unanswered READ";
+}
+
+// Losses both ways, seeded, over SENDs, WRITEs, READs and fetch-and-adds:
+// every work request completes exactly once, in order, successfully; every
+// byte is placed once and every atomic performed once.
 TEST(RcProtocol, TRN_7_3_and_TRN_7_9_LossySoakCompletesEverythingOnce) {
   QpAttributes requester = Side(512);
   requester.timeout = 2;
@@ -254,16 +396,21 @@ TEST(RcProtocol, TRN_7_3_and_TRN_7_9_LossySoakCompletesEverythingOnce) {
   std::mt19937 random(42);
   std::bernoulli_distribution lose(0.1);
   wire.drop_request = [&](const RequestPacket&) { return lose(random); };
-  wire.drop_reply = [&](const Reply&) { return lose(random); };
+  wire.drop_reply = [&](const Back&) { return lose(random); };
   std::map<uint64_t, uint32_t> lengths;
   for (uint64_t id = 0; id < 200; ++id) {
     const uint32_t length = static_cast<uint32_t>(random() % 4000);
     lengths[id] = length;
-    if (id % 2 == 0) {
+    if (id % 4 == 0) {
       wire.responder.PostReceive({id, length});
       wire.requester.Post(Send(id, length));
-    } else {
+    } else if (id % 4 == 1) {
       wire.requester.Post(Write(id, length, id << 20));
+    } else if (id % 4 == 2) {
+      wire.requester.Post(Read(id, length, id << 20));
+    } else {
+      lengths[id] = 0;  // no bytes: one add of 1 to a shared counter
+      wire.requester.Post(FetchAdd(id, 0x80, 1));
     }
   }
   wire.Run(UINT64_MAX - 1);
@@ -281,10 +428,17 @@ TEST(RcProtocol, TRN_7_3_and_TRN_7_9_LossySoakCompletesEverythingOnce) {
         << "placed twice";
     bytes[id] += p.length;
   }
+  std::set<std::pair<uint64_t, uint32_t>> read;
+  for (const Landed& l : wire.landed) {
+    EXPECT_TRUE(read.insert({l.wr_id, l.offset}).second) << "landed twice";
+    bytes[l.wr_id] += l.length;
+  }
   for (const auto& [id, length] : lengths) {
     EXPECT_EQ(bytes[id], length) << "message " << id;
   }
-  EXPECT_EQ(wire.receive_completions.size(), 100u);
+  EXPECT_EQ(wire.receive_completions.size(), 50u);
+  EXPECT_EQ(wire.words[0x80], 50u) << "every fetch-and-add once";
+  EXPECT_EQ(wire.atomics_performed, 50u);
   EXPECT_GT(wire.requester.retransmits(), 0u);
   EXPECT_FALSE(wire.requester.failed());
 }

@@ -134,6 +134,10 @@ TEST(TransportEngine, TRN_5_6_and_TRN_6_2_RealBytesCrossTheFabric) {
   std::copy(sent.begin(), sent.end(), nodes[0].memory->bytes.begin() + 0x4000);
   std::copy(immediate.begin(), immediate.end(),
             nodes[1].memory->bytes.begin() + 0x100);
+  const Bytes remote = Pattern(5000, 4);
+  std::copy(remote.begin(), remote.end(),
+            nodes[2].memory->bytes.begin() + 0x50000);
+  StoreLittleEndian(nodes[2].memory->bytes.data() + 0x70000, 8, 40);
 
   std::vector<EngineCompletion> at0, at1, at2, at3;
   testing::ScThread workload("workload", [&] {
@@ -166,8 +170,26 @@ TEST(TransportEngine, TRN_5_6_and_TRN_6_2_RealBytesCrossTheFabric) {
     write_imm.remote_address = 0x500;
     write_imm.immediate = 0xC0FFEE;
     ASSERT_TRUE(e1.PostSend(q1, write_imm, 0x100).ok());
+    SendWr read;
+    read.wr_id = 4;
+    read.kind = SendKind::kRead;
+    read.length = 5000;
+    read.remote_address = 0x50000;
+    ASSERT_TRUE(e0.PostSend(q0, read, 0x60000).ok());
+    SendWr add;
+    add.wr_id = 5;
+    add.kind = SendKind::kFetchAdd;
+    add.remote_address = 0x70000;
+    add.swap_add = 2;
+    ASSERT_TRUE(e0.PostSend(q0, add, 0x70000).ok());
+    SendWr swap = add;
+    swap.wr_id = 6;
+    swap.kind = SendKind::kCompareSwap;
+    swap.compare = 42;
+    swap.swap_add = 7;
+    ASSERT_TRUE(e0.PostSend(q0, swap, 0x70008).ok());
 
-    for (int t = 0; t < 100 && (at0.size() < 2 || at2.size() < 1 ||
+    for (int t = 0; t < 100 && (at0.size() < 5 || at2.size() < 1 ||
                                 at1.size() < 1 || at3.size() < 1);
          ++t) {
       sc_core::wait(sc_time(1, SC_US));
@@ -190,9 +212,11 @@ TEST(TransportEngine, TRN_5_6_and_TRN_6_2_RealBytesCrossTheFabric) {
   });
   sc_core::sc_start();
 
-  ASSERT_EQ(at0.size(), 2u);
-  EXPECT_EQ(at0[0].completion.wr_id, 1u);
-  EXPECT_EQ(at0[1].completion.wr_id, 2u);
+  ASSERT_EQ(at0.size(), 5u);
+  const uint64_t order[] = {1, 2, 4, 5, 6};  // WR 3 is node 1's
+  for (size_t i = 0; i < 5; ++i) {
+    EXPECT_EQ(at0[i].completion.wr_id, order[i]) << "posting order";
+  }
   for (const auto& c : at0) {
     EXPECT_EQ(c.completion.status, CompletionStatus::kSuccess);
     EXPECT_FALSE(c.receive);
@@ -213,8 +237,21 @@ TEST(TransportEngine, TRN_5_6_and_TRN_6_2_RealBytesCrossTheFabric) {
       << "SEND landed in the receive buffer";
   const Bytes& m3 = nodes[3].memory->bytes;
   EXPECT_EQ(Bytes(m3.begin() + 0x500, m3.begin() + 0x500 + 700), immediate);
-  EXPECT_EQ(e0.counters().packets_sent, 10u + 3u) << "PMTU 1024 (TRN-6.2)";
-  EXPECT_EQ(e0.counters().retransmits, 0u);
+  const Bytes& m0 = nodes[0].memory->bytes;
+  EXPECT_EQ(Bytes(m0.begin() + 0x60000, m0.begin() + 0x60000 + 5000), remote)
+      << "RDMA READ brought the remote bytes";
+  EXPECT_EQ(LoadLittleEndian(m0.data() + 0x70000, 8), 40u)
+      << "fetch-and-add returned the original";
+  EXPECT_EQ(LoadLittleEndian(m0.data() + 0x70008, 8), 42u);
+  EXPECT_EQ(LoadLittleEndian(m2.data() + 0x70000, 8), 7u)
+      << "40 + 2 = 42, then compare-and-swap 42 -> 7";
+  EXPECT_EQ(e0.counters().packets_sent, 10u + 3u + 1u + 2u)
+      << "PMTU 1024 (TRN-6.2); a READ is one request";
+  EXPECT_EQ(e2.counters().packets_sent, 5u + 2u + 3u)
+      << "5 READ responses, 2 ATOMIC ACKNOWLEDGEs, and ACKs for the "
+         "WRITE's AckReqs (packets 8 and 10) and the SEND's last packet";
+  EXPECT_EQ(e0.counters().retransmits, 0u)
+      << "NET-8.8: a destination's packets keep one VC, so none overtakes";
   for (const Node& node : nodes) {
     EXPECT_EQ(node.engine->counters().bad_packets, 0u);
     EXPECT_EQ(node.engine->counters().stray_packets, 0u);
