@@ -245,6 +245,9 @@ void TransportEngine::SendFrame(uint32_t remote_node,
     return;
   }
   ++counters_.packets_sent;
+  if (tap_) {
+    tap_(sc_core::sc_time_stamp(), frame.value());
+  }
   interface_.Send(static_cast<uint16_t>(remote_node), kDataTrafficClass,
                   std::move(frame.value()));
 }

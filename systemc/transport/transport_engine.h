@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -81,6 +82,12 @@ class TransportEngine : public sc_core::sc_module {
   // Completions since the last poll, in the order they happened.
   std::vector<EngineCompletion> PollCompletions();
 
+  // Every frame this engine sends, with the simulated time it is handed to
+  // the network: the bytes a capture (--pcap) records.
+  using FrameTap =
+      std::function<void(const sc_core::sc_time& at, const Bytes& frame)>;
+  void SetFrameTap(FrameTap tap) { tap_ = std::move(tap); }
+
   const EngineCounters& counters() const { return counters_; }
   StatList Stats() const;
 
@@ -122,6 +129,7 @@ class TransportEngine : public sc_core::sc_module {
   std::deque<net::Delivered> inbox_;
   std::vector<EngineCompletion> completions_;
   EngineCounters counters_;
+  FrameTap tap_;
   sc_core::sc_event wake_;
 };
 

@@ -1,10 +1,7 @@
 // Checks that tshark decodes a pcap of mixed transport traffic as RoCEv2
 // with no malformed packets and with the BTH fields that were written.
 #include <gtest/gtest.h>
-#include <unistd.h>
 
-#include <cstdio>
-#include <cstdlib>
 #include <filesystem>
 #include <sstream>
 #include <string>
@@ -14,6 +11,7 @@
 #include "models/roce/packet.h"
 #include "models/roce/packet_factory.h"
 #include "models/roce/psn.h"
+#include "testbench/models/pcap/tshark.h"
 #include "testbench/models/roce/sample_packets.h"
 
 namespace lq::pcap {
@@ -21,37 +19,8 @@ namespace {
 
 using roce::Opcode;
 using roce::RocePacket;
-
-// The tshark binary on PATH, or an empty string.
-std::string FindTshark() {
-  const char* path = std::getenv("PATH");
-  std::stringstream dirs(path != nullptr ? path : "");
-  std::string dir;
-  while (std::getline(dirs, dir, ':')) {
-    const std::string candidate = dir + "/tshark";
-    if (!dir.empty() && access(candidate.c_str(), X_OK) == 0) {
-      return candidate;
-    }
-  }
-  return {};
-}
-
-// Runs `command` and returns its standard output.
-std::string RunCommand(const std::string& command) {
-  std::string output;
-  FILE* pipe = popen(command.c_str(), "r");
-  if (pipe == nullptr) {
-    ADD_FAILURE() << "cannot run: " << command;
-    return output;
-  }
-  char buffer[4096];
-  size_t got;
-  while ((got = std::fread(buffer, 1, sizeof(buffer), pipe)) > 0) {
-    output.append(buffer, got);
-  }
-  EXPECT_EQ(pclose(pipe), 0) << "command failed: " << command;
-  return output;
-}
+using testing::FindTshark;
+using testing::RunCommand;
 
 // SEND, WRITE, READ request and responses, both atomics with their ACK,
 // ACK, NAK, RNR NAK and CNP, with distinct QPNs and PSNs near the wrap.

@@ -1,22 +1,29 @@
 // Transport engines on a ring of four routers (docs/spec/trn.md): queue
-// pairs set up as TRN-5.6's agent does, then RDMA WRITE, SEND and WRITE
-// with immediate data move real bytes from one node's memory to another's
-// as RoCEv2 packets carried by the network layer. Memory contents are
-// compared end to end; completions, the state rules of TRN-5.2 and a flush
-// on ERROR are checked.
+// pairs set up as TRN-5.6's agent does, then RDMA WRITE, SEND, WRITE with
+// immediate data, RDMA READ, fetch-and-add and compare-and-swap move real
+// bytes between nodes' memories as RoCEv2 packets carried by the network
+// layer. Memory contents are compared end to end; completions, the state
+// rules of TRN-5.2 and a flush on ERROR are checked; and every frame the
+// engines sent, written as a pcap, must decode in tshark (TRN-1.8).
 #include "systemc/transport/transport_engine.h"
 
 #include <gtest/gtest.h>
 #include <tlm_utils/simple_target_socket.h>
 
+#include <algorithm>
+#include <filesystem>
 #include <memory>
+#include <set>
+#include <sstream>
 #include <string>
 #include <systemc>
 #include <vector>
 
+#include "models/pcap/pcap_writer.h"
 #include "models/topology/routing_registry.h"
 #include "models/topology/topology_registry.h"
 #include "systemc/network/router.h"
+#include "testbench/models/pcap/tshark.h"
 #include "testbench/systemc/common/sc_thread.h"
 #include "testbench/systemc/network/router_node.h"
 
@@ -95,7 +102,57 @@ void ReadyQps(TransportEngine& a, uint32_t qa, uint32_t node_a,
   ASSERT_TRUE(b.ModifyQp(qb, rts).ok());
 }
 
-TEST(TransportEngine, TRN_5_6_and_TRN_6_2_RealBytesCrossTheFabric) {
+// TRN-1.8: the engines' own frames, written as a pcap, decode in tshark
+// with nothing malformed, every one as RoCEv2, with the opcodes sent.
+void ExpectTsharkDecodes(std::vector<std::pair<uint64_t, Bytes>> frames) {
+  const std::string tshark = testing::FindTshark();
+  if (tshark.empty()) {
+    GTEST_SKIP() << "tshark not found; scripts/setup-deps installs it";
+  }
+  ASSERT_FALSE(frames.empty());
+  char dir[] = "/tmp/lqemu-engine-pcap-XXXXXX";
+  ASSERT_NE(mkdtemp(dir), nullptr);
+  const std::string file = std::string(dir) + "/engines.pcap";
+  std::stable_sort(
+      frames.begin(), frames.end(),
+      [](const auto& a, const auto& b) { return a.first < b.first; });
+  {
+    auto writer = pcap::PcapWriter::ToFile(file);
+    ASSERT_TRUE(writer.ok()) << writer.error().reason;
+    for (const auto& [at_ps, frame] : frames) {
+      ASSERT_TRUE(writer.value().Write(at_ps, frame).ok());
+    }
+    ASSERT_TRUE(writer.value().Flush().ok());
+  }
+  const std::string read = "'" + tshark + "' -n -r '" + file + "' ";
+  EXPECT_EQ(testing::RunCommand(
+                read + "-Y '_ws.malformed || _ws.expert.severity == error' "
+                       "2>/dev/null"),
+            "")
+      << "tshark found malformed packets or errors";
+  std::istringstream decoded(testing::RunCommand(
+      read + "-Y infiniband -T fields -e infiniband.bth.opcode 2>/dev/null"));
+  std::multiset<int> opcodes;
+  std::string line;
+  while (std::getline(decoded, line)) {
+    opcodes.insert(std::stoi(line));
+  }
+  EXPECT_EQ(opcodes.size(), frames.size()) << "every frame is RoCEv2";
+  for (const roce::Opcode op :
+       {roce::Opcode::kSendFirst, roce::Opcode::kSendLast,
+        roce::Opcode::kWriteFirst, roce::Opcode::kWriteMiddle,
+        roce::Opcode::kWriteLast, roce::Opcode::kWriteOnlyWithImmediate,
+        roce::Opcode::kReadRequest, roce::Opcode::kReadResponseFirst,
+        roce::Opcode::kReadResponseLast, roce::Opcode::kCompareSwap,
+        roce::Opcode::kFetchAdd, roce::Opcode::kAtomicAcknowledge,
+        roce::Opcode::kAcknowledge}) {
+    EXPECT_GT(opcodes.count(static_cast<int>(op)), 0u)
+        << "no " << static_cast<int>(op) << " decoded";
+  }
+  std::filesystem::remove_all(dir);
+}
+
+TEST(TransportEngine, TRN_5_6_TRN_6_2_and_TRN_1_8_RealBytesCrossTheFabric) {
   auto topology = topo::CreateTopology("torus", {{"dims", "4"}}).value();
   std::shared_ptr<const topo::RoutingFunction> routing =
       topo::CreateRouting("dor", topology, {}).value();
@@ -138,6 +195,14 @@ TEST(TransportEngine, TRN_5_6_and_TRN_6_2_RealBytesCrossTheFabric) {
   std::copy(remote.begin(), remote.end(),
             nodes[2].memory->bytes.begin() + 0x50000);
   StoreLittleEndian(nodes[2].memory->bytes.data() + 0x70000, 8, 40);
+
+  // Every frame on the wire, for the capture check at the end.
+  std::vector<std::pair<uint64_t, Bytes>> frames;
+  for (Node& node : nodes) {
+    node.engine->SetFrameTap([&frames](const sc_time& at, const Bytes& frame) {
+      frames.emplace_back(at.value(), frame);
+    });
+  }
 
   std::vector<EngineCompletion> at0, at1, at2, at3;
   testing::ScThread workload("workload", [&] {
@@ -256,6 +321,7 @@ TEST(TransportEngine, TRN_5_6_and_TRN_6_2_RealBytesCrossTheFabric) {
     EXPECT_EQ(node.engine->counters().bad_packets, 0u);
     EXPECT_EQ(node.engine->counters().stray_packets, 0u);
   }
+  ExpectTsharkDecodes(std::move(frames));
 }
 
 }  // namespace
