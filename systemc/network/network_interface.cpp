@@ -17,7 +17,8 @@ NetworkInterface::NetworkInterface(const sc_core::sc_module_name& name,
       period_(config.clock_ns, sc_core::SC_NS),
       on_delivery_(std::move(on_delivery)),
       packers_(vcs_, SlotPacker(config.slot_bytes)),
-      credits_(vcs_, 0) {
+      credits_(vcs_, 0),
+      fault_random_(config.faults.seed) {
   for (const uint8_t set : config.tc_map) {
     if (set >= config.vc_sets) {
       throw std::invalid_argument(
@@ -176,10 +177,31 @@ void NetworkInterface::Put(link::Slot slot, const sc_core::sc_time& delay) {
     delivered.payload.assign(event.packet.begin() + kRouteHeaderBytes,
                              event.packet.end());
     delivered.at = at;
+    if (InjectFault(delivered.payload)) {
+      continue;  // lost
+    }
     on_delivery_(std::move(delivered));
   }
   // Consumed at once: the room is the router's again.
   socket.out->Credit(slot.vc, 1, delay);
+}
+
+bool NetworkInterface::InjectFault(Bytes& payload) {
+  const DeliveryFaults& faults = config_.faults;
+  if (faults.drop <= 0 && faults.corrupt <= 0) {
+    return false;
+  }
+  std::uniform_real_distribution<double> chance(0.0, 1.0);
+  if (chance(fault_random_) < faults.drop) {
+    ++fault_drops_;
+    return true;
+  }
+  if (!payload.empty() && chance(fault_random_) < faults.corrupt) {
+    const uint64_t bit = fault_random_() % (payload.size() * 8);
+    payload[bit / 8] ^= static_cast<uint8_t>(1u << (bit % 8));
+    ++fault_corruptions_;
+  }
+  return false;
 }
 
 // The router returns credits with no delay, so they count at once.

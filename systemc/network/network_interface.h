@@ -10,6 +10,7 @@
 #include <deque>
 #include <functional>
 #include <memory>
+#include <random>
 #include <systemc>
 #include <vector>
 
@@ -18,6 +19,16 @@
 #include "systemc/link/slot_socket.h"
 
 namespace lq::net {
+
+// NET-8.10: losses beyond what the link layer repairs, injected where the
+// network hands packets up: each delivered packet is dropped with
+// probability `drop`, else has one payload bit flipped with probability
+// `corrupt`, from a generator seeded with `seed`.
+struct DeliveryFaults {
+  double drop = 0;
+  double corrupt = 0;
+  uint64_t seed = 1;
+};
 
 struct NetworkInterfaceConfig {
   uint16_t node = 0;
@@ -33,6 +44,7 @@ struct NetworkInterfaceConfig {
   // that with deterministic routing they arrive in the order sent (what
   // the RC transport needs); otherwise on the VC with the most room.
   bool in_order = false;
+  DeliveryFaults faults;
   // TC_MAP (NET-3.5): the VC set of each traffic class; DefaultTcMap().
   std::array<uint8_t, 8> tc_map{0, 0, 0, 0, 0, 0, 1, 1};
 };
@@ -76,6 +88,9 @@ class NetworkInterface : public sc_core::sc_module, private link::SlotIf {
   // Packets the local port has admitted: the node's injected count for the
   // fabric manager's drain (NET-7.7 step 4).
   uint64_t admitted() const { return admitted_; }
+  // Packets NET-8.10's injection dropped or corrupted.
+  uint64_t fault_drops() const { return fault_drops_; }
+  uint64_t fault_corruptions() const { return fault_corruptions_; }
   // The node failed: everything waiting is dropped; returns how many
   // packets were never admitted. Sends and receives nothing from then on.
   uint64_t Fail();
@@ -93,6 +108,8 @@ class NetworkInterface : public sc_core::sc_module, private link::SlotIf {
   void Credit(unsigned vc, unsigned count,
               const sc_core::sc_time& delay) override;
   void Transmit();  // SC_METHOD: at most one slot per cycle
+  // NET-8.10: true if `payload` is to be dropped; may flip one of its bits.
+  bool InjectFault(Bytes& payload);
 
   NetworkInterfaceConfig config_;
   unsigned vcs_;
@@ -105,6 +122,9 @@ class NetworkInterface : public sc_core::sc_module, private link::SlotIf {
   std::deque<WaitingPacket> waiting_;  // sent, not yet admitted
   size_t waiting_bytes_ = 0;
   uint64_t admitted_ = 0;
+  std::mt19937_64 fault_random_;
+  uint64_t fault_drops_ = 0;
+  uint64_t fault_corruptions_ = 0;
   uint8_t epoch_ = 0;
   bool frozen_ = false;
   bool failed_ = false;

@@ -8,11 +8,9 @@
 #include "systemc/transport/transport_engine.h"
 
 #include <gtest/gtest.h>
-#include <tlm_utils/simple_target_socket.h>
 
 #include <algorithm>
 #include <filesystem>
-#include <memory>
 #include <set>
 #include <sstream>
 #include <string>
@@ -20,87 +18,15 @@
 #include <vector>
 
 #include "models/pcap/pcap_writer.h"
-#include "models/topology/routing_registry.h"
-#include "models/topology/topology_registry.h"
-#include "systemc/network/router.h"
 #include "testbench/models/pcap/tshark.h"
 #include "testbench/systemc/common/sc_thread.h"
-#include "testbench/systemc/network/router_node.h"
+#include "testbench/systemc/transport/engine_ring.h"
 
 namespace lq::transport {
 namespace {
 
 using sc_core::sc_time;
 using sc_core::SC_US;
-
-// A node's memory: a byte array behind a TLM target, open to the test.
-class TestMemory : public sc_core::sc_module {
- public:
-  tlm_utils::simple_target_socket<TestMemory> socket;
-  Bytes bytes;
-
-  TestMemory(const sc_core::sc_module_name& name, size_t size)
-      : sc_module(name), socket("socket"), bytes(size) {
-    socket.register_b_transport(this, &TestMemory::BTransport);
-  }
-
- private:
-  void BTransport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
-    const uint64_t at = trans.get_address();
-    const size_t length = trans.get_data_length();
-    if (at + length > bytes.size()) {
-      trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
-      return;
-    }
-    if (trans.is_write()) {
-      std::copy_n(trans.get_data_ptr(), length, bytes.begin() + at);
-    } else {
-      std::copy_n(bytes.begin() + at, length, trans.get_data_ptr());
-    }
-    delay += sc_time(10, sc_core::SC_NS);
-    trans.set_response_status(tlm::TLM_OK_RESPONSE);
-  }
-};
-
-struct Node {
-  std::unique_ptr<net::Router> router;
-  std::unique_ptr<TransportEngine> engine;
-  std::unique_ptr<TestMemory> memory;
-};
-
-Bytes Pattern(size_t size, uint8_t seed) {
-  Bytes bytes(size);
-  for (size_t i = 0; i < size; ++i) {
-    bytes[i] = static_cast<uint8_t>(seed + i * 7 + (i >> 8));
-  }
-  return bytes;
-}
-
-// TRN-5.6's agent, step 2: both QPs to INIT.
-void InitQps(TransportEngine& a, uint32_t qa, TransportEngine& b, uint32_t qb) {
-  QpModify init;
-  init.to = QpState::kInit;
-  ASSERT_TRUE(a.ModifyQp(qa, init).ok());
-  ASSERT_TRUE(b.ModifyQp(qb, init).ok());
-}
-
-// Steps 4 and 5: each to RTR with its peer, then to RTS.
-void ReadyQps(TransportEngine& a, uint32_t qa, uint32_t node_a,
-              TransportEngine& b, uint32_t qb, uint32_t node_b) {
-  QpModify rtr;
-  rtr.to = QpState::kRtr;
-  rtr.pmtu = 1024;
-  rtr.remote_node = node_b;
-  rtr.remote_qpn = qb;
-  ASSERT_TRUE(a.ModifyQp(qa, rtr).ok());
-  rtr.remote_node = node_a;
-  rtr.remote_qpn = qa;
-  ASSERT_TRUE(b.ModifyQp(qb, rtr).ok());
-  QpModify rts;
-  rts.to = QpState::kRts;
-  ASSERT_TRUE(a.ModifyQp(qa, rts).ok());
-  ASSERT_TRUE(b.ModifyQp(qb, rts).ok());
-}
 
 // TRN-1.8: the engines' own frames, written as a pcap, decode in tshark
 // with nothing malformed, every one as RoCEv2, with the opcodes sent.
@@ -153,32 +79,7 @@ void ExpectTsharkDecodes(std::vector<std::pair<uint64_t, Bytes>> frames) {
 }
 
 TEST(TransportEngine, TRN_5_6_TRN_6_2_and_TRN_1_8_RealBytesCrossTheFabric) {
-  auto topology = topo::CreateTopology("torus", {{"dims", "4"}}).value();
-  std::shared_ptr<const topo::RoutingFunction> routing =
-      topo::CreateRouting("dor", topology, {}).value();
-  constexpr unsigned kNodes = 4;
-  std::vector<Node> nodes(kNodes);
-  for (unsigned n = 0; n < kNodes; ++n) {
-    net::RouterConfig router;
-    router.node = n;
-    router.network_ports = topology->PortCount(n);
-    router.routing = routing;
-    router.nodes = kNodes;
-    const std::string id = std::to_string(n);
-    nodes[n].router =
-        std::make_unique<net::Router>(("router" + id).c_str(), router);
-    TransportEngineConfig engine;
-    engine.node = n;
-    engine.interface.nodes = kNodes;
-    nodes[n].engine =
-        std::make_unique<TransportEngine>(("engine" + id).c_str(), engine);
-    nodes[n].memory =
-        std::make_unique<TestMemory>(("memory" + id).c_str(), 1 << 20);
-    nodes[n].engine->memory.bind(nodes[n].memory->socket);
-    Connect(nodes[n].router->port(nodes[n].router->local_port()),
-            nodes[n].engine->network());
-  }
-  net::CableRouters(*topology, nodes);
+  std::vector<EngineNode> nodes = BuildRing(4, net::DeliveryFaults{});
   TransportEngine& e0 = *nodes[0].engine;
   TransportEngine& e1 = *nodes[1].engine;
   TransportEngine& e2 = *nodes[2].engine;
@@ -198,7 +99,7 @@ TEST(TransportEngine, TRN_5_6_TRN_6_2_and_TRN_1_8_RealBytesCrossTheFabric) {
 
   // Every frame on the wire, for the capture check at the end.
   std::vector<std::pair<uint64_t, Bytes>> frames;
-  for (Node& node : nodes) {
+  for (EngineNode& node : nodes) {
     node.engine->SetFrameTap([&frames](const sc_time& at, const Bytes& frame) {
       frames.emplace_back(at.value(), frame);
     });
@@ -317,7 +218,7 @@ TEST(TransportEngine, TRN_5_6_TRN_6_2_and_TRN_1_8_RealBytesCrossTheFabric) {
          "WRITE's AckReqs (packets 8 and 10) and the SEND's last packet";
   EXPECT_EQ(e0.counters().retransmits, 0u)
       << "NET-8.8: a destination's packets keep one VC, so none overtakes";
-  for (const Node& node : nodes) {
+  for (const EngineNode& node : nodes) {
     EXPECT_EQ(node.engine->counters().bad_packets, 0u);
     EXPECT_EQ(node.engine->counters().stray_packets, 0u);
   }
