@@ -20,7 +20,7 @@
 #include "models/pcap/pcap_writer.h"
 #include "testbench/models/pcap/tshark.h"
 #include "testbench/systemc/common/sc_thread.h"
-#include "testbench/systemc/transport/engine_ring.h"
+#include "testbench/systemc/transport/engine_torus.h"
 
 namespace lq::transport {
 namespace {
@@ -79,7 +79,7 @@ void ExpectTsharkDecodes(std::vector<std::pair<uint64_t, Bytes>> frames) {
 }
 
 TEST(TransportEngine, TRN_5_6_TRN_6_2_and_TRN_1_8_RealBytesCrossTheFabric) {
-  std::vector<EngineNode> nodes = BuildRing(4, net::DeliveryFaults{});
+  std::vector<EngineNode> nodes = BuildTorus("4", net::DeliveryFaults{});
   TransportEngine& e0 = *nodes[0].engine;
   TransportEngine& e1 = *nodes[1].engine;
   TransportEngine& e2 = *nodes[2].engine;
@@ -113,12 +113,12 @@ TEST(TransportEngine, TRN_5_6_TRN_6_2_and_TRN_1_8_RealBytesCrossTheFabric) {
     EXPECT_FALSE(e0.PostSend(q0, SendWr{}, 0).ok()) << "TRN-5.2: not in RTS";
     EXPECT_FALSE(e0.PostReceive(q0, RecvWr{}, 0).ok()) << "nor in RESET";
     EXPECT_FALSE(e0.PostSend(99, SendWr{}, 0).ok()) << "no such QP";
-    InitQps(e0, q0, e2, q2);
+    ASSERT_TRUE(InitQps(e0, q0, e2, q2));
     ASSERT_TRUE(e2.PostReceive(q2, {21, 4096}, 0x20000).ok())
         << "TRN-5.2: receive WRs may be posted from INIT on";
-    ReadyQps(e0, q0, 0, e2, q2, 2);
-    InitQps(e1, q1, e3, q3);
-    ReadyQps(e1, q1, 1, e3, q3, 3);
+    ASSERT_TRUE(ReadyQps(e0, q0, 0, e2, q2, 2));
+    ASSERT_TRUE(InitQps(e1, q1, e3, q3));
+    ASSERT_TRUE(ReadyQps(e1, q1, 1, e3, q3, 3));
     ASSERT_TRUE(e3.PostReceive(q3, {31, 0}, 0x30000).ok());
     SendWr write;
     write.wr_id = 1;

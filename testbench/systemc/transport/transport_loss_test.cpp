@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "testbench/systemc/common/sc_thread.h"
-#include "testbench/systemc/transport/engine_ring.h"
+#include "testbench/systemc/transport/engine_torus.h"
 
 namespace lq::transport {
 namespace {
@@ -60,7 +60,7 @@ TEST(TransportLoss,
   faults.drop = 0.03;
   faults.corrupt = 0.02;
   faults.seed = 7;
-  std::vector<EngineNode> nodes = BuildRing(4, faults);
+  std::vector<EngineNode> nodes = BuildTorus("4", faults);
   // Both ends of each connection start with their own pattern everywhere.
   for (unsigned n = 0; n < 4; ++n) {
     const Bytes pattern = Pattern(nodes[n].memory->bytes.size(), 16 * n + 1);
@@ -81,8 +81,8 @@ TEST(TransportLoss,
       TransportEngine& eb = *nodes[b].engine;
       qp[a] = ea.CreateQp();
       qp[b] = eb.CreateQp();
-      InitQps(ea, qp[a], eb, qp[b]);
-      ReadyQps(ea, qp[a], a, eb, qp[b], b);
+      ASSERT_TRUE(InitQps(ea, qp[a], eb, qp[b]));
+      ASSERT_TRUE(ReadyQps(ea, qp[a], a, eb, qp[b], b));
     }
     // Each node sends kWrsPerSide work requests to its peer; receives for
     // the peer's SENDs land at 0xD0000 + 0x2000 * (i / 4).

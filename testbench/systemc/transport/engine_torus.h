@@ -1,9 +1,8 @@
-// A test fabric for transport engines: a ring of routers, each node with a
+// A test fabric for transport engines: a torus of routers, each node with a
 // transport engine and a memory the test can read, and TRN-5.6's set-up
 // agent.
 #pragma once
 
-#include <gtest/gtest.h>
 #include <tlm_utils/simple_target_socket.h>
 
 #include <algorithm>
@@ -55,13 +54,15 @@ struct EngineNode {
   std::unique_ptr<TestMemory> memory;
 };
 
-// A ring of `count` routers (1-D torus, dor) with an engine and a memory of
-// 1 MiB at each node; `faults` apply at every node's interface (NET-8.10),
-// seeded per node.
-inline std::vector<EngineNode> BuildRing(unsigned count,
-                                         const net::DeliveryFaults& faults) {
-  auto topology =
-      topo::CreateTopology("torus", {{"dims", std::to_string(count)}}).value();
+// A torus of routers with ring sizes `dims` ("4", "4x8x8") and dor, with an
+// engine and a memory of `memory_bytes` at each node, joined port to port (no
+// link latency); `faults` apply at every node's interface (NET-8.10), seeded
+// per node.
+inline std::vector<EngineNode> BuildTorus(const std::string& dims,
+                                          const net::DeliveryFaults& faults,
+                                          size_t memory_bytes = 1 << 20) {
+  auto topology = topo::CreateTopology("torus", {{"dims", dims}}).value();
+  const unsigned count = topology->EndpointCount();
   std::shared_ptr<const topo::RoutingFunction> routing =
       topo::CreateRouting("dor", topology, {}).value();
   std::vector<EngineNode> nodes(count);
@@ -82,7 +83,7 @@ inline std::vector<EngineNode> BuildRing(unsigned count,
     nodes[n].engine =
         std::make_unique<TransportEngine>(("engine" + id).c_str(), engine);
     nodes[n].memory =
-        std::make_unique<TestMemory>(("memory" + id).c_str(), 1 << 20);
+        std::make_unique<TestMemory>(("memory" + id).c_str(), memory_bytes);
     nodes[n].engine->memory.bind(nodes[n].memory->socket);
     Connect(nodes[n].router->port(nodes[n].router->local_port()),
             nodes[n].engine->network());
@@ -99,31 +100,32 @@ inline Bytes Pattern(size_t size, uint8_t seed) {
   return bytes;
 }
 
-// TRN-5.6's agent, step 2: both QPs to INIT.
-inline void InitQps(TransportEngine& a, uint32_t qa, TransportEngine& b,
+// TRN-5.6's agent, step 2: both QPs to INIT; false if either refuses.
+inline bool InitQps(TransportEngine& a, uint32_t qa, TransportEngine& b,
                     uint32_t qb) {
   QpModify init;
   init.to = QpState::kInit;
-  ASSERT_TRUE(a.ModifyQp(qa, init).ok());
-  ASSERT_TRUE(b.ModifyQp(qb, init).ok());
+  return a.ModifyQp(qa, init).ok() && b.ModifyQp(qb, init).ok();
 }
 
-// Steps 4 and 5: each to RTR with its peer, then to RTS.
-inline void ReadyQps(TransportEngine& a, uint32_t qa, uint32_t node_a,
+// Steps 4 and 5: each to RTR with its peer, then to RTS; false if any
+// modify fails.
+inline bool ReadyQps(TransportEngine& a, uint32_t qa, uint32_t node_a,
                      TransportEngine& b, uint32_t qb, uint32_t node_b) {
   QpModify rtr;
   rtr.to = QpState::kRtr;
   rtr.pmtu = 1024;
   rtr.remote_node = node_b;
   rtr.remote_qpn = qb;
-  ASSERT_TRUE(a.ModifyQp(qa, rtr).ok());
+  if (!a.ModifyQp(qa, rtr).ok()) {
+    return false;
+  }
   rtr.remote_node = node_a;
   rtr.remote_qpn = qa;
-  ASSERT_TRUE(b.ModifyQp(qb, rtr).ok());
   QpModify rts;
   rts.to = QpState::kRts;
-  ASSERT_TRUE(a.ModifyQp(qa, rts).ok());
-  ASSERT_TRUE(b.ModifyQp(qb, rts).ok());
+  return b.ModifyQp(qb, rtr).ok() && a.ModifyQp(qa, rts).ok() &&
+         b.ModifyQp(qb, rts).ok();
 }
 
 }  // namespace lq::transport
