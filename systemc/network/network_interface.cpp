@@ -97,6 +97,7 @@ void NetworkInterface::Admit() {
     waiting_bytes_ -= packet.size();
     waiting_.pop_front();
     ++admitted_;
+    admitted_event_.notify(sc_core::SC_ZERO_TIME);
   }
 }
 

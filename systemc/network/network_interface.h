@@ -75,6 +75,9 @@ class NetworkInterface : public sc_core::sc_module, private link::SlotIf {
   void Send(uint16_t dst, uint8_t tc, Bytes payload);
   // Bytes queued for the router and not yet sent.
   size_t pending_bytes() const;
+  // Notified whenever the local port admits a packet: room may have
+  // appeared for an engine that bounds pending_bytes().
+  const sc_core::sc_event& admitted_event() const { return admitted_event_; }
   // INJECT_FREEZE (NET-5.6, NET-7.7): while frozen the local port admits no
   // new packet; packets already begun finish.
   void SetFrozen(bool frozen);
@@ -129,6 +132,7 @@ class NetworkInterface : public sc_core::sc_module, private link::SlotIf {
   bool frozen_ = false;
   bool failed_ = false;
   sc_core::sc_event wake_;
+  sc_core::sc_event admitted_event_;
 };
 
 }  // namespace lq::net

@@ -22,6 +22,10 @@ net::NetworkInterfaceConfig InterfaceFor(const TransportEngineConfig& config) {
 
 constexpr uint8_t kDataTrafficClass = roce::PriorityOfDscp(roce::kDscpData);
 constexpr size_t kAtomicBytes = 8;
+// Request bytes the engine lets wait in its network interface: enough to
+// keep the local port busy, few enough that posted work stays in the send
+// queues rather than in the interface.
+constexpr size_t kInjectionWindowBytes = 32 * 1024;
 
 bool IsResponse(roce::Opcode opcode) {
   return opcode == roce::Opcode::kReadResponseFirst ||
@@ -167,15 +171,24 @@ void TransportEngine::Run() {
       Receive(delivered);
     }
     std::optional<uint64_t> next;
+    bool window_full = false;
     for (auto& [qpn, qp] : qps_) {
       if (qp.requester && qp.context.requester_runs()) {
         const auto due = qp.requester->deadline();
         if (due && *due <= NowNs()) {
           qp.requester->OnTimer(NowNs());
         }
-        while (auto request = qp.requester->Next(NowNs())) {
+        // Requests go out while the interface holds less than the window;
+        // replies are never held back.
+        while (interface_.pending_bytes() < kInjectionWindowBytes) {
+          auto request = qp.requester->Next(NowNs());
+          if (!request) {
+            break;
+          }
           Transmit(qpn, qp, *request);
         }
+        window_full =
+            window_full || interface_.pending_bytes() >= kInjectionWindowBytes;
         if (qp.requester->failed()) {
           qp.context.EnterError();
           EnterError(qpn, qp);
@@ -190,13 +203,19 @@ void TransportEngine::Run() {
     if (!inbox_.empty()) {
       continue;  // DMA waits let more arrive
     }
+    // With the window full, the interface admitting a packet is news too.
+    sc_core::sc_event_or_list events;
+    events |= wake_;
+    if (window_full) {
+      events |= interface_.admitted_event();
+    }
     if (next) {
       const uint64_t now = NowNs();
       wait(sc_core::sc_time(static_cast<double>(*next > now ? *next - now : 0),
                             sc_core::SC_NS),
-           wake_);
+           events);
     } else {
-      wait(wake_);
+      wait(events);
     }
   }
 }
