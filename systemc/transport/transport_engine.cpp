@@ -107,7 +107,7 @@ Result<TransportEngine::Qp*> TransportEngine::QpForPost(uint32_t qpn,
   }
   Qp& qp = it->second;
   if (qp.context.state() == QpState::kError) {
-    completions_.push_back(
+    Complete(
         {qpn, receive, {wr_id, CompletionStatus::kFlushErr, 0, std::nullopt}});
     return static_cast<Qp*>(nullptr);
   }
@@ -127,6 +127,7 @@ Result<bool> TransportEngine::PostSend(uint32_t qpn, const SendWr& wr,
   if (!qp) {
     return qp.error();
   }
+  ++counters_.work_posted;
   if (*qp != nullptr) {
     (*qp)->send_buffers[wr.wr_id] = local_address;
     (*qp)->requester->Post(wr);
@@ -141,6 +142,7 @@ Result<bool> TransportEngine::PostReceive(uint32_t qpn, const RecvWr& wr,
   if (!qp) {
     return qp.error();
   }
+  ++counters_.work_posted;
   if (*qp != nullptr) {
     (*qp)->receive_buffers[wr.wr_id] = local_address;
     if ((*qp)->responder) {
@@ -333,7 +335,7 @@ void TransportEngine::Receive(const net::Delivered& delivered) {
   }
   if (step.completion) {
     qp.receive_buffers.erase(step.completion->wr_id);
-    completions_.push_back({qpn, true, *step.completion});
+    Complete({qpn, true, *step.completion});
   }
   if (step.reply) {
     SendFrame(qp.context.attributes().remote_node,
@@ -442,15 +444,22 @@ void TransportEngine::EnterError(uint32_t qpn, Qp& qp) {
   }
   if (qp.responder) {
     for (const Completion& c : qp.responder->FlushReceives()) {
-      completions_.push_back({qpn, true, c});
+      Complete({qpn, true, c});
     }
   }
   for (const RecvWr& wr : qp.early_receives) {
-    completions_.push_back(
+    Complete(
         {qpn, true, {wr.wr_id, CompletionStatus::kFlushErr, 0, std::nullopt}});
   }
   qp.early_receives.clear();
   Collect(qpn, qp);
+}
+
+void TransportEngine::Complete(const EngineCompletion& completion) {
+  ++(completion.completion.status == CompletionStatus::kSuccess
+         ? counters_.work_completed
+         : counters_.work_failed);
+  completions_.push_back(completion);
 }
 
 void TransportEngine::Collect(uint32_t qpn, Qp& qp) {
@@ -459,7 +468,7 @@ void TransportEngine::Collect(uint32_t qpn, Qp& qp) {
   }
   for (const Completion& c : qp.requester->TakeCompletions()) {
     qp.send_buffers.erase(c.wr_id);
-    completions_.push_back({qpn, false, c});
+    Complete({qpn, false, c});
   }
 }
 
@@ -487,7 +496,10 @@ StatList TransportEngine::Stats() const {
           {prefix + "retransmits", counters_.retransmits},
           {prefix + "bad_packets", counters_.bad_packets},
           {prefix + "stray_packets", counters_.stray_packets},
-          {prefix + "dma_errors", counters_.dma_errors}};
+          {prefix + "dma_errors", counters_.dma_errors},
+          {prefix + "work_posted", counters_.work_posted},
+          {prefix + "work_completed", counters_.work_completed},
+          {prefix + "work_failed", counters_.work_failed}};
 }
 
 }  // namespace lq::transport

@@ -53,6 +53,12 @@ struct EngineCounters {
   uint64_t bad_packets = 0;    // failed TRN-4 parsing or ICRC: dropped
   uint64_t stray_packets = 0;  // no such QP, or one not accepting packets
   uint64_t dma_errors = 0;
+  // Work requests, send and receive: posted, completed successfully,
+  // completed with an error (flushes included). Once all are done,
+  // posted = completed + failed: none lost, none completed twice.
+  uint64_t work_posted = 0;
+  uint64_t work_completed = 0;
+  uint64_t work_failed = 0;
 };
 
 class TransportEngine : public sc_core::sc_module {
@@ -118,6 +124,7 @@ class TransportEngine : public sc_core::sc_module {
   // The QP went to ERROR: flush both queues (TRN-5.2).
   void EnterError(uint32_t qpn, Qp& qp);
   void Collect(uint32_t qpn, Qp& qp);
+  void Complete(const EngineCompletion& completion);  // counts it
   bool Dma(tlm::tlm_command command, uint64_t address, uint8_t* data,
            size_t length);
   uint64_t NowNs() const;

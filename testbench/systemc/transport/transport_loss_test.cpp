@@ -136,6 +136,9 @@ TEST(TransportLoss,
     corrupted += nodes[n].engine->interface().fault_corruptions();
     ASSERT_EQ(completions[n].size(), kWrsPerSide + kWrsPerSide / 4)
         << "node " << n << ": every WR completes, once";
+    EXPECT_EQ(engine.counters().work_posted, completions[n].size());
+    EXPECT_EQ(engine.counters().work_completed, completions[n].size());
+    EXPECT_EQ(engine.counters().work_failed, 0u);
     std::map<std::pair<bool, uint64_t>, int> seen;
     for (const EngineCompletion& c : completions[n]) {
       EXPECT_EQ(c.completion.status, CompletionStatus::kSuccess)
