@@ -65,6 +65,7 @@ std::optional<RequestPacket> Requester::Next(uint64_t now_ns) {
   RequestPacket packet;
   packet.wr_id = wr.wr_id;
   packet.psn = next_psn_;
+  uint32_t psns = 1;  // taken by this packet
   if (IsReadOrAtomic(wr.kind)) {
     // TRN-6.5: at most max_rd_atomic of them outstanding.
     unsigned open = 0;
@@ -87,32 +88,25 @@ std::optional<RequestPacket> Requester::Next(uint64_t now_ns) {
       packet.atomic =
           roce::AtomicEth{wr.remote_address, wr.rkey, wr.swap_add, wr.compare};
     }
-    packet.retransmit = PsnBefore(next_psn_, sent_end_psn_);
-    retransmits_ += packet.retransmit ? 1 : 0;
-    next_psn_ = PsnAdd(posted->first_psn, posted->packets);  // TRN-6.4
-    if (PsnAfter(next_psn_, sent_end_psn_)) {
-      sent_end_psn_ = next_psn_;
+    psns = posted->packets;  // TRN-6.4: one per response
+  } else {
+    packet.opcode = SegmentOpcode(wr.kind, wr.immediate.has_value(), index,
+                                  posted->packets);
+    packet.ack_req =
+        SegmentAckReq(index, posted->packets, config_.ack_req_every);
+    packet.offset = index * attributes_.pmtu;
+    packet.length =
+        SegmentLength(wr.length, attributes_.pmtu, index, posted->packets);
+    if (wr.kind == SendKind::kWrite && index == 0) {
+      packet.reth = roce::Reth{wr.remote_address, wr.rkey, wr.length};
     }
-    if (!ack_deadline_) {
-      RestartAckTimer(now_ns);
+    if (index + 1 == posted->packets) {
+      packet.immediate = wr.immediate;
     }
-    return packet;
-  }
-  packet.opcode =
-      SegmentOpcode(wr.kind, wr.immediate.has_value(), index, posted->packets);
-  packet.ack_req = SegmentAckReq(index, posted->packets, config_.ack_req_every);
-  packet.offset = index * attributes_.pmtu;
-  packet.length =
-      SegmentLength(wr.length, attributes_.pmtu, index, posted->packets);
-  if (wr.kind == SendKind::kWrite && index == 0) {
-    packet.reth = roce::Reth{wr.remote_address, wr.rkey, wr.length};
-  }
-  if (index + 1 == posted->packets) {
-    packet.immediate = wr.immediate;
   }
   packet.retransmit = PsnBefore(next_psn_, sent_end_psn_);
   retransmits_ += packet.retransmit ? 1 : 0;
-  next_psn_ = PsnAdd(next_psn_, 1);
+  next_psn_ = PsnAdd(next_psn_, psns);
   if (PsnAfter(next_psn_, sent_end_psn_)) {
     sent_end_psn_ = next_psn_;
   }

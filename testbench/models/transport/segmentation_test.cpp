@@ -3,6 +3,10 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+
+#include "models/transport/work_request.h"
+
 namespace lq::transport {
 namespace {
 
@@ -37,6 +41,34 @@ TEST(Segmentation, TRN_6_7_AckReqOnTheLastAndEveryKthPacket) {
     EXPECT_EQ(SegmentAckReq(i, count, 8), want) << "packet " << i;
   }
   EXPECT_TRUE(SegmentAckReq(0, 1, 8)) << "an ONLY packet asks";
+}
+
+TEST(Segmentation, TRN_6_4_PsnCountsOfEachKind) {
+  EXPECT_EQ(PsnCount(SendKind::kSend, 5000, 1024), 5u);
+  EXPECT_EQ(PsnCount(SendKind::kRead, 5000, 1024), 5u) << "one per response";
+  EXPECT_EQ(PsnCount(SendKind::kRead, 0, 1024), 1u);
+  EXPECT_EQ(PsnCount(SendKind::kFetchAdd, 8, 1024), 1u);
+  EXPECT_EQ(PsnCount(SendKind::kCompareSwap, 8, 1024), 1u);
+}
+
+TEST(WorkRequest, CompletionStatusesHaveTheirVerbsNames) {
+  EXPECT_EQ(std::string(CompletionStatusName(CompletionStatus::kSuccess)),
+            "SUCCESS");
+  EXPECT_EQ(std::string(CompletionStatusName(CompletionStatus::kFlushErr)),
+            "FLUSH_ERR");
+  EXPECT_EQ(std::string(CompletionStatusName(CompletionStatus::kRetryExcErr)),
+            "RETRY_EXC_ERR");
+  EXPECT_EQ(
+      std::string(CompletionStatusName(CompletionStatus::kRnrRetryExcErr)),
+      "RNR_RETRY_EXC_ERR");
+  EXPECT_EQ(std::string(CompletionStatusName(CompletionStatus::kRemInvReqErr)),
+            "REM_INV_REQ_ERR");
+  EXPECT_EQ(std::string(CompletionStatusName(CompletionStatus::kRemAccessErr)),
+            "REM_ACCESS_ERR");
+  EXPECT_EQ(std::string(CompletionStatusName(CompletionStatus::kRemOpErr)),
+            "REM_OP_ERR");
+  EXPECT_TRUE(IsReadOrAtomic(SendKind::kRead));
+  EXPECT_FALSE(IsReadOrAtomic(SendKind::kWrite));
 }
 
 }  // namespace
