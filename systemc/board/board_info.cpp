@@ -28,21 +28,12 @@ void BoardInfo::BTransport(tlm::tlm_generic_payload& trans,
     trans.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
     return;
   }
-  const auto offset = static_cast<uint32_t>(trans.get_address());
-  bool ok;
-  if (trans.is_write()) {
-    ok = regs_.Write(offset, static_cast<uint32_t>(LoadLittleEndian(
-                                 trans.get_data_ptr(), kRegisterBytes)));
-  } else {
-    const auto value = regs_.Read(offset);
-    ok = value.has_value();
-    if (ok) {
-      StoreLittleEndian(trans.get_data_ptr(), kRegisterBytes, *value);
-    }
-  }
+  AccessRegister(
+      trans, [this](uint32_t offset) { return regs_.Read(offset); },
+      [this](uint32_t offset, uint32_t value) {
+        return regs_.Write(offset, value);
+      });
   delay += sc_core::sc_time(10, sc_core::SC_NS);
-  trans.set_response_status(ok ? tlm::TLM_OK_RESPONSE
-                               : tlm::TLM_ADDRESS_ERROR_RESPONSE);
 }
 
 unsigned BoardInfo::TransportDbg(tlm::tlm_generic_payload& trans) {

@@ -1,9 +1,12 @@
 // The shape of a register access on a block's TLM-2.0 CSR socket: one
 // aligned 32-bit word, no byte enables (DLL-8.1). Every register block of
-// lqemu answers only such accesses.
+// lqemu answers only such accesses, and carries them out alike.
 #pragma once
 
+#include <optional>
 #include <tlm>
+
+#include "models/common/bytes.h"
 
 namespace lq {
 
@@ -14,6 +17,31 @@ inline bool IsRegisterAccess(const tlm::tlm_generic_payload& trans) {
          trans.get_streaming_width() >= kRegisterBytes &&
          trans.get_byte_enable_ptr() == nullptr &&
          trans.get_address() % kRegisterBytes == 0;
+}
+
+// Carries out a register access (IsRegisterAccess(trans) holds): a write of
+// the payload's little-endian word through `write(offset, value)`, or a
+// read through `read(offset)` into the payload. Sets the response: OK, or
+// an address error when `write` refuses or `read` has no value. Returns
+// whether the access was accepted.
+template <typename Read, typename Write>
+bool AccessRegister(tlm::tlm_generic_payload& trans, Read read, Write write) {
+  const auto offset = static_cast<uint32_t>(trans.get_address());
+  uint8_t* data = trans.get_data_ptr();
+  bool ok;
+  if (trans.is_write()) {
+    ok = write(offset,
+               static_cast<uint32_t>(LoadLittleEndian(data, kRegisterBytes)));
+  } else {
+    const std::optional<uint32_t> value = read(offset);
+    ok = value.has_value();
+    if (ok) {
+      StoreLittleEndian(data, kRegisterBytes, *value);
+    }
+  }
+  trans.set_response_status(ok ? tlm::TLM_OK_RESPONSE
+                               : tlm::TLM_ADDRESS_ERROR_RESPONSE);
+  return ok;
 }
 
 }  // namespace lq

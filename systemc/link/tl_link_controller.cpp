@@ -475,28 +475,20 @@ void TlLinkController::BTransport(tlm::tlm_generic_payload& trans,
   // The registers change with the link: access them at the caller's time.
   wait(delay);
   ++csr_accesses_;
-  const auto offset = static_cast<uint32_t>(trans.get_address());
-  uint8_t* data = trans.get_data_ptr();
-  bool ok = true;
-  if (trans.is_write()) {
-    ok = regs_.Write(
-        offset, static_cast<uint32_t>(LoadLittleEndian(data, kRegisterBytes)));
-    if (ok) {  // The register hooks applied what the datapath reads.
-      StepLtssm({});
-      KickTx(clock_.Next());
-    }
-  } else {
-    const std::optional<uint32_t> value = regs_.Read(offset);
-    ok = value.has_value();
-    if (ok) {
-      StoreLittleEndian(data, kRegisterBytes, *value);
-    }
-  }
+  AccessRegister(
+      trans, [this](uint32_t offset) { return regs_.Read(offset); },
+      [this](uint32_t offset, uint32_t value) {
+        if (!regs_.Write(offset, value)) {
+          return false;
+        }
+        // The register hooks applied what the datapath reads.
+        StepLtssm({});
+        KickTx(clock_.Next());
+        return true;
+      });
   UpdateIrq();
   // The register port answers in the cycle after the request, as lc_csr.
   delay = sc_time(static_cast<double>(clock_.period_ps()), sc_core::SC_PS);
-  trans.set_response_status(ok ? tlm::TLM_OK_RESPONSE
-                               : tlm::TLM_ADDRESS_ERROR_RESPONSE);
 }
 
 unsigned int TlLinkController::TransportDebug(tlm::tlm_generic_payload& trans) {

@@ -47,12 +47,15 @@ uint32_t Place(const lq::regs::Field& field, uint32_t value) {
 
 constexpr unsigned kTcMapBits = 2;
 
+// SHAPE's fields, in dimension order.
+constexpr lq::regs::Field kShapeSizes[] = {
+    regs::kShapeSize0, regs::kShapeSize1, regs::kShapeSize2, regs::kShapeSize3};
+
 // SHAPE for the fabric a router is built into (NET-5.6): a torus's ring
 // sizes, a fat-tree's k; 0 where the fixed functions do not apply or the
 // sizes do not fit.
 uint32_t FabricShape(const topo::Topology& topology) {
-  const lq::regs::Field sizes[] = {regs::kShapeSize0, regs::kShapeSize1,
-                                   regs::kShapeSize2, regs::kShapeSize3};
+  const auto& sizes = kShapeSizes;
   if (const auto* torus = dynamic_cast<const topo::Torus*>(&topology)) {
     if (torus->sizes().size() > 4) {
       return 0;
@@ -286,8 +289,7 @@ RouterRegisters::BuildShadow() {
 Result<std::shared_ptr<const topo::RoutingFunction>>
 RouterRegisters::BuildFixed(const std::string& name) const {
   const uint32_t shape = regs_.value(regs::kShapeOffset);
-  const lq::regs::Field sizes[] = {regs::kShapeSize0, regs::kShapeSize1,
-                                   regs::kShapeSize2, regs::kShapeSize3};
+  const auto& sizes = kShapeSizes;
   const uint32_t endpoints = regs_.value(regs::kEndpointsOffset);
   std::string kind;
   topo::ParamMap params;
@@ -367,22 +369,15 @@ void RouterRegisters::BTransport(tlm::tlm_generic_payload& trans,
     trans.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
     return;
   }
-  const auto offset = static_cast<uint32_t>(trans.get_address());
-  std::optional<uint32_t> value;
-  bool ok;
-  if (trans.is_write()) {
-    ok = regs_.Write(offset, static_cast<uint32_t>(LoadLittleEndian(
-                                 trans.get_data_ptr(), kRegisterBytes)));
-  } else {
-    value =
-        offset == regs::kTableDataOffset ? ReadTableData() : regs_.Read(offset);
-    ok = value.has_value();
-  }
-  if (value) {
-    StoreLittleEndian(trans.get_data_ptr(), kRegisterBytes, *value);
-  }
-  trans.set_response_status(ok ? tlm::TLM_OK_RESPONSE
-                               : tlm::TLM_ADDRESS_ERROR_RESPONSE);
+  AccessRegister(
+      trans,
+      [this](uint32_t offset) {
+        return offset == regs::kTableDataOffset ? ReadTableData()
+                                                : regs_.Read(offset);
+      },
+      [this](uint32_t offset, uint32_t value) {
+        return regs_.Write(offset, value);
+      });
 }
 
 // Debug reads have no side effect: TABLE_DATA shows the entry at

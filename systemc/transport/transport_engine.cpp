@@ -387,14 +387,7 @@ void TransportEngine::AnswerRead(uint32_t qpn, Qp& qp, const ReadAnswer& read) {
     if (!packet.payload.empty() &&
         !Dma(tlm::TLM_READ_COMMAND, read.address + uint64_t{i} * pmtu,
              packet.payload.data(), packet.payload.size())) {
-      ++counters_.dma_errors;  // TRN-6.13: a remote operational error
-      SendFrame(qp.context.attributes().remote_node,
-                roce::MakeAcknowledge(
-                    PathOf(qpn, qp), roce::PsnAdd(read.first_psn, i),
-                    roce::Aeth::Nak(read.msn,
-                                    roce::NakCode::kRemoteOperationalError)));
-      qp.context.EnterError();
-      EnterError(qpn, qp);
+      RefuseOperation(qpn, qp, roce::PsnAdd(read.first_psn, i), read.msn);
       return;
     }
     SendFrame(qp.context.attributes().remote_node, packet);
@@ -419,14 +412,7 @@ void TransportEngine::AnswerAtomic(uint32_t qpn, Qp& qp,
     StoreLittleEndian(bytes, kAtomicBytes, result);
     ok = ok && Dma(tlm::TLM_WRITE_COMMAND, atomic.address, bytes, kAtomicBytes);
     if (!ok) {
-      ++counters_.dma_errors;
-      SendFrame(qp.context.attributes().remote_node,
-                roce::MakeAcknowledge(
-                    PathOf(qpn, qp), atomic.psn,
-                    roce::Aeth::Nak(atomic.msn,
-                                    roce::NakCode::kRemoteOperationalError)));
-      qp.context.EnterError();
-      EnterError(qpn, qp);
+      RefuseOperation(qpn, qp, atomic.psn, atomic.msn);
       return;
     }
     qp.responder->SaveAtomic(atomic.psn, original);
@@ -436,6 +422,17 @@ void TransportEngine::AnswerAtomic(uint32_t qpn, Qp& qp,
   packet.aeth = roce::Aeth::Ack(atomic.msn);
   packet.atomic_ack_eth = roce::AtomicAckEth{original};
   SendFrame(qp.context.attributes().remote_node, packet);
+}
+
+void TransportEngine::RefuseOperation(uint32_t qpn, Qp& qp, uint32_t psn,
+                                      uint32_t msn) {
+  ++counters_.dma_errors;
+  SendFrame(qp.context.attributes().remote_node,
+            roce::MakeAcknowledge(
+                PathOf(qpn, qp), psn,
+                roce::Aeth::Nak(msn, roce::NakCode::kRemoteOperationalError)));
+  qp.context.EnterError();
+  EnterError(qpn, qp);
 }
 
 void TransportEngine::EnterError(uint32_t qpn, Qp& qp) {

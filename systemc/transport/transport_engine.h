@@ -121,6 +121,9 @@ class TransportEngine : public sc_core::sc_module {
   void AnswerAtomic(uint32_t qpn, Qp& qp, const AtomicAnswer& atomic);
   void SendFrame(uint32_t remote_node, const roce::RocePacket& packet);
   roce::Path PathOf(uint32_t qpn, const Qp& qp) const;
+  // TRN-6.13: the responder's memory access for the request of `psn`
+  // failed: count it, NAK it as a remote operational error, go to ERROR.
+  void RefuseOperation(uint32_t qpn, Qp& qp, uint32_t psn, uint32_t msn);
   // The QP went to ERROR: flush both queues (TRN-5.2).
   void EnterError(uint32_t qpn, Qp& qp);
   void Collect(uint32_t qpn, Qp& qp);
