@@ -1,6 +1,8 @@
 // Responder: sequence checks, validation, placement decisions and replies.
 #include "models/transport/responder.h"
 
+#include <algorithm>
+
 #include "models/roce/psn.h"
 
 namespace lq::transport {
@@ -44,6 +46,15 @@ std::vector<Completion> Responder::FlushReceives() {
   }
   receive_.clear();
   return flushed;
+}
+
+void Responder::DropReceive(uint64_t wr_id) {
+  const auto it =
+      std::find_if(receive_.begin(), receive_.end(),
+                   [wr_id](const RecvWr& wr) { return wr.wr_id == wr_id; });
+  if (it != receive_.end()) {
+    receive_.erase(it);
+  }
 }
 
 Reply Responder::Ack() const {

@@ -93,6 +93,9 @@ class Responder {
   // TRN-5.2: the QP went to ERROR; every posted receive WR completes with
   // FLUSH_ERR, in order.
   std::vector<Completion> FlushReceives();
+  // The caller ends receive WR `wr_id` itself (TRN-6.13: memory refused
+  // its buffer); it is no longer posted, so no flush completes it again.
+  void DropReceive(uint64_t wr_id);
   ResponderStep OnRequest(const RequestHeader& request);
 
   // The original value an executed atomic of `psn` returned, kept for

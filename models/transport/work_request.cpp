@@ -19,6 +19,8 @@ const char* CompletionStatusName(CompletionStatus status) {
       return "REM_ACCESS_ERR";
     case CompletionStatus::kRemOpErr:
       return "REM_OP_ERR";
+    case CompletionStatus::kLocQpOpErr:
+      return "LOC_QP_OP_ERR";
   }
   return "?";
 }

@@ -48,6 +48,7 @@ enum class CompletionStatus {
   kRemInvReqErr,    // NAK 1: invalid request
   kRemAccessErr,    // NAK 2: remote access error
   kRemOpErr,        // NAK 3: remote operational error
+  kLocQpOpErr,      // the responder's memory refused the receive buffer
 };
 
 const char* CompletionStatusName(CompletionStatus status);

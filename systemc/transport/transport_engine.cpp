@@ -325,6 +325,13 @@ void TransportEngine::Receive(const net::Delivered& delivered) {
           request.psn, roce::Aeth::Nak(qp.responder->msn(),
                                        roce::NakCode::kRemoteOperationalError)};
       step.fatal = true;  // TRN-6.13: a failed memory access
+      if (place.to_receive_wr) {
+        // The receive WR the bytes were for ends in error, not in success
+        // (a LAST or ONLY packet) nor in a flush (a FIRST or MIDDLE one).
+        qp.responder->DropReceive(place.wr_id);
+        step.completion = Completion{place.wr_id, CompletionStatus::kLocQpOpErr,
+                                     0, std::nullopt};
+      }
     }
   }
   if (step.read) {
