@@ -45,6 +45,15 @@ std::string Validate(const RocePacket& packet, const OpcodeInfo* info) {
   return {};
 }
 
+size_t PadOf(size_t payload) {
+  return (kPadAlignment - payload % kPadAlignment) % kPadAlignment;
+}
+
+size_t UdpLength(const OpcodeInfo& info, size_t payload) {
+  return UdpHeader::kSize + Bth::kSize + ExtensionHeadersSize(info.headers) +
+         payload + PadOf(payload) + kIcrcSize;
+}
+
 }  // namespace
 
 uint8_t RocePacket::HeaderBits() const {
@@ -62,17 +71,19 @@ bool RocePacket::operator==(const RocePacket& other) const {
          payload == other.payload;
 }
 
+size_t FrameSize(Opcode opcode, size_t payload) {
+  const OpcodeInfo* info = FindOpcode(static_cast<uint8_t>(opcode));
+  return EthernetHeader::kSize + Ipv4Header::kSize + UdpLength(*info, payload);
+}
+
 Result<Bytes> BuildPacket(const RocePacket& packet) {
   const OpcodeInfo* info = FindOpcode(packet.bth.opcode);
   const std::string problem = Validate(packet, info);
   if (!problem.empty()) {
     return Fail(problem);
   }
-  const size_t pad =
-      (kPadAlignment - packet.payload.size() % kPadAlignment) % kPadAlignment;
-  const size_t udp_length = UdpHeader::kSize + Bth::kSize +
-                            ExtensionHeadersSize(info->headers) +
-                            packet.payload.size() + pad + kIcrcSize;
+  const size_t pad = PadOf(packet.payload.size());
+  const size_t udp_length = UdpLength(*info, packet.payload.size());
   const size_t total_length = Ipv4Header::kSize + udp_length;
   if (total_length > kMaxIpTotalLength) {
     return Fail("packet too long for IPv4");

@@ -10,6 +10,7 @@
 #include "models/common/result.h"
 #include "models/roce/encap.h"
 #include "models/roce/ib_headers.h"
+#include "models/roce/opcode.h"
 
 namespace lq::roce {
 
@@ -39,6 +40,10 @@ struct RocePacket {
 // ParsePacket would reject (unknown opcode, extension headers or payload
 // not as the opcode table says, fields out of range, too long for IPv4).
 Result<Bytes> BuildPacket(const RocePacket& packet);
+
+// The size of the frame BuildPacket makes for a packet of `opcode` (one the
+// opcode table defines) with `payload` bytes: headers, pad and ICRC.
+size_t FrameSize(Opcode opcode, size_t payload);
 
 // Parses an Ethernet frame without FCS. Rejects, with a reason and the
 // offset of the offending byte, every frame that breaks a TRN-4 parsing

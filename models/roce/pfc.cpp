@@ -73,4 +73,14 @@ uint64_t PauseDurationPs(uint16_t quanta, uint64_t line_rate_bps) {
   return static_cast<uint64_t>(bits * kPicosecondsPerSecond / line_rate_bps);
 }
 
+uint64_t PfcHeadroomBytes(const HeadroomInputs& in) {
+  const uint64_t in_flight_ps =
+      2 * in.flit_ps + 2 * (in.tx_ps + in.cable_ps + in.rx_ps) + in.react_ps;
+  __extension__ using Wide = unsigned __int128;
+  constexpr Wide kBitPicoseconds = Wide{8} * kPicosecondsPerSecond;
+  const Wide bits = Wide{in.goodput_bps} * in_flight_ps;
+  return in.max_packet_bytes +
+         static_cast<uint64_t>((bits + kBitPicoseconds - 1) / kBitPicoseconds);
+}
+
 }  // namespace lq::roce

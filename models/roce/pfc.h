@@ -39,4 +39,20 @@ Result<PfcFrame> ParsePfcFrame(ByteView bytes);
 // positive), in picoseconds, rounded down: 640 ps per quantum at 800 Gb/s.
 uint64_t PauseDurationPs(uint16_t quanta, uint64_t line_rate_bps);
 
+// What TRN-8.8's headroom depends on: the largest buffered packet, the
+// link's payload goodput and its delays, in picoseconds.
+struct HeadroomInputs {
+  uint64_t max_packet_bytes = 0;  // S_max
+  uint64_t goodput_bps = 0;       // G
+  uint64_t flit_ps = 0;           // T_flit
+  uint64_t tx_ps = 0;             // T_tx
+  uint64_t rx_ps = 0;             // T_rx
+  uint64_t cable_ps = 0;          // L x t_p
+  uint64_t react_ps = 20'000;     // T_react (pfc.react_ns)
+};
+
+// H = S_max + (G/8) x (2 T_flit + 2 (T_tx + L t_p + T_rx) + T_react),
+// rounded up to whole bytes (TRN-8.8).
+uint64_t PfcHeadroomBytes(const HeadroomInputs& inputs);
+
 }  // namespace lq::roce

@@ -81,6 +81,10 @@ class Requester {
   // The QP must go to ERROR: a counter ran out or a fatal NAK came.
   bool failed() const { return failed_; }
   uint64_t retransmits() const { return retransmits_; }
+  // The oldest PSN not yet acknowledged, and the next PSN Next() sends (a
+  // rewind moves it back).
+  uint32_t unacked_psn() const { return unacked_psn_; }
+  uint32_t next_psn() const { return next_psn_; }
   size_t outstanding() const { return wrs_.size(); }
 
  private:

@@ -52,7 +52,7 @@ void ExpectRejected(const Bytes& frame, const std::string& reason,
       << "the error must point at the offending byte";
 }
 
-TEST(Packet, TRN_4_1_RoundTripEveryOpcode) {
+TEST(Packet, TRN_4_1_and_TRN_4_3_RoundTripEveryOpcode) {
   for (const OpcodeInfo& info : kOpcodeTable) {
     for (size_t payload : {0, 1, 2, 3, 4, 13, 256, 4096}) {
       if (!info.has_payload && payload != 0) {
@@ -70,6 +70,8 @@ TEST(Packet, TRN_4_1_RoundTripEveryOpcode) {
           << info.name << "/" << payload << " must survive build and parse";
       EXPECT_EQ(Build(*parsed), frame)
           << info.name << "/" << payload << " must re-encode identically";
+      EXPECT_EQ(FrameSize(info.opcode, payload), frame.size())
+          << info.name << "/" << payload << ": FrameSize";
     }
   }
 }

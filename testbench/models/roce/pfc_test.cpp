@@ -53,5 +53,22 @@ TEST(Pfc, TRN_8_6_QuantumIs512BitTimes) {
       << "0.5 ns at the pcie6 profile's 1024 Gb/s";
 }
 
+// TRN-8.8's worked example: an `ib` x4 link, S_max = 4,190 B.
+TEST(Pfc, TRN_8_8_HeadroomCoversTheBytesStillComingAfterXoff) {
+  HeadroomInputs ib;
+  ib.max_packet_bytes = 4190;
+  ib.goodput_bps = 738'800'000'000;
+  ib.flit_ps = 6'800;
+  ib.tx_ps = 10'000;
+  ib.rx_ps = 40'000;
+  ib.react_ps = 20'000;
+  ib.cable_ps = 100 * 5'000;  // 100 m at 5 ns/m
+  EXPECT_EQ(PfcHeadroomBytes(ib), 108'878u) << "100 m: 1,133.6 ns in flight";
+  ib.cable_ps = 2 * 5'000;
+  EXPECT_EQ(PfcHeadroomBytes(ib), 18'375u) << "2 m: 153.6 ns in flight";
+  ib.goodput_bps = 0;
+  EXPECT_EQ(PfcHeadroomBytes(ib), 4'190u) << "nothing in flight: one packet";
+}
+
 }  // namespace
 }  // namespace lq::roce

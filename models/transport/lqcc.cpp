@@ -1,0 +1,102 @@
+// Lqcc: the window, in-flight accounting by PSN, and rounds.
+#include "models/transport/lqcc.h"
+
+#include <algorithm>
+
+#include "models/roce/psn.h"
+
+namespace lq::transport {
+
+using roce::PsnBefore;
+
+Lqcc::Lqcc(double line_rate_bps, const LqccParams& params)
+    : line_rate_bps_(line_rate_bps),
+      params_(params),
+      max_window_bytes_(static_cast<double>(params.max_window_bytes)),
+      window_bytes_(max_window_bytes_) {}  // TRN-11.1
+
+bool Lqcc::WindowAllows(uint64_t frame_bytes) const {
+  // TRN-11.7: a request larger than W still goes out alone.
+  return in_flight_.empty() ||
+         static_cast<double>(in_flight_bytes_ + frame_bytes) <= window_bytes_;
+}
+
+void Lqcc::OnSent(uint64_t now_ps, uint64_t frame_bytes,
+                  std::optional<uint32_t> request_psn) {
+  if (!round_end_ps_) {
+    round_end_ps_ = now_ps + params_.round_ps;  // TRN-11.1
+  }
+  if (request_psn) {
+    // TRN-11.5: a request is accounted under its first PSN.
+    in_flight_.push_back({*request_psn, frame_bytes});
+    in_flight_bytes_ += frame_bytes;
+  }
+}
+
+void Lqcc::OnAcknowledged(uint64_t, uint32_t unacked_psn, bool becn) {
+  // TRN-11.5: acknowledged bytes count towards A, and towards M too when
+  // the acknowledging packet carried BECN.
+  while (!in_flight_.empty() &&
+         PsnBefore(in_flight_.front().first_psn, unacked_psn)) {
+    const uint64_t bytes = in_flight_.front().frame_bytes;
+    in_flight_bytes_ -= bytes;
+    acknowledged_bytes_ += bytes;
+    marked_bytes_ += becn ? bytes : 0;
+    in_flight_.pop_front();
+  }
+}
+
+void Lqcc::OnRewind(uint32_t psn) {
+  // TRN-11.7: requests from `psn` on count again only once resent.
+  while (!in_flight_.empty() && !PsnBefore(in_flight_.back().first_psn, psn)) {
+    in_flight_bytes_ -= in_flight_.back().frame_bytes;
+    in_flight_.pop_back();
+  }
+}
+
+void Lqcc::OnCnp(uint64_t) {
+  cnp_this_round_ = true;  // TRN-11.5
+}
+
+void Lqcc::Advance(uint64_t now_ps) {
+  while (round_end_ps_ && *round_end_ps_ <= now_ps) {
+    EndRound();
+    *round_end_ps_ += params_.round_ps;  // TRN-11.6: every T_r
+  }
+}
+
+double Lqcc::RoundFeedback() const {
+  // TRN-11.6: 1 if a CNP came, else the marked fraction of the acknowledged
+  // bytes, 0 when nothing was acknowledged.
+  if (cnp_this_round_) {
+    return 1;
+  }
+  if (acknowledged_bytes_ == 0) {
+    return 0;
+  }
+  return static_cast<double>(marked_bytes_) /
+         static_cast<double>(acknowledged_bytes_);
+}
+
+void Lqcc::EndRound() {
+  const double feedback = RoundFeedback();  // TRN-11.6
+  alpha_ = (1 - params_.g) * alpha_ + params_.g * feedback;
+  if (feedback > 0) {
+    window_bytes_ = std::max(static_cast<double>(params_.min_window_bytes),
+                             window_bytes_ * (1 - alpha_ / 2));
+    clean_rounds_ = 0;
+  } else {
+    // TRN-11.6: additive steps for the first F_lq clean rounds, then hyper.
+    ++clean_rounds_;
+    const uint64_t step = clean_rounds_ <= params_.fast_rounds
+                              ? params_.additive_bytes
+                              : params_.hyper_bytes;
+    window_bytes_ =
+        std::min(max_window_bytes_, window_bytes_ + static_cast<double>(step));
+  }
+  acknowledged_bytes_ = 0;
+  marked_bytes_ = 0;
+  cnp_this_round_ = false;
+}
+
+}  // namespace lq::transport

@@ -1,0 +1,71 @@
+// LQCC, lqemu's congestion control (docs/spec/trn.md section 11): a window W
+// on a QP's in-flight request bytes, cut once per round T_r in proportion
+// to the fraction of acknowledged bytes that came back marked (BECN) or
+// fully when a CNP came, and grown again in clean rounds. Acknowledgements
+// clock the window out; there is no pacing.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <optional>
+
+#include "models/transport/congestion_control.h"
+
+namespace lq::transport {
+
+class Lqcc : public CongestionControl {
+ public:
+  // `params` as checked by CreateCongestionControl(); `line_rate_bps` is R.
+  Lqcc(double line_rate_bps, const LqccParams& params);
+
+  const char* name() const override { return "lqcc"; }
+  // TRN-11.7: acknowledgements clock the window out; no pacing.
+  uint64_t next_send_ps() const override { return 0; }
+  bool WindowAllows(uint64_t frame_bytes) const override;
+  void OnSent(uint64_t now_ps, uint64_t frame_bytes,
+              std::optional<uint32_t> request_psn) override;
+  void OnAcknowledged(uint64_t now_ps, uint32_t unacked_psn,
+                      bool becn) override;
+  void OnRewind(uint32_t psn) override;
+  void OnCnp(uint64_t now_ps) override;
+  void Advance(uint64_t now_ps) override;
+  std::optional<uint64_t> next_timer_ps() const override {
+    return round_end_ps_;
+  }
+  double rate_bps() const override { return line_rate_bps_; }
+
+  double window_bytes() const { return window_bytes_; }
+  uint64_t in_flight_bytes() const { return in_flight_bytes_; }
+  double alpha() const { return alpha_; }
+  unsigned clean_rounds() const { return clean_rounds_; }
+  // This round's A and M (TRN-11.5).
+  uint64_t acknowledged_bytes() const { return acknowledged_bytes_; }
+  uint64_t marked_bytes() const { return marked_bytes_; }
+
+ private:
+  struct Request {
+    uint32_t first_psn;
+    uint64_t frame_bytes;
+  };
+  // TRN-11.6's F for the round now ending.
+  double RoundFeedback() const;
+  // TRN-11.6: the round's feedback moves α and W.
+  void EndRound();
+
+  double line_rate_bps_;
+  LqccParams params_;
+  double max_window_bytes_;
+  double window_bytes_;
+  double alpha_ = 1;
+  std::deque<Request> in_flight_;  // in PSN order, oldest first
+  uint64_t in_flight_bytes_ = 0;
+  unsigned clean_rounds_ = 0;
+  uint64_t acknowledged_bytes_ = 0;  // A
+  uint64_t marked_bytes_ = 0;        // M
+  bool cnp_this_round_ = false;
+  // The first round begins with the QP's first packet; the control has no
+  // clock before that.
+  std::optional<uint64_t> round_end_ps_;
+};
+
+}  // namespace lq::transport
