@@ -1,6 +1,7 @@
 // NetworkInterface: header building, slot packing with credits, ejection.
 #include "systemc/network/network_interface.h"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -73,9 +74,23 @@ void NetworkInterface::SetFrozen(bool frozen) {
 // has less than a slot queued, so packets wait here whole, not in a VC's
 // stream: a freeze then holds every packet not yet begun, and the header,
 // built now, carries the epoch in force when the packet enters.
+void NetworkInterface::SetPaused(uint8_t tc, bool paused) {
+  paused_.at(tc) = paused;
+  if (!paused) {
+    wake_.notify(sc_core::SC_ZERO_TIME);
+  }
+}
+
 void NetworkInterface::Admit() {
-  while (!frozen_ && !waiting_.empty()) {
-    WaitingPacket& next = waiting_.front();
+  while (!frozen_) {
+    // The oldest packet of a class that is not paused.
+    const auto it =
+        std::find_if(waiting_.begin(), waiting_.end(),
+                     [this](const WaitingPacket& p) { return !paused_[p.tc]; });
+    if (it == waiting_.end()) {
+      return;
+    }
+    WaitingPacket& next = *it;
     RouteHeader header;
     header.kind = static_cast<uint8_t>(PacketKind::kData);
     header.tc = next.tc;
@@ -95,7 +110,7 @@ void NetworkInterface::Admit() {
               packet.begin() + kRouteHeaderBytes);
     packers_[header.vc].Push(packet);
     waiting_bytes_ -= packet.size();
-    waiting_.pop_front();
+    waiting_.erase(it);
     ++admitted_;
     admitted_event_.notify(sc_core::SC_ZERO_TIME);
   }

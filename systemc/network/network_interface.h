@@ -81,6 +81,9 @@ class NetworkInterface : public sc_core::sc_module, private link::SlotIf {
   // INJECT_FREEZE (NET-5.6, NET-7.7): while frozen the local port admits no
   // new packet; packets already begun finish.
   void SetFrozen(bool frozen);
+  // PFC (TRN-8.7): while traffic class `tc` is paused the local port
+  // admits none of its packets; the other classes' packets pass them.
+  void SetPaused(uint8_t tc, bool paused);
   // TC_MAP (NET-3.5) for packets admitted from now on; every set below
   // vc_sets (the router's registers check that).
   void SetTcMap(const std::array<uint8_t, 8>& tc_map) {
@@ -130,6 +133,7 @@ class NetworkInterface : public sc_core::sc_module, private link::SlotIf {
   uint64_t fault_corruptions_ = 0;
   uint8_t epoch_ = 0;
   bool frozen_ = false;
+  std::array<bool, 8> paused_{};  // per traffic class
   bool failed_ = false;
   sc_core::sc_event wake_;
   sc_core::sc_event admitted_event_;

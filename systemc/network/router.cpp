@@ -123,6 +123,14 @@ CsrTargetSocket& Router::csr() { return registers_->socket; }
 uint64_t Router::flits_in(unsigned p) const { return flits_in_.at(p); }
 uint64_t Router::flits_out(unsigned p) const { return flits_out_.at(p); }
 
+void Router::SetHooks(RouterHooks hooks) {
+  if (hooks.inspect_bytes + kRouteHeaderBytes > config_.slot_bytes) {
+    throw std::invalid_argument(
+        "router hooks inspect more than a slot's first bytes");
+  }
+  hooks_ = std::move(hooks);
+}
+
 void Router::SetPaused(unsigned out_port, uint8_t tc, bool paused) {
   paused_.at(out_port * kTrafficClasses + tc) = paused;
   if (!paused) {
@@ -315,11 +323,28 @@ void Router::AcceptHeader(unsigned port, unsigned vc,
 
 void Router::AcceptPayload(unsigned port, unsigned vc, ByteView chunk) {
   InputPacket& packet = input(port, vc).packets.back();
+  const size_t had = packet.received;
   packet.received += chunk.size();
   if (!packet.discard) {
     packet.bytes.insert(packet.bytes.end(), chunk.begin(), chunk.end());
+    InspectArrival(port, packet, had);
     HoldBytes(port, vc, packet, static_cast<int64_t>(chunk.size()));
   }
+}
+
+// NET-8.6: the bytes queued ahead of it are its class's count at this
+// input, which so far includes the `had` bytes of its own.
+void Router::InspectArrival(unsigned port, InputPacket& packet, size_t had) {
+  const size_t want =
+      std::min(packet.total, kRouteHeaderBytes + hooks_.inspect_bytes);
+  if (!hooks_.on_ingress_arrival || had >= want || packet.received < want ||
+      packet.header.kind != static_cast<uint8_t>(PacketKind::kData)) {
+    return;  // MGMT packets are never marked
+  }
+  const uint8_t tc = packet.header.tc;
+  hooks_.on_ingress_arrival(port, tc,
+                            ingress_bytes_[port * kTrafficClasses + tc] - had,
+                            packet.bytes);
 }
 
 void Router::EndPartialPacket(unsigned port, unsigned vc, bool count_drop) {
@@ -571,16 +596,11 @@ void Router::Route(unsigned port, unsigned vc, InputPacket& packet) {
   }
 }
 
-// The packet's output is fixed: count its bytes there and let the ECN hook
-// see it (NET-8.6).
+// The packet's output is fixed: count its bytes there (NET-8.6).
 void Router::Enqueue(InputPacket& packet) {
   packet.enqueued = true;
-  const uint8_t tc = packet.header.tc;
-  uint64_t& queued = egress_bytes_[packet.out_port * kTrafficClasses + tc];
-  if (hooks_.on_egress_enqueue) {
-    hooks_.on_egress_enqueue(packet.out_port, tc, queued, packet.bytes);
-  }
-  queued += packet.received - packet.sent;
+  egress_bytes_[packet.out_port * kTrafficClasses + packet.header.tc] +=
+      packet.received - packet.sent;
 }
 
 // Round-robin per output VC over the input VCs whose routed head packet

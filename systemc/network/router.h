@@ -88,13 +88,17 @@ struct RouterCounters {
 // Where the transport layer's ECN marking and PFC attach (NET-8.6, NET-8.7).
 // Unset hooks cost nothing.
 struct RouterHooks {
-  // Route computation enqueued a packet of traffic class `tc` at output
-  // `out_port`, where `queued_bytes` of that class were already waiting.
-  // `packet` holds the bytes received so far (routing header first); the
-  // hook may edit those after the routing header (e.g. set CE).
-  std::function<void(unsigned out_port, uint8_t tc, uint64_t queued_bytes,
+  // A DATA packet of traffic class `tc` is arriving at input `in_port`, where
+  // `held_bytes` of that class were already waiting: the queue it joins in
+  // this input-buffered router. Called once per packet, when its first
+  // `inspect_bytes` after the routing header (or all of a shorter one) are
+  // in `packet`, and before any of it leaves (a slot leaves only when full,
+  // so `inspect_bytes` may be at most a slot less the routing header). The
+  // hook may edit those bytes (e.g. set CE).
+  std::function<void(unsigned in_port, uint8_t tc, uint64_t held_bytes,
                      Bytes& packet)>
-      on_egress_enqueue;
+      on_ingress_arrival;
+  size_t inspect_bytes = 0;
   // The bytes held at input `in_port` for class `tc` changed to `bytes`.
   std::function<void(unsigned in_port, uint8_t tc, uint64_t bytes)>
       on_ingress_change;
@@ -133,7 +137,9 @@ class Router : public sc_core::sc_module {
   CsrTargetSocket& csr();
   RouterRegisters& registers() { return *registers_; }
 
-  void SetHooks(RouterHooks hooks) { hooks_ = std::move(hooks); }
+  // Throws std::invalid_argument if hooks.inspect_bytes exceeds a slot
+  // less the routing header.
+  void SetHooks(RouterHooks hooks);
   // PFC (NET-8.7): while paused, VC allocation starts no new packet of
   // class `tc` on `out_port`; packets already under way finish.
   void SetPaused(unsigned out_port, uint8_t tc, bool paused);
@@ -249,6 +255,9 @@ class Router : public sc_core::sc_module {
   void PushArrival(Arrival arrival);
   void AcceptHeader(unsigned port, unsigned vc, SlotParser::Event& event);
   void AcceptPayload(unsigned port, unsigned vc, ByteView chunk);
+  // Calls on_ingress_arrival if `packet`, which had `had` bytes before its
+  // latest chunk, now has the bytes the hook inspects.
+  void InspectArrival(unsigned port, InputPacket& packet, size_t had);
   // The packet still arriving at the tail of input VC `vc`, if any, ends
   // with the bytes it has (Truncate).
   void EndPartialPacket(unsigned port, unsigned vc, bool count_drop);

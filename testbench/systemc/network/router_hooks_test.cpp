@@ -1,8 +1,9 @@
 // The router's hooks for the transport layer's PFC and ECN (NET-8.6,
 // NET-8.7) on a loaded 4x4 torus: a paused output starts no new packet of
-// the paused class while other traffic flows; egress enqueueing reports the
-// bytes already queued; ingress byte counts rise and fall back to zero; and
-// after the pause lifts every packet arrives.
+// the paused class while other traffic flows; a packet arriving at an
+// input learns the bytes of its class already queued there; ingress byte
+// counts rise and fall back to zero; and after the pause lifts every packet
+// arrives.
 #include <gtest/gtest.h>
 
 #include <map>
@@ -40,15 +41,16 @@ TEST(RouterHooksTest, NET_8_7_PauseHoldsOneOutputAndNET_8_6_ReportsQueues) {
   uint64_t largest_queue_seen = 0;
   std::map<std::pair<unsigned, uint8_t>, uint64_t> ingress;
   RouterHooks hooks;
-  hooks.on_egress_enqueue = [&](unsigned out_port, uint8_t tc,
-                                uint64_t queued_bytes, Bytes& packet) {
-    EXPECT_GE(packet.size(), kRouteHeaderBytes) << "the header is in";
-    EXPECT_EQ(queued_bytes, router.egress_bytes(out_port, tc))
-        << "the figure before this packet is added";
-    if (out_port == kPaused) {
-      largest_queue_seen = std::max(largest_queue_seen, queued_bytes);
-    }
+  hooks.on_ingress_arrival = [&](unsigned in_port, uint8_t tc,
+                                 uint64_t held_bytes, Bytes& packet) {
+    EXPECT_GE(packet.size(), kRouteHeaderBytes + 8) << "inspected bytes in";
+    // The count at the input, less this packet's own bytes so far.
+    const uint64_t own = router.ingress_bytes(in_port, tc) - held_bytes;
+    EXPECT_GE(own, kRouteHeaderBytes);
+    EXPECT_LT(own, packet.size()) << "its latest bytes are not yet counted";
+    largest_queue_seen = std::max(largest_queue_seen, held_bytes);
   };
+  hooks.inspect_bytes = 8;
   hooks.on_ingress_change = [&](unsigned in_port, uint8_t tc, uint64_t bytes) {
     ingress[{in_port, tc}] = bytes;
   };
