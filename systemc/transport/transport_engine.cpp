@@ -6,6 +6,7 @@
 
 #include "models/common/bytes.h"
 #include "models/roce/addressing.h"
+#include "models/roce/frame_edits.h"
 #include "models/roce/psn.h"
 #include "models/transport/segmentation.h"
 
@@ -20,7 +21,6 @@ net::NetworkInterfaceConfig InterfaceFor(const TransportEngineConfig& config) {
   return interface;
 }
 
-constexpr uint8_t kDataTrafficClass = roce::PriorityOfDscp(roce::kDscpData);
 constexpr size_t kAtomicBytes = 8;
 // Request bytes the engine lets wait in its network interface: enough to
 // keep the local port busy, few enough that posted work stays in the send
@@ -47,14 +47,39 @@ TransportEngine::TransportEngine(const sc_core::sc_module_name& name,
                    inbox_.push_back(std::move(delivered));
                    wake_.notify(sc_core::SC_ZERO_TIME);
                  }) {
+  // Bad names or parameters are the builder's bug, caught before any QP.
+  const auto probe =
+      CreateCongestionControl(config.congestion, config.congestion_params);
+  if (!probe) {
+    SC_REPORT_ERROR(this->name(), probe.error().reason.c_str());
+  }
   SC_HAS_PROCESS(TransportEngine);
   SC_THREAD(Run);
 }
 
 uint32_t TransportEngine::CreateQp() {
   const uint32_t qpn = next_qpn_++;
-  qps_[qpn];
+  qps_[qpn].congestion = config_.congestion;
   return qpn;
+}
+
+Result<bool> TransportEngine::SetCongestionControl(uint32_t qpn,
+                                                   const std::string& name) {
+  const auto it = qps_.find(qpn);
+  if (it == qps_.end()) {
+    return Fail("no QP " + std::to_string(qpn));
+  }
+  const QpState state = it->second.context.state();
+  if (state == QpState::kRts || state == QpState::kError) {
+    return Fail(std::string("congestion control is chosen before RTS; QP is ") +
+                QpStateName(state));
+  }
+  const auto control = CreateCongestionControl(name, config_.congestion_params);
+  if (!control) {
+    return control.error();
+  }
+  it->second.congestion = name;
+  return true;
 }
 
 QpState TransportEngine::qp_state(uint32_t qpn) const {
@@ -77,6 +102,7 @@ Result<QpState> TransportEngine::ModifyQp(uint32_t qpn,
   switch (*state) {
     case QpState::kReset:
       qp = Qp{};
+      qp.congestion = config_.congestion;
       break;
     case QpState::kRtr:
       qp.responder.emplace(attributes, config_.responder);
@@ -87,6 +113,8 @@ Result<QpState> TransportEngine::ModifyQp(uint32_t qpn,
       break;
     case QpState::kRts:
       qp.requester.emplace(attributes, config_.requester);
+      qp.cc = CreateCongestionControl(qp.congestion, config_.congestion_params)
+                  .value();  // checked when chosen
       break;
     case QpState::kError:
       EnterError(qpn, qp);
@@ -165,41 +193,47 @@ uint64_t TransportEngine::NowNs() const {
          sc_core::sc_time(1, sc_core::SC_NS).value();
 }
 
+uint64_t TransportEngine::NowPs() const {
+  return sc_core::sc_time_stamp().value() /
+         sc_core::sc_time(1, sc_core::SC_PS).value();
+}
+
 void TransportEngine::Run() {
+  constexpr uint64_t kPsPerNs = 1000;
   while (true) {
     while (!inbox_.empty()) {
       const net::Delivered delivered = std::move(inbox_.front());
       inbox_.pop_front();
       Receive(delivered);
     }
-    std::optional<uint64_t> next;
-    bool window_full = false;
+    std::optional<uint64_t> next_ps;
+    const auto consider = [&next_ps](std::optional<uint64_t> at_ps) {
+      if (at_ps) {
+        next_ps = std::min(next_ps.value_or(*at_ps), *at_ps);
+      }
+    };
     for (auto& [qpn, qp] : qps_) {
       if (qp.requester && qp.context.requester_runs()) {
+        qp.cc->Advance(NowPs());
         const auto due = qp.requester->deadline();
         if (due && *due <= NowNs()) {
+          const uint32_t unacked = qp.requester->unacked_psn();
+          const uint32_t next = qp.requester->next_psn();
           qp.requester->OnTimer(NowNs());
+          AfterRequesterEvent(qp, unacked, next, false);
         }
-        // Requests go out while the interface holds less than the window;
-        // replies are never held back.
-        while (interface_.pending_bytes() < kInjectionWindowBytes) {
-          auto request = qp.requester->Next(NowNs());
-          if (!request) {
-            break;
-          }
-          Transmit(qpn, qp, *request);
-        }
-        window_full =
-            window_full || interface_.pending_bytes() >= kInjectionWindowBytes;
+        consider(SendRequests(qpn, qp));
         if (qp.requester->failed()) {
           qp.context.EnterError();
           EnterError(qpn, qp);
         }
       }
       Collect(qpn, qp);
-      if (qp.requester && qp.requester->deadline() &&
-          (!next || *qp.requester->deadline() < *next)) {
-        next = qp.requester->deadline();
+      if (qp.requester && qp.context.requester_runs()) {
+        const auto deadline = qp.requester->deadline();
+        consider(deadline ? std::optional<uint64_t>(*deadline * kPsPerNs)
+                          : std::nullopt);
+        consider(qp.cc->next_timer_ps());
       }
     }
     if (!inbox_.empty()) {
@@ -208,18 +242,89 @@ void TransportEngine::Run() {
     // With the window full, the interface admitting a packet is news too.
     sc_core::sc_event_or_list events;
     events |= wake_;
-    if (window_full) {
+    if (interface_.pending_bytes() >= kInjectionWindowBytes) {
       events |= interface_.admitted_event();
     }
-    if (next) {
-      const uint64_t now = NowNs();
-      wait(sc_core::sc_time(static_cast<double>(*next > now ? *next - now : 0),
-                            sc_core::SC_NS),
+    if (next_ps) {
+      const uint64_t now = NowPs();
+      wait(sc_core::sc_time(
+               static_cast<double>(*next_ps > now ? *next_ps - now : 0),
+               sc_core::SC_PS),
            events);
     } else {
       wait(events);
     }
   }
+}
+
+// Requests go out while the interface holds less than the window and the
+// QP's congestion control lets them (TRN-10.1, TRN-11.7); replies are
+// never held back. Pacing is asked before the requester, so that a packet
+// the requester hands out is sent at once (its ACK timer runs from then)
+// unless the window holds it, which an acknowledgement soon opens.
+std::optional<uint64_t> TransportEngine::SendRequests(uint32_t qpn, Qp& qp) {
+  while (interface_.pending_bytes() < kInjectionWindowBytes) {
+    if (qp.cc->next_send_ps() > NowPs()) {
+      const bool more = qp.held || qp.requester->outstanding() > 0;
+      return more ? std::optional<uint64_t>(qp.cc->next_send_ps())
+                  : std::nullopt;
+    }
+    if (!qp.held) {
+      qp.held = qp.requester->Next(NowNs());
+    }
+    if (!qp.held) {
+      break;
+    }
+    const uint64_t frame = roce::FrameSize(qp.held->opcode, qp.held->length);
+    if (!qp.cc->WindowAllows(frame)) {
+      break;
+    }
+    RequestPacket request = *qp.held;
+    qp.held.reset();
+    qp.cc->OnSent(NowPs(), frame, request.psn);
+    // TRN-11.7: when another request like this one would not fit, ask for
+    // the acknowledgement that opens the window again.
+    request.ack_req = request.ack_req || !qp.cc->WindowAllows(frame);
+    Transmit(qpn, qp, request);
+  }
+  return std::nullopt;
+}
+
+void TransportEngine::AfterRequesterEvent(Qp& qp, uint32_t unacked_before,
+                                          uint32_t next_before, bool becn) {
+  const uint32_t unacked = qp.requester->unacked_psn();
+  if (unacked != unacked_before) {
+    qp.cc->OnAcknowledged(NowPs(), unacked, becn);
+  }
+  const uint32_t next = qp.requester->next_psn();
+  if (roce::PsnBefore(next, next_before)) {
+    qp.cc->OnRewind(next);
+    qp.held.reset();  // Next() makes it again
+  }
+}
+
+void TransportEngine::Notify(uint32_t qpn, Qp& qp) {
+  const CongestionParams& params = config_.congestion_params;
+  uint64_t interval_ps = 0;
+  if (qp.congestion == "dcqcn") {
+    interval_ps = params.dcqcn.cnp_interval_ps;  // N (TRN-9.5)
+  } else if (qp.congestion == "lqcc") {
+    interval_ps = params.lqcc.round_ps;  // T_r (TRN-11.4)
+  } else {
+    return;
+  }
+  if (qp.last_cnp_ps && NowPs() < *qp.last_cnp_ps + interval_ps) {
+    return;
+  }
+  qp.last_cnp_ps = NowPs();
+  ++counters_.cnps_sent;
+  SendFrame(qp.context.attributes().remote_node,
+            roce::MakeCnp(PathOf(qpn, qp)));
+}
+
+void TransportEngine::CarryBecn(Qp& qp, roce::RocePacket& packet) {
+  packet.bth.becn = qp.becn_due;
+  qp.becn_due = false;
 }
 
 roce::Path TransportEngine::PathOf(uint32_t qpn, const Qp& qp) const {
@@ -269,7 +374,8 @@ void TransportEngine::SendFrame(uint32_t remote_node,
   if (tap_) {
     tap_(sc_core::sc_time_stamp(), frame.value());
   }
-  interface_.Send(static_cast<uint16_t>(remote_node), kDataTrafficClass,
+  interface_.Send(static_cast<uint16_t>(remote_node),
+                  roce::PriorityOfDscp(packet.ip.dscp),
                   std::move(frame.value()));
 }
 
@@ -290,17 +396,43 @@ void TransportEngine::Receive(const net::Delivered& delivered) {
   const uint32_t qpn = it->first;
   Qp& qp = it->second;
   const auto opcode = static_cast<roce::Opcode>(packet.bth.opcode);
-  if (opcode == roce::Opcode::kAcknowledge) {
-    if (qp.requester && packet.aeth) {
-      qp.requester->OnAcknowledge(packet.bth.psn, *packet.aeth, NowNs());
+  const auto ecn = roce::ReadEcn(delivered.payload);
+  const bool ce = ecn && *ecn == roce::Ecn::kCe;
+  counters_.ce_received += ce ? 1 : 0;
+  if (opcode == roce::Opcode::kCnp) {
+    if (qp.cc) {  // TRN-9.6: to the reaction point, never acknowledged
+      ++counters_.cnps_received;
+      qp.cc->OnCnp(NowPs());
     }
     return;
   }
-  if (IsResponse(opcode)) {
-    if (qp.requester) {
-      TakeResponse(qp, packet);
+  if (opcode == roce::Opcode::kAcknowledge || IsResponse(opcode)) {
+    if (!qp.requester) {
+      return;
     }
+    const uint32_t unacked = qp.requester->unacked_psn();
+    const uint32_t next = qp.requester->next_psn();
+    if (opcode == roce::Opcode::kAcknowledge) {
+      if (packet.aeth) {
+        qp.requester->OnAcknowledge(packet.bth.psn, *packet.aeth, NowNs());
+      }
+    } else {
+      TakeResponse(qp, packet);
+      if (ce) {
+        Notify(qpn, qp);  // the requester is the NP of read responses
+      }
+    }
+    AfterRequesterEvent(qp, unacked, next, packet.bth.becn);
     return;
+  }
+  if (ce) {
+    if (qp.congestion == "lqcc") {
+      // TRN-11.3: an in-sequence request's mark rides on the next reply.
+      qp.becn_due =
+          qp.becn_due || packet.bth.psn == qp.responder->expected_psn();
+    } else {
+      Notify(qpn, qp);  // TRN-9.5
+    }
   }
   RequestHeader request;
   request.opcode = opcode;
@@ -345,9 +477,10 @@ void TransportEngine::Receive(const net::Delivered& delivered) {
     Complete({qpn, true, *step.completion});
   }
   if (step.reply) {
-    SendFrame(qp.context.attributes().remote_node,
-              roce::MakeAcknowledge(PathOf(qpn, qp), step.reply->psn,
-                                    step.reply->aeth));
+    roce::RocePacket reply = roce::MakeAcknowledge(
+        PathOf(qpn, qp), step.reply->psn, step.reply->aeth);
+    CarryBecn(qp, reply);
+    SendFrame(qp.context.attributes().remote_node, reply);
   }
   if (step.fatal) {
     qp.context.EnterError();
@@ -390,6 +523,9 @@ void TransportEngine::AnswerRead(uint32_t qpn, Qp& qp, const ReadAnswer& read) {
     if (packet.aeth) {
       packet.aeth = roce::Aeth::Ack(read.msn);
     }
+    if (i == 0) {
+      CarryBecn(qp, packet);
+    }
     packet.payload.resize(SegmentLength(read.length, pmtu, i, count));
     if (!packet.payload.empty() &&
         !Dma(tlm::TLM_READ_COMMAND, read.address + uint64_t{i} * pmtu,
@@ -428,6 +564,7 @@ void TransportEngine::AnswerAtomic(uint32_t qpn, Qp& qp,
       PathOf(qpn, qp), roce::Opcode::kAtomicAcknowledge, atomic.psn);
   packet.aeth = roce::Aeth::Ack(atomic.msn);
   packet.atomic_ack_eth = roce::AtomicAckEth{original};
+  CarryBecn(qp, packet);
   SendFrame(qp.context.attributes().remote_node, packet);
 }
 
@@ -443,6 +580,7 @@ void TransportEngine::RefuseOperation(uint32_t qpn, Qp& qp, uint32_t psn,
 }
 
 void TransportEngine::EnterError(uint32_t qpn, Qp& qp) {
+  qp.held.reset();
   if (qp.requester) {
     qp.requester->Flush();
   }
@@ -501,6 +639,9 @@ StatList TransportEngine::Stats() const {
           {prefix + "bad_packets", counters_.bad_packets},
           {prefix + "stray_packets", counters_.stray_packets},
           {prefix + "dma_errors", counters_.dma_errors},
+          {prefix + "ce_received", counters_.ce_received},
+          {prefix + "cnps_sent", counters_.cnps_sent},
+          {prefix + "cnps_received", counters_.cnps_received},
           {prefix + "work_posted", counters_.work_posted},
           {prefix + "work_completed", counters_.work_completed},
           {prefix + "work_failed", counters_.work_failed}};

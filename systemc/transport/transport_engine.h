@@ -17,12 +17,14 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <string>
 #include <systemc>
 #include <vector>
 
 #include "models/common/result.h"
 #include "models/roce/packet.h"
 #include "models/roce/packet_factory.h"
+#include "models/transport/congestion_control.h"
 #include "models/transport/qp_state.h"
 #include "models/transport/requester.h"
 #include "models/transport/responder.h"
@@ -36,6 +38,10 @@ struct TransportEngineConfig {
   net::NetworkInterfaceConfig interface;  // its node is set from `node`
   RequesterConfig requester;
   ResponderConfig responder;
+  // The congestion control of QPs that select none (TRN-10, TRN-11), and
+  // the parameters of all; line_rate_bps is the injection port's goodput.
+  std::string congestion = "none";
+  CongestionParams congestion_params;
 };
 
 // A completion with the queue pair and queue it belongs to.
@@ -53,6 +59,9 @@ struct EngineCounters {
   uint64_t bad_packets = 0;    // failed TRN-4 parsing or ICRC: dropped
   uint64_t stray_packets = 0;  // no such QP, or one not accepting packets
   uint64_t dma_errors = 0;
+  uint64_t ce_received = 0;    // packets that arrived CE-marked (TRN-9.2)
+  uint64_t cnps_sent = 0;      // transport.cnps (TRN-9.6)
+  uint64_t cnps_received = 0;  // handed to a QP's congestion control
   // Work requests, send and receive: posted, completed successfully,
   // completed with an error (flushes included). Once all are done,
   // posted = completed + failed: none lost, none completed twice.
@@ -74,6 +83,10 @@ class TransportEngine : public sc_core::sc_module {
 
   // TRN-5.4: QPNs from 2 upward, never reused.
   uint32_t CreateQp();
+  // Chooses the QP's congestion control by name (CongestionControlNames());
+  // before RTS only. Fails on an unknown QP or name, or a QP in RTS or
+  // ERROR.
+  Result<bool> SetCongestionControl(uint32_t qpn, const std::string& name);
   Result<QpState> ModifyQp(uint32_t qpn, const QpModify& modify);
   QpState qp_state(uint32_t qpn) const;
   // Posts a send WR whose bytes are at `local_address` in this node's
@@ -105,6 +118,13 @@ class TransportEngine : public sc_core::sc_module {
     std::map<uint64_t, uint64_t> send_buffers;     // wr_id -> address
     std::map<uint64_t, uint64_t> receive_buffers;  // wr_id -> address
     std::vector<RecvWr> early_receives;            // posted in INIT, before RTR
+    std::string congestion;                        // its reaction point's name
+    std::unique_ptr<CongestionControl> cc;         // from RTS
+    // A request taken from the requester that its window holds back
+    // (TRN-11.7); made again by Next() after a rewind.
+    std::optional<RequestPacket> held;
+    std::optional<uint64_t> last_cnp_ps;  // TRN-9.5, TRN-11.4
+    bool becn_due = false;                // TRN-11.3
   };
 
   // The QP for a post; nullptr when it is in ERROR, where the work request
@@ -113,7 +133,20 @@ class TransportEngine : public sc_core::sc_module {
   Result<Qp*> QpForPost(uint32_t qpn, uint64_t wr_id, bool receive);
   void Run();  // SC_THREAD: deliveries, timers, transmissions
   void Receive(const net::Delivered& delivered);
+  // Sends the QP's requests as far as the injection window, its pacing and
+  // its window allow; returns when pacing next lets one go, if it holds
+  // one back.
+  std::optional<uint64_t> SendRequests(uint32_t qpn, Qp& qp);
   void Transmit(uint32_t qpn, Qp& qp, const RequestPacket& request);
+  // Tells the congestion control what a requester event did: acknowledged
+  // requests (TRN-11.5) or a rewind (TRN-11.7).
+  void AfterRequesterEvent(Qp& qp, uint32_t unacked_before,
+                           uint32_t next_before, bool becn);
+  // The notification point: a CNP to the peer QP unless one went within
+  // the interval of the QP's congestion control (TRN-9.5, TRN-11.4).
+  void Notify(uint32_t qpn, Qp& qp);
+  // TRN-11.3: the first reply after a CE-marked request carries BECN.
+  void CarryBecn(Qp& qp, roce::RocePacket& packet);
   // A READ response or ATOMIC ACKNOWLEDGE: its data into the work
   // request's local buffer.
   void TakeResponse(Qp& qp, const roce::RocePacket& packet);
@@ -131,6 +164,7 @@ class TransportEngine : public sc_core::sc_module {
   bool Dma(tlm::tlm_command command, uint64_t address, uint8_t* data,
            size_t length);
   uint64_t NowNs() const;
+  uint64_t NowPs() const;
 
   TransportEngineConfig config_;
   net::NetworkInterface interface_;

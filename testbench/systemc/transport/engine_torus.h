@@ -7,13 +7,18 @@
 
 #include <algorithm>
 #include <memory>
+#include <optional>
 #include <string>
 #include <systemc>
 #include <vector>
 
+#include "models/network/route_header.h"
+#include "models/roce/packet.h"
+#include "models/roce/pfc.h"
 #include "models/topology/routing_registry.h"
 #include "models/topology/topology_registry.h"
 #include "systemc/network/router.h"
+#include "systemc/transport/router_flow_control.h"
 #include "systemc/transport/transport_engine.h"
 #include "testbench/systemc/network/router_node.h"
 
@@ -52,22 +57,33 @@ struct EngineNode {
   std::unique_ptr<net::Router> router;
   std::unique_ptr<TransportEngine> engine;
   std::unique_ptr<TestMemory> memory;
+  std::unique_ptr<RouterFlowControl> flow;  // with TorusOptions::flow_control
+};
+
+// How BuildTorus makes each node: `router` and `engine` are templates whose
+// node, ports, routing and size fields it fills in.
+struct TorusOptions {
+  net::DeliveryFaults faults;
+  size_t memory_bytes = 1 << 20;
+  net::RouterConfig router;
+  TransportEngineConfig engine;
+  // PFC and ECN marking at every router (TRN-8, TRN-9), seeded per node.
+  std::optional<FlowControlConfig> flow_control;
 };
 
 // A torus of routers with ring sizes `dims` ("4", "4x8x8") and dor, with an
-// engine and a memory of `memory_bytes` at each node, joined port to port (no
-// link latency); `faults` apply at every node's interface (NET-8.10), seeded
-// per node.
+// engine and a memory at each node, joined port to port (no link latency),
+// and flow control if asked; `options.faults` apply at every node's
+// interface (NET-8.10), seeded per node.
 inline std::vector<EngineNode> BuildTorus(const std::string& dims,
-                                          const net::DeliveryFaults& faults,
-                                          size_t memory_bytes = 1 << 20) {
+                                          const TorusOptions& options) {
   auto topology = topo::CreateTopology("torus", {{"dims", dims}}).value();
   const unsigned count = topology->EndpointCount();
   std::shared_ptr<const topo::RoutingFunction> routing =
       topo::CreateRouting("dor", topology, {}).value();
   std::vector<EngineNode> nodes(count);
   for (unsigned n = 0; n < count; ++n) {
-    net::RouterConfig router;
+    net::RouterConfig router = options.router;
     router.node = n;
     router.network_ports = topology->PortCount(n);
     router.routing = routing;
@@ -75,21 +91,93 @@ inline std::vector<EngineNode> BuildTorus(const std::string& dims,
     const std::string id = std::to_string(n);
     nodes[n].router =
         std::make_unique<net::Router>(("router" + id).c_str(), router);
-    TransportEngineConfig engine;
+    TransportEngineConfig engine = options.engine;
     engine.node = n;
     engine.interface.nodes = count;
-    engine.interface.faults = faults;
-    engine.interface.faults.seed = faults.seed * 64 + n;
+    engine.interface.faults = options.faults;
+    engine.interface.faults.seed = options.faults.seed * 64 + n;
     nodes[n].engine =
         std::make_unique<TransportEngine>(("engine" + id).c_str(), engine);
-    nodes[n].memory =
-        std::make_unique<TestMemory>(("memory" + id).c_str(), memory_bytes);
+    nodes[n].memory = std::make_unique<TestMemory>(("memory" + id).c_str(),
+                                                   options.memory_bytes);
     nodes[n].engine->memory.bind(nodes[n].memory->socket);
     Connect(nodes[n].router->port(nodes[n].router->local_port()),
             nodes[n].engine->network());
+    if (options.flow_control) {
+      FlowControlConfig flow = *options.flow_control;
+      flow.seed = flow.seed * 64 + n;
+      nodes[n].flow = std::make_unique<RouterFlowControl>(
+          ("flow" + id).c_str(), *nodes[n].router, flow);
+      nodes[n].flow->AttachInterface(nodes[n].engine->interface());
+    }
   }
   net::CableRouters(*topology, nodes);
+  if (options.flow_control) {
+    for (topo::NodeId n = 0; n < count; ++n) {
+      for (topo::PortId p = 0; p < topology->PortCount(n); ++p) {
+        const auto far = topology->Neighbour(n, p).value();
+        RouterFlowControl::Cable(*nodes[n].flow, p, *nodes[far.node].flow,
+                                 far.port);
+      }
+    }
+  }
   return nodes;
+}
+
+inline std::vector<EngineNode> BuildTorus(const std::string& dims,
+                                          const net::DeliveryFaults& faults,
+                                          size_t memory_bytes = 1 << 20) {
+  TorusOptions options;
+  options.faults = faults;
+  options.memory_bytes = memory_bytes;
+  return BuildTorus(dims, options);
+}
+
+// A lossless fabric for congestion studies: pcie6-like ports (a 236-byte
+// slot every 2 ns: 944 Gb/s of goodput), 4 KiB path MTU, PFC with TRN-8's
+// defaults at every router.
+inline constexpr double kLosslessClockNs = 2.0;
+inline constexpr double kLosslessGoodputBps = 944e9;
+inline constexpr uint64_t kLosslessRawRateBps = 1'024'000'000'000;
+inline constexpr uint32_t kLosslessPmtu = 4096;
+inline constexpr uint8_t kDataPriority = roce::PriorityOfDscp(roce::kDscpData);
+
+// TRN-8.9: what one (input, priority) must hold there: XOFF plus the
+// headroom of a port whose PFC messages take one slot time (routers are
+// joined port to port).
+inline uint64_t LosslessBufferBytes(const PfcParams& pfc) {
+  roce::HeadroomInputs link;
+  link.max_packet_bytes =
+      roce::FrameSize(roce::Opcode::kWriteMiddle, kLosslessPmtu) +
+      net::kRouteHeaderBytes;
+  link.goodput_bps = static_cast<uint64_t>(kLosslessGoodputBps);
+  link.flit_ps = static_cast<uint64_t>(kLosslessClockNs * 1000);
+  link.react_ps = pfc.react_ps;
+  return pfc.xoff_bytes + roce::PfcHeadroomBytes(link);
+}
+
+// That fabric, with ECN marking by the profile `marking` names (TRN-9.3)
+// on the data priority and QPs using `congestion` unless they choose
+// otherwise. Every VC holds LosslessBufferBytes(), so that credits never
+// bind before PFC does.
+inline TorusOptions LosslessTorusOptions(const std::string& congestion,
+                                         const std::string& marking,
+                                         size_t memory_bytes) {
+  TorusOptions options;
+  options.memory_bytes = memory_bytes;
+  FlowControlConfig flow;
+  flow.line_rate_bps = kLosslessRawRateBps;
+  flow.message_delay = sc_core::sc_time(kLosslessClockNs, sc_core::SC_NS);
+  flow.ecn[kDataPriority] = EcnProfileNamed(marking).value();
+  const size_t slot = options.router.slot_bytes;
+  options.router.clock_ns = kLosslessClockNs;
+  options.router.vc_buffer_slots = static_cast<unsigned>(
+      (LosslessBufferBytes(flow.pfc_params) + slot - 1) / slot);
+  options.engine.interface.clock_ns = kLosslessClockNs;
+  options.engine.congestion = congestion;
+  options.engine.congestion_params.line_rate_bps = kLosslessGoodputBps;
+  options.flow_control = flow;
+  return options;
 }
 
 inline Bytes Pattern(size_t size, uint8_t seed) {
@@ -108,13 +196,14 @@ inline bool InitQps(TransportEngine& a, uint32_t qa, TransportEngine& b,
   return a.ModifyQp(qa, init).ok() && b.ModifyQp(qb, init).ok();
 }
 
-// Steps 4 and 5: each to RTR with its peer, then to RTS; false if any
-// modify fails.
+// Steps 4 and 5: each to RTR with its peer and `pmtu`, then to RTS; false
+// if any modify fails.
 inline bool ReadyQps(TransportEngine& a, uint32_t qa, uint32_t node_a,
-                     TransportEngine& b, uint32_t qb, uint32_t node_b) {
+                     TransportEngine& b, uint32_t qb, uint32_t node_b,
+                     uint32_t pmtu = 1024) {
   QpModify rtr;
   rtr.to = QpState::kRtr;
-  rtr.pmtu = 1024;
+  rtr.pmtu = pmtu;
   rtr.remote_node = node_b;
   rtr.remote_qpn = qb;
   if (!a.ModifyQp(qa, rtr).ok()) {

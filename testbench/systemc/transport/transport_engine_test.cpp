@@ -9,74 +9,20 @@
 
 #include <gtest/gtest.h>
 
-#include <algorithm>
-#include <filesystem>
-#include <set>
-#include <sstream>
 #include <string>
 #include <systemc>
+#include <utility>
 #include <vector>
 
-#include "models/pcap/pcap_writer.h"
-#include "testbench/models/pcap/tshark.h"
 #include "testbench/systemc/common/sc_thread.h"
 #include "testbench/systemc/transport/engine_torus.h"
+#include "testbench/systemc/transport/tshark_check.h"
 
 namespace lq::transport {
 namespace {
 
 using sc_core::sc_time;
 using sc_core::SC_US;
-
-// TRN-1.8: the engines' own frames, written as a pcap, decode in tshark
-// with nothing malformed, every one as RoCEv2, with the opcodes sent.
-void ExpectTsharkDecodes(std::vector<std::pair<uint64_t, Bytes>> frames) {
-  const std::string tshark = testing::FindTshark();
-  if (tshark.empty()) {
-    GTEST_SKIP() << "tshark not found; scripts/setup-deps installs it";
-  }
-  ASSERT_FALSE(frames.empty());
-  char dir[] = "/tmp/lqemu-engine-pcap-XXXXXX";
-  ASSERT_NE(mkdtemp(dir), nullptr);
-  const std::string file = std::string(dir) + "/engines.pcap";
-  std::stable_sort(
-      frames.begin(), frames.end(),
-      [](const auto& a, const auto& b) { return a.first < b.first; });
-  {
-    auto writer = pcap::PcapWriter::ToFile(file);
-    ASSERT_TRUE(writer.ok()) << writer.error().reason;
-    for (const auto& [at_ps, frame] : frames) {
-      ASSERT_TRUE(writer.value().Write(at_ps, frame).ok());
-    }
-    ASSERT_TRUE(writer.value().Flush().ok());
-  }
-  const std::string read = "'" + tshark + "' -n -r '" + file + "' ";
-  EXPECT_EQ(testing::RunCommand(
-                read + "-Y '_ws.malformed || _ws.expert.severity == error' "
-                       "2>/dev/null"),
-            "")
-      << "tshark found malformed packets or errors";
-  std::istringstream decoded(testing::RunCommand(
-      read + "-Y infiniband -T fields -e infiniband.bth.opcode 2>/dev/null"));
-  std::multiset<int> opcodes;
-  std::string line;
-  while (std::getline(decoded, line)) {
-    opcodes.insert(std::stoi(line));
-  }
-  EXPECT_EQ(opcodes.size(), frames.size()) << "every frame is RoCEv2";
-  for (const roce::Opcode op :
-       {roce::Opcode::kSendFirst, roce::Opcode::kSendLast,
-        roce::Opcode::kWriteFirst, roce::Opcode::kWriteMiddle,
-        roce::Opcode::kWriteLast, roce::Opcode::kWriteOnlyWithImmediate,
-        roce::Opcode::kReadRequest, roce::Opcode::kReadResponseFirst,
-        roce::Opcode::kReadResponseLast, roce::Opcode::kCompareSwap,
-        roce::Opcode::kFetchAdd, roce::Opcode::kAtomicAcknowledge,
-        roce::Opcode::kAcknowledge}) {
-    EXPECT_GT(opcodes.count(static_cast<int>(op)), 0u)
-        << "no " << static_cast<int>(op) << " decoded";
-  }
-  std::filesystem::remove_all(dir);
-}
 
 TEST(TransportEngine, TRN_5_6_TRN_6_2_and_TRN_1_8_RealBytesCrossTheFabric) {
   std::vector<EngineNode> nodes = BuildTorus("4", net::DeliveryFaults{});
@@ -222,7 +168,15 @@ TEST(TransportEngine, TRN_5_6_TRN_6_2_and_TRN_1_8_RealBytesCrossTheFabric) {
     EXPECT_EQ(node.engine->counters().bad_packets, 0u);
     EXPECT_EQ(node.engine->counters().stray_packets, 0u);
   }
-  ExpectTsharkDecodes(std::move(frames));
+  ExpectTsharkDecodes(
+      std::move(frames),
+      {roce::Opcode::kSendFirst, roce::Opcode::kSendLast,
+       roce::Opcode::kWriteFirst, roce::Opcode::kWriteMiddle,
+       roce::Opcode::kWriteLast, roce::Opcode::kWriteOnlyWithImmediate,
+       roce::Opcode::kReadRequest, roce::Opcode::kReadResponseFirst,
+       roce::Opcode::kReadResponseLast, roce::Opcode::kCompareSwap,
+       roce::Opcode::kFetchAdd, roce::Opcode::kAtomicAcknowledge,
+       roce::Opcode::kAcknowledge});
 }
 
 }  // namespace

@@ -1,0 +1,199 @@
+// RouterFlowControl: PFC messages between neighbours and ECN marks.
+#include "systemc/transport/router_flow_control.h"
+
+#include <algorithm>
+#include <string>
+#include <utility>
+
+#include "models/network/route_header.h"
+#include "models/roce/addressing.h"
+#include "models/roce/frame_edits.h"
+
+namespace lq::transport {
+
+namespace {
+
+// Ethernet and IPv4 headers: all that ECN marking reads or edits.
+constexpr size_t kMarkedHeaderBytes =
+    roce::EthernetHeader::kSize + roce::Ipv4Header::kSize;
+
+}  // namespace
+
+RouterFlowControl::RouterFlowControl(const sc_core::sc_module_name& name,
+                                     net::Router& router,
+                                     const FlowControlConfig& config)
+    : sc_module(name),
+      router_(router),
+      config_(config),
+      upstream_(router.port_count()),
+      random_(config.seed) {
+  const roce::MacAddress mac = roce::NodeMac(router.node());
+  for (unsigned p = 0; p < router.port_count(); ++p) {
+    ingress_.emplace_back(config.pfc_params, mac);
+    pause_.emplace_back(config.line_rate_bps);
+  }
+  net::RouterHooks hooks;
+  hooks.on_ingress_arrival = [this](unsigned /*in_port*/, uint8_t tc,
+                                    uint64_t held,
+                                    Bytes& packet) { Mark(tc, held, packet); };
+  hooks.inspect_bytes = kMarkedHeaderBytes;
+  if (config.pfc) {
+    hooks.on_ingress_change = [this](unsigned port, uint8_t tc,
+                                     uint64_t bytes) {
+      OnIngress(port, tc, bytes);
+    };
+  }
+  router.SetHooks(std::move(hooks));
+  SC_HAS_PROCESS(RouterFlowControl);
+  SC_METHOD(Tick);
+  sensitive << tick_;
+  dont_initialize();
+}
+
+void RouterFlowControl::Cable(RouterFlowControl& a, unsigned port_a,
+                              RouterFlowControl& b, unsigned port_b) {
+  a.upstream_.at(port_a) = {&b, port_b};
+  b.upstream_.at(port_b) = {&a, port_a};
+}
+
+void RouterFlowControl::AttachInterface(net::NetworkInterface& interface) {
+  interface_ = &interface;
+}
+
+uint64_t RouterFlowControl::NowPs() const {
+  return sc_core::sc_time_stamp().value() /
+         sc_core::sc_time(1, sc_core::SC_PS).value();
+}
+
+// TRN-9.2: marked with probability p(q) as it joins the queue at its
+// input.
+void RouterFlowControl::Mark(uint8_t tc, uint64_t queued, Bytes& packet) {
+  const double p = MarkProbability(config_.ecn[tc], queued);
+  if (p <= 0 || packet.size() < net::kRouteHeaderBytes + kMarkedHeaderBytes ||
+      (p < 1 && draw_(random_) >= p)) {
+    return;
+  }
+  const auto frame_at = packet.begin() + net::kRouteHeaderBytes;
+  Bytes headers(frame_at, frame_at + kMarkedHeaderBytes);
+  const auto before = roce::MarkCongestionExperienced(headers);
+  if (before && (*before == roce::Ecn::kEct0 || *before == roce::Ecn::kEct1)) {
+    std::copy(headers.begin(), headers.end(), frame_at);
+    ++counters_.ecn_marked;
+  }
+}
+
+void RouterFlowControl::OnIngress(unsigned port, uint8_t tc, uint64_t bytes) {
+  if ((config_.pfc_params.priorities & (1u << tc)) != 0) {
+    counters_.peak_held_bytes = std::max(counters_.peak_held_bytes, bytes);
+  }
+  if (auto frame = ingress_[port].OnCount(tc, bytes, NowPs())) {
+    Send(port, *frame);
+    Schedule();  // an XOFF's refresh
+  }
+}
+
+void RouterFlowControl::Send(unsigned port, const roce::PfcFrame& frame) {
+  ++counters_.pfc_frames;
+  ++(frame.pause_quanta[__builtin_ctz(frame.class_enable)] == 0
+         ? counters_.xon_frames
+         : counters_.xoff_frames);
+  Bytes bytes = roce::EncodePfcFrame(frame);
+  const uint64_t due =
+      NowPs() + config_.message_delay.value() /
+                    sc_core::sc_time(1, sc_core::SC_PS).value();
+  if (port == router_.local_port() && router_.port_count() > port) {
+    Arrive(port, std::move(bytes), due);  // to the interface, via pause_
+  } else if (const Upstream& up = upstream_[port]; up.peer != nullptr) {
+    up.peer->Arrive(up.peer_port, std::move(bytes), due);
+  }
+}
+
+void RouterFlowControl::Arrive(unsigned port, Bytes frame, uint64_t due_ps) {
+  const auto at = std::upper_bound(
+      in_flight_.begin(), in_flight_.end(), due_ps,
+      [](uint64_t due, const InFlight& f) { return due < f.due_ps; });
+  in_flight_.insert(at, InFlight{due_ps, port, std::move(frame)});
+  Schedule();
+}
+
+void RouterFlowControl::Apply(unsigned port, uint8_t changed) {
+  for (uint8_t tc = 0; tc < net::Router::kTrafficClasses; ++tc) {
+    if ((changed & (1u << tc)) == 0) {
+      continue;
+    }
+    const bool paused = pause_[port].paused(tc);
+    if (port == router_.local_port() && interface_ != nullptr) {
+      interface_->SetPaused(tc, paused);
+    } else if (port < router_.local_port()) {
+      router_.SetPaused(port, tc, paused);
+    }
+  }
+}
+
+void RouterFlowControl::Tick() {
+  const uint64_t now = NowPs();
+  while (!in_flight_.empty() && in_flight_.front().due_ps <= now) {
+    const InFlight message = std::move(in_flight_.front());
+    in_flight_.pop_front();
+    const auto frame = roce::ParsePfcFrame(message.frame);
+    if (!frame) {
+      ++counters_.bad_frames;  // TRN-8.2: rejected
+      continue;
+    }
+    Apply(message.port, pause_[message.port].OnFrame(*frame, now));
+  }
+  for (unsigned p = 0; p < pause_.size(); ++p) {
+    Apply(p, pause_[p].Advance(now));
+    if (auto refresh = ingress_[p].OnTimer(now)) {
+      Send(p, *refresh);
+    }
+  }
+  Schedule();
+}
+
+void RouterFlowControl::Schedule() {
+  std::optional<uint64_t> next;
+  auto consider = [&next](std::optional<uint64_t> at) {
+    if (at) {
+      next = std::min(next.value_or(*at), *at);
+    }
+  };
+  if (!in_flight_.empty()) {
+    consider(in_flight_.front().due_ps);
+  }
+  for (unsigned p = 0; p < pause_.size(); ++p) {
+    consider(pause_[p].next_expiry_ps());
+    consider(ingress_[p].next_timer_ps());
+  }
+  if (next) {
+    const uint64_t now = NowPs();
+    tick_.notify(sc_core::sc_time(
+        static_cast<double>(*next > now ? *next - now : 0), sc_core::SC_PS));
+  }
+}
+
+uint64_t RouterFlowControl::paused_ps(unsigned port, uint8_t tc) const {
+  return pause_.at(port).paused_ps(tc, NowPs());
+}
+
+StatList RouterFlowControl::Stats() const {
+  const std::string prefix = std::string(name()) + ".";
+  StatList stats = {{prefix + "pfc_frames", counters_.pfc_frames},
+                    {prefix + "xoff_frames", counters_.xoff_frames},
+                    {prefix + "xon_frames", counters_.xon_frames},
+                    {prefix + "bad_pfc_frames", counters_.bad_frames},
+                    {prefix + "ecn_marked", counters_.ecn_marked},
+                    {prefix + "peak_held_bytes", counters_.peak_held_bytes}};
+  for (unsigned p = 0; p < pause_.size(); ++p) {
+    for (uint8_t tc = 0; tc < net::Router::kTrafficClasses; ++tc) {
+      if (const uint64_t ps = paused_ps(p, tc); ps > 0) {
+        stats.push_back({prefix + "port" + std::to_string(p) + ".tc" +
+                             std::to_string(tc) + ".paused_ps",
+                         ps});
+      }
+    }
+  }
+  return stats;
+}
+
+}  // namespace lq::transport

@@ -1,0 +1,104 @@
+// RouterFlowControl: the transport layer's part of one router — priority
+// flow control (docs/spec/trn.md section 8) and ECN marking (TRN-9.2) at
+// its input queues, where packets wait in this input-buffered router —
+// attached through the router's hooks (NET-8.6, NET-8.7).
+//
+// PFC messages are the 60-byte IEEE 802.1Qbb frames of models/roce. They
+// travel to the neighbour across the link as a control message outside the
+// credits (TRN-8.3): it arrives after `message_delay` (the next flit slot
+// plus the wire), pauses the neighbour's output towards this router, and
+// is never forwarded. The local port's upstream is the node's network
+// interface, which a message pauses the same way.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <deque>
+#include <random>
+#include <systemc>
+#include <vector>
+
+#include "models/common/bytes.h"
+#include "models/transport/ecn_marking.h"
+#include "models/transport/pfc_ingress.h"
+#include "models/transport/pfc_pause.h"
+#include "systemc/common/stat_list.h"
+#include "systemc/network/network_interface.h"
+#include "systemc/network/router.h"
+
+namespace lq::transport {
+
+struct FlowControlConfig {
+  bool pfc = true;  // false: no PFC messages at all (ECN only)
+  PfcParams pfc_params;
+  std::array<EcnProfile, net::Router::kTrafficClasses> ecn{};  // per TC
+  uint64_t line_rate_bps = 1'024'000'000'000;  // sets the quantum (TRN-8.6)
+  sc_core::sc_time message_delay{1, sc_core::SC_NS};
+  uint64_t seed = 1;  // of the marking draws (TRN-9.2)
+};
+
+// TRN-8.10's and TRN-9's counters.
+struct FlowControlCounters {
+  uint64_t pfc_frames = 0;  // PFC messages sent, XOFF and XON
+  uint64_t xoff_frames = 0;
+  uint64_t xon_frames = 0;
+  uint64_t bad_frames = 0;  // received and rejected (TRN-8.2)
+  uint64_t ecn_marked = 0;
+  // The most bytes any (input, PFC priority) held at once: at most XOFF +
+  // the headroom if the headroom is enough (TRN-8.9).
+  uint64_t peak_held_bytes = 0;
+};
+
+class RouterFlowControl : public sc_core::sc_module {
+ public:
+  RouterFlowControl(const sc_core::sc_module_name& name, net::Router& router,
+                    const FlowControlConfig& config);
+
+  // Router ports `port_a` of `a` and `port_b` of `b` are cabled together:
+  // each one's PFC messages go to the other.
+  static void Cable(RouterFlowControl& a, unsigned port_a, RouterFlowControl& b,
+                    unsigned port_b);
+  // The local port's upstream: the node's network interface.
+  void AttachInterface(net::NetworkInterface& interface);
+
+  const FlowControlCounters& counters() const { return counters_; }
+  // Time output `port` (the local port: the interface's injection) spent
+  // paused for `tc` so far (TRN-8.10).
+  uint64_t paused_ps(unsigned port, uint8_t tc) const;
+  StatList Stats() const;
+
+ private:
+  struct Upstream {
+    RouterFlowControl* peer = nullptr;
+    unsigned peer_port = 0;
+  };
+  struct InFlight {
+    uint64_t due_ps;
+    unsigned port;  // where it arrives
+    Bytes frame;
+  };
+
+  void OnIngress(unsigned port, uint8_t tc, uint64_t bytes);
+  void Mark(uint8_t tc, uint64_t queued, Bytes& packet);
+  void Send(unsigned port, const roce::PfcFrame& frame);
+  void Arrive(unsigned port, Bytes frame, uint64_t due_ps);
+  // Pauses or resumes the output at `port` for the priorities in `changed`.
+  void Apply(unsigned port, uint8_t changed);
+  void Tick();  // SC_METHOD: arrivals, pause expiries and refreshes due
+  void Schedule();
+  uint64_t NowPs() const;
+
+  net::Router& router_;
+  FlowControlConfig config_;
+  std::vector<PfcIngress> ingress_;  // per router port
+  std::vector<PfcPause> pause_;      // per router port; local: the interface
+  std::vector<Upstream> upstream_;
+  net::NetworkInterface* interface_ = nullptr;
+  std::deque<InFlight> in_flight_;  // messages on their way here, by due
+  std::mt19937_64 random_;
+  std::uniform_real_distribution<double> draw_{0.0, 1.0};
+  FlowControlCounters counters_;
+  sc_core::sc_event tick_;
+};
+
+}  // namespace lq::transport
