@@ -38,8 +38,8 @@ struct LqccParams {
   uint64_t min_window_bytes = 256;         // W_min
   double g = 1.0 / 16;                     // gain of alpha
   uint64_t additive_bytes = 512;           // W_AI per round
-  uint64_t hyper_bytes = 8 * 512;          // W_HAI per round
-  unsigned fast_rounds = 5;                // F_lq
+  double hyper_gain = 0.25;  // h: W grows by this share per hyper round
+  unsigned fast_rounds = 5;  // F_lq
 };
 
 struct CongestionParams {

@@ -86,13 +86,14 @@ void Lqcc::EndRound() {
                              window_bytes_ * (1 - alpha_ / 2));
     clean_rounds_ = 0;
   } else {
-    // TRN-11.6: additive steps for the first F_lq clean rounds, then hyper.
+    // TRN-11.6: additive steps for the first F_lq clean rounds, then
+    // multiplicative ones.
     ++clean_rounds_;
-    const uint64_t step = clean_rounds_ <= params_.fast_rounds
-                              ? params_.additive_bytes
-                              : params_.hyper_bytes;
-    window_bytes_ =
-        std::min(max_window_bytes_, window_bytes_ + static_cast<double>(step));
+    const double grown =
+        clean_rounds_ <= params_.fast_rounds
+            ? window_bytes_ + static_cast<double>(params_.additive_bytes)
+            : window_bytes_ * (1 + params_.hyper_gain);
+    window_bytes_ = std::min(max_window_bytes_, grown);
   }
   acknowledged_bytes_ = 0;
   marked_bytes_ = 0;

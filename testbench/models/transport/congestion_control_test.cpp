@@ -309,7 +309,7 @@ TEST(Lqcc, TRN_11_6_ACnpMakesTheRoundFullyCongested) {
   EXPECT_DOUBLE_EQ(lqcc.window_bytes(), 66'048.0);
 }
 
-TEST(Lqcc, TRN_11_6_CleanRoundsAddWaiThenWhaiUpToWmax) {
+TEST(Lqcc, TRN_11_6_CleanRoundsAddWaiThenGrowByAQuarterUpToWmax) {
   const uint64_t round = 4'000'000;
   Lqcc lqcc(kPcie6Rate, WindowOf(100'000));
   lqcc.OnSent(0, 100, 0);
@@ -323,8 +323,8 @@ TEST(Lqcc, TRN_11_6_CleanRoundsAddWaiThenWhaiUpToWmax) {
   const double decay = 15.0 / 16;
   EXPECT_DOUBLE_EQ(lqcc.alpha(), std::pow(decay, 5)) << "F = 0 when A = 0";
   lqcc.Advance(7 * round);
-  EXPECT_DOUBLE_EQ(lqcc.window_bytes(), 52'560.0 + 4096)
-      << "W_HAI once the count exceeds F_lq";
+  EXPECT_DOUBLE_EQ(lqcc.window_bytes(), 52'560.0 * 1.25)
+      << "a quarter more once the count exceeds F_lq";
   lqcc.Advance(100 * round);
   EXPECT_EQ(lqcc.window_bytes(), 100'000.0) << "capped at W_max";
   lqcc.OnCnp(100 * round);
@@ -462,6 +462,7 @@ TEST(CongestionControl, TRN_10_5_and_TRN_11_8_RejectsParametersOutOfRange) {
        "lqcc.min_window_bytes"},
       {"lqcc", [](auto& p) { p.lqcc.max_window_bytes = 255; },
        "lqcc.min_window_bytes"},
+      {"lqcc", [](auto& p) { p.lqcc.hyper_gain = 0; }, "lqcc.hyper_gain"},
   };
   for (const Case& c : cases) {
     CongestionParams params;
