@@ -4,15 +4,19 @@
 // READs and fetch-and-adds both ways. Every work request must complete
 // exactly once and successfully, corrupted packets must be caught (ICRC)
 // and recovered by go-back-N like lost ones, and every byte in memory must
-// be what was sent (TRN-7, issue 7's reliability requirement).
+// be what was sent (TRN-7, issue 7's reliability requirement). The frames
+// the engines sent, NAKs among them, must decode in tshark (TRN-1.8).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <systemc>
 #include <vector>
 
+#include "models/roce/packet.h"
 #include "testbench/systemc/common/sc_thread.h"
 #include "testbench/systemc/transport/engine_torus.h"
+#include "testbench/systemc/transport/tshark_check.h"
 
 namespace lq::transport {
 namespace {
@@ -72,6 +76,13 @@ TEST(TransportLoss,
     before[n] = nodes[n].memory->bytes;
   }
 
+  std::vector<std::pair<uint64_t, Bytes>> frames;
+  for (EngineNode& node : nodes) {
+    node.engine->SetFrameTap([&frames](const sc_time& at, const Bytes& frame) {
+      frames.emplace_back(at.value() / sc_time(1, sc_core::SC_PS).value(),
+                          frame);
+    });
+  }
   std::map<unsigned, std::vector<EngineCompletion>> completions;
   const std::pair<unsigned, unsigned> pairs[] = {{0, 2}, {1, 3}};
   testing::ScThread workload("workload", [&] {
@@ -152,6 +163,18 @@ TEST(TransportLoss,
   EXPECT_GT(corrupted, 0u);
   EXPECT_GT(bad, 0u) << "corrupted packets fail the ICRC and are dropped";
   EXPECT_GT(retransmits, 0u);
+  const size_t naks =
+      std::count_if(frames.begin(), frames.end(), [](const auto& frame) {
+        const auto packet = roce::ParsePacket(frame.second);
+        return packet.ok() && packet->aeth &&
+               packet->aeth->type() == roce::AethType::kNak;
+      });
+  EXPECT_GT(naks, 0u) << "lost packets were NAKed (TRN-7.1)";
+  ExpectTsharkDecodes(
+      frames, {roce::Opcode::kSendFirst, roce::Opcode::kWriteFirst,
+               roce::Opcode::kReadRequest, roce::Opcode::kReadResponseFirst,
+               roce::Opcode::kFetchAdd, roce::Opcode::kAtomicAcknowledge,
+               roce::Opcode::kAcknowledge});
 
   // Memory: what each operation should have left, from the start state.
   for (const auto& [a, b] : pairs) {
