@@ -444,7 +444,12 @@ void TransportEngine::Receive(const net::Delivered& delivered) {
     request.immediate = packet.imm_dt->immediate;
   }
   request.atomic = packet.atomic_eth;
+  const uint64_t duplicates = qp.responder->duplicates();
+  const uint64_t out_of_sequence = qp.responder->out_of_sequence();
   ResponderStep step = qp.responder->OnRequest(request);
+  counters_.duplicates += qp.responder->duplicates() - duplicates;
+  counters_.out_of_sequence +=
+      qp.responder->out_of_sequence() - out_of_sequence;
   if (step.place && step.place->length > 0) {
     const Placement& place = *step.place;
     const uint64_t address =
@@ -638,6 +643,8 @@ StatList TransportEngine::Stats() const {
           {prefix + "retransmits", counters_.retransmits},
           {prefix + "bad_packets", counters_.bad_packets},
           {prefix + "stray_packets", counters_.stray_packets},
+          {prefix + "duplicates", counters_.duplicates},
+          {prefix + "out_of_sequence", counters_.out_of_sequence},
           {prefix + "dma_errors", counters_.dma_errors},
           {prefix + "ce_received", counters_.ce_received},
           {prefix + "cnps_sent", counters_.cnps_sent},

@@ -58,6 +58,10 @@ struct EngineCounters {
   uint64_t retransmits = 0;    // transport.retransmits (TRN-7.3)
   uint64_t bad_packets = 0;    // failed TRN-4 parsing or ICRC: dropped
   uint64_t stray_packets = 0;  // no such QP, or one not accepting packets
+  // Requests that arrived again and were not executed again (TRN-6.11),
+  // and requests ahead of the expected PSN (TRN-7.2).
+  uint64_t duplicates = 0;
+  uint64_t out_of_sequence = 0;
   uint64_t dma_errors = 0;
   uint64_t ce_received = 0;    // packets that arrived CE-marked (TRN-9.2)
   uint64_t cnps_sent = 0;      // transport.cnps (TRN-9.6)

@@ -163,6 +163,13 @@ TEST(TransportLoss,
   EXPECT_GT(corrupted, 0u);
   EXPECT_GT(bad, 0u) << "corrupted packets fail the ICRC and are dropped";
   EXPECT_GT(retransmits, 0u);
+  uint64_t duplicates = 0, out_of_sequence = 0;
+  for (const EngineNode& node : nodes) {
+    duplicates += node.engine->counters().duplicates;
+    out_of_sequence += node.engine->counters().out_of_sequence;
+  }
+  EXPECT_GT(out_of_sequence, 0u) << "a loss puts later packets out of order";
+  EXPECT_GT(duplicates, 0u) << "go-back-N resends what had arrived";
   const size_t naks =
       std::count_if(frames.begin(), frames.end(), [](const auto& frame) {
         const auto packet = roce::ParsePacket(frame.second);
