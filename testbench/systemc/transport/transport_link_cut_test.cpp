@@ -57,7 +57,8 @@ topo::PortId PortTowards(const topo::Topology& topology, topo::NodeId node,
 }
 
 TEST(TransportLinkCut, TRN_7_3_and_NET_7_7_TransfersSurviveALinkCut) {
-  std::vector<EngineNode> nodes = BuildTorus("4x4", net::DeliveryFaults{}, kMemory);
+  std::vector<EngineNode> nodes =
+      BuildTorus("4x4", net::DeliveryFaults{}, kMemory);
   for (unsigned n = 0; n < nodes.size(); ++n) {
     nodes[n].memory->bytes =
         Pattern(nodes[n].memory->bytes.size(), static_cast<uint8_t>(n + 1));
