@@ -1,7 +1,11 @@
 // QpContext: TRN-5.1's transitions and TRN-5.3's attribute checks.
 #include "models/transport/qp_state.h"
 
+#include <algorithm>
+#include <vector>
+
 #include "models/roce/psn.h"
+#include "models/transport/congestion_control.h"
 
 namespace lq::transport {
 
@@ -66,7 +70,8 @@ bool ValidPmtu(uint32_t pmtu) {
 }
 
 bool KnownCongestionControl(const std::string& name) {
-  return name == "none" || name == "dcqcn" || name == "lqcc";
+  const std::vector<std::string> names = CongestionControlNames();
+  return std::find(names.begin(), names.end(), name) != names.end();
 }
 
 Result<QpState> QpContext::Modify(const QpModify& m) {

@@ -59,27 +59,8 @@ TransportEngine::TransportEngine(const sc_core::sc_module_name& name,
 
 uint32_t TransportEngine::CreateQp() {
   const uint32_t qpn = next_qpn_++;
-  qps_[qpn].congestion = config_.congestion;
+  qps_[qpn];
   return qpn;
-}
-
-Result<bool> TransportEngine::SetCongestionControl(uint32_t qpn,
-                                                   const std::string& name) {
-  const auto it = qps_.find(qpn);
-  if (it == qps_.end()) {
-    return Fail("no QP " + std::to_string(qpn));
-  }
-  const QpState state = it->second.context.state();
-  if (state == QpState::kRts || state == QpState::kError) {
-    return Fail(std::string("congestion control is chosen before RTS; QP is ") +
-                QpStateName(state));
-  }
-  const auto control = CreateCongestionControl(name, config_.congestion_params);
-  if (!control) {
-    return control.error();
-  }
-  it->second.congestion = name;
-  return true;
 }
 
 QpState TransportEngine::qp_state(uint32_t qpn) const {
@@ -94,7 +75,11 @@ Result<QpState> TransportEngine::ModifyQp(uint32_t qpn,
     return Fail("no QP " + std::to_string(qpn));
   }
   Qp& qp = it->second;
-  auto state = qp.context.Modify(modify);
+  QpModify step = modify;
+  if (step.to == QpState::kRtr && !step.congestion_control) {
+    step.congestion_control = config_.congestion;  // TRN-5.5's default
+  }
+  auto state = qp.context.Modify(step);
   if (!state) {
     return state;
   }
@@ -102,7 +87,6 @@ Result<QpState> TransportEngine::ModifyQp(uint32_t qpn,
   switch (*state) {
     case QpState::kReset:
       qp = Qp{};
-      qp.congestion = config_.congestion;
       break;
     case QpState::kRtr:
       qp.responder.emplace(attributes, config_.responder);
@@ -113,8 +97,10 @@ Result<QpState> TransportEngine::ModifyQp(uint32_t qpn,
       break;
     case QpState::kRts:
       qp.requester.emplace(attributes, config_.requester);
-      qp.cc = CreateCongestionControl(qp.congestion, config_.congestion_params)
-                  .value();  // checked when chosen
+      qp.cc = CreateCongestionControl(attributes.congestion_control,
+                                      config_.congestion_params)
+                  .value();  // the name was checked at RTR, the parameters
+                             // when the engine was built
       break;
     case QpState::kError:
       EnterError(qpn, qp);
@@ -306,9 +292,10 @@ void TransportEngine::AfterRequesterEvent(Qp& qp, uint32_t unacked_before,
 void TransportEngine::Notify(uint32_t qpn, Qp& qp) {
   const CongestionParams& params = config_.congestion_params;
   uint64_t interval_ps = 0;
-  if (qp.congestion == "dcqcn") {
+  const std::string& congestion = qp.context.attributes().congestion_control;
+  if (congestion == "dcqcn") {
     interval_ps = params.dcqcn.cnp_interval_ps;  // N (TRN-9.5)
-  } else if (qp.congestion == "lqcc") {
+  } else if (congestion == "lqcc") {
     interval_ps = params.lqcc.round_ps;  // T_r (TRN-11.4)
   } else {
     return;
@@ -426,7 +413,7 @@ void TransportEngine::Receive(const net::Delivered& delivered) {
     return;
   }
   if (ce) {
-    if (qp.congestion == "lqcc") {
+    if (qp.context.attributes().congestion_control == "lqcc") {
       // TRN-11.3: an in-sequence request's mark rides on the next reply.
       qp.becn_due =
           qp.becn_due || packet.bth.psn == qp.responder->expected_psn();

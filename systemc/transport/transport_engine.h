@@ -38,8 +38,9 @@ struct TransportEngineConfig {
   net::NetworkInterfaceConfig interface;  // its node is set from `node`
   RequesterConfig requester;
   ResponderConfig responder;
-  // The congestion control of QPs that select none (TRN-10, TRN-11), and
-  // the parameters of all; line_rate_bps is the injection port's goodput.
+  // The congestion control of QPs whose INIT -> RTR modify names none
+  // (transport.cc, TRN-5.5), and the parameters of all; line_rate_bps is
+  // the injection port's goodput.
   std::string congestion = "none";
   CongestionParams congestion_params;
 };
@@ -87,10 +88,8 @@ class TransportEngine : public sc_core::sc_module {
 
   // TRN-5.4: QPNs from 2 upward, never reused.
   uint32_t CreateQp();
-  // Chooses the QP's congestion control by name (CongestionControlNames());
-  // before RTS only. Fails on an unknown QP or name, or a QP in RTS or
-  // ERROR.
-  Result<bool> SetCongestionControl(uint32_t qpn, const std::string& name);
+  // TRN-5.1 to TRN-5.5; an INIT -> RTR modify that names no congestion
+  // control gets the engine's (TRN-5.8).
   Result<QpState> ModifyQp(uint32_t qpn, const QpModify& modify);
   QpState qp_state(uint32_t qpn) const;
   // Posts a send WR whose bytes are at `local_address` in this node's
@@ -122,7 +121,6 @@ class TransportEngine : public sc_core::sc_module {
     std::map<uint64_t, uint64_t> send_buffers;     // wr_id -> address
     std::map<uint64_t, uint64_t> receive_buffers;  // wr_id -> address
     std::vector<RecvWr> early_receives;            // posted in INIT, before RTR
-    std::string congestion;                        // its reaction point's name
     std::unique_ptr<CongestionControl> cc;         // from RTS
     // A request taken from the requester that its window holds back
     // (TRN-11.7); made again by Next() after a rewind.

@@ -83,11 +83,9 @@ TEST(Congestion,
       TransportEngine& sender = *nodes[kSenders[i]].engine;
       qps[i] = sender.CreateQp();
       const uint32_t peer = receiver.CreateQp();
-      ASSERT_TRUE(sender.SetCongestionControl(qps[i], ControlOf(i)).ok());
-      ASSERT_TRUE(receiver.SetCongestionControl(peer, ControlOf(i)).ok());
       ASSERT_TRUE(InitQps(sender, qps[i], receiver, peer));
       ASSERT_TRUE(ReadyQps(sender, qps[i], kSenders[i], receiver, peer, 0,
-                           kLosslessPmtu));
+                           kLosslessPmtu, ControlOf(i)));
     }
     for (size_t i = 0; i < std::size(kSenders); ++i) {
       SendWr write;

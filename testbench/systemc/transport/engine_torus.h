@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 #include <systemc>
+#include <utility>
 #include <vector>
 
 #include "models/network/route_header.h"
@@ -196,14 +197,16 @@ inline bool InitQps(TransportEngine& a, uint32_t qa, TransportEngine& b,
   return a.ModifyQp(qa, init).ok() && b.ModifyQp(qb, init).ok();
 }
 
-// Steps 4 and 5: each to RTR with its peer and `pmtu`, then to RTS; false
-// if any modify fails.
+// Steps 4 and 5: each to RTR with its peer, `pmtu` and `congestion` (the
+// engine's when none), then to RTS; false if any modify fails.
 inline bool ReadyQps(TransportEngine& a, uint32_t qa, uint32_t node_a,
                      TransportEngine& b, uint32_t qb, uint32_t node_b,
-                     uint32_t pmtu = 1024) {
+                     uint32_t pmtu = 1024,
+                     std::optional<std::string> congestion = std::nullopt) {
   QpModify rtr;
   rtr.to = QpState::kRtr;
   rtr.pmtu = pmtu;
+  rtr.congestion_control = std::move(congestion);
   rtr.remote_node = node_b;
   rtr.remote_qpn = qb;
   if (!a.ModifyQp(qa, rtr).ok()) {
