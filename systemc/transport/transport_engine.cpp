@@ -439,22 +439,21 @@ void TransportEngine::Receive(const net::Delivered& delivered) {
       qp.responder->out_of_sequence() - out_of_sequence;
   if (step.place && step.place->length > 0) {
     const Placement& place = *step.place;
-    const uint64_t address =
-        place.to_receive_wr ? qp.receive_buffers.at(place.wr_id) + place.offset
-                            : place.address;
-    Bytes data = packet.payload;
-    if (!Dma(tlm::TLM_WRITE_COMMAND, address, data.data(), data.size())) {
-      ++counters_.dma_errors;
-      step.reply = Reply{
-          request.psn, roce::Aeth::Nak(qp.responder->msn(),
-                                       roce::NakCode::kRemoteOperationalError)};
-      step.fatal = true;  // TRN-6.13: a failed memory access
+    const auto refusal = Place(qp, place, packet.payload);
+    if (refusal) {
+      step.reply =
+          Reply{request.psn, roce::Aeth::Nak(qp.responder->msn(), *refusal)};
+      step.fatal = true;  // TRN-6.13
       if (place.to_receive_wr) {
         // The receive WR the bytes were for ends in error, not in success
         // (a LAST or ONLY packet) nor in a flush (a FIRST or MIDDLE one).
         qp.responder->DropReceive(place.wr_id);
         step.completion = Completion{place.wr_id, CompletionStatus::kLocQpOpErr,
                                      0, std::nullopt};
+      } else if (step.completion) {
+        // A WRITE with immediate data consumed a receive WR it never
+        // completes: the QP's error flushes it.
+        step.completion->status = CompletionStatus::kFlushErr;
       }
     }
   }
@@ -478,6 +477,24 @@ void TransportEngine::Receive(const net::Delivered& delivered) {
     qp.context.EnterError();
     EnterError(qpn, qp);
   }
+}
+
+std::optional<roce::NakCode> TransportEngine::Place(Qp& qp,
+                                                    const Placement& place,
+                                                    Bytes payload) {
+  if (!place.to_receive_wr && !regions_.Allows(place.rkey, place.address,
+                                               payload.size(), kRemoteWrite)) {
+    ++counters_.access_errors;  // TRN-6.14
+    return roce::NakCode::kRemoteAccessError;
+  }
+  const uint64_t address =
+      place.to_receive_wr ? qp.receive_buffers.at(place.wr_id) + place.offset
+                          : place.address;
+  if (!Dma(tlm::TLM_WRITE_COMMAND, address, payload.data(), payload.size())) {
+    ++counters_.dma_errors;
+    return roce::NakCode::kRemoteOperationalError;
+  }
+  return std::nullopt;
 }
 
 void TransportEngine::TakeResponse(Qp& qp, const roce::RocePacket& packet) {
@@ -506,6 +523,12 @@ void TransportEngine::TakeResponse(Qp& qp, const roce::RocePacket& packet) {
 
 // TRN-6.2, TRN-6.4: the READ's bytes as response packets, one PSN each.
 void TransportEngine::AnswerRead(uint32_t qpn, Qp& qp, const ReadAnswer& read) {
+  if (!regions_.Allows(read.rkey, read.address, read.length, kRemoteRead)) {
+    ++counters_.access_errors;  // TRN-6.14
+    RefuseOperation(qpn, qp, read.first_psn, read.msn,
+                    roce::NakCode::kRemoteAccessError);
+    return;
+  }
   const uint32_t pmtu = qp.context.attributes().pmtu;
   const uint32_t count = PacketCount(read.length, pmtu);
   for (uint32_t i = 0; i < count; ++i) {
@@ -522,7 +545,9 @@ void TransportEngine::AnswerRead(uint32_t qpn, Qp& qp, const ReadAnswer& read) {
     if (!packet.payload.empty() &&
         !Dma(tlm::TLM_READ_COMMAND, read.address + uint64_t{i} * pmtu,
              packet.payload.data(), packet.payload.size())) {
-      RefuseOperation(qpn, qp, roce::PsnAdd(read.first_psn, i), read.msn);
+      ++counters_.dma_errors;
+      RefuseOperation(qpn, qp, roce::PsnAdd(read.first_psn, i), read.msn,
+                      roce::NakCode::kRemoteOperationalError);
       return;
     }
     SendFrame(qp.context.attributes().remote_node, packet);
@@ -536,6 +561,12 @@ void TransportEngine::AnswerAtomic(uint32_t qpn, Qp& qp,
   uint64_t original = 0;
   if (atomic.replay) {
     original = *atomic.replay;
+  } else if (!regions_.Allows(atomic.rkey, atomic.address, kAtomicBytes,
+                              kRemoteAtomic)) {
+    ++counters_.access_errors;  // TRN-6.14
+    RefuseOperation(qpn, qp, atomic.psn, atomic.msn,
+                    roce::NakCode::kRemoteAccessError);
+    return;
   } else {
     uint8_t bytes[kAtomicBytes];
     bool ok = Dma(tlm::TLM_READ_COMMAND, atomic.address, bytes, kAtomicBytes);
@@ -547,7 +578,9 @@ void TransportEngine::AnswerAtomic(uint32_t qpn, Qp& qp,
     StoreLittleEndian(bytes, kAtomicBytes, result);
     ok = ok && Dma(tlm::TLM_WRITE_COMMAND, atomic.address, bytes, kAtomicBytes);
     if (!ok) {
-      RefuseOperation(qpn, qp, atomic.psn, atomic.msn);
+      ++counters_.dma_errors;
+      RefuseOperation(qpn, qp, atomic.psn, atomic.msn,
+                      roce::NakCode::kRemoteOperationalError);
       return;
     }
     qp.responder->SaveAtomic(atomic.psn, original);
@@ -561,12 +594,10 @@ void TransportEngine::AnswerAtomic(uint32_t qpn, Qp& qp,
 }
 
 void TransportEngine::RefuseOperation(uint32_t qpn, Qp& qp, uint32_t psn,
-                                      uint32_t msn) {
-  ++counters_.dma_errors;
-  SendFrame(qp.context.attributes().remote_node,
-            roce::MakeAcknowledge(
-                PathOf(qpn, qp), psn,
-                roce::Aeth::Nak(msn, roce::NakCode::kRemoteOperationalError)));
+                                      uint32_t msn, roce::NakCode code) {
+  SendFrame(
+      qp.context.attributes().remote_node,
+      roce::MakeAcknowledge(PathOf(qpn, qp), psn, roce::Aeth::Nak(msn, code)));
   qp.context.EnterError();
   EnterError(qpn, qp);
 }
@@ -633,6 +664,7 @@ StatList TransportEngine::Stats() const {
           {prefix + "duplicates", counters_.duplicates},
           {prefix + "out_of_sequence", counters_.out_of_sequence},
           {prefix + "dma_errors", counters_.dma_errors},
+          {prefix + "access_errors", counters_.access_errors},
           {prefix + "ce_received", counters_.ce_received},
           {prefix + "cnps_sent", counters_.cnps_sent},
           {prefix + "cnps_received", counters_.cnps_received},

@@ -25,6 +25,7 @@
 #include "models/roce/packet.h"
 #include "models/roce/packet_factory.h"
 #include "models/transport/congestion_control.h"
+#include "models/transport/memory_regions.h"
 #include "models/transport/qp_state.h"
 #include "models/transport/requester.h"
 #include "models/transport/responder.h"
@@ -64,6 +65,7 @@ struct EngineCounters {
   uint64_t duplicates = 0;
   uint64_t out_of_sequence = 0;
   uint64_t dma_errors = 0;
+  uint64_t access_errors = 0;  // refused by TRN-6.14's region check
   uint64_t ce_received = 0;    // packets that arrived CE-marked (TRN-9.2)
   uint64_t cnps_sent = 0;      // transport.cnps (TRN-9.6)
   uint64_t cnps_received = 0;  // handed to a QP's congestion control
@@ -85,6 +87,13 @@ class TransportEngine : public sc_core::sc_module {
   // To the router's local port.
   link::SlotSocket& network() { return interface_.socket; }
   net::NetworkInterface& interface() { return interface_; }
+
+  // Memory regions remote WRITEs, READs and atomics may touch (TRN-6.14):
+  // Register returns the R_Key the peers' work requests must carry.
+  uint32_t RegisterMemory(const MemoryRegion& region) {
+    return regions_.Register(region);
+  }
+  bool DeregisterMemory(uint32_t rkey) { return regions_.Deregister(rkey); }
 
   // TRN-5.4: QPNs from 2 upward, never reused.
   uint32_t CreateQp();
@@ -156,9 +165,14 @@ class TransportEngine : public sc_core::sc_module {
   void AnswerAtomic(uint32_t qpn, Qp& qp, const AtomicAnswer& atomic);
   void SendFrame(uint32_t remote_node, const roce::RocePacket& packet);
   roce::Path PathOf(uint32_t qpn, const Qp& qp) const;
-  // TRN-6.13: the responder's memory access for the request of `psn`
-  // failed: count it, NAK it as a remote operational error, go to ERROR.
-  void RefuseOperation(uint32_t qpn, Qp& qp, uint32_t psn, uint32_t msn);
+  // TRN-6.13: the responder may not or could not access memory for the
+  // request of `psn`: NAK it with `code`, go to ERROR.
+  void RefuseOperation(uint32_t qpn, Qp& qp, uint32_t psn, uint32_t msn,
+                       roce::NakCode code);
+  // Puts a request's payload where `place` says: checks the R_Key's region
+  // for RDMA (TRN-6.14), then DMA. The NAK code of a failure, if any.
+  std::optional<roce::NakCode> Place(Qp& qp, const Placement& place,
+                                     Bytes payload);
   // The QP went to ERROR: flush both queues (TRN-5.2).
   void EnterError(uint32_t qpn, Qp& qp);
   void Collect(uint32_t qpn, Qp& qp);
@@ -171,6 +185,7 @@ class TransportEngine : public sc_core::sc_module {
   TransportEngineConfig config_;
   net::NetworkInterface interface_;
   std::map<uint32_t, Qp> qps_;
+  MemoryRegions regions_;
   uint32_t next_qpn_ = 2;
   std::deque<net::Delivered> inbox_;
   std::vector<EngineCompletion> completions_;

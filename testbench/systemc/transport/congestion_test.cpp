@@ -93,6 +93,7 @@ TEST(Congestion,
       write.kind = SendKind::kWrite;
       write.length = kFlowBytes;
       write.remote_address = i * kFlowBytes;
+      write.rkey = nodes[0].rkey;
       ASSERT_TRUE(nodes[kSenders[i]]
                       .engine->PostSend(qps[i], write, i * kFlowBytes)
                       .ok());

@@ -59,6 +59,7 @@ struct EngineNode {
   std::unique_ptr<TransportEngine> engine;
   std::unique_ptr<TestMemory> memory;
   std::unique_ptr<RouterFlowControl> flow;  // with TorusOptions::flow_control
+  uint32_t rkey = 0;  // of a region of the whole memory, every right
 };
 
 // How BuildTorus makes each node: `router` and `engine` are templates whose
@@ -75,7 +76,8 @@ struct TorusOptions {
 // A torus of routers with ring sizes `dims` ("4", "4x8x8") and dor, with an
 // engine and a memory at each node, joined port to port (no link latency),
 // and flow control if asked; `options.faults` apply at every node's
-// interface (NET-8.10), seeded per node.
+// interface (NET-8.10), seeded per node. Each node registers its whole
+// memory for remote access (TRN-6.14) under EngineNode::rkey.
 inline std::vector<EngineNode> BuildTorus(const std::string& dims,
                                           const TorusOptions& options) {
   auto topology = topo::CreateTopology("torus", {{"dims", dims}}).value();
@@ -102,6 +104,8 @@ inline std::vector<EngineNode> BuildTorus(const std::string& dims,
     nodes[n].memory = std::make_unique<TestMemory>(("memory" + id).c_str(),
                                                    options.memory_bytes);
     nodes[n].engine->memory.bind(nodes[n].memory->socket);
+    nodes[n].rkey =
+        nodes[n].engine->RegisterMemory({0, options.memory_bytes, kRemoteAll});
     Connect(nodes[n].router->port(nodes[n].router->local_port()),
             nodes[n].engine->network());
     if (options.flow_control) {

@@ -81,8 +81,9 @@ struct Flow {
   bool busy = false;
 };
 
-void Post(TransportEngine& engine, Flow& flow, uint64_t bytes) {
+void Post(TransportEngine& engine, Flow& flow, uint64_t bytes, uint32_t rkey) {
   SendWr wr;
+  wr.rkey = rkey;
   wr.wr_id = flow.fct_us.size();
   wr.kind = SendKind::kWrite;
   wr.length = static_cast<uint32_t>(bytes);
@@ -174,7 +175,8 @@ Outcome RunOne(const Setup& setup) {
   Outcome outcome;
   testing::ScThread driver("driver", [&] {
     for (Flow& flow : flows) {
-      Post(*nodes[flow.src].engine, flow, setup.flow_bytes);
+      Post(*nodes[flow.src].engine, flow, setup.flow_bytes,
+           nodes[flow.dst].rkey);
     }
     for (uint64_t now = kPollNs; now <= kLimitNs; now += kPollNs) {
       sc_core::wait(sc_time(kPollNs, SC_NS));
@@ -189,7 +191,7 @@ Outcome RunOne(const Setup& setup) {
         // A background pair writes its flows one after another.
         if (flow.background && !flow.busy &&
             flow.fct_us.size() < kBackgroundFlows) {
-          Post(engine, flow, setup.flow_bytes);
+          Post(engine, flow, setup.flow_bytes, nodes[flow.dst].rkey);
         }
         busy = busy || flow.busy;
       }

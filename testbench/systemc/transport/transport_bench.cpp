@@ -65,6 +65,7 @@ int Main(int argc, char** argv) {
       wr.kind = SendKind::kWrite;
       wr.length = kMessageBytes;
       wr.remote_address = kMessageBytes * (i % 64);
+      wr.rkey = nodes[p].rkey;
       if (!nodes[n].engine->PostSend(out_qp[n], wr, 0).ok()) {
         std::fprintf(stderr, "transport_bench: post failed\n");
         return 1;

@@ -71,6 +71,7 @@ TEST(TransportEngine, TRN_5_6_TRN_6_2_and_TRN_1_8_RealBytesCrossTheFabric) {
     write.kind = SendKind::kWrite;
     write.length = 10000;
     write.remote_address = 0x8000;
+    write.rkey = nodes[2].rkey;
     ASSERT_TRUE(e0.PostSend(q0, write, 0x1000).ok());
     SendWr send;
     send.wr_id = 2;
@@ -80,6 +81,7 @@ TEST(TransportEngine, TRN_5_6_TRN_6_2_and_TRN_1_8_RealBytesCrossTheFabric) {
     write_imm.wr_id = 3;
     write_imm.length = 700;
     write_imm.remote_address = 0x500;
+    write_imm.rkey = nodes[3].rkey;
     write_imm.immediate = 0xC0FFEE;
     ASSERT_TRUE(e1.PostSend(q1, write_imm, 0x100).ok());
     SendWr read;
@@ -87,11 +89,13 @@ TEST(TransportEngine, TRN_5_6_TRN_6_2_and_TRN_1_8_RealBytesCrossTheFabric) {
     read.kind = SendKind::kRead;
     read.length = 5000;
     read.remote_address = 0x50000;
+    read.rkey = nodes[2].rkey;
     ASSERT_TRUE(e0.PostSend(q0, read, 0x60000).ok());
     SendWr add;
     add.wr_id = 5;
     add.kind = SendKind::kFetchAdd;
     add.remote_address = 0x70000;
+    add.rkey = nodes[2].rkey;
     add.swap_add = 2;
     ASSERT_TRUE(e0.PostSend(q0, add, 0x70000).ok());
     SendWr swap = add;

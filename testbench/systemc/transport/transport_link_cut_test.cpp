@@ -32,9 +32,10 @@ constexpr uint32_t kLength = 60'000;
 constexpr size_t kMemory = 4 << 20;
 
 // WR i of a side: a WRITE of its region i, or (every third) a READ of the
-// peer's.
-SendWr Work(uint64_t i) {
+// peer's, under the peer's `rkey`.
+SendWr Work(uint64_t i, uint32_t rkey = 0) {
   SendWr wr;
+  wr.rkey = rkey;
   wr.wr_id = i;
   wr.kind = i % 3 == 2 ? SendKind::kRead : SendKind::kWrite;
   wr.length = kLength;
@@ -96,7 +97,10 @@ TEST(TransportLinkCut, TRN_7_3_and_NET_7_7_TransfersSurviveALinkCut) {
     for (const auto& [a, b] : pairs) {
       for (uint64_t i = 0; i < kWrs; ++i) {
         ASSERT_TRUE(
-            nodes[a].engine->PostSend(qp[a], Work(i), LocalAddress(i)).ok());
+            nodes[a]
+                .engine
+                ->PostSend(qp[a], Work(i, nodes[b].rkey), LocalAddress(i))
+                .ok());
       }
     }
     sc_core::wait(sc_time(2, SC_US));  // transfers under way

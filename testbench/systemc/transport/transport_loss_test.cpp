@@ -112,10 +112,11 @@ TEST(TransportLoss,
       }
       for (const unsigned from : {a, b}) {
         for (uint64_t i = 0; i < kWrsPerSide; ++i) {
-          const SendWr wr = Work(i, LengthOf(i));
+          SendWr wr = Work(i, LengthOf(i));
           // Local data of WR i: its source (WRITE, SEND), destination
           // (READ) or result word (fetch-and-add).
           const uint64_t local = 0x80000 + 0x2000 * i;
+          wr.rkey = nodes[from == a ? b : a].rkey;
           ASSERT_TRUE(nodes[from].engine->PostSend(qp[from], wr, local).ok());
         }
       }
