@@ -199,8 +199,11 @@ void TransportEngine::Run() {
       }
     };
     for (auto& [qpn, qp] : qps_) {
-      if (qp.requester && qp.context.requester_runs()) {
+      if (qp.cc) {
         qp.cc->Advance(NowPs());
+      }
+      consider(SendResponses(qpn, qp));
+      if (qp.requester && qp.context.requester_runs()) {
         const auto due = qp.requester->deadline();
         if (due && *due <= NowNs()) {
           const uint32_t unacked = qp.requester->unacked_psn();
@@ -521,7 +524,6 @@ void TransportEngine::TakeResponse(Qp& qp, const roce::RocePacket& packet) {
   counters_.dma_errors += ok ? 0 : 1;
 }
 
-// TRN-6.2, TRN-6.4: the READ's bytes as response packets, one PSN each.
 void TransportEngine::AnswerRead(uint32_t qpn, Qp& qp, const ReadAnswer& read) {
   if (!regions_.Allows(read.rkey, read.address, read.length, kRemoteRead)) {
     ++counters_.access_errors;  // TRN-6.14
@@ -529,29 +531,56 @@ void TransportEngine::AnswerRead(uint32_t qpn, Qp& qp, const ReadAnswer& read) {
                     roce::NakCode::kRemoteAccessError);
     return;
   }
+  qp.reads.push_back(read);
+}
+
+// TRN-10.1: READ responses share the QP's pacing with its requests; they
+// are replies, so the injection window does not hold them back.
+std::optional<uint64_t> TransportEngine::SendResponses(uint32_t qpn, Qp& qp) {
+  while (!qp.reads.empty()) {
+    if (qp.cc && qp.cc->next_send_ps() > NowPs()) {
+      return qp.cc->next_send_ps();
+    }
+    SendNextResponse(qpn, qp);
+  }
+  return std::nullopt;
+}
+
+// TRN-6.2, TRN-6.4: the READ's bytes as response packets, one PSN each.
+void TransportEngine::SendNextResponse(uint32_t qpn, Qp& qp) {
+  const ReadAnswer read = qp.reads.front();
   const uint32_t pmtu = qp.context.attributes().pmtu;
   const uint32_t count = PacketCount(read.length, pmtu);
-  for (uint32_t i = 0; i < count; ++i) {
-    roce::RocePacket packet =
-        roce::NewPacket(PathOf(qpn, qp), ReadResponseOpcode(i, count),
-                        roce::PsnAdd(read.first_psn, i));
-    if (packet.aeth) {
-      packet.aeth = roce::Aeth::Ack(read.msn);
-    }
-    if (i == 0) {
-      CarryBecn(qp, packet);
-    }
-    packet.payload.resize(SegmentLength(read.length, pmtu, i, count));
-    if (!packet.payload.empty() &&
-        !Dma(tlm::TLM_READ_COMMAND, read.address + uint64_t{i} * pmtu,
-             packet.payload.data(), packet.payload.size())) {
-      ++counters_.dma_errors;
-      RefuseOperation(qpn, qp, roce::PsnAdd(read.first_psn, i), read.msn,
-                      roce::NakCode::kRemoteOperationalError);
-      return;
-    }
-    SendFrame(qp.context.attributes().remote_node, packet);
+  const uint32_t i = qp.next_response;
+  roce::RocePacket packet =
+      roce::NewPacket(PathOf(qpn, qp), ReadResponseOpcode(i, count),
+                      roce::PsnAdd(read.first_psn, i));
+  if (packet.aeth) {
+    packet.aeth = roce::Aeth::Ack(read.msn);
   }
+  if (i == 0) {
+    CarryBecn(qp, packet);
+  }
+  packet.payload.resize(SegmentLength(read.length, pmtu, i, count));
+  if (!packet.payload.empty() &&
+      !Dma(tlm::TLM_READ_COMMAND, read.address + uint64_t{i} * pmtu,
+           packet.payload.data(), packet.payload.size())) {
+    ++counters_.dma_errors;
+    RefuseOperation(qpn, qp, roce::PsnAdd(read.first_psn, i), read.msn,
+                    roce::NakCode::kRemoteOperationalError);
+    return;  // ERROR cleared the queue
+  }
+  if (++qp.next_response == count) {
+    qp.reads.pop_front();
+    qp.next_response = 0;
+  }
+  if (qp.cc) {
+    qp.cc->OnSent(
+        NowPs(),
+        roce::FrameSize(ReadResponseOpcode(i, count), packet.payload.size()),
+        std::nullopt);
+  }
+  SendFrame(qp.context.attributes().remote_node, packet);
 }
 
 // The 8 bytes at the address, little-endian as the node's memory holds
@@ -604,6 +633,8 @@ void TransportEngine::RefuseOperation(uint32_t qpn, Qp& qp, uint32_t psn,
 
 void TransportEngine::EnterError(uint32_t qpn, Qp& qp) {
   qp.held.reset();
+  qp.reads.clear();
+  qp.next_response = 0;
   if (qp.requester) {
     qp.requester->Flush();
   }

@@ -136,6 +136,10 @@ class TransportEngine : public sc_core::sc_module {
     std::optional<RequestPacket> held;
     std::optional<uint64_t> last_cnp_ps;  // TRN-9.5, TRN-11.4
     bool becn_due = false;                // TRN-11.3
+    // READs being answered, oldest first, with the next response packet of
+    // the front one: responses leave as the QP's pacing allows (TRN-10.1).
+    std::deque<ReadAnswer> reads;
+    uint32_t next_response = 0;
   };
 
   // The QP for a post; nullptr when it is in ERROR, where the work request
@@ -161,7 +165,13 @@ class TransportEngine : public sc_core::sc_module {
   // A READ response or ATOMIC ACKNOWLEDGE: its data into the work
   // request's local buffer.
   void TakeResponse(Qp& qp, const roce::RocePacket& packet);
+  // Checks a READ's rights (TRN-6.14) and queues its responses.
   void AnswerRead(uint32_t qpn, Qp& qp, const ReadAnswer& read);
+  // Sends the QP's queued READ responses as far as its pacing allows;
+  // returns when pacing next lets one go, if it holds one back.
+  std::optional<uint64_t> SendResponses(uint32_t qpn, Qp& qp);
+  // Reads and sends the next response packet of the oldest queued READ.
+  void SendNextResponse(uint32_t qpn, Qp& qp);
   void AnswerAtomic(uint32_t qpn, Qp& qp, const AtomicAnswer& atomic);
   void SendFrame(uint32_t remote_node, const roce::RocePacket& packet);
   roce::Path PathOf(uint32_t qpn, const Qp& qp) const;

@@ -177,3 +177,80 @@ TEST(Congestion,
 
 }  // namespace
 }  // namespace lq::transport
+
+namespace lq::transport {
+namespace {
+
+// TRN-10.1: a DCQCN QP paces its requests and its READ responses alike at
+// RC, from the start at the line rate R: one packet of s bytes per 8·s/RC.
+// R is set to 10 Gb/s so that pacing, not the links, spaces the packets.
+TEST(Congestion, TRN_10_1_DcqcnPacesRequestsAndReadResponses) {
+  constexpr double kRate = 10e9;
+  TorusOptions options;
+  options.engine.congestion = "dcqcn";
+  options.engine.congestion_params.line_rate_bps = kRate;
+  std::vector<EngineNode> nodes = BuildTorus("4", options);
+  // Frames of one opcode family as each node sent them: (time, bytes).
+  std::map<std::pair<unsigned, bool>, std::vector<std::pair<uint64_t, size_t>>>
+      sent;  // (node, READ response?)
+  for (unsigned n : {0u, 1u}) {
+    nodes[n].engine->SetFrameTap(
+        [&sent, n](const sc_time& at, const Bytes& frame) {
+          const auto packet = roce::ParsePacket(frame);
+          ASSERT_TRUE(packet.ok());
+          const auto opcode = static_cast<roce::Opcode>(packet->bth.opcode);
+          const bool response = opcode == roce::Opcode::kReadResponseFirst ||
+                                opcode == roce::Opcode::kReadResponseMiddle ||
+                                opcode == roce::Opcode::kReadResponseLast;
+          const bool write = opcode == roce::Opcode::kWriteFirst ||
+                             opcode == roce::Opcode::kWriteMiddle ||
+                             opcode == roce::Opcode::kWriteLast;
+          if (response || write) {
+            sent[{n, response}].emplace_back(
+                at.value() / sc_time(1, sc_core::SC_PS).value(), frame.size());
+          }
+        });
+  }
+  std::vector<EngineCompletion> completions;
+  testing::ScThread workload("workload", [&] {
+    TransportEngine& a = *nodes[0].engine;
+    TransportEngine& b = *nodes[1].engine;
+    const uint32_t qa = a.CreateQp(), qb = b.CreateQp();
+    ASSERT_TRUE(InitQps(a, qa, b, qb));
+    ASSERT_TRUE(ReadyQps(a, qa, 0, b, qb, 1));
+    SendWr write;
+    write.wr_id = 1;
+    write.kind = SendKind::kWrite;
+    write.length = 8 * 1024;
+    write.remote_address = 0x10000;
+    write.rkey = nodes[1].rkey;
+    SendWr read = write;
+    read.wr_id = 2;
+    read.kind = SendKind::kRead;
+    ASSERT_TRUE(a.PostSend(qa, write, 0).ok());
+    ASSERT_TRUE(a.PostSend(qa, read, 0x20000).ok());
+    sc_core::wait(sc_time(100, SC_US));
+    completions = a.PollCompletions();
+    sc_core::sc_stop();
+  });
+  sc_core::sc_start();
+
+  ASSERT_EQ(completions.size(), 2u);
+  for (const EngineCompletion& c : completions) {
+    EXPECT_EQ(c.completion.status, CompletionStatus::kSuccess);
+  }
+  for (const auto& [key, frames] : sent) {
+    SCOPED_TRACE(key.second ? "READ responses" : "WRITE packets");
+    ASSERT_EQ(frames.size(), 8u) << "8 packets of 1 KiB";
+    for (size_t k = 1; k < frames.size(); ++k) {
+      const double gap_ps = 8.0 * frames[k - 1].second / kRate * 1e12;
+      EXPECT_GE(frames[k].first - frames[k - 1].first, gap_ps)
+          << "packet " << k << " left before its predecessor's time";
+      EXPECT_LT(frames[k].first - frames[k - 1].first, gap_ps + 100'000)
+          << "and not much later";
+    }
+  }
+}
+
+}  // namespace
+}  // namespace lq::transport
