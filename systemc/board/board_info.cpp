@@ -24,11 +24,7 @@ BoardInfo::BoardInfo(const sc_core::sc_module_name& name,
 
 void BoardInfo::BTransport(tlm::tlm_generic_payload& trans,
                            sc_core::sc_time& delay) {
-  if (!IsRegisterAccess(trans)) {
-    trans.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
-    return;
-  }
-  AccessRegister(
+  ServeRegisterAccess(
       trans, [this](uint32_t offset) { return regs_.Read(offset); },
       [this](uint32_t offset, uint32_t value) {
         return regs_.Write(offset, value);

@@ -44,4 +44,16 @@ bool AccessRegister(tlm::tlm_generic_payload& trans, Read read, Write write) {
   return ok;
 }
 
+// Serves one bus access to a register block: an access of any other shape
+// is a burst error (DLL-8.1), a register access goes to AccessRegister().
+template <typename Read, typename Write>
+void ServeRegisterAccess(tlm::tlm_generic_payload& trans, Read read,
+                         Write write) {
+  if (!IsRegisterAccess(trans)) {
+    trans.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
+    return;
+  }
+  AccessRegister(trans, read, write);
+}
+
 }  // namespace lq

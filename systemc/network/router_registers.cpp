@@ -41,10 +41,6 @@ const char* ModeRoutingName(uint32_t code) {
   return nullptr;
 }
 
-uint32_t Place(const lq::regs::Field& field, uint32_t value) {
-  return (value << field.lsb) & field.Mask();
-}
-
 constexpr unsigned kTcMapBits = 2;
 
 // SHAPE's fields, in dimension order.
@@ -65,12 +61,12 @@ uint32_t FabricShape(const topo::Topology& topology) {
       if (torus->sizes()[d] > sizes[d].Mask() >> sizes[d].lsb) {
         return 0;
       }
-      shape |= Place(sizes[d], torus->sizes()[d]);
+      shape |= sizes[d].Place(torus->sizes()[d]);
     }
     return shape;
   }
   if (const auto* tree = dynamic_cast<const topo::FatTree*>(&topology)) {
-    return tree->k() <= 0xFF ? Place(regs::kShapeSize0, tree->k()) : 0;
+    return tree->k() <= 0xFF ? regs::kShapeSize0.Place(tree->k()) : 0;
   }
   return 0;
 }
@@ -104,9 +100,9 @@ RouterRegisters::RouterRegisters(const sc_core::sc_module_name& name,
   regs_.Store(regs::kNodeIdOffset, router.node());
   regs_.Store(regs::kEndpointsOffset, topology.EndpointCount());
   regs_.Store(regs::kShapeInfoOffset,
-              Place(regs::kShapeInfoPorts, router.local_port()) |
-                  Place(regs::kShapeInfoVcClasses, classes) |
-                  Place(regs::kShapeInfoVcSets, vc_sets));
+              regs::kShapeInfoPorts.Place(router.local_port()) |
+                  regs::kShapeInfoVcClasses.Place(classes) |
+                  regs::kShapeInfoVcSets.Place(vc_sets));
   const auto defaults = DefaultTcMap(vc_sets);
   uint32_t tc_bits = 0;
   for (unsigned tc = 0; tc < defaults.size(); ++tc) {
@@ -116,7 +112,7 @@ RouterRegisters::RouterRegisters(const sc_core::sc_module_name& name,
   table_size_ = topo::ProgrammedTableRouting::TableSize(topology, classes);
   const uint32_t mode = RouteModeCode(router.routing().Name())
                             .value_or(static_cast<uint32_t>(Mode::kTable));
-  regs_.Store(regs::kRouteModeOffset, Place(regs::kRouteModeMode, mode));
+  regs_.Store(regs::kRouteModeOffset, regs::kRouteModeMode.Place(mode));
   regs_.Store(regs::kShapeOffset, FabricShape(topology));
 
   regs_.Hook(regs::kRouteModeOffset,
@@ -124,7 +120,7 @@ RouterRegisters::RouterRegisters(const sc_core::sc_module_name& name,
                 const uint32_t active =
                     RouteModeCode(router_.routing().Name()).value_or(0);
                 return regs_.value(regs::kRouteModeOffset) |
-                       Place(regs::kRouteModeActive, active);
+                       regs::kRouteModeActive.Place(active);
               },
               [](uint32_t value) {
                 return ModeRoutingName(regs::kRouteModeMode.Read(value)) !=
@@ -221,7 +217,7 @@ void RouterRegisters::PresetMode(const std::string& routing_name) {
   if (!code) {
     throw std::invalid_argument("no ROUTE_MODE for routing " + routing_name);
   }
-  regs_.Store(regs::kRouteModeOffset, Place(regs::kRouteModeMode, *code));
+  regs_.Store(regs::kRouteModeOffset, regs::kRouteModeMode.Place(*code));
 }
 
 std::array<uint8_t, 8> RouterRegisters::tc_map() const {
@@ -334,7 +330,7 @@ void RouterRegisters::Switch() {
   if (&active != installed_.get()) {
     // Installed by the builder or a fabric manager: read its bank back.
     active_mode_ =
-        Place(regs::kRouteModeMode, RouteModeCode(active.Name()).value_or(0));
+        regs::kRouteModeMode.Place(RouteModeCode(active.Name()).value_or(0));
     active_shape_ = 0;
     const auto* tables = dynamic_cast<const topo::TableRouting*>(&active);
     active_table_ =
@@ -365,11 +361,7 @@ void RouterRegisters::Switch() {
 void RouterRegisters::BTransport(tlm::tlm_generic_payload& trans,
                                  sc_core::sc_time& delay) {
   delay += sc_core::sc_time(10, sc_core::SC_NS);
-  if (!IsRegisterAccess(trans)) {
-    trans.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
-    return;
-  }
-  AccessRegister(
+  ServeRegisterAccess(
       trans,
       [this](uint32_t offset) {
         return offset == regs::kTableDataOffset ? ReadTableData()

@@ -63,6 +63,22 @@ uint32_t TransportEngine::CreateQp() {
   return qpn;
 }
 
+Result<bool> TransportEngine::DestroyQp(uint32_t qpn) {
+  const auto it = qps_.find(qpn);
+  if (it == qps_.end()) {
+    return Fail("no QP " + std::to_string(qpn));
+  }
+  const Qp& qp = it->second;
+  const QpState state = qp.context.state();
+  if ((state != QpState::kReset && state != QpState::kError) ||
+      !qp.send_buffers.empty() || !qp.receive_buffers.empty()) {
+    return Fail("QP " + std::to_string(qpn) + " is " + QpStateName(state) +
+                " or has work requests outstanding");
+  }
+  qps_.erase(it);
+  return true;
+}
+
 QpState TransportEngine::qp_state(uint32_t qpn) const {
   const auto it = qps_.find(qpn);
   return it == qps_.end() ? QpState::kReset : it->second.context.state();
@@ -640,10 +656,12 @@ void TransportEngine::EnterError(uint32_t qpn, Qp& qp) {
   }
   if (qp.responder) {
     for (const Completion& c : qp.responder->FlushReceives()) {
+      qp.receive_buffers.erase(c.wr_id);
       Complete({qpn, true, c});
     }
   }
   for (const RecvWr& wr : qp.early_receives) {
+    qp.receive_buffers.erase(wr.wr_id);
     Complete(
         {qpn, true, {wr.wr_id, CompletionStatus::kFlushErr, 0, std::nullopt}});
   }

@@ -95,12 +95,18 @@ class TransportEngine : public sc_core::sc_module {
   }
   bool DeregisterMemory(uint32_t rkey) { return regions_.Deregister(rkey); }
 
+  uint32_t node() const { return config_.node; }
+
   // TRN-5.4: QPNs from 2 upward, never reused.
   uint32_t CreateQp();
+  bool has_qp(uint32_t qpn) const { return qps_.count(qpn) != 0; }
   // TRN-5.1 to TRN-5.5; an INIT -> RTR modify that names no congestion
   // control gets the engine's (TRN-5.8).
   Result<QpState> ModifyQp(uint32_t qpn, const QpModify& modify);
   QpState qp_state(uint32_t qpn) const;
+  // TRN-5.7's DESTROY: removes a QP in RESET or ERROR whose work requests
+  // have all completed; its QPN is not reused. Fails otherwise.
+  Result<bool> DestroyQp(uint32_t qpn);
   // Posts a send WR whose bytes are at `local_address` in this node's
   // memory (for a READ: where the data goes; for an atomic: where the 8
   // original bytes go, little-endian). Fails on an unknown QP or one not in RTS
