@@ -75,7 +75,8 @@ class CongestionControl {
   virtual void OnRewind(uint32_t psn) = 0;
   // A CNP for this QP arrived (TRN-9.6).
   virtual void OnCnp(uint64_t now_ps) = 0;
-  // Runs every timer due by `now_ps`.
+  // Runs every timer due by `now_ps`. The On*() calls run those due by
+  // their time first, so an event never lands in a period already over.
   virtual void Advance(uint64_t now_ps) = 0;
   // When Advance() is next due; nothing while no timer runs.
   virtual std::optional<uint64_t> next_timer_ps() const = 0;

@@ -31,6 +31,7 @@ Dcqcn::Dcqcn(double line_rate_bps, const DcqcnParams& params)
 
 void Dcqcn::OnSent(uint64_t now_ps, uint64_t frame_bytes,
                    std::optional<uint32_t>) {
+  Advance(now_ps);  // timers due before this packet act first
   // TRN-10.1: requests and read responses alike are paced at RC.
   next_send_ps_ =
       PacedNextSendPs(next_send_ps_, now_ps, frame_bytes, current_rate_bps_);
@@ -47,6 +48,7 @@ void Dcqcn::OnSent(uint64_t now_ps, uint64_t frame_bytes,
 }
 
 void Dcqcn::OnCnp(uint64_t now_ps) {
+  Advance(now_ps);
   // TRN-10.2: the cut uses α from before this CNP.
   target_rate_bps_ = current_rate_bps_;
   current_rate_bps_ =

@@ -23,6 +23,7 @@ bool Lqcc::WindowAllows(uint64_t frame_bytes) const {
 
 void Lqcc::OnSent(uint64_t now_ps, uint64_t frame_bytes,
                   std::optional<uint32_t> request_psn) {
+  Advance(now_ps);
   if (!round_end_ps_) {
     round_end_ps_ = now_ps + params_.round_ps;  // TRN-11.1
   }
@@ -33,7 +34,8 @@ void Lqcc::OnSent(uint64_t now_ps, uint64_t frame_bytes,
   }
 }
 
-void Lqcc::OnAcknowledged(uint64_t, uint32_t unacked_psn, bool becn) {
+void Lqcc::OnAcknowledged(uint64_t now_ps, uint32_t unacked_psn, bool becn) {
+  Advance(now_ps);  // a round that ended before this belongs to it no more
   // TRN-11.5: acknowledged bytes count towards A, and towards M too when
   // the acknowledging packet carried BECN.
   while (!in_flight_.empty() &&
@@ -54,7 +56,8 @@ void Lqcc::OnRewind(uint32_t psn) {
   }
 }
 
-void Lqcc::OnCnp(uint64_t) {
+void Lqcc::OnCnp(uint64_t now_ps) {
+  Advance(now_ps);
   cnp_this_round_ = true;  // TRN-11.5
 }
 

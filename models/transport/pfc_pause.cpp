@@ -13,8 +13,9 @@ void PfcPause::Resume(unsigned priority, uint64_t at_ps) {
 }
 
 uint8_t PfcPause::OnFrame(const roce::PfcFrame& frame, uint64_t now_ps) {
-  Advance(now_ps);
-  uint8_t changed = 0;
+  // A pause that runs out at this very time resumes first, and counts as a
+  // change unless the frame pauses it again.
+  uint8_t changed = Advance(now_ps);
   for (unsigned p = 0; p < roce::kPfcPriorities; ++p) {
     if ((frame.class_enable & (1u << p)) == 0) {
       continue;  // TRN-8.2: time[p] is not valid

@@ -47,11 +47,19 @@ TransportEngine::TransportEngine(const sc_core::sc_module_name& name,
                    inbox_.push_back(std::move(delivered));
                    wake_.notify(sc_core::SC_ZERO_TIME);
                  }) {
-  // Bad names or parameters are the builder's bug, caught before any QP.
-  const auto probe =
-      CreateCongestionControl(config.congestion, config.congestion_params);
-  if (!probe) {
-    SC_REPORT_ERROR(this->name(), probe.error().reason.c_str());
+  // Bad names or parameters are the builder's bug, caught before any QP:
+  // the default's name, and the parameters of every control a QP may pick.
+  if (const auto control =
+          CreateCongestionControl(config.congestion, config.congestion_params);
+      !control) {
+    SC_REPORT_ERROR(this->name(), control.error().reason.c_str());
+  }
+  for (const std::string& name : CongestionControlNames()) {
+    if (const auto control =
+            CreateCongestionControl(name, config.congestion_params);
+        !control) {
+      SC_REPORT_ERROR(this->name(), control.error().reason.c_str());
+    }
   }
   SC_HAS_PROCESS(TransportEngine);
   SC_THREAD(Run);
@@ -64,6 +72,7 @@ uint32_t TransportEngine::CreateQp() {
 }
 
 Result<bool> TransportEngine::DestroyQp(uint32_t qpn) {
+  WaitOutOfDma();
   const auto it = qps_.find(qpn);
   if (it == qps_.end()) {
     return Fail("no QP " + std::to_string(qpn));
@@ -86,6 +95,7 @@ QpState TransportEngine::qp_state(uint32_t qpn) const {
 
 Result<QpState> TransportEngine::ModifyQp(uint32_t qpn,
                                           const QpModify& modify) {
+  WaitOutOfDma();
   const auto it = qps_.find(qpn);
   if (it == qps_.end()) {
     return Fail("no QP " + std::to_string(qpn));
@@ -110,13 +120,14 @@ Result<QpState> TransportEngine::ModifyQp(uint32_t qpn,
         qp.responder->PostReceive(wr);
       }
       qp.early_receives.clear();
+      // From RTR on: the QP takes CNPs and paces READ responses (TRN-5.5).
+      qp.cc = CreateCongestionControl(attributes.congestion_control,
+                                      config_.congestion_params)
+                  .value();  // the name was checked by the modify, the
+                             // parameters when the engine was built
       break;
     case QpState::kRts:
       qp.requester.emplace(attributes, config_.requester);
-      qp.cc = CreateCongestionControl(attributes.congestion_control,
-                                      config_.congestion_params)
-                  .value();  // the name was checked at RTR, the parameters
-                             // when the engine was built
       break;
     case QpState::kError:
       EnterError(qpn, qp);
@@ -238,8 +249,9 @@ void TransportEngine::Run() {
         const auto deadline = qp.requester->deadline();
         consider(deadline ? std::optional<uint64_t>(*deadline * kPsPerNs)
                           : std::nullopt);
-        consider(qp.cc->next_timer_ps());
       }
+      // The congestion control's timers need no wake-up of their own: its
+      // every use runs those due first, so an idle QP costs nothing.
     }
     if (!inbox_.empty()) {
       continue;  // DMA waits let more arrive
@@ -490,7 +502,11 @@ void TransportEngine::Receive(const net::Delivered& delivered) {
     roce::RocePacket reply = roce::MakeAcknowledge(
         PathOf(qpn, qp), step.reply->psn, step.reply->aeth);
     CarryBecn(qp, reply);
-    SendFrame(qp.context.attributes().remote_node, reply);
+    if (step.fatal) {  // the QP's queued replies die with it
+      SendFrame(qp.context.attributes().remote_node, reply);
+    } else {
+      SendReply(qpn, qp, reply);
+    }
   }
   if (step.fatal) {
     qp.context.EnterError();
@@ -547,13 +563,30 @@ void TransportEngine::AnswerRead(uint32_t qpn, Qp& qp, const ReadAnswer& read) {
                     roce::NakCode::kRemoteAccessError);
     return;
   }
-  qp.reads.push_back(read);
+  qp.replies.push_back({read, {}});
+  SendResponses(qpn, qp);  // at once unless pacing holds it
+}
+
+void TransportEngine::SendReply(uint32_t qpn, Qp& qp,
+                                const roce::RocePacket& packet) {
+  if (qp.replies.empty()) {
+    SendFrame(qp.context.attributes().remote_node, packet);
+  } else {
+    qp.replies.push_back({std::nullopt, packet});
+    SendResponses(qpn, qp);
+  }
 }
 
 // TRN-10.1: READ responses share the QP's pacing with its requests; they
 // are replies, so the injection window does not hold them back.
 std::optional<uint64_t> TransportEngine::SendResponses(uint32_t qpn, Qp& qp) {
-  while (!qp.reads.empty()) {
+  while (!qp.replies.empty()) {
+    if (!qp.replies.front().read) {
+      const roce::RocePacket packet = qp.replies.front().packet;
+      qp.replies.pop_front();
+      SendFrame(qp.context.attributes().remote_node, packet);
+      continue;
+    }
     if (qp.cc && qp.cc->next_send_ps() > NowPs()) {
       return qp.cc->next_send_ps();
     }
@@ -564,7 +597,7 @@ std::optional<uint64_t> TransportEngine::SendResponses(uint32_t qpn, Qp& qp) {
 
 // TRN-6.2, TRN-6.4: the READ's bytes as response packets, one PSN each.
 void TransportEngine::SendNextResponse(uint32_t qpn, Qp& qp) {
-  const ReadAnswer read = qp.reads.front();
+  const ReadAnswer read = *qp.replies.front().read;
   const uint32_t pmtu = qp.context.attributes().pmtu;
   const uint32_t count = PacketCount(read.length, pmtu);
   const uint32_t i = qp.next_response;
@@ -587,7 +620,7 @@ void TransportEngine::SendNextResponse(uint32_t qpn, Qp& qp) {
     return;  // ERROR cleared the queue
   }
   if (++qp.next_response == count) {
-    qp.reads.pop_front();
+    qp.replies.pop_front();
     qp.next_response = 0;
   }
   if (qp.cc) {
@@ -635,7 +668,7 @@ void TransportEngine::AnswerAtomic(uint32_t qpn, Qp& qp,
   packet.aeth = roce::Aeth::Ack(atomic.msn);
   packet.atomic_ack_eth = roce::AtomicAckEth{original};
   CarryBecn(qp, packet);
-  SendFrame(qp.context.attributes().remote_node, packet);
+  SendReply(qpn, qp, packet);
 }
 
 void TransportEngine::RefuseOperation(uint32_t qpn, Qp& qp, uint32_t psn,
@@ -649,7 +682,7 @@ void TransportEngine::RefuseOperation(uint32_t qpn, Qp& qp, uint32_t psn,
 
 void TransportEngine::EnterError(uint32_t qpn, Qp& qp) {
   qp.held.reset();
-  qp.reads.clear();
+  qp.replies.clear();
   qp.next_response = 0;
   if (qp.requester) {
     qp.requester->Flush();
@@ -698,9 +731,21 @@ bool TransportEngine::Dma(tlm::tlm_command command, uint64_t address,
   sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
   memory->b_transport(trans, delay);
   if (delay > sc_core::SC_ZERO_TIME) {
+    in_dma_ = true;
     wait(delay);
+    in_dma_ = false;
+    dma_done_.notify(sc_core::SC_ZERO_TIME);
   }
   return trans.is_response_ok();
+}
+
+void TransportEngine::WaitOutOfDma() {
+  const sc_core::sc_process_handle caller =
+      sc_core::sc_get_current_process_handle();
+  while (in_dma_ && caller.valid() &&
+         caller.proc_kind() == sc_core::SC_THREAD_PROC_) {
+    wait(dma_done_);
+  }
 }
 
 StatList TransportEngine::Stats() const {

@@ -129,6 +129,10 @@ class TransportEngine : public sc_core::sc_module {
   StatList Stats() const;
 
  private:
+  struct QueuedReply {
+    std::optional<ReadAnswer> read;  // else `packet`
+    roce::RocePacket packet;
+  };
   struct Qp {
     QpContext context;
     std::optional<Requester> requester;
@@ -142,9 +146,12 @@ class TransportEngine : public sc_core::sc_module {
     std::optional<RequestPacket> held;
     std::optional<uint64_t> last_cnp_ps;  // TRN-9.5, TRN-11.4
     bool becn_due = false;                // TRN-11.3
-    // READs being answered, oldest first, with the next response packet of
-    // the front one: responses leave as the QP's pacing allows (TRN-10.1).
-    std::deque<ReadAnswer> reads;
+    // The responder's replies in the order it made them: READs being
+    // answered (their responses leave as the QP's pacing allows, TRN-10.1)
+    // and the ACKs, NAKs and ATOMIC ACKNOWLEDGEs made after them, which
+    // must not overtake them (TRN-6.12). The next response packet of the
+    // front READ.
+    std::deque<QueuedReply> replies;
     uint32_t next_response = 0;
   };
 
@@ -173,11 +180,15 @@ class TransportEngine : public sc_core::sc_module {
   void TakeResponse(Qp& qp, const roce::RocePacket& packet);
   // Checks a READ's rights (TRN-6.14) and queues its responses.
   void AnswerRead(uint32_t qpn, Qp& qp, const ReadAnswer& read);
-  // Sends the QP's queued READ responses as far as its pacing allows;
-  // returns when pacing next lets one go, if it holds one back.
+  // Sends the QP's queued replies as far as its pacing allows READ
+  // responses to go; returns when pacing next lets one go, if it holds one
+  // back.
   std::optional<uint64_t> SendResponses(uint32_t qpn, Qp& qp);
-  // Reads and sends the next response packet of the oldest queued READ.
+  // Reads and sends the next response packet of the front queued READ.
   void SendNextResponse(uint32_t qpn, Qp& qp);
+  // An ACK, NAK or ATOMIC ACKNOWLEDGE: sent now, or queued behind the
+  // READ responses still waiting.
+  void SendReply(uint32_t qpn, Qp& qp, const roce::RocePacket& packet);
   void AnswerAtomic(uint32_t qpn, Qp& qp, const AtomicAnswer& atomic);
   void SendFrame(uint32_t remote_node, const roce::RocePacket& packet);
   roce::Path PathOf(uint32_t qpn, const Qp& qp) const;
@@ -195,6 +206,9 @@ class TransportEngine : public sc_core::sc_module {
   void Complete(const EngineCompletion& completion);  // counts it
   bool Dma(tlm::tlm_command command, uint64_t address, uint8_t* data,
            size_t length);
+  // A modify or destroy from another thread waits until the engine is not
+  // in the middle of a DMA, whose caller holds references into the QP.
+  void WaitOutOfDma();
   uint64_t NowNs() const;
   uint64_t NowPs() const;
 
@@ -208,6 +222,8 @@ class TransportEngine : public sc_core::sc_module {
   EngineCounters counters_;
   FrameTap tap_;
   sc_core::sc_event wake_;
+  bool in_dma_ = false;
+  sc_core::sc_event dma_done_;
 };
 
 }  // namespace lq::transport

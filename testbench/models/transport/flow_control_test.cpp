@@ -88,6 +88,23 @@ TEST(PfcPause, TRN_8_7_XoffPausesForItsTimeXonResumes) {
   EXPECT_EQ(pause.paused_ps(kData, 2'000'000), 840'000u);
 }
 
+// A pause running out at the very time another message arrives must still
+// be reported, or the output it held would stay paused for ever.
+TEST(PfcPause, TRN_8_7_APauseEndingAsAMessageArrivesIsReported) {
+  PfcPause pause(800'000'000'000);
+  roce::PfcFrame xoff;
+  xoff.class_enable = 1u << kData;
+  xoff.pause_quanta[kData] = 10;  // 6,400 ps
+  pause.OnFrame(xoff, 0);
+  roce::PfcFrame other;
+  other.class_enable = 1u << 6;
+  other.pause_quanta[6] = 10;
+  EXPECT_EQ(pause.OnFrame(other, 6'400), (1u << kData) | (1u << 6))
+      << "priority 3 resumed, 6 paused";
+  EXPECT_FALSE(pause.paused(kData));
+  EXPECT_TRUE(pause.paused(6));
+}
+
 TEST(PfcPause, TRN_8_2_TimesWhoseEnableBitIsClearAreIgnored) {
   PfcPause pause(800'000'000'000);
   roce::PfcFrame frame;
