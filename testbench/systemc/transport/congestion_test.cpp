@@ -78,14 +78,11 @@ TEST(Congestion,
   std::vector<uint32_t> qps(std::size(kSenders));
   std::vector<EngineCompletion> completions;
   testing::ScThread workload("workload", [&] {
-    TransportEngine& receiver = *nodes[0].engine;
     for (size_t i = 0; i < std::size(kSenders); ++i) {
-      TransportEngine& sender = *nodes[kSenders[i]].engine;
-      qps[i] = sender.CreateQp();
-      const uint32_t peer = receiver.CreateQp();
-      ASSERT_TRUE(InitQps(sender, qps[i], receiver, peer));
-      ASSERT_TRUE(ReadyQps(sender, qps[i], kSenders[i], receiver, peer, 0,
-                           kLosslessPmtu, ControlOf(i)));
+      const auto connected =
+          ConnectQps(nodes, kSenders[i], 0, kLosslessPmtu, ControlOf(i));
+      ASSERT_TRUE(connected);
+      qps[i] = connected->a;
     }
     for (size_t i = 0; i < std::size(kSenders); ++i) {
       SendWr write;
@@ -214,10 +211,9 @@ TEST(Congestion, TRN_10_1_DcqcnPacesRequestsAndReadResponses) {
   std::vector<EngineCompletion> completions;
   testing::ScThread workload("workload", [&] {
     TransportEngine& a = *nodes[0].engine;
-    TransportEngine& b = *nodes[1].engine;
-    const uint32_t qa = a.CreateQp(), qb = b.CreateQp();
-    ASSERT_TRUE(InitQps(a, qa, b, qb));
-    ASSERT_TRUE(ReadyQps(a, qa, 0, b, qb, 1));
+    const auto connected = ConnectQps(nodes, 0, 1);
+    ASSERT_TRUE(connected);
+    const uint32_t qa = connected->a;
     SendWr write;
     write.wr_id = 1;
     write.kind = SendKind::kWrite;

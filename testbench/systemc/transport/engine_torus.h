@@ -224,4 +224,26 @@ inline bool ReadyQps(TransportEngine& a, uint32_t qa, uint32_t node_a,
          b.ModifyQp(qb, rts).ok();
 }
 
+// The QPNs of a connected pair, on node `a` and node `b`.
+struct QpPair {
+  uint32_t a = 0;
+  uint32_t b = 0;
+};
+
+// TRN-5.6 whole: a new QP on node `a` and one on node `b`, taken to RTS as
+// a connection with `pmtu` and `congestion`; nothing if a step failed.
+inline std::optional<QpPair> ConnectQps(
+    std::vector<EngineNode>& nodes, unsigned a, unsigned b,
+    uint32_t pmtu = 1024,
+    std::optional<std::string> congestion = std::nullopt) {
+  TransportEngine& ea = *nodes[a].engine;
+  TransportEngine& eb = *nodes[b].engine;
+  const QpPair pair{ea.CreateQp(), eb.CreateQp()};
+  if (!InitQps(ea, pair.a, eb, pair.b) ||
+      !ReadyQps(ea, pair.a, a, eb, pair.b, b, pmtu, std::move(congestion))) {
+    return std::nullopt;
+  }
+  return pair;
+}
+
 }  // namespace lq::transport

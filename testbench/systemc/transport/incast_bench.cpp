@@ -162,15 +162,12 @@ Outcome RunOne(const Setup& setup) {
   std::vector<Flow> flows =
       PickFlows(setup, static_cast<unsigned>(nodes.size()));
   for (Flow& flow : flows) {
-    TransportEngine& src = *nodes[flow.src].engine;
-    TransportEngine& dst = *nodes[flow.dst].engine;
-    flow.qp = src.CreateQp();
-    const uint32_t peer = dst.CreateQp();
-    if (!InitQps(src, flow.qp, dst, peer) ||
-        !ReadyQps(src, flow.qp, flow.src, dst, peer, flow.dst, kLosslessPmtu)) {
+    const auto connected = ConnectQps(nodes, flow.src, flow.dst, kLosslessPmtu);
+    if (!connected) {
       std::fprintf(stderr, "incast_bench: QP set-up failed\n");
       std::exit(1);
     }
+    flow.qp = connected->a;
   }
   Outcome outcome;
   testing::ScThread driver("driver", [&] {

@@ -39,10 +39,10 @@ TEST(ResponderMemoryError, TRN_6_13_RefusedReceiveBufferEndsTheWrInError) {
     TransportEngine& a = *nodes[0].engine;
     TransportEngine& b = *nodes[1].engine;
     for (const Case& c : cases) {
-      const uint32_t qa = a.CreateQp();
-      const uint32_t qb = b.CreateQp();
-      ASSERT_TRUE(InitQps(a, qa, b, qb));
-      ASSERT_TRUE(ReadyQps(a, qa, 0, b, qb, 1));
+      const auto connected = ConnectQps(nodes, 0, 1);
+      ASSERT_TRUE(connected);
+      const uint32_t qa = connected->a;
+      const uint32_t qb = connected->b;
       senders.push_back(qa);
       receivers.push_back(qb);
       ASSERT_TRUE(b.PostReceive(qb, {1, c.length}, c.receive_at).ok());

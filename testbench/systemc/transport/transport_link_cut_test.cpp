@@ -87,12 +87,10 @@ TEST(TransportLinkCut, TRN_7_3_and_NET_7_7_TransfersSurviveALinkCut) {
   testing::ScThread workload("workload", [&] {
     std::map<unsigned, uint32_t> qp;
     for (const auto& [a, b] : pairs) {
-      TransportEngine& ea = *nodes[a].engine;
-      TransportEngine& eb = *nodes[b].engine;
-      qp[a] = ea.CreateQp();
-      qp[b] = eb.CreateQp();
-      ASSERT_TRUE(InitQps(ea, qp[a], eb, qp[b]));
-      ASSERT_TRUE(ReadyQps(ea, qp[a], a, eb, qp[b], b));
+      const auto connected = ConnectQps(nodes, a, b);
+      ASSERT_TRUE(connected);
+      qp[a] = connected->a;
+      qp[b] = connected->b;
     }
     for (const auto& [a, b] : pairs) {
       for (uint64_t i = 0; i < kWrs; ++i) {

@@ -88,12 +88,10 @@ TEST(TransportLoss,
   testing::ScThread workload("workload", [&] {
     std::map<unsigned, uint32_t> qp;
     for (const auto& [a, b] : pairs) {
-      TransportEngine& ea = *nodes[a].engine;
-      TransportEngine& eb = *nodes[b].engine;
-      qp[a] = ea.CreateQp();
-      qp[b] = eb.CreateQp();
-      ASSERT_TRUE(InitQps(ea, qp[a], eb, qp[b]));
-      ASSERT_TRUE(ReadyQps(ea, qp[a], a, eb, qp[b], b));
+      const auto connected = ConnectQps(nodes, a, b);
+      ASSERT_TRUE(connected);
+      qp[a] = connected->a;
+      qp[b] = connected->b;
     }
     // Each node sends kWrsPerSide work requests to its peer; receives for
     // the peer's SENDs land at 0xD0000 + 0x2000 * (i / 4).
