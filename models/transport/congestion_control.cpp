@@ -32,6 +32,10 @@ class NoCongestionControl final : public CongestionControl {
   std::optional<uint64_t> next_timer_ps() const override {
     return std::nullopt;
   }
+  std::optional<uint64_t> cnp_interval_ps() const override {
+    return std::nullopt;
+  }
+  bool marks_return_as_becn() const override { return false; }
   double rate_bps() const override { return line_rate_bps_; }
 
  private:

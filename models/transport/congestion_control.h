@@ -80,6 +80,12 @@ class CongestionControl {
   virtual void Advance(uint64_t now_ps) = 0;
   // When Advance() is next due; nothing while no timer runs.
   virtual std::optional<uint64_t> next_timer_ps() const = 0;
+  // The notification point's side, on the QP that receives (TRN-9.5,
+  // TRN-11.3, TRN-11.4): the least time between two CNPs to the peer for
+  // CE-marked packets (nothing: it sends none), and whether marks on
+  // requests return as BECN on the next reply instead of as CNPs.
+  virtual std::optional<uint64_t> cnp_interval_ps() const = 0;
+  virtual bool marks_return_as_becn() const = 0;
   // The rate it paces at, bits per second: RC for DCQCN, the line rate R
   // for the others.
   virtual double rate_bps() const = 0;

@@ -27,6 +27,10 @@ class Dcqcn : public CongestionControl {
   void OnCnp(uint64_t now_ps) override;
   void Advance(uint64_t now_ps) override;
   std::optional<uint64_t> next_timer_ps() const override;
+  std::optional<uint64_t> cnp_interval_ps() const override {
+    return params_.cnp_interval_ps;  // N (TRN-9.5)
+  }
+  bool marks_return_as_becn() const override { return false; }
   double rate_bps() const override { return current_rate_bps_; }
 
   double target_rate_bps() const { return target_rate_bps_; }

@@ -32,6 +32,10 @@ class Lqcc : public CongestionControl {
   std::optional<uint64_t> next_timer_ps() const override {
     return round_end_ps_;
   }
+  std::optional<uint64_t> cnp_interval_ps() const override {
+    return params_.round_ps;  // T_r, for read responses (TRN-11.4)
+  }
+  bool marks_return_as_becn() const override { return true; }  // TRN-11.3
   double rate_bps() const override { return line_rate_bps_; }
 
   double window_bytes() const { return window_bytes_; }

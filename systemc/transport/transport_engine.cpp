@@ -321,17 +321,9 @@ void TransportEngine::AfterRequesterEvent(Qp& qp, uint32_t unacked_before,
 }
 
 void TransportEngine::Notify(uint32_t qpn, Qp& qp) {
-  const CongestionParams& params = config_.congestion_params;
-  uint64_t interval_ps = 0;
-  const std::string& congestion = qp.context.attributes().congestion_control;
-  if (congestion == "dcqcn") {
-    interval_ps = params.dcqcn.cnp_interval_ps;  // N (TRN-9.5)
-  } else if (congestion == "lqcc") {
-    interval_ps = params.lqcc.round_ps;  // T_r (TRN-11.4)
-  } else {
-    return;
-  }
-  if (qp.last_cnp_ps && NowPs() < *qp.last_cnp_ps + interval_ps) {
+  const auto interval_ps = qp.cc ? qp.cc->cnp_interval_ps() : std::nullopt;
+  if (!interval_ps ||
+      (qp.last_cnp_ps && NowPs() < *qp.last_cnp_ps + *interval_ps)) {
     return;
   }
   qp.last_cnp_ps = NowPs();
@@ -444,7 +436,7 @@ void TransportEngine::Receive(const net::Delivered& delivered) {
     return;
   }
   if (ce) {
-    if (qp.context.attributes().congestion_control == "lqcc") {
+    if (qp.cc && qp.cc->marks_return_as_becn()) {
       // TRN-11.3: an in-sequence request's mark rides on the next reply.
       qp.becn_due =
           qp.becn_due || packet.bth.psn == qp.responder->expected_psn();

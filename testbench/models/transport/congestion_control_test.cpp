@@ -418,6 +418,19 @@ TEST(CongestionControl, NoneNeitherPacesNorWindows) {
   EXPECT_FALSE(control.next_timer_ps().has_value()) << "no timers";
 }
 
+TEST(CongestionControl, TRN_9_5_and_TRN_11_3_EachNamesItsFeedback) {
+  const CongestionParams params;
+  const auto none = CreateCongestionControl("none", params).value();
+  EXPECT_FALSE(none->cnp_interval_ps()) << "no CNPs";
+  EXPECT_FALSE(none->marks_return_as_becn());
+  const auto dcqcn = CreateCongestionControl("dcqcn", params).value();
+  EXPECT_EQ(dcqcn->cnp_interval_ps(), 50'000'000u) << "N = 50 us";
+  EXPECT_FALSE(dcqcn->marks_return_as_becn()) << "CNPs for requests";
+  const auto lqcc = CreateCongestionControl("lqcc", params).value();
+  EXPECT_EQ(lqcc->cnp_interval_ps(), 4'000'000u) << "T_r, read responses";
+  EXPECT_TRUE(lqcc->marks_return_as_becn()) << "BECN for requests";
+}
+
 TEST(CongestionControl, RejectsAnUnknownName) {
   auto control = CreateCongestionControl("cubic", CongestionParams{});
   ASSERT_FALSE(control.ok());
