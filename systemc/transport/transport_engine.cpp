@@ -506,12 +506,20 @@ void TransportEngine::Receive(const net::Delivered& delivered) {
   }
 }
 
+bool TransportEngine::MayAccess(uint32_t rkey, uint64_t address,
+                                uint64_t length, RemoteAccess access) {
+  if (regions_.Allows(rkey, address, length, access)) {
+    return true;
+  }
+  ++counters_.access_errors;
+  return false;
+}
+
 std::optional<roce::NakCode> TransportEngine::Place(Qp& qp,
                                                     const Placement& place,
                                                     Bytes payload) {
-  if (!place.to_receive_wr && !regions_.Allows(place.rkey, place.address,
-                                               payload.size(), kRemoteWrite)) {
-    ++counters_.access_errors;  // TRN-6.14
+  if (!place.to_receive_wr &&
+      !MayAccess(place.rkey, place.address, payload.size(), kRemoteWrite)) {
     return roce::NakCode::kRemoteAccessError;
   }
   const uint64_t address =
@@ -549,8 +557,7 @@ void TransportEngine::TakeResponse(Qp& qp, const roce::RocePacket& packet) {
 }
 
 void TransportEngine::AnswerRead(uint32_t qpn, Qp& qp, const ReadAnswer& read) {
-  if (!regions_.Allows(read.rkey, read.address, read.length, kRemoteRead)) {
-    ++counters_.access_errors;  // TRN-6.14
+  if (!MayAccess(read.rkey, read.address, read.length, kRemoteRead)) {
     RefuseOperation(qpn, qp, read.first_psn, read.msn,
                     roce::NakCode::kRemoteAccessError);
     return;
@@ -631,9 +638,8 @@ void TransportEngine::AnswerAtomic(uint32_t qpn, Qp& qp,
   uint64_t original = 0;
   if (atomic.replay) {
     original = *atomic.replay;
-  } else if (!regions_.Allows(atomic.rkey, atomic.address, kAtomicBytes,
-                              kRemoteAtomic)) {
-    ++counters_.access_errors;  // TRN-6.14
+  } else if (!MayAccess(atomic.rkey, atomic.address, kAtomicBytes,
+                        kRemoteAtomic)) {
     RefuseOperation(qpn, qp, atomic.psn, atomic.msn,
                     roce::NakCode::kRemoteAccessError);
     return;

@@ -196,6 +196,10 @@ class TransportEngine : public sc_core::sc_module {
   // request of `psn`: NAK it with `code`, go to ERROR.
   void RefuseOperation(uint32_t qpn, Qp& qp, uint32_t psn, uint32_t msn,
                        roce::NakCode code);
+  // TRN-6.14's check of a remote access to this node's memory; a refusal
+  // is counted.
+  bool MayAccess(uint32_t rkey, uint64_t address, uint64_t length,
+                 RemoteAccess access);
   // Puts a request's payload where `place` says: checks the R_Key's region
   // for RDMA (TRN-6.14), then DMA. The NAK code of a failure, if any.
   std::optional<roce::NakCode> Place(Qp& qp, const Placement& place,
