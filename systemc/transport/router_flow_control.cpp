@@ -8,6 +8,7 @@
 #include "models/network/route_header.h"
 #include "models/roce/addressing.h"
 #include "models/roce/frame_edits.h"
+#include "systemc/common/cycle_clock.h"
 
 namespace lq::transport {
 
@@ -60,11 +61,6 @@ void RouterFlowControl::AttachInterface(net::NetworkInterface& interface) {
   interface_ = &interface;
 }
 
-uint64_t RouterFlowControl::NowPs() const {
-  return sc_core::sc_time_stamp().value() /
-         sc_core::sc_time(1, sc_core::SC_PS).value();
-}
-
 // TRN-9.2: marked with probability p(q) as it joins the queue at its
 // input.
 void RouterFlowControl::Mark(uint8_t tc, uint64_t queued, Bytes& packet) {
@@ -86,7 +82,7 @@ void RouterFlowControl::OnIngress(unsigned port, uint8_t tc, uint64_t bytes) {
   if ((config_.pfc_params.priorities & (1u << tc)) != 0) {
     counters_.peak_held_bytes = std::max(counters_.peak_held_bytes, bytes);
   }
-  if (auto frame = ingress_[port].OnCount(tc, bytes, NowPs())) {
+  if (auto frame = ingress_[port].OnCount(tc, bytes, CycleClock::NowPs())) {
     Send(port, *frame);
     Schedule();  // an XOFF's refresh
   }
@@ -98,9 +94,8 @@ void RouterFlowControl::Send(unsigned port, const roce::PfcFrame& frame) {
          ? counters_.xon_frames
          : counters_.xoff_frames);
   Bytes bytes = roce::EncodePfcFrame(frame);
-  const uint64_t due =
-      NowPs() + config_.message_delay.value() /
-                    sc_core::sc_time(1, sc_core::SC_PS).value();
+  const uint64_t due = CycleClock::NowPs() +
+                       static_cast<uint64_t>(config_.message_delay.value());
   if (port == router_.local_port() && router_.port_count() > port) {
     Arrive(port, std::move(bytes), due);  // to the interface, via pause_
   } else if (const Upstream& up = upstream_[port]; up.peer != nullptr) {
@@ -131,7 +126,7 @@ void RouterFlowControl::Apply(unsigned port, uint8_t changed) {
 }
 
 void RouterFlowControl::Tick() {
-  const uint64_t now = NowPs();
+  const uint64_t now = CycleClock::NowPs();
   while (!in_flight_.empty() && in_flight_.front().due_ps <= now) {
     const InFlight message = std::move(in_flight_.front());
     in_flight_.pop_front();
@@ -166,14 +161,12 @@ void RouterFlowControl::Schedule() {
     consider(ingress_[p].next_timer_ps());
   }
   if (next) {
-    const uint64_t now = NowPs();
-    tick_.notify(sc_core::sc_time(
-        static_cast<double>(*next > now ? *next - now : 0), sc_core::SC_PS));
+    tick_.notify(CycleClock::OffsetOfPs(*next));
   }
 }
 
 uint64_t RouterFlowControl::paused_ps(unsigned port, uint8_t tc) const {
-  return pause_.at(port).paused_ps(tc, NowPs());
+  return pause_.at(port).paused_ps(tc, CycleClock::NowPs());
 }
 
 StatList RouterFlowControl::Stats() const {

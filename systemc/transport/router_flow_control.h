@@ -86,7 +86,6 @@ class RouterFlowControl : public sc_core::sc_module {
   void Apply(unsigned port, uint8_t changed);
   void Tick();  // SC_METHOD: arrivals, pause expiries and refreshes due
   void Schedule();
-  uint64_t NowPs() const;
 
   net::Router& router_;
   FlowControlConfig config_;

@@ -9,6 +9,7 @@
 #include "models/roce/frame_edits.h"
 #include "models/roce/psn.h"
 #include "models/transport/segmentation.h"
+#include "systemc/common/cycle_clock.h"
 
 namespace lq::transport {
 
@@ -206,11 +207,6 @@ uint64_t TransportEngine::NowNs() const {
          sc_core::sc_time(1, sc_core::SC_NS).value();
 }
 
-uint64_t TransportEngine::NowPs() const {
-  return sc_core::sc_time_stamp().value() /
-         sc_core::sc_time(1, sc_core::SC_PS).value();
-}
-
 void TransportEngine::Run() {
   constexpr uint64_t kPsPerNs = 1000;
   while (true) {
@@ -227,7 +223,7 @@ void TransportEngine::Run() {
     };
     for (auto& [qpn, qp] : qps_) {
       if (qp.cc) {
-        qp.cc->Advance(NowPs());
+        qp.cc->Advance(CycleClock::NowPs());
       }
       consider(SendResponses(qpn, qp));
       if (qp.requester && qp.context.requester_runs()) {
@@ -263,11 +259,7 @@ void TransportEngine::Run() {
       events |= interface_.admitted_event();
     }
     if (next_ps) {
-      const uint64_t now = NowPs();
-      wait(sc_core::sc_time(
-               static_cast<double>(*next_ps > now ? *next_ps - now : 0),
-               sc_core::SC_PS),
-           events);
+      wait(CycleClock::OffsetOfPs(*next_ps), events);
     } else {
       wait(events);
     }
@@ -281,7 +273,7 @@ void TransportEngine::Run() {
 // unless the window holds it, which an acknowledgement soon opens.
 std::optional<uint64_t> TransportEngine::SendRequests(uint32_t qpn, Qp& qp) {
   while (interface_.pending_bytes() < kInjectionWindowBytes) {
-    if (qp.cc->next_send_ps() > NowPs()) {
+    if (qp.cc->next_send_ps() > CycleClock::NowPs()) {
       const bool more = qp.held || qp.requester->outstanding() > 0;
       return more ? std::optional<uint64_t>(qp.cc->next_send_ps())
                   : std::nullopt;
@@ -298,7 +290,7 @@ std::optional<uint64_t> TransportEngine::SendRequests(uint32_t qpn, Qp& qp) {
     }
     RequestPacket request = *qp.held;
     qp.held.reset();
-    qp.cc->OnSent(NowPs(), frame, request.psn);
+    qp.cc->OnSent(CycleClock::NowPs(), frame, request.psn);
     // TRN-11.7: when another request like this one would not fit, ask for
     // the acknowledgement that opens the window again.
     request.ack_req = request.ack_req || !qp.cc->WindowAllows(frame);
@@ -311,7 +303,7 @@ void TransportEngine::AfterRequesterEvent(Qp& qp, uint32_t unacked_before,
                                           uint32_t next_before, bool becn) {
   const uint32_t unacked = qp.requester->unacked_psn();
   if (unacked != unacked_before) {
-    qp.cc->OnAcknowledged(NowPs(), unacked, becn);
+    qp.cc->OnAcknowledged(CycleClock::NowPs(), unacked, becn);
   }
   const uint32_t next = qp.requester->next_psn();
   if (roce::PsnBefore(next, next_before)) {
@@ -322,11 +314,11 @@ void TransportEngine::AfterRequesterEvent(Qp& qp, uint32_t unacked_before,
 
 void TransportEngine::Notify(uint32_t qpn, Qp& qp) {
   const auto interval_ps = qp.cc ? qp.cc->cnp_interval_ps() : std::nullopt;
-  if (!interval_ps ||
-      (qp.last_cnp_ps && NowPs() < *qp.last_cnp_ps + *interval_ps)) {
+  if (!interval_ps || (qp.last_cnp_ps &&
+                       CycleClock::NowPs() < *qp.last_cnp_ps + *interval_ps)) {
     return;
   }
-  qp.last_cnp_ps = NowPs();
+  qp.last_cnp_ps = CycleClock::NowPs();
   ++counters_.cnps_sent;
   SendFrame(qp.context.attributes().remote_node,
             roce::MakeCnp(PathOf(qpn, qp)));
@@ -412,7 +404,7 @@ void TransportEngine::Receive(const net::Delivered& delivered) {
   if (opcode == roce::Opcode::kCnp) {
     if (qp.cc) {  // TRN-9.6: to the reaction point, never acknowledged
       ++counters_.cnps_received;
-      qp.cc->OnCnp(NowPs());
+      qp.cc->OnCnp(CycleClock::NowPs());
     }
     return;
   }
@@ -586,7 +578,7 @@ std::optional<uint64_t> TransportEngine::SendResponses(uint32_t qpn, Qp& qp) {
       SendFrame(qp.context.attributes().remote_node, packet);
       continue;
     }
-    if (qp.cc && qp.cc->next_send_ps() > NowPs()) {
+    if (qp.cc && qp.cc->next_send_ps() > CycleClock::NowPs()) {
       return qp.cc->next_send_ps();
     }
     SendNextResponse(qpn, qp);
@@ -624,7 +616,7 @@ void TransportEngine::SendNextResponse(uint32_t qpn, Qp& qp) {
   }
   if (qp.cc) {
     qp.cc->OnSent(
-        NowPs(),
+        CycleClock::NowPs(),
         roce::FrameSize(ReadResponseOpcode(i, count), packet.payload.size()),
         std::nullopt);
   }

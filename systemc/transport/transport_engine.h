@@ -214,7 +214,6 @@ class TransportEngine : public sc_core::sc_module {
   // in the middle of a DMA, whose caller holds references into the QP.
   void WaitOutOfDma();
   uint64_t NowNs() const;
-  uint64_t NowPs() const;
 
   TransportEngineConfig config_;
   net::NetworkInterface interface_;
