@@ -1,7 +1,7 @@
 // PfcIngress: TRN-8.5's XOFF/XON hysteresis and refresh.
 #include "models/transport/pfc_ingress.h"
 
-#include <algorithm>
+#include "models/common/earliest.h"
 
 namespace lq::transport {
 
@@ -54,7 +54,7 @@ std::optional<uint64_t> PfcIngress::next_timer_ps() const {
   std::optional<uint64_t> next;
   for (unsigned p = 0; p < roce::kPfcPriorities; ++p) {
     if (xoff_[p]) {
-      next = std::min(next.value_or(refresh_at_[p]), refresh_at_[p]);
+      KeepEarliest(next, refresh_at_[p]);
     }
   }
   return next;

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "models/common/earliest.h"
+
 namespace lq::transport {
 
 PfcPause::PfcPause(uint64_t line_rate_bps) : line_rate_bps_(line_rate_bps) {}
@@ -54,7 +56,7 @@ std::optional<uint64_t> PfcPause::next_expiry_ps() const {
   std::optional<uint64_t> next;
   for (unsigned p = 0; p < roce::kPfcPriorities; ++p) {
     if (paused_[p]) {
-      next = std::min(next.value_or(until_[p]), until_[p]);
+      KeepEarliest(next, until_[p]);
     }
   }
   return next;

@@ -5,6 +5,7 @@
 #include <string>
 #include <utility>
 
+#include "models/common/earliest.h"
 #include "models/network/route_header.h"
 #include "models/roce/addressing.h"
 #include "models/roce/frame_edits.h"
@@ -148,17 +149,12 @@ void RouterFlowControl::Tick() {
 
 void RouterFlowControl::Schedule() {
   std::optional<uint64_t> next;
-  auto consider = [&next](std::optional<uint64_t> at) {
-    if (at) {
-      next = std::min(next.value_or(*at), *at);
-    }
-  };
   if (!in_flight_.empty()) {
-    consider(in_flight_.front().due_ps);
+    KeepEarliest(next, in_flight_.front().due_ps);
   }
   for (unsigned p = 0; p < pause_.size(); ++p) {
-    consider(pause_[p].next_expiry_ps());
-    consider(ingress_[p].next_timer_ps());
+    KeepEarliest(next, pause_[p].next_expiry_ps());
+    KeepEarliest(next, ingress_[p].next_timer_ps());
   }
   if (next) {
     tick_.notify(CycleClock::OffsetOfPs(*next));

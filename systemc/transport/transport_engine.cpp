@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "models/common/bytes.h"
+#include "models/common/earliest.h"
 #include "models/roce/addressing.h"
 #include "models/roce/frame_edits.h"
 #include "models/roce/psn.h"
@@ -216,16 +217,11 @@ void TransportEngine::Run() {
       Receive(delivered);
     }
     std::optional<uint64_t> next_ps;
-    const auto consider = [&next_ps](std::optional<uint64_t> at_ps) {
-      if (at_ps) {
-        next_ps = std::min(next_ps.value_or(*at_ps), *at_ps);
-      }
-    };
     for (auto& [qpn, qp] : qps_) {
       if (qp.cc) {
         qp.cc->Advance(CycleClock::NowPs());
       }
-      consider(SendResponses(qpn, qp));
+      KeepEarliest(next_ps, SendResponses(qpn, qp));
       if (qp.requester && qp.context.requester_runs()) {
         const auto due = qp.requester->deadline();
         if (due && *due <= NowNs()) {
@@ -234,7 +230,7 @@ void TransportEngine::Run() {
           qp.requester->OnTimer(NowNs());
           AfterRequesterEvent(qp, unacked, next, false);
         }
-        consider(SendRequests(qpn, qp));
+        KeepEarliest(next_ps, SendRequests(qpn, qp));
         if (qp.requester->failed()) {
           qp.context.EnterError();
           EnterError(qpn, qp);
@@ -243,8 +239,9 @@ void TransportEngine::Run() {
       Collect(qpn, qp);
       if (qp.requester && qp.context.requester_runs()) {
         const auto deadline = qp.requester->deadline();
-        consider(deadline ? std::optional<uint64_t>(*deadline * kPsPerNs)
-                          : std::nullopt);
+        KeepEarliest(next_ps,
+                     deadline ? std::optional<uint64_t>(*deadline * kPsPerNs)
+                              : std::nullopt);
       }
       // The congestion control's timers need no wake-up of their own: its
       // every use runs those due first, so an idle QP costs nothing.
