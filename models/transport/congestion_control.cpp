@@ -24,7 +24,9 @@ class NoCongestionControl final : public CongestionControl {
   const char* name() const override { return "none"; }
   uint64_t next_send_ps() const override { return 0; }
   bool WindowAllows(uint64_t) const override { return true; }
-  void OnSent(uint64_t, uint64_t, std::optional<uint32_t>) override {}
+  bool OnSent(uint64_t, uint64_t, std::optional<SentRequest>) override {
+    return false;
+  }
   void OnAcknowledged(uint64_t, uint32_t, bool) override {}
   void OnRewind(uint32_t) override {}
   void OnCnp(uint64_t) override {}

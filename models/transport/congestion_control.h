@@ -48,6 +48,17 @@ struct CongestionParams {
   LqccParams lqcc;
 };
 
+// A request as the congestion control sees it: its first PSN, and whether
+// an acknowledgement of it is on the way without asking (it carries AckReq
+// by TRN-6.7, or it is a READ or atomic, whose response acknowledges it).
+struct SentRequest {
+  // Implicit, so that a PSN alone names a request that asks for an ACK.
+  SentRequest(uint32_t first_psn, bool asks_ack = true)  // NOLINT
+      : first_psn(first_psn), asks_ack(asks_ack) {}
+  uint32_t first_psn;
+  bool asks_ack;
+};
+
 class CongestionControl {
  public:
   virtual ~CongestionControl() = default;
@@ -60,10 +71,11 @@ class CongestionControl {
   // Whether a request of `frame_bytes` may be sent now (TRN-11.7's window;
   // always true without one).
   virtual bool WindowAllows(uint64_t frame_bytes) const = 0;
-  // A request (with its first PSN) or a read response (without) of
-  // `frame_bytes` wire bytes started at `now_ps`.
-  virtual void OnSent(uint64_t now_ps, uint64_t frame_bytes,
-                      std::optional<uint32_t> request_psn) = 0;
+  // A request or a read response (no `request`) of `frame_bytes` wire
+  // bytes started at `now_ps`. Returns whether the request must carry
+  // AckReq for the window's sake (TRN-11.7); false for the others.
+  virtual bool OnSent(uint64_t now_ps, uint64_t frame_bytes,
+                      std::optional<SentRequest> request) = 0;
   // Every request whose first PSN lies before `unacked_psn` is now
   // acknowledged (an ACK, NAK or response moved the requester's oldest
   // unacknowledged PSN there); `becn`: the packet that did so carried BECN

@@ -11,13 +11,11 @@ namespace {
 constexpr double kBitsPerByte = 8;
 constexpr double kPsPerSecond = 1e12;
 
-// When the packet after one of `frame_bytes` started at `now_ps` may start,
-// given that it could not start before `next_send_ps` (TRN-10.1).
-uint64_t PacedNextSendPs(uint64_t next_send_ps, uint64_t now_ps,
-                         uint64_t frame_bytes, double rate_bps) {
-  const double gap_ps = std::ceil(static_cast<double>(frame_bytes) *
-                                  kBitsPerByte * kPsPerSecond / rate_bps);
-  return std::max(next_send_ps, now_ps) + static_cast<uint64_t>(gap_ps);
+// The time a frame of `frame_bytes` takes at `rate_bps` (TRN-10.1).
+uint64_t GapPs(uint64_t frame_bytes, double rate_bps) {
+  return static_cast<uint64_t>(
+      std::ceil(static_cast<double>(frame_bytes) * kBitsPerByte * kPsPerSecond /
+                rate_bps));
 }
 
 }  // namespace
@@ -29,14 +27,15 @@ Dcqcn::Dcqcn(double line_rate_bps, const DcqcnParams& params)
       target_rate_bps_(line_rate_bps),
       alpha_(params.initial_alpha) {}
 
-void Dcqcn::OnSent(uint64_t now_ps, uint64_t frame_bytes,
-                   std::optional<uint32_t>) {
+bool Dcqcn::OnSent(uint64_t now_ps, uint64_t frame_bytes,
+                   std::optional<SentRequest>) {
   Advance(now_ps);  // timers due before this packet act first
-  // TRN-10.1: requests and read responses alike are paced at RC.
-  next_send_ps_ =
-      PacedNextSendPs(next_send_ps_, now_ps, frame_bytes, current_rate_bps_);
+  // TRN-10.1: requests and read responses alike are paced at RC; one sent
+  // early is taken as starting when pacing let it.
+  last_start_ps_ = std::max(next_send_ps(), now_ps);
+  last_frame_bytes_ = frame_bytes;
   if (!reacting_) {
-    return;
+    return false;
   }
   // TRN-10.4: the byte counter fires every B bytes sent.
   bytes_since_event_ += frame_bytes;
@@ -45,6 +44,7 @@ void Dcqcn::OnSent(uint64_t now_ps, uint64_t frame_bytes,
     ++byte_counter_events_;
     Increase();
   }
+  return false;
 }
 
 void Dcqcn::OnCnp(uint64_t now_ps) {
@@ -76,6 +76,16 @@ void Dcqcn::Advance(uint64_t now_ps) {
     Increase();
     increase_deadline_ps_ += params_.increase_timer_ps;
   }
+}
+
+uint64_t Dcqcn::next_send_ps() const {
+  // The gap after the last packet is taken at today's RC, not the RC it was
+  // sent at: a rate limiter's gap shrinks as the rate recovers, so a packet
+  // sent at R_min does not hold the next one back for 8 x s / R_min.
+  if (last_frame_bytes_ == 0) {
+    return last_start_ps_;
+  }
+  return last_start_ps_ + GapPs(last_frame_bytes_, current_rate_bps_);
 }
 
 std::optional<uint64_t> Dcqcn::next_timer_ps() const {

@@ -17,10 +17,11 @@ class Dcqcn : public CongestionControl {
   Dcqcn(double line_rate_bps, const DcqcnParams& params);
 
   const char* name() const override { return "dcqcn"; }
-  uint64_t next_send_ps() const override { return next_send_ps_; }
+  uint64_t next_send_ps() const override;
   bool WindowAllows(uint64_t) const override { return true; }
-  void OnSent(uint64_t now_ps, uint64_t frame_bytes,
-              std::optional<uint32_t> request_psn) override;
+  // Paces; never asks for an acknowledgement.
+  bool OnSent(uint64_t now_ps, uint64_t frame_bytes,
+              std::optional<SentRequest> request) override;
   // DCQCN reacts to CNPs only.
   void OnAcknowledged(uint64_t, uint32_t, bool) override {}
   void OnRewind(uint32_t) override {}
@@ -57,7 +58,9 @@ class Dcqcn : public CongestionControl {
   bool reacting_ = false;
   uint64_t alpha_deadline_ps_ = 0;
   uint64_t increase_deadline_ps_ = 0;
-  uint64_t next_send_ps_ = 0;
+  // The last packet paced: when it started and its size.
+  uint64_t last_start_ps_ = 0;
+  uint64_t last_frame_bytes_ = 0;
 };
 
 }  // namespace lq::transport

@@ -16,22 +16,38 @@ Lqcc::Lqcc(double line_rate_bps, const LqccParams& params)
       window_bytes_(max_window_bytes_) {}  // TRN-11.1
 
 bool Lqcc::WindowAllows(uint64_t frame_bytes) const {
-  // TRN-11.7: a request larger than W still goes out alone.
-  return in_flight_.empty() ||
+  // TRN-11.7: a request larger than W still goes out alone; and when W
+  // shrank below what is in flight while none of it asked for an
+  // acknowledgement, one more goes, asking, rather than waiting for the
+  // ACK timer.
+  return in_flight_.empty() || asking_in_flight_ == 0 ||
          static_cast<double>(in_flight_bytes_ + frame_bytes) <= window_bytes_;
 }
 
-void Lqcc::OnSent(uint64_t now_ps, uint64_t frame_bytes,
-                  std::optional<uint32_t> request_psn) {
+bool Lqcc::OnSent(uint64_t now_ps, uint64_t frame_bytes,
+                  std::optional<SentRequest> request) {
   Advance(now_ps);
   if (!round_end_ps_) {
     round_end_ps_ = now_ps + params_.round_ps;  // TRN-11.1
   }
-  if (request_psn) {
-    // TRN-11.5: a request is accounted under its first PSN.
-    in_flight_.push_back({*request_psn, frame_bytes});
-    in_flight_bytes_ += frame_bytes;
+  if (!request) {
+    return false;
   }
+  // TRN-11.7: when another request of this size would not fit, this one
+  // asks for the acknowledgement that opens the window again.
+  const bool must_ask =
+      static_cast<double>(in_flight_bytes_ + 2 * frame_bytes) > window_bytes_;
+  // TRN-11.5: a request is accounted under its first PSN.
+  in_flight_.push_back(
+      {request->first_psn, frame_bytes, request->asks_ack || must_ask});
+  in_flight_bytes_ += frame_bytes;
+  asking_in_flight_ += in_flight_.back().asks_ack ? 1 : 0;
+  return must_ask;
+}
+
+void Lqcc::Uncount(const Request& request) {
+  in_flight_bytes_ -= request.frame_bytes;
+  asking_in_flight_ -= request.asks_ack ? 1 : 0;
 }
 
 void Lqcc::OnAcknowledged(uint64_t now_ps, uint32_t unacked_psn, bool becn) {
@@ -41,7 +57,7 @@ void Lqcc::OnAcknowledged(uint64_t now_ps, uint32_t unacked_psn, bool becn) {
   while (!in_flight_.empty() &&
          PsnBefore(in_flight_.front().first_psn, unacked_psn)) {
     const uint64_t bytes = in_flight_.front().frame_bytes;
-    in_flight_bytes_ -= bytes;
+    Uncount(in_flight_.front());
     acknowledged_bytes_ += bytes;
     marked_bytes_ += becn ? bytes : 0;
     in_flight_.pop_front();
@@ -51,7 +67,7 @@ void Lqcc::OnAcknowledged(uint64_t now_ps, uint32_t unacked_psn, bool becn) {
 void Lqcc::OnRewind(uint32_t psn) {
   // TRN-11.7: requests from `psn` on count again only once resent.
   while (!in_flight_.empty() && !PsnBefore(in_flight_.back().first_psn, psn)) {
-    in_flight_bytes_ -= in_flight_.back().frame_bytes;
+    Uncount(in_flight_.back());
     in_flight_.pop_back();
   }
 }

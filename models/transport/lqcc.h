@@ -5,6 +5,7 @@
 // clock the window out; there is no pacing.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <deque>
 #include <optional>
@@ -22,8 +23,8 @@ class Lqcc : public CongestionControl {
   // TRN-11.7: acknowledgements clock the window out; no pacing.
   uint64_t next_send_ps() const override { return 0; }
   bool WindowAllows(uint64_t frame_bytes) const override;
-  void OnSent(uint64_t now_ps, uint64_t frame_bytes,
-              std::optional<uint32_t> request_psn) override;
+  bool OnSent(uint64_t now_ps, uint64_t frame_bytes,
+              std::optional<SentRequest> request) override;
   void OnAcknowledged(uint64_t now_ps, uint32_t unacked_psn,
                       bool becn) override;
   void OnRewind(uint32_t psn) override;
@@ -50,7 +51,10 @@ class Lqcc : public CongestionControl {
   struct Request {
     uint32_t first_psn;
     uint64_t frame_bytes;
+    bool asks_ack;
   };
+  // Takes a request that leaves in-flight out of the counts.
+  void Uncount(const Request& request);
   // TRN-11.6's F for the round now ending.
   double RoundFeedback() const;
   // TRN-11.6: the round's feedback moves α and W.
@@ -63,6 +67,7 @@ class Lqcc : public CongestionControl {
   double alpha_ = 1;
   std::deque<Request> in_flight_;  // in PSN order, oldest first
   uint64_t in_flight_bytes_ = 0;
+  size_t asking_in_flight_ = 0;  // requests in flight that asks_ack
   unsigned clean_rounds_ = 0;
   uint64_t acknowledged_bytes_ = 0;  // A
   uint64_t marked_bytes_ = 0;        // M

@@ -172,8 +172,7 @@ ResponderStep Responder::Refuse(roce::NakCode code) {
 ResponderStep Responder::Execute(const RequestHeader& request) {
   const Opcode op = request.opcode;
   const bool send = IsSend(op);
-  if (op == Opcode::kReadRequest || op == Opcode::kCompareSwap ||
-      op == Opcode::kFetchAdd) {
+  if (IsReadOrAtomic(op)) {
     return ExecuteReadOrAtomic(request);
   }
   if (!send && !IsWrite(op)) {

@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <optional>
 
+#include "models/roce/opcode.h"
+
 namespace lq::transport {
 
 enum class SendKind { kSend, kWrite, kRead, kCompareSwap, kFetchAdd };
@@ -14,6 +16,13 @@ enum class SendKind { kSend, kWrite, kRead, kCompareSwap, kFetchAdd };
 inline bool IsReadOrAtomic(SendKind kind) {
   return kind == SendKind::kRead || kind == SendKind::kCompareSwap ||
          kind == SendKind::kFetchAdd;
+}
+
+// The request packets of those: a READ REQUEST, COMPARE SWAP or FETCH ADD.
+inline bool IsReadOrAtomic(roce::Opcode opcode) {
+  return opcode == roce::Opcode::kReadRequest ||
+         opcode == roce::Opcode::kCompareSwap ||
+         opcode == roce::Opcode::kFetchAdd;
 }
 
 // A send-queue work request: a SEND of `length` bytes into the peer's next

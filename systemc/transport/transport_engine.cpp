@@ -29,6 +29,15 @@ constexpr size_t kAtomicBytes = 8;
 // queues rather than in the interface.
 constexpr size_t kInjectionWindowBytes = 32 * 1024;
 
+// When a QP whose pacing holds a packet back should look again: when
+// pacing lets it go, or sooner if a timer of its control changes the rate
+// (and with it the gap, TRN-10.1) first.
+uint64_t PacingWakePs(const CongestionControl& cc) {
+  std::optional<uint64_t> wake = cc.next_send_ps();
+  KeepEarliest(wake, cc.next_timer_ps());
+  return *wake;
+}
+
 bool IsResponse(roce::Opcode opcode) {
   return opcode == roce::Opcode::kReadResponseFirst ||
          opcode == roce::Opcode::kReadResponseMiddle ||
@@ -114,6 +123,9 @@ Result<QpState> TransportEngine::ModifyQp(uint32_t qpn,
   const QpAttributes& attributes = qp.context.attributes();
   switch (*state) {
     case QpState::kReset:
+      // TRN-5.2: outstanding work requests go without completions.
+      counters_.work_discarded +=
+          qp.send_buffers.size() + qp.receive_buffers.size();
       qp = Qp{};
       break;
     case QpState::kRtr:
@@ -243,8 +255,9 @@ void TransportEngine::Run() {
                      deadline ? std::optional<uint64_t>(*deadline * kPsPerNs)
                               : std::nullopt);
       }
-      // The congestion control's timers need no wake-up of their own: its
-      // every use runs those due first, so an idle QP costs nothing.
+      // The congestion control's timers wake the engine only while pacing
+      // holds a packet back: its every use runs those due first, so an
+      // idle QP costs nothing.
     }
     if (!inbox_.empty()) {
       continue;  // DMA waits let more arrive
@@ -272,7 +285,7 @@ std::optional<uint64_t> TransportEngine::SendRequests(uint32_t qpn, Qp& qp) {
   while (interface_.pending_bytes() < kInjectionWindowBytes) {
     if (qp.cc->next_send_ps() > CycleClock::NowPs()) {
       const bool more = qp.held || qp.requester->outstanding() > 0;
-      return more ? std::optional<uint64_t>(qp.cc->next_send_ps())
+      return more ? std::optional<uint64_t>(PacingWakePs(*qp.cc))
                   : std::nullopt;
     }
     if (!qp.held) {
@@ -287,10 +300,13 @@ std::optional<uint64_t> TransportEngine::SendRequests(uint32_t qpn, Qp& qp) {
     }
     RequestPacket request = *qp.held;
     qp.held.reset();
-    qp.cc->OnSent(CycleClock::NowPs(), frame, request.psn);
-    // TRN-11.7: when another request like this one would not fit, ask for
-    // the acknowledgement that opens the window again.
-    request.ack_req = request.ack_req || !qp.cc->WindowAllows(frame);
+    // A READ's or atomic's response acknowledges it unasked; the window may
+    // want an ACK of the others too (TRN-11.7).
+    const bool window_asks = qp.cc->OnSent(
+        CycleClock::NowPs(), frame,
+        SentRequest{request.psn,
+                    request.ack_req || IsReadOrAtomic(request.opcode)});
+    request.ack_req = request.ack_req || window_asks;
     Transmit(qpn, qp, request);
   }
   return std::nullopt;
@@ -551,6 +567,14 @@ void TransportEngine::AnswerRead(uint32_t qpn, Qp& qp, const ReadAnswer& read) {
                     roce::NakCode::kRemoteAccessError);
     return;
   }
+  // TRN-6.11: a duplicate of a READ whose answer is still queued restarts
+  // that answer rather than queueing a second one behind it.
+  for (size_t i = 0; i < qp.replies.size(); ++i) {
+    if (qp.replies[i].read && qp.replies[i].read->first_psn == read.first_psn) {
+      qp.next_response = i == 0 ? 0 : qp.next_response;
+      return;
+    }
+  }
   qp.replies.push_back({read, {}});
   SendResponses(qpn, qp);  // at once unless pacing holds it
 }
@@ -576,7 +600,7 @@ std::optional<uint64_t> TransportEngine::SendResponses(uint32_t qpn, Qp& qp) {
       continue;
     }
     if (qp.cc && qp.cc->next_send_ps() > CycleClock::NowPs()) {
-      return qp.cc->next_send_ps();
+      return PacingWakePs(*qp.cc);
     }
     SendNextResponse(qpn, qp);
   }
@@ -751,7 +775,8 @@ StatList TransportEngine::Stats() const {
           {prefix + "cnps_received", counters_.cnps_received},
           {prefix + "work_posted", counters_.work_posted},
           {prefix + "work_completed", counters_.work_completed},
-          {prefix + "work_failed", counters_.work_failed}};
+          {prefix + "work_failed", counters_.work_failed},
+          {prefix + "work_discarded", counters_.work_discarded}};
 }
 
 }  // namespace lq::transport

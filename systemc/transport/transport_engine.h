@@ -70,11 +70,13 @@ struct EngineCounters {
   uint64_t cnps_sent = 0;      // transport.cnps (TRN-9.6)
   uint64_t cnps_received = 0;  // handed to a QP's congestion control
   // Work requests, send and receive: posted, completed successfully,
-  // completed with an error (flushes included). Once all are done,
-  // posted = completed + failed: none lost, none completed twice.
+  // completed with an error (flushes included), discarded without a
+  // completion by a modify to RESET (TRN-5.2). Once all are done, posted =
+  // completed + failed + discarded: none lost, none completed twice.
   uint64_t work_posted = 0;
   uint64_t work_completed = 0;
   uint64_t work_failed = 0;
+  uint64_t work_discarded = 0;
 };
 
 class TransportEngine : public sc_core::sc_module {

@@ -79,6 +79,18 @@ TEST(Dcqcn, TRN_10_1_PacesEachPacketAtTheCurrentRate) {
       << "after a cut the gap follows the new RC";
 }
 
+TEST(Dcqcn, TRN_10_1_ThePendingGapFollowsTheRateAsItChanges) {
+  Dcqcn dcqcn = IncreaseOnly(100'000, uint64_t{1} << 40, 5);
+  CutTwice(dcqcn);  // RC = 25 Gb/s, RT = 50 Gb/s
+  dcqcn.OnSent(0, 4096, 0);
+  EXPECT_EQ(dcqcn.next_send_ps(), 1'310'720u) << "8 x 4096 / 25e9 s";
+  dcqcn.Advance(100'000);  // fast recovery: RC = 37.5 Gb/s
+  EXPECT_EQ(dcqcn.next_send_ps(), 873'814u)
+      << "the packet waiting goes at the recovered rate, 8 x 4096 / 37.5e9 s";
+  dcqcn.OnCnp(200'000);
+  EXPECT_GT(dcqcn.next_send_ps(), 873'814u) << "and waits longer after a cut";
+}
+
 TEST(Dcqcn, TRN_10_2_CnpCutsRateByHalfAlpha) {
   Dcqcn dcqcn(kRate, DcqcnParams{});
   dcqcn.OnCnp(1000);
@@ -261,6 +273,41 @@ TEST(Lqcc, TRN_11_7_WindowGatesRequestsUnlessNothingIsInFlight) {
   EXPECT_EQ(lqcc.in_flight_bytes(), 8000u) << "read responses are not held";
   EXPECT_TRUE(lqcc.WindowAllows(2000)) << "8000 + 2000 <= W";
   EXPECT_FALSE(lqcc.WindowAllows(2001)) << "8000 + 2001 > W";
+}
+
+TEST(Lqcc, TRN_11_7_ARequestAfterWhichAnotherWouldNotFitAsksForAnAck) {
+  Lqcc lqcc(kPcie6Rate, WindowOf(10'000));
+  EXPECT_FALSE(lqcc.OnSent(0, 3000, SentRequest{0, false})) << "6000 <= W";
+  EXPECT_FALSE(lqcc.OnSent(0, 3000, SentRequest{1, false})) << "9000 <= W";
+  EXPECT_TRUE(lqcc.OnSent(0, 3000, SentRequest{2, false})) << "12000 > W";
+  EXPECT_FALSE(lqcc.OnSent(0, 3000, std::nullopt)) << "a read response";
+}
+
+TEST(Lqcc, TRN_11_7_AWindowCutBelowInFlightStillBringsAnAckBack) {
+  Lqcc lqcc(kPcie6Rate, WindowOf(10'000));
+  ASSERT_FALSE(lqcc.OnSent(0, 3000, SentRequest{0, false}));
+  ASSERT_FALSE(lqcc.OnSent(0, 3000, SentRequest{1, false}));
+  lqcc.OnCnp(1000);
+  lqcc.Advance(4'000'000);  // W = 5000 < 6000 in flight, none asking
+  ASSERT_DOUBLE_EQ(lqcc.window_bytes(), 5000.0);
+  EXPECT_TRUE(lqcc.WindowAllows(3000))
+      << "nothing in flight asks for an ACK: one more goes, asking";
+  EXPECT_TRUE(lqcc.OnSent(4'000'000, 3000, SentRequest{2, false}));
+  EXPECT_FALSE(lqcc.WindowAllows(3000)) << "now an ACK is on its way";
+  lqcc.OnAcknowledged(4'500'000, 3, false);
+  EXPECT_TRUE(lqcc.WindowAllows(3000)) << "nothing in flight";
+}
+
+TEST(Lqcc, TRN_11_7_ARequestAnsweredOrAskingAlreadyBringsAnAck) {
+  Lqcc lqcc(kPcie6Rate, WindowOf(10'000));
+  lqcc.OnSent(0, 3000, SentRequest{0, false});
+  lqcc.OnSent(0, 3000, SentRequest{1, true});  // a LAST packet, or a READ
+  lqcc.OnCnp(1000);
+  lqcc.Advance(4'000'000);
+  EXPECT_FALSE(lqcc.WindowAllows(3000)) << "the window waits for that ACK";
+  lqcc.OnRewind(1);
+  EXPECT_TRUE(lqcc.WindowAllows(3000))
+      << "after a rewind the asking request is in flight no more";
 }
 
 TEST(Lqcc, TRN_11_7_TheWindowAloneHoldsSendingBack) {

@@ -202,11 +202,13 @@ inline bool InitQps(TransportEngine& a, uint32_t qa, TransportEngine& b,
 }
 
 // Steps 4 and 5: each to RTR with its peer, `pmtu` and `congestion` (the
-// engine's when none), then to RTS; false if any modify fails.
+// engine's when none), then to RTS with the local ACK timeout code
+// `timeout`; false if any modify fails.
 inline bool ReadyQps(TransportEngine& a, uint32_t qa, uint32_t node_a,
                      TransportEngine& b, uint32_t qb, uint32_t node_b,
                      uint32_t pmtu = 1024,
-                     std::optional<std::string> congestion = std::nullopt) {
+                     std::optional<std::string> congestion = std::nullopt,
+                     uint8_t timeout = QpAttributes{}.timeout) {
   QpModify rtr;
   rtr.to = QpState::kRtr;
   rtr.pmtu = pmtu;
@@ -220,6 +222,7 @@ inline bool ReadyQps(TransportEngine& a, uint32_t qa, uint32_t node_a,
   rtr.remote_qpn = qa;
   QpModify rts;
   rts.to = QpState::kRts;
+  rts.timeout = timeout;
   return b.ModifyQp(qb, rtr).ok() && a.ModifyQp(qa, rts).ok() &&
          b.ModifyQp(qb, rts).ok();
 }
@@ -231,16 +234,18 @@ struct QpPair {
 };
 
 // TRN-5.6 whole: a new QP on node `a` and one on node `b`, taken to RTS as
-// a connection with `pmtu` and `congestion`; nothing if a step failed.
+// a connection with `pmtu`, `congestion` and `timeout`; nothing if a step
+// failed.
 inline std::optional<QpPair> ConnectQps(
     std::vector<EngineNode>& nodes, unsigned a, unsigned b,
-    uint32_t pmtu = 1024,
-    std::optional<std::string> congestion = std::nullopt) {
+    uint32_t pmtu = 1024, std::optional<std::string> congestion = std::nullopt,
+    uint8_t timeout = QpAttributes{}.timeout) {
   TransportEngine& ea = *nodes[a].engine;
   TransportEngine& eb = *nodes[b].engine;
   const QpPair pair{ea.CreateQp(), eb.CreateQp()};
   if (!InitQps(ea, pair.a, eb, pair.b) ||
-      !ReadyQps(ea, pair.a, a, eb, pair.b, b, pmtu, std::move(congestion))) {
+      !ReadyQps(ea, pair.a, a, eb, pair.b, b, pmtu, std::move(congestion),
+                timeout)) {
     return std::nullopt;
   }
   return pair;

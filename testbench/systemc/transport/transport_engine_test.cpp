@@ -3,7 +3,8 @@
 // immediate data, RDMA READ, fetch-and-add and compare-and-swap move real
 // bytes between nodes' memories as RoCEv2 packets carried by the network
 // layer. Memory contents are compared end to end; completions, the state
-// rules of TRN-5.2 and a flush on ERROR are checked; and every frame the
+// rules of TRN-5.2, a flush on ERROR and a discard on RESET are checked;
+// and every frame the
 // engines sent, written as a pcap, must decode in tshark (TRN-1.8).
 #include "systemc/transport/transport_engine.h"
 
@@ -181,6 +182,46 @@ TEST(TransportEngine, TRN_5_6_TRN_6_2_and_TRN_1_8_RealBytesCrossTheFabric) {
        roce::Opcode::kReadResponseLast, roce::Opcode::kCompareSwap,
        roce::Opcode::kFetchAdd, roce::Opcode::kAtomicAcknowledge,
        roce::Opcode::kAcknowledge});
+}
+
+TEST(TransportEngine, TRN_5_2_ResetDiscardsWorkRequestsWithoutCompletions) {
+  std::vector<EngineNode> nodes = BuildTorus("4", net::DeliveryFaults{});
+  TransportEngine& e0 = *nodes[0].engine;
+  TransportEngine& e1 = *nodes[1].engine;
+  std::vector<EngineCompletion> at0, at1;
+  QpPair qps;
+  testing::ScThread workload("workload", [&] {
+    const auto connected = ConnectQps(nodes, 0, 1);
+    ASSERT_TRUE(connected);
+    qps = *connected;
+    ASSERT_TRUE(e1.PostReceive(qps.b, {11, 64}, 0x100).ok());
+    ASSERT_TRUE(e1.PostReceive(qps.b, {12, 64}, 0x200).ok());
+    SendWr send;
+    send.wr_id = 1;
+    send.length = 64;
+    ASSERT_TRUE(e0.PostSend(qps.a, send, 0).ok());
+    QpModify reset;
+    reset.to = QpState::kReset;
+    ASSERT_TRUE(e0.ModifyQp(qps.a, reset).ok());  // before the SEND leaves
+    ASSERT_TRUE(e1.ModifyQp(qps.b, reset).ok());
+    sc_core::wait(sc_time(20, SC_US));
+    at0 = e0.PollCompletions();
+    at1 = e1.PollCompletions();
+    EXPECT_TRUE(e0.DestroyQp(qps.a).ok()) << "nothing left outstanding";
+    sc_core::sc_stop();
+  });
+  sc_core::sc_start();
+
+  EXPECT_TRUE(at0.empty()) << "no completion for a discarded WR";
+  EXPECT_TRUE(at1.empty());
+  EXPECT_EQ(e0.counters().work_discarded, 1u);
+  EXPECT_EQ(e1.counters().work_discarded, 2u);
+  for (const TransportEngine* e : {&e0, &e1}) {
+    const EngineCounters& c = e->counters();
+    EXPECT_EQ(c.work_posted,
+              c.work_completed + c.work_failed + c.work_discarded);
+  }
+  EXPECT_EQ(e1.qp_state(qps.b), QpState::kReset);
 }
 
 }  // namespace
