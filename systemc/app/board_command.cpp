@@ -11,10 +11,12 @@
 #include <systemc>
 
 #include "models/elf/elf_image.h"
+#include "models/phy/link_profile.h"
 #include "systemc/app/run_command.h"
 #include "systemc/app/scenario.h"
 #include "systemc/cluster/cluster.h"
 #include "systemc/fabric/fabric.h"
+#include "systemc/transport/transport_engine.h"
 
 namespace lq::app {
 namespace {
@@ -132,6 +134,12 @@ int RunBoard(const BoardOptions& options) {
         return BadInput(options.scenario_file +
                         ": topology: " + topology.error().reason);
       }
+      // Every card of a fabric has a transport engine (DEVICES.TRANSPORT);
+      // congestion control paces at one port's goodput (TRN-10.1).
+      transport::TransportEngineConfig engine;
+      engine.congestion_params.line_rate_bps =
+          phy::PayloadGoodputGbps(*profile, profile->max_lanes) * 1e9;
+      config.network.transport = engine;
       cluster = std::make_unique<cluster::Cluster>("cluster", config,
                                                    topology.value());
     }

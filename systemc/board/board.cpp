@@ -33,7 +33,7 @@ Board::Board(const sc_core::sc_module_name& name, const BoardConfig& config)
                                       config.cpu.clock_period),
                 static_cast<uint32_t>(sc_core::sc_time(1, sc_core::SC_SEC) /
                                       config.mtime_tick),
-                config.router}),
+                config.router, config.transport}),
       timer_irq_("timer_irq"),
       software_irq_("software_irq"),
       external_irq_("external_irq"),
@@ -96,6 +96,20 @@ void Board::AttachRouter(
   }
   bus_.devices.bind(csr);
   bus_.Map("router", AddressMap::kRouter, AddressMap::kRouterSize);
+}
+
+void Board::AttachTransport(
+    tlm::tlm_base_target_socket_b<32, tlm::tlm_fw_transport_if<>,
+                                  tlm::tlm_bw_transport_if<>>& csr,
+    tlm::tlm_initiator_socket<32>& dma) {
+  if (!config_.transport) {
+    throw std::logic_error(std::string(name()) +
+                           ": a transport engine attached to a board "
+                           "configured without one (BoardConfig::transport)");
+  }
+  bus_.devices.bind(csr);
+  bus_.Map("transport", AddressMap::kTransport, AddressMap::kTransportSize);
+  dma.bind(bus_.upstream);
 }
 
 void Board::before_end_of_elaboration() {

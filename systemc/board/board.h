@@ -37,6 +37,8 @@ struct AddressMap {
   static constexpr uint32_t kLinkControllerStride = 0x1000;
   static constexpr uint32_t kRouter = 0x40010000;
   static constexpr uint32_t kRouterSize = 0x10000;
+  static constexpr uint32_t kTransport = 0x40020000;
+  static constexpr uint32_t kTransportSize = 0x1000;
   static constexpr uint32_t kRam = 0x80000000;
   static constexpr unsigned kMaxPorts = 8;
   static constexpr unsigned kFirstLinkIrq = 1;  // PLIC source of port 0
@@ -44,8 +46,9 @@ struct AddressMap {
 
 struct BoardConfig {
   uint32_t node_id = 0;
-  unsigned ports = 0;   // link controllers that will be attached
-  bool router = false;  // a router will be attached (DEVICES.ROUTER)
+  unsigned ports = 0;      // link controllers that will be attached
+  bool router = false;     // a router will be attached (DEVICES.ROUTER)
+  bool transport = false;  // so will a transport engine (DEVICES.TRANSPORT)
   uint32_t flash_bytes = 1u << 20;
   uint32_t ram_bytes = 1u << 20;
   CpuConfig cpu;
@@ -72,6 +75,15 @@ class Board : public sc_core::sc_module {
   void AttachRouter(
       tlm::tlm_base_target_socket_b<32, tlm::tlm_fw_transport_if<>,
                                     tlm::tlm_bw_transport_if<>>& csr);
+
+  // Maps the transport engine's registers (docs/registers/transport.md) at
+  // AddressMap::kTransport and makes its DMA a master of the board's bus,
+  // so that its work requests name bus addresses. Once, before the
+  // simulation starts, on a board configured with a transport engine.
+  void AttachTransport(
+      tlm::tlm_base_target_socket_b<32, tlm::tlm_fw_transport_if<>,
+                                    tlm::tlm_bw_transport_if<>>& csr,
+      tlm::tlm_initiator_socket<32>& dma);
 
   // Loads an image into flash and RAM and sets the CPU's reset pc to its
   // entry. Fails, changing nothing, if a segment or the entry point lies

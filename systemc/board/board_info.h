@@ -18,7 +18,8 @@ struct BoardFacts {
   uint32_t ports = 0;
   uint32_t cpu_khz = 100000;
   uint32_t mtime_hz = 10000000;
-  bool router = false;  // DEVICES.ROUTER
+  bool router = false;     // DEVICES.ROUTER
+  bool transport = false;  // DEVICES.TRANSPORT
 };
 
 class BoardInfo : public sc_core::sc_module {

@@ -34,7 +34,8 @@ const Bus::Window* Bus::Decode(uint64_t address, unsigned length) const {
   return nullptr;
 }
 
-void Bus::BTransport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
+void Bus::BTransport(int, tlm::tlm_generic_payload& trans,
+                     sc_core::sc_time& delay) {
   const uint64_t address = trans.get_address();
   const Window* window = Decode(address, trans.get_data_length());
   if (window == nullptr) {
@@ -47,7 +48,8 @@ void Bus::BTransport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
   trans.set_address(address);
 }
 
-bool Bus::GetDirectMemPtr(tlm::tlm_generic_payload& trans, tlm::tlm_dmi& dmi) {
+bool Bus::GetDirectMemPtr(int, tlm::tlm_generic_payload& trans,
+                          tlm::tlm_dmi& dmi) {
   const uint64_t address = trans.get_address();
   const Window* window = Decode(address, 1);
   if (window == nullptr) {
@@ -66,7 +68,7 @@ bool Bus::GetDirectMemPtr(tlm::tlm_generic_payload& trans, tlm::tlm_dmi& dmi) {
   return granted;
 }
 
-unsigned Bus::TransportDbg(tlm::tlm_generic_payload& trans) {
+unsigned Bus::TransportDbg(int, tlm::tlm_generic_payload& trans) {
   const uint64_t address = trans.get_address();
   const Window* window = Decode(address, trans.get_data_length());
   if (window == nullptr) {
@@ -82,8 +84,11 @@ void Bus::InvalidateDirectMemPtr(int index, sc_dt::uint64 start,
                                  sc_dt::uint64 end) {
   for (const Window& w : windows_) {
     if (static_cast<int>(w.index) == index) {
-      upstream->invalidate_direct_mem_ptr(
-          w.base + start, w.base + std::min<sc_dt::uint64>(end, w.size - 1));
+      // Every master may hold a pointer into the window.
+      for (unsigned i = 0; i < upstream.size(); ++i) {
+        upstream[i]->invalidate_direct_mem_ptr(
+            w.base + start, w.base + std::min<sc_dt::uint64>(end, w.size - 1));
+      }
       return;
     }
   }

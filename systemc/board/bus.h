@@ -1,11 +1,12 @@
 // Bus: decodes the board's address map (docs/board.md) and forwards each
 // transaction to the device that owns the address, with the address made
 // relative to the device's window. A miss answers TLM_ADDRESS_ERROR_RESPONSE;
-// the CPU turns that into an access fault.
+// the CPU turns that into an access fault. Several initiators may master it
+// (the CPU, the transport engine's DMA); all see the same map.
 #pragma once
 
 #include <tlm_utils/multi_passthrough_initiator_socket.h>
-#include <tlm_utils/simple_target_socket.h>
+#include <tlm_utils/multi_passthrough_target_socket.h>
 
 #include <cstdint>
 #include <string>
@@ -17,7 +18,8 @@ namespace lq::board {
 
 class Bus : public sc_core::sc_module {
  public:
-  tlm_utils::simple_target_socket<Bus> upstream;  // from the CPU
+  // From the CPU and any other bus master.
+  tlm_utils::multi_passthrough_target_socket<Bus> upstream;
   tlm_utils::multi_passthrough_initiator_socket<Bus> devices;
 
   explicit Bus(const sc_core::sc_module_name& name);
@@ -39,9 +41,11 @@ class Bus : public sc_core::sc_module {
   };
 
   const Window* Decode(uint64_t address, unsigned length) const;
-  void BTransport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
-  bool GetDirectMemPtr(tlm::tlm_generic_payload& trans, tlm::tlm_dmi& dmi);
-  unsigned TransportDbg(tlm::tlm_generic_payload& trans);
+  void BTransport(int initiator, tlm::tlm_generic_payload& trans,
+                  sc_core::sc_time& delay);
+  bool GetDirectMemPtr(int initiator, tlm::tlm_generic_payload& trans,
+                       tlm::tlm_dmi& dmi);
+  unsigned TransportDbg(int initiator, tlm::tlm_generic_payload& trans);
   void InvalidateDirectMemPtr(int index, sc_dt::uint64 start,
                               sc_dt::uint64 end);
 

@@ -7,8 +7,11 @@
 namespace lq::cluster {
 namespace {
 
-board::BoardConfig WithRouter(board::BoardConfig board, bool router) {
-  board.router = router;
+// The optional blocks the board's DEVICES register reports.
+board::BoardConfig WithDevices(
+    board::BoardConfig board, const std::optional<NodeNetworkConfig>& network) {
+  board.router = network.has_value();
+  board.transport = network.has_value() && network->transport.has_value();
   return board;
 }
 
@@ -17,7 +20,7 @@ board::BoardConfig WithRouter(board::BoardConfig board, bool router) {
 Node::Node(const sc_core::sc_module_name& name, const board::BoardConfig& board,
            const LinkPortConfig& port,
            const std::optional<NodeNetworkConfig>& network)
-    : sc_module(name), board_("board", WithRouter(board, network.has_value())) {
+    : sc_module(name), board_("board", WithDevices(board, network)) {
   for (unsigned p = 0; p < board.ports; ++p) {
     LinkPortConfig config = port;
     config.phy.seed = port.phy.seed * 64 + p;  // one error stream per port
@@ -39,20 +42,40 @@ Node::Node(const sc_core::sc_module_name& name, const board::BoardConfig& board,
   router.network_ports = board.ports;
   router.local_port = true;
   router_ = std::make_unique<net::Router>("router", router);
-  interface_ = std::make_unique<net::NetworkInterface>(
-      "interface", network->interface, network->on_delivery);
   for (unsigned p = 0; p < board.ports; ++p) {
     Connect(ports_[p]->controller.network, router_->port(p));
   }
-  Connect(router_->port(router_->local_port()), interface_->socket);
-  router_->registers().SetHooks(net::LocalPortHooks(*interface_));
+  if (network->transport) {
+    transport::TransportEngineConfig engine = *network->transport;
+    engine.node = router.node;
+    engine.interface = network->interface;
+    engine_ = std::make_unique<transport::TransportEngine>("transport", engine);
+    engine_registers_ = std::make_unique<transport::TransportRegisters>(
+        "transport_registers", *engine_);
+    Connect(router_->port(router_->local_port()), engine_->network());
+    board_.AttachTransport(engine_registers_->socket, engine_->memory);
+  } else {
+    interface_ = std::make_unique<net::NetworkInterface>(
+        "interface", network->interface, network->on_delivery);
+    Connect(router_->port(router_->local_port()), interface_->socket);
+  }
+  router_->registers().SetHooks(net::LocalPortHooks(*interface()));
   board_.AttachRouter(router_->csr());
+}
+
+net::NetworkInterface* Node::interface() {
+  return engine_ ? &engine_->interface() : interface_.get();
 }
 
 StatList Node::Stats() const {
   StatList stats = board_.Stats();
   if (router_) {
     for (Stat& stat : router_->Stats()) {
+      stats.push_back(std::move(stat));
+    }
+  }
+  if (engine_) {
+    for (Stat& stat : engine_->Stats()) {
       stats.push_back(std::move(stat));
     }
   }

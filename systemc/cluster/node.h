@@ -1,8 +1,10 @@
 // Node: one card of a cluster: its board (the MCU and its devices), one
 // LinkPort per network port, and — on a node of a fabric — the router
-// above those ports with the network interface at its local port. The board
-// maps every link controller's registers and interrupt and the router's
-// registers (docs/board.md).
+// above those ports with, at its local port, either a bare network
+// interface or a transport engine (which has one of its own). The board
+// maps every link controller's registers and interrupt, the router's
+// registers and the transport engine's, and lets the engine's DMA master
+// its bus (docs/board.md).
 #pragma once
 
 #include <functional>
@@ -17,15 +19,21 @@
 #include "systemc/link/slot_sink.h"
 #include "systemc/network/network_interface.h"
 #include "systemc/network/router.h"
+#include "systemc/transport/transport_engine.h"
+#include "systemc/transport/transport_registers.h"
 
 namespace lq::cluster {
 
 // The network layer of a node: the router (its network_ports are the
-// board's ports) and the interface at its local port.
+// board's ports) and the interface at its local port, which hands what it
+// receives to `on_delivery` — or, with `transport`, a transport engine
+// whose interface takes `interface`'s settings and whose node is the
+// router's.
 struct NodeNetworkConfig {
   net::RouterConfig router;
   net::NetworkInterfaceConfig interface;
   std::function<void(net::Delivered)> on_delivery;
+  std::optional<transport::TransportEngineConfig> transport;
 };
 
 class Node : public sc_core::sc_module {
@@ -39,9 +47,12 @@ class Node : public sc_core::sc_module {
   board::Board& board() { return board_; }
   LinkPort& port(unsigned index) { return *ports_.at(index); }
   unsigned port_count() const { return static_cast<unsigned>(ports_.size()); }
-  // The network layer; nullptr on a node built without one.
+  // The network layer; nullptr on a node built without one. The interface
+  // is the transport engine's on a node that has one.
   net::Router* router() { return router_.get(); }
-  net::NetworkInterface* interface() { return interface_.get(); }
+  net::NetworkInterface* interface();
+  // The transport engine; nullptr on a node built without one.
+  transport::TransportEngine* transport() { return engine_.get(); }
   StatList Stats() const;
 
  private:
@@ -49,6 +60,8 @@ class Node : public sc_core::sc_module {
   std::vector<std::unique_ptr<LinkPort>> ports_;
   std::unique_ptr<net::Router> router_;
   std::unique_ptr<net::NetworkInterface> interface_;
+  std::unique_ptr<transport::TransportEngine> engine_;
+  std::unique_ptr<transport::TransportRegisters> engine_registers_;
   std::vector<std::unique_ptr<link::SlotSink>> sinks_;
 };
 
