@@ -30,6 +30,8 @@ uint32_t lq_board_mtime_hz(void) {
   return board_mtime_freq_hz_get(read_register(BOARD_MTIME_FREQ_OFFSET));
 }
 
+uint32_t lq_board_devices(void) { return read_register(BOARD_DEVICES_OFFSET); }
+
 uint32_t lq_board_scratch(void) {
   return board_scratch_value_get(read_register(BOARD_SCRATCH_OFFSET));
 }

@@ -1,5 +1,55 @@
-/* Names of the link controller's enum values, for console output. */
+/* The steps of a link bring-up, and names of the link controller's enum
+ * values for console output. */
 #include "lq/lc.h"
+
+#include <stdio.h>
+
+bool lq_lc_present(uint32_t port) {
+  return lc_id_magic_get(lq_lc_read(port, LC_ID_OFFSET)) == LC_ID_MAGIC_RESET;
+}
+
+void lq_lc_enable(uint32_t port) {
+  uint32_t ctrl = lq_lc_read(port, LC_CTRL_OFFSET);
+  lq_lc_write(port, LC_CTRL_OFFSET, lc_ctrl_enable_set(ctrl, 1));
+}
+
+bool lq_lc_in_l0(uint32_t port) {
+  return lc_status_ltssm_get(lq_lc_read(port, LC_STATUS_OFFSET)) == LC_LTSSM_L0;
+}
+
+bool lq_lc_all_in_l0(const bool* present, uint32_t port_count) {
+  for (uint32_t port = 0; port < port_count; port++) {
+    if (present[port] && !lq_lc_in_l0(port)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+/* Prints the port's line; true for a link in L0. */
+static bool report_port(uint32_t port) {
+  uint32_t status = lq_lc_read(port, LC_STATUS_OFFSET);
+  uint32_t ltssm = lc_status_ltssm_get(status);
+  if (ltssm != LC_LTSSM_L0) {
+    printf("port %lu: down (state %s)\n", (unsigned long)port,
+           lq_lc_ltssm_name(ltssm));
+    return false;
+  }
+  printf("port %lu: up x%lu %s\n", (unsigned long)port,
+         (unsigned long)lc_status_width_get(status),
+         lq_lc_speed_name(lc_status_speed_get(status)));
+  return true;
+}
+
+uint32_t lq_lc_report(const bool* present, uint32_t port_count) {
+  uint32_t up = 0;
+  for (uint32_t port = 0; port < port_count; port++) {
+    if (present[port] && report_port(port)) {
+      up++;
+    }
+  }
+  return up;
+}
 
 const char* lq_lc_ltssm_name(uint32_t ltssm) {
   switch (ltssm) {

@@ -62,11 +62,6 @@ static void on_timeout(void) {
   timed_out = true;
 }
 
-static bool port_in_l0(uint32_t port) {
-  uint32_t status = lq_lc_read(port, LC_STATUS_OFFSET);
-  return lc_status_ltssm_get(status) == LC_LTSSM_L0;
-}
-
 /* Sleeps until an interrupt unless done() already holds; checked with
    interrupts off so that a wake-up between check and WFI is not lost. */
 static void wait_unless(bool (*done)(void)) {
@@ -81,36 +76,10 @@ static uint32_t port_count;
 static bool port_present[LQ_LC_MAX_PORTS];
 
 static bool all_up_or_timed_out(void) {
-  if (timed_out) {
-    return true;
-  }
-  for (uint32_t port = 0; port < port_count; port++) {
-    if (port_present[port] && !port_in_l0(port)) {
-      return false;
-    }
-  }
-  return true;
+  return timed_out || lq_lc_all_in_l0(port_present, port_count);
 }
 
 static bool watch_over(void) { return timed_out; }
-
-/* Installs the router's shadow bank (NET-5.6) and reports what routes now;
-   false if the router did not take it. */
-static bool switch_in_routes(void) {
-  uint32_t wanted =
-      router_route_mode_mode_get(lq_router_read(ROUTER_ROUTE_MODE_OFFSET));
-  uint32_t shape = lq_router_read(ROUTER_SHAPE_OFFSET);
-  uint32_t epoch = lq_router_switch();
-  uint32_t active =
-      router_route_mode_active_get(lq_router_read(ROUTER_ROUTE_MODE_OFFSET));
-  printf("routes: %s, SHAPE %lux%lux%lux%lu, epoch %lu\n",
-         lq_router_mode_name(active),
-         (unsigned long)router_shape_size0_get(shape),
-         (unsigned long)router_shape_size1_get(shape),
-         (unsigned long)router_shape_size2_get(shape),
-         (unsigned long)router_shape_size3_get(shape), (unsigned long)epoch);
-  return active == wanted;
-}
 
 static void arm_timeout(uint32_t us) {
   timed_out = false;
@@ -134,10 +103,9 @@ int main(void) {
   lq_plic_set_threshold(0);
   uint32_t enabled = 0;
   for (uint32_t port = 0; port < port_count; port++) {
-    uint32_t id = lq_lc_read(port, LC_ID_OFFSET);
-    if (lc_id_magic_get(id) != LC_ID_MAGIC_RESET) {
+    if (!lq_lc_present(port)) {
       printf("port %lu: no link controller (ID 0x%08lx)\n", (unsigned long)port,
-             (unsigned long)id);
+             (unsigned long)lq_lc_read(port, LC_ID_OFFSET));
       continue;
     }
     port_present[port] = true;
@@ -145,8 +113,7 @@ int main(void) {
     lq_lc_write(port, LC_IRQ_STATUS_OFFSET, kIrqAllCauses);
     lq_lc_write(port, LC_IRQ_ENABLE_OFFSET, kIrqEnabled);
     lq_plic_attach(LQ_IRQ_LC(port), on_link_irq);
-    uint32_t ctrl = lq_lc_read(port, LC_CTRL_OFFSET);
-    lq_lc_write(port, LC_CTRL_OFFSET, lc_ctrl_enable_set(ctrl, 1));
+    lq_lc_enable(port);
   }
 
   uint64_t start = lq_clint_mtime();
@@ -158,28 +125,12 @@ int main(void) {
   }
   uint64_t elapsed_us = (lq_clint_mtime() - start) / LQ_MTIME_TICKS_PER_US;
 
-  uint32_t up = 0;
-  for (uint32_t port = 0; port < port_count; port++) {
-    if (!port_present[port]) {
-      continue;
-    }
-    uint32_t status = lq_lc_read(port, LC_STATUS_OFFSET);
-    uint32_t ltssm = lc_status_ltssm_get(status);
-    if (ltssm == LC_LTSSM_L0) {
-      up++;
-      printf("port %lu: up x%lu %s\n", (unsigned long)port,
-             (unsigned long)lc_status_width_get(status),
-             lq_lc_speed_name(lc_status_speed_get(status)));
-    } else {
-      printf("port %lu: down (state %s)\n", (unsigned long)port,
-             lq_lc_ltssm_name(ltssm));
-    }
-  }
+  uint32_t up = lq_lc_report(port_present, port_count);
   printf("link bring-up: %lu of %lu ports up in %llu us\n", (unsigned long)up,
          (unsigned long)enabled, (unsigned long long)elapsed_us);
   bool routed = true;
   if (up == enabled && lq_router_present()) {
-    routed = switch_in_routes();
+    routed = lq_router_switch_in_routes();
   }
 
   if (LINK_BRINGUP_WATCH_US > 0) {
@@ -214,7 +165,7 @@ int main(void) {
     /* What counts is how the links stand when the watch ends. */
     up = 0;
     for (uint32_t port = 0; port < port_count; port++) {
-      if (port_present[port] && port_in_l0(port)) {
+      if (port_present[port] && lq_lc_in_l0(port)) {
         up++;
       }
     }

@@ -108,6 +108,37 @@ def case_cluster_brings_up_every_link(lqemu, fw, work):
                "node%d did not report 6 links up:\n%s" % (node, log))
 
 
+def case_cluster_moves_data_by_rdma(lqemu, fw, work):
+    """rdma_demo on a 4x4 torus: each pair of cards connects a queue pair
+    through its transport engine's registers and moves RAM to RAM (WRITE,
+    SEND, READ, FETCH_ADD); every work request completes, nothing fails."""
+    scenario = work / "torus.yaml"
+    scenario.write_text("topology:\n  name: torus\n  dims: 4x4\n")
+    logs = work / "logs"
+    logs.mkdir()
+    stats_file = work / "stats.json"
+    result = run(lqemu, "--firmware", str(fw / "rdma_demo.elf"),
+                 "--scenario", str(scenario), "--console-dir", str(logs),
+                 "--stats", str(stats_file))
+    expect_exit(result, 0, "rdma_demo on 16 cards")
+    for node in range(16):
+        log = (logs / ("node%d.log" % node)).read_text()
+        expect("rdma demo: ok" in log, "node%d failed:\n%s" % (node, log))
+        role = "WRITE 4096 bytes to" if node % 2 == 0 else \
+            "4096 bytes from node %d read back intact" % (node ^ 1)
+        expect(role in log, "node%d: %r missing:\n%s" % (node, role, log))
+    stats = json.loads(stats_file.read_text())["stats"]
+    for node in range(16):
+        prefix = "cluster.node%d.transport." % node
+        posted = stats[prefix + "work_posted"]
+        expect(posted > 0 and stats[prefix + "work_completed"] == posted,
+               "node%d: %d posted, %d completed" %
+               (node, posted, stats[prefix + "work_completed"]))
+        for bad in ("work_failed", "bad_packets", "dma_errors", "access_errors"):
+            expect(stats[prefix + bad] == 0, "node%d: %s = %d" %
+                   (node, bad, stats[prefix + bad]))
+
+
 def main():
     case, lqemu, fw, work = sys.argv[1], sys.argv[2], pathlib.Path(sys.argv[3]), \
         pathlib.Path(sys.argv[4])

@@ -1,5 +1,5 @@
 /* The board information block at 0x0010_1000 (docs/registers/board.md): node
- * id, port count, clock rates and a scratch register. */
+ * id, port count, clock rates, the optional devices and a scratch register. */
 #ifndef LQ_BOARD_INFO_H_
 #define LQ_BOARD_INFO_H_
 
@@ -16,6 +16,9 @@ uint32_t lq_board_node_id(void);
 uint32_t lq_board_port_count(void);
 uint32_t lq_board_cpu_khz(void);
 uint32_t lq_board_mtime_hz(void);
+/* The raw DEVICES register: which optional blocks the address map holds
+   (board_devices_router_get, board_devices_transport_get). */
+uint32_t lq_board_devices(void);
 uint32_t lq_board_scratch(void);
 void lq_board_set_scratch(uint32_t value);
 

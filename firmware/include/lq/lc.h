@@ -1,8 +1,10 @@
 /* Access to the link controller of each port (docs/registers/lc.md) through the
- * generated lc_regs.h, plus names for its enum values. */
+ * generated lc_regs.h, the steps of a bring-up, and names for its enum
+ * values. */
 #ifndef LQ_LC_H_
 #define LQ_LC_H_
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "lc_regs.h"
@@ -19,6 +21,25 @@ static inline uint32_t lq_lc_read(uint32_t port, uint32_t offset) {
 static inline void lq_lc_write(uint32_t port, uint32_t offset, uint32_t value) {
   lc_write(lq_lc_base(port), offset, value);
 }
+
+/* True if the port's window holds a link controller (its ID reads the
+   magic); a port the board does not wire may not. */
+bool lq_lc_present(uint32_t port);
+
+/* Sets CTRL.ENABLE: the link trains from Detect, and retrains by itself
+   while the bit stays set. */
+void lq_lc_enable(uint32_t port);
+
+/* True if the port's LTSSM is in L0: the link is up. */
+bool lq_lc_in_l0(uint32_t port);
+
+/* True if every port p below port_count with present[p] is in L0. */
+bool lq_lc_all_in_l0(const bool* present, uint32_t port_count);
+
+/* Prints "port P: up xW SPEED" or "port P: down (state NAME)" for every
+   port p below port_count with present[p], the per-port result lines of a
+   bring-up, and returns how many are up (in L0). */
+uint32_t lq_lc_report(const bool* present, uint32_t port_count);
 
 /* "DETECT", "L0", ...; "?" for a value outside the enum. */
 const char* lq_lc_ltssm_name(uint32_t ltssm);

@@ -24,6 +24,11 @@ static inline void lq_router_write(uint32_t offset, uint32_t value) {
 /* Makes the shadow bank active (TABLE_SWITCH) and returns the new epoch. */
 uint32_t lq_router_switch(void);
 
+/* Switches in the shadow bank (lq_router_switch), e.g. the routes the board
+   strapped, and prints what routes now: "routes: MODE, SHAPE AxBxCxD, epoch
+   E". False if the router did not take the bank's ROUTE_MODE. */
+bool lq_router_switch_in_routes(void);
+
 /* "dor", "updown", "fullmesh", "table", "adaptive"; "?" outside the enum. */
 const char* lq_router_mode_name(uint32_t mode);
 
