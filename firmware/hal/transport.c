@@ -197,6 +197,11 @@ bool lq_transport_poll(lq_transport_completion_t* completion) {
   return true;
 }
 
+void lq_transport_set_irq(bool enabled) {
+  lq_transport_write(TRANSPORT_CQ_IRQ_OFFSET,
+                     transport_cq_irq_enable_set(0, enabled ? 1u : 0u));
+}
+
 const char* lq_transport_result_name(uint32_t result) {
   switch (result) {
     case TRANSPORT_CMD_RESULT_OK:

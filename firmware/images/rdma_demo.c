@@ -3,7 +3,9 @@
  * RDMA-WRITEs a pattern into its partner's memory and SENDs a message with
  * immediate data; the odd node (the reader) checks both, READs the pattern
  * back, FETCH_ADDs a counter in the writer's memory and SENDs a reply that
- * lets the writer finish. Everything is polled: links, routes, completions. */
+ * lets the writer finish. Links and routes are polled; between completions
+ * the MCU sleeps (WFI) until the engine's completion interrupt or the
+ * wait's deadline timer wakes it. */
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -11,9 +13,12 @@
 
 #include "lq/board_info.h"
 #include "lq/clint.h"
+#include "lq/irq.h"
 #include "lq/lc.h"
+#include "lq/plic.h"
 #include "lq/router.h"
 #include "lq/transport.h"
+#include "lq/trap.h"
 
 /* Simulated time allowed for every port to reach L0 (-D to change);
    full-scale training takes about 12 ms. */
@@ -82,6 +87,36 @@ static void make_message(char* message, uint32_t from) {
   snprintf(message, kMessageBytes, "hello from node %lu", (unsigned long)from);
 }
 
+/* The completion interrupt is a level: the handler masks it (CQ_IRQ.ENABLE
+   = 0) and main unmasks it before it sleeps again, once it has taken what
+   is queued. */
+static void on_completion_irq(uint32_t source) {
+  (void)source;
+  lq_transport_set_irq(false);
+}
+
+/* The deadline timer only has to wake the MCU. */
+static void on_deadline(void) { lq_clint_disarm(); }
+
+static void enable_interrupts(void) {
+  lq_trap_set_timer_handler(on_deadline);
+  lq_plic_set_threshold(0);
+  lq_plic_attach(LQ_IRQ_TRANSPORT_COMPLETION, on_completion_irq);
+  lq_irq_enable(LQ_MIE_MEIE | LQ_MIE_MTIE);
+  lq_irq_global_enable();
+}
+
+/* Sleeps until a completion waits or `deadline` passes. With interrupts
+   off between the engine's unmasking and WFI, a completion that arrives in
+   between still wakes it (WFI ends on a pending enabled interrupt). */
+static void sleep_until_completion(uint64_t deadline) {
+  uint32_t mie = lq_irq_global_disable();
+  lq_clint_set_mtimecmp(deadline);
+  lq_transport_set_irq(true); /* raised at once if one already waits */
+  lq_wfi();
+  lq_irq_global_restore(mie); /* the handler runs here */
+}
+
 static bool command_ok(uint32_t result, const char* what) {
   if (result != TRANSPORT_CMD_RESULT_OK) {
     printf("rdma: %s: %s\n", what, lq_transport_result_name(result));
@@ -90,8 +125,9 @@ static bool command_ok(uint32_t result, const char* what) {
   return true;
 }
 
-/* Polls until work request wr_id completes; false after RDMA_DEMO_WAIT_US
-   of simulated time, saying which completion is missing. */
+/* Takes completions, sleeping between them, until work request wr_id has
+   completed; false after RDMA_DEMO_WAIT_US of simulated time, saying which
+   completion is missing. */
 static bool await(uint32_t wr_id, const char* what,
                   lq_transport_completion_t* completion) {
   uint64_t deadline = lq_clint_mtime() + lq_us_to_ticks(RDMA_DEMO_WAIT_US);
@@ -109,6 +145,8 @@ static bool await(uint32_t wr_id, const char* what,
       printf("rdma: timed out after %u us waiting for %s\n", RDMA_DEMO_WAIT_US,
              what);
       return false;
+    } else {
+      sleep_until_completion(deadline);
     }
   }
   *completion = completions[wr_id];
@@ -442,6 +480,7 @@ int main(void) {
   printf("rdma demo: node %lu (%s), partner node %lu\n", (unsigned long)node,
          writer ? "writer" : "reader", (unsigned long)partner);
   prepare_memory();
+  enable_interrupts();
   if (writer) {
     return run_steps(kWriterSteps,
                      sizeof kWriterSteps / sizeof kWriterSteps[0]);

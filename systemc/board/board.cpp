@@ -101,7 +101,7 @@ void Board::AttachRouter(
 void Board::AttachTransport(
     tlm::tlm_base_target_socket_b<32, tlm::tlm_fw_transport_if<>,
                                   tlm::tlm_bw_transport_if<>>& csr,
-    tlm::tlm_initiator_socket<32>& dma) {
+    tlm::tlm_initiator_socket<32>& dma, sc_core::sc_signal<bool>& irq) {
   if (!config_.transport) {
     throw std::logic_error(std::string(name()) +
                            ": a transport engine attached to a board "
@@ -110,6 +110,8 @@ void Board::AttachTransport(
   bus_.devices.bind(csr);
   bus_.Map("transport", AddressMap::kTransport, AddressMap::kTransportSize);
   dma.bind(bus_.upstream);
+  plic_.sources[AddressMap::kTransportIrq].bind(irq);
+  source_bound_[AddressMap::kTransportIrq] = true;
 }
 
 void Board::before_end_of_elaboration() {

@@ -39,6 +39,7 @@ struct AddressMap {
   static constexpr uint32_t kRouterSize = 0x10000;
   static constexpr uint32_t kTransport = 0x40020000;
   static constexpr uint32_t kTransportSize = 0x1000;
+  static constexpr unsigned kTransportIrq = 17;  // PLIC source (CQ_IRQ)
   static constexpr uint32_t kRam = 0x80000000;
   static constexpr unsigned kMaxPorts = 8;
   static constexpr unsigned kFirstLinkIrq = 1;  // PLIC source of port 0
@@ -77,13 +78,14 @@ class Board : public sc_core::sc_module {
                                     tlm::tlm_bw_transport_if<>>& csr);
 
   // Maps the transport engine's registers (docs/registers/transport.md) at
-  // AddressMap::kTransport and makes its DMA a master of the board's bus,
-  // so that its work requests name bus addresses. Once, before the
-  // simulation starts, on a board configured with a transport engine.
+  // AddressMap::kTransport, its completion interrupt into the PLIC, and
+  // makes its DMA a master of the board's bus, so that its work requests
+  // name bus addresses. Once, before the simulation starts, on a board
+  // configured with a transport engine.
   void AttachTransport(
       tlm::tlm_base_target_socket_b<32, tlm::tlm_fw_transport_if<>,
                                     tlm::tlm_bw_transport_if<>>& csr,
-      tlm::tlm_initiator_socket<32>& dma);
+      tlm::tlm_initiator_socket<32>& dma, sc_core::sc_signal<bool>& irq);
 
   // Loads an image into flash and RAM and sets the CPU's reset pc to its
   // entry. Fails, changing nothing, if a segment or the entry point lies

@@ -53,7 +53,8 @@ Node::Node(const sc_core::sc_module_name& name, const board::BoardConfig& board,
     engine_registers_ = std::make_unique<transport::TransportRegisters>(
         "transport_registers", *engine_);
     Connect(router_->port(router_->local_port()), engine_->network());
-    board_.AttachTransport(engine_registers_->socket, engine_->memory);
+    board_.AttachTransport(engine_registers_->socket, engine_->memory,
+                           engine_registers_->irq);
   } else {
     interface_ = std::make_unique<net::NetworkInterface>(
         "interface", network->interface, network->on_delivery);

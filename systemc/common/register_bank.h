@@ -9,6 +9,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <utility>
 
 #include "generated/cpp/lc_regs.h"  // The descriptor types (lq::regs).
 
@@ -27,6 +28,21 @@ class RegisterBank {
     // (W1S fields) and side effects.
     std::function<void(uint32_t)> written;
   };
+
+  // Hooks of a register with only a read side (a status, a counter), or
+  // only a write side (a command, with the legality of its values).
+  static Hooks OnRead(std::function<uint32_t()> read) {
+    Hooks hooks;
+    hooks.read = std::move(read);
+    return hooks;
+  }
+  static Hooks OnWrite(std::function<void(uint32_t)> written,
+                       std::function<bool(uint32_t)> legal = nullptr) {
+    Hooks hooks;
+    hooks.legal = std::move(legal);
+    hooks.written = std::move(written);
+    return hooks;
+  }
 
   // The block's registers at their reset values.
   template <size_t N>

@@ -24,20 +24,6 @@ bool IsWidthCode(uint32_t width) {
   return width == 1 || width == 2 || width == 4 || width == 8 || width == 16;
 }
 
-RegisterBank::Hooks OnRead(std::function<uint32_t()> read) {
-  RegisterBank::Hooks hooks;
-  hooks.read = std::move(read);
-  return hooks;
-}
-
-RegisterBank::Hooks OnWrite(std::function<void(uint32_t)> written,
-                            std::function<bool(uint32_t)> legal = nullptr) {
-  RegisterBank::Hooks hooks;
-  hooks.legal = std::move(legal);
-  hooks.written = std::move(written);
-  return hooks;
-}
-
 void CallIf(const std::function<void()>& pulse) {
   if (pulse) {
     pulse();
@@ -54,7 +40,7 @@ LcRegisters::LcRegisters(uint8_t profile_id, LcPulses pulses,
               (bank_.value(regs::kCtrlOffset) & ~regs::kCtrlProfile.Mask()) |
                   (uint32_t{profile_id} << regs::kCtrlProfile.lsb));
   bank_.Hook(regs::kCtrlOffset,
-             OnWrite(
+             RegisterBank::OnWrite(
                  [this, pulses](uint32_t value) {
                    if (regs::kCtrlCntClear.Read(value) != 0) {
                      counters_ = {};
@@ -68,7 +54,8 @@ LcRegisters::LcRegisters(uint8_t profile_id, LcPulses pulses,
                  [](uint32_t value) {
                    return IsWidthCode(regs::kCtrlTargetWidth.Read(value));
                  }));
-  bank_.Hook(regs::kErrInjectOffset, OnWrite([pulses](uint32_t value) {
+  bank_.Hook(regs::kErrInjectOffset,
+             RegisterBank::OnWrite([pulses](uint32_t value) {
                if (regs::kErrInjectCrcErr.Read(value) != 0) {
                  CallIf(pulses.inject_crc);
                }
@@ -82,17 +69,19 @@ LcRegisters::LcRegisters(uint8_t profile_id, LcPulses pulses,
                  CallIf(pulses.inject_corrupt);
                }
              }));
-  bank_.Hook(
-      regs::kReplayTimeoutOffset,
-      OnWrite([pulses](uint32_t) { CallIf(pulses.control_written); },
-              [](uint32_t value) { return value >= kMinReplayTimeout; }));
+  bank_.Hook(regs::kReplayTimeoutOffset,
+             RegisterBank::OnWrite(
+                 [pulses](uint32_t) { CallIf(pulses.control_written); },
+                 [](uint32_t value) { return value >= kMinReplayTimeout; }));
   bank_.Hook(regs::kReplayLimitOffset,
-             OnWrite([pulses](uint32_t) { CallIf(pulses.control_written); }));
+             RegisterBank::OnWrite(
+                 [pulses](uint32_t) { CallIf(pulses.control_written); }));
   for (unsigned vc = 0; vc < flit::kLinkVcs; ++vc) {
     bank_.Hook(regs::CreditInitOffset(vc),
-               OnWrite([pulses](uint32_t) { CallIf(pulses.control_written); }));
+               RegisterBank::OnWrite(
+                   [pulses](uint32_t) { CallIf(pulses.control_written); }));
   }
-  bank_.Hook(regs::kStatusOffset, OnRead([this] {
+  bank_.Hook(regs::kStatusOffset, RegisterBank::OnRead([this] {
                const LcStatus status = status_();
                uint32_t value = status.ltssm << regs::kStatusLtssm.lsb;
                value |= uint32_t{status.link_up} << regs::kStatusLinkUp.lsb;
@@ -104,7 +93,7 @@ LcRegisters::LcRegisters(uint8_t profile_id, LcPulses pulses,
                return value;
              }));
   for (unsigned vc = 0; vc < flit::kLinkVcs; ++vc) {
-    bank_.Hook(regs::CreditAvailOffset(vc), OnRead([this, vc] {
+    bank_.Hook(regs::CreditAvailOffset(vc), RegisterBank::OnRead([this, vc] {
                  return uint32_t{status_().credit_avail[vc]};
                }));
   }
@@ -112,22 +101,25 @@ LcRegisters::LcRegisters(uint8_t profile_id, LcPulses pulses,
 }
 
 void LcRegisters::HookCounters() {
-  bank_.Hook(regs::kTxFlitsLoOffset, OnRead([this] {
+  bank_.Hook(regs::kTxFlitsLoOffset, RegisterBank::OnRead([this] {
                const uint64_t value = counter(LcCounter::kTxFlits);
                tx_high_ = static_cast<uint32_t>(value >> 32);
                return static_cast<uint32_t>(value);
              }));
-  bank_.Hook(regs::kTxFlitsHiOffset, OnRead([this] { return tx_high_; }));
-  bank_.Hook(regs::kRxFlitsLoOffset, OnRead([this] {
+  bank_.Hook(regs::kTxFlitsHiOffset,
+             RegisterBank::OnRead([this] { return tx_high_; }));
+  bank_.Hook(regs::kRxFlitsLoOffset, RegisterBank::OnRead([this] {
                const uint64_t value = counter(LcCounter::kRxFlits);
                rx_high_ = static_cast<uint32_t>(value >> 32);
                return static_cast<uint32_t>(value);
              }));
-  bank_.Hook(regs::kRxFlitsHiOffset, OnRead([this] { return rx_high_; }));
+  bank_.Hook(regs::kRxFlitsHiOffset,
+             RegisterBank::OnRead([this] { return rx_high_; }));
   for (size_t i = 0; i < std::size(kSmallCounterOffsets); ++i) {
     const auto counter = static_cast<LcCounter>(kFirstSmallCounter + i);
-    bank_.Hook(kSmallCounterOffsets[i],
-               OnRead([this, counter] { return Counter32(counter); }));
+    bank_.Hook(kSmallCounterOffsets[i], RegisterBank::OnRead([this, counter] {
+                 return Counter32(counter);
+               }));
   }
 }
 

@@ -718,6 +718,7 @@ void TransportEngine::Complete(const EngineCompletion& completion) {
          ? counters_.work_completed
          : counters_.work_failed);
   completions_.push_back(completion);
+  completion_event_.notify(sc_core::SC_ZERO_TIME);
 }
 
 void TransportEngine::Collect(uint32_t qpn, Qp& qp) {

@@ -120,6 +120,10 @@ class TransportEngine : public sc_core::sc_module {
                            uint64_t local_address);
   // Completions since the last poll, in the order they happened.
   std::vector<EngineCompletion> PollCompletions();
+  // Notified (after a delta) whenever a completion is added.
+  const sc_core::sc_event& completion_event() const {
+    return completion_event_;
+  }
 
   // Every frame this engine sends, with the simulated time it is handed to
   // the network: the bytes a capture (--pcap) records.
@@ -227,6 +231,7 @@ class TransportEngine : public sc_core::sc_module {
   EngineCounters counters_;
   FrameTap tap_;
   sc_core::sc_event wake_;
+  sc_core::sc_event completion_event_;
   bool in_dma_ = false;
   sc_core::sc_event dma_done_;
 };

@@ -54,14 +54,15 @@ TransportRegisters::TransportRegisters(const sc_core::sc_module_name& name,
                                        TransportEngine& engine)
     : sc_module(name),
       socket("socket"),
+      irq("irq"),
       engine_(engine),
       regs_(regs::kRegisters) {
   regs_.Store(regs::kNodeIdOffset, engine.node());
-  regs_.Hook(regs::kQpStateOffset, {[this] {
+  regs_.Hook(regs::kQpStateOffset, RegisterBank::OnRead([this] {
                const uint32_t qpn =
                    regs_.Get(regs::kQpNumOffset, regs::kQpNumQpn);
                return static_cast<uint32_t>(engine_.qp_state(qpn));
-             }});
+             }));
   regs_.Hook(regs::kQpCmdOffset,
              {nullptr,
               [](uint32_t value) {
@@ -96,10 +97,10 @@ TransportRegisters::TransportRegisters(const sc_core::sc_module_name& name,
                 regs_.Store(regs::kCmdStatusOffset,
                             PostReceive(regs::kRqDoorbellQpn.Read(value)));
               }});
-  regs_.Hook(regs::kCqCountOffset, {[this] {
+  regs_.Hook(regs::kCqCountOffset, RegisterBank::OnRead([this] {
                TakeCompletions();
                return static_cast<uint32_t>(completions_.size());
-             }});
+             }));
   regs_.Hook(regs::kCqPopOffset,
              {nullptr, nullptr, [this](uint32_t value) {
                 TakeCompletions();
@@ -110,10 +111,27 @@ TransportRegisters::TransportRegisters(const sc_core::sc_module_name& name,
   for (const uint32_t offset :
        {regs::kCqeQpOffset, regs::kCqeStatusOffset, regs::kCqeWrIdLoOffset,
         regs::kCqeWrIdHiOffset, regs::kCqeByteLenOffset, regs::kCqeImmOffset}) {
-    regs_.Hook(offset, {[this, offset] { return Completion(offset); }});
+    regs_.Hook(offset, RegisterBank::OnRead(
+                           [this, offset] { return Completion(offset); }));
   }
+  regs_.Hook(regs::kCqIrqOffset, RegisterBank::OnRead([this] {
+               return regs_.value(regs::kCqIrqOffset) |
+                      (IrqLevel() ? regs::kCqIrqPending.Mask() : 0);
+             }));
   socket.register_b_transport(this, &TransportRegisters::BTransport);
+  SC_HAS_PROCESS(TransportRegisters);
+  SC_METHOD(UpdateIrq);
+  sensitive << engine_.completion_event() << access_done_;
+  dont_initialize();
 }
+
+bool TransportRegisters::IrqLevel() {
+  TakeCompletions();
+  return regs_.Get(regs::kCqIrqOffset, regs::kCqIrqEnable) != 0 &&
+         !completions_.empty();
+}
+
+void TransportRegisters::UpdateIrq() { irq.write(IrqLevel()); }
 
 void TransportRegisters::BTransport(tlm::tlm_generic_payload& trans,
                                     sc_core::sc_time& delay) {
@@ -123,6 +141,7 @@ void TransportRegisters::BTransport(tlm::tlm_generic_payload& trans,
       [this](uint32_t offset, uint32_t value) {
         return regs_.Write(offset, value);
       });
+  access_done_.notify(sc_core::SC_ZERO_TIME);  // a pop or CQ_IRQ write
 }
 
 uint64_t TransportRegisters::Wide(uint32_t lo_offset) const {

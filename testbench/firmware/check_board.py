@@ -111,7 +111,8 @@ def case_cluster_brings_up_every_link(lqemu, fw, work):
 def case_cluster_moves_data_by_rdma(lqemu, fw, work):
     """rdma_demo on a 4x4 torus: each pair of cards connects a queue pair
     through its transport engine's registers and moves RAM to RAM (WRITE,
-    SEND, READ, FETCH_ADD); every work request completes, nothing fails."""
+    SEND, READ, FETCH_ADD); every work request completes, nothing fails,
+    and completion interrupts wake the sleeping MCUs."""
     scenario = work / "torus.yaml"
     scenario.write_text("topology:\n  name: torus\n  dims: 4x4\n")
     logs = work / "logs"
@@ -137,6 +138,13 @@ def case_cluster_moves_data_by_rdma(lqemu, fw, work):
         for bad in ("work_failed", "bad_packets", "dma_errors", "access_errors"):
             expect(stats[prefix + bad] == 0, "node%d: %s = %d" %
                    (node, bad, stats[prefix + bad]))
+    # Between completions the MCUs sleep; the engines' completion
+    # interrupts (PLIC source 17) wake them.
+    claims = sum(stats["cluster.node%d.board.plic.claims" % n] for n in range(16))
+    sleeps = sum(stats["cluster.node%d.board.cpu.wfi_sleeps" % n] for n in range(16))
+    expect(claims > 0 and sleeps > 0,
+           "no completion interrupt woke an MCU (%d claims, %d sleeps)" %
+           (claims, sleeps))
 
 
 def main():

@@ -155,6 +155,11 @@ typedef struct {
    may be read. */
 bool lq_transport_poll(lq_transport_completion_t* completion);
 
+/* CQ_IRQ.ENABLE: with it set, PLIC source LQ_IRQ_TRANSPORT_COMPLETION is
+   raised while a completion waits (a level: a handler pops them or clears
+   the enable before it returns). */
+void lq_transport_set_irq(bool enabled);
+
 /* "OK", "NO_SUCH", "REFUSED"; "?" for a value outside the enum. */
 const char* lq_transport_result_name(uint32_t result);
 

@@ -5,7 +5,8 @@
 // READ and a fetch-and-add by doorbell, and both take their completions
 // from the CQE registers; memory is compared. Then the commands' refusals:
 // no such QP, a transition or attribute TRN-5 rejects, DESTROY of a live
-// QP, a stale R_Key, and a bus error for an undefined target state.
+// QP, a stale R_Key, and a bus error for an undefined target state. And
+// the completion interrupt: CQ_IRQ's level follows the queue.
 #include "systemc/transport/transport_registers.h"
 
 #include <gtest/gtest.h>
@@ -117,6 +118,22 @@ std::vector<Cqe> TakeCompletions(CsrMaster& csr, uint32_t count) {
   return taken;
 }
 
+// The register blocks of nodes 0 and 1, each with a bus master.
+struct RegisterBench {
+  std::vector<std::unique_ptr<TransportRegisters>> blocks;
+  std::vector<std::unique_ptr<CsrMaster>> masters;
+
+  explicit RegisterBench(std::vector<EngineNode>& nodes) {
+    for (unsigned n : {0u, 1u}) {
+      const std::string id = std::to_string(n);
+      blocks.push_back(std::make_unique<TransportRegisters>(
+          ("transport_regs" + id).c_str(), *nodes[n].engine));
+      masters.push_back(std::make_unique<CsrMaster>(("csr" + id).c_str()));
+      masters[n]->socket.bind(blocks[n]->socket);
+    }
+  }
+};
+
 TEST(TransportRegisters, TRN_5_7_and_TRN_6_14_FirmwareConnectsAndMovesBytes) {
   std::vector<EngineNode> nodes = BuildTorus("4", net::DeliveryFaults{});
   for (unsigned n : {0u, 1u}) {
@@ -125,15 +142,8 @@ TEST(TransportRegisters, TRN_5_7_and_TRN_6_14_FirmwareConnectsAndMovesBytes) {
   }
   const Bytes before0 = nodes[0].memory->bytes;
   const Bytes before1 = nodes[1].memory->bytes;
-  std::vector<std::unique_ptr<TransportRegisters>> blocks;
-  std::vector<std::unique_ptr<CsrMaster>> masters;
-  for (unsigned n : {0u, 1u}) {
-    const std::string id = std::to_string(n);
-    blocks.push_back(std::make_unique<TransportRegisters>(
-        ("transport_regs" + id).c_str(), *nodes[n].engine));
-    masters.push_back(std::make_unique<CsrMaster>(("csr" + id).c_str()));
-    masters[n]->socket.bind(blocks[n]->socket);
-  }
+  RegisterBench bench(nodes);
+  auto& masters = bench.masters;
   std::vector<Cqe> at0, at1;
   uint32_t rkey = 0;
   testing::ScThread firmware("firmware", [&] {
@@ -248,6 +258,64 @@ TEST(TransportRegisters, TRN_5_7_and_TRN_6_14_FirmwareConnectsAndMovesBytes) {
   EXPECT_EQ(LoadLittleEndian(m0.data() + 0x9000, 8),
             LoadLittleEndian(before1.data() + 0x14000, 8))
       << "the original value came back";
+}
+
+TEST(TransportRegisters, TRN_5_7_CompletionInterruptIsRaisedWhileOneWaits) {
+  std::vector<EngineNode> nodes = BuildTorus("4", net::DeliveryFaults{});
+  RegisterBench bench(nodes);
+  auto& masters = bench.masters;
+  const sc_core::sc_signal<bool>& irq = bench.blocks[1]->irq;
+  std::vector<double> raised_us;
+  testing::ScThread watch("watch", [&] {
+    while (true) {
+      sc_core::wait(irq.posedge_event());
+      raised_us.push_back(sc_core::sc_time_stamp().to_seconds() * 1e6);
+    }
+  });
+  testing::ScThread firmware("firmware", [&] {
+    Firmware f0{*masters[0]}, f1{*masters[1]};
+    CsrMaster& csr1 = *masters[1];
+    const uint32_t q0 = f0.Create();
+    const uint32_t q1 = f1.Create();
+    f0.Connect(q0, 1, q1);
+    f1.Connect(q1, 0, q0);
+    for (Firmware* f : {&f0, &f1}) {
+      ASSERT_EQ(f->Modify(f == &f0 ? q0 : q1, regs::State::kRtr), kOk);
+    }
+    ASSERT_EQ(f0.Modify(q0, regs::State::kRts), kOk);
+    for (uint64_t wr_id : {7, 8}) {  // receives for two SENDs
+      f1.Wide(regs::kWrIdLoOffset, wr_id);
+      csr1.Write(regs::kWrLengthOffset, 64);
+      f1.Wide(regs::kWrLocalLoOffset, 0x100 * wr_id);
+      csr1.Write(regs::kRqDoorbellOffset, q1);
+    }
+    csr1.Write(regs::kCqIrqOffset, regs::kCqIrqEnable.Mask());
+    sc_core::wait(sc_time(1, SC_US));
+    EXPECT_FALSE(irq.read()) << "enabled, but nothing waits";
+    EXPECT_EQ(csr1.Read(regs::kCqIrqOffset), regs::kCqIrqEnable.Mask());
+
+    ASSERT_EQ(f0.Post(q0, 1, regs::WrKind::kSend, 64, 0, 0, 0), kOk);
+    sc_core::wait(sc_time(10, SC_US));
+    EXPECT_TRUE(irq.read()) << "a receive completion waits";
+    EXPECT_EQ(csr1.Read(regs::kCqIrqOffset),
+              regs::kCqIrqEnable.Mask() | regs::kCqIrqPending.Mask());
+    csr1.Write(regs::kCqPopOffset, regs::kCqPopPop.Mask());
+    sc_core::wait(sc_time(1, sc_core::SC_NS));
+    EXPECT_FALSE(irq.read()) << "popped: the line drops";
+
+    csr1.Write(regs::kCqIrqOffset, 0);
+    ASSERT_EQ(f0.Post(q0, 2, regs::WrKind::kSend, 64, 0, 0, 0), kOk);
+    sc_core::wait(sc_time(10, SC_US));
+    EXPECT_EQ(csr1.Read(regs::kCqCountOffset), 1u);
+    EXPECT_FALSE(irq.read()) << "disabled: a waiting completion raises nothing";
+    EXPECT_EQ(csr1.Read(regs::kCqIrqOffset), 0u);
+    csr1.Write(regs::kCqIrqOffset, regs::kCqIrqEnable.Mask());
+    sc_core::wait(sc_time(1, sc_core::SC_NS));
+    EXPECT_TRUE(irq.read()) << "enabling with one waiting raises it at once";
+    sc_core::sc_stop();
+  });
+  sc_core::sc_start();
+  EXPECT_EQ(raised_us.size(), 2u) << "raised once per episode";
 }
 
 }  // namespace
