@@ -1,5 +1,6 @@
 // A test node: a router and a network interface matching its configuration,
-// joined at the local port, delivering into the test's list.
+// joined at the local port, delivering into the test's list; CableRouters
+// joins such nodes.
 #pragma once
 
 #include <memory>
@@ -7,6 +8,7 @@
 #include <vector>
 
 #include "models/topology/topology.h"
+#include "systemc/network/cable_routers.h"
 #include "systemc/network/network_interface.h"
 #include "systemc/network/router.h"
 
@@ -35,21 +37,6 @@ inline RouterNode MakeRouterNode(const RouterConfig& config,
       [&delivered](Delivered d) { delivered.push_back(std::move(d)); });
   Connect(node.router->port(node.router->local_port()), node.ni->socket);
   return node;
-}
-
-// Joins the routers of `nodes` (one per node of `topology`, in order, each
-// with a `router` pointer) port to port as its cables say.
-template <typename Nodes>
-void CableRouters(const topo::Topology& topology, Nodes& nodes) {
-  for (topo::NodeId n = 0; n < topology.NodeCount(); ++n) {
-    for (topo::PortId p = 0; p < topology.PortCount(n); ++p) {
-      const auto far = topology.Neighbour(n, p).value();
-      if (far.node > n || (far.node == n && far.port > p)) {
-        Connect(nodes[n].router->port(p),
-                nodes[far.node].router->port(far.port));
-      }
-    }
-  }
 }
 
 }  // namespace lq::net

@@ -1,6 +1,5 @@
-// A test fabric for transport engines: a torus of routers, each node with a
-// transport engine and a memory the test can read, and TRN-5.6's set-up
-// agent.
+// A test fabric for transport engines: a torus built by BuildEngineFabric,
+// each node with a memory the test can read and write.
 #pragma once
 
 #include <tlm_utils/simple_target_socket.h>
@@ -19,9 +18,7 @@
 #include "models/topology/routing_registry.h"
 #include "models/topology/topology_registry.h"
 #include "systemc/network/router.h"
-#include "systemc/transport/router_flow_control.h"
-#include "systemc/transport/transport_engine.h"
-#include "testbench/systemc/network/router_node.h"
+#include "systemc/transport/engine_fabric.h"
 
 namespace lq::transport {
 
@@ -62,69 +59,33 @@ struct EngineNode {
   uint32_t rkey = 0;  // of a region of the whole memory, every right
 };
 
-// How BuildTorus makes each node: `router` and `engine` are templates whose
-// node, ports, routing and size fields it fills in.
-struct TorusOptions {
-  net::DeliveryFaults faults;
+// How BuildTorus makes each node (EngineFabricConfig), and the size of
+// each node's memory.
+struct TorusOptions : EngineFabricConfig {
   size_t memory_bytes = 1 << 20;
-  net::RouterConfig router;
-  TransportEngineConfig engine;
-  // PFC and ECN marking at every router (TRN-8, TRN-9), seeded per node.
-  std::optional<FlowControlConfig> flow_control;
 };
 
 // A torus of routers with ring sizes `dims` ("4", "4x8x8") and dor, with an
 // engine and a memory at each node, joined port to port (no link latency),
-// and flow control if asked; `options.faults` apply at every node's
-// interface (NET-8.10), seeded per node. Each node registers its whole
-// memory for remote access (TRN-6.14) under EngineNode::rkey.
+// and flow control if asked (BuildEngineFabric). Each node registers its
+// whole memory for remote access (TRN-6.14) under EngineNode::rkey.
 inline std::vector<EngineNode> BuildTorus(const std::string& dims,
                                           const TorusOptions& options) {
   auto topology = topo::CreateTopology("torus", {{"dims", dims}}).value();
-  const unsigned count = topology->EndpointCount();
   std::shared_ptr<const topo::RoutingFunction> routing =
       topo::CreateRouting("dor", topology, {}).value();
-  std::vector<EngineNode> nodes(count);
-  for (unsigned n = 0; n < count; ++n) {
-    net::RouterConfig router = options.router;
-    router.node = n;
-    router.network_ports = topology->PortCount(n);
-    router.routing = routing;
-    router.nodes = count;
-    const std::string id = std::to_string(n);
-    nodes[n].router =
-        std::make_unique<net::Router>(("router" + id).c_str(), router);
-    TransportEngineConfig engine = options.engine;
-    engine.node = n;
-    engine.interface.nodes = count;
-    engine.interface.faults = options.faults;
-    engine.interface.faults.seed = options.faults.seed * 64 + n;
-    nodes[n].engine =
-        std::make_unique<TransportEngine>(("engine" + id).c_str(), engine);
-    nodes[n].memory = std::make_unique<TestMemory>(("memory" + id).c_str(),
-                                                   options.memory_bytes);
+  std::vector<EngineFabricNode> fabric =
+      BuildEngineFabric(*topology, routing, options);
+  std::vector<EngineNode> nodes(fabric.size());
+  for (size_t n = 0; n < fabric.size(); ++n) {
+    nodes[n].router = std::move(fabric[n].router);
+    nodes[n].engine = std::move(fabric[n].engine);
+    nodes[n].flow = std::move(fabric[n].flow);
+    nodes[n].memory = std::make_unique<TestMemory>(
+        ("memory" + std::to_string(n)).c_str(), options.memory_bytes);
     nodes[n].engine->memory.bind(nodes[n].memory->socket);
     nodes[n].rkey =
         nodes[n].engine->RegisterMemory({0, options.memory_bytes, kRemoteAll});
-    Connect(nodes[n].router->port(nodes[n].router->local_port()),
-            nodes[n].engine->network());
-    if (options.flow_control) {
-      FlowControlConfig flow = *options.flow_control;
-      flow.seed = flow.seed * 64 + n;
-      nodes[n].flow = std::make_unique<RouterFlowControl>(
-          ("flow" + id).c_str(), *nodes[n].router, flow);
-      nodes[n].flow->AttachInterface(nodes[n].engine->interface());
-    }
-  }
-  net::CableRouters(*topology, nodes);
-  if (options.flow_control) {
-    for (topo::NodeId n = 0; n < count; ++n) {
-      for (topo::PortId p = 0; p < topology->PortCount(n); ++p) {
-        const auto far = topology->Neighbour(n, p).value();
-        RouterFlowControl::Cable(*nodes[n].flow, p, *nodes[far.node].flow,
-                                 far.port);
-      }
-    }
   }
   return nodes;
 }
@@ -193,62 +154,13 @@ inline Bytes Pattern(size_t size, uint8_t seed) {
   return bytes;
 }
 
-// TRN-5.6's agent, step 2: both QPs to INIT; false if either refuses.
-inline bool InitQps(TransportEngine& a, uint32_t qa, TransportEngine& b,
-                    uint32_t qb) {
-  QpModify init;
-  init.to = QpState::kInit;
-  return a.ModifyQp(qa, init).ok() && b.ModifyQp(qb, init).ok();
-}
-
-// Steps 4 and 5: each to RTR with its peer, `pmtu` and `congestion` (the
-// engine's when none), then to RTS with the local ACK timeout code
-// `timeout`; false if any modify fails.
-inline bool ReadyQps(TransportEngine& a, uint32_t qa, uint32_t node_a,
-                     TransportEngine& b, uint32_t qb, uint32_t node_b,
-                     uint32_t pmtu = 1024,
-                     std::optional<std::string> congestion = std::nullopt,
-                     uint8_t timeout = QpAttributes{}.timeout) {
-  QpModify rtr;
-  rtr.to = QpState::kRtr;
-  rtr.pmtu = pmtu;
-  rtr.congestion_control = std::move(congestion);
-  rtr.remote_node = node_b;
-  rtr.remote_qpn = qb;
-  if (!a.ModifyQp(qa, rtr).ok()) {
-    return false;
-  }
-  rtr.remote_node = node_a;
-  rtr.remote_qpn = qa;
-  QpModify rts;
-  rts.to = QpState::kRts;
-  rts.timeout = timeout;
-  return b.ModifyQp(qb, rtr).ok() && a.ModifyQp(qa, rts).ok() &&
-         b.ModifyQp(qb, rts).ok();
-}
-
-// The QPNs of a connected pair, on node `a` and node `b`.
-struct QpPair {
-  uint32_t a = 0;
-  uint32_t b = 0;
-};
-
-// TRN-5.6 whole: a new QP on node `a` and one on node `b`, taken to RTS as
-// a connection with `pmtu`, `congestion` and `timeout`; nothing if a step
-// failed.
+// TRN-5.6 between node `a` and node `b` (ConnectQps of the engines).
 inline std::optional<QpPair> ConnectQps(
     std::vector<EngineNode>& nodes, unsigned a, unsigned b,
     uint32_t pmtu = 1024, std::optional<std::string> congestion = std::nullopt,
     uint8_t timeout = QpAttributes{}.timeout) {
-  TransportEngine& ea = *nodes[a].engine;
-  TransportEngine& eb = *nodes[b].engine;
-  const QpPair pair{ea.CreateQp(), eb.CreateQp()};
-  if (!InitQps(ea, pair.a, eb, pair.b) ||
-      !ReadyQps(ea, pair.a, a, eb, pair.b, b, pmtu, std::move(congestion),
-                timeout)) {
-    return std::nullopt;
-  }
-  return pair;
+  return ConnectQps(*nodes[a].engine, *nodes[b].engine, pmtu,
+                    std::move(congestion), timeout);
 }
 
 }  // namespace lq::transport

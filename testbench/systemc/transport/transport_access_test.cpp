@@ -68,7 +68,7 @@ TEST(TransportAccess, TRN_6_13_and_TRN_6_14_RequestsOutsideTheirRightsFail) {
       ASSERT_TRUE(a.ModifyQp(qa, init).ok());
       init.remote_read = !c.forbid_reads;
       ASSERT_TRUE(b.ModifyQp(qb, init).ok());
-      ASSERT_TRUE(ReadyQps(a, qa, 0, b, qb, 1));
+      ASSERT_TRUE(ReadyQps(a, qa, b, qb));
       requesters.push_back(qa);
       responders.push_back(qb);
       SendWr wr;

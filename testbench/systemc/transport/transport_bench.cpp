@@ -54,8 +54,7 @@ int Main(int argc, char** argv) {
   for (unsigned n = 0; n < count; ++n) {
     const unsigned p = peer[n];
     if (!InitQps(*nodes[n].engine, out_qp[n], *nodes[p].engine, in_qp[p]) ||
-        !ReadyQps(*nodes[n].engine, out_qp[n], n, *nodes[p].engine, in_qp[p],
-                  p)) {
+        !ReadyQps(*nodes[n].engine, out_qp[n], *nodes[p].engine, in_qp[p])) {
       std::fprintf(stderr, "transport_bench: QP set-up failed\n");
       return 1;
     }

@@ -63,9 +63,9 @@ TEST(TransportEngine, TRN_5_6_TRN_6_2_and_TRN_1_8_RealBytesCrossTheFabric) {
     ASSERT_TRUE(InitQps(e0, q0, e2, q2));
     ASSERT_TRUE(e2.PostReceive(q2, {21, 4096}, 0x20000).ok())
         << "TRN-5.2: receive WRs may be posted from INIT on";
-    ASSERT_TRUE(ReadyQps(e0, q0, 0, e2, q2, 2));
+    ASSERT_TRUE(ReadyQps(e0, q0, e2, q2));
     ASSERT_TRUE(InitQps(e1, q1, e3, q3));
-    ASSERT_TRUE(ReadyQps(e1, q1, 1, e3, q3, 3));
+    ASSERT_TRUE(ReadyQps(e1, q1, e3, q3));
     ASSERT_TRUE(e3.PostReceive(q3, {31, 0}, 0x30000).ok());
     SendWr write;
     write.wr_id = 1;

@@ -1,0 +1,94 @@
+// EngineFabric: routers, engines and flow control per node, cabled.
+#include "systemc/transport/engine_fabric.h"
+
+#include <utility>
+
+#include "systemc/network/cable_routers.h"
+
+namespace lq::transport {
+
+std::vector<EngineFabricNode> BuildEngineFabric(
+    const topo::Topology& topology,
+    std::shared_ptr<const topo::RoutingFunction> routing,
+    const EngineFabricConfig& config) {
+  const unsigned count = topology.EndpointCount();
+  std::vector<EngineFabricNode> nodes(count);
+  for (unsigned n = 0; n < count; ++n) {
+    net::RouterConfig router = config.router;
+    router.node = n;
+    router.network_ports = topology.PortCount(n);
+    router.routing = routing;
+    router.nodes = count;
+    const std::string id = std::to_string(n);
+    nodes[n].router =
+        std::make_unique<net::Router>(("router" + id).c_str(), router);
+    TransportEngineConfig engine = config.engine;
+    engine.node = n;
+    engine.interface.nodes = count;
+    engine.interface.faults = config.faults;
+    engine.interface.faults.seed = config.faults.seed * 64 + n;
+    nodes[n].engine =
+        std::make_unique<TransportEngine>(("engine" + id).c_str(), engine);
+    Connect(nodes[n].router->port(nodes[n].router->local_port()),
+            nodes[n].engine->network());
+    if (config.flow_control) {
+      FlowControlConfig flow = *config.flow_control;
+      flow.seed = flow.seed * 64 + n;
+      nodes[n].flow = std::make_unique<RouterFlowControl>(
+          ("flow" + id).c_str(), *nodes[n].router, flow);
+      nodes[n].flow->AttachInterface(nodes[n].engine->interface());
+    }
+  }
+  net::CableRouters(topology, nodes);
+  if (config.flow_control) {
+    for (topo::NodeId n = 0; n < count; ++n) {
+      for (topo::PortId p = 0; p < topology.PortCount(n); ++p) {
+        const auto far = topology.Neighbour(n, p).value();
+        RouterFlowControl::Cable(*nodes[n].flow, p, *nodes[far.node].flow,
+                                 far.port);
+      }
+    }
+  }
+  return nodes;
+}
+
+bool InitQps(TransportEngine& a, uint32_t qa, TransportEngine& b, uint32_t qb) {
+  QpModify init;
+  init.to = QpState::kInit;
+  return a.ModifyQp(qa, init).ok() && b.ModifyQp(qb, init).ok();
+}
+
+bool ReadyQps(TransportEngine& a, uint32_t qa, TransportEngine& b, uint32_t qb,
+              uint32_t pmtu, std::optional<std::string> congestion,
+              uint8_t timeout) {
+  QpModify rtr;
+  rtr.to = QpState::kRtr;
+  rtr.pmtu = pmtu;
+  rtr.congestion_control = std::move(congestion);
+  rtr.remote_node = b.node();
+  rtr.remote_qpn = qb;
+  if (!a.ModifyQp(qa, rtr).ok()) {
+    return false;
+  }
+  rtr.remote_node = a.node();
+  rtr.remote_qpn = qa;
+  QpModify rts;
+  rts.to = QpState::kRts;
+  rts.timeout = timeout;
+  return b.ModifyQp(qb, rtr).ok() && a.ModifyQp(qa, rts).ok() &&
+         b.ModifyQp(qb, rts).ok();
+}
+
+std::optional<QpPair> ConnectQps(TransportEngine& a, TransportEngine& b,
+                                 uint32_t pmtu,
+                                 std::optional<std::string> congestion,
+                                 uint8_t timeout) {
+  const QpPair pair{a.CreateQp(), b.CreateQp()};
+  if (!InitQps(a, pair.a, b, pair.b) ||
+      !ReadyQps(a, pair.a, b, pair.b, pmtu, std::move(congestion), timeout)) {
+    return std::nullopt;
+  }
+  return pair;
+}
+
+}  // namespace lq::transport

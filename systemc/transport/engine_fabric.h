@@ -1,0 +1,72 @@
+// EngineFabric: the transport layer's own study fabric (decision 0009's
+// ideal links): one router per node of a topology, joined port to port, a
+// transport engine at each local port, and PFC and ECN marking at every
+// router if asked. The builder leaves each engine's memory socket unbound:
+// the caller binds the memory the node's work requests name. Also
+// TRN-5.6's set-up agent, which connects QPs through the engines' API.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "models/topology/routing.h"
+#include "models/topology/topology.h"
+#include "systemc/network/network_interface.h"
+#include "systemc/network/router.h"
+#include "systemc/transport/router_flow_control.h"
+#include "systemc/transport/transport_engine.h"
+
+namespace lq::transport {
+
+struct EngineFabricNode {
+  std::unique_ptr<net::Router> router;
+  std::unique_ptr<TransportEngine> engine;
+  std::unique_ptr<RouterFlowControl> flow;  // with a flow_control config
+};
+
+// `router` and `engine` are templates whose node, ports, routing and size
+// fields the builder fills in per node.
+struct EngineFabricConfig {
+  net::RouterConfig router;
+  TransportEngineConfig engine;
+  // Drops and corruption at every node's interface (NET-8.10), seeded per
+  // node from faults.seed.
+  net::DeliveryFaults faults;
+  // PFC and ECN marking at every router (TRN-8, TRN-9), seeded per node.
+  std::optional<FlowControlConfig> flow_control;
+};
+
+// One node per endpoint of `topology`, routed by `routing`, cabled as the
+// topology says. Module names are "router<N>", "engine<N>", "flow<N>".
+std::vector<EngineFabricNode> BuildEngineFabric(
+    const topo::Topology& topology,
+    std::shared_ptr<const topo::RoutingFunction> routing,
+    const EngineFabricConfig& config);
+
+// TRN-5.6's agent, step 2: both QPs to INIT; false if either refuses.
+bool InitQps(TransportEngine& a, uint32_t qa, TransportEngine& b, uint32_t qb);
+
+// Steps 4 and 5: each to RTR with its peer, `pmtu` and `congestion` (the
+// engine's when none), then to RTS with the local ACK timeout code
+// `timeout`; false if any modify fails.
+bool ReadyQps(TransportEngine& a, uint32_t qa, TransportEngine& b, uint32_t qb,
+              uint32_t pmtu = 1024,
+              std::optional<std::string> congestion = std::nullopt,
+              uint8_t timeout = QpAttributes{}.timeout);
+
+// The QPNs of a connected pair, on engine `a` and engine `b`.
+struct QpPair {
+  uint32_t a = 0;
+  uint32_t b = 0;
+};
+
+// TRN-5.6 whole: a new QP on each engine, taken to RTS as a connection
+// with `pmtu`, `congestion` and `timeout`; nothing if a step failed.
+std::optional<QpPair> ConnectQps(
+    TransportEngine& a, TransportEngine& b, uint32_t pmtu = 1024,
+    std::optional<std::string> congestion = std::nullopt,
+    uint8_t timeout = QpAttributes{}.timeout);
+
+}  // namespace lq::transport
