@@ -57,9 +57,10 @@ Board::Board(const sc_core::sc_module_name& name, const BoardConfig& config)
   bus_.devices.bind(uart_.socket);
   bus_.Map("uart", AddressMap::kUart, kUartSize);
   bus_.devices.bind(flash_.socket);
-  bus_.Map("flash", AddressMap::kFlash, config.flash_bytes);
+  bus_.Map("flash", AddressMap::kFlash, config.flash_bytes,
+           Bus::Holds::kMemory);
   bus_.devices.bind(ram_.socket);
-  bus_.Map("ram", AddressMap::kRam, config.ram_bytes);
+  bus_.Map("ram", AddressMap::kRam, config.ram_bytes, Bus::Holds::kMemory);
 
   clint_.timer_irq.bind(timer_irq_);
   clint_.software_irq.bind(software_irq_);

@@ -14,7 +14,8 @@ Bus::Bus(const sc_core::sc_module_name& name)
                                              &Bus::InvalidateDirectMemPtr);
 }
 
-void Bus::Map(const std::string& device, uint32_t base, uint32_t size) {
+void Bus::Map(const std::string& device, uint32_t base, uint32_t size,
+              Holds holds) {
   for (const Window& w : windows_) {
     if (base < uint64_t{w.base} + w.size && w.base < uint64_t{base} + size) {
       throw std::logic_error(name() + std::string(": window of ") + device +
@@ -22,22 +23,27 @@ void Bus::Map(const std::string& device, uint32_t base, uint32_t size) {
     }
   }
   windows_.push_back(
-      {device, base, size, static_cast<unsigned>(windows_.size())});
+      {device, base, size, static_cast<unsigned>(windows_.size()), holds});
 }
 
-const Bus::Window* Bus::Decode(uint64_t address, unsigned length) const {
+const Bus::Window* Bus::Decode(int initiator, uint64_t address,
+                               unsigned length) const {
+  constexpr int kCpu = 0;
   for (const Window& w : windows_) {
-    if (address >= w.base && address + length <= uint64_t{w.base} + w.size) {
+    // Without address + length, which a DMA address near 2^64 wraps.
+    const bool inside = address >= w.base && length <= w.size &&
+                        address - w.base <= w.size - length;
+    if (inside && (initiator == kCpu || w.holds == Holds::kMemory)) {
       return &w;
     }
   }
   return nullptr;
 }
 
-void Bus::BTransport(int, tlm::tlm_generic_payload& trans,
+void Bus::BTransport(int initiator, tlm::tlm_generic_payload& trans,
                      sc_core::sc_time& delay) {
   const uint64_t address = trans.get_address();
-  const Window* window = Decode(address, trans.get_data_length());
+  const Window* window = Decode(initiator, address, trans.get_data_length());
   if (window == nullptr) {
     ++decode_errors_;
     trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
@@ -48,10 +54,10 @@ void Bus::BTransport(int, tlm::tlm_generic_payload& trans,
   trans.set_address(address);
 }
 
-bool Bus::GetDirectMemPtr(int, tlm::tlm_generic_payload& trans,
+bool Bus::GetDirectMemPtr(int initiator, tlm::tlm_generic_payload& trans,
                           tlm::tlm_dmi& dmi) {
   const uint64_t address = trans.get_address();
-  const Window* window = Decode(address, 1);
+  const Window* window = Decode(initiator, address, 1);
   if (window == nullptr) {
     return false;
   }
@@ -68,9 +74,9 @@ bool Bus::GetDirectMemPtr(int, tlm::tlm_generic_payload& trans,
   return granted;
 }
 
-unsigned Bus::TransportDbg(int, tlm::tlm_generic_payload& trans) {
+unsigned Bus::TransportDbg(int initiator, tlm::tlm_generic_payload& trans) {
   const uint64_t address = trans.get_address();
-  const Window* window = Decode(address, trans.get_data_length());
+  const Window* window = Decode(initiator, address, trans.get_data_length());
   if (window == nullptr) {
     return 0;
   }

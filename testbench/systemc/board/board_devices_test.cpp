@@ -1,6 +1,7 @@
 // The board's bus and devices driven over TLM-2.0 as the CPU would: decode
 // misses, read-only flash and its DMI window, PLIC gateways, claim,
 // complete, priorities and threshold, CLINT timer and software interrupts.
+// And a second bus master, as the transport engine's DMA is: memory only.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -131,6 +132,57 @@ TEST(BoardDevicesTest, BusFlashPlicAndClintBehaveAsDocumented) {
     cpu.Write(kClint + Clint::kMsip, 0);
     Settle();
     EXPECT_FALSE(msip.read());
+  });
+  sc_core::sc_start(sc_time(1, sc_core::SC_MS));
+  EXPECT_TRUE(stimulus.finished());
+}
+
+TEST(BoardDevicesTest, ADmaMasterReachesMemoryButNoDeviceRegisters) {
+  constexpr uint32_t kRam = 0x80000000;
+  constexpr uint32_t kRamBytes = 0x1000;
+  Bus bus("bus");
+  Memory ram("ram", MemoryConfig{kRamBytes, false});
+  Clint clint("clint", sc_time(100, SC_NS));
+  testing::CsrMaster cpu("cpu"), dma("dma");
+  sc_core::sc_signal<bool> mtip("mtip"), msip("msip");
+  cpu.socket.bind(bus.upstream);  // the first master: the CPU
+  dma.socket.bind(bus.upstream);
+  bus.devices.bind(ram.socket);
+  bus.Map("ram", kRam, kRamBytes, Bus::Holds::kMemory);
+  bus.devices.bind(clint.socket);
+  bus.Map("clint", kClint, Clint::kWindowSize);
+  clint.timer_irq.bind(mtip);
+  clint.software_irq.bind(msip);
+
+  testing::ScThread stimulus("stimulus", [&] {
+    dma.Write(kRam + 0x10, 0x12345678);
+    EXPECT_EQ(cpu.Read(kRam + 0x10), 0x12345678u)
+        << "both masters see the same memory";
+    uint32_t value = 1;
+    EXPECT_EQ(dma.Access(tlm::TLM_WRITE_COMMAND, kClint + Clint::kMsip, value),
+              tlm::TLM_ADDRESS_ERROR_RESPONSE)
+        << "a DMA master never reaches a device's registers";
+    Settle();
+    EXPECT_FALSE(msip.read()) << "and changed nothing";
+    cpu.Write(kClint + Clint::kMsip, 1);
+    Settle();
+    EXPECT_TRUE(msip.read()) << "the CPU does";
+    EXPECT_EQ(dma.Access(tlm::TLM_READ_COMMAND, kRam + kRamBytes - 2, value),
+              tlm::TLM_ADDRESS_ERROR_RESPONSE)
+        << "an access running past the window's end";
+    // An address near 2^64 must not wrap into a window.
+    uint8_t data[32] = {};
+    tlm::tlm_generic_payload trans;
+    trans.set_command(tlm::TLM_READ_COMMAND);
+    trans.set_address(~uint64_t{0} - 15);
+    trans.set_data_ptr(data);
+    trans.set_data_length(sizeof data);
+    trans.set_streaming_width(sizeof data);
+    trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    sc_time delay = sc_core::SC_ZERO_TIME;
+    dma.socket->b_transport(trans, delay);
+    EXPECT_EQ(trans.get_response_status(), tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    EXPECT_EQ(bus.decode_errors(), 3u);
   });
   sc_core::sc_start(sc_time(1, sc_core::SC_MS));
   EXPECT_TRUE(stimulus.finished());
