@@ -52,8 +52,7 @@ struct CongestionParams {
 // an acknowledgement of it is on the way without asking (it carries AckReq
 // by TRN-6.7, or it is a READ or atomic, whose response acknowledges it).
 struct SentRequest {
-  // Implicit, so that a PSN alone names a request that asks for an ACK.
-  SentRequest(uint32_t first_psn, bool asks_ack = true)  // NOLINT
+  explicit SentRequest(uint32_t first_psn, bool asks_ack = true)
       : first_psn(first_psn), asks_ack(asks_ack) {}
   uint32_t first_psn;
   bool asks_ack;

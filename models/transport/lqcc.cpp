@@ -42,7 +42,7 @@ bool Lqcc::OnSent(uint64_t now_ps, uint64_t frame_bytes,
       {request->first_psn, frame_bytes, request->asks_ack || must_ask});
   in_flight_bytes_ += frame_bytes;
   asking_in_flight_ += in_flight_.back().asks_ack ? 1 : 0;
-  return must_ask;
+  return must_ask && !request->asks_ack;  // no AckReq where one comes anyway
 }
 
 void Lqcc::Uncount(const Request& request) {

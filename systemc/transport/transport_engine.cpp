@@ -1,6 +1,7 @@
 // TransportEngine: queue pairs, wire bytes and DMA around models/transport.
 #include "systemc/transport/transport_engine.h"
 
+#include <cstddef>
 #include <string>
 #include <utility>
 
@@ -149,7 +150,7 @@ Result<QpState> TransportEngine::ModifyQp(uint32_t qpn,
     case QpState::kInit:
       break;
   }
-  wake_.notify(sc_core::SC_ZERO_TIME);
+  Poke();
   return state;
 }
 
@@ -173,6 +174,11 @@ Result<TransportEngine::Qp*> TransportEngine::QpForPost(uint32_t qpn,
                                     : "send WRs need RTS") +
                 ", QP is " + QpStateName(qp.context.state()) + " (TRN-5.2)");
   }
+  const auto& outstanding = receive ? qp.receive_buffers : qp.send_buffers;
+  if (outstanding.count(wr_id) != 0) {
+    return Fail("work request " + std::to_string(wr_id) +
+                " is still outstanding on that queue (TRN-5.2)");
+  }
   return &qp;
 }
 
@@ -186,7 +192,7 @@ Result<bool> TransportEngine::PostSend(uint32_t qpn, const SendWr& wr,
   if (*qp != nullptr) {
     (*qp)->send_buffers[wr.wr_id] = local_address;
     (*qp)->requester->Post(wr);
-    wake_.notify(sc_core::SC_ZERO_TIME);
+    Poke();
   }
   return true;
 }
@@ -220,9 +226,15 @@ uint64_t TransportEngine::NowNs() const {
          sc_core::sc_time(1, sc_core::SC_NS).value();
 }
 
+void TransportEngine::Poke() {
+  poked_ = true;
+  wake_.notify(sc_core::SC_ZERO_TIME);
+}
+
 void TransportEngine::Run() {
   constexpr uint64_t kPsPerNs = 1000;
   while (true) {
+    poked_ = false;
     while (!inbox_.empty()) {
       const net::Delivered delivered = std::move(inbox_.front());
       inbox_.pop_front();
@@ -259,8 +271,8 @@ void TransportEngine::Run() {
       // holds a packet back: its every use runs those due first, so an
       // idle QP costs nothing.
     }
-    if (!inbox_.empty()) {
-      continue;  // DMA waits let more arrive
+    if (!inbox_.empty() || poked_) {
+      continue;  // DMA waits let more arrive, and let others post or modify
     }
     // With the window full, the interface admitting a packet is news too.
     sc_core::sc_event_or_list events;
@@ -567,13 +579,25 @@ void TransportEngine::AnswerRead(uint32_t qpn, Qp& qp, const ReadAnswer& read) {
                     roce::NakCode::kRemoteAccessError);
     return;
   }
-  // TRN-6.11: a duplicate of a READ whose answer is still queued restarts
-  // that answer rather than queueing a second one behind it.
+  // TRN-6.11: a READ arriving again means the requester went back to its
+  // PSN (go-back-N), so the answers still queued from that READ's on go
+  // again from the start: its own, if queued, restarts; those of later
+  // READs, which come again too, give way to it so that responses stay in
+  // PSN order (TRN-6.12).
   for (size_t i = 0; i < qp.replies.size(); ++i) {
-    if (qp.replies[i].read && qp.replies[i].read->first_psn == read.first_psn) {
-      qp.next_response = i == 0 ? 0 : qp.next_response;
+    const std::optional<ReadAnswer>& queued = qp.replies[i].read;
+    if (!queued || roce::PsnBefore(queued->first_psn, read.first_psn)) {
+      continue;
+    }
+    if (i == 0) {
+      qp.next_response = 0;
+    }
+    if (queued->first_psn == read.first_psn) {
       return;
     }
+    qp.replies.erase(qp.replies.begin() + static_cast<std::ptrdiff_t>(i),
+                     qp.replies.end());
+    break;
   }
   qp.replies.push_back({read, {}});
   SendResponses(qpn, qp);  // at once unless pacing holds it

@@ -162,10 +162,14 @@ class TransportEngine : public sc_core::sc_module {
   };
 
   // The QP for a post; nullptr when it is in ERROR, where the work request
-  // completes at once with FLUSH_ERR (TRN-5.2); fails on an unknown QP or
-  // one in a state that takes no such post.
+  // completes at once with FLUSH_ERR (TRN-5.2); fails on an unknown QP, one
+  // in a state that takes no such post, or a work request ID outstanding
+  // on the same queue.
   Result<Qp*> QpForPost(uint32_t qpn, uint64_t wr_id, bool receive);
   void Run();  // SC_THREAD: deliveries, timers, transmissions
+  // A post or modify from another process: Run() looks at every QP again,
+  // even if the notice came while it was waiting for a DMA.
+  void Poke();
   void Receive(const net::Delivered& delivered);
   // Sends the QP's requests as far as the injection window, its pacing and
   // its window allow; returns when pacing next lets one go, if it holds
@@ -231,6 +235,7 @@ class TransportEngine : public sc_core::sc_module {
   EngineCounters counters_;
   FrameTap tap_;
   sc_core::sc_event wake_;
+  bool poked_ = false;
   sc_core::sc_event completion_event_;
   bool in_dma_ = false;
   sc_core::sc_event dma_done_;

@@ -66,15 +66,16 @@ TEST(Dcqcn, TRN_10_1_StartsAtLineRateWithAlphaOne) {
 
 TEST(Dcqcn, TRN_10_1_PacesEachPacketAtTheCurrentRate) {
   Dcqcn dcqcn(kPcie6Rate, DcqcnParams{});
-  dcqcn.OnSent(0, 4096, 0);
+  dcqcn.OnSent(0, 4096, SentRequest{0});
   EXPECT_EQ(dcqcn.next_send_ps(), 34'712u) << "8 x 4096 / 944e9 s, rounded up";
   dcqcn.OnSent(10'000, 1000, std::nullopt);  // early: queued behind the last
   EXPECT_EQ(dcqcn.next_send_ps(), 34'712u + 8'475u)
       << "a read response is paced too, from the previous next time";
-  dcqcn.OnSent(100'000, 1000, 1);  // late: paced from its own start
+  dcqcn.OnSent(100'000, 1000,
+               SentRequest{1});  // late: paced from its own start
   EXPECT_EQ(dcqcn.next_send_ps(), 108'475u);
   dcqcn.OnCnp(200'000);  // RC = 472 Gb/s
-  dcqcn.OnSent(200'000, 4096, 2);
+  dcqcn.OnSent(200'000, 4096, SentRequest{2});
   EXPECT_EQ(dcqcn.next_send_ps(), 200'000u + 69'424u)
       << "after a cut the gap follows the new RC";
 }
@@ -82,7 +83,7 @@ TEST(Dcqcn, TRN_10_1_PacesEachPacketAtTheCurrentRate) {
 TEST(Dcqcn, TRN_10_1_ThePendingGapFollowsTheRateAsItChanges) {
   Dcqcn dcqcn = IncreaseOnly(100'000, uint64_t{1} << 40, 5);
   CutTwice(dcqcn);  // RC = 25 Gb/s, RT = 50 Gb/s
-  dcqcn.OnSent(0, 4096, 0);
+  dcqcn.OnSent(0, 4096, SentRequest{0});
   EXPECT_EQ(dcqcn.next_send_ps(), 1'310'720u) << "8 x 4096 / 25e9 s";
   dcqcn.Advance(100'000);  // fast recovery: RC = 37.5 Gb/s
   EXPECT_EQ(dcqcn.next_send_ps(), 873'814u)
@@ -136,14 +137,14 @@ TEST(Dcqcn, TRN_10_2_CnpRestartsTimersAndByteCounter) {
   p.byte_counter = 1000;
   Dcqcn dcqcn(kRate, p);
   dcqcn.OnCnp(0);
-  dcqcn.OnSent(0, 999, 0);
+  dcqcn.OnSent(0, 999, SentRequest{0});
   dcqcn.Advance(25'000'000);
   ASSERT_EQ(dcqcn.timer_events(), 1u);
   ASSERT_EQ(dcqcn.next_timer_ps(), 30'000'000u);
   dcqcn.OnCnp(25'000'000);
   EXPECT_EQ(dcqcn.timer_events(), 0u) << "T <- 0";
   EXPECT_EQ(dcqcn.next_timer_ps(), 35'000'000u) << "the α timer restarted";
-  dcqcn.OnSent(25'000'000, 1, 1);
+  dcqcn.OnSent(25'000'000, 1, SentRequest{1});
   EXPECT_EQ(dcqcn.byte_counter_events(), 0u)
       << "the 999 bytes before the CNP no longer count";
   dcqcn.Advance(44'999'999);
@@ -155,7 +156,7 @@ TEST(Dcqcn, TRN_10_2_CnpRestartsTimersAndByteCounter) {
 TEST(Dcqcn, TRN_10_2_NoTimerRunsBeforeTheFirstCnp) {
   Dcqcn dcqcn = IncreaseOnly(10'000'000, 1000, 5);
   EXPECT_FALSE(dcqcn.next_timer_ps().has_value());
-  dcqcn.OnSent(0, 5000, 0);
+  dcqcn.OnSent(0, 5000, SentRequest{0});
   dcqcn.Advance(1'000'000'000);
   EXPECT_EQ(dcqcn.alpha(), 1.0) << "α keeps its start value for the first cut";
   EXPECT_EQ(dcqcn.timer_events(), 0u);
@@ -203,7 +204,8 @@ TEST(Dcqcn, TRN_10_4_AdditiveIncreaseOnceOneCounterPassesF) {
 TEST(Dcqcn, TRN_10_4_HyperIncreaseOnceBothCountersPassF) {
   Dcqcn dcqcn = IncreaseOnly(10'000'000, 1000, 2);
   CutTwice(dcqcn);
-  dcqcn.OnSent(0, 3000, 0);  // BC 1, 2: fast recovery; BC 3: additive
+  dcqcn.OnSent(0, 3000,
+               SentRequest{0});  // BC 1, 2: fast recovery; BC 3: additive
   EXPECT_EQ(dcqcn.byte_counter_events(), 3u);
   EXPECT_DOUBLE_EQ(dcqcn.target_rate_bps(), 50.1e9);
   EXPECT_DOUBLE_EQ(dcqcn.rate_bps(), 46.925e9);
@@ -213,7 +215,7 @@ TEST(Dcqcn, TRN_10_4_HyperIncreaseOnceBothCountersPassF) {
   dcqcn.Advance(30'000'000);  // T 3, BC 3: (3 - 2) x R_HAI
   EXPECT_DOUBLE_EQ(dcqcn.target_rate_bps(), 51.3e9) << "RT + R_HAI = R/100";
   EXPECT_DOUBLE_EQ(dcqcn.rate_bps(), 50.365625e9);
-  dcqcn.OnSent(30'000'000, 1000, 1);  // BC 4, T 3: min is still 3
+  dcqcn.OnSent(30'000'000, 1000, SentRequest{1});  // BC 4, T 3: min is still 3
   EXPECT_DOUBLE_EQ(dcqcn.target_rate_bps(), 52.3e9);
   EXPECT_DOUBLE_EQ(dcqcn.rate_bps(), 51.3328125e9);
   dcqcn.Advance(40'000'000);  // T 4, BC 4: (4 - 2) x R_HAI
@@ -224,14 +226,14 @@ TEST(Dcqcn, TRN_10_4_HyperIncreaseOnceBothCountersPassF) {
 TEST(Dcqcn, TRN_10_4_ByteCounterFiresEveryBBytes) {
   Dcqcn dcqcn = IncreaseOnly(kNever, 1000, 5);
   dcqcn.OnCnp(0);  // RT 100, RC 50 Gb/s
-  dcqcn.OnSent(0, 1500, 0);
+  dcqcn.OnSent(0, 1500, SentRequest{0});
   EXPECT_EQ(dcqcn.byte_counter_events(), 1u);
   EXPECT_DOUBLE_EQ(dcqcn.rate_bps(), 75e9);
-  dcqcn.OnSent(0, 499, 1);
+  dcqcn.OnSent(0, 499, SentRequest{1});
   EXPECT_EQ(dcqcn.byte_counter_events(), 1u) << "999 bytes since the event";
   dcqcn.OnSent(0, 1, std::nullopt);
   EXPECT_EQ(dcqcn.byte_counter_events(), 2u) << "read responses count too";
-  dcqcn.OnSent(0, 2000, 2);
+  dcqcn.OnSent(0, 2000, SentRequest{2});
   EXPECT_EQ(dcqcn.byte_counter_events(), 4u) << "one event per B bytes";
   EXPECT_DOUBLE_EQ(dcqcn.rate_bps(), 100e9 - 50e9 / 16);
   EXPECT_EQ(dcqcn.timer_events(), 0u);
@@ -241,7 +243,8 @@ TEST(Dcqcn, TRN_10_4_RatesNeverExceedLineRate) {
   Dcqcn dcqcn = IncreaseOnly(10'000'000, 1000, 1);
   dcqcn.OnCnp(0);
   for (uint64_t step = 1; step <= 100; ++step) {
-    dcqcn.OnSent(step * 10'000'000, 1000, static_cast<uint32_t>(step));
+    dcqcn.OnSent(step * 10'000'000, 1000,
+                 SentRequest{static_cast<uint32_t>(step)});
     dcqcn.Advance(step * 10'000'000);
     ASSERT_LE(dcqcn.target_rate_bps(), kRate) << "RT past R at step " << step;
     ASSERT_LE(dcqcn.rate_bps(), kRate) << "RC past R at step " << step;
@@ -263,12 +266,12 @@ TEST(Lqcc, TRN_11_1_WindowStartsAtWmax) {
 TEST(Lqcc, TRN_11_7_WindowGatesRequestsUnlessNothingIsInFlight) {
   Lqcc lqcc(kPcie6Rate, WindowOf(10'000));
   EXPECT_TRUE(lqcc.WindowAllows(20'000)) << "nothing in flight";
-  lqcc.OnSent(0, 20'000, 0);
+  lqcc.OnSent(0, 20'000, SentRequest{0});
   EXPECT_EQ(lqcc.in_flight_bytes(), 20'000u);
   EXPECT_FALSE(lqcc.WindowAllows(1));
   lqcc.OnAcknowledged(1000, 1, false);
-  lqcc.OnSent(2000, 4000, 1);
-  lqcc.OnSent(2000, 4000, 2);
+  lqcc.OnSent(2000, 4000, SentRequest{1});
+  lqcc.OnSent(2000, 4000, SentRequest{2});
   lqcc.OnSent(2000, 5000, std::nullopt);
   EXPECT_EQ(lqcc.in_flight_bytes(), 8000u) << "read responses are not held";
   EXPECT_TRUE(lqcc.WindowAllows(2000)) << "8000 + 2000 <= W";
@@ -312,7 +315,7 @@ TEST(Lqcc, TRN_11_7_ARequestAnsweredOrAskingAlreadyBringsAnAck) {
 
 TEST(Lqcc, TRN_11_7_TheWindowAloneHoldsSendingBack) {
   Lqcc lqcc(kPcie6Rate, WindowOf(100'000));
-  lqcc.OnSent(0, 1000, 0);
+  lqcc.OnSent(0, 1000, SentRequest{0});
   lqcc.OnSent(0, 1000, std::nullopt);
   EXPECT_EQ(lqcc.next_send_ps(), 0u) << "no pacing";
   lqcc.OnCnp(20'000);
@@ -324,9 +327,9 @@ TEST(Lqcc, TRN_11_7_TheWindowAloneHoldsSendingBack) {
 
 TEST(Lqcc, TRN_11_5_AcknowledgedBytesCountInAAndMarkedInM) {
   Lqcc lqcc(kPcie6Rate, LqccParams{});
-  lqcc.OnSent(0, 1000, 0);
-  lqcc.OnSent(0, 2000, 1);
-  lqcc.OnSent(0, 3000, 2);
+  lqcc.OnSent(0, 1000, SentRequest{0});
+  lqcc.OnSent(0, 2000, SentRequest{1});
+  lqcc.OnSent(0, 3000, SentRequest{2});
   lqcc.OnAcknowledged(1000, 2, true);
   EXPECT_EQ(lqcc.acknowledged_bytes(), 3000u);
   EXPECT_EQ(lqcc.marked_bytes(), 3000u) << "the ACK carried BECN";
@@ -345,7 +348,7 @@ TEST(Lqcc, TRN_11_5_AcknowledgedBytesCountInAAndMarkedInM) {
 
 TEST(Lqcc, TRN_11_6_ACnpMakesTheRoundFullyCongested) {
   Lqcc lqcc(kPcie6Rate, LqccParams{});
-  lqcc.OnSent(0, 1000, 0);
+  lqcc.OnSent(0, 1000, SentRequest{0});
   lqcc.OnAcknowledged(1000, 1, false);  // A = 1000, M = 0
   lqcc.OnCnp(2000);
   lqcc.Advance(4'000'000);
@@ -359,7 +362,7 @@ TEST(Lqcc, TRN_11_6_ACnpMakesTheRoundFullyCongested) {
 TEST(Lqcc, TRN_11_6_CleanRoundsAddWaiThenGrowByAQuarterUpToWmax) {
   const uint64_t round = 4'000'000;
   Lqcc lqcc(kPcie6Rate, WindowOf(100'000));
-  lqcc.OnSent(0, 100, 0);
+  lqcc.OnSent(0, 100, SentRequest{0});
   lqcc.OnCnp(0);
   lqcc.Advance(round);
   ASSERT_DOUBLE_EQ(lqcc.window_bytes(), 50'000.0);
@@ -386,7 +389,7 @@ TEST(Lqcc, TRN_11_6_WindowNeverFallsBelowWmin) {
   LqccParams p = WindowOf(100'000);
   p.min_window_bytes = 30'000;
   Lqcc lqcc(kPcie6Rate, p);
-  lqcc.OnSent(0, 100, 0);
+  lqcc.OnSent(0, 100, SentRequest{0});
   lqcc.OnCnp(0);
   lqcc.Advance(4'000'000);
   ASSERT_DOUBLE_EQ(lqcc.window_bytes(), 50'000.0);
@@ -399,7 +402,7 @@ TEST(Lqcc, TRN_11_6_WindowNeverFallsBelowWmin) {
 TEST(Lqcc, TRN_11_6_RoundsEndEveryTrFromTheFirstPacket) {
   Lqcc lqcc(kPcie6Rate, LqccParams{});
   EXPECT_FALSE(lqcc.next_timer_ps().has_value()) << "no packet, no round";
-  lqcc.OnSent(1000, 100, 0);
+  lqcc.OnSent(1000, 100, SentRequest{0});
   EXPECT_EQ(lqcc.next_timer_ps(), 4'001'000u);
   lqcc.Advance(4'000'999);
   EXPECT_EQ(lqcc.clean_rounds(), 0u);
@@ -411,11 +414,11 @@ TEST(Lqcc, TRN_11_6_RoundsEndEveryTrFromTheFirstPacket) {
 TEST(Lqcc, TRN_11_7_RewindLeavesOnlyResentRequestsInFlight) {
   Lqcc lqcc(kPcie6Rate, LqccParams{});
   for (uint32_t psn = 10; psn <= 13; ++psn) {
-    lqcc.OnSent(0, 1000, psn);
+    lqcc.OnSent(0, 1000, SentRequest{psn});
   }
   lqcc.OnRewind(12);
   EXPECT_EQ(lqcc.in_flight_bytes(), 2000u) << "PSNs 12 and 13 not resent";
-  lqcc.OnSent(1000, 1000, 12);
+  lqcc.OnSent(1000, 1000, SentRequest{12});
   EXPECT_EQ(lqcc.in_flight_bytes(), 3000u);
   lqcc.OnAcknowledged(2000, 13, false);
   EXPECT_EQ(lqcc.in_flight_bytes(), 0u);
@@ -424,14 +427,14 @@ TEST(Lqcc, TRN_11_7_RewindLeavesOnlyResentRequestsInFlight) {
 
 TEST(Lqcc, TRN_11_7_InFlightAccountingWrapsAcross0xFFFFFF) {
   Lqcc lqcc(kPcie6Rate, LqccParams{});
-  lqcc.OnSent(0, 1000, 0xFFFFFE);
-  lqcc.OnSent(0, 2000, 0xFFFFFF);
-  lqcc.OnSent(0, 3000, 0);
-  lqcc.OnSent(0, 4000, 1);
+  lqcc.OnSent(0, 1000, SentRequest{0xFFFFFE});
+  lqcc.OnSent(0, 2000, SentRequest{0xFFFFFF});
+  lqcc.OnSent(0, 3000, SentRequest{0});
+  lqcc.OnSent(0, 4000, SentRequest{1});
   lqcc.OnRewind(0xFFFFFF);
   EXPECT_EQ(lqcc.in_flight_bytes(), 1000u) << "0 and 1 lie after 0xFFFFFF";
-  lqcc.OnSent(1000, 2000, 0xFFFFFF);
-  lqcc.OnSent(1000, 3000, 0);
+  lqcc.OnSent(1000, 2000, SentRequest{0xFFFFFF});
+  lqcc.OnSent(1000, 3000, SentRequest{0});
   lqcc.OnAcknowledged(2000, 0, true);
   EXPECT_EQ(lqcc.acknowledged_bytes(), 3000u) << "0xFFFFFE and 0xFFFFFF";
   EXPECT_EQ(lqcc.marked_bytes(), 3000u);
@@ -456,7 +459,7 @@ TEST(CongestionControl, NoneNeitherPacesNorWindows) {
   auto none = CreateCongestionControl("none", CongestionParams{});
   ASSERT_TRUE(none.ok());
   CongestionControl& control = **none;
-  control.OnSent(5, 1'000'000, 0);
+  control.OnSent(5, 1'000'000, SentRequest{0});
   control.OnCnp(10);
   control.Advance(1'000'000'000);
   EXPECT_EQ(control.next_send_ps(), 0u) << "no pacing";

@@ -224,5 +224,73 @@ TEST(TransportEngine, TRN_5_2_ResetDiscardsWorkRequestsWithoutCompletions) {
   EXPECT_EQ(e1.qp_state(qps.b), QpState::kReset);
 }
 
+// A 64-byte RDMA WRITE to address 0 of the region `rkey`.
+SendWr SmallWrite(uint64_t wr_id, uint32_t rkey) {
+  SendWr write;
+  write.wr_id = wr_id;
+  write.kind = SendKind::kWrite;
+  write.length = 64;
+  write.rkey = rkey;
+  return write;
+}
+
+TEST(TransportEngine, TRN_5_2_APostDuringTheEnginesDmaIsNotForgotten) {
+  std::vector<EngineNode> nodes = BuildTorus("4", net::DeliveryFaults{});
+  TransportEngine& e0 = *nodes[0].engine;
+  std::vector<uint64_t> sent_ps;
+  e0.SetFrameTap([&sent_ps](const sc_time& at, const Bytes&) {
+    sent_ps.push_back(static_cast<uint64_t>(at.value()));
+  });
+  uint64_t second_post_ps = 0;
+  testing::ScThread workload("workload", [&] {
+    const auto first = ConnectQps(nodes, 0, 2);  // the lower QPN
+    const auto second = ConnectQps(nodes, 0, 2);
+    ASSERT_TRUE(first && second);
+    SendWr write = SmallWrite(1, nodes[2].rkey);
+    ASSERT_TRUE(e0.PostSend(second->a, write, 0).ok());
+    // The engine reads the WRITE's bytes (a 10 ns DMA); meanwhile a post on
+    // the QP it has already looked at in this pass.
+    sc_core::wait(sc_time(5, sc_core::SC_NS));
+    second_post_ps = static_cast<uint64_t>(sc_core::sc_time_stamp().value());
+    write.wr_id = 2;
+    ASSERT_TRUE(e0.PostSend(first->a, write, 0x100).ok());
+    sc_core::wait(sc_time(20, SC_US));
+    sc_core::sc_stop();
+  });
+  sc_core::sc_start();
+
+  ASSERT_GE(sent_ps.size(), 2u);
+  EXPECT_LE(sent_ps[1], second_post_ps + 20'000)
+      << "the second WRITE left after its own DMA, not when the first one's "
+         "ACK woke the engine";
+}
+
+TEST(TransportEngine, TRN_5_2_AWorkRequestIdStillOutstandingIsRefused) {
+  std::vector<EngineNode> nodes = BuildTorus("4", net::DeliveryFaults{});
+  TransportEngine& e0 = *nodes[0].engine;
+  TransportEngine& e1 = *nodes[1].engine;
+  std::vector<EngineCompletion> at0;
+  testing::ScThread workload("workload", [&] {
+    const auto qps = ConnectQps(nodes, 0, 1);
+    ASSERT_TRUE(qps);
+    ASSERT_TRUE(e1.PostReceive(qps->b, {5, 64}, 0x100).ok());
+    EXPECT_FALSE(e1.PostReceive(qps->b, {5, 64}, 0x200).ok())
+        << "receive WR 5 is outstanding";
+    const SendWr write = SmallWrite(9, nodes[1].rkey);
+    ASSERT_TRUE(e0.PostSend(qps->a, write, 0).ok());
+    EXPECT_FALSE(e0.PostSend(qps->a, write, 0x40).ok())
+        << "send WR 9 is outstanding";
+    sc_core::wait(sc_time(10, SC_US));
+    at0 = e0.PollCompletions();
+    EXPECT_TRUE(e0.PostSend(qps->a, write, 0x40).ok())
+        << "once complete, its ID may be used again";
+    sc_core::sc_stop();
+  });
+  sc_core::sc_start();
+  ASSERT_EQ(at0.size(), 1u);
+  EXPECT_EQ(at0[0].completion.status, CompletionStatus::kSuccess);
+  EXPECT_EQ(e0.counters().work_posted, 2u) << "a refused post is not posted";
+}
+
 }  // namespace
 }  // namespace lq::transport
