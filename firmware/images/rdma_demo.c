@@ -38,10 +38,11 @@
 #define kQpn 2u
 #define kRkey 0x100u
 #define kPmtuBytes 1024u
-/* 4.096 us x 2^4 = 65.5 us instead of the default 1.05 ms: a request that
+/* 4.096 us x 2^6 = 262 us instead of the default 1.05 ms: a request that
    reaches the partner before it has switched in its routes is dropped
-   (stale routing epoch) and should be retried soon. */
-#define kAckTimeoutCode 4u
+   (stale routing epoch) and should be retried soon, while 7 retries still
+   cover about 2 ms of skew between the two cards' bring-ups. */
+#define kAckTimeoutCode 6u
 #define kImmediateTag 0xc0de0000u
 /* Each node's counter starts at kCounterBase + its node ID. */
 #define kCounterBase 1000u

@@ -28,7 +28,7 @@ namespace lq::cluster {
 // board's ports) and the interface at its local port, which hands what it
 // receives to `on_delivery` — or, with `transport`, a transport engine
 // whose interface takes `interface`'s settings and whose node is the
-// router's.
+// router's; the engine takes what arrives, and `on_delivery` is unused.
 struct NodeNetworkConfig {
   net::RouterConfig router;
   net::NetworkInterfaceConfig interface;

@@ -57,8 +57,8 @@ typedef struct {
 
 /* TRN-5.5's defaults for a connection to QP remote_qpn of remote_node: PMTU
    4096, rq_psn 0, min_rnr_timer 1 (the reset values of QP_PATH). The
-   congestion control is NONE, as QP_PATH resets: the register cannot name
-   the scenario's transport.cc. */
+   congestion control is NONE, as QP_PATH resets (QP_PATH.CC names one of
+   the three explicitly; there is no "engine default" code). */
 static inline lq_transport_rtr_t lq_transport_rtr_defaults(
     uint32_t remote_node, uint32_t remote_qpn) {
   lq_transport_rtr_t rtr = {
