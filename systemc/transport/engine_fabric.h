@@ -38,6 +38,48 @@ struct EngineFabricConfig {
   std::optional<FlowControlConfig> flow_control;
 };
 
+// What a fabric's routers, flow control and engines counted, summed over
+// the nodes (TRN-8.10, TRN-9, the engines' counters).
+struct FabricFigures {
+  uint64_t pfc_frames = 0, xoff_frames = 0;
+  double pause_us = 0;  // of the data priority, summed over every output
+  uint64_t ecn_marked = 0;
+  uint64_t router_drops = 0;
+  uint64_t packets_sent = 0, retransmits = 0, cnps = 0;
+  uint64_t bad_packets = 0, duplicates = 0;
+  uint64_t work_posted = 0, work_completed = 0, work_failed = 0;
+};
+
+// Sums the figures of `nodes` (EngineFabricNode, or anything with its
+// router, engine and flow members); `data_priority` is the TC whose pause
+// time counts.
+template <typename Nodes>
+FabricFigures SumFigures(const Nodes& nodes, uint8_t data_priority) {
+  FabricFigures sum;
+  for (const auto& node : nodes) {
+    if (node.flow) {
+      const FlowControlCounters& flow = node.flow->counters();
+      sum.pfc_frames += flow.pfc_frames;
+      sum.xoff_frames += flow.xoff_frames;
+      sum.ecn_marked += flow.ecn_marked;
+      for (unsigned p = 0; p < node.router->port_count(); ++p) {
+        sum.pause_us += node.flow->paused_ps(p, data_priority) / 1e6;
+      }
+    }
+    sum.router_drops += node.router->counters().Dropped();
+    const EngineCounters& engine = node.engine->counters();
+    sum.packets_sent += engine.packets_sent;
+    sum.retransmits += engine.retransmits;
+    sum.cnps += engine.cnps_sent;
+    sum.bad_packets += engine.bad_packets;
+    sum.duplicates += engine.duplicates;
+    sum.work_posted += engine.work_posted;
+    sum.work_completed += engine.work_completed;
+    sum.work_failed += engine.work_failed;
+  }
+  return sum;
+}
+
 // One node per endpoint of `topology`, routed by `routing`, cabled as the
 // topology says. Module names are "router<N>", "engine<N>", "flow<N>".
 std::vector<EngineFabricNode> BuildEngineFabric(

@@ -18,14 +18,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <map>
-#include <random>
 #include <sstream>
 #include <string>
 #include <systemc>
@@ -34,20 +32,15 @@
 
 #include "models/roce/pfc.h"
 #include "systemc/app/run_report.h"
-#include "testbench/systemc/common/sc_thread.h"
+#include "systemc/transport/incast_workload.h"
 #include "testbench/systemc/transport/engine_torus.h"
 
 namespace lq::transport {
 namespace {
 
-using sc_core::SC_NS;
-using sc_core::sc_time;
-
 // The fabric is engine_torus.h's lossless one.
 constexpr unsigned kBackgroundPairs = 16;
 constexpr unsigned kBackgroundFlows = 4;  // per background pair
-constexpr uint64_t kLimitNs = 50'000'000;
-constexpr uint64_t kPollNs = 50;
 
 struct Setup {
   std::string dims = "4x8x8";
@@ -70,140 +63,49 @@ struct Outcome {
   double sim_us = 0, wall_s = 0;
 };
 
-// A connection with its flows: one for an incast sender, one after
-// another for a background pair.
-struct Flow {
-  unsigned src = 0, dst = 0;
-  uint32_t qp = 0;
-  bool background = false;
-  uint64_t posted_ns = 0;
-  std::vector<double> fct_us;
-  bool busy = false;
-};
-
-void Post(TransportEngine& engine, Flow& flow, uint64_t bytes, uint32_t rkey) {
-  SendWr wr;
-  wr.rkey = rkey;
-  wr.wr_id = flow.fct_us.size();
-  wr.kind = SendKind::kWrite;
-  wr.length = static_cast<uint32_t>(bytes);
-  engine.PostSend(flow.qp, wr, 0).value();
-  flow.posted_ns =
-      static_cast<uint64_t>(sc_core::sc_time_stamp().to_seconds() * 1e9 + 0.5);
-  flow.busy = true;
-}
-
-// Receiver node 0; incast senders and background pairs drawn, seeded,
-// from the other nodes without overlap where there are enough.
-std::vector<Flow> PickFlows(const Setup& setup, unsigned count) {
-  std::vector<unsigned> others;
-  for (unsigned n = 1; n < count; ++n) {
-    others.push_back(n);
-  }
-  std::mt19937 random(42);
-  std::shuffle(others.begin(), others.end(), random);
-  std::vector<Flow> flows;
-  for (unsigned i = 0; setup.incast && i < setup.senders; ++i) {
-    Flow flow;
-    flow.src = others[i % others.size()];
-    flows.push_back(flow);
-  }
-  if (setup.mixed) {
-    for (unsigned i = 0; i < kBackgroundPairs; ++i) {
-      const size_t at = setup.senders + 2 * i;
-      Flow flow;
-      flow.src = others[at % others.size()];
-      flow.dst = others[(at + 1) % others.size()];
-      flow.background = true;
-      flows.push_back(flow);
-    }
-  }
-  return flows;
-}
-
-Outcome Collect(const std::vector<EngineNode>& nodes,
-                const std::vector<Flow>& flows) {
-  Outcome outcome;
-  std::vector<double> fct, background;
-  for (const Flow& flow : flows) {
-    auto& into = flow.background ? background : fct;
-    into.insert(into.end(), flow.fct_us.begin(), flow.fct_us.end());
-    outcome.flows += flow.background ? kBackgroundFlows : 1;
-  }
-  outcome.flows_done = fct.size() + background.size();
-  const auto summary = app::Summarise(fct);
-  outcome.fct_p50_us = summary.p50;
-  outcome.fct_p99_us = summary.p99;
-  const auto victims = app::Summarise(background);
-  outcome.background_fct_us = victims.mean;
-  outcome.victim_p99_us = victims.p99;
-  for (const EngineNode& node : nodes) {
-    const FlowControlCounters& flow = node.flow->counters();
-    outcome.xoff += flow.xoff_frames;
-    outcome.pfc_frames += flow.pfc_frames;
-    outcome.marked += flow.ecn_marked;
-    for (unsigned p = 0; p < node.router->port_count(); ++p) {
-      outcome.pause_us += node.flow->paused_ps(p, kDataPriority) / 1e6;
-    }
-    const EngineCounters& engine = node.engine->counters();
-    outcome.lost += engine.work_failed + engine.bad_packets +
-                    node.router->counters().Dropped();
-    outcome.cnps += engine.cnps_sent;
-    outcome.retransmits += engine.retransmits;
-  }
-  outcome.sim_us = sc_core::sc_time_stamp().to_seconds() * 1e6;
-  return outcome;
-}
-
 Outcome RunOne(const Setup& setup) {
   const auto start = std::chrono::steady_clock::now();
   std::vector<EngineNode> nodes = BuildTorus(
       setup.dims, LosslessTorusOptions(setup.cc, setup.cc, setup.flow_bytes));
-  std::vector<Flow> flows =
-      PickFlows(setup, static_cast<unsigned>(nodes.size()));
-  for (Flow& flow : flows) {
-    const auto connected = ConnectQps(nodes, flow.src, flow.dst, kLosslessPmtu);
-    if (!connected) {
-      std::fprintf(stderr, "incast_bench: QP set-up failed\n");
-      std::exit(1);
-    }
-    flow.qp = connected->a;
+  std::vector<TransportEngine*> engines;
+  std::vector<uint32_t> rkeys;
+  for (EngineNode& node : nodes) {
+    engines.push_back(node.engine.get());
+    rkeys.push_back(node.rkey);
   }
-  Outcome outcome;
-  testing::ScThread driver("driver", [&] {
-    for (Flow& flow : flows) {
-      Post(*nodes[flow.src].engine, flow, setup.flow_bytes,
-           nodes[flow.dst].rkey);
-    }
-    for (uint64_t now = kPollNs; now <= kLimitNs; now += kPollNs) {
-      sc_core::wait(sc_time(kPollNs, SC_NS));
-      bool busy = false;
-      for (Flow& flow : flows) {
-        TransportEngine& engine = *nodes[flow.src].engine;
-        for (size_t done = engine.PollCompletions().size(); done > 0; --done) {
-          flow.fct_us.push_back(static_cast<double>(now - flow.posted_ns) /
-                                1e3);
-          flow.busy = false;
-        }
-        // A background pair writes its flows one after another.
-        if (flow.background && !flow.busy &&
-            flow.fct_us.size() < kBackgroundFlows) {
-          Post(engine, flow, setup.flow_bytes, nodes[flow.dst].rkey);
-        }
-        busy = busy || flow.busy;
-      }
-      if (!busy) {
-        break;
-      }
-    }
-    outcome = Collect(nodes, flows);
-    sc_core::sc_stop();
-  });
+  IncastConfig incast;
+  incast.senders = setup.senders;
+  incast.incast = setup.incast;
+  incast.background_pairs = setup.mixed ? kBackgroundPairs : 0;
+  incast.background_flows = kBackgroundFlows;
+  incast.flow_bytes = setup.flow_bytes;
+  incast.pmtu = kLosslessPmtu;
+  IncastWorkload workload("workload", engines, rkeys, incast);
   // The run ending is not news for the table (SystemC reports sc_stop()
   // as an info message).
   sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO,
                                           sc_core::SC_DO_NOTHING);
   sc_core::sc_start();
+
+  Outcome outcome;
+  outcome.flows = workload.flows();
+  outcome.flows_done = workload.flows_done();
+  const auto incast_fct = app::Summarise(workload.times().incast);
+  outcome.fct_p50_us = incast_fct.p50;
+  outcome.fct_p99_us = incast_fct.p99;
+  const auto victims = app::Summarise(workload.times().background);
+  outcome.background_fct_us = victims.mean;
+  outcome.victim_p99_us = victims.p99;
+  const FabricFigures figures = SumFigures(nodes, kDataPriority);
+  outcome.xoff = figures.xoff_frames;
+  outcome.pfc_frames = figures.pfc_frames;
+  outcome.pause_us = figures.pause_us;
+  outcome.marked = figures.ecn_marked;
+  outcome.lost =
+      figures.work_failed + figures.bad_packets + figures.router_drops;
+  outcome.cnps = figures.cnps;
+  outcome.retransmits = figures.retransmits;
+  outcome.sim_us = sc_core::sc_time_stamp().to_seconds() * 1e6;
   outcome.wall_s =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();

@@ -1,0 +1,81 @@
+// IncastWorkload: the incast experiment of issue 7 (docs/validation.md) as
+// a workload on transport engines. N senders, drawn with a seed from the
+// nodes other than the receiver (node 0), RDMA-WRITE one flow each to the
+// receiver at the same moment; background pairs elsewhere may write flows
+// one after another meanwhile. It connects its QPs when built (the cluster
+// builder's part in TRN-5.7), posts at time 0, polls the completions, and
+// records each flow's completion time (posting to completion, at the poll
+// that saw it). When every flow is done, or the limit passes, it stops the
+// simulation.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <systemc>
+#include <vector>
+
+#include "systemc/transport/engine_fabric.h"
+
+namespace lq::transport {
+
+struct IncastConfig {
+  unsigned senders = 8;
+  bool incast = true;  // false: the background pairs alone
+  unsigned background_pairs = 0;
+  unsigned background_flows = 4;  // written one after another, per pair
+  uint64_t flow_bytes = 1024 * 1024;
+  uint32_t pmtu = 4096;
+  std::string congestion;  // of every QP; empty: the engines' default
+  uint64_t seed = 42;
+  sc_core::sc_time poll{50, sc_core::SC_NS};
+  // Past this, the workload stops with flows still open.
+  sc_core::sc_time limit{50, sc_core::SC_MS};
+};
+
+// Flow completion times, in µs.
+struct IncastTimes {
+  std::vector<double> incast;
+  std::vector<double> background;
+};
+
+class IncastWorkload : public sc_core::sc_module {
+ public:
+  // `engines[n]` is node n's; a flow to node n lands at address 0 of its
+  // region `rkeys[n]`, which must hold flow_bytes. Throws
+  // std::invalid_argument if there are too few nodes or a QP set-up fails.
+  IncastWorkload(const sc_core::sc_module_name& name,
+                 std::vector<TransportEngine*> engines,
+                 std::vector<uint32_t> rkeys, const IncastConfig& config);
+
+  // Flows the workload runs, and those done so far.
+  uint64_t flows() const;
+  uint64_t flows_done() const;
+  // Flows whose WRITE completed with an error: they end there.
+  uint64_t flows_failed() const { return failed_; }
+  const IncastTimes& times() const { return times_; }
+
+ private:
+  // A connection and its flows.
+  struct Flow {
+    unsigned src = 0, dst = 0;
+    uint32_t qp = 0;
+    bool background = false;
+    unsigned done = 0;
+    bool busy = false;
+    uint64_t posted_ns = 0;
+  };
+
+  void PickFlows(unsigned nodes);
+  void Post(Flow& flow);
+  unsigned FlowsOf(const Flow& flow) const;
+  void Run();  // SC_THREAD
+
+  std::vector<TransportEngine*> engines_;
+  std::vector<uint32_t> rkeys_;
+  IncastConfig config_;
+  std::vector<Flow> flows_;
+  IncastTimes times_;
+  uint64_t failed_ = 0;
+};
+
+}  // namespace lq::transport
