@@ -8,12 +8,6 @@
 namespace lq::app {
 namespace {
 
-ParamSpec Real(const std::string& key, const std::string& meaning,
-               const std::string& default_value, const std::string& unit,
-               double min, double max) {
-  return {key, meaning, default_value, unit, ParamType::kReal, min, max, {}};
-}
-
 double Ns(const sc_core::sc_time& t) { return t.to_seconds() * 1e9; }
 
 }  // namespace
@@ -53,18 +47,20 @@ std::vector<ParamSpec> NetworkFaultParamSpecs() {
        0,
        255,
        {}},
-      Real("fm.oob_latency",
-           "fabric manager (builder): one management message, one way "
-           "(NET-7.2)",
-           "1", "us", 0.001, 1e6),
-      Real("fm.holdoff",
-           "fabric manager: first event to recomputation "
-           "(NET-7.6)",
-           "100", "us", 0, 1e6),
-      Real("fm.compute_time", "fabric manager: table computation (NET-7.6)",
-           "1", "ms", 0, 1e4),
-      Real("fm.drain_timeout", "fabric manager: longest drain wait (NET-7.7)",
-           "1", "ms", 0, 1e4),
+      RealParam("fm.oob_latency",
+                "fabric manager (builder): one management message, one way "
+                "(NET-7.2)",
+                "1", "us", 0.001, 1e6),
+      RealParam("fm.holdoff",
+                "fabric manager: first event to recomputation "
+                "(NET-7.6)",
+                "100", "us", 0, 1e6),
+      RealParam("fm.compute_time",
+                "fabric manager: table computation (NET-7.6)", "1", "ms", 0,
+                1e4),
+      RealParam("fm.drain_timeout",
+                "fabric manager: longest drain wait (NET-7.7)", "1", "ms", 0,
+                1e4),
   };
 }
 

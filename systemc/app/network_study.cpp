@@ -28,12 +28,6 @@ using sc_core::sc_time;
 constexpr int kExitOk = 0;
 constexpr int kExitFailure = 1;
 
-ParamSpec Integer(const std::string& key, const std::string& meaning,
-                  const std::string& default_value, const std::string& unit,
-                  double min, double max) {
-  return {key, meaning, default_value, unit, ParamType::kInteger, min, max, {}};
-}
-
 // Drain after the measured window: at most this many windows more.
 constexpr double kDrainWindows = 4;
 
@@ -59,6 +53,50 @@ topo::ParamMap PatternParams(const ParamSet& params, const std::string& name) {
   return values;
 }
 
+}  // namespace
+
+Result<net::RouterConfig> ScenarioRouterConfig(
+    const ParamSet& params,
+    std::shared_ptr<const topo::RoutingFunction> routing) {
+  auto profile = phy::FindLinkProfile(params.Text("link.profile"));
+  if (!profile) {
+    return Fail("link.profile: " + profile.error().reason);
+  }
+  net::RouterConfig router;
+  router.routing = std::move(routing);
+  router.vc_classes = static_cast<unsigned>(params.Integer("net.vc_classes"));
+  router.vc_sets = static_cast<unsigned>(params.Integer("net.vc_sets"));
+  router.vc_buffer_slots =
+      static_cast<unsigned>(params.Integer("router.vc_buffer_flits"));
+  router.slot_bytes = profile->payload_bytes;
+  router.clock_ns = 1.0 / params.Real("router.clock_ghz");
+  router.rc_cycles = static_cast<unsigned>(params.Integer("router.rc_cycles"));
+  router.va_cycles = static_cast<unsigned>(params.Integer("router.va_cycles"));
+  router.sa_cycles = static_cast<unsigned>(params.Integer("router.sa_cycles"));
+  router.st_cycles = static_cast<unsigned>(params.Integer("router.st_cycles"));
+  router.allocator =
+      net::ParseSwitchAllocator(params.Text("router.allocator")).value();
+  router.islip_iterations =
+      static_cast<unsigned>(params.Integer("router.islip_iterations"));
+  if (auto problem = net::RouterConfigProblem(router)) {
+    return Fail(*problem);
+  }
+  return router;
+}
+
+net::NetworkInterfaceConfig InterfaceFor(const net::RouterConfig& router) {
+  net::NetworkInterfaceConfig ni;
+  ni.vc_classes = router.vc_classes;
+  ni.vc_sets = router.vc_sets;
+  ni.tc_map = net::DefaultTcMap(router.vc_sets);
+  ni.rx_buffer_slots = router.vc_buffer_slots;
+  ni.slot_bytes = router.slot_bytes;
+  ni.clock_ns = router.clock_ns;
+  return ni;
+}
+
+namespace {
+
 Result<StudyShape> Shape(const ParamSet& params) {
   StudyShape shape;
   auto topology = fabric::ScenarioTopology(params);
@@ -80,37 +118,13 @@ Result<StudyShape> Shape(const ParamSet& params) {
   }
   shape.pattern = std::move(pattern).value();
 
-  auto profile = phy::FindLinkProfile(params.Text("link.profile"));
-  if (!profile) {
-    return Fail("link.profile: " + profile.error().reason);
+  auto router_config = ScenarioRouterConfig(params, shape.routing);
+  if (!router_config) {
+    return router_config.error();
   }
   net::RouterConfig& router = shape.config.router;
-  router.routing = shape.routing;
-  router.vc_classes = static_cast<unsigned>(params.Integer("net.vc_classes"));
-  router.vc_sets = static_cast<unsigned>(params.Integer("net.vc_sets"));
-  router.vc_buffer_slots =
-      static_cast<unsigned>(params.Integer("router.vc_buffer_flits"));
-  router.slot_bytes = profile->payload_bytes;
-  router.clock_ns = 1.0 / params.Real("router.clock_ghz");
-  router.rc_cycles = static_cast<unsigned>(params.Integer("router.rc_cycles"));
-  router.va_cycles = static_cast<unsigned>(params.Integer("router.va_cycles"));
-  router.sa_cycles = static_cast<unsigned>(params.Integer("router.sa_cycles"));
-  router.st_cycles = static_cast<unsigned>(params.Integer("router.st_cycles"));
-  router.allocator =
-      net::ParseSwitchAllocator(params.Text("router.allocator")).value();
-  router.islip_iterations =
-      static_cast<unsigned>(params.Integer("router.islip_iterations"));
-  if (auto problem = net::RouterConfigProblem(router)) {
-    return Fail(*problem);
-  }
-
-  net::NetworkInterfaceConfig& ni = shape.config.interface;
-  ni.vc_classes = router.vc_classes;
-  ni.vc_sets = router.vc_sets;
-  ni.tc_map = net::DefaultTcMap(router.vc_sets);
-  ni.rx_buffer_slots = router.vc_buffer_slots;
-  ni.slot_bytes = router.slot_bytes;
-  ni.clock_ns = router.clock_ns;
+  router = *router_config;
+  shape.config.interface = InterfaceFor(router);
 
   const auto payload =
       static_cast<size_t>(params.Integer("traffic.message_bytes"));
@@ -334,12 +348,12 @@ std::string DescribeShape(const StudyShape& shape) {
 
 std::vector<ParamSpec> NetworkStudyParamSpecs() {
   std::vector<ParamSpec> specs = {
-      Integer("net.vc_classes", "VC classes per VC set (NET-3.1)", "2", "", 1,
-              4),
-      Integer("net.vc_sets", "VC sets (NET-3.1); sets x classes <= 4", "2", "",
-              1, 4),
-      Integer("router.vc_buffer_flits", "input buffer per VC (NET-8.1)", "64",
-              "flits", 1, 4096),
+      IntegerParam("net.vc_classes", "VC classes per VC set (NET-3.1)", "2", "",
+                   1, 4),
+      IntegerParam("net.vc_sets", "VC sets (NET-3.1); sets x classes <= 4", "2",
+                   "", 1, 4),
+      IntegerParam("router.vc_buffer_flits", "input buffer per VC (NET-8.1)",
+                   "64", "flits", 1, 4096),
       {"router.clock_ghz",
        "router clock (NET-8.4)",
        "1",
@@ -348,14 +362,14 @@ std::vector<ParamSpec> NetworkStudyParamSpecs() {
        0.01,
        100,
        {}},
-      Integer("router.rc_cycles", "route computation (NET-8.4)", "1", "cycles",
-              1, 64),
-      Integer("router.va_cycles", "VC allocation (NET-8.4)", "1", "cycles", 1,
-              64),
-      Integer("router.sa_cycles", "switch allocation (NET-8.4)", "1", "cycles",
-              1, 64),
-      Integer("router.st_cycles", "crossbar traversal (NET-8.4)", "1", "cycles",
-              1, 64),
+      IntegerParam("router.rc_cycles", "route computation (NET-8.4)", "1",
+                   "cycles", 1, 64),
+      IntegerParam("router.va_cycles", "VC allocation (NET-8.4)", "1", "cycles",
+                   1, 64),
+      IntegerParam("router.sa_cycles", "switch allocation (NET-8.4)", "1",
+                   "cycles", 1, 64),
+      IntegerParam("router.st_cycles", "crossbar traversal (NET-8.4)", "1",
+                   "cycles", 1, 64),
       {"router.allocator",
        "switch allocator (NET-8.5)",
        "rr",
@@ -364,21 +378,22 @@ std::vector<ParamSpec> NetworkStudyParamSpecs() {
        0,
        0,
        {"rr", "islip"}},
-      Integer("router.islip_iterations", "iSLIP iterations (NET-8.5)", "1", "",
-              1, 16),
-      Integer("link.latency_cycles",
-              "ideal link: slot and credit latency (link.fidelity ideal)", "2",
-              "cycles", 1, 1000000),
-      Integer("sim.cycles",
-              "network study: cycles to run, warm-up included (0: send "
-              "traffic.messages_per_node each, then drain)",
-              "0", "cycles", 0, 1e9),
-      Integer("sim.warmup_cycles",
-              "network study: cycles before measurement starts", "0", "cycles",
-              0, 1e9),
-      Integer("sim.watchdog_cycles",
-              "network study: cycles without progress that declare a deadlock",
-              "10000", "cycles", 10, 1e9),
+      IntegerParam("router.islip_iterations", "iSLIP iterations (NET-8.5)", "1",
+                   "", 1, 16),
+      IntegerParam("link.latency_cycles",
+                   "ideal link: slot and credit latency (link.fidelity ideal)",
+                   "2", "cycles", 1, 1000000),
+      IntegerParam("sim.cycles",
+                   "network study: cycles to run, warm-up included (0: send "
+                   "traffic.messages_per_node each, then drain)",
+                   "0", "cycles", 0, 1e9),
+      IntegerParam("sim.warmup_cycles",
+                   "network study: cycles before measurement starts", "0",
+                   "cycles", 0, 1e9),
+      IntegerParam(
+          "sim.watchdog_cycles",
+          "network study: cycles without progress that declare a deadlock",
+          "10000", "cycles", 10, 1e9),
   };
   for (ParamSpec& spec : NetworkFaultParamSpecs()) {
     specs.push_back(std::move(spec));

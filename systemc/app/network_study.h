@@ -6,12 +6,16 @@
 // warm-up, with a deadlock watchdog.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "models/common/result.h"
 #include "systemc/app/run_command.h"
 #include "systemc/common/param.h"
+#include "systemc/network/network_interface.h"
+#include "systemc/network/router.h"
 
 namespace lq::app {
 
@@ -22,6 +26,15 @@ std::vector<ParamSpec> NetworkStudyParamSpecs();
 // Checks what the key ranges cannot (VC counts against the routing
 // function, a topology the study can build); returns why not, or nothing.
 std::optional<std::string> ValidateNetworkStudy(const ParamSet& params);
+
+// The routers' configuration the router.* and net.* keys give, with the
+// link profile's slot size; fails on one net::RouterConfigProblem refuses.
+Result<net::RouterConfig> ScenarioRouterConfig(
+    const ParamSet& params,
+    std::shared_ptr<const topo::RoutingFunction> routing);
+
+// A network interface that matches `router` (VCs, TC map, slots, clock).
+net::NetworkInterfaceConfig InterfaceFor(const net::RouterConfig& router);
 
 // Runs the study; returns the exit status (0, or 1 on a deadlock or a
 // dropped packet).

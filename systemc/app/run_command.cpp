@@ -14,6 +14,7 @@
 #include "systemc/app/progress_meter.h"
 #include "systemc/app/run_report.h"
 #include "systemc/app/scenario.h"
+#include "systemc/app/transport_study.h"
 #include "systemc/fabric/fabric.h"
 
 namespace lq::app {
@@ -33,6 +34,9 @@ int BadInput(const std::string& message) {
 std::vector<ParamSpec> ScenarioParamSpecs() {
   std::vector<ParamSpec> specs = fabric::FabricParamSpecs();
   for (auto& spec : NetworkStudyParamSpecs()) {
+    specs.push_back(std::move(spec));
+  }
+  for (auto& spec : TransportStudyParamSpecs()) {
     specs.push_back(std::move(spec));
   }
   return specs;
@@ -66,8 +70,19 @@ Result<ParamSet> LoadScenarioParams(const RunOptions& options) {
         "fault.kind: faults are injected in network studies "
         "(link.fidelity: ideal) so far");
   }
-  if (auto error = study ? ValidateNetworkStudy(params)
-                         : fabric::ValidateFabricParams(params)) {
+  if (!study && params.Text("transport.workload") != "none") {
+    return Fail(
+        "transport.workload: transport studies run on link.fidelity: ideal "
+        "so far");
+  }
+  const auto validate = [&params, study] {
+    if (!study) {
+      return fabric::ValidateFabricParams(params);
+    }
+    return IsTransportStudy(params) ? ValidateTransportStudy(params)
+                                    : ValidateNetworkStudy(params);
+  };
+  if (auto error = validate()) {
     const std::string source =
         options.scenario_file.empty() ? "scenario" : options.scenario_file;
     return Fail(source + ": " + *error);
@@ -105,6 +120,9 @@ int RunScenario(const RunOptions& options) {
     return BadInput(loaded.error().reason);
   }
   const ParamSet& params = loaded.value();
+  if (IsTransportStudy(params)) {
+    return RunTransportStudy(params, options);
+  }
   if (params.Text("link.fidelity") == "ideal") {
     if (!options.pcap_file.empty()) {
       return BadInput("--pcap: ideal links carry no transport packets");

@@ -32,6 +32,11 @@ class Memory : public sc_core::sc_module {
   // Writes `data` (zero-padded to `length`) at `offset`, as a programmer
   // would, read-only or not. Precondition: inside the memory.
   void Program(uint32_t offset, const Bytes& data, uint32_t length);
+  // The `length` bytes at `offset`, as a checker reads them. Precondition:
+  // inside the memory.
+  ByteView View(uint32_t offset, uint32_t length) const {
+    return ByteView(bytes_.get() + offset, length);
+  }
 
  private:
   void BTransport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);

@@ -7,6 +7,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace lq {
@@ -23,6 +24,25 @@ struct ParamSpec {
   double max = 0;
   std::vector<std::string> choices;  // Allowed values for kChoice.
 };
+
+// Declarations of the usual kinds.
+inline ParamSpec IntegerParam(const std::string& key,
+                              const std::string& meaning,
+                              const std::string& default_value,
+                              const std::string& unit, double min, double max) {
+  return {key, meaning, default_value, unit, ParamType::kInteger, min, max, {}};
+}
+inline ParamSpec RealParam(const std::string& key, const std::string& meaning,
+                           const std::string& default_value,
+                           const std::string& unit, double min, double max) {
+  return {key, meaning, default_value, unit, ParamType::kReal, min, max, {}};
+}
+inline ParamSpec ChoiceParam(const std::string& key, const std::string& meaning,
+                             const std::string& default_value,
+                             std::vector<std::string> choices) {
+  return {key, meaning, default_value,     "", ParamType::kChoice,
+          0,   0,       std::move(choices)};
+}
 
 // Values for a fixed list of declared parameters, starting from their
 // defaults. Every value stored has passed its declaration's checks.

@@ -50,6 +50,7 @@ void IncastWorkload::PickFlows(unsigned nodes) {
   for (unsigned i = 0; config_.incast && i < config_.senders; ++i) {
     Flow flow;
     flow.src = others[i % others.size()];
+    flow.offset = config_.land_apart ? i * config_.flow_bytes : 0;
     flows_.push_back(flow);
   }
   for (unsigned i = 0; i < config_.background_pairs; ++i) {
@@ -74,6 +75,15 @@ uint64_t IncastWorkload::flows() const {
   return count;
 }
 
+std::vector<FlowPlace> IncastWorkload::places() const {
+  std::vector<FlowPlace> places;
+  for (const Flow& flow : flows_) {
+    places.push_back({flow.src, flow.dst, flow.offset,
+                      !flow.failed && flow.done == FlowsOf(flow)});
+  }
+  return places;
+}
+
 uint64_t IncastWorkload::flows_done() const {
   return times_.incast.size() + times_.background.size();
 }
@@ -83,6 +93,7 @@ void IncastWorkload::Post(Flow& flow) {
   wr.wr_id = flow.done;
   wr.kind = SendKind::kWrite;
   wr.length = static_cast<uint32_t>(config_.flow_bytes);
+  wr.remote_address = flow.offset;
   wr.rkey = rkeys_[flow.dst];
   engines_[flow.src]->PostSend(flow.qp, wr, 0).value();
   flow.posted_ns =
@@ -112,6 +123,7 @@ void IncastWorkload::Run() {
         flow.busy = false;
         if (c.completion.status != CompletionStatus::kSuccess) {
           ++failed_;
+          flow.failed = true;
           flow.done = FlowsOf(flow);  // its QP is in ERROR: nothing follows
           continue;
         }

@@ -27,9 +27,22 @@ struct IncastConfig {
   uint32_t pmtu = 4096;
   std::string congestion;  // of every QP; empty: the engines' default
   uint64_t seed = 42;
+  // Incast sender i's flow lands at i x flow_bytes in the receiver's region
+  // (which must then hold senders x flow_bytes), so that a checker can
+  // compare every flow's bytes; otherwise all land at address 0.
+  bool land_apart = false;
   sc_core::sc_time poll{50, sc_core::SC_NS};
   // Past this, the workload stops with flows still open.
   sc_core::sc_time limit{50, sc_core::SC_MS};
+};
+
+// Where a flow's bytes go: from address 0 of node `src`'s memory to
+// `offset` in node `dst`'s region; `complete` once every write of the flow
+// completed successfully.
+struct FlowPlace {
+  unsigned src = 0, dst = 0;
+  uint64_t offset = 0;
+  bool complete = false;
 };
 
 // Flow completion times, in µs.
@@ -53,14 +66,17 @@ class IncastWorkload : public sc_core::sc_module {
   // Flows whose WRITE completed with an error: they end there.
   uint64_t flows_failed() const { return failed_; }
   const IncastTimes& times() const { return times_; }
+  std::vector<FlowPlace> places() const;
 
  private:
   // A connection and its flows.
   struct Flow {
     unsigned src = 0, dst = 0;
+    uint64_t offset = 0;  // in dst's region
     uint32_t qp = 0;
     bool background = false;
     unsigned done = 0;
+    bool failed = false;
     bool busy = false;
     uint64_t posted_ns = 0;
   };

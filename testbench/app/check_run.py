@@ -125,6 +125,14 @@ def bad_input_exits_2(lqemu, work, scenarios):
           "--set", "fault.node=64"], "no endpoint 64"),
         (["run", str(scenarios / "allreduce_4x4x4.yaml"), "--set", "sim.cycles=100"],
          "runs to completion"),
+        (["run", str(scenarios / "incast_4x4x4.yaml"), "--set", "transport.pmtu=300"],
+         "TRN-6.1"),
+        (["run", str(scenarios / "incast_4x4x4.yaml"), "--set", "pfc.xon_bytes=70000"],
+         "pfc.xon_bytes"),
+        (["run", str(scenarios / "incast_4x4x4.yaml"), "--set", "link.fidelity=tlm"],
+         "link.fidelity: ideal"),
+        (["run", str(scenarios / "incast_4x4x4.yaml"), "--set", "transport.cc=tcp"],
+         "transport.cc"),
     ]
     for args, needle in cases:
         result = run(lqemu, *args)
@@ -144,6 +152,8 @@ def example_scenarios_run(lqemu, work, scenarios):
         shorten = SMALL
         if "collective:" in text:
             shorten = ["--set", "collective.bytes=65536"]  # runs to completion
+        elif "workload: incast" in text:
+            shorten = ["--set", "transport.flow_kib=64"]
         elif "fidelity: ideal" in text:
             shorten = SHORT_STUDY + QUICK_FM
             if "fault:" in text:
@@ -227,12 +237,70 @@ def broken_vc_assignment_exits_1(lqemu, work, _):
            "the watchdog should name the cycle: " + result.stderr)
 
 
+def transport_study_checks_every_write(lqemu, work, scenarios):
+    """The incast scenario, short: every write arrives intact, PFC pauses,
+    the capture decodes in tshark with the PSNs sent; dropped packets are
+    retransmitted; a fabric that drops everything loses data and exits 1."""
+    scenario = str(scenarios / "incast_4x4x4.yaml")
+    small = ["--set", "transport.flow_kib=64"]
+    stats_file, capture = work / "incast.json", work / "incast.pcap"
+    result = run(lqemu, "run", scenario, "--quiet", "--stats", str(stats_file),
+                 "--pcap", str(capture), *small)
+    expect(result.returncode == 0, "incast exited %d: %s" % (result.returncode, result.stderr))
+    stats = json.loads(stats_file.read_text())
+    integrity, transport = stats["integrity"], stats["transport"]
+    expect(integrity == {"sent": 72, "delivered": 72, "lost": 0, "duplicated": 0,
+                         "corrupted": 0}, "integrity: %s" % integrity)
+    expect(transport["pfc_pause_frames"] > 0 and transport["cnps"] > 0,
+           "an incast under DCQCN pauses and notifies: %s" % transport)
+    if shutil.which("tshark"):
+        decoded = subprocess.run(["tshark", "-r", str(capture), "-T", "fields",
+                                  "-e", "_ws.malformed", "-e", "infiniband.bth.psn"],
+                                 capture_output=True, text=True)
+        lines = decoded.stdout.splitlines()
+        expect(decoded.returncode == 0 and len(lines) == transport["packets"],
+               "tshark read %d of %d packets" % (len(lines), transport["packets"]))
+        expect(not any(line.split("\t")[0] for line in lines), "malformed packets")
+    lossy = run(lqemu, "run", scenario, "--quiet", "--stats", str(stats_file),
+                "--set", "transport.drop=0.01", *small)
+    expect(lossy.returncode == 0, "1 %% drops: exit %d: %s" % (lossy.returncode, lossy.stderr))
+    stats = json.loads(stats_file.read_text())
+    expect(stats["transport"]["retransmits"] > 0 and stats["integrity"]["lost"] == 0,
+           "drops are retransmitted: %s" % stats["transport"])
+    dead = run(lqemu, "run", scenario, "--quiet", "--set", "transport.drop=1",
+               "--set", "transport.flow_kib=4")
+    expect(dead.returncode == 1 and "lost" in dead.stderr,
+           "a fabric that loses everything must exit 1: %d %s" % (dead.returncode, dead.stderr))
+
+
+def TRN_8_9_headroom_above_the_limit_is_bad_input(lqemu, work, scenarios):
+    """Longer cables need more PFC headroom (TRN-8.8); past
+    pfc.headroom_max_bytes the scenario is refused, and a higher limit
+    takes it."""
+    scenario = str(scenarios / "incast_4x4x4.yaml")
+    stats_file = work / "long.json"
+    refused = run(lqemu, "run", scenario, "--set", "link.cable_m=500")
+    expect(refused.returncode == 2 and "pfc.headroom_max_bytes" in refused.stderr
+           and "TRN-8.9" in refused.stderr, "500 m: %d %s" % (refused.returncode,
+                                                             refused.stderr))
+    taken = run(lqemu, "run", scenario, "--quiet", "--stats", str(stats_file),
+                "--set", "link.cable_m=500", "--set", "pfc.headroom_max_bytes=1000000",
+                "--set", "transport.flow_kib=16")
+    expect(taken.returncode == 0, "a raised limit: %d %s" % (taken.returncode, taken.stderr))
+    # pcie6 x16, 118 B/ns of goodput: 2 x 2 ns of flits + 2 x (2.5 us of
+    # cable + the PHY's pipelines) + 20 ns of reaction is about 5.05 us, so
+    # about 596 KB, plus the largest packet.
+    headroom = json.loads(stats_file.read_text())["transport"]["headroom_bytes"]
+    expect(590000 < headroom < 620000, "500 m headroom %d B" % headroom)
+
+
 def list_prints_every_key(lqemu, work, _):
     result = run(lqemu, "list")
     expect(result.returncode == 0, "list failed: " + result.stderr)
     for key in ["topology.dims", "link.profile", "link.ber", "router.latency_ns",
                 "traffic.load", "sim.seed", "link.fidelity", "router.vc_buffer_flits",
-                "router.allocator", "sim.cycles", "traffic.percent"]:
+                "router.allocator", "sim.cycles", "traffic.percent",
+                "transport.workload", "transport.cc", "pfc.xoff_bytes", "ecn.profile"]:
         expect(key in result.stdout, "list lacks key " + key)
     expect("pcie6" in result.stdout and "ib" in result.stdout, "list lacks profiles")
 

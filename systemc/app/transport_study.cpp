@@ -1,0 +1,463 @@
+// The transport study: build, run, check every write, report.
+#include "systemc/app/transport_study.h"
+
+#include <chrono>
+#include <cstdio>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <systemc>
+
+#include "models/network/route_header.h"
+#include "models/pcap/pcap_writer.h"
+#include "models/phy/link_profile.h"
+#include "models/roce/addressing.h"
+#include "models/roce/pfc.h"
+#include "models/transport/ecn_marking.h"
+#include "systemc/app/network_study.h"
+#include "systemc/app/progress_meter.h"
+#include "systemc/app/run_report.h"
+#include "systemc/board/memory.h"
+#include "systemc/fabric/fabric.h"
+#include "systemc/transport/engine_fabric.h"
+#include "systemc/transport/incast_workload.h"
+
+namespace lq::app {
+namespace {
+
+using sc_core::SC_NS;
+using sc_core::sc_time;
+
+constexpr int kExitFailure = 1;
+constexpr uint8_t kDataPriority = roce::PriorityOfDscp(roce::kDscpData);
+constexpr uint32_t kPmtuChoices[] = {256, 512, 1024, 2048, 4096};
+
+// Everything the study is built from, derived from the keys.
+struct StudyPlan {
+  std::shared_ptr<const topo::Topology> topology;
+  transport::EngineFabricConfig fabric;
+  transport::IncastConfig incast;
+  uint64_t headroom_bytes = 0;  // TRN-8.8's H of the scenario's links
+  std::string marking;          // the ECN profile's name
+};
+
+// TRN-8.8's headroom for the scenario's links, with the largest packet the
+// routers buffer at `pmtu`.
+uint64_t HeadroomBytes(const ParamSet& params, const phy::LinkProfile& profile,
+                       uint32_t pmtu) {
+  roce::HeadroomInputs link;
+  link.max_packet_bytes = roce::FrameSize(roce::Opcode::kWriteMiddle, pmtu) +
+                          net::kRouteHeaderBytes;
+  link.goodput_bps = static_cast<uint64_t>(
+      phy::PayloadGoodputGbps(profile, profile.max_lanes) * 1e9);
+  link.flit_ps = phy::FlitTimePs(profile, profile.max_lanes);
+  link.tx_ps = profile.tx_pipeline_ps;
+  link.rx_ps = profile.rx_pipeline_ps;
+  link.cable_ps = phy::CableDelayPs(params.Real("link.cable_m"));
+  link.react_ps = static_cast<uint64_t>(params.Integer("pfc.react_ns")) * 1000;
+  return roce::PfcHeadroomBytes(link);
+}
+
+Result<StudyPlan> Plan(const ParamSet& params) {
+  StudyPlan plan;
+  auto topology = fabric::ScenarioTopology(params);
+  if (!topology) {
+    return Fail("topology: " + topology.error().reason);
+  }
+  plan.topology = *topology;
+  auto routing = fabric::ScenarioRouting(params, plan.topology);
+  if (!routing) {
+    return routing.error();
+  }
+  auto router = ScenarioRouterConfig(params, *routing);
+  if (!router) {
+    return router.error();
+  }
+  const phy::LinkProfile profile =
+      phy::FindLinkProfile(params.Text("link.profile")).value();
+  const auto pmtu = static_cast<uint32_t>(params.Integer("transport.pmtu"));
+  if (std::find(std::begin(kPmtuChoices), std::end(kPmtuChoices), pmtu) ==
+      std::end(kPmtuChoices)) {
+    return Fail("transport.pmtu = " + std::to_string(pmtu) +
+                " is not one of 256, 512, 1024, 2048, 4096 (TRN-6.1)");
+  }
+
+  // PFC (TRN-8), with every VC holding XOFF plus the headroom (TRN-8.9).
+  transport::FlowControlConfig flow;
+  flow.pfc_params.xoff_bytes =
+      static_cast<uint64_t>(params.Integer("pfc.xoff_bytes"));
+  flow.pfc_params.xon_bytes =
+      static_cast<uint64_t>(params.Integer("pfc.xon_bytes"));
+  flow.pfc_params.react_ps =
+      static_cast<uint64_t>(params.Integer("pfc.react_ns")) * 1000;
+  flow.pfc_params.pause_quanta =
+      static_cast<uint16_t>(params.Integer("pfc.pause_quanta"));
+  flow.pfc_params.refresh_ps =
+      static_cast<uint64_t>(params.Integer("pfc.refresh_ns")) * 1000;
+  flow.pfc_params.headroom_max_bytes =
+      static_cast<uint64_t>(params.Integer("pfc.headroom_max_bytes"));
+  if (flow.pfc_params.xon_bytes >= flow.pfc_params.xoff_bytes) {
+    return Fail("pfc.xon_bytes must be below pfc.xoff_bytes (TRN-8.5)");
+  }
+  plan.headroom_bytes = HeadroomBytes(params, profile, pmtu);
+  if (plan.headroom_bytes > flow.pfc_params.headroom_max_bytes) {
+    return Fail("the links need " + std::to_string(plan.headroom_bytes) +
+                " bytes of PFC headroom, above pfc.headroom_max_bytes " +
+                std::to_string(flow.pfc_params.headroom_max_bytes) +
+                " (TRN-8.9): shorten link.cable_m or raise the limit");
+  }
+  flow.line_rate_bps = phy::RawRateMbps(profile, profile.max_lanes) * 1'000'000;
+  // The routers run at the links' flit rate: a port carries what a link
+  // does, and a PFC message takes one flit time (TRN-8.3).
+  router->clock_ns =
+      static_cast<double>(phy::FlitTimePs(profile, profile.max_lanes)) / 1000;
+  flow.message_delay = sc_time(router->clock_ns, SC_NS);
+  const std::string cc = params.Text("transport.cc");
+  plan.marking =
+      params.Text("ecn.profile") == "auto" ? cc : params.Text("ecn.profile");
+  flow.ecn[kDataPriority] = transport::EcnProfileNamed(plan.marking).value();
+  flow.seed = static_cast<uint64_t>(params.Integer("sim.seed"));
+  const uint64_t buffer = flow.pfc_params.xoff_bytes + plan.headroom_bytes;
+  router->vc_buffer_slots = static_cast<unsigned>(
+      (buffer + router->slot_bytes - 1) / router->slot_bytes);
+
+  transport::EngineFabricConfig& fabric = plan.fabric;
+  fabric.router = *router;
+  fabric.flow_control = flow;
+  fabric.engine.interface = InterfaceFor(*router);
+  fabric.engine.congestion = cc;
+  fabric.engine.congestion_params.line_rate_bps =
+      phy::PayloadGoodputGbps(profile, profile.max_lanes) * 1e9;
+  fabric.faults.drop = params.Real("transport.drop");
+  fabric.faults.seed = static_cast<uint64_t>(params.Integer("sim.seed"));
+
+  transport::IncastConfig& incast = plan.incast;
+  incast.senders = static_cast<unsigned>(params.Integer("transport.senders"));
+  incast.background_pairs =
+      static_cast<unsigned>(params.Integer("transport.background_pairs"));
+  incast.background_flows =
+      static_cast<unsigned>(params.Integer("transport.background_flows"));
+  incast.flow_bytes =
+      static_cast<uint64_t>(params.Integer("transport.flow_kib")) * 1024;
+  incast.pmtu = pmtu;
+  incast.congestion = cc;
+  incast.seed = static_cast<uint64_t>(params.Integer("sim.seed"));
+  incast.land_apart = true;
+  if (plan.topology->EndpointCount() < 2) {
+    return Fail("an incast needs at least 2 nodes");
+  }
+  return plan;
+}
+
+// Cables: every port of every node is one end of one.
+unsigned LinkCount(const topo::Topology& topology) {
+  unsigned ends = 0;
+  for (topo::NodeId n = 0; n < topology.NodeCount(); ++n) {
+    ends += topology.PortCount(n);
+  }
+  return ends / 2;
+}
+
+// The pattern node `n` sends from its address 0.
+uint8_t PatternByte(unsigned node, uint64_t offset) {
+  return static_cast<uint8_t>(node * 29 + offset * 7 + (offset >> 10));
+}
+
+// What the run did to the data: WRs posted, completed and failed, and the
+// flows whose bytes at their destination differ from their source's.
+struct Integrity {
+  uint64_t sent = 0, delivered = 0, lost = 0, duplicated = 0, corrupted = 0;
+  bool Ok() const { return lost == 0 && duplicated == 0 && corrupted == 0; }
+};
+
+Integrity Check(const transport::IncastWorkload& workload,
+                const transport::FabricFigures& figures,
+                const std::vector<std::unique_ptr<board::Memory>>& memories,
+                uint64_t flow_bytes) {
+  Integrity integrity;
+  integrity.sent = workload.flows();
+  integrity.delivered = workload.flows_done();
+  integrity.lost = integrity.sent > integrity.delivered
+                       ? integrity.sent - integrity.delivered
+                       : 0;
+  const uint64_t ended = figures.work_completed + figures.work_failed;
+  integrity.duplicated =
+      ended > figures.work_posted ? ended - figures.work_posted : 0;
+  for (const transport::FlowPlace& place : workload.places()) {
+    if (!place.complete) {
+      continue;  // lost, not corrupted
+    }
+    const ByteView got = memories[place.dst]->View(
+        static_cast<uint32_t>(place.offset), static_cast<uint32_t>(flow_bytes));
+    for (uint64_t i = 0; i < flow_bytes; ++i) {
+      if (got[i] != PatternByte(place.src, i)) {
+        ++integrity.corrupted;
+        break;
+      }
+    }
+  }
+  return integrity;
+}
+
+void Print(const std::string& scenario, uint64_t seed, const StudyPlan& plan,
+           const transport::IncastWorkload& workload,
+           const transport::FabricFigures& f, const Integrity& integrity,
+           double sim_us, double wall_s) {
+  const LatencySummary incast = Summarise(workload.times().incast);
+  const LatencySummary victims = Summarise(workload.times().background);
+  std::printf("lqemu run: %s (seed %llu): transport study, %u nodes\n",
+              scenario.c_str(), static_cast<unsigned long long>(seed),
+              plan.topology->EndpointCount());
+  std::printf(
+      "  incast: %u senders x %llu KiB to node 0, %u background pairs x %u "
+      "flows; cc %s, marking %s, PMTU %u\n",
+      plan.incast.senders,
+      static_cast<unsigned long long>(plan.incast.flow_bytes / 1024),
+      plan.incast.background_pairs, plan.incast.background_flows,
+      plan.incast.congestion.c_str(), plan.marking.c_str(), plan.incast.pmtu);
+  std::printf(
+      "  PFC: XOFF %llu B + headroom %llu B per VC (TRN-8.9); %llu XOFF "
+      "messages, %llu PFC frames, %.1f us paused\n",
+      static_cast<unsigned long long>(
+          plan.fabric.flow_control->pfc_params.xoff_bytes),
+      static_cast<unsigned long long>(plan.headroom_bytes),
+      static_cast<unsigned long long>(f.xoff_frames),
+      static_cast<unsigned long long>(f.pfc_frames), f.pause_us);
+  std::printf(
+      "  ECN: %llu marked, %llu CNPs; %llu packets, %llu retransmitted\n",
+      static_cast<unsigned long long>(f.ecn_marked),
+      static_cast<unsigned long long>(f.cnps),
+      static_cast<unsigned long long>(f.packets_sent),
+      static_cast<unsigned long long>(f.retransmits));
+  std::printf("  FCT incast: p50 %.1f us, p99 %.1f us, max %.1f us\n",
+              incast.p50, incast.p99, incast.max);
+  if (!workload.times().background.empty()) {
+    std::printf("  FCT background: mean %.1f us, p99 %.1f us\n", victims.mean,
+                victims.p99);
+  }
+  std::printf(
+      "  integrity: sent %llu, delivered %llu, lost %llu, duplicated %llu, "
+      "corrupted %llu\n",
+      static_cast<unsigned long long>(integrity.sent),
+      static_cast<unsigned long long>(integrity.delivered),
+      static_cast<unsigned long long>(integrity.lost),
+      static_cast<unsigned long long>(integrity.duplicated),
+      static_cast<unsigned long long>(integrity.corrupted));
+  std::printf("  %.1f us simulated in %.2f s\n", sim_us, wall_s);
+}
+
+std::string WriteJson(const std::string& scenario, uint64_t seed,
+                      const ParamSet& params, const StudyPlan& plan,
+                      const transport::IncastWorkload& workload,
+                      const transport::FabricFigures& f,
+                      const Integrity& integrity, double sim_ns, double wall_s,
+                      const std::string& path) {
+  const LatencySummary incast = Summarise(workload.times().incast);
+  const LatencySummary victims = Summarise(workload.times().background);
+  nlohmann::ordered_json json;
+  json["scenario"] = scenario;
+  json["seed"] = seed;
+  json["sim_time_ns"] = sim_ns;
+  json["wall_time_s"] = wall_s;
+  json["nodes"] = plan.topology->EndpointCount();
+  json["links"] = LinkCount(*plan.topology);
+  json["latency_ns"] = {{"mean", incast.mean * 1e3},
+                        {"p50", incast.p50 * 1e3},
+                        {"p99", incast.p99 * 1e3},
+                        {"max", incast.max * 1e3}};
+  json["transport"] = {
+      {"ops", f.work_posted},
+      {"retransmits", f.retransmits},
+      {"pfc_pause_frames", f.pfc_frames},
+      {"cnps", f.cnps},
+      {"xoff_frames", f.xoff_frames},
+      {"pause_us", f.pause_us},
+      {"ecn_marked", f.ecn_marked},
+      {"packets", f.packets_sent},
+      {"headroom_bytes", plan.headroom_bytes},
+      {"fct_us",
+       {{"incast",
+         {{"p50", incast.p50}, {"p99", incast.p99}, {"max", incast.max}}},
+        {"background", {{"mean", victims.mean}, {"p99", victims.p99}}}}}};
+  json["faults"] = nlohmann::ordered_json::array();
+  json["integrity"] = {{"sent", integrity.sent},
+                       {"delivered", integrity.delivered},
+                       {"lost", integrity.lost},
+                       {"duplicated", integrity.duplicated},
+                       {"corrupted", integrity.corrupted}};
+  json["parameters"] = ParametersJson(params.Values());
+  return WriteJsonFile(json, path);
+}
+
+}  // namespace
+
+std::vector<ParamSpec> TransportStudyParamSpecs() {
+  return {
+      ChoiceParam("transport.workload",
+                  "transport study on link.fidelity ideal: none, or an N-to-1 "
+                  "incast into node 0 (issue 7)",
+                  "none", {"none", "incast"}),
+      ChoiceParam("transport.cc",
+                  "congestion control of the study's QPs (TRN-5.8): none is "
+                  "PFC alone",
+                  "dcqcn", transport::CongestionControlNames()),
+      IntegerParam("transport.senders", "incast senders, drawn with sim.seed",
+                   "8", "", 1, 8191),
+      IntegerParam("transport.flow_kib", "bytes each flow RDMA-WRITEs", "1024",
+                   "KiB", 1, 65536),
+      IntegerParam("transport.background_pairs",
+                   "node pairs writing flows meanwhile (victims)", "0", "", 0,
+                   4096),
+      IntegerParam("transport.background_flows",
+                   "flows each background pair writes, one after another", "4",
+                   "", 1, 1000),
+      IntegerParam("transport.pmtu", "path MTU (TRN-6.1)", "4096", "bytes", 256,
+                   4096),
+      RealParam("transport.drop",
+                "probability that a node's interface drops a delivered "
+                "packet (NET-8.10): the transport retransmits",
+                "0", "", 0, 1),
+      ChoiceParam("ecn.profile",
+                  "ECN marking at every router (TRN-9.3); auto: the one "
+                  "transport.cc is made for",
+                  "auto", {"auto", "none", "dcqcn", "lqcc"}),
+      IntegerParam("pfc.xoff_bytes", "PFC XOFF threshold (TRN-8.5)", "65536",
+                   "bytes", 1024, 1 << 24),
+      IntegerParam("pfc.xon_bytes", "PFC XON threshold (TRN-8.5)", "49152",
+                   "bytes", 0, 1 << 24),
+      IntegerParam("pfc.pause_quanta",
+                   "pause time an XOFF asks for, in 512-bit quanta (TRN-8.5)",
+                   "65535", "quanta", 1, 65535),
+      IntegerParam("pfc.refresh_ns", "XOFF repeated this often (TRN-8.5)",
+                   "20000", "ns", 1, 1000000000),
+      IntegerParam("pfc.react_ns", "upstream reaction time T_react (TRN-8.8)",
+                   "20", "ns", 0, 1000000),
+      IntegerParam("pfc.headroom_max_bytes",
+                   "largest PFC headroom a scenario may need (TRN-8.9)",
+                   "262144", "bytes", 0, 1 << 26),
+  };
+}
+
+bool IsTransportStudy(const ParamSet& params) {
+  return params.Text("link.fidelity") == "ideal" &&
+         params.Text("transport.workload") != "none";
+}
+
+std::optional<std::string> ValidateTransportStudy(const ParamSet& params) {
+  const auto plan = Plan(params);
+  if (!plan) {
+    return plan.error().reason;
+  }
+  return std::nullopt;
+}
+
+int RunTransportStudy(const ParamSet& params, const RunOptions& options) {
+  StudyPlan plan = Plan(params).value();  // checked when loaded
+  std::vector<transport::EngineFabricNode> nodes = transport::BuildEngineFabric(
+      *plan.topology, plan.fabric.router.routing, plan.fabric);
+  // Each node's memory: the senders' source bytes at 0, and room for what
+  // lands there (the receiver takes one flow per sender).
+  const uint64_t flow_bytes = plan.incast.flow_bytes;
+  std::vector<std::unique_ptr<board::Memory>> memories;
+  std::vector<transport::TransportEngine*> engines;
+  std::vector<uint32_t> rkeys;
+  for (unsigned n = 0; n < nodes.size(); ++n) {
+    const uint64_t size =
+        n == 0 ? flow_bytes * plan.incast.senders : flow_bytes;
+    memories.push_back(std::make_unique<board::Memory>(
+        ("memory" + std::to_string(n)).c_str(),
+        board::MemoryConfig{static_cast<uint32_t>(size), false}));
+    nodes[n].engine->memory.bind(memories.back()->socket);
+    rkeys.push_back(
+        nodes[n].engine->RegisterMemory({0, size, transport::kRemoteAll}));
+    engines.push_back(nodes[n].engine.get());
+  }
+  transport::IncastWorkload workload("workload", engines, rkeys, plan.incast);
+  for (const transport::FlowPlace& place : workload.places()) {
+    Bytes source(flow_bytes);
+    for (uint64_t i = 0; i < flow_bytes; ++i) {
+      source[i] = PatternByte(place.src, i);
+    }
+    memories[place.src]->Program(0, source, static_cast<uint32_t>(flow_bytes));
+  }
+
+  std::optional<pcap::PcapWriter> capture;
+  std::string capture_error;
+  if (!options.pcap_file.empty()) {
+    auto writer = pcap::PcapWriter::ToFile(options.pcap_file);
+    if (!writer) {
+      std::fprintf(stderr, "lqemu run: --pcap: %s\n",
+                   writer.error().reason.c_str());
+      return 2;
+    }
+    capture.emplace(std::move(writer).value());
+    for (auto& node : nodes) {
+      node.engine->SetFrameTap(
+          [&capture, &capture_error](const sc_time& at, const Bytes& frame) {
+            const auto written =
+                capture->Write(static_cast<uint64_t>(at.value()), frame);
+            if (!written && capture_error.empty()) {
+              capture_error = written.error().reason;
+            }
+          });
+    }
+  }
+  std::unique_ptr<ProgressMeter> progress;
+  if (options.progress) {
+    const double flows = static_cast<double>(workload.flows());
+    progress = std::make_unique<ProgressMeter>(
+        "progress",
+        [&workload, flows] {
+          return static_cast<double>(workload.flows_done()) / flows;
+        },
+        sc_time(1000, SC_NS), stderr);
+  }
+  // The workload ends the run: that is not news.
+  sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO,
+                                          sc_core::SC_DO_NOTHING);
+  const auto start = std::chrono::steady_clock::now();
+  sc_core::sc_start();
+  const double wall_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+  const double sim_ns = sc_core::sc_time_stamp().to_seconds() * 1e9;
+
+  const transport::FabricFigures figures =
+      transport::SumFigures(nodes, kDataPriority);
+  const Integrity integrity = Check(workload, figures, memories, flow_bytes);
+  const std::string scenario =
+      options.scenario_file.empty() ? "default" : options.scenario_file;
+  const auto seed = static_cast<uint64_t>(params.Integer("sim.seed"));
+  if (!options.quiet) {
+    Print(scenario, seed, plan, workload, figures, integrity, sim_ns / 1e3,
+          wall_s);
+  }
+  int status = integrity.Ok() ? 0 : kExitFailure;
+  if (capture) {
+    const auto flushed = capture->Flush();
+    if (!capture_error.empty() || !flushed) {
+      std::fprintf(stderr, "lqemu run: --pcap: %s\n",
+                   capture_error.empty() ? flushed.error().reason.c_str()
+                                         : capture_error.c_str());
+      status = kExitFailure;
+    }
+  }
+  if (!options.stats_file.empty()) {
+    if (auto error = WriteJson(scenario, seed, params, plan, workload, figures,
+                               integrity, sim_ns, wall_s, options.stats_file);
+        !error.empty()) {
+      std::fprintf(stderr, "lqemu run: %s\n", error.c_str());
+      status = kExitFailure;
+    }
+  }
+  if (!integrity.Ok()) {
+    std::fprintf(stderr,
+                 "lqemu run: data lost or corrupted: %llu of %llu flows not "
+                 "delivered, %llu corrupted\n",
+                 static_cast<unsigned long long>(integrity.lost),
+                 static_cast<unsigned long long>(integrity.sent),
+                 static_cast<unsigned long long>(integrity.corrupted));
+  }
+  return status;
+}
+
+}  // namespace lq::app

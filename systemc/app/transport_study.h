@@ -1,0 +1,35 @@
+// `lqemu run` with `link.fidelity: ideal` and a `transport.workload`: the
+// transport layer's congestion study (issue 7, decision 0013). Transport
+// engines at every router of the topology, routers joined port to port and
+// run at the link profile's flit rate, PFC and ECN marking at every router
+// with each VC sized to XOFF plus TRN-8.8's headroom for the scenario's
+// links, and an N-to-1 incast (with background pairs if asked) under one
+// congestion control. It reports PFC pauses, flow completion times and the
+// integrity of every write, can capture the transport's packets (--pcap),
+// and exits 1 if any data was lost or corrupted.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "systemc/app/run_command.h"
+#include "systemc/common/param.h"
+
+namespace lq::app {
+
+// The transport.*, pfc.* and ecn.* keys.
+std::vector<ParamSpec> TransportStudyParamSpecs();
+
+// True if the scenario asks for a transport study.
+bool IsTransportStudy(const ParamSet& params);
+
+// Checks what the key ranges cannot: XON below XOFF, a topology and
+// routing the study can build, TRN-8.9's headroom limit; returns why not.
+std::optional<std::string> ValidateTransportStudy(const ParamSet& params);
+
+// Runs the study; returns the exit status (0, or 1 on lost, unfinished or
+// corrupted writes).
+int RunTransportStudy(const ParamSet& params, const RunOptions& options);
+
+}  // namespace lq::app
