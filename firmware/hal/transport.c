@@ -267,6 +267,8 @@ const char* lq_transport_wc_status_name(uint32_t status) {
       return "REM_OP_ERR";
     case TRANSPORT_WC_STATUS_LOC_QP_OP_ERR:
       return "LOC_QP_OP_ERR";
+    case TRANSPORT_WC_STATUS_LOC_PROT_ERR:
+      return "LOC_PROT_ERR";
     default:
       return "?";
   }

@@ -326,15 +326,29 @@ void Requester::RestartAckTimer(uint64_t now_ns) {
 }
 
 void Requester::Fail(CompletionStatus status) {
+  FailAll(wrs_.empty() ? 0 : wrs_.front().wr.wr_id, status);
+}
+
+void Requester::FailLocal(uint64_t wr_id) {
+  // A READ's last response completes it before its data is placed: that
+  // completion, not yet taken, turns into the error.
+  for (Completion& done : completions_) {
+    if (done.wr_id == wr_id) {
+      done.status = CompletionStatus::kLocProtErr;
+    }
+  }
+  FailAll(wr_id, CompletionStatus::kLocProtErr);
+}
+
+void Requester::FailAll(uint64_t wr_id, CompletionStatus status) {
   failed_ = true;
   ack_deadline_.reset();
   rnr_until_.reset();
-  bool first = true;
   for (const PostedWr& posted : wrs_) {
-    completions_.push_back({posted.wr.wr_id,
-                            first ? status : CompletionStatus::kFlushErr, 0,
-                            std::nullopt});
-    first = false;
+    completions_.push_back(
+        {posted.wr.wr_id,
+         posted.wr.wr_id == wr_id ? status : CompletionStatus::kFlushErr, 0,
+         std::nullopt});
   }
   wrs_.clear();
 }

@@ -75,6 +75,11 @@ class Requester {
   // The QP went to ERROR by a modify (TRN-5.2): every outstanding work
   // request completes with FLUSH_ERR, as will every later one.
   void Flush() { Fail(CompletionStatus::kFlushErr); }
+  // The node's memory refused work request `wr_id`'s local buffer
+  // (TRN-6.15): it completes with LOC_PROT_ERR (also if its completion,
+  // not yet taken, said success), the others outstanding with FLUSH_ERR,
+  // and the requester fails.
+  void FailLocal(uint64_t wr_id);
 
   // Completions since the last call, in posting order.
   std::vector<Completion> TakeCompletions();
@@ -109,7 +114,10 @@ class Requester {
   void Rewind(uint32_t psn, uint64_t now_ns);
   // Completes the oldest work request with `status` and flushes the rest
   // (TRN-7.8, TRN-7.9).
-  void Fail(CompletionStatus status);
+  void Fail(CompletionStatus status);  // the oldest gets `status`
+  // Every outstanding WR completes: `wr_id` with `status`, the others with
+  // FLUSH_ERR.
+  void FailAll(uint64_t wr_id, CompletionStatus status);
   // Sent and not acknowledged (TRN-7.4: the ACK timer runs).
   bool AwaitingAck() const;
   void RestartAckTimer(uint64_t now_ns);

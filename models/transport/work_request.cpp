@@ -21,6 +21,8 @@ const char* CompletionStatusName(CompletionStatus status) {
       return "REM_OP_ERR";
     case CompletionStatus::kLocQpOpErr:
       return "LOC_QP_OP_ERR";
+    case CompletionStatus::kLocProtErr:
+      return "LOC_PROT_ERR";
   }
   return "?";
 }

@@ -58,6 +58,7 @@ enum class CompletionStatus {
   kRemAccessErr,    // NAK 2: remote access error
   kRemOpErr,        // NAK 3: remote operational error
   kLocQpOpErr,      // the responder's memory refused the receive buffer
+  kLocProtErr,      // the requester's memory refused the local buffer
 };
 
 const char* CompletionStatusName(CompletionStatus status);

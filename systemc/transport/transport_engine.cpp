@@ -382,7 +382,9 @@ void TransportEngine::Transmit(uint32_t qpn, Qp& qp,
   const uint64_t base = qp.send_buffers.at(request.wr_id);
   if (request.length > 0 && !Dma(tlm::TLM_READ_COMMAND, base + request.offset,
                                  packet.payload.data(), request.length)) {
-    ++counters_.dma_errors;  // the packet goes out with what was read
+    ++counters_.dma_errors;
+    qp.requester->FailLocal(request.wr_id);  // TRN-6.15: nothing goes out
+    return;
   }
   counters_.retransmits += request.retransmit ? 1 : 0;
   SendFrame(qp.context.attributes().remote_node, packet);
@@ -570,7 +572,10 @@ void TransportEngine::TakeResponse(Qp& qp, const roce::RocePacket& packet) {
     ok = Dma(tlm::TLM_WRITE_COMMAND, base + data->offset, payload.data(),
              payload.size());
   }
-  counters_.dma_errors += ok ? 0 : 1;
+  if (!ok) {
+    ++counters_.dma_errors;
+    qp.requester->FailLocal(data->wr_id);  // TRN-6.15
+  }
 }
 
 void TransportEngine::AnswerRead(uint32_t qpn, Qp& qp, const ReadAnswer& read) {

@@ -21,8 +21,8 @@ static_assert(SameCode(static_cast<uint32_t>(regs::State::kError),
                        static_cast<int>(QpState::kError)));
 static_assert(SameCode(static_cast<uint32_t>(regs::WrKind::kFetchAdd),
                        static_cast<int>(SendKind::kFetchAdd)));
-static_assert(SameCode(static_cast<uint32_t>(regs::WcStatus::kLocQpOpErr),
-                       static_cast<int>(CompletionStatus::kLocQpOpErr)));
+static_assert(SameCode(static_cast<uint32_t>(regs::WcStatus::kLocProtErr),
+                       static_cast<int>(CompletionStatus::kLocProtErr)));
 
 constexpr uint32_t Result(regs::CmdResult result) {
   return static_cast<uint32_t>(result);

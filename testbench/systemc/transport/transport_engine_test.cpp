@@ -292,5 +292,55 @@ TEST(TransportEngine, TRN_5_2_AWorkRequestIdStillOutstandingIsRefused) {
   EXPECT_EQ(e0.counters().work_posted, 2u) << "a refused post is not posted";
 }
 
+TEST(TransportEngine, TRN_6_15_ALocalBufferTheEngineCannotReachFailsItsWr) {
+  constexpr size_t kMemory = 64 * 1024;
+  std::vector<EngineNode> nodes =
+      BuildTorus("4", net::DeliveryFaults{}, kMemory);
+  TransportEngine& e0 = *nodes[0].engine;
+  nodes[1].memory->bytes = Pattern(kMemory, 5);
+  const Bytes before1 = nodes[1].memory->bytes;
+  std::vector<EngineCompletion> write_qp, read_qp;
+  QpPair writes, reads;
+  testing::ScThread workload("workload", [&] {
+    const auto w = ConnectQps(nodes, 0, 1);
+    const auto r = ConnectQps(nodes, 0, 1);
+    ASSERT_TRUE(w && r);
+    writes = *w;
+    reads = *r;
+    // A WRITE from beyond node 0's memory, then one that would be fine.
+    SendWr write = SmallWrite(1, nodes[1].rkey);
+    ASSERT_TRUE(e0.PostSend(writes.a, write, kMemory + 0x1000).ok());
+    write.wr_id = 2;
+    ASSERT_TRUE(e0.PostSend(writes.a, write, 0).ok());
+    // A READ whose data has nowhere to go at node 0.
+    SendWr read;
+    read.wr_id = 3;
+    read.kind = SendKind::kRead;
+    read.length = 256;
+    read.rkey = nodes[1].rkey;
+    ASSERT_TRUE(e0.PostSend(reads.a, read, kMemory - 16).ok());
+    sc_core::wait(sc_time(20, SC_US));
+    for (const EngineCompletion& c : e0.PollCompletions()) {
+      (c.qpn == writes.a ? write_qp : read_qp).push_back(c);
+    }
+    sc_core::sc_stop();
+  });
+  sc_core::sc_start();
+
+  ASSERT_EQ(write_qp.size(), 2u);
+  EXPECT_EQ(write_qp[0].completion.wr_id, 1u);
+  EXPECT_EQ(write_qp[0].completion.status, CompletionStatus::kLocProtErr)
+      << CompletionStatusName(write_qp[0].completion.status);
+  EXPECT_EQ(write_qp[1].completion.status, CompletionStatus::kFlushErr)
+      << "the QP went to ERROR: what follows is flushed";
+  EXPECT_EQ(e0.qp_state(writes.a), QpState::kError);
+  ASSERT_EQ(read_qp.size(), 1u);
+  EXPECT_EQ(read_qp[0].completion.status, CompletionStatus::kLocProtErr)
+      << CompletionStatusName(read_qp[0].completion.status);
+  EXPECT_EQ(e0.qp_state(reads.a), QpState::kError);
+  EXPECT_EQ(nodes[1].memory->bytes, before1)
+      << "nothing of the failed WRITE reached node 1";
+}
+
 }  // namespace
 }  // namespace lq::transport
