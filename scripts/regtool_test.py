@@ -341,6 +341,15 @@ class GenerationTest(RegtoolCase):
         self.assertIn("tb_irq_done_set(", c, "W1C bits are written to clear them")
         self.assertNotIn("tb_val_v_set(", c, "a read-only field has nothing to set")
 
+    def test_firmware_names_every_enum_value(self):
+        description = regtool.load_description(self.write(good()))
+        c = regtool.generate_c(description)
+        for enum in description.enums.values():
+            self.assertIn(f"static inline const char *tb_{enum.name}_name(", c)
+            for v in enum.values:
+                self.assertIn(f"case TB_{enum.name.upper()}_{v.name}: "
+                              f"return \"{v.name}\";", c)
+
     def test_output_does_not_depend_on_the_working_directory_path(self):
         # The committed docs are compared byte for byte, so the source path
         # printed in them must be repository-relative for repo files.

@@ -120,7 +120,7 @@ static void sleep_until_completion(uint64_t deadline) {
 
 static bool command_ok(uint32_t result, const char* what) {
   if (result != TRANSPORT_CMD_RESULT_OK) {
-    printf("rdma: %s: %s\n", what, lq_transport_result_name(result));
+    printf("rdma: %s: %s\n", what, transport_cmd_result_name(result));
     return false;
   }
   return true;
@@ -157,8 +157,8 @@ static bool await(uint32_t wr_id, const char* what,
 static bool post(const lq_transport_send_wr_t* wr) {
   uint32_t result = lq_transport_post_send(kQpn, wr);
   if (result != TRANSPORT_CMD_RESULT_OK) {
-    printf("rdma: posting %s: %s\n", lq_transport_wr_kind_name(wr->kind),
-           lq_transport_result_name(result));
+    printf("rdma: posting %s: %s\n", transport_wr_kind_name(wr->kind),
+           transport_cmd_result_name(result));
     return false;
   }
   return true;
@@ -167,7 +167,7 @@ static bool post(const lq_transport_send_wr_t* wr) {
 /* Waits for wr's completion and prints "rdma: KIND N bytes to node P:
    STATUS"; true on SUCCESS. */
 static bool finish(const lq_transport_send_wr_t* wr) {
-  const char* kind = lq_transport_wr_kind_name(wr->kind);
+  const char* kind = transport_wr_kind_name(wr->kind);
   char what[32];
   snprintf(what, sizeof what, "the %s completion", kind);
   lq_transport_completion_t completion;
@@ -183,7 +183,7 @@ static bool finish(const lq_transport_send_wr_t* wr) {
   }
   printf("rdma: %s %lu bytes %s node %lu: %s\n", kind,
          (unsigned long)wr->length, direction, (unsigned long)partner,
-         lq_transport_wc_status_name(completion.status));
+         transport_wc_status_name(completion.status));
   return completion.status == TRANSPORT_WC_STATUS_SUCCESS;
 }
 
@@ -275,7 +275,7 @@ static bool set_up_queue_pair(void) {
   printf(
       "rdma: QP %u in %s, connected to node %lu QP %u, PMTU %u; region "
       "0x%08lx+%u has R_Key 0x%x\n",
-      kQpn, lq_transport_state_name(lq_transport_qp_state(kQpn)),
+      kQpn, transport_state_name(lq_transport_qp_state(kQpn)),
       (unsigned long)partner, kQpn, kPmtuBytes, (unsigned long)(uintptr_t)&demo,
       (unsigned)sizeof demo, kRkey);
   return true;
@@ -342,7 +342,7 @@ static bool receive_message(void) {
       "%s\n",
       (unsigned long)partner, (unsigned long)completion.byte_len,
       (unsigned long)completion.imm, (int)sizeof demo.incoming, demo.incoming,
-      lq_transport_wc_status_name(completion.status));
+      transport_wc_status_name(completion.status));
   if (completion.status != TRANSPORT_WC_STATUS_SUCCESS) {
     return false;
   }

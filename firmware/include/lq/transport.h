@@ -160,16 +160,8 @@ bool lq_transport_poll(lq_transport_completion_t* completion);
    the enable before it returns). */
 void lq_transport_set_irq(bool enabled);
 
-/* "OK", "NO_SUCH", "REFUSED"; "?" for a value outside the enum. */
-const char* lq_transport_result_name(uint32_t result);
-
-/* "RESET", "INIT", "RTR", "RTS", "ERROR". */
-const char* lq_transport_state_name(uint32_t state);
-
-/* "SEND", "WRITE", "READ", "COMPARE_SWAP", "FETCH_ADD". */
-const char* lq_transport_wr_kind_name(uint32_t kind);
-
-/* "SUCCESS", "FLUSH_ERR", "RETRY_EXC_ERR", ... as verbs names them. */
-const char* lq_transport_wc_status_name(uint32_t status);
+/* Names of the codes, for the console, come with the generated header:
+   transport_cmd_result_name(), transport_state_name(),
+   transport_wr_kind_name(), transport_wc_status_name(). */
 
 #endif /* LQ_TRANSPORT_H_ */
