@@ -7,12 +7,12 @@
 #include <nlohmann/json.hpp>
 #include <systemc>
 
-#include "models/network/route_header.h"
 #include "models/pcap/pcap_writer.h"
 #include "models/phy/link_profile.h"
 #include "models/roce/addressing.h"
 #include "models/roce/pfc.h"
 #include "models/transport/ecn_marking.h"
+#include "models/transport/qp_state.h"
 #include "systemc/app/network_study.h"
 #include "systemc/app/progress_meter.h"
 #include "systemc/app/run_report.h"
@@ -29,7 +29,6 @@ using sc_core::sc_time;
 
 constexpr int kExitFailure = 1;
 constexpr uint8_t kDataPriority = roce::PriorityOfDscp(roce::kDscpData);
-constexpr uint32_t kPmtuChoices[] = {256, 512, 1024, 2048, 4096};
 
 // Everything the study is built from, derived from the keys.
 struct StudyPlan {
@@ -45,8 +44,7 @@ struct StudyPlan {
 uint64_t HeadroomBytes(const ParamSet& params, const phy::LinkProfile& profile,
                        uint32_t pmtu) {
   roce::HeadroomInputs link;
-  link.max_packet_bytes = roce::FrameSize(roce::Opcode::kWriteMiddle, pmtu) +
-                          net::kRouteHeaderBytes;
+  link.max_packet_bytes = transport::LargestBufferedPacketBytes(pmtu);
   link.goodput_bps = static_cast<uint64_t>(
       phy::PayloadGoodputGbps(profile, profile.max_lanes) * 1e9);
   link.flit_ps = phy::FlitTimePs(profile, profile.max_lanes);
@@ -75,8 +73,7 @@ Result<StudyPlan> Plan(const ParamSet& params) {
   const phy::LinkProfile profile =
       phy::FindLinkProfile(params.Text("link.profile")).value();
   const auto pmtu = static_cast<uint32_t>(params.Integer("transport.pmtu"));
-  if (std::find(std::begin(kPmtuChoices), std::end(kPmtuChoices), pmtu) ==
-      std::end(kPmtuChoices)) {
+  if (!transport::ValidPmtu(pmtu)) {
     return Fail("transport.pmtu = " + std::to_string(pmtu) +
                 " is not one of 256, 512, 1024, 2048, 4096 (TRN-6.1)");
   }

@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "models/network/route_header.h"
+#include "models/roce/packet.h"
 #include "models/topology/routing.h"
 #include "models/topology/topology.h"
 #include "systemc/network/network_interface.h"
@@ -78,6 +80,13 @@ FabricFigures SumFigures(const Nodes& nodes, uint8_t data_priority) {
     sum.work_failed += engine.work_failed;
   }
   return sum;
+}
+
+// TRN-8.8's S_max at path MTU `pmtu`: the largest packet a router buffers,
+// a full WRITE MIDDLE frame with its NET routing header.
+inline uint64_t LargestBufferedPacketBytes(uint32_t pmtu) {
+  return roce::FrameSize(roce::Opcode::kWriteMiddle, pmtu) +
+         net::kRouteHeaderBytes;
 }
 
 // One node per endpoint of `topology`, routed by `routing`, cabled as the

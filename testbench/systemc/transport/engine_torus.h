@@ -12,7 +12,6 @@
 #include <utility>
 #include <vector>
 
-#include "models/network/route_header.h"
 #include "models/roce/packet.h"
 #include "models/roce/pfc.h"
 #include "models/topology/routing_registry.h"
@@ -113,9 +112,7 @@ inline constexpr uint8_t kDataPriority = roce::PriorityOfDscp(roce::kDscpData);
 // joined port to port).
 inline uint64_t LosslessBufferBytes(const PfcParams& pfc) {
   roce::HeadroomInputs link;
-  link.max_packet_bytes =
-      roce::FrameSize(roce::Opcode::kWriteMiddle, kLosslessPmtu) +
-      net::kRouteHeaderBytes;
+  link.max_packet_bytes = LargestBufferedPacketBytes(kLosslessPmtu);
   link.goodput_bps = static_cast<uint64_t>(kLosslessGoodputBps);
   link.flit_ps = static_cast<uint64_t>(kLosslessClockNs * 1000);
   link.react_ps = pfc.react_ps;
