@@ -107,11 +107,18 @@ void IncastWorkload::Run() {
   }
   const auto poll_ns = static_cast<uint64_t>(config_.poll.to_seconds() * 1e9);
   const auto limit_ns = static_cast<uint64_t>(config_.limit.to_seconds() * 1e9);
-  // Completions by engine, then by QP: several flows may share an engine.
+  // Completions by sending engine, then by QP: several flows may share an
+  // engine. Only the senders' engines complete the flows' WRITEs.
+  std::vector<unsigned> senders;
+  for (const Flow& flow : flows_) {
+    senders.push_back(flow.src);
+  }
+  std::sort(senders.begin(), senders.end());
+  senders.erase(std::unique(senders.begin(), senders.end()), senders.end());
+  std::vector<std::vector<EngineCompletion>> polled(engines_.size());
   for (uint64_t now = poll_ns; now <= limit_ns; now += poll_ns) {
     sc_core::wait(config_.poll);
-    std::vector<std::vector<EngineCompletion>> polled(engines_.size());
-    for (size_t n = 0; n < engines_.size(); ++n) {
+    for (const unsigned n : senders) {
       polled[n] = engines_[n]->PollCompletions();
     }
     bool busy = false;
