@@ -39,19 +39,18 @@ struct StudyPlan {
   std::string marking;          // the ECN profile's name
 };
 
-// TRN-8.8's headroom for the scenario's links, with the largest packet the
-// routers buffer at `pmtu`.
-uint64_t HeadroomBytes(const ParamSet& params, const phy::LinkProfile& profile,
-                       uint32_t pmtu) {
+// TRN-8.8's headroom for links of `profile` at full width (`goodput_bps`)
+// over `cable_m`, with the largest packet the routers buffer at `pmtu`.
+uint64_t HeadroomBytes(const phy::LinkProfile& profile, double goodput_bps,
+                       double cable_m, uint32_t pmtu, uint64_t react_ps) {
   roce::HeadroomInputs link;
   link.max_packet_bytes = transport::LargestBufferedPacketBytes(pmtu);
-  link.goodput_bps = static_cast<uint64_t>(
-      phy::PayloadGoodputGbps(profile, profile.max_lanes) * 1e9);
+  link.goodput_bps = static_cast<uint64_t>(goodput_bps);
   link.flit_ps = phy::FlitTimePs(profile, profile.max_lanes);
   link.tx_ps = profile.tx_pipeline_ps;
   link.rx_ps = profile.rx_pipeline_ps;
-  link.cable_ps = phy::CableDelayPs(params.Real("link.cable_m"));
-  link.react_ps = static_cast<uint64_t>(params.Integer("pfc.react_ns")) * 1000;
+  link.cable_ps = phy::CableDelayPs(cable_m);
+  link.react_ps = react_ps;
   return roce::PfcHeadroomBytes(link);
 }
 
@@ -72,6 +71,9 @@ Result<StudyPlan> Plan(const ParamSet& params) {
   }
   const phy::LinkProfile profile =
       phy::FindLinkProfile(params.Text("link.profile")).value();
+  // One link's payload rate at full width: TRN-8.8's G, TRN-10.1's R.
+  const double goodput_bps =
+      phy::PayloadGoodputGbps(profile, profile.max_lanes) * 1e9;
   const auto pmtu = static_cast<uint32_t>(params.Integer("transport.pmtu"));
   if (!transport::ValidPmtu(pmtu)) {
     return Fail("transport.pmtu = " + std::to_string(pmtu) +
@@ -95,7 +97,9 @@ Result<StudyPlan> Plan(const ParamSet& params) {
   if (flow.pfc_params.xon_bytes >= flow.pfc_params.xoff_bytes) {
     return Fail("pfc.xon_bytes must be below pfc.xoff_bytes (TRN-8.5)");
   }
-  plan.headroom_bytes = HeadroomBytes(params, profile, pmtu);
+  plan.headroom_bytes =
+      HeadroomBytes(profile, goodput_bps, params.Real("link.cable_m"), pmtu,
+                    flow.pfc_params.react_ps);
   if (plan.headroom_bytes > flow.pfc_params.headroom_max_bytes) {
     return Fail("the links need " + std::to_string(plan.headroom_bytes) +
                 " bytes of PFC headroom, above pfc.headroom_max_bytes " +
@@ -122,8 +126,7 @@ Result<StudyPlan> Plan(const ParamSet& params) {
   fabric.flow_control = flow;
   fabric.engine.interface = InterfaceFor(*router);
   fabric.engine.congestion = cc;
-  fabric.engine.congestion_params.line_rate_bps =
-      phy::PayloadGoodputGbps(profile, profile.max_lanes) * 1e9;
+  fabric.engine.congestion_params.line_rate_bps = goodput_bps;
   fabric.faults.drop = params.Real("transport.drop");
   fabric.faults.seed = static_cast<uint64_t>(params.Integer("sim.seed"));
 
