@@ -20,7 +20,7 @@ constexpr unsigned kCreditVcShift = 5;     // Byte 4 [7:5].
 constexpr uint8_t kByte4Reserved = 0x10;   // Byte 4 [4].
 constexpr uint8_t kCreditHighMask = 0x0F;  // Byte 4 [3:0].
 constexpr unsigned kByteBits = 8;
-constexpr unsigned kFlitTypeCodes = 4;
+constexpr unsigned kFlitTypeCodes = 5;
 
 constexpr size_t kTypeByte = 0;
 constexpr size_t kSeqLowByte = 1;
@@ -88,8 +88,15 @@ const char* FlitTypeName(FlitType type) {
       return "PAYLOAD";
     case FlitType::kTraining:
       return "TRAINING";
+    case FlitType::kControl:
+      return "CONTROL";
   }
   return "undefined";
+}
+
+bool CarriesSlot(FlitType type) {
+  return type == FlitType::kPayload || type == FlitType::kTraining ||
+         type == FlitType::kControl;
 }
 
 const char* ReplayCommandName(ReplayCommand command) {

@@ -25,6 +25,7 @@ enum class FlitType : uint8_t {
   kNop = 1,       // L0 filler: carries ACK/NAK, credits, the tx watermark.
   kPayload = 2,   // Carries one VC's payload slot and a sequence number.
   kTraining = 3,  // Carries a training set (DLL-6); all other fields zero.
+  kControl = 4,   // A NOP that carries a link control message (DLL-11).
 };
 
 enum class ReplayCommand : uint8_t {
@@ -35,12 +36,15 @@ enum class ReplayCommand : uint8_t {
 };
 
 const char* FlitTypeName(FlitType type);
+// Whether flits of `type` carry a payload slot; the others' slots are
+// reserved and zero (PHY-2.6).
+bool CarriesSlot(FlitType type);
 const char* ReplayCommandName(ReplayCommand command);
 
 struct DlpHeader {
   FlitType type = FlitType::kIdle;
   uint8_t payload_vc = 0;  // PAYLOAD only.
-  uint16_t flit_seq = 0;   // PAYLOAD: its number; NOP: the tx watermark.
+  uint16_t flit_seq = 0;   // PAYLOAD: its number; NOP, CONTROL: watermark.
   ReplayCommand replay = ReplayCommand::kNone;
   uint16_t ack_seq = 0;       // Zero when replay is kNone.
   uint8_t credit_vc = 0;      // VC whose freed-credit count follows.
@@ -58,7 +62,7 @@ Result<DlpBytes> EncodeDlp(const DlpHeader& header);
 
 // The flit type in the first DLP byte, without checking the rest: how the
 // PHY tells TRAINING flits, which it sends on every lane (PHY-4.7), from
-// striped ones. Codes 4..7 are not types; they read as kPayload here and
+// striped ones. Codes 5..7 are not types; they read as kPayload here and
 // ParseDlp rejects them.
 FlitType PeekFlitType(uint8_t first_dlp_byte);
 

@@ -8,14 +8,6 @@
 
 namespace lq::flit {
 
-namespace {
-
-bool CarriesPayload(FlitType type) {
-  return type == FlitType::kPayload || type == FlitType::kTraining;
-}
-
-}  // namespace
-
 Result<Bytes> EncodeFlit(const phy::LinkProfile& profile,
                          const DlpHeader& header, ByteView payload) {
   if (payload.size() > profile.payload_bytes) {
@@ -23,7 +15,7 @@ Result<Bytes> EncodeFlit(const phy::LinkProfile& profile,
                 " bytes exceeds the " + std::to_string(profile.payload_bytes) +
                 "-byte slot of " + profile.name);
   }
-  if (!CarriesPayload(header.type) && !payload.empty()) {
+  if (!CarriesSlot(header.type) && !payload.empty()) {
     return Fail(std::string(FlitTypeName(header.type)) +
                 " flit cannot carry payload");
   }
@@ -67,7 +59,7 @@ Result<DecodedFlit> DecodeFlit(const phy::LinkProfile& profile, ByteView wire) {
   flit.header = *header;
   flit.fec = *fec;
   const auto slot_end = corrected.begin() + profile.payload_bytes;
-  if (CarriesPayload(header->type)) {
+  if (CarriesSlot(header->type)) {
     flit.payload.assign(corrected.begin(), slot_end);
   } else {
     const auto stray = std::find_if(corrected.begin(), slot_end,

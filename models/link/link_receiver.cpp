@@ -5,6 +5,7 @@
 #include <cassert>
 
 #include "models/crc/crc.h"
+#include "models/flit/control_slot.h"
 #include "models/flit/flit_codec.h"
 #include "models/flit/sequence.h"
 
@@ -84,8 +85,7 @@ bool LinkReceiver::Check(ByteView content, bool phy_bad, RxOutcome& out) const {
     out.training_set = *ts;
     return true;
   }
-  // PHY-2.6: only PAYLOAD and TRAINING flits carry a slot.
-  return header->type == FlitType::kPayload ||
+  return flit::CarriesSlot(header->type) ||
          std::all_of(slot.begin(), slot.end(),
                      [](uint8_t byte) { return byte == 0; });
 }
@@ -109,8 +109,17 @@ RxOutcome LinkReceiver::Receive(ByteView content, bool phy_bad,
     return out;
   }
   out.link_fields = true;
-  Sequence(ByteView(content.data(), profile_.payload_bytes), state, out);
+  const ByteView slot(content.data(), profile_.payload_bytes);
+  Sequence(slot, state, out);
   Drain(state);
+  if (out.header.type == FlitType::kControl) {
+    Result<Bytes> message = flit::ParseControlSlot(slot);
+    if (message) {
+      out.control = std::move(message).value();
+    } else {
+      out.control_rejected = true;
+    }
+  }
   return out;
 }
 
@@ -137,7 +146,7 @@ void LinkReceiver::Sequence(ByteView slot, const RxState& state,
   const uint16_t last_in_order = SeqAdd(next_rcv_, -1);
   const bool reorder = sizes_.rx_reorder_flits > 0;
   const bool holding = Holding();
-  if (header.type == FlitType::kNop) {
+  if (header.type == FlitType::kNop || header.type == FlitType::kControl) {
     // A watermark past what arrived: trailing flits were lost (DLL-3.6).
     const bool watermark_ahead =
         holding ? SeqIsAfter(header.flit_seq, newest_)

@@ -1,8 +1,8 @@
 // The receive half of the data-link layer as a plain state machine: the
 // checks of PHY-2.7, the sequence check with its reorder window, in-order
-// delivery through one receive buffer, ACK/NAK scheduling and freed-credit
-// counting (docs/spec/dll.md §3, §5). It decides what the RTL's lc_rx
-// decides, flit by flit.
+// delivery through one receive buffer, ACK/NAK scheduling, freed-credit
+// counting and control messages (docs/spec/dll.md §3, §5, §11). It decides what
+// the RTL's lc_rx decides, flit by flit.
 #pragma once
 
 #include <cstdint>
@@ -33,6 +33,11 @@ struct RxOutcome {
   bool overflow = false;     // Discarded for a full VC buffer (DLL-5.8).
   bool link_fields = false;  // `header`'s link fields go to the transmitter.
   flit::DlpHeader header;    // When good.
+  // A good CONTROL flit in L0 or an Idle substate: its message for the
+  // layer above, or `control_rejected` when its slot is malformed
+  // (DLL-11.3).
+  std::optional<Bytes> control;
+  bool control_rejected = false;
   std::optional<flit::TrainingSet> training_set;  // Good TRAINING flits.
 };
 

@@ -25,6 +25,12 @@ bool IsCommand(ReplayCommand command) {
   return command != ReplayCommand::kNone;
 }
 
+// Puts `slot`, cut to a slot of `slot_bytes`, at the head of `content`.
+void CopySlot(ByteView slot, size_t slot_bytes, Bytes& content) {
+  const size_t length = std::min(slot.size(), slot_bytes);
+  std::copy(slot.begin(), slot.begin() + length, content.begin());
+}
+
 }  // namespace
 
 LinkTransmitter::LinkTransmitter(const phy::LinkProfile& profile,
@@ -150,7 +156,8 @@ unsigned LinkTransmitter::GrantVc(uint32_t requests) const {
   return vc;
 }
 
-TxChoice LinkTransmitter::Choose(TxMode mode, uint32_t offered_vcs) const {
+TxChoice LinkTransmitter::Choose(TxMode mode, uint32_t offered_vcs,
+                                 bool control_waiting) const {
   switch (mode) {
     case TxMode::kSilent:
       return {};
@@ -160,6 +167,9 @@ TxChoice LinkTransmitter::Choose(TxMode mode, uint32_t offered_vcs) const {
       return {TxKind::kIdle, 0};
     case TxMode::kL0:
       break;
+  }
+  if (control_waiting) {
+    return {TxKind::kControl, 0};
   }
   const uint16_t outstanding = Outstanding();
   if (resend_ && outstanding != 0) {
@@ -194,8 +204,9 @@ Bytes LinkTransmitter::Send(const TxChoice& choice, ByteView new_slot,
   const bool replay = choice.kind == TxKind::kReplay;
   const bool fresh = choice.kind == TxKind::kNew;
   const bool payload = resend || replay || fresh;
-  const bool carries_link_fields =
-      payload || choice.kind == TxKind::kNop || choice.kind == TxKind::kIdle;
+  const bool carries_link_fields = payload || choice.kind == TxKind::kNop ||
+                                   choice.kind == TxKind::kControl ||
+                                   choice.kind == TxKind::kIdle;
 
   Bytes content(flit::ContentBytes(profile_), 0);
   flit::DlpHeader header;
@@ -223,14 +234,16 @@ Bytes LinkTransmitter::Send(const TxChoice& choice, ByteView new_slot,
       header.payload_vc = static_cast<uint8_t>(entry.vc);
       header.flit_seq = seq;
       std::copy(entry.slot.begin(), entry.slot.end(), content.begin());
+    } else if (choice.kind == TxKind::kControl) {
+      header.type = FlitType::kControl;  // A NOP's fields (DLL-11.2).
+      CopySlot(new_slot, profile_.payload_bytes, content);
     } else if (fresh) {
       header.type = FlitType::kPayload;
       header.payload_vc = static_cast<uint8_t>(choice.vc);
       // DLL-8.8 SEQ_ERR: only the wire copy carries the wrong number.
       header.flit_seq = next_tx_seq_ ^ (seq_armed_ ? kSeqErrorFlip : 0);
       seq_armed_ = false;
-      const size_t length = std::min(new_slot.size(), profile_.payload_bytes);
-      std::copy(new_slot.begin(), new_slot.begin() + length, content.begin());
+      CopySlot(new_slot, profile_.payload_bytes, content);
     } else if (choice.kind == TxKind::kIdle) {
       header.type = FlitType::kIdle;
       header.flit_seq = 0;

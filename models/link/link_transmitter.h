@@ -21,7 +21,16 @@ namespace lq::link {
 enum class TxMode { kSilent, kTraining, kIdle, kL0 };
 
 // The next flit, in the order of DLL-4.8.
-enum class TxKind { kNone, kResend, kReplay, kNew, kNop, kIdle, kTraining };
+enum class TxKind {
+  kNone,
+  kControl,
+  kResend,
+  kReplay,
+  kNew,
+  kNop,
+  kIdle,
+  kTraining
+};
 
 struct TxChoice {
   TxKind kind = TxKind::kNone;
@@ -60,11 +69,14 @@ class LinkTransmitter {
   // The replay timer at the start of a flit time (DLL-4.5).
   TxEvents CheckTimer(bool l0);
 
-  // What goes next, given the VCs with a slot waiting (bit per VC).
-  TxChoice Choose(TxMode mode, uint32_t offered_vcs) const;
+  // What goes next, given the VCs with a slot waiting (bit per VC) and
+  // whether a control message waits (DLL-11.4).
+  TxChoice Choose(TxMode mode, uint32_t offered_vcs,
+                  bool control_waiting = false) const;
   // Builds the content (slot, DLP, CRC) of `choice` and advances the state
-  // as its transmission does. `new_slot` is the granted VC's slot for kNew;
-  // `training_slot` the encoded training set for kTraining.
+  // as its transmission does. `new_slot` is the granted VC's slot for kNew,
+  // the control slot (DLL-11.3) for kControl; `training_slot` the encoded
+  // training set for kTraining.
   Bytes Send(const TxChoice& choice, ByteView new_slot,
              const TxLinkFields& link, ByteView training_slot);
 

@@ -205,7 +205,8 @@ LtssmEvents Ltssm::StepOnce(const LtssmInputs& in, uint64_t now_ps) {
   const bool is_ts2 = is_ts && ts->kind == flit::TrainingSetKind::kTs2;
   const bool is_idle = in.good && in.type == flit::FlitType::kIdle;
   const bool is_link = in.good && (in.type == flit::FlitType::kNop ||
-                                   in.type == flit::FlitType::kPayload);
+                                   in.type == flit::FlitType::kPayload ||
+                                   in.type == flit::FlitType::kControl);
   const uint32_t rec_mask = is_ts ? ts->rx_lane_mask : 0;
 
   const unsigned width_now = WidthNow();

@@ -33,7 +33,8 @@ TEST(Dlp, DLL_1_2_FieldsSitWhereTheBitMapSays) {
 
 TEST(Dlp, DLL_1_1_EveryFieldRoundTripsAtItsExtremes) {
   int checked = 0;
-  for (FlitType type : {FlitType::kIdle, FlitType::kNop, FlitType::kPayload}) {
+  for (FlitType type : {FlitType::kIdle, FlitType::kNop, FlitType::kPayload,
+                        FlitType::kControl}) {
     for (ReplayCommand replay :
          {ReplayCommand::kNone, ReplayCommand::kAck,
           ReplayCommand::kStandardNak, ReplayCommand::kSelectiveNak}) {
@@ -59,7 +60,7 @@ TEST(Dlp, DLL_1_1_EveryFieldRoundTripsAtItsExtremes) {
       }
     }
   }
-  EXPECT_EQ(checked, 3 * 4 * 4 * 2 * 3);
+  EXPECT_EQ(checked, 4 * 4 * 4 * 2 * 3);
 }
 
 TEST(Dlp, DLL_1_3_RejectsEveryReservedBit) {
@@ -80,7 +81,7 @@ TEST(Dlp, DLL_1_3_RejectsEveryReservedBit) {
 }
 
 TEST(Dlp, DLL_1_3_RejectsReservedFlitTypeCodes) {
-  for (uint8_t code = 4; code < 8; ++code) {
+  for (uint8_t code = 5; code < 8; ++code) {
     DlpBytes bad = EncodeDlp(Payload(0, 0)).value();
     bad[0] = static_cast<uint8_t>((code << 5) | (bad[0] & 0x1F));
     const auto parsed = ParseDlp(ByteView(bad.data(), bad.size()));
@@ -91,8 +92,9 @@ TEST(Dlp, DLL_1_3_RejectsReservedFlitTypeCodes) {
 }
 
 TEST(Dlp, PeekFlitTypeReadsTheTypeOfEveryKind) {
-  for (const FlitType type : {FlitType::kIdle, FlitType::kNop,
-                              FlitType::kPayload, FlitType::kTraining}) {
+  for (const FlitType type :
+       {FlitType::kIdle, FlitType::kNop, FlitType::kPayload,
+        FlitType::kTraining, FlitType::kControl}) {
     DlpHeader header;
     header.type = type;
     const DlpBytes bytes = EncodeDlp(header).value();
@@ -121,6 +123,12 @@ TEST(Dlp, DLL_1_5_RejectsFieldsThatDoNotApplyToTheFlitType) {
   nop.type = FlitType::kNop;
   nop.payload_vc = 1;
   EXPECT_EQ(EncodeDlp(nop).error().reason, "payload VC set in NOP flit");
+
+  DlpHeader control;
+  control.type = FlitType::kControl;
+  control.payload_vc = 2;
+  EXPECT_EQ(EncodeDlp(control).error().reason,
+            "payload VC set in CONTROL flit");
 
   DlpHeader idle;
   idle.flit_seq = 3;

@@ -48,8 +48,7 @@ void CheckEncode(const LinkProfile& profile, ByteView input) {
   if (!header.ok()) {
     return;
   }
-  const bool carries = header->type == lq::flit::FlitType::kPayload ||
-                       header->type == lq::flit::FlitType::kTraining;
+  const bool carries = lq::flit::CarriesSlot(header->type);
   size_t payload_size = input.size() - lq::flit::kDlpBytes;
   if (!carries || payload_size > profile.payload_bytes) {
     payload_size = carries ? profile.payload_bytes : 0;

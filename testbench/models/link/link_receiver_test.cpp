@@ -105,6 +105,50 @@ TEST_F(LinkReceiverTest, DLL_3_6_WatermarkPastWhatArrivedAsksForReplay) {
   EXPECT_EQ(rx_.Command(), ReplayCommand::kStandardNak);
 }
 
+TEST_F(LinkReceiverTest, DLL_11_3_ControlMessageGoesUpInL0AndIdleOnly) {
+  const Bytes message = {0x01, 0x01, 0x00, 0x08, 0xFF, 0xFF};
+  const Bytes control = testing::SendControl(partner_, message);
+  RxOutcome outcome = Take(control);
+  EXPECT_TRUE(outcome.good);
+  EXPECT_TRUE(outcome.link_fields) << "a NOP's link fields (DLL-11.2)";
+  ASSERT_TRUE(outcome.control.has_value());
+  EXPECT_EQ(*outcome.control, message);
+  EXPECT_FALSE(outcome.payload) << "not a PAYLOAD flit";
+  EXPECT_FALSE(rx_.HasSlot()) << "nothing enters the receive buffer";
+
+  state_.l0 = false;
+  state_.idle = true;
+  outcome = Take(control);
+  ASSERT_TRUE(outcome.control.has_value())
+      << "in an Idle substate it completes the handshake (DLL-6.9)";
+
+  state_.idle = false;  // Training or Detect.
+  outcome = Take(control);
+  EXPECT_TRUE(outcome.good);
+  EXPECT_FALSE(outcome.control.has_value()) << "not while training";
+}
+
+TEST_F(LinkReceiverTest, DLL_11_3_MalformedControlSlotIsRejected) {
+  static const VcCredits kNoneFreed{};
+  TxLinkFields fields;
+  fields.freed = &kNoneFreed;
+  Bytes slot(Pcie6().payload_bytes, 0);  // Length 0.
+  const TxChoice choice{TxKind::kControl, 0};
+  const RxOutcome outcome = Take(partner_.Send(choice, slot, fields, {}));
+  EXPECT_TRUE(outcome.good) << "the flit itself is good";
+  EXPECT_FALSE(outcome.control.has_value());
+  EXPECT_TRUE(outcome.control_rejected);
+}
+
+TEST_F(LinkReceiverTest,
+       DLL_11_2_ControlWatermarkPastWhatArrivedAsksForReplay) {
+  const std::vector<Bytes> flits = PartnerFlits(2);
+  const Bytes control = testing::SendControl(partner_, {0x42});
+  Take(flits[0]);
+  Take(control);  // Flit 1 was lost; the CONTROL flit's watermark says so.
+  EXPECT_EQ(rx_.Command(), ReplayCommand::kStandardNak);
+}
+
 TEST_F(LinkReceiverTest, DLL_3_9_AckAfterEightAcceptedOrSixteenFlitTimes) {
   const std::vector<Bytes> flits = PartnerFlits(8);
   for (int i = 0; i < 7; ++i) {

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "models/common/bytes.h"
+#include "models/flit/control_slot.h"
 #include "models/flit/dlp.h"
 #include "models/flit/flit_codec.h"
 #include "models/link/link_receiver.h"
@@ -38,6 +39,18 @@ inline Bytes SendNext(LinkTransmitter& tx, uint32_t offered,
   fields.freed = &kNoneFreed;
   const TxChoice choice = tx.Choose(TxMode::kL0, offered);
   return tx.Send(choice, SlotNumbered(next_number), fields, ByteView());
+}
+
+// Sends a CONTROL flit carrying `message` (DLL-11) in L0.
+inline Bytes SendControl(LinkTransmitter& tx, const Bytes& message) {
+  static const VcCredits kNoneFreed{};
+  TxLinkFields fields;
+  fields.freed = &kNoneFreed;
+  const TxChoice choice = tx.Choose(TxMode::kL0, 0, true);
+  EXPECT_EQ(choice.kind, TxKind::kControl);
+  return tx.Send(
+      choice, flit::EncodeControlSlot(message, Pcie6().payload_bytes).value(),
+      fields, ByteView());
 }
 
 // A NOP from the partner carrying `command` for `ack_seq`, and a credit

@@ -57,6 +57,38 @@ TEST(LinkTransmitter, DLL_2_4_NopCarriesTheWatermark) {
   EXPECT_EQ(nop.flit_seq, 1) << "the newest PAYLOAD flit sent";
 }
 
+TEST(LinkTransmitter, DLL_11_4_ControlGoesAheadOfResendsAndNewFlits) {
+  LinkTransmitter tx = Trained({8, 8, 8, 8});
+  SendNext(tx, 0b1);
+  SendNext(tx, 0b1);
+  tx.OnLinkFields(LinkFields(ReplayCommand::kSelectiveNak, 0), true);
+  EXPECT_EQ(tx.Choose(TxMode::kL0, 0b1).kind, TxKind::kResend);
+  EXPECT_EQ(tx.Choose(TxMode::kL0, 0b1, true).kind, TxKind::kControl)
+      << "a control message goes before a selective resend";
+  EXPECT_EQ(tx.Choose(TxMode::kIdle, 0, true).kind, TxKind::kIdle)
+      << "outside L0 it waits";
+  EXPECT_EQ(tx.Choose(TxMode::kTraining, 0, true).kind, TxKind::kTraining);
+}
+
+TEST(LinkTransmitter, DLL_11_2_ControlFlitCarriesANopsLinkFields) {
+  LinkTransmitter tx = Trained();
+  SendNext(tx, 0b1);
+  SendNext(tx, 0b1);
+  const Bytes content = testing::SendControl(tx, {0x01, 0x01, 0x00, 0x08});
+  const flit::DlpHeader header = HeaderOf(content);
+  EXPECT_EQ(header.type, FlitType::kControl);
+  EXPECT_EQ(header.flit_seq, 1) << "the watermark, as a NOP";
+  EXPECT_EQ(header.credit_vc, 2) << "the credit round-robin moves on";
+  EXPECT_EQ(content[1], 4) << "the slot starts with the message length";
+  EXPECT_EQ(tx.Outstanding(), 2u) << "a CONTROL flit is not kept for replay";
+  EXPECT_EQ(tx.CreditAvailable(0), 2u) << "and spends no credit";
+  tx.OnLinkFields(LinkFields(ReplayCommand::kStandardNak, 1023), true);
+  EXPECT_EQ(HeaderOf(SendNext(tx, 0)).type, FlitType::kPayload);
+  EXPECT_EQ(HeaderOf(SendNext(tx, 0)).type, FlitType::kPayload);
+  EXPECT_EQ(HeaderOf(SendNext(tx, 0)).type, FlitType::kNop)
+      << "a go-back replay resends the two PAYLOAD flits only";
+}
+
 TEST(LinkTransmitter, DLL_4_2_AckPurgesAndStaleAckIsIgnored) {
   LinkTransmitter tx = Trained();
   for (int i = 0; i < 3; ++i) {
