@@ -115,7 +115,8 @@ module lc_ltssm #(
   assign is_ts2 = is_ts && rec_kind == lc_pkg::TS_KIND_TS2;
   assign is_idle = good_flit_i && good_type_i == lc_pkg::FLIT_IDLE;
   assign is_link = good_flit_i && (good_type_i == lc_pkg::FLIT_NOP ||
-                                   good_type_i == lc_pkg::FLIT_PAYLOAD);
+                                   good_type_i == lc_pkg::FLIT_PAYLOAD ||
+                                   good_type_i == lc_pkg::FLIT_CONTROL);
 
   // ---------------------------------------------------------------------------------------------
   // Lanes (DLL-6.5): locked after 8 consecutive good training sets on the lane; unlocked by the

@@ -33,12 +33,13 @@ package lc_pkg;
   localparam logic [15:0] LANE_MASK_PCIE6 = 16'hffff;
   localparam logic [15:0] LANE_MASK_IB = 16'h000f;
 
-  // DLL-1.1 flit_type codes (4-7 reserved) and replay_cmd codes. Constants rather than enums:
+  // DLL-1.1 flit_type codes (5-7 reserved) and replay_cmd codes. Constants rather than enums:
   // yosys 0.23 does not resolve enum members inside package functions.
   localparam logic [2:0] FLIT_IDLE = 3'd0;
   localparam logic [2:0] FLIT_NOP = 3'd1;
   localparam logic [2:0] FLIT_PAYLOAD = 3'd2;
   localparam logic [2:0] FLIT_TRAINING = 3'd3;
+  localparam logic [2:0] FLIT_CONTROL = 3'd4;  // DLL-11
   localparam logic [1:0] CMD_NONE = 2'd0;
   localparam logic [1:0] CMD_ACK = 2'd1;
   localparam logic [1:0] CMD_STD_NAK = 2'd2;
@@ -73,8 +74,8 @@ package lc_pkg;
     logic valid;
     logic [2:0] flit_type;
     flit_type = dlp[DLP_TYPE_LSB +: 3];
-    valid = (dlp[DLP_RSV2_LSB +: 4] == 4'b0000) && !dlp[DLP_RSV4_BIT] && !flit_type[2] &&
-            !dlp[DLP_PVC_LSB + 2] && !dlp[DLP_CVC_LSB + 2];
+    valid = (dlp[DLP_RSV2_LSB +: 4] == 4'b0000) && !dlp[DLP_RSV4_BIT] &&
+            (flit_type <= FLIT_CONTROL) && !dlp[DLP_PVC_LSB + 2] && !dlp[DLP_CVC_LSB + 2];
     if (flit_type != FLIT_PAYLOAD && dlp[DLP_PVC_LSB +: 3] != 3'd0) valid = 1'b0;
     if (flit_type == FLIT_IDLE && dlp[DLP_SEQ_LSB +: 10] != 10'd0) valid = 1'b0;
     if (dlp[DLP_CMD_LSB +: 2] == CMD_NONE && dlp[DLP_ACK_LSB +: 10] != 10'd0) valid = 1'b0;

@@ -39,6 +39,10 @@ module lc_rx #(
   input  logic rx_ready_i,
   output logic [lc_pkg::VC_BITS-1:0] rx_vc_o,
   output logic [SlotBits-1:0] rx_slot_o,
+  // A good CONTROL flit's slot in L0 or an Idle substate (DLL-11.3), for one cycle; the network
+  // side checks its form.
+  output logic ctrl_valid_o,
+  output logic [SlotBits-1:0] ctrl_slot_o,
 
   // Link information the partner sent, for the local transmitter (lc_tx).
   output logic rx_cmd_valid_o,
@@ -121,10 +125,11 @@ module lc_rx #(
   );
 
   assign slot_zero = slot == '0;
-  // PHY-2.6: only PAYLOAD and TRAINING flits carry a slot; a TRAINING flit's slot is a valid
-  // training-set record (DLL-6.3).
+  // PHY-2.6: only PAYLOAD, TRAINING and CONTROL flits carry a slot; a TRAINING flit's slot is a
+  // valid training-set record (DLL-6.3).
   assign slot_ok = (flit_type == lc_pkg::FLIT_TRAINING) ? ts_ok :
-                   (slot_zero || flit_type == lc_pkg::FLIT_PAYLOAD);
+                   (slot_zero || flit_type == lc_pkg::FLIT_PAYLOAD ||
+                    flit_type == lc_pkg::FLIT_CONTROL);
   assign active = l0_i || idle_i;
   assign good = in_valid_q && !in_bad_q && crc_calc == crc_rx && lc_pkg::dlp_valid(dlp) && slot_ok;
   assign bad = in_valid_q && !good;
@@ -141,7 +146,8 @@ module lc_rx #(
   // wide signals) and costs one cycle of latency.
   logic push_q;
   logic [EntryBits-1:0] push_entry_q;
-  logic cmd_valid_q, credit_valid_q;
+  logic cmd_valid_q, credit_valid_q, ctrl_valid_q;
+  logic [SlotBits-1:0] ctrl_slot_q;
   logic [1:0] cmd_q;
   logic [SeqBits-1:0] ack_seq_q;
   logic [lc_pkg::VC_BITS-1:0] credit_vc_q;
@@ -155,7 +161,9 @@ module lc_rx #(
   assign vc = dlp[lc_pkg::DLP_PVC_LSB +: lc_pkg::VC_BITS];
   assign last_in_order = next_rcv_q - SeqOne;
   assign is_payload = good && active && flit_type == lc_pkg::FLIT_PAYLOAD;
-  assign is_nop = good && active && flit_type == lc_pkg::FLIT_NOP;
+  // A CONTROL flit's link fields are a NOP's, its watermark included (DLL-11.2).
+  assign is_nop = good && active &&
+                  (flit_type == lc_pkg::FLIT_NOP || flit_type == lc_pkg::FLIT_CONTROL);
   assign link_flit = good && active && flit_type != lc_pkg::FLIT_TRAINING;
 
   // Reorder window (DLL-3.5): slots held by sequence number, modulo its size.
@@ -346,6 +354,8 @@ module lc_rx #(
     end
   end
 
+  assign ctrl_valid_o = ctrl_valid_q;
+  assign ctrl_slot_o = ctrl_slot_q;
   assign rx_cmd_valid_o = cmd_valid_q;
   assign rx_cmd_o = cmd_q;
   assign rx_ack_seq_o = ack_seq_q;
@@ -392,7 +402,11 @@ module lc_rx #(
       credit_valid_q <= 1'b0;
       credit_vc_q <= '0;
       credit_count_q <= '0;
+      ctrl_valid_q <= 1'b0;
+      ctrl_slot_q <= '0;
     end else begin
+      ctrl_valid_q <= good && active && flit_type == lc_pkg::FLIT_CONTROL;
+      if (good && active && flit_type == lc_pkg::FLIT_CONTROL) ctrl_slot_q <= slot;
       push_q <= accept;
       push_entry_q <= accept_entry;
       cmd_valid_q <= link_flit && dlp[lc_pkg::DLP_CMD_LSB +: 2] != lc_pkg::CMD_NONE;
@@ -443,6 +457,7 @@ module lc_rx #(
   `COVER(CovStandardNakWatermark, lost && watermark_ahead)
   `COVER(CovDuplicateHeld, is_payload && already_held)
   `COVER(CovVcOverfill, overflow_o)
+  `COVER(CovControlReceived, ctrl_valid_q)
   for (genvar v = 0; v < NumVcs; v++) begin : gen_vc_assert
     `ASSERT(RxVcWithinInit, occupancy_q[v*CreditBits +: CreditBits] -
                             stale_q[v*CreditBits +: CreditBits] <=

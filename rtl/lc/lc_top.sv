@@ -36,6 +36,12 @@ module lc_top #(
   input  logic rx_ready_i,
   output logic [lc_pkg::VC_BITS-1:0] rx_vc_o,
   output logic [SlotBits-1:0] rx_slot_o,
+  // Link control messages (DLL-11): a slot to send, and a good one received (one-cycle pulse).
+  input  logic ctrl_tx_valid_i,
+  output logic ctrl_tx_ready_o,
+  input  logic [SlotBits-1:0] ctrl_tx_slot_i,
+  output logic ctrl_rx_valid_o,
+  output logic [SlotBits-1:0] ctrl_rx_slot_o,
   output logic link_up_o,
 
   // PHY side: flit contents (the PHY adds and checks FEC).
@@ -125,6 +131,9 @@ module lc_top #(
     .inject_crc_i     (inject_crc),
     .inject_seq_i     (inject_seq),
     .inject_drop_ack_i(inject_drop_ack),
+    .ctrl_valid_i     (ctrl_tx_valid_i),
+    .ctrl_ready_o     (ctrl_tx_ready_o),
+    .ctrl_slot_i      (ctrl_tx_slot_i),
     .tx_valid_i,
     .tx_ready_o,
     .tx_slot_i,
@@ -173,6 +182,8 @@ module lc_top #(
     .rx_ready_i,
     .rx_vc_o,
     .rx_slot_o,
+    .ctrl_valid_o     (ctrl_rx_valid_o),
+    .ctrl_slot_o      (ctrl_rx_slot_o),
     .rx_cmd_valid_o   (rx_cmd_valid),
     .rx_cmd_o         (rx_cmd),
     .rx_ack_seq_o     (rx_ack_seq),

@@ -30,6 +30,12 @@ module lc_tx #(
   input  logic inject_seq_i,       // Arm ERR_INJECT.SEQ_ERR.
   input  logic inject_drop_ack_i,  // Arm ERR_INJECT.DROP_ACK.
 
+  // A link control message's slot from the network side (DLL-11): it goes in the next flit in L0,
+  // ahead of everything else (DLL-11.4).
+  input  logic ctrl_valid_i,
+  output logic ctrl_ready_o,
+  input  logic [SlotBits-1:0] ctrl_slot_i,
+
   // Payload from the network side, one valid/ready stream per VC.
   input  logic [lc_pkg::NUM_VCS-1:0] tx_valid_i,
   output logic [lc_pkg::NUM_VCS-1:0] tx_ready_o,
@@ -90,6 +96,7 @@ module lc_tx #(
   // ---------------------------------------------------------------------------------------------
   // Combinational signals.
   logic load, replay_pending, resend_pending, send_resend, send_replay, send_new, send_nop;
+  logic send_control;
   logic send_idle, send_training, send_any, resends;
   logic [SeqBits-1:0] resend_seq, read_seq;
   logic [EntryBits-1:0] replay_entry;
@@ -141,25 +148,28 @@ module lc_tx #(
   end
 
   // ---------------------------------------------------------------------------------------------
-  // Flit choice (DLL-4.8): selective resend, go-back replay, new payload, NOP.
+  // Flit choice (DLL-4.8): control message, selective resend, go-back replay, new payload, NOP.
   // No flit is chosen in the link-reset cycle: its DLP would carry the receiver's FREED counts
   // of before the reset, which the partner, already reset, would take as new credits.
   assign load = (l0_i || idle_i || training_i) && (!out_valid_q || phy_ready_i) && !link_reset_i;
   assign resend_seq = ackd_seq_q + SeqOne;
   assign resend_pending = resend_q && outstanding != '0;
   assign replay_pending = replaying_q && (replay_ptr_q != next_tx_seq_q);
-  assign vc_req = (l0_i && !replay_pending && !resend_pending && room) ?
+  assign vc_req = (l0_i && !ctrl_valid_i && !replay_pending && !resend_pending && room) ?
                   (tx_valid_i & credit_nonzero) : '0;
-  assign send_resend = load && l0_i && resend_pending;
-  assign send_replay = load && l0_i && !resend_pending && replay_pending;
-  assign send_new = load && l0_i && !resend_pending && !replay_pending && (vc_gnt != '0);
-  assign send_nop = load && l0_i && !send_resend && !send_replay && !send_new;
+  assign send_control = load && l0_i && ctrl_valid_i;
+  assign send_resend = load && l0_i && !ctrl_valid_i && resend_pending;
+  assign send_replay = load && l0_i && !ctrl_valid_i && !resend_pending && replay_pending;
+  assign send_new = load && l0_i && !ctrl_valid_i && !resend_pending && !replay_pending &&
+                    (vc_gnt != '0);
+  assign send_nop = load && l0_i && !send_control && !send_resend && !send_replay && !send_new;
   assign send_idle = load && !l0_i && idle_i;
   assign send_training = load && !l0_i && !idle_i && training_i;
   assign resends = send_resend || send_replay;
-  assign send_any = resends || send_new || send_nop || send_idle || send_training;
+  assign send_any = resends || send_new || send_nop || send_control || send_idle || send_training;
   assign read_seq = resend_pending ? resend_seq : replay_ptr_q;
   assign tx_ready_o = send_new ? vc_gnt : '0;
+  assign ctrl_ready_o = send_control;
   assign consume = tx_ready_o;
 
   lc_replay_buffer #(.Flits(ReplayFlits), .Width(EntryBits)) u_replay_buffer (
@@ -204,6 +214,9 @@ module lc_tx #(
       // DLL-8.8 SEQ_ERR: only the wire copy carries the wrong number.
       flit_seq = next_tx_seq_q ^ (seq_armed_q ? 10'h200 : 10'h000);
       slot = tx_slot_i[gnt_vc*SlotBits +: SlotBits];
+    end else if (send_control) begin
+      flit_type = lc_pkg::FLIT_CONTROL;  // A NOP's link fields (DLL-11.2).
+      slot = ctrl_slot_i;
     end else if (send_idle) begin
       flit_type = lc_pkg::FLIT_IDLE;
       flit_seq = '0;
@@ -317,7 +330,8 @@ module lc_tx #(
   end
 
   // Error injection arms until the flit it applies to is chosen (DLL-8.8).
-  assign drop_ack_now = (send_new || send_nop || resends) && ack_cmd_i == lc_pkg::CMD_ACK;
+  assign drop_ack_now = (send_new || send_nop || send_control || resends) &&
+                        ack_cmd_i == lc_pkg::CMD_ACK;
   assign crc_armed_d = (crc_armed_q && !send_any) || inject_crc_i;
   assign seq_armed_d = (seq_armed_q && !send_new) || inject_seq_i;
   assign drop_ack_armed_d = (drop_ack_armed_q && !drop_ack_now) || inject_drop_ack_i;
@@ -334,7 +348,8 @@ module lc_tx #(
 
   assign phy_valid_o = out_valid_q;
   assign phy_flit_o = out_flit_q;
-  assign ack_cmd_sent_o = resends || send_new || send_nop;  // IDLE always carries an ACK.
+  // IDLE always carries an ACK.
+  assign ack_cmd_sent_o = resends || send_new || send_nop || send_control;
   assign flit_chosen_o = send_any;
   assign payload_sent_o = sends_payload;
   assign nak_received_o = cmd_in &&
@@ -380,9 +395,11 @@ module lc_tx #(
 
   `ASSERT(TxReplayBufferNeverOverflows, outstanding <= SeqBits'(ReplayFlits))
   // A named vector: Icarus 11's $onehot0 of a concatenation is wrong when every bit is 0.
-  logic [4:0] choices;
-  assign choices = {send_resend, send_replay, send_new, send_nop, send_idle};
+  logic [5:0] choices;
+  assign choices = {send_control, send_resend, send_replay, send_new, send_nop, send_idle};
   `ASSERT(TxOneFlitPerChoice, $onehot0(choices))
+  `COVER(CovControl, send_control)
+  `COVER(CovControlAheadOfReplay, send_control && (replay_pending || resend_pending))
   `COVER(CovSelectiveResend, send_resend)
   `COVER(CovSelectiveResendDuringReplay, send_resend && replay_pending)
   `COVER(CovGoBackReplay, trigger && !sel_nak_in && !limit_hit)

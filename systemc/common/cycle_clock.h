@@ -20,14 +20,16 @@ class CycleClock {
   static uint64_t NowPs() {
     return static_cast<uint64_t>(sc_core::sc_time_stamp().value());
   }
+  // The kernel's time plus `delay`, in picoseconds.
+  static uint64_t PsAt(const sc_core::sc_time& delay) {
+    return static_cast<uint64_t>((sc_core::sc_time_stamp() + delay).value());
+  }
   // The cycle the kernel is in (rounded down), the first to start at or
   // after now, and the first at or after now + `delay`.
   uint64_t Current() const { return NowPs() / period_ps_; }
   uint64_t Next() const { return (NowPs() + period_ps_ - 1) / period_ps_; }
   uint64_t CycleAt(const sc_core::sc_time& delay) const {
-    const uint64_t ps =
-        static_cast<uint64_t>((sc_core::sc_time_stamp() + delay).value());
-    return (ps + period_ps_ - 1) / period_ps_;
+    return (PsAt(delay) + period_ps_ - 1) / period_ps_;
   }
   // From now to the start of `cycle`, or to `ps`; zero if that has passed.
   sc_core::sc_time OffsetOf(uint64_t cycle) const {

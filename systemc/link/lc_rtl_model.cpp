@@ -91,6 +91,10 @@ void LcRtlModel::Cycle(const LcInputs& in, LcOutputs& out) {
   }
   top.tx_valid_i = in.tx_valid;
   top.rx_ready_i = in.rx_ready;
+  top.ctrl_tx_valid_i = in.ctrl_tx_valid;
+  if (in.ctrl_tx_valid) {
+    rtl::PackBytes(*in.ctrl_tx_slot, top.ctrl_tx_slot_i.data());
+  }
   top.reg_req_i = in.reg_req;
   top.reg_we_i = in.reg_we;
   top.reg_addr_i = in.reg_addr;
@@ -110,6 +114,12 @@ void LcRtlModel::Cycle(const LcInputs& in, LcOutputs& out) {
   if (out.rx) {
     out.rx_vc = top.rx_vc_o;
     out.rx_slot = rtl::UnpackBytes(top.rx_slot_o.data(), kLcSlotBytes);
+  }
+  out.ctrl_taken = top.ctrl_tx_valid_i && top.ctrl_tx_ready_o;
+  out.ctrl_rx = top.ctrl_rx_valid_o;
+  if (out.ctrl_rx) {
+    out.ctrl_rx_slot =
+        rtl::UnpackBytes(top.ctrl_rx_slot_o.data(), kLcSlotBytes);
   }
   out.reg_rdata = top.reg_rdata_o;
   out.reg_error = top.reg_error_o || !top.reg_ready_o;

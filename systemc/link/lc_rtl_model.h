@@ -30,6 +30,8 @@ struct LcInputs {
   uint32_t tx_valid = 0;                        // Bit per VC.
   std::array<const Bytes*, kLcVcs> tx_slots{};  // kLcSlotBytes each.
   bool rx_ready = false;
+  bool ctrl_tx_valid = false;           // A control slot to send (DLL-11).
+  const Bytes* ctrl_tx_slot = nullptr;  // kLcSlotBytes.
   bool reg_req = false;
   bool reg_we = false;
   uint32_t reg_addr = 0;
@@ -47,6 +49,9 @@ struct LcOutputs {
   bool rx = false;            // A slot was delivered...
   unsigned rx_vc = 0;
   Bytes rx_slot;
+  bool ctrl_taken = false;  // The controller took the control slot.
+  bool ctrl_rx = false;     // A control slot arrived...
+  Bytes ctrl_rx_slot;       // ...with these bytes.
   uint32_t reg_rdata = 0;
   bool reg_error = false;  // Error or not ready.
   bool irq = false;

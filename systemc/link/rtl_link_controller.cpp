@@ -4,6 +4,8 @@
 #include <string>
 #include <utility>
 
+#include "models/flit/control_slot.h"
+
 namespace lq::link {
 
 namespace {
@@ -25,6 +27,7 @@ RtlLinkController::RtlLinkController(sc_core::sc_module_name name,
       clock_(CycleClock::FromNs(config.clock_ns)),
       model_(config.fst_path, clock_.period_ps()),
       tx_slots_(kVcs),
+      control_(kSlotBytes),
       network_room_(kVcs, 0) {
   if (clock_.period_ps() == 0 || config.batch_cycles == 0) {
     SC_REPORT_ERROR(this->name(), "clock and batch must be non-zero");
@@ -84,6 +87,14 @@ void RtlLinkController::Put(Slot slot, const sc_time& delay) {
   slot.bytes.resize(kSlotBytes);  // Short slots are zero-padded (PHY-2.4).
   queue.push_back({{Late(clock_.CycleAt(delay))}, std::move(slot.bytes)});
   ++slots_in_;
+}
+
+void RtlLinkController::Control(Bytes message, const sc_time& delay) {
+  const Result<bool> queued =
+      control_.Offer(message, Late(clock_.CycleAt(delay)));
+  if (!queued) {
+    SC_REPORT_ERROR(name(), queued.error().reason.c_str());
+  }
 }
 
 void RtlLinkController::Credit(unsigned vc, unsigned count,
@@ -155,6 +166,10 @@ void RtlLinkController::ApplyInputs(CsrAccess* csr_access, LcInputs& in) {
     }
   }
   in.rx_ready = network_room_[model_.NextRxVc()] > 0;
+  if (control_.Ready(model_.cycles())) {
+    in.ctrl_tx_valid = true;
+    in.ctrl_tx_slot = &control_.Front();
+  }
 
   if (csr_access != nullptr) {
     in.reg_req = true;
@@ -186,6 +201,21 @@ void RtlLinkController::TakeOutputs(uint64_t cycle, LcOutputs& out,
     --network_room_[out.rx_vc];
     network.out->Put({out.rx_vc, std::move(out.rx_slot)}, offset);
     ++slots_out_;
+  }
+  if (out.ctrl_taken) {
+    control_.Pop();
+    ++control_sent_;
+  }
+  if (out.ctrl_rx) {
+    // The RTL hands up any good CONTROL flit's slot; its form is checked
+    // here, as the TL model's receiver does (DLL-11.3).
+    Result<Bytes> message = flit::ParseControlSlot(out.ctrl_rx_slot);
+    if (message) {
+      ++control_received_;
+      network.out->Control(std::move(message).value(), offset);
+    } else {
+      ++control_rejected_;
+    }
   }
   if (csr_access != nullptr) {
     csr_access->data = out.reg_rdata;
@@ -262,6 +292,10 @@ StatList RtlLinkController::Stats() const {
       {prefix + "rx_flits", rx_flits_in_},
       {prefix + "slots_in", slots_in_},
       {prefix + "slots_out", slots_out_},
+      {prefix + "control_sent", control_sent_},
+      {prefix + "control_received", control_received_},
+      {prefix + "control_dropped", control_.dropped()},
+      {prefix + "control_rejected", control_rejected_},
       {prefix + "csr_accesses", csr_accesses_},
       {prefix + "late_inputs", late_inputs_},
   };

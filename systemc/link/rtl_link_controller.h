@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "models/common/bytes.h"
+#include "models/link/control_queue.h"
 #include "systemc/common/cycle_clock.h"
 #include "systemc/common/register_port.h"
 #include "systemc/common/stat_list.h"
@@ -82,6 +83,7 @@ class RtlLinkController : public sc_core::sc_module,
   void Put(Slot slot, const sc_core::sc_time& delay) override;
   void Credit(unsigned vc, unsigned count,
               const sc_core::sc_time& delay) override;
+  void Control(Bytes message, const sc_core::sc_time& delay) override;
   void BTransport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
   unsigned int TransportDebug(tlm::tlm_generic_payload& trans);
 
@@ -107,6 +109,7 @@ class RtlLinkController : public sc_core::sc_module,
   std::deque<RxEntry> rx_flits_;
   std::deque<LaneEntry> lane_updates_;
   std::vector<std::deque<TxEntry>> tx_slots_;  // Per VC.
+  ControlQueue control_;                       // DLL-11.4
   std::vector<unsigned> network_room_;         // Credits towards the network.
   uint64_t phy_free_cycle_ = 0;  // First cycle the PHY takes a flit.
   uint32_t receivers_ = 0;
@@ -124,6 +127,9 @@ class RtlLinkController : public sc_core::sc_module,
   uint64_t rx_flits_in_ = 0;
   uint64_t slots_in_ = 0;
   uint64_t slots_out_ = 0;
+  uint64_t control_sent_ = 0;
+  uint64_t control_received_ = 0;
+  uint64_t control_rejected_ = 0;
   uint64_t csr_accesses_ = 0;
   uint64_t activations_ = 0;
 };

@@ -23,4 +23,6 @@ void SlotSink::Put(Slot slot, const sc_core::sc_time& delay) {
 // Nothing is ever sent, so the controller's credits are not needed.
 void SlotSink::Credit(unsigned, unsigned, const sc_core::sc_time&) {}
 
+void SlotSink::Control(Bytes, const sc_core::sc_time&) { ++control_received_; }
+
 }  // namespace lq::link

@@ -1,7 +1,7 @@
 // The payload-slot protocol between a link controller and the network layer
-// above it: slots per virtual channel with credit-based flow control, the
-// same interface in both directions (DESIGN §4: owned values with a delay,
-// no pointers between models).
+// above it: slots per virtual channel with credit-based flow control, and
+// link control messages beside them, the same interface in both directions
+// (DESIGN §4: owned values with a delay, no pointers between models).
 #pragma once
 
 #include <cstddef>
@@ -31,6 +31,10 @@ class SlotIf : public virtual sc_core::sc_interface {
   // Grants the peer `count` more slots of room on `vc`.
   virtual void Credit(unsigned vc, unsigned count,
                       const sc_core::sc_time& delay) = 0;
+  // A link control message for the layer above at the link's other end
+  // (dll.md §11, e.g. a PFC message, trn.md TRN-8.3): outside the VCs and
+  // their credits, never forwarded, and lost if the link must drop it.
+  virtual void Control(Bytes message, const sc_core::sc_time& delay) = 0;
 };
 
 using SlotSocket = SocketPair<SlotIf, SlotIf>;

@@ -21,7 +21,8 @@ constexpr uint64_t kPsPerMs = 1000000000;
 
 bool CarriesLinkFields(TxKind kind) {
   return kind == TxKind::kResend || kind == TxKind::kReplay ||
-         kind == TxKind::kNew || kind == TxKind::kNop;
+         kind == TxKind::kNew || kind == TxKind::kNop ||
+         kind == TxKind::kControl;
 }
 
 bool IsPayload(TxKind kind) {
@@ -67,6 +68,7 @@ TlLinkController::TlLinkController(sc_core::sc_module_name name,
               return status;
             }),
       tx_slots_(kVcs),
+      control_(config.profile.payload_bytes),
       network_room_(kVcs, 0) {
   if (clock_.period_ps() == 0) {
     SC_REPORT_ERROR(this->name(), "the link clock must be non-zero");
@@ -148,7 +150,11 @@ void TlLinkController::OnTxTime() {
       next_slot_cycle = std::min(next_slot_cycle, tx_slots_[vc].front().cycle);
     }
   }
-  const TxChoice choice = tx_.Choose(ltssm_.Mode(), offered);
+  const bool control_ready = control_.Ready(now);
+  if (!control_ready && control_.NextCycle()) {
+    next_slot_cycle = std::min(next_slot_cycle, *control_.NextCycle());
+  }
+  const TxChoice choice = tx_.Choose(ltssm_.Mode(), offered, control_ready);
   bool idle_fill = false;
   if (choice.kind == TxKind::kNone ||
       (choice.kind == TxKind::kNop && !NopNeeded(idle_fill))) {
@@ -174,6 +180,9 @@ void TlLinkController::OnTxTime() {
     content = tx_.Send(choice, queue.front().bytes, fields, training_slot);
     queue.pop_front();
     network.out->Credit(choice.vc, 1, clock_.OffsetOf(now));
+  } else if (choice.kind == TxKind::kControl) {
+    content = tx_.Send(choice, control_.Pop(), fields, training_slot);
+    ++control_sent_;
   } else {
     content = tx_.Send(choice, ByteView(), fields, training_slot);
   }
@@ -328,6 +337,13 @@ void TlLinkController::ProcessFlit(const phy::PhyRxFlit& flit) {
   if (outcome.overflow) {
     regs_.Count(LcCounter::kProtocolErrors);
   }
+  if (outcome.control) {
+    ++control_received_;
+    network.out->Control(
+        *outcome.control,
+        clock_.OffsetOf(clock_.Next() + config_.latency.rx_deliver_cycles));
+  }
+  control_rejected_ += outcome.control_rejected;
   LtssmInputs in;
   if (outcome.link_fields) {
     const TxEvents events = tx_.OnLinkFields(outcome.header, l0);
@@ -444,6 +460,18 @@ void TlLinkController::Credit(unsigned vc, unsigned count,
   }
 }
 
+void TlLinkController::Control(Bytes message, const sc_time& delay) {
+  const uint64_t cycle = clock_.CycleAt(delay);
+  const Result<bool> queued = control_.Offer(message, cycle);
+  if (!queued) {
+    SC_REPORT_ERROR(name(), queued.error().reason.c_str());
+    return;
+  }
+  if (*queued) {
+    KickTx(cycle);
+  }
+}
+
 // ---------------------------------------------------------------------------
 // Registers.
 
@@ -507,6 +535,10 @@ StatList TlLinkController::Stats() const {
       {prefix + "rx_flits", rx_flits_},
       {prefix + "slots_in", slots_in_},
       {prefix + "slots_out", slots_out_},
+      {prefix + "control_sent", control_sent_},
+      {prefix + "control_received", control_received_},
+      {prefix + "control_dropped", control_.dropped()},
+      {prefix + "control_rejected", control_rejected_},
       {prefix + "csr_accesses", csr_accesses_},
   };
 }

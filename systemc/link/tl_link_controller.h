@@ -20,6 +20,7 @@
 #include <tlm>
 #include <vector>
 
+#include "models/link/control_queue.h"
 #include "models/link/link_receiver.h"
 #include "models/link/link_transmitter.h"
 #include "models/link/ltssm.h"
@@ -87,6 +88,7 @@ class TlLinkController : public sc_core::sc_module,
   void Put(Slot slot, const sc_core::sc_time& delay) override;
   void Credit(unsigned vc, unsigned count,
               const sc_core::sc_time& delay) override;
+  void Control(Bytes message, const sc_core::sc_time& delay) override;
   void BTransport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
   unsigned int TransportDebug(tlm::tlm_generic_payload& trans);
 
@@ -120,6 +122,7 @@ class TlLinkController : public sc_core::sc_module,
   LcRegisters regs_;
 
   std::vector<std::deque<TxSlot>> tx_slots_;  // Per VC, from the network.
+  ControlQueue control_;                      // From the network (DLL-11.4).
   std::vector<unsigned> network_room_;        // Credits towards the network.
   uint64_t reg_free_ps_ = 0;  // The next flit may be chosen from here...
   uint64_t phy_free_ps_ = 0;  // ...and the PHY takes it from here.
@@ -138,6 +141,7 @@ class TlLinkController : public sc_core::sc_module,
   // Statistics.
   uint64_t tx_flits_ = 0, tx_idle_fill_ = 0, rx_flits_ = 0;
   uint64_t slots_in_ = 0, slots_out_ = 0, csr_accesses_ = 0;
+  uint64_t control_sent_ = 0, control_received_ = 0, control_rejected_ = 0;
   uint64_t activations_ = 0;
 };
 

@@ -220,6 +220,11 @@ bool NetworkInterface::InjectFault(Bytes& payload) {
   return false;
 }
 
+void NetworkInterface::Control(Bytes, const sc_core::sc_time&) {
+  throw std::logic_error(std::string(name()) +
+                         ": a control message reached the local port");
+}
+
 // The router returns credits with no delay, so they count at once.
 void NetworkInterface::Credit(unsigned vc, unsigned count,
                               const sc_core::sc_time& delay) {

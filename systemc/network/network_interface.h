@@ -113,6 +113,9 @@ class NetworkInterface : public sc_core::sc_module, private link::SlotIf {
   void Put(link::Slot slot, const sc_core::sc_time& delay) override;
   void Credit(unsigned vc, unsigned count,
               const sc_core::sc_time& delay) override;
+  // The local port is inside the node: flow control pauses the interface
+  // directly (SetPaused), so a control message arriving here is a bug.
+  void Control(Bytes message, const sc_core::sc_time& delay) override;
   void Transmit();  // SC_METHOD: at most one slot per cycle
   // NET-8.10: true if `payload` is to be dropped; may flip one of its bits.
   bool InjectFault(Bytes& payload);

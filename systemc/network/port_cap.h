@@ -27,6 +27,10 @@ class PortCap : public sc_core::sc_module, private link::SlotIf {
                            ": a slot was routed to a port with no cable");
   }
   void Credit(unsigned, unsigned, const sc_core::sc_time&) override {}
+  void Control(Bytes, const sc_core::sc_time&) override {
+    throw std::logic_error(std::string(name()) +
+                           ": a control message went to a port with no cable");
+  }
 };
 
 }  // namespace lq::net

@@ -28,6 +28,9 @@ class Router::PortEnd : private link::SlotIf {
               const sc_core::sc_time& delay) override {
     router_.OnCredit(port_, vc, count, delay);
   }
+  void Control(Bytes message, const sc_core::sc_time& delay) override {
+    router_.OnControl(port_, std::move(message), delay);
+  }
   Router& router_;
   unsigned port_;
 };
@@ -129,6 +132,20 @@ void Router::SetHooks(RouterHooks hooks) {
         "router hooks inspect more than a slot's first bytes");
   }
   hooks_ = std::move(hooks);
+}
+
+void Router::SendControl(unsigned out_port, Bytes message,
+                         const sc_core::sc_time& delay) {
+  port(out_port).out->Control(std::move(message), delay);
+}
+
+void Router::OnControl(unsigned port, Bytes message,
+                       const sc_core::sc_time& delay) {
+  if (hooks_.on_control) {
+    hooks_.on_control(port, std::move(message), delay);
+  } else {
+    ++counters_.control_ignored;
+  }
 }
 
 void Router::SetPaused(unsigned out_port, uint8_t tc, bool paused) {
@@ -869,7 +886,8 @@ StatList Router::Stats() const {
                     {prefix + "drops_no_route", counters_.drops_no_route},
                     {prefix + "drops_link_down", counters_.drops_link_down},
                     {prefix + "drops_stale_epoch", counters_.drops_stale_epoch},
-                    {prefix + "drops_node_down", counters_.drops_node_down}};
+                    {prefix + "drops_node_down", counters_.drops_node_down},
+                    {prefix + "control_ignored", counters_.control_ignored}};
   for (unsigned p = 0; p < port_count(); ++p) {
     const std::string port_prefix =
         prefix + (p == local_port() ? "local" : "port" + std::to_string(p));

@@ -72,6 +72,8 @@ struct RouterCounters {
   uint64_t drops_link_down = 0;    // NET-7.1
   uint64_t drops_stale_epoch = 0;  // NET-7.7
   uint64_t drops_node_down = 0;    // NET-7.8: lost inside a failed node
+  // Link control messages that arrived with no hook to take them.
+  uint64_t control_ignored = 0;
 
   // Packets dropped for any reason (NET-7.8: each counted exactly once).
   uint64_t Dropped() const {
@@ -102,6 +104,11 @@ struct RouterHooks {
   // The bytes held at input `in_port` for class `tc` changed to `bytes`.
   std::function<void(unsigned in_port, uint8_t tc, uint64_t bytes)>
       on_ingress_change;
+  // A link control message (dll.md §11) arrived on port `in_port`, `delay`
+  // past the kernel's time. Without this hook it is counted and dropped.
+  std::function<void(unsigned in_port, Bytes message,
+                     const sc_core::sc_time& delay)>
+      on_control;
 };
 
 // What the head packet of one input VC is waiting for, for the deadlock
@@ -143,6 +150,10 @@ class Router : public sc_core::sc_module {
   // PFC (NET-8.7): while paused, VC allocation starts no new packet of
   // class `tc` on `out_port`; packets already under way finish.
   void SetPaused(unsigned out_port, uint8_t tc, bool paused);
+  // Sends a link control message to the neighbour on `out_port` (TRN-8.3):
+  // beside the packets, not through the router's queues.
+  void SendControl(unsigned out_port, Bytes message,
+                   const sc_core::sc_time& delay);
   bool paused(unsigned out_port, uint8_t tc) const {
     return paused_[out_port * kTrafficClasses + tc];
   }
@@ -246,6 +257,7 @@ class Router : public sc_core::sc_module {
   void OnSlot(unsigned port, link::Slot slot, const sc_core::sc_time& delay);
   void OnCredit(unsigned port, unsigned vc, unsigned count,
                 const sc_core::sc_time& delay);
+  void OnControl(unsigned port, Bytes message, const sc_core::sc_time& delay);
   void Cycle();  // SC_METHOD: one router cycle, then reschedules itself
   void start_of_simulation() override;
 

@@ -1,11 +1,13 @@
 // SlotChannel: an ideal link between two routers' ports for network-layer
-// studies: slots and credits cross it after a fixed latency, with no data
+// studies: slots, credits and control messages cross it after a fixed
+// latency, with no data
 // link or physical layer in between (no errors, no training). Each router
 // output already sends at most one slot per cycle, which is the channel's
 // bandwidth. The full stack puts link controllers and PHYs here instead.
 #pragma once
 
 #include <systemc>
+#include <utility>
 
 #include "systemc/link/slot_socket.h"
 
@@ -30,6 +32,9 @@ class SlotChannel : public sc_core::sc_module {
     void Credit(unsigned vc, unsigned count,
                 const sc_core::sc_time& delay) override {
       out_.out->Credit(vc, count, delay + latency_);
+    }
+    void Control(Bytes message, const sc_core::sc_time& delay) override {
+      out_.out->Control(std::move(message), delay + latency_);
     }
 
    private:

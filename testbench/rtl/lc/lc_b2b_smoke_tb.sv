@@ -7,7 +7,9 @@
 // drops flits, flips one wire bit (CRC mismatch), marks flits FEC-uncorrectable or
 // FEC-corrected. The scoreboard requires every slot to arrive once, in order on its VC, intact.
 // At the end the counters read through the register port must match what the channel did
-// (DLL-8.6), and every credit must be back (DLL-5.7). Random choices are a hash of the cycle
+// (DLL-8.6), and every credit must be back (DLL-5.7). Each side also sends ControlsPerSide link
+// control messages (DLL-11) through the same channel: those that arrive must be intact, from the
+// partner, in order and never twice, since a CONTROL flit is never replayed (DLL-11.1). Random choices are a hash of the cycle
 // number rather than a simulator's generator, so both simulators run the same cycles.
 module lc_b2b_smoke_tb #(
   parameter int SlotBytes = 16,        // A small slot: the flit CRCs dominate simulation time.
@@ -15,6 +17,8 @@ module lc_b2b_smoke_tb #(
   parameter int RxBufferFlits = 32,    // Split evenly into CREDIT_INIT per VC.
   parameter int MsCycles = 100,        // LTSSM cycles per ms, as in lc_top_test (DLL-6.2).
   parameter int SlotsPerVc = 100,
+  parameter int ControlsPerSide = 20,
+  parameter int ControlOneIn = 32,     // Chance per cycle that a side offers its next control.
   parameter int LatencyCycles = 8,     // One-way channel delay.
   // Channel events, each with a chance of 1 in N per flit carried while errors are on (0: never).
   parameter int DropOneIn = 128,
@@ -58,6 +62,8 @@ module lc_b2b_smoke_tb #(
   localparam int StreamCorrupt = 5;
   localparam int StreamBitPos = 6;
   localparam int StreamFec = 7;
+  localparam int StreamControl = 8;
+  localparam logic [7:0] ControlTag = 8'hC0;  // In the VC field of a control slot's head.
 
   initial begin
     if (SlotBytes < HeadBits / 8 || RxBufferFlits < NumVcs || LatencyCycles < 1) begin
@@ -127,6 +133,10 @@ module lc_b2b_smoke_tb #(
   wire [NumSides*VcBits-1:0] rx_vc;
   wire [NumSides*SlotBits-1:0] rx_slot;
   wire [NumSides-1:0] link_up;
+  logic [NumSides-1:0] ctrl_tx_valid;
+  wire [NumSides-1:0] ctrl_tx_ready, ctrl_rx_valid;
+  logic [NumSides*SlotBits-1:0] ctrl_tx_slot;
+  wire [NumSides*SlotBits-1:0] ctrl_rx_slot;
 
   wire [NumSides-1:0] phy_tx_valid;
   logic [NumSides-1:0] phy_tx_ready;
@@ -187,6 +197,11 @@ module lc_b2b_smoke_tb #(
       .rx_ready_i            (rx_ready[s]),
       .rx_vc_o               (rx_vc[s*VcBits +: VcBits]),
       .rx_slot_o             (rx_slot[s*SlotBits +: SlotBits]),
+      .ctrl_tx_valid_i       (ctrl_tx_valid[s]),
+      .ctrl_tx_ready_o       (ctrl_tx_ready[s]),
+      .ctrl_tx_slot_i        (ctrl_tx_slot[s*SlotBits +: SlotBits]),
+      .ctrl_rx_valid_o       (ctrl_rx_valid[s]),
+      .ctrl_rx_slot_o        (ctrl_rx_slot[s*SlotBits +: SlotBits]),
       .link_up_o             (link_up[s]),
       .phy_tx_valid_o        (phy_tx_valid[s]),
       .phy_tx_ready_i        (phy_tx_ready[s]),
@@ -222,6 +237,29 @@ module lc_b2b_smoke_tb #(
           tx_slot[i*SlotBits +: SlotBits] <=
               slot_pattern(8'(i / NumVcs), 8'(i % NumVcs), sent_q[i] + 32'(tx_valid[i]));
         end
+      end
+    end
+  end
+
+  // Control sources: once both links are up, each side offers its control slots in number order
+  // at random times and holds one until it is taken.
+  logic [31:0] ctrl_sent_q [NumSides];
+
+  always @(posedge clk) begin
+    for (int s = 0; s < NumSides; s++) begin
+      if (!rst_n) begin
+        ctrl_sent_q[s] <= '0;
+        ctrl_tx_valid[s] <= 1'b0;
+        ctrl_tx_slot[s*SlotBits +: SlotBits] <= '0;
+      end else if (ctrl_tx_valid[s]) begin
+        if (ctrl_tx_ready[s]) begin
+          ctrl_sent_q[s] <= ctrl_sent_q[s] + 32'd1;
+          ctrl_tx_valid[s] <= 1'b0;
+        end
+      end else if (link_up == '1 && ctrl_sent_q[s] < ControlsPerSide &&
+                   one_in(draw(cycle_q, StreamControl, s), ControlOneIn)) begin
+        ctrl_tx_valid[s] <= 1'b1;
+        ctrl_tx_slot[s*SlotBits +: SlotBits] <= slot_pattern(8'(s), ControlTag, ctrl_sent_q[s]);
       end
     end
   end
@@ -353,6 +391,38 @@ module lc_b2b_smoke_tb #(
     end
   endtask
 
+  // Control scoreboard: side r may miss some of side 1 - r's control slots, but each one it gets
+  // must be intact and later than the last.
+  logic [31:0] ctrl_expected_q [NumSides], ctrl_received_q [NumSides];
+
+  always @(posedge clk) begin
+    for (int r = 0; r < NumSides; r++) begin
+      if (!rst_n) begin
+        ctrl_expected_q[r] <= '0;
+        ctrl_received_q[r] <= '0;
+      end else if (ctrl_rx_valid[r]) begin
+        check_control(r, ctrl_rx_slot[r*SlotBits +: SlotBits], ctrl_expected_q[r]);
+        ctrl_expected_q[r] <= ctrl_rx_slot[r*SlotBits + SlotBits - HeadBits +: 32] + 32'd1;
+        ctrl_received_q[r] <= ctrl_received_q[r] + 32'd1;
+      end
+    end
+  end
+
+  task automatic check_control(input int r, input logic [SlotBits-1:0] slot,
+                               input logic [31:0] expected);
+    logic [7:0] got_side, got_tag;
+    logic [31:0] got_number;
+    {got_side, got_tag, got_number} = slot[SlotBits-1 -: HeadBits];
+    if (slot !== slot_pattern(8'(1 - r), ControlTag, got_number) ||
+        got_number >= ControlsPerSide) begin
+      $fatal(1, "lc_b2b_smoke: FAIL side %0d got a corrupted control slot %0d/%0h/%0d", r,
+             got_side, got_tag, got_number);
+    end else if (got_number < expected) begin
+      $fatal(1, "lc_b2b_smoke: FAIL side %0d got control %0d again or out of order (next %0d)",
+             r, got_number, expected);
+    end
+  endtask
+
   // -------------------------------------------------------------------------------------------
   // Watchdogs: no link-down once the links are up, steady progress, and a cycle limit.
 
@@ -451,7 +521,10 @@ module lc_b2b_smoke_tb #(
     while (link_up != '1) @(negedge clk);
     $display("lc_b2b_smoke: links up at cycle %0d", cycle_q);
     errors_on = 1'b1;
-    while (delivered_q[0] != SlotsPerSide || delivered_q[1] != SlotsPerSide) @(negedge clk);
+    while (delivered_q[0] != SlotsPerSide || delivered_q[1] != SlotsPerSide ||
+           ctrl_sent_q[0] != ControlsPerSide || ctrl_sent_q[1] != ControlsPerSide) begin
+      @(negedge clk);
+    end
     errors_on = 1'b0;
     repeat (DrainCycles) @(negedge clk);
 
@@ -518,6 +591,10 @@ module lc_b2b_smoke_tb #(
         expect_that(sent_q[s*NumVcs + v] == SlotsPerVc && expected_q[s*NumVcs + v] == SlotsPerVc,
                     s, "a VC did not send or receive all its slots");
       end
+      $display("lc_b2b_smoke: side %0d: %0d of %0d control messages arrived", s,
+               ctrl_received_q[s], ControlsPerSide);
+      expect_that(ctrl_received_q[s] != 0 && ctrl_received_q[s] <= ControlsPerSide, s,
+                  "no control message arrived, or more than were sent");
       for (int v = 0; v < NumVcs; v++) total_sent = total_sent + sent_q[s*NumVcs + v];
       total_delivered = total_delivered + delivered_q[s];
       total_crc_errors = total_crc_errors + crc_errors[s];

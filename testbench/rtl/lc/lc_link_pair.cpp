@@ -89,6 +89,10 @@ void LinkPair::DriveSources(unsigned side) {
     valid |= pending_[side][vc] ? (1u << vc) : 0u;
   }
   top.tx_valid_i = valid;
+  top.ctrl_tx_valid_i = !control_out_[side].empty();
+  if (!control_out_[side].empty()) {
+    PackBytes(control_out_[side].front(), top.ctrl_tx_slot_i.data());
+  }
 }
 
 void LinkPair::Apply(unsigned side) {
@@ -292,6 +296,14 @@ void LinkPair::Step() {
     }
     if (top.rx_valid_o && drain_ready_[side]) {
       Scoreboard(side);
+    }
+    if (top.ctrl_tx_valid_i && top.ctrl_tx_ready_o) {
+      control_out_[side].pop_front();
+      control_taken_[side].push_back(cycles_);
+    }
+    if (top.ctrl_rx_valid_o) {
+      control_in_[side].emplace_back(
+          cycles_, UnpackBytes(top.ctrl_rx_slot_o.data(), kSlotBytes));
     }
   }
   for (auto& top : tops_) {

@@ -8,6 +8,8 @@
 #include <functional>
 #include <memory>
 #include <random>
+#include <utility>
+#include <vector>
 
 #include "Vlc_top.h"
 #include "models/common/bytes.h"
@@ -94,6 +96,20 @@ class LinkPair {
   void set_mutator(unsigned to_side, Mutator mutator) {
     mutator_[to_side] = std::move(mutator);
   }
+  // Offers a control slot (DLL-11) on `side`'s control input until the
+  // controller takes it; slots queue behind each other.
+  void SendControl(unsigned side, Bytes slot) {
+    control_out_[side].push_back(std::move(slot));
+  }
+  // Control slots `side` received, with the cycle of each.
+  const std::vector<std::pair<uint64_t, Bytes>>& controls_received(
+      unsigned side) const {
+    return control_in_[side];
+  }
+  // Cycle at which each of `side`'s control slots was taken.
+  const std::vector<uint64_t>& controls_taken(unsigned side) const {
+    return control_taken_[side];
+  }
 
  private:
   struct WireFlit {
@@ -137,6 +153,9 @@ class LinkPair {
   std::array<bool, kSides> drain_ready_{};
   std::array<Mutator, kSides> mutator_{};
   std::array<LaneState, kSides> lanes_{};
+  std::array<std::deque<Bytes>, kSides> control_out_;
+  std::array<std::vector<std::pair<uint64_t, Bytes>>, kSides> control_in_;
+  std::array<std::vector<uint64_t>, kSides> control_taken_;
   std::mt19937_64 rng_;
   uint64_t cycles_ = 0;
   uint64_t error_gap_ = 0;  // Wire bits left before the next random flip.

@@ -6,9 +6,11 @@
 #include <cstdio>
 #include <functional>
 #include <memory>
+#include <vector>
 
 #include "generated/cpp/lc_regs.h"
 #include "models/crc/crc.h"
+#include "models/flit/control_slot.h"
 #include "models/flit/dlp.h"
 #include "models/flit/flit_codec.h"
 #include "models/flit/training_set.h"
@@ -200,6 +202,85 @@ TEST(LcTop, DLL_4_8_CleanLinkRunsAtLineRate) {
   EXPECT_GE(share, 0.95)
       << "a clean saturated link must carry payload in >= 95% of flit times";
   ExpectClean(pair);
+}
+
+// A control slot (DLL-11.3) carrying `length` bytes, each `fill`.
+Bytes ControlSlot(size_t length, uint8_t fill) {
+  return flit::EncodeControlSlot(Bytes(length, fill), kSlotBytes).value();
+}
+
+TEST(LcTop, DLL_11_4_ControlMessagesGoAheadOfDataUnderFullLoad) {
+  LinkPair pair(kSeed + 30);
+  ASSERT_TRUE(pair.RunUntilLinkUp(kTrainCycles));
+  ASSERT_TRUE(pair.RunTraffic(500, 20000)) << "both directions saturated";
+  const uint64_t offered = pair.cycles();
+  for (uint8_t m = 1; m <= 3; ++m) {
+    pair.SendControl(0, ControlSlot(60, m));
+  }
+  ASSERT_TRUE(pair.RunTraffic(2000, 40000));
+  pair.Drain(2000);
+  const std::vector<uint64_t>& taken = pair.controls_taken(0);
+  ASSERT_EQ(taken.size(), 3u);
+  for (size_t i = 0; i < taken.size(); ++i) {
+    EXPECT_EQ(taken[i], offered + i)
+        << "each goes in the next flit, ahead of queued payload";
+  }
+  const auto& received = pair.controls_received(1);
+  ASSERT_EQ(received.size(), 3u) << "every message arrives, once";
+  for (uint8_t m = 1; m <= 3; ++m) {
+    EXPECT_EQ(received[m - 1].second, ControlSlot(60, m)) << "in order";
+  }
+  EXPECT_TRUE(pair.controls_received(0).empty()) << "nothing came back";
+  const Counters a = ReadCounters(pair, 0);
+  const Counters b = ReadCounters(pair, 1);
+  EXPECT_EQ(a.tx_flits, pair.report(1).wire_payload_flits)
+      << "TX_FLITS counts no CONTROL flit (DLL-11.5)";
+  EXPECT_EQ(b.rx_flits, pair.report(1).good_payload_flits)
+      << "neither does RX_FLITS";
+  ExpectClean(pair);  // Every CONTROL flit matched models/flit's encoding.
+}
+
+TEST(LcTop, DLL_11_1_BadControlFlitIsLostAndNeverReplayed) {
+  LinkPair pair(kSeed + 31);
+  ASSERT_TRUE(pair.RunUntilLinkUp(kTrainCycles));
+  ASSERT_TRUE(pair.RunTraffic(200, 20000));
+  // The first CONTROL flit towards side 1 arrives with a CRC mismatch.
+  auto spoiled = std::make_shared<bool>(false);
+  pair.set_mutator(1, [spoiled](Bytes& content) {
+    if (*spoiled || (content[kDlpOffset] >> kTypeShift) !=
+                        static_cast<unsigned>(flit::FlitType::kControl)) {
+      return false;
+    }
+    *spoiled = true;
+    content[kCrcOffset] ^= 0x01;
+    return true;
+  });
+  pair.SendControl(0, ControlSlot(60, 0xA1));
+  pair.SendControl(0, ControlSlot(60, 0xA2));
+  ASSERT_TRUE(pair.RunTraffic(1000, 20000));
+  pair.Drain(2000);
+  ASSERT_TRUE(*spoiled);
+  const auto& received = pair.controls_received(1);
+  ASSERT_EQ(received.size(), 1u) << "the bad one is lost, the other arrives";
+  EXPECT_EQ(received[0].second, ControlSlot(60, 0xA2));
+  EXPECT_EQ(pair.Read(1, regs::kCrcErrorsOffset), 1u);
+  EXPECT_EQ(pair.Read(1, regs::kNaksSentOffset), 0u)
+      << "a lost CONTROL flit leaves no gap in the sequence";
+  EXPECT_EQ(pair.Read(0, regs::kReplaysOffset), 0u);
+  ExpectClean(pair);  // The RTL encoded it right; the channel spoiled it.
+}
+
+TEST(LcTop, DLL_11_4_ControlWaitsOutsideL0) {
+  LinkPair pair(kSeed + 32);
+  pair.SendControl(0, ControlSlot(4, 0x5C));
+  for (int i = 0; i < 100; ++i) {
+    pair.Step();
+  }
+  EXPECT_TRUE(pair.controls_taken(0).empty()) << "not before L0";
+  ASSERT_TRUE(pair.RunUntilLinkUp(kTrainCycles));
+  pair.Drain(200);
+  ASSERT_EQ(pair.controls_received(1).size(), 1u);
+  EXPECT_EQ(pair.controls_received(1)[0].second, ControlSlot(4, 0x5C));
 }
 
 // Trains, loads the link, corrupts one flit from side 0 by ERR_INJECT.CRC_ERR,

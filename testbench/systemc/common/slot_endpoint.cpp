@@ -50,6 +50,11 @@ void SlotEndpoint::Credit(unsigned vc, unsigned count,
   room_event_.notify(sc_core::SC_ZERO_TIME);
 }
 
+void SlotEndpoint::Control(Bytes message, const sc_time& delay) {
+  report_.controls.emplace_back(sc_core::sc_time_stamp() + delay,
+                                std::move(message));
+}
+
 void SlotEndpoint::Send() {
   for (uint64_t k = 0; k < config_.slots; ++k) {
     const unsigned vc = static_cast<unsigned>(k % config_.vcs);

@@ -37,6 +37,8 @@ struct SlotReport {
   std::vector<double> latency_ns;  // Per delivered slot, in arrival order.
   std::vector<std::pair<unsigned, uint64_t>> arrivals;  // (VC, number).
   sc_core::sc_time first_arrival, last_arrival;
+  // Link control messages received (dll.md §11), with their arrival times.
+  std::vector<std::pair<sc_core::sc_time, Bytes>> controls;
 };
 
 class SlotEndpoint : public sc_core::sc_module, private link::SlotIf {
@@ -53,11 +55,16 @@ class SlotEndpoint : public sc_core::sc_module, private link::SlotIf {
   void WaitForExpected();
   // Send time of the slot with `number` on `vc` that this endpoint sent.
   sc_core::sc_time SendTime(unsigned vc, uint64_t number) const;
+  // Hands a link control message to the controller, `delay` from now.
+  void SendControl(Bytes message, const sc_core::sc_time& delay) {
+    socket.out->Control(std::move(message), delay);
+  }
 
  private:
   void Put(link::Slot slot, const sc_core::sc_time& delay) override;
   void Credit(unsigned vc, unsigned count,
               const sc_core::sc_time& delay) override;
+  void Control(Bytes message, const sc_core::sc_time& delay) override;
   void start_of_simulation() override;
   void Send();  // SC_THREAD.
 

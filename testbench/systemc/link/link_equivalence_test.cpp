@@ -3,7 +3,7 @@
 // with the same payload flits damaged. Both must deliver the identical
 // payload stream, end with identical counter registers, and deliver every
 // slot within max(2 cycles, 5 %) of the RTL's latency
-// (docs/link-calibration.md).
+// (docs/link-calibration.md); control messages (dll.md §11) likewise.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -150,6 +150,76 @@ TEST(LinkEquivalence, DLL_3_8_RtlAndTlDeliverTheSameStreamCountersAndTiming) {
         t.latency_ns[worst_index], outside, r.latency_ns.size());
     EXPECT_EQ(outside, 0u) << "side " << side
                            << ": per-slot latency beyond the tolerance";
+  }
+}
+
+// Both fidelities carry link control messages (dll.md §11) beside half-load
+// traffic: each arrives once, intact, at the same time within the latency
+// tolerance, and the payload streams stay identical.
+TEST(LinkEquivalence, DLL_11_4_RtlAndTlCarryControlMessagesAlike) {
+  phy::PhyPortConfig phy =
+      phy::PhyPortConfig::ForProfile(phy::FindLinkProfile("pcie6").value());
+  constexpr uint64_t kControlSlots = 1000;
+  auto traffic =
+      SymmetricTraffic(kControlSlots, link::RtlLinkController::kSlotBytes);
+  for (SlotEndpointConfig& side : traffic) {
+    side.start = sc_time(20, SC_US);
+    side.interval = sc_time(4, SC_NS);
+  }
+  LinkPairBench<link::RtlLinkController> rtl(phy, BenchRtlConfig(), traffic,
+                                             "rtl_");
+  LinkPairBench<link::TlLinkController> tl(phy, BenchTlConfig(), traffic,
+                                           "tl_");
+  for (unsigned side = 0; side < kBenchSides; ++side) {
+    rtl.endpoints[side]->ExpectSlots(kControlSlots);
+    tl.endpoints[side]->ExpectSlots(kControlSlots);
+  }
+  // A PFC-sized message per side and time, announced as far ahead as the
+  // slots are (the RTL wrapper runs ahead of the kernel).
+  auto message = [](unsigned side, unsigned k) {
+    Bytes bytes(60);
+    for (size_t i = 0; i < bytes.size(); ++i) {
+      bytes[i] = static_cast<uint8_t>(side * 101 + k * 17 + i);
+    }
+    return bytes;
+  };
+  constexpr unsigned kMessages = 3;
+  const sc_time lead = traffic[0].lead;
+  ScThread sender("sender", [&] {
+    sc_core::wait(sc_time(22, SC_US));
+    for (unsigned k = 0; k < kMessages; ++k) {
+      for (unsigned side = 0; side < kBenchSides; ++side) {
+        rtl.endpoints[side]->SendControl(message(side, k), lead);
+        tl.endpoints[side]->SendControl(message(side, k), lead);
+      }
+      sc_core::wait(sc_time(1, SC_US));
+    }
+    rtl.WaitForTraffic();
+    tl.WaitForTraffic();
+    sc_core::wait(1, SC_US);
+    sc_core::sc_stop();
+  });
+  sc_core::sc_start(sc_time(200, SC_US));
+  ASSERT_TRUE(sender.finished()) << "traffic did not complete in time";
+
+  for (unsigned side = 0; side < kBenchSides; ++side) {
+    const SlotReport& r = rtl.endpoints[side]->report();
+    const SlotReport& t = tl.endpoints[side]->report();
+    EXPECT_EQ(r.delivered, kControlSlots);
+    EXPECT_EQ(t.delivered, kControlSlots);
+    EXPECT_TRUE(r.arrivals == t.arrivals) << "side " << side;
+    ASSERT_EQ(r.controls.size(), kMessages) << "RTL side " << side;
+    ASSERT_EQ(t.controls.size(), kMessages) << "TL side " << side;
+    for (unsigned k = 0; k < kMessages; ++k) {
+      EXPECT_EQ(r.controls[k].second, message(1 - side, k));
+      EXPECT_EQ(t.controls[k].second, message(1 - side, k));
+      const double rtl_ns = r.controls[k].first.to_seconds() * 1e9;
+      const double tl_ns = t.controls[k].first.to_seconds() * 1e9;
+      std::printf("side %u message %u: RTL %.1f ns, TL %.1f ns\n", side, k,
+                  rtl_ns, tl_ns);
+      EXPECT_LE(std::fabs(rtl_ns - tl_ns), kToleranceCycles)
+          << "side " << side << " message " << k;
+    }
   }
 }
 
