@@ -14,6 +14,7 @@
 #include "models/phy/link_profile.h"
 #include "systemc/app/run_command.h"
 #include "systemc/app/scenario.h"
+#include "systemc/app/scenario_lossless.h"
 #include "systemc/cluster/cluster.h"
 #include "systemc/fabric/fabric.h"
 #include "systemc/transport/transport_engine.h"
@@ -140,6 +141,18 @@ int RunBoard(const BoardOptions& options) {
       engine.congestion_params.line_rate_bps =
           phy::PayloadGoodputGbps(*profile, profile->max_lanes) * 1e9;
       config.network.transport = engine;
+      // Its router does PFC over the links' CONTROL flits (TRN-8.3), with
+      // every VC holding XOFF plus the headroom (TRN-8.9).
+      const auto lossless = ScenarioLossless(
+          *params, *profile,
+          static_cast<uint32_t>(params->Integer("transport.pmtu")),
+          params->Text("transport.cc"));
+      if (!lossless) {
+        return BadInput(options.scenario_file + ": " + lossless.error().reason);
+      }
+      config.network.flow_control = lossless->flow;
+      config.network.router.vc_buffer_slots =
+          lossless->VcBufferSlots(profile->payload_bytes);
       cluster = std::make_unique<cluster::Cluster>("cluster", config,
                                                    topology.value());
     }

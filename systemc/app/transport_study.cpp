@@ -10,12 +10,11 @@
 #include "models/pcap/pcap_writer.h"
 #include "models/phy/link_profile.h"
 #include "models/roce/addressing.h"
-#include "models/roce/pfc.h"
-#include "models/transport/ecn_marking.h"
 #include "models/transport/qp_state.h"
 #include "systemc/app/network_study.h"
 #include "systemc/app/progress_meter.h"
 #include "systemc/app/run_report.h"
+#include "systemc/app/scenario_lossless.h"
 #include "systemc/board/memory.h"
 #include "systemc/fabric/fabric.h"
 #include "systemc/transport/engine_fabric.h"
@@ -38,21 +37,6 @@ struct StudyPlan {
   uint64_t headroom_bytes = 0;  // TRN-8.8's H of the scenario's links
   std::string marking;          // the ECN profile's name
 };
-
-// TRN-8.8's headroom for links of `profile` at full width (`goodput_bps`)
-// over `cable_m`, with the largest packet the routers buffer at `pmtu`.
-uint64_t HeadroomBytes(const phy::LinkProfile& profile, double goodput_bps,
-                       double cable_m, uint32_t pmtu, uint64_t react_ps) {
-  roce::HeadroomInputs link;
-  link.max_packet_bytes = transport::LargestBufferedPacketBytes(pmtu);
-  link.goodput_bps = static_cast<uint64_t>(goodput_bps);
-  link.flit_ps = phy::FlitTimePs(profile, profile.max_lanes);
-  link.tx_ps = profile.tx_pipeline_ps;
-  link.rx_ps = profile.rx_pipeline_ps;
-  link.cable_ps = phy::CableDelayPs(cable_m);
-  link.react_ps = react_ps;
-  return roce::PfcHeadroomBytes(link);
-}
 
 Result<StudyPlan> Plan(const ParamSet& params) {
   StudyPlan plan;
@@ -81,45 +65,20 @@ Result<StudyPlan> Plan(const ParamSet& params) {
   }
 
   // PFC (TRN-8), with every VC holding XOFF plus the headroom (TRN-8.9).
-  transport::FlowControlConfig flow;
-  flow.pfc_params.xoff_bytes =
-      static_cast<uint64_t>(params.Integer("pfc.xoff_bytes"));
-  flow.pfc_params.xon_bytes =
-      static_cast<uint64_t>(params.Integer("pfc.xon_bytes"));
-  flow.pfc_params.react_ps =
-      static_cast<uint64_t>(params.Integer("pfc.react_ns")) * 1000;
-  flow.pfc_params.pause_quanta =
-      static_cast<uint16_t>(params.Integer("pfc.pause_quanta"));
-  flow.pfc_params.refresh_ps =
-      static_cast<uint64_t>(params.Integer("pfc.refresh_ns")) * 1000;
-  flow.pfc_params.headroom_max_bytes =
-      static_cast<uint64_t>(params.Integer("pfc.headroom_max_bytes"));
-  if (flow.pfc_params.xon_bytes >= flow.pfc_params.xoff_bytes) {
-    return Fail("pfc.xon_bytes must be below pfc.xoff_bytes (TRN-8.5)");
+  const std::string cc = params.Text("transport.cc");
+  auto lossless = ScenarioLossless(params, profile, pmtu, cc);
+  if (!lossless) {
+    return lossless.error();
   }
-  plan.headroom_bytes =
-      HeadroomBytes(profile, goodput_bps, params.Real("link.cable_m"), pmtu,
-                    flow.pfc_params.react_ps);
-  if (plan.headroom_bytes > flow.pfc_params.headroom_max_bytes) {
-    return Fail("the links need " + std::to_string(plan.headroom_bytes) +
-                " bytes of PFC headroom, above pfc.headroom_max_bytes " +
-                std::to_string(flow.pfc_params.headroom_max_bytes) +
-                " (TRN-8.9): shorten link.cable_m or raise the limit");
-  }
-  flow.line_rate_bps = phy::RawRateMbps(profile, profile.max_lanes) * 1'000'000;
+  plan.headroom_bytes = lossless->headroom_bytes;
+  plan.marking = lossless->marking;
+  transport::FlowControlConfig flow = lossless->flow;
   // The routers run at the links' flit rate: a port carries what a link
   // does, and a PFC message takes one flit time (TRN-8.3).
   router->clock_ns =
       static_cast<double>(phy::FlitTimePs(profile, profile.max_lanes)) / 1000;
   flow.message_delay = sc_time(router->clock_ns, SC_NS);
-  const std::string cc = params.Text("transport.cc");
-  plan.marking =
-      params.Text("ecn.profile") == "auto" ? cc : params.Text("ecn.profile");
-  flow.ecn[kDataPriority] = transport::EcnProfileNamed(plan.marking).value();
-  flow.seed = static_cast<uint64_t>(params.Integer("sim.seed"));
-  const uint64_t buffer = flow.pfc_params.xoff_bytes + plan.headroom_bytes;
-  router->vc_buffer_slots = static_cast<unsigned>(
-      (buffer + router->slot_bytes - 1) / router->slot_bytes);
+  router->vc_buffer_slots = lossless->VcBufferSlots(router->slot_bytes);
 
   transport::EngineFabricConfig& fabric = plan.fabric;
   fabric.router = *router;

@@ -62,6 +62,13 @@ Node::Node(const sc_core::sc_module_name& name, const board::BoardConfig& board,
   }
   router_->registers().SetHooks(net::LocalPortHooks(*interface()));
   board_.AttachRouter(router_->csr());
+  if (network->flow_control) {
+    transport::FlowControlConfig flow = *network->flow_control;
+    flow.seed = flow.seed * 64 + router.node;
+    flow_ =
+        std::make_unique<transport::RouterFlowControl>("flow", *router_, flow);
+    flow_->AttachInterface(*interface());
+  }
 }
 
 net::NetworkInterface* Node::interface() {
@@ -70,15 +77,17 @@ net::NetworkInterface* Node::interface() {
 
 StatList Node::Stats() const {
   StatList stats = board_.Stats();
+  for (const auto& port : ports_) {
+    Append(stats, port->controller.Stats());
+  }
   if (router_) {
-    for (Stat& stat : router_->Stats()) {
-      stats.push_back(std::move(stat));
-    }
+    Append(stats, router_->Stats());
   }
   if (engine_) {
-    for (Stat& stat : engine_->Stats()) {
-      stats.push_back(std::move(stat));
-    }
+    Append(stats, engine_->Stats());
+  }
+  if (flow_) {
+    Append(stats, flow_->Stats());
   }
   return stats;
 }

@@ -19,6 +19,7 @@
 #include "systemc/link/slot_sink.h"
 #include "systemc/network/network_interface.h"
 #include "systemc/network/router.h"
+#include "systemc/transport/router_flow_control.h"
 #include "systemc/transport/transport_engine.h"
 #include "systemc/transport/transport_registers.h"
 
@@ -29,11 +30,14 @@ namespace lq::cluster {
 // receives to `on_delivery` — or, with `transport`, a transport engine
 // whose interface takes `interface`'s settings and whose node is the
 // router's; the engine takes what arrives, and `on_delivery` is unused.
+// With `flow_control` the router does PFC and ECN marking (TRN-8, TRN-9),
+// its PFC messages riding in the link controllers' CONTROL flits (TRN-8.3).
 struct NodeNetworkConfig {
   net::RouterConfig router;
   net::NetworkInterfaceConfig interface;
   std::function<void(net::Delivered)> on_delivery;
   std::optional<transport::TransportEngineConfig> transport;
+  std::optional<transport::FlowControlConfig> flow_control;
 };
 
 class Node : public sc_core::sc_module {
@@ -53,6 +57,8 @@ class Node : public sc_core::sc_module {
   net::NetworkInterface* interface();
   // The transport engine; nullptr on a node built without one.
   transport::TransportEngine* transport() { return engine_.get(); }
+  // The router's flow control; nullptr on a node built without it.
+  transport::RouterFlowControl* flow_control() { return flow_.get(); }
   StatList Stats() const;
 
  private:
@@ -62,6 +68,7 @@ class Node : public sc_core::sc_module {
   std::unique_ptr<net::NetworkInterface> interface_;
   std::unique_ptr<transport::TransportEngine> engine_;
   std::unique_ptr<transport::TransportRegisters> engine_registers_;
+  std::unique_ptr<transport::RouterFlowControl> flow_;
   std::vector<std::unique_ptr<link::SlotSink>> sinks_;
 };
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -14,5 +15,11 @@ struct Stat {
 };
 
 using StatList = std::vector<Stat>;
+
+// Appends `more` to `stats`, in its order.
+inline void Append(StatList& stats, StatList more) {
+  stats.insert(stats.end(), std::make_move_iterator(more.begin()),
+               std::make_move_iterator(more.end()));
+}
 
 }  // namespace lq

@@ -40,15 +40,6 @@ std::vector<EngineFabricNode> BuildEngineFabric(
     }
   }
   net::CableRouters(topology, nodes);
-  if (config.flow_control) {
-    for (topo::NodeId n = 0; n < count; ++n) {
-      for (topo::PortId p = 0; p < topology.PortCount(n); ++p) {
-        const auto far = topology.Neighbour(n, p).value();
-        RouterFlowControl::Cable(*nodes[n].flow, p, *nodes[far.node].flow,
-                                 far.port);
-      }
-    }
-  }
   return nodes;
 }
 

@@ -24,11 +24,7 @@ constexpr size_t kMarkedHeaderBytes =
 RouterFlowControl::RouterFlowControl(const sc_core::sc_module_name& name,
                                      net::Router& router,
                                      const FlowControlConfig& config)
-    : sc_module(name),
-      router_(router),
-      config_(config),
-      upstream_(router.port_count()),
-      random_(config.seed) {
+    : sc_module(name), router_(router), config_(config), random_(config.seed) {
   const roce::MacAddress mac = roce::NodeMac(router.node());
   for (unsigned p = 0; p < router.port_count(); ++p) {
     ingress_.emplace_back(config.pfc_params, mac);
@@ -39,6 +35,10 @@ RouterFlowControl::RouterFlowControl(const sc_core::sc_module_name& name,
                                     uint64_t held,
                                     Bytes& packet) { Mark(tc, held, packet); };
   hooks.inspect_bytes = kMarkedHeaderBytes;
+  hooks.on_control = [this](unsigned port, Bytes message,
+                            const sc_core::sc_time& delay) {
+    Arrive(port, std::move(message), CycleClock::PsAt(delay));
+  };
   if (config.pfc) {
     hooks.on_ingress_change = [this](unsigned port, uint8_t tc,
                                      uint64_t bytes) {
@@ -50,12 +50,6 @@ RouterFlowControl::RouterFlowControl(const sc_core::sc_module_name& name,
   SC_METHOD(Tick);
   sensitive << tick_;
   dont_initialize();
-}
-
-void RouterFlowControl::Cable(RouterFlowControl& a, unsigned port_a,
-                              RouterFlowControl& b, unsigned port_b) {
-  a.upstream_.at(port_a) = {&b, port_b};
-  b.upstream_.at(port_b) = {&a, port_a};
 }
 
 void RouterFlowControl::AttachInterface(net::NetworkInterface& interface) {
@@ -95,12 +89,11 @@ void RouterFlowControl::Send(unsigned port, const roce::PfcFrame& frame) {
          ? counters_.xon_frames
          : counters_.xoff_frames);
   Bytes bytes = roce::EncodePfcFrame(frame);
-  const uint64_t due = CycleClock::NowPs() +
-                       static_cast<uint64_t>(config_.message_delay.value());
   if (port == router_.local_port() && router_.port_count() > port) {
-    Arrive(port, std::move(bytes), due);  // to the interface, via pause_
-  } else if (const Upstream& up = upstream_[port]; up.peer != nullptr) {
-    up.peer->Arrive(up.peer_port, std::move(bytes), due);
+    // To the interface, via pause_.
+    Arrive(port, std::move(bytes), CycleClock::PsAt(config_.message_delay));
+  } else {
+    router_.SendControl(port, std::move(bytes), config_.message_delay);
   }
 }
 

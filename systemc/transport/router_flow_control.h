@@ -4,11 +4,11 @@
 // attached through the router's hooks (NET-8.6, NET-8.7).
 //
 // PFC messages are the 60-byte IEEE 802.1Qbb frames of models/roce. They
-// travel to the neighbour across the link as a control message outside the
-// credits (TRN-8.3): it arrives after `message_delay` (the next flit slot
-// plus the wire), pauses the neighbour's output towards this router, and
-// is never forwarded. The local port's upstream is the node's network
-// interface, which a message pauses the same way.
+// travel to the neighbour as link control messages beside the packets
+// (TRN-8.3, dll.md §11): the router hands them to the port's link, they
+// pause the neighbour's output towards this router, and they are never
+// forwarded. The local port's upstream is the node's network interface,
+// which a message pauses the same way, `message_delay` after it is sent.
 #pragma once
 
 #include <array>
@@ -33,6 +33,9 @@ struct FlowControlConfig {
   PfcParams pfc_params;
   std::array<EcnProfile, net::Router::kTrafficClasses> ecn{};  // per TC
   uint64_t line_rate_bps = 1'024'000'000'000;  // sets the quantum (TRN-8.6)
+  // Added to every message as it is sent. Routers joined port to port
+  // (decision 0009) take it as the flit slot a link would carry it in;
+  // behind link controllers, which time the message themselves, it is 0.
   sc_core::sc_time message_delay{1, sc_core::SC_NS};
   uint64_t seed = 1;  // of the marking draws (TRN-9.2)
 };
@@ -54,10 +57,6 @@ class RouterFlowControl : public sc_core::sc_module {
   RouterFlowControl(const sc_core::sc_module_name& name, net::Router& router,
                     const FlowControlConfig& config);
 
-  // Router ports `port_a` of `a` and `port_b` of `b` are cabled together:
-  // each one's PFC messages go to the other.
-  static void Cable(RouterFlowControl& a, unsigned port_a, RouterFlowControl& b,
-                    unsigned port_b);
   // The local port's upstream: the node's network interface.
   void AttachInterface(net::NetworkInterface& interface);
 
@@ -68,10 +67,6 @@ class RouterFlowControl : public sc_core::sc_module {
   StatList Stats() const;
 
  private:
-  struct Upstream {
-    RouterFlowControl* peer = nullptr;
-    unsigned peer_port = 0;
-  };
   struct InFlight {
     uint64_t due_ps;
     unsigned port;  // where it arrives
@@ -91,7 +86,6 @@ class RouterFlowControl : public sc_core::sc_module {
   FlowControlConfig config_;
   std::vector<PfcIngress> ingress_;  // per router port
   std::vector<PfcPause> pause_;      // per router port; local: the interface
-  std::vector<Upstream> upstream_;
   net::NetworkInterface* interface_ = nullptr;
   std::deque<InFlight> in_flight_;  // messages on their way here, by due
   std::mt19937_64 random_;

@@ -138,6 +138,17 @@ def case_cluster_moves_data_by_rdma(lqemu, fw, work):
         for bad in ("work_failed", "bad_packets", "dma_errors", "access_errors"):
             expect(stats[prefix + bad] == 0, "node%d: %s = %d" %
                    (node, bad, stats[prefix + bad]))
+    # Every router does PFC over its links' CONTROL flits (TRN-8.3); this
+    # light traffic never crosses XOFF, and nothing arrives malformed.
+    for node in range(16):
+        prefix = "cluster.node%d." % node
+        expect(stats[prefix + "flow.bad_pfc_frames"] == 0 and
+               stats[prefix + "router.control_ignored"] == 0,
+               "node%d: PFC messages rejected or ignored" % node)
+        for port in range(4):
+            lc = prefix + "port%d.lc." % port
+            expect(stats[lc + "control_rejected"] == 0,
+                   "node%d port%d: malformed control messages" % (node, port))
     # Between completions the MCUs sleep; the engines' completion
     # interrupts (PLIC source 17) wake them.
     claims = sum(stats["cluster.node%d.board.plic.claims" % n] for n in range(16))

@@ -1,0 +1,188 @@
+// PFC across real links (TRN-8.3, dll.md §11): a ring of three cards, each
+// a router with flow control whose network ports are TL link controllers
+// and PHYs cabled to the neighbours. Cards 1 and 2 send to card 0 faster
+// than its router can take their packets, so card 0's inputs cross XOFF and
+// its PFC messages must ride the links' CONTROL flits to pause the
+// neighbours; when the queues fall below XON the neighbours resume. Every
+// packet must arrive once and intact, and every message must arrive.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <map>
+#include <memory>
+#include <string>
+#include <systemc>
+#include <utility>
+#include <vector>
+
+#include "models/topology/routing_registry.h"
+#include "models/topology/topology_registry.h"
+#include "systemc/cluster/link_port.h"
+#include "systemc/network/network_interface.h"
+#include "systemc/network/router.h"
+#include "systemc/transport/router_flow_control.h"
+#include "testbench/systemc/common/csr_master.h"
+
+namespace lq::transport {
+namespace {
+
+using sc_core::SC_NS;
+using sc_core::sc_time;
+
+constexpr unsigned kNodes = 3;
+constexpr uint8_t kTc = 3;  // a PFC priority (TRN-8.1)
+constexpr unsigned kPackets = 150;
+constexpr size_t kPayload = 2000;
+// The routers run at a quarter of the links' flit rate: card 0's local
+// port takes one slot per 4 ns while two links bring one per 2 ns each.
+constexpr double kRouterClockNs = 4.0;
+
+Bytes Payload(unsigned src, unsigned seq) {
+  Bytes payload(kPayload);
+  for (size_t i = 0; i < payload.size(); ++i) {
+    payload[i] = static_cast<uint8_t>(src * 31 + seq * 7 + i);
+  }
+  payload[0] = static_cast<uint8_t>(src);
+  payload[1] = static_cast<uint8_t>(seq);
+  return payload;
+}
+
+// The controller's statistic `<name>.<what>`.
+uint64_t StatOf(const link::TlLinkController& controller,
+                const std::string& what) {
+  const std::string name = std::string(controller.name()) + "." + what;
+  for (const Stat& stat : controller.Stats()) {
+    if (stat.name == name) {
+      return stat.value;
+    }
+  }
+  ADD_FAILURE() << "no statistic " << name;
+  return 0;
+}
+
+struct Card {
+  std::unique_ptr<net::Router> router;
+  std::unique_ptr<net::NetworkInterface> interface;
+  std::unique_ptr<RouterFlowControl> flow;
+  std::vector<std::unique_ptr<cluster::LinkPort>> ports;
+  std::vector<std::unique_ptr<testing::CsrMaster>> csr;
+};
+
+TEST(PfcOverLinksTest, TRN_8_3_PfcMessagesRideTheLinksControlFlits) {
+  const auto topology =
+      topo::CreateTopology("torus", {{"dims", std::to_string(kNodes)}}).value();
+  const std::shared_ptr<const topo::RoutingFunction> routing =
+      topo::CreateRouting("dor", topology, {{"dateline", "on"}}).value();
+  const phy::LinkProfile profile = phy::FindLinkProfile("pcie6").value();
+
+  std::map<std::pair<unsigned, unsigned>, unsigned> delivered;
+  std::vector<std::string> problems;
+  double last_delivery_ns = 0;
+  std::vector<Card> cards(kNodes);
+  for (unsigned n = 0; n < kNodes; ++n) {
+    Card& card = cards[n];
+    const std::string id = std::to_string(n);
+    net::RouterConfig router;
+    router.node = n;
+    router.network_ports = topology->PortCount(n);
+    router.routing = routing;
+    router.nodes = kNodes;
+    router.clock_ns = kRouterClockNs;
+    router.vc_buffer_slots = 64;  // 15,104 B: XOFF plus a link's worth
+    card.router =
+        std::make_unique<net::Router>(("router" + id).c_str(), router);
+    net::NetworkInterfaceConfig interface;
+    interface.node = static_cast<uint16_t>(n);
+    interface.nodes = kNodes;
+    interface.clock_ns = kRouterClockNs;
+    interface.in_order = true;
+    card.interface = std::make_unique<net::NetworkInterface>(
+        ("interface" + id).c_str(), interface,
+        [&delivered, &problems, &last_delivery_ns, n](net::Delivered d) {
+          const unsigned src = d.payload[0], seq = d.payload[1];
+          if (d.payload != Payload(src, seq) || n != 0) {
+            problems.push_back("corrupted or misdelivered packet");
+          }
+          ++delivered[{src, seq}];
+          last_delivery_ns = d.at.to_seconds() * 1e9;
+        });
+    Connect(card.router->port(card.router->local_port()),
+            card.interface->socket);
+    FlowControlConfig flow;
+    flow.pfc_params.xoff_bytes = 4096;
+    flow.pfc_params.xon_bytes = 2048;
+    flow.line_rate_bps = phy::RawRateMbps(profile, profile.max_lanes) * 1000000;
+    flow.message_delay = sc_time(kRouterClockNs, SC_NS);
+    card.flow = std::make_unique<RouterFlowControl>(("flow" + id).c_str(),
+                                                    *card.router, flow);
+    card.flow->AttachInterface(*card.interface);
+    for (unsigned p = 0; p < topology->PortCount(n); ++p) {
+      cluster::LinkPortConfig port;
+      port.phy = phy::PhyPortConfig::ForProfile(profile);
+      port.controller.profile = profile;
+      port.controller.start_trained = true;  // DLL-6.12
+      const std::string name = "card" + id + "_port" + std::to_string(p);
+      card.ports.push_back(
+          std::make_unique<cluster::LinkPort>(name.c_str(), port));
+      card.csr.push_back(
+          std::make_unique<testing::CsrMaster>((name + "_csr").c_str()));
+      card.csr.back()->socket.bind(card.ports.back()->controller.csr);
+      Connect(card.router->port(p), card.ports.back()->controller.network);
+    }
+  }
+  for (unsigned n = 0; n < kNodes; ++n) {
+    for (unsigned p = 0; p < topology->PortCount(n); ++p) {
+      const auto far = topology->Neighbour(n, p).value();
+      if (far.node > n || (far.node == n && far.port > p)) {
+        Connect(cards[n].ports[p]->cable(),
+                cards[far.node].ports[far.port]->cable());
+      }
+    }
+  }
+  for (unsigned seq = 0; seq < kPackets; ++seq) {
+    for (unsigned src = 1; src < kNodes; ++src) {
+      cards[src].interface->Send(0, kTc, Payload(src, seq));
+    }
+  }
+  sc_core::sc_start(sc_time(200, sc_core::SC_US));
+
+  EXPECT_TRUE(problems.empty()) << problems.front();
+  EXPECT_EQ(delivered.size(), 2 * kPackets) << "every packet arrived";
+  for (const auto& [key, count] : delivered) {
+    EXPECT_EQ(count, 1u) << "packet " << key.first << "/" << key.second;
+  }
+  const FlowControlCounters& sink = cards[0].flow->counters();
+  EXPECT_GT(sink.xoff_frames, 0u) << "card 0's inputs crossed XOFF";
+  EXPECT_GT(sink.xon_frames, 0u) << "and fell below XON again";
+  uint64_t sent = 0, received = 0;
+  for (unsigned p = 0; p < topology->PortCount(0); ++p) {
+    sent += StatOf(cards[0].ports[p]->controller, "control_sent");
+    const auto far = topology->Neighbour(0, p).value();
+    Card& neighbour = cards[far.node];
+    const link::TlLinkController& far_lc =
+        neighbour.ports[far.port]->controller;
+    received += StatOf(far_lc, "control_received");
+    EXPECT_EQ(StatOf(far_lc, "control_rejected"), 0u);
+    EXPECT_EQ(StatOf(cards[0].ports[p]->controller, "control_dropped"), 0u);
+    EXPECT_GT(neighbour.flow->paused_ps(far.port, kTc), 0u)
+        << "card " << far.node << " held its output towards card 0";
+    EXPECT_FALSE(neighbour.router->paused(far.port, kTc)) << "and resumed it";
+  }
+  EXPECT_EQ(sent, sink.pfc_frames) << "every PFC message went as a CONTROL "
+                                      "flit";
+  EXPECT_EQ(received, sent) << "and every one arrived";
+  std::printf(
+      "card 0: %llu XOFF, %llu XON, %llu CONTROL flits sent, %llu received; "
+      "%zu packets delivered by %.1f us\n",
+      static_cast<unsigned long long>(sink.xoff_frames),
+      static_cast<unsigned long long>(sink.xon_frames),
+      static_cast<unsigned long long>(sent),
+      static_cast<unsigned long long>(received), delivered.size(),
+      last_delivery_ns / 1000);
+  for (unsigned n = 1; n < kNodes; ++n) {
+    EXPECT_EQ(cards[n].flow->counters().bad_frames, 0u);
+  }
+}
+
+}  // namespace
+}  // namespace lq::transport
