@@ -12,6 +12,7 @@
 
 #include "models/elf/elf_image.h"
 #include "models/phy/link_profile.h"
+#include "systemc/app/congestion_params.h"
 #include "systemc/app/run_command.h"
 #include "systemc/app/scenario.h"
 #include "systemc/app/scenario_lossless.h"
@@ -138,8 +139,13 @@ int RunBoard(const BoardOptions& options) {
       // Every card of a fabric has a transport engine (DEVICES.TRANSPORT);
       // congestion control paces at one port's goodput (TRN-10.1).
       transport::TransportEngineConfig engine;
-      engine.congestion_params.line_rate_bps =
-          phy::PayloadGoodputGbps(*profile, profile->max_lanes) * 1e9;
+      auto congestion = ScenarioCongestionParams(
+          *params, phy::PayloadGoodputGbps(*profile, profile->max_lanes) * 1e9);
+      if (!congestion) {
+        return BadInput(options.scenario_file + ": " +
+                        congestion.error().reason);
+      }
+      engine.congestion_params = *congestion;
       config.network.transport = engine;
       // Its router does PFC over the links' CONTROL flits (TRN-8.3), with
       // every VC holding XOFF plus the headroom (TRN-8.9).

@@ -10,6 +10,7 @@
 #include "models/topology/analytics.h"
 #include "models/topology/routing_registry.h"
 #include "models/topology/topology_registry.h"
+#include "systemc/app/congestion_params.h"
 #include "systemc/app/network_study.h"
 #include "systemc/app/progress_meter.h"
 #include "systemc/app/run_report.h"
@@ -37,6 +38,9 @@ std::vector<ParamSpec> ScenarioParamSpecs() {
     specs.push_back(std::move(spec));
   }
   for (auto& spec : TransportStudyParamSpecs()) {
+    specs.push_back(std::move(spec));
+  }
+  for (auto& spec : CongestionParamSpecs()) {
     specs.push_back(std::move(spec));
   }
   return specs;

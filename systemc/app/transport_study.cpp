@@ -11,6 +11,7 @@
 #include "models/phy/link_profile.h"
 #include "models/roce/addressing.h"
 #include "models/transport/qp_state.h"
+#include "systemc/app/congestion_params.h"
 #include "systemc/app/network_study.h"
 #include "systemc/app/progress_meter.h"
 #include "systemc/app/run_report.h"
@@ -85,7 +86,11 @@ Result<StudyPlan> Plan(const ParamSet& params) {
   fabric.flow_control = flow;
   fabric.engine.interface = InterfaceFor(*router);
   fabric.engine.congestion = cc;
-  fabric.engine.congestion_params.line_rate_bps = goodput_bps;
+  auto congestion = ScenarioCongestionParams(params, goodput_bps);
+  if (!congestion) {
+    return congestion.error();
+  }
+  fabric.engine.congestion_params = *congestion;
   fabric.faults.drop = params.Real("transport.drop");
   fabric.faults.seed = static_cast<uint64_t>(params.Integer("sim.seed"));
 

@@ -133,6 +133,8 @@ def bad_input_exits_2(lqemu, work, scenarios):
          "link.fidelity: ideal"),
         (["run", str(scenarios / "incast_4x4x4.yaml"), "--set", "transport.cc=tcp"],
          "transport.cc"),
+        (["run", str(scenarios / "incast_4x4x4.yaml"), "--set",
+          "lqcc.min_window_bytes=200000"], "lqcc.min_window_bytes"),
     ]
     for args, needle in cases:
         result = run(lqemu, *args)
@@ -300,7 +302,8 @@ def list_prints_every_key(lqemu, work, _):
     for key in ["topology.dims", "link.profile", "link.ber", "router.latency_ns",
                 "traffic.load", "sim.seed", "link.fidelity", "router.vc_buffer_flits",
                 "router.allocator", "sim.cycles", "traffic.percent",
-                "transport.workload", "transport.cc", "pfc.xoff_bytes", "ecn.profile"]:
+                "transport.workload", "transport.cc", "pfc.xoff_bytes", "ecn.profile",
+                "dcqcn.cnp_interval_ns", "lqcc.round_ns"]:
         expect(key in result.stdout, "list lacks key " + key)
     expect("pcie6" in result.stdout and "ib" in result.stdout, "list lacks profiles")
 

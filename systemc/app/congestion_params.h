@@ -1,0 +1,23 @@
+// The congestion controls' parameters as scenario keys: `dcqcn.*`
+// (trn.md TRN-10.5) and `lqcc.*` (TRN-11.8), declared with the defaults of
+// models/transport's parameter structs.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "models/common/result.h"
+#include "models/transport/congestion_control.h"
+#include "systemc/common/param.h"
+
+namespace lq::app {
+
+std::vector<ParamSpec> CongestionParamSpecs();
+
+// The parameters of both controls from `params`, for a port whose goodput
+// is `line_rate_bps` (TRN-10.1's R). Fails, naming the key, on values the
+// key ranges cannot catch (W_min above W_max, R_min above R).
+Result<transport::CongestionParams> ScenarioCongestionParams(
+    const ParamSet& params, double line_rate_bps);
+
+}  // namespace lq::app
