@@ -235,7 +235,12 @@ Bytes LinkTransmitter::Send(const TxChoice& choice, ByteView new_slot,
       header.flit_seq = seq;
       std::copy(entry.slot.begin(), entry.slot.end(), content.begin());
     } else if (choice.kind == TxKind::kControl) {
-      header.type = FlitType::kControl;  // A NOP's fields (DLL-11.2).
+      header.type = FlitType::kControl;  // A NOP's fields (DLL-11.2)...
+      if (replaying_ && replay_ptr_ != next_tx_seq_) {
+        // ...but inside a go-back replay, the watermark of what the replay
+        // has resent so far.
+        header.flit_seq = SeqAdd(replay_ptr_, -1);
+      }
       CopySlot(new_slot, profile_.payload_bytes, content);
     } else if (fresh) {
       header.type = FlitType::kPayload;

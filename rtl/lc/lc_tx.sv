@@ -215,7 +215,10 @@ module lc_tx #(
       flit_seq = next_tx_seq_q ^ (seq_armed_q ? 10'h200 : 10'h000);
       slot = tx_slot_i[gnt_vc*SlotBits +: SlotBits];
     end else if (send_control) begin
-      flit_type = lc_pkg::FLIT_CONTROL;  // A NOP's link fields (DLL-11.2).
+      // A NOP's link fields, but inside a go-back replay the watermark of what the replay has
+      // resent so far (DLL-11.2).
+      flit_type = lc_pkg::FLIT_CONTROL;
+      if (replay_pending) flit_seq = replay_ptr_q - SeqOne;
       slot = ctrl_slot_i;
     end else if (send_idle) begin
       flit_type = lc_pkg::FLIT_IDLE;

@@ -89,6 +89,22 @@ TEST(LinkTransmitter, DLL_11_2_ControlFlitCarriesANopsLinkFields) {
       << "a go-back replay resends the two PAYLOAD flits only";
 }
 
+TEST(LinkTransmitter, DLL_11_2_ControlInAReplayCarriesTheReplaysWatermark) {
+  LinkTransmitter tx = Trained({8, 8, 8, 8});
+  for (int i = 0; i < 4; ++i) {
+    SendNext(tx, 0b1);
+  }
+  tx.OnLinkFields(LinkFields(ReplayCommand::kStandardNak, 0), true);
+  EXPECT_EQ(HeaderOf(SendNext(tx, 0)).flit_seq, 1) << "the replay resends 1";
+  EXPECT_EQ(HeaderOf(testing::SendControl(tx, {0x42})).flit_seq, 1)
+      << "the partner has seen up to 1 of this replay: a watermark of 3 "
+         "would make it NAK again (DLL-3.6)";
+  EXPECT_EQ(HeaderOf(SendNext(tx, 0)).flit_seq, 2) << "the replay goes on";
+  EXPECT_EQ(HeaderOf(SendNext(tx, 0)).flit_seq, 3);
+  EXPECT_EQ(HeaderOf(testing::SendControl(tx, {0x43})).flit_seq, 3)
+      << "after the replay: the newest flit sent";
+}
+
 TEST(LinkTransmitter, DLL_4_2_AckPurgesAndStaleAckIsIgnored) {
   LinkTransmitter tx = Trained();
   for (int i = 0; i < 3; ++i) {

@@ -240,6 +240,39 @@ TEST(LcTop, DLL_11_4_ControlMessagesGoAheadOfDataUnderFullLoad) {
   ExpectClean(pair);  // Every CONTROL flit matched models/flit's encoding.
 }
 
+TEST(LcTop, DLL_11_4_ControlGoesAheadOfAReplay) {
+  LinkPair pair(kSeed + 33);
+  // Without selective NAK the lost flit costs a go-back replay of a round
+  // trip of flits, long enough to send control messages in the middle.
+  const uint32_t ctrl = pair.Read(1, regs::kCtrlOffset);
+  ASSERT_TRUE(
+      pair.Write(1, regs::kCtrlOffset, ctrl & ~regs::kCtrlSelNakEn.Mask()));
+  ASSERT_TRUE(pair.RunUntilLinkUp(kTrainCycles));
+  ASSERT_TRUE(pair.RunTraffic(500, 20000));
+  // One injected CRC error makes side 0 replay what followed it.
+  ASSERT_TRUE(pair.Write(0, regs::kErrInjectOffset,
+                         regs::kErrInjectCrcErr.Mask() |
+                             (1u << regs::kErrInjectCorruptBytes.lsb)));
+  uint64_t waited = 0;
+  while (pair.Read(0, regs::kReplaysOffset) == 0 && waited++ < 1000) {
+  }
+  ASSERT_EQ(pair.Read(0, regs::kReplaysOffset), 1u) << "the replay started";
+  const uint64_t offered = pair.cycles();
+  for (uint8_t m = 1; m <= 4; ++m) {
+    pair.SendControl(0, ControlSlot(60, m));
+  }
+  ASSERT_TRUE(pair.RunTraffic(2000, 40000));
+  pair.Drain(2000);
+  const std::vector<uint64_t>& taken = pair.controls_taken(0);
+  ASSERT_EQ(taken.size(), 4u);
+  for (size_t i = 0; i < taken.size(); ++i) {
+    EXPECT_EQ(taken[i], offered + i) << "not held back by the replay";
+  }
+  ASSERT_EQ(pair.controls_received(1).size(), 4u);
+  EXPECT_EQ(pair.Read(0, regs::kReplaysOffset), 1u);
+  ExpectClean(pair, 1);
+}
+
 TEST(LcTop, DLL_11_1_BadControlFlitIsLostAndNeverReplayed) {
   LinkPair pair(kSeed + 31);
   ASSERT_TRUE(pair.RunUntilLinkUp(kTrainCycles));
