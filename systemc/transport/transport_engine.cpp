@@ -687,14 +687,18 @@ void TransportEngine::AnswerAtomic(uint32_t qpn, Qp& qp,
     return;
   } else {
     uint8_t bytes[kAtomicBytes];
-    bool ok = Dma(tlm::TLM_READ_COMMAND, atomic.address, bytes, kAtomicBytes);
+    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+    bool ok = DmaAccess(tlm::TLM_READ_COMMAND, atomic.address, bytes,
+                        kAtomicBytes, delay);
     original = LoadLittleEndian(bytes, kAtomicBytes);
     const uint64_t result =
         atomic.compare_swap
             ? (original == atomic.compare ? atomic.swap_add : original)
             : original + atomic.swap_add;
     StoreLittleEndian(bytes, kAtomicBytes, result);
-    ok = ok && Dma(tlm::TLM_WRITE_COMMAND, atomic.address, bytes, kAtomicBytes);
+    ok = ok && DmaAccess(tlm::TLM_WRITE_COMMAND, atomic.address, bytes,
+                         kAtomicBytes, delay);
+    WaitDma(delay);
     if (!ok) {
       ++counters_.dma_errors;
       RefuseOperation(qpn, qp, atomic.psn, atomic.msn,
@@ -762,6 +766,15 @@ void TransportEngine::Collect(uint32_t qpn, Qp& qp) {
 
 bool TransportEngine::Dma(tlm::tlm_command command, uint64_t address,
                           uint8_t* data, size_t length) {
+  sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+  const bool ok = DmaAccess(command, address, data, length, delay);
+  WaitDma(delay);
+  return ok;
+}
+
+bool TransportEngine::DmaAccess(tlm::tlm_command command, uint64_t address,
+                                uint8_t* data, size_t length,
+                                sc_core::sc_time& delay) {
   tlm::tlm_generic_payload trans;
   trans.set_command(command);
   trans.set_address(address);
@@ -769,15 +782,17 @@ bool TransportEngine::Dma(tlm::tlm_command command, uint64_t address,
   trans.set_data_length(static_cast<unsigned>(length));
   trans.set_streaming_width(static_cast<unsigned>(length));
   trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-  sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
   memory->b_transport(trans, delay);
+  return trans.is_response_ok();
+}
+
+void TransportEngine::WaitDma(const sc_core::sc_time& delay) {
   if (delay > sc_core::SC_ZERO_TIME) {
     in_dma_ = true;
     wait(delay);
     in_dma_ = false;
     dma_done_.notify(sc_core::SC_ZERO_TIME);
   }
-  return trans.is_response_ok();
 }
 
 void TransportEngine::WaitOutOfDma() {

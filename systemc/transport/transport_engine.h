@@ -218,8 +218,15 @@ class TransportEngine : public sc_core::sc_module {
   void EnterError(uint32_t qpn, Qp& qp);
   void Collect(uint32_t qpn, Qp& qp);
   void Complete(const EngineCompletion& completion);  // counts it
+  // One DMA access, waiting out the time memory reports for it.
   bool Dma(tlm::tlm_command command, uint64_t address, uint8_t* data,
            size_t length);
+  // The access alone, its time added to `delay`, without waiting: an
+  // atomic's read and write go back to back so that nothing can come
+  // between them (the home performs it indivisibly, log.md LOG-3.5).
+  bool DmaAccess(tlm::tlm_command command, uint64_t address, uint8_t* data,
+                 size_t length, sc_core::sc_time& delay);
+  void WaitDma(const sc_core::sc_time& delay);
   // A modify or destroy from another thread waits until the engine is not
   // in the middle of a DMA, whose caller holds references into the QP.
   void WaitOutOfDma();

@@ -7,26 +7,17 @@
 namespace lq::logical {
 namespace {
 
-AtomicRequest Request(AtomicOp op, unsigned size, uint64_t operand,
-                      uint64_t compare = 0) {
-  AtomicRequest request;
-  request.op = op;
-  request.size = size;
-  request.operand = operand;
-  request.compare = compare;
-  return request;
-}
-
 TEST(Atomic, LOG_3_3_SwapCasAndFadd) {
-  EXPECT_EQ(AtomicResult(Request(AtomicOp::kSwap, 8, 7), 5), 7u);
-  EXPECT_EQ(AtomicResult(Request(AtomicOp::kCas, 8, 7, 5), 5), 7u)
+  EXPECT_EQ(AtomicResult(AtomicRequest{AtomicOp::kSwap, 8, 7}, 5), 7u);
+  EXPECT_EQ(AtomicResult(AtomicRequest{AtomicOp::kCas, 8, 7, 5}, 5), 7u)
       << "equal: written";
-  EXPECT_EQ(AtomicResult(Request(AtomicOp::kCas, 8, 7, 4), 5), 5u)
+  EXPECT_EQ(AtomicResult(AtomicRequest{AtomicOp::kCas, 8, 7, 4}, 5), 5u)
       << "not equal: unchanged";
-  EXPECT_EQ(AtomicResult(Request(AtomicOp::kFadd, 8, 3), 5), 8u);
-  EXPECT_EQ(AtomicResult(Request(AtomicOp::kFadd, 8, 1), ~uint64_t{0}), 0u)
+  EXPECT_EQ(AtomicResult(AtomicRequest{AtomicOp::kFadd, 8, 3}, 5), 8u);
+  EXPECT_EQ(AtomicResult(AtomicRequest{AtomicOp::kFadd, 8, 1}, ~uint64_t{0}),
+            0u)
       << "modulo 2^64";
-  EXPECT_EQ(AtomicResult(Request(AtomicOp::kFadd, 4, 1), 0xFFFFFFFF), 0u)
+  EXPECT_EQ(AtomicResult(AtomicRequest{AtomicOp::kFadd, 4, 1}, 0xFFFFFFFF), 0u)
       << "modulo 2^32 for 4 bytes";
 }
 
@@ -40,33 +31,34 @@ TEST(Atomic, LOG_3_4_FourOrEightBytesNaturallyAligned_fail) {
 }
 
 TEST(Atomic, LOG_3_7_OnlyEightByteCasAndFaddMapStraightOntoRdma) {
-  EXPECT_TRUE(DirectRdmaAtomic(Request(AtomicOp::kCas, 8, 0)));
-  EXPECT_TRUE(DirectRdmaAtomic(Request(AtomicOp::kFadd, 8, 0)));
-  EXPECT_FALSE(DirectRdmaAtomic(Request(AtomicOp::kSwap, 8, 0)));
-  EXPECT_FALSE(DirectRdmaAtomic(Request(AtomicOp::kFadd, 4, 0)));
+  EXPECT_TRUE(DirectRdmaAtomic(AtomicRequest{AtomicOp::kCas, 8, 0}));
+  EXPECT_TRUE(DirectRdmaAtomic(AtomicRequest{AtomicOp::kFadd, 8, 0}));
+  EXPECT_FALSE(DirectRdmaAtomic(AtomicRequest{AtomicOp::kSwap, 8, 0}));
+  EXPECT_FALSE(DirectRdmaAtomic(AtomicRequest{AtomicOp::kFadd, 4, 0}));
 }
 
 TEST(Atomic, LOG_3_7_FourByteLoopChangesOnlyItsHalf) {
   const uint64_t word = 0x1111111122222222;
-  const LoopStep low = AtomicLoopStep(Request(AtomicOp::kFadd, 4, 1), 0, word);
+  const LoopStep low =
+      AtomicLoopStep(AtomicRequest{AtomicOp::kFadd, 4, 1}, 0, word);
   EXPECT_EQ(low.old_value, 0x22222222u);
   EXPECT_EQ(low.swap_word, 0x1111111122222223u);
   const LoopStep high =
-      AtomicLoopStep(Request(AtomicOp::kSwap, 4, 0xABCD), 4, word);
+      AtomicLoopStep(AtomicRequest{AtomicOp::kSwap, 4, 0xABCD}, 4, word);
   EXPECT_EQ(high.old_value, 0x11111111u);
   EXPECT_EQ(high.swap_word, 0x0000ABCD22222222u);
-  const LoopStep carry =
-      AtomicLoopStep(Request(AtomicOp::kFadd, 4, 1), 0, 0x00000005FFFFFFFF);
+  const LoopStep carry = AtomicLoopStep(AtomicRequest{AtomicOp::kFadd, 4, 1}, 0,
+                                        0x00000005FFFFFFFF);
   EXPECT_EQ(carry.swap_word, 0x0000000500000000u)
       << "no carry into the other half";
   const LoopStep cas_miss =
-      AtomicLoopStep(Request(AtomicOp::kCas, 4, 9, 3), 4, word);
+      AtomicLoopStep(AtomicRequest{AtomicOp::kCas, 4, 9, 3}, 4, word);
   EXPECT_EQ(cas_miss.swap_word, word) << "a CAS that fails writes the same";
 }
 
 TEST(Atomic, LOG_3_7_EightByteSwapLoop) {
   const LoopStep step =
-      AtomicLoopStep(Request(AtomicOp::kSwap, 8, 0xFEED), 0, 0x1234);
+      AtomicLoopStep(AtomicRequest{AtomicOp::kSwap, 8, 0xFEED}, 0, 0x1234);
   EXPECT_EQ(step.old_value, 0x1234u);
   EXPECT_EQ(step.swap_word, 0xFEEDu);
 }

@@ -1,0 +1,45 @@
+// LogicalFabric: engines, memories, units and their connections.
+#include "systemc/logical/logical_fabric.h"
+
+#include <stdexcept>
+#include <utility>
+
+namespace lq::logical {
+
+LogicalFabric::LogicalFabric(
+    const topo::Topology& topology,
+    std::shared_ptr<const topo::RoutingFunction> routing,
+    const LogicalFabricConfig& config)
+    : engines_(transport::BuildEngineFabric(topology, std::move(routing),
+                                            config.fabric)) {
+  const unsigned count = topology.EndpointCount();
+  for (unsigned n = 0; n < count; ++n) {
+    const std::string id = std::to_string(n);
+    CardMemoryConfig memory = config.memory;
+    memory.size = config.unit.space.direct_bytes;
+    memories_.push_back(
+        std::make_unique<CardMemory>(("memory" + id).c_str(), memory));
+    LogicalUnitConfig unit = config.unit;
+    unit.node = static_cast<uint16_t>(n);
+    unit.space.endpoints = count;
+    units_.push_back(std::make_unique<LogicalUnit>(("unit" + id).c_str(), unit,
+                                                   *engines_[n].engine));
+    units_.back()->memory.bind(memories_.back()->socket);
+    engines_[n].engine->memory.bind(units_.back()->dma);
+  }
+  // LOG-3.7: one connection per pair, set up out of band (TRN-5.6).
+  for (unsigned a = 0; a < count; ++a) {
+    for (unsigned b = a + 1; b < count; ++b) {
+      const auto pair = transport::ConnectQps(*engines_[a].engine,
+                                              *engines_[b].engine, config.pmtu);
+      if (!pair) {
+        throw std::runtime_error("cannot connect nodes " + std::to_string(a) +
+                                 " and " + std::to_string(b));
+      }
+      units_[a]->Connect(static_cast<uint16_t>(b), pair->a, units_[b]->rkey());
+      units_[b]->Connect(static_cast<uint16_t>(a), pair->b, units_[a]->rkey());
+    }
+  }
+}
+
+}  // namespace lq::logical

@@ -1,0 +1,393 @@
+// LogicalUnit: decode, translate, perform locally or over RDMA.
+#include "systemc/logical/logical_unit.h"
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+#include <utility>
+
+#include "models/common/bytes.h"
+#include "models/logical/atomic.h"
+
+namespace lq::logical {
+namespace {
+
+using transport::CompletionStatus;
+using transport::SendKind;
+using transport::SendWr;
+
+// Staging buffers sit above every direct region (at most a 1 TiB window).
+constexpr uint64_t kStagingBase = uint64_t{1} << 62;
+constexpr unsigned kWordBytes = 8;
+
+tlm::tlm_response_status ResponseOf(AccessStatus status) {
+  switch (status) {
+    case AccessStatus::kOk:
+      return tlm::TLM_OK_RESPONSE;
+    case AccessStatus::kAddressError:
+      return tlm::TLM_ADDRESS_ERROR_RESPONSE;
+    case AccessStatus::kBurstError:
+      return tlm::TLM_BURST_ERROR_RESPONSE;
+    case AccessStatus::kByteEnableError:
+      return tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE;
+    case AccessStatus::kCommandError:
+      return tlm::TLM_COMMAND_ERROR_RESPONSE;
+    case AccessStatus::kFaultError:
+    case AccessStatus::kUnreachable:
+      break;
+  }
+  return tlm::TLM_GENERIC_ERROR_RESPONSE;
+}
+
+}  // namespace
+
+const char* AccessStatusName(AccessStatus status) {
+  switch (status) {
+    case AccessStatus::kOk:
+      return "OK";
+    case AccessStatus::kAddressError:
+      return "ADDRESS_ERROR";
+    case AccessStatus::kBurstError:
+      return "BURST_ERROR";
+    case AccessStatus::kByteEnableError:
+      return "BYTE_ENABLE_ERROR";
+    case AccessStatus::kCommandError:
+      return "COMMAND_ERROR";
+    case AccessStatus::kFaultError:
+      return "FAULT_ERROR";
+    case AccessStatus::kUnreachable:
+      return "UNREACHABLE";
+  }
+  return "?";
+}
+
+LogicalUnit::LogicalUnit(const sc_core::sc_module_name& name,
+                         const LogicalUnitConfig& config,
+                         transport::TransportEngine& engine)
+    : sc_module(name),
+      socket("socket"),
+      memory("memory"),
+      dma("dma"),
+      config_(config),
+      engine_(engine),
+      page_table_(config.pt_entries) {
+  socket.register_b_transport(this, &LogicalUnit::BTransport);
+  dma.register_b_transport(this, &LogicalUnit::DmaTransport);
+  rkey_ = engine.RegisterMemory(
+      {0, config.space.direct_bytes, transport::kRemoteAll});
+  SC_HAS_PROCESS(LogicalUnit);
+  SC_METHOD(OnCompletions);
+  sensitive << engine.completion_event();
+  dont_initialize();
+}
+
+void LogicalUnit::Connect(uint16_t home, uint32_t qpn, uint32_t home_rkey) {
+  connections_[home] = {qpn, home_rkey};
+}
+
+bool LogicalUnit::InstallPte(uint64_t page, const Pte& pte) {
+  if (PteProblem(config_.space, pte)) {
+    ++counters_.bad_ptes;
+    return false;
+  }
+  page_table_.Install(page, pte);
+  return true;
+}
+
+// ---------------------------------------------------------------------------
+// Requesters.
+
+void LogicalUnit::BTransport(int id, tlm::tlm_generic_payload& trans,
+                             sc_core::sc_time& delay) {
+  wait(delay + config_.pipeline);
+  delay = sc_core::SC_ZERO_TIME;
+  if (requesters_.size() <= static_cast<size_t>(id)) {
+    requesters_.resize(id + 1);
+  }
+  if (!requesters_[id]) {
+    requesters_[id] = std::make_unique<Requester>();
+  }
+  Requester& requester = *requesters_[id];
+  AccessStatus status = AccessStatus::kOk;
+  if (trans.get_extension<FenceExtension>() != nullptr) {
+    Fence(requester);  // LOG-3.6
+  } else {
+    while (requester.fencing) {
+      wait(requester.changed);
+    }
+    ++requester.outstanding;
+    status = Perform(trans);
+    --requester.outstanding;
+    requester.changed.notify(sc_core::SC_ZERO_TIME);
+  }
+  // The status goes into the requester's StatusExtension, or into one the
+  // payload's memory manager frees; a plain payload without one gets only
+  // the TLM response.
+  StatusExtension* extension = trans.get_extension<StatusExtension>();
+  if (extension == nullptr && trans.has_mm()) {
+    extension = new StatusExtension;
+    trans.set_auto_extension(extension);
+  }
+  if (extension != nullptr) {
+    extension->status = status;
+  }
+  trans.set_response_status(ResponseOf(status));
+  delay = config_.pipeline;
+}
+
+void LogicalUnit::Fence(Requester& requester) {
+  requester.fencing = true;
+  while (requester.outstanding != 0) {
+    wait(requester.changed);
+  }
+  requester.fencing = false;
+  requester.changed.notify(sc_core::SC_ZERO_TIME);
+}
+
+AccessStatus LogicalUnit::Perform(tlm::tlm_generic_payload& trans) {
+  const uint64_t length = trans.get_data_length();
+  const uint64_t ga = trans.get_address();
+  const AtomicExtension* atomic = trans.get_extension<AtomicExtension>();
+  if (trans.get_byte_enable_ptr() != nullptr) {
+    ++counters_.shape_errors;
+    return AccessStatus::kByteEnableError;  // LOG-3.1
+  }
+  if (trans.get_streaming_width() != length) {
+    ++counters_.shape_errors;
+    return AccessStatus::kBurstError;
+  }
+  const std::optional<DecodedAddress> decoded = Decode(config_.space, ga);
+  if (!decoded) {
+    ++counters_.address_errors;
+    return AccessStatus::kAddressError;  // LOG-2.6
+  }
+  AccessKind kind = trans.is_write() ? AccessKind::kStore : AccessKind::kLoad;
+  if (atomic != nullptr) {
+    if (!trans.is_read() || length != atomic->request.size ||
+        !AtomicShapeOk(ga, atomic->request.size)) {
+      ++counters_.shape_errors;
+      return AccessStatus::kCommandError;  // LOG-3.4
+    }
+    kind = AccessKind::kAtomic;
+  } else if (!trans.is_read() && !trans.is_write()) {
+    ++counters_.shape_errors;
+    return AccessStatus::kCommandError;
+  } else if (length == 0 || length > config_.max_burst ||
+             !WithinOnePage(config_.space, ga, length)) {
+    ++counters_.shape_errors;
+    return AccessStatus::kBurstError;  // LOG-3.1
+  }
+  Translation where{decoded->node, decoded->offset};
+  if (decoded->region == Region::kPaged) {
+    const TranslateResult result =
+        Translate(config_.space,
+                  page_table_.Find(PageNumber(config_.space, ga)), kind, ga);
+    if (!result.translation) {
+      // LOG-5.4. The fault protocol of LOG-6 is not modelled yet.
+      ++counters_.faults_raised[static_cast<size_t>(result.cause)];
+      return AccessStatus::kFaultError;
+    }
+    where = *result.translation;
+  }
+  return where.home == config_.node
+             ? Local(trans, where.home_offset)
+             : Remote(trans, where.home, where.home_offset);
+}
+
+AccessStatus LogicalUnit::Local(tlm::tlm_generic_payload& trans,
+                                uint64_t offset) {
+  ++counters_.local_ops;
+  const AtomicExtension* atomic = trans.get_extension<AtomicExtension>();
+  tlm::tlm_generic_payload access;
+  access.set_address(offset);
+  access.set_data_length(trans.get_data_length());
+  access.set_streaming_width(trans.get_data_length());
+  sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+  if (atomic == nullptr) {
+    access.set_command(trans.get_command());
+    access.set_data_ptr(trans.get_data_ptr());
+    memory->b_transport(access, delay);
+  } else {
+    // Read, change and write with nothing in between (LOG-3.5).
+    const unsigned size = atomic->request.size;
+    uint8_t bytes[kWordBytes] = {};
+    access.set_command(tlm::TLM_READ_COMMAND);
+    access.set_data_ptr(bytes);
+    memory->b_transport(access, delay);
+    const uint64_t old_value = LoadLittleEndian(bytes, size);
+    if (access.is_response_ok()) {
+      StoreLittleEndian(bytes, size, AtomicResult(atomic->request, old_value));
+      access.set_command(tlm::TLM_WRITE_COMMAND);
+      memory->b_transport(access, delay);
+      StoreLittleEndian(trans.get_data_ptr(), size, old_value);
+    }
+  }
+  wait(delay);
+  if (!access.is_response_ok()) {
+    ++counters_.address_errors;
+    return AccessStatus::kAddressError;
+  }
+  return AccessStatus::kOk;
+}
+
+AccessStatus LogicalUnit::Remote(tlm::tlm_generic_payload& trans, uint16_t home,
+                                 uint64_t offset) {
+  const auto length = static_cast<uint32_t>(trans.get_data_length());
+  if (const AtomicExtension* atomic = trans.get_extension<AtomicExtension>()) {
+    ++counters_.remote_atomics;
+    return RemoteAtomic(atomic->request, home, offset, trans.get_data_ptr());
+  }
+  SendWr wr;
+  wr.length = length;
+  wr.remote_address = offset;
+  if (trans.is_read()) {
+    ++counters_.remote_loads;
+    wr.kind = SendKind::kRead;
+  } else {
+    ++counters_.remote_stores;
+    wr.kind = SendKind::kWrite;
+  }
+  return Rdma(home, wr, trans.get_data_ptr(), length);
+}
+
+AccessStatus LogicalUnit::RemoteAtomic(const AtomicRequest& request,
+                                       uint16_t home, uint64_t offset,
+                                       uint8_t* old_value) {
+  uint8_t word[kWordBytes] = {};
+  SendWr wr;
+  wr.length = kWordBytes;
+  if (DirectRdmaAtomic(request)) {
+    wr.kind = request.op == AtomicOp::kCas ? SendKind::kCompareSwap
+                                           : SendKind::kFetchAdd;
+    wr.remote_address = offset;
+    wr.compare = request.compare;
+    wr.swap_add = request.operand;
+    const AccessStatus status = Rdma(home, wr, word, kWordBytes);
+    std::memcpy(old_value, word, kWordBytes);
+    return status;
+  }
+  // LOG-3.7: read the aligned word, then CmpSwap until it takes.
+  const uint64_t word_offset = offset - offset % kWordBytes;
+  const auto within = static_cast<unsigned>(offset % kWordBytes);
+  wr.kind = SendKind::kRead;
+  wr.remote_address = word_offset;
+  AccessStatus status = Rdma(home, wr, word, kWordBytes);
+  for (unsigned attempt = 0;
+       status == AccessStatus::kOk && attempt < config_.swap_attempts;
+       ++attempt) {
+    const uint64_t seen = LoadLittleEndian(word, kWordBytes);
+    const LoopStep step = AtomicLoopStep(request, within, seen);
+    wr.kind = SendKind::kCompareSwap;
+    wr.compare = seen;
+    wr.swap_add = step.swap_word;
+    status = Rdma(home, wr, word, kWordBytes);
+    if (status == AccessStatus::kOk &&
+        LoadLittleEndian(word, kWordBytes) == seen) {
+      StoreLittleEndian(old_value, request.size, step.old_value);
+      return AccessStatus::kOk;
+    }
+    ++counters_.cmpswap_retries;  // another requester changed the word
+  }
+  return status == AccessStatus::kOk ? AccessStatus::kFaultError : status;
+}
+
+// ---------------------------------------------------------------------------
+// RDMA.
+
+AccessStatus LogicalUnit::Rdma(uint16_t home, SendWr wr, uint8_t* data,
+                               uint32_t length) {
+  const auto connection = connections_.find(home);
+  if (connection == connections_.end()) {
+    ++counters_.unreachable;
+    return AccessStatus::kUnreachable;
+  }
+  size_t slot = staging_.size();
+  if (free_staging_.empty()) {
+    staging_.emplace_back();
+  } else {
+    slot = free_staging_.back();
+    free_staging_.pop_back();
+  }
+  staging_[slot].assign(data, data + length);
+  wr.wr_id = next_wr_id_++;
+  wr.rkey = connection->second.rkey;
+  Pending pending;
+  pending_[wr.wr_id] = &pending;
+  const uint64_t local_address =
+      kStagingBase + uint64_t{slot} * (uint64_t{1} << 32);
+  const auto posted =
+      engine_.PostSend(connection->second.qpn, wr, local_address);
+  if (posted) {
+    while (!pending.status) {
+      wait(pending.done);
+    }
+  }
+  pending_.erase(wr.wr_id);
+  std::copy(staging_[slot].begin(), staging_[slot].end(), data);
+  free_staging_.push_back(slot);
+  if (posted && *pending.status == CompletionStatus::kSuccess) {
+    return AccessStatus::kOk;
+  }
+  if (posted && *pending.status == CompletionStatus::kRemAccessErr) {
+    ++counters_.address_errors;  // LOG-2.6
+    return AccessStatus::kAddressError;
+  }
+  ++counters_.unreachable;
+  return AccessStatus::kUnreachable;
+}
+
+void LogicalUnit::OnCompletions() {
+  for (const transport::EngineCompletion& c : engine_.PollCompletions()) {
+    const auto found = pending_.find(c.completion.wr_id);
+    if (c.receive || found == pending_.end()) {
+      continue;  // no LOG messages are sent yet (LOG-6.10)
+    }
+    found->second->status = c.completion.status;
+    found->second->done.notify(sc_core::SC_ZERO_TIME);
+  }
+}
+
+void LogicalUnit::DmaTransport(tlm::tlm_generic_payload& trans,
+                               sc_core::sc_time& delay) {
+  const uint64_t address = trans.get_address();
+  if (address < kStagingBase) {
+    memory->b_transport(trans, delay);  // the card's memory
+    return;
+  }
+  const uint64_t slot = (address - kStagingBase) >> 32;
+  const uint64_t at = (address - kStagingBase) & 0xFFFFFFFF;
+  const uint64_t length = trans.get_data_length();
+  if (slot >= staging_.size() || at + length > staging_[slot].size()) {
+    trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    return;
+  }
+  uint8_t* cell = staging_[slot].data() + at;
+  if (trans.is_write()) {
+    std::memcpy(cell, trans.get_data_ptr(), length);
+  } else {
+    std::memcpy(trans.get_data_ptr(), cell, length);
+  }
+  trans.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+StatList LogicalUnit::Stats() const {
+  const std::string prefix = std::string(name()) + ".";
+  StatList stats = {{prefix + "local_ops", counters_.local_ops},
+                    {prefix + "remote_loads", counters_.remote_loads},
+                    {prefix + "remote_stores", counters_.remote_stores},
+                    {prefix + "remote_atomics", counters_.remote_atomics},
+                    {prefix + "cmpswap_retries", counters_.cmpswap_retries},
+                    {prefix + "address_errors", counters_.address_errors},
+                    {prefix + "shape_errors", counters_.shape_errors},
+                    {prefix + "unreachable", counters_.unreachable},
+                    {prefix + "bad_ptes", counters_.bad_ptes}};
+  static constexpr const char* kCauses[] = {
+      "", "not_mapped", "no_read", "no_write", "no_atomic", "migrating"};
+  for (size_t cause = 1; cause < counters_.faults_raised.size(); ++cause) {
+    stats.push_back({prefix + "faults_raised." + kCauses[cause],
+                     counters_.faults_raised[cause]});
+  }
+  return stats;
+}
+
+}  // namespace lq::logical

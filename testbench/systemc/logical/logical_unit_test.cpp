@@ -1,0 +1,299 @@
+// The logical unit on a 2x2 torus of transport engines (docs/spec/log.md):
+// loads, stores and atomics to local and remote global addresses, checked
+// against the cards' memories; atomicity under contention from every node;
+// same-home ordering; the errors LOG-1.3 names; paged accesses through the
+// page table.
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+#include <systemc>
+#include <vector>
+
+#include "models/topology/routing_registry.h"
+#include "models/topology/topology_registry.h"
+#include "systemc/logical/logical_fabric.h"
+#include "testbench/systemc/common/sc_thread.h"
+#include "testbench/systemc/logical/requester.h"
+
+namespace lq::logical {
+namespace {
+
+using testing::Answer;
+using testing::Requester;
+
+constexpr unsigned kNodes = 4;
+
+// A 2x2 torus with a requester on every node's unit.
+struct Bench {
+  std::unique_ptr<LogicalFabric> fabric;
+  std::vector<std::unique_ptr<Requester>> requesters;
+
+  explicit Bench(unsigned requesters_per_node = 1) {
+    const auto topology =
+        topo::CreateTopology("torus", {{"dims", "2x2"}}).value();
+    const std::shared_ptr<const topo::RoutingFunction> routing =
+        topo::CreateRouting("dor", topology, {}).value();
+    fabric = std::make_unique<LogicalFabric>(*topology, routing,
+                                             LogicalFabricConfig{});
+    for (unsigned n = 0; n < kNodes; ++n) {
+      for (unsigned r = 0; r < requesters_per_node; ++r) {
+        requesters.push_back(std::make_unique<Requester>(
+            ("requester" + std::to_string(n) + "_" + std::to_string(r))
+                .c_str()));
+        requesters.back()->socket.bind(fabric->unit(n).socket);
+      }
+    }
+  }
+  Requester& at(unsigned node, unsigned index = 0) {
+    return *requesters.at(node * (requesters.size() / kNodes) + index);
+  }
+};
+
+Bytes Pattern(size_t length, uint8_t seed) {
+  Bytes bytes(length);
+  for (size_t i = 0; i < length; ++i) {
+    bytes[i] = static_cast<uint8_t>(seed + i * 7);
+  }
+  return bytes;
+}
+
+void RunToEnd(::lq::testing::ScThread& thread) {
+  sc_core::sc_start(sc_core::sc_time(10, sc_core::SC_MS));
+  ASSERT_TRUE(thread.finished()) << "the test thread did not finish";
+}
+
+TEST(LogicalUnit, LOG_3_2_LoadsAndStoresLocalAndRemote) {
+  Bench bench;
+  ::lq::testing::ScThread thread("test", [&] {
+    Requester& r0 = bench.at(0);
+    EXPECT_EQ(r0.Store(GlobalAddress(0, 0x1000), Pattern(256, 1)).status,
+              AccessStatus::kOk);
+    EXPECT_EQ(r0.Store(GlobalAddress(3, 0x2000), Pattern(200, 2)).status,
+              AccessStatus::kOk);
+    EXPECT_EQ(r0.Store(GlobalAddress(1, 0x3001), Pattern(1, 3)).status,
+              AccessStatus::kOk)
+        << "one byte at an odd address";
+    Requester& r2 = bench.at(2);
+    const Answer local_copy = r2.Load(GlobalAddress(0, 0x1000), 256);
+    EXPECT_EQ(local_copy.status, AccessStatus::kOk);
+    EXPECT_EQ(local_copy.data, Pattern(256, 1)) << "node 0's bytes from 2";
+    EXPECT_EQ(r2.Load(GlobalAddress(3, 0x2000), 200).data, Pattern(200, 2));
+    EXPECT_EQ(bench.at(3).Load(GlobalAddress(3, 0x2000), 200).data,
+              Pattern(200, 2))
+        << "node 3 reads its own memory locally";
+    EXPECT_EQ(r2.Load(GlobalAddress(1, 0x3000), 2).data,
+              (Bytes{0, Pattern(1, 3)[0]}));
+  });
+  RunToEnd(thread);
+  EXPECT_EQ(bench.fabric->memory(3).Peek(0x2000, 200), Pattern(200, 2))
+      << "the bytes are in the home's memory, at the home offset";
+  EXPECT_EQ(bench.fabric->memory(0).Peek(0x1000, 256), Pattern(256, 1));
+  EXPECT_EQ(bench.fabric->unit(0).counters().local_ops, 1u);
+  EXPECT_EQ(bench.fabric->unit(0).counters().remote_stores, 2u);
+  EXPECT_EQ(bench.fabric->unit(2).counters().remote_loads, 3u);
+}
+
+TEST(LogicalUnit, LOG_3_3_AtomicsRemoteAndLocal) {
+  Bench bench;
+  ::lq::testing::ScThread thread("test", [&] {
+    Requester& r = bench.at(1);
+    const uint64_t word = GlobalAddress(2, 0x100);
+    bench.fabric->memory(2).Poke(0x100, Bytes{5, 0, 0, 0, 0, 0, 0, 0});
+    Answer a = r.Atomic(word, AtomicRequest{AtomicOp::kFadd, 8, 10});
+    EXPECT_EQ(a.status, AccessStatus::kOk);
+    EXPECT_EQ(a.old, 5u);
+    a = r.Atomic(word, AtomicRequest{AtomicOp::kCas, 8, 99, 15});
+    EXPECT_EQ(a.old, 15u) << "CAS that matches";
+    a = r.Atomic(word, AtomicRequest{AtomicOp::kCas, 8, 7, 15});
+    EXPECT_EQ(a.old, 99u) << "CAS that does not";
+    a = r.Atomic(word, AtomicRequest{AtomicOp::kSwap, 8, 0x1122334455667788});
+    EXPECT_EQ(a.old, 99u) << "SWAP over the CmpSwap loop";
+    a = r.Atomic(word + 4, AtomicRequest{AtomicOp::kFadd, 4, 1});
+    EXPECT_EQ(a.old, 0x11223344u) << "4-byte FADD on the high half";
+    a = r.Atomic(word, AtomicRequest{AtomicOp::kSwap, 4, 0xCAFEF00D});
+    EXPECT_EQ(a.old, 0x55667788u);
+    // Node 2's own atomics on its memory.
+    a = bench.at(2).Atomic(word, AtomicRequest{AtomicOp::kFadd, 4, 3});
+    EXPECT_EQ(a.old, 0xCAFEF00Du);
+  });
+  RunToEnd(thread);
+  EXPECT_EQ(LoadLittleEndian(bench.fabric->memory(2).Peek(0x100, 8).data(), 8),
+            0x11223345CAFEF010u);
+  EXPECT_EQ(bench.fabric->unit(1).counters().remote_atomics, 6u);
+}
+
+// Every node's requesters add to one counter at node 0, by 8-byte FADD and
+// by 4-byte FADD (a CmpSwap loop), node 0's own included: no update may be
+// lost (LOG-3.5).
+TEST(LogicalUnit, LOG_3_5_NoUpdateLostUnderContention) {
+  constexpr unsigned kThreads = 2;
+  constexpr unsigned kAdds = 25;
+  Bench bench(kThreads);
+  std::vector<std::unique_ptr<::lq::testing::ScThread>> threads;
+  for (unsigned n = 0; n < kNodes; ++n) {
+    for (unsigned t = 0; t < kThreads; ++t) {
+      threads.push_back(std::make_unique<::lq::testing::ScThread>(
+          ("adder" + std::to_string(n) + "_" + std::to_string(t)).c_str(),
+          [&, n, t] {
+            for (unsigned i = 0; i < kAdds; ++i) {
+              EXPECT_EQ(bench.at(n, t)
+                            .Atomic(GlobalAddress(0, 0x40),
+                                    AtomicRequest{AtomicOp::kFadd, 8, 1})
+                            .status,
+                        AccessStatus::kOk);
+              EXPECT_EQ(bench.at(n, t)
+                            .Atomic(GlobalAddress(0, 0x4C),
+                                    AtomicRequest{AtomicOp::kFadd, 4, 2})
+                            .status,
+                        AccessStatus::kOk);
+            }
+          }));
+    }
+  }
+  sc_core::sc_start(sc_core::sc_time(50, sc_core::SC_MS));
+  for (const auto& thread : threads) {
+    ASSERT_TRUE(thread->finished());
+  }
+  const uint64_t total = kNodes * kThreads * kAdds;
+  const Bytes memory = bench.fabric->memory(0).Peek(0x40, 16);
+  EXPECT_EQ(LoadLittleEndian(memory.data(), 8), total);
+  EXPECT_EQ(LoadLittleEndian(memory.data() + 12, 4), 2 * total);
+  uint64_t retries = 0;
+  for (unsigned n = 0; n < kNodes; ++n) {
+    retries += bench.fabric->unit(n).counters().cmpswap_retries;
+  }
+  std::printf("CmpSwap loop rounds lost to another requester: %llu\n",
+              static_cast<unsigned long long>(retries));
+}
+
+// LOG-4.1: a writer stores data then a flag to one home; a reader that
+// sees the flag and then loads the data from that home sees the data.
+TEST(LogicalUnit, LOG_4_1_SameHomeAccessesKeepTheirOrder) {
+  constexpr uint64_t kRounds = 30;
+  Bench bench;
+  const uint64_t data = GlobalAddress(2, 0x8000);
+  const uint64_t flag = GlobalAddress(2, 0x9000);
+  ::lq::testing::ScThread writer("writer", [&] {
+    for (uint64_t i = 1; i <= kRounds; ++i) {
+      Bytes bytes(128, static_cast<uint8_t>(i));
+      ASSERT_EQ(bench.at(1).Store(data, bytes).status, AccessStatus::kOk);
+      Bytes word(8);
+      StoreLittleEndian(word.data(), 8, i);
+      ASSERT_EQ(bench.at(1).Store(flag, word).status, AccessStatus::kOk);
+    }
+  });
+  unsigned seen = 0;
+  ::lq::testing::ScThread reader("reader", [&] {
+    uint64_t last = 0;
+    while (last < kRounds) {
+      const Answer f = bench.at(3).Load(flag, 8);
+      const uint64_t value = LoadLittleEndian(f.data.data(), 8);
+      const Answer d = bench.at(3).Load(data, 128);
+      for (uint8_t byte : d.data) {
+        ASSERT_GE(byte, value) << "data older than the flag that follows it";
+      }
+      seen += value != last ? 1 : 0;
+      last = value;
+    }
+  });
+  sc_core::sc_start(sc_core::sc_time(20, sc_core::SC_MS));
+  ASSERT_TRUE(writer.finished() && reader.finished());
+  EXPECT_GT(seen, 1u) << "the reader saw the flag move more than once";
+}
+
+TEST(LogicalUnit, LOG_2_6_And_LOG_3_1_BadAccessesAreRefusedAndSendNothing) {
+  Bench bench;
+  ::lq::testing::ScThread thread("test", [&] {
+    Requester& r = bench.at(0);
+    EXPECT_EQ(r.Load(uint64_t{1} << 56, 8).status, AccessStatus::kAddressError)
+        << "reserved SPACE";
+    EXPECT_EQ(r.Load(GlobalAddress(4, 0), 8).status,
+              AccessStatus::kAddressError)
+        << "no node 4 in a 2x2 torus";
+    Answer a = r.Load(GlobalAddress(1, 0), 257);
+    EXPECT_EQ(a.status, AccessStatus::kBurstError) << "above log.max_burst";
+    EXPECT_EQ(a.response, tlm::TLM_BURST_ERROR_RESPONSE);
+    EXPECT_EQ(r.Load(GlobalAddress(1, 0x10000 - 4), 8).status,
+              AccessStatus::kBurstError)
+        << "crosses a 64 KiB page";
+    EXPECT_EQ(
+        r.Atomic(GlobalAddress(1, 4), AtomicRequest{AtomicOp::kFadd, 8, 1})
+            .status,
+        AccessStatus::kCommandError)
+        << "misaligned 8-byte atomic (LOG-3.4)";
+    EXPECT_EQ(
+        r.Atomic(GlobalAddress(1, 0), AtomicRequest{AtomicOp::kFadd, 2, 1})
+            .status,
+        AccessStatus::kCommandError);
+    uint8_t bytes[4] = {};
+    uint8_t enables[4] = {0xFF, 0, 0xFF, 0};
+    tlm::tlm_generic_payload& raw = r.raw();
+    raw.set_command(tlm::TLM_WRITE_COMMAND);
+    raw.set_address(GlobalAddress(1, 0));
+    raw.set_data_ptr(bytes);
+    raw.set_data_length(4);
+    raw.set_streaming_width(4);
+    raw.set_byte_enable_ptr(enables);
+    raw.set_byte_enable_length(4);
+    a = r.IssueRaw();
+    EXPECT_EQ(a.status, AccessStatus::kByteEnableError);
+    EXPECT_EQ(a.response, tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE);
+    raw.set_byte_enable_ptr(nullptr);
+    raw.set_streaming_width(2);
+    EXPECT_EQ(r.IssueRaw().status, AccessStatus::kBurstError)
+        << "streaming width";
+    EXPECT_EQ(r.Load(GlobalAddress(1, uint64_t{16} << 30), 8).status,
+              AccessStatus::kFaultError)
+        << "paged, no translation: a fault (LOG-5.4)";
+  });
+  RunToEnd(thread);
+  const LogicalCounters& c = bench.fabric->unit(0).counters();
+  EXPECT_EQ(c.address_errors, 2u);
+  EXPECT_EQ(c.shape_errors, 6u);
+  EXPECT_EQ(c.faults_raised[static_cast<size_t>(FaultCause::kNotMapped)], 1u);
+  EXPECT_EQ(bench.fabric->node(0).engine->counters().packets_sent, 0u)
+      << "nothing went out (LOG-2.6)";
+}
+
+TEST(LogicalUnit, LOG_5_4_PagedAccessesGoWhereTheirPteSays) {
+  Bench bench;
+  const AddressSpace space = [] {
+    AddressSpace s;
+    s.endpoints = kNodes;
+    return s;
+  }();
+  const uint64_t ga = GlobalAddress(0, space.direct_bytes + 0x20010);
+  Pte pte;
+  pte.valid = pte.read = pte.write = pte.atomic = true;
+  pte.home = 3;
+  pte.frame = 5;
+  ASSERT_TRUE(bench.fabric->unit(1).InstallPte(PageNumber(space, ga), pte));
+  Pte read_only = pte;
+  read_only.write = false;
+  ASSERT_TRUE(
+      bench.fabric->unit(2).InstallPte(PageNumber(space, ga), read_only));
+  Pte outside = pte;
+  outside.home = 9;
+  EXPECT_FALSE(bench.fabric->unit(2).InstallPte(7, outside));
+  ::lq::testing::ScThread thread("test", [&] {
+    EXPECT_EQ(bench.at(1).Store(ga, Pattern(64, 9)).status, AccessStatus::kOk);
+    EXPECT_EQ(bench.at(2).Load(ga, 64).data, Pattern(64, 9))
+        << "node 2's read-only entry maps the same page";
+    EXPECT_EQ(bench.at(2).Store(ga, Pattern(64, 1)).status,
+              AccessStatus::kFaultError)
+        << "no W: NO_WRITE";
+    EXPECT_EQ(bench.at(0).Load(ga, 64).status, AccessStatus::kFaultError)
+        << "node 0 has no entry";
+  });
+  RunToEnd(thread);
+  EXPECT_EQ(bench.fabric->memory(3).Peek(5 * 0x10000 + 0x10, 64),
+            Pattern(64, 9))
+      << "frame 5 of node 3, at the offset in the page";
+  const LogicalCounters& two = bench.fabric->unit(2).counters();
+  EXPECT_EQ(two.faults_raised[static_cast<size_t>(FaultCause::kNoWrite)], 1u);
+  EXPECT_EQ(two.bad_ptes, 1u);
+}
+
+}  // namespace
+}  // namespace lq::logical
