@@ -63,8 +63,11 @@ struct LogicalCounters {
 
 class LogicalUnit : public sc_core::sc_module {
  public:
-  // Requesters bind here, one socket index each.
-  tlm_utils::multi_passthrough_target_socket<LogicalUnit> socket;
+  // Requesters bind here, one socket index each; a unit may have none.
+  tlm_utils::multi_passthrough_target_socket<LogicalUnit, 32,
+                                             tlm::tlm_base_protocol_types, 0,
+                                             sc_core::SC_ZERO_OR_MORE_BOUND>
+      socket;
   // To the card's memory: the direct region of this node's window.
   tlm_utils::simple_initiator_socket<LogicalUnit> memory;
   // The transport engine's DMA binds here (`engine.memory`).

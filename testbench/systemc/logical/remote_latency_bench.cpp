@@ -1,0 +1,185 @@
+// End-to-end latency of the logical layer's accesses (issue 8, "the figure
+// that answers the seed's claim"): on a torus of logical units with routers
+// at the pcie6 links' flit rate (the transport study's fabric), node 0's
+// workload engine issues one access at a time — loads, then stores, then
+// 8-byte atomics — to itself, to a neighbour one hop away and to the node
+// farthest from it, and the table gives each access's latency from issue
+// to completion as the requester sees it. The per-layer breakdown is
+// issue 8's next step.
+//
+//   remote_latency_bench [--dims 4x8x8] [--accesses 200] [--size 64]
+//
+// --quick (CTest) runs 2x2x2 and fails unless every access completes and
+// a remote load takes longer than a local one and grows with the hops.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <deque>
+#include <memory>
+#include <string>
+#include <systemc>
+#include <vector>
+
+#include "models/phy/link_profile.h"
+#include "models/topology/routing_registry.h"
+#include "models/topology/topology_registry.h"
+#include "systemc/app/run_report.h"
+#include "systemc/logical/logical_fabric.h"
+#include "systemc/logical/workload_engine.h"
+
+namespace lq::logical {
+namespace {
+
+struct Options {
+  std::string dims = "4x8x8";
+  uint64_t accesses = 200;
+  uint32_t size = 64;
+  bool quick = false;
+};
+
+struct Target {
+  const char* name;
+  uint16_t home;
+  unsigned hops;
+};
+
+int Run(const Options& options) {
+  const auto topology =
+      topo::CreateTopology("torus", {{"dims", options.dims}}).value();
+  const std::shared_ptr<const topo::RoutingFunction> routing =
+      topo::CreateRouting("dor", topology, {}).value();
+  const phy::LinkProfile profile = phy::FindLinkProfile("pcie6").value();
+  LogicalFabricConfig config;
+  config.fabric.router.clock_ns =
+      static_cast<double>(phy::FlitTimePs(profile, profile.max_lanes)) / 1000;
+  config.fabric.engine.interface.clock_ns = config.fabric.router.clock_ns;
+  const auto wall = std::chrono::steady_clock::now();
+  LogicalFabric fabric(*topology, routing, config);
+  const double build_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - wall)
+          .count();
+
+  // Hops from node 0 (breadth first over the cables): a neighbour, and the
+  // node farthest away.
+  std::vector<int> hops(fabric.nodes(), -1);
+  std::deque<topo::NodeId> frontier = {0};
+  hops[0] = 0;
+  while (!frontier.empty()) {
+    const topo::NodeId n = frontier.front();
+    frontier.pop_front();
+    for (topo::PortId p = 0; p < topology->PortCount(n); ++p) {
+      const auto next = topology->Neighbour(n, p);
+      if (next && hops[next->node] < 0) {
+        hops[next->node] = hops[n] + 1;
+        frontier.push_back(next->node);
+      }
+    }
+  }
+  const auto far = static_cast<uint16_t>(
+      std::max_element(hops.begin(), hops.end()) - hops.begin());
+  const auto far_hops = static_cast<unsigned>(hops[far]);
+  const uint16_t near = static_cast<uint16_t>(topology->Neighbour(0, 0)->node);
+  const std::vector<Target> targets = {
+      {"local", 0, 0}, {"1 hop", near, 1}, {"farthest", far, far_hops}};
+  struct Mix {
+    const char* name;
+    double loads, stores;
+    AccessClass local, remote;
+  };
+  const Mix mixes[] = {
+      {"load", 1, 0, AccessClass::kLocalLoad, AccessClass::kRemoteLoad},
+      {"store", 0, 1, AccessClass::kLocalStore, AccessClass::kRemoteStore},
+      {"atomic", 0, 0, AccessClass::kLocalAtomic, AccessClass::kRemoteAtomic}};
+  // One engine per (mix, target), each starting when the one before it
+  // has finished, so that only one access is ever in flight.
+  std::vector<std::unique_ptr<WorkloadEngine>> engines;
+  for (const Mix& mix : mixes) {
+    for (const Target& target : targets) {
+      WorkloadConfig w;
+      w.node = 0;
+      w.endpoints = fabric.nodes();
+      w.accesses = options.accesses;
+      w.size = options.size;
+      w.loads = mix.loads;
+      w.stores = mix.stores;
+      w.locality = target.home == 0 ? 1 : 0;
+      w.homes = {target.home};
+      if (!engines.empty()) {
+        w.start_after = &engines.back()->done();
+      }
+      engines.push_back(std::make_unique<WorkloadEngine>(
+          (std::string("engine_") + mix.name + "_" +
+           std::to_string(target.home) + "_" + std::to_string(engines.size()))
+              .c_str(),
+          w));
+      engines.back()->socket.bind(fabric.unit(0).socket);
+    }
+  }
+  sc_core::sc_start();
+  const double run_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - wall)
+          .count() -
+      build_s;
+
+  std::printf(
+      "remote access latency on %s (%u nodes), %u-byte loads and "
+      "stores, one access at a time\n",
+      options.dims.c_str(), fabric.nodes(), options.size);
+  std::printf("%-7s %-9s %4s %9s %9s %9s\n", "access", "home", "hops",
+              "mean ns", "p50 ns", "p99 ns");
+  bool ok = true;
+  size_t e = 0;
+  std::vector<double> load_means;
+  for (const Mix& mix : mixes) {
+    for (const Target& target : targets) {
+      const WorkloadEngine& engine = *engines[e++];
+      const AccessClass c = target.home == 0 ? mix.local : mix.remote;
+      const app::LatencySummary s = app::Summarise(engine.latencies_ns(c));
+      std::printf("%-7s %-9s %4u %9.1f %9.1f %9.1f\n", mix.name, target.name,
+                  target.hops, s.mean, s.p50, s.p99);
+      ok = ok && engine.finished() && engine.errors() == 0 &&
+           engine.latencies_ns(c).size() == options.accesses;
+      if (std::strcmp(mix.name, "load") == 0) {
+        load_means.push_back(s.mean);
+      }
+    }
+  }
+  std::printf("built in %.2f s, ran in %.2f s wall, %.1f us simulated\n",
+              build_s, run_s, sc_core::sc_time_stamp().to_seconds() * 1e6);
+  if (options.quick) {
+    ok = ok && load_means[0] < load_means[1] && load_means[1] < load_means[2];
+  }
+  if (!ok) {
+    std::fprintf(stderr, "remote_latency_bench: FAILED\n");
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace
+}  // namespace lq::logical
+
+int sc_main(int argc, char** argv) {
+  lq::logical::Options options;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--dims" && i + 1 < argc) {
+      options.dims = argv[++i];
+    } else if (arg == "--accesses" && i + 1 < argc) {
+      options.accesses = std::stoull(argv[++i]);
+    } else if (arg == "--size" && i + 1 < argc) {
+      options.size = static_cast<uint32_t>(std::stoul(argv[++i]));
+    } else if (arg == "--quick") {
+      options.quick = true;
+      options.dims = "2x2x2";
+      options.accesses = 50;
+    } else {
+      std::fprintf(stderr,
+                   "usage: remote_latency_bench [--dims 4x8x8] "
+                   "[--accesses 200] [--size 64] [--quick]\n");
+      return 2;
+    }
+  }
+  return lq::logical::Run(options);
+}
