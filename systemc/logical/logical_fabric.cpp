@@ -4,6 +4,9 @@
 #include <stdexcept>
 #include <utility>
 
+#include "models/topology/routing_registry.h"
+#include "models/topology/topology_registry.h"
+
 namespace lq::logical {
 
 LogicalFabric::LogicalFabric(
@@ -40,6 +43,19 @@ LogicalFabric::LogicalFabric(
       units_[b]->Connect(static_cast<uint16_t>(a), pair->b, units_[a]->rkey());
     }
   }
+}
+
+std::unique_ptr<LogicalFabric> BuildTorusFabric(
+    const std::string& dims, const LogicalFabricConfig& config) {
+  const auto topology = topo::CreateTopology("torus", {{"dims", dims}});
+  if (!topology) {
+    throw std::invalid_argument("torus " + dims + ": " +
+                                topology.error().reason);
+  }
+  std::shared_ptr<const topo::RoutingFunction> routing =
+      topo::CreateRouting("dor", *topology, {}).value();
+  return std::make_unique<LogicalFabric>(**topology, std::move(routing),
+                                         config);
 }
 
 }  // namespace lq::logical

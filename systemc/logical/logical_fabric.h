@@ -48,4 +48,9 @@ class LogicalFabric {
   std::vector<std::unique_ptr<LogicalUnit>> units_;
 };
 
+// The fabric of a torus of `dims` (e.g. "4x8x8") with dimension-order
+// routing.
+std::unique_ptr<LogicalFabric> BuildTorusFabric(
+    const std::string& dims, const LogicalFabricConfig& config = {});
+
 }  // namespace lq::logical

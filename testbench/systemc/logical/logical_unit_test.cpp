@@ -10,8 +10,6 @@
 #include <systemc>
 #include <vector>
 
-#include "models/topology/routing_registry.h"
-#include "models/topology/topology_registry.h"
 #include "systemc/logical/logical_fabric.h"
 #include "testbench/systemc/common/sc_thread.h"
 #include "testbench/systemc/logical/requester.h"
@@ -30,12 +28,7 @@ struct Bench {
   std::vector<std::unique_ptr<Requester>> requesters;
 
   explicit Bench(unsigned requesters_per_node = 1) {
-    const auto topology =
-        topo::CreateTopology("torus", {{"dims", "2x2"}}).value();
-    const std::shared_ptr<const topo::RoutingFunction> routing =
-        topo::CreateRouting("dor", topology, {}).value();
-    fabric = std::make_unique<LogicalFabric>(*topology, routing,
-                                             LogicalFabricConfig{});
+    fabric = BuildTorusFabric("2x2");
     for (unsigned n = 0; n < kNodes; ++n) {
       for (unsigned r = 0; r < requesters_per_node; ++r) {
         requesters.push_back(std::make_unique<Requester>(

@@ -12,8 +12,6 @@
 #include <systemc>
 #include <vector>
 
-#include "models/topology/routing_registry.h"
-#include "models/topology/topology_registry.h"
 #include "systemc/logical/logical_fabric.h"
 
 namespace lq::logical {
@@ -34,12 +32,7 @@ struct Bench {
   std::vector<std::unique_ptr<WorkloadEngine>> engines;
 
   Bench(double loads, double stores) {
-    const auto topology =
-        topo::CreateTopology("torus", {{"dims", "2x2"}}).value();
-    const std::shared_ptr<const topo::RoutingFunction> routing =
-        topo::CreateRouting("dor", topology, {}).value();
-    fabric = std::make_unique<LogicalFabric>(*topology, routing,
-                                             LogicalFabricConfig{});
+    fabric = BuildTorusFabric("2x2");
     for (unsigned n = 0; n < kNodes; ++n) {
       WorkloadConfig config;
       config.node = static_cast<uint16_t>(n);
