@@ -1,6 +1,7 @@
 // LogicalFabric: engines, memories, units and their connections.
 #include "systemc/logical/logical_fabric.h"
 
+#include <optional>
 #include <stdexcept>
 #include <utility>
 
@@ -33,8 +34,9 @@ LogicalFabric::LogicalFabric(
   // LOG-3.7: one connection per pair, set up out of band (TRN-5.6).
   for (unsigned a = 0; a < count; ++a) {
     for (unsigned b = a + 1; b < count; ++b) {
-      const auto pair = transport::ConnectQps(*engines_[a].engine,
-                                              *engines_[b].engine, config.pmtu);
+      const auto pair =
+          transport::ConnectQps(*engines_[a].engine, *engines_[b].engine,
+                                config.pmtu, std::nullopt, config.timeout);
       if (!pair) {
         throw std::runtime_error("cannot connect nodes " + std::to_string(a) +
                                  " and " + std::to_string(b));

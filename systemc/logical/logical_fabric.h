@@ -24,6 +24,9 @@ struct LogicalFabricConfig {
   LogicalUnitConfig unit;
   CardMemoryConfig memory;  // its size is the direct region's
   uint32_t pmtu = 4096;     // of every connection (TRN-6.1)
+  // Every connection's ACK timeout code (TRN-7.4): a dead home is given up
+  // after its retries (LOG-6.12).
+  uint8_t timeout = transport::QpAttributes{}.timeout;
 };
 
 class LogicalFabric {

@@ -27,8 +27,9 @@ struct Bench {
   std::unique_ptr<LogicalFabric> fabric;
   std::vector<std::unique_ptr<Requester>> requesters;
 
-  explicit Bench(unsigned requesters_per_node = 1) {
-    fabric = BuildTorusFabric("2x2");
+  explicit Bench(unsigned requesters_per_node = 1,
+                 const LogicalFabricConfig& config = {}) {
+    fabric = BuildTorusFabric("2x2", config);
     for (unsigned n = 0; n < kNodes; ++n) {
       for (unsigned r = 0; r < requesters_per_node; ++r) {
         requesters.push_back(std::make_unique<Requester>(
@@ -286,6 +287,44 @@ TEST(LogicalUnit, LOG_5_4_PagedAccessesGoWhereTheirPteSays) {
   const LogicalCounters& two = bench.fabric->unit(2).counters();
   EXPECT_EQ(two.faults_raised[static_cast<size_t>(FaultCause::kNoWrite)], 1u);
   EXPECT_EQ(two.bad_ptes, 1u);
+}
+
+// LOG-6.12: a home that dies leaves accesses to it UNREACHABLE once the
+// transport gives up, each completing once; accesses to other homes go on.
+TEST(LogicalUnit, LOG_6_12_DeadHomeIsUnreachableOthersContinue) {
+  LogicalFabricConfig config;
+  config.timeout = 1;  // 8.2 us per attempt
+  Bench bench(2, config);
+  unsigned others_ok = 0;
+  bool dead = false;
+  ::lq::testing::ScThread victim("victim", [&] {
+    Requester& r = bench.at(0, 0);
+    EXPECT_EQ(r.Store(GlobalAddress(3, 0x100), Pattern(32, 4)).status,
+              AccessStatus::kOk);
+    bench.fabric->node(3).engine->interface().Fail();
+    dead = true;
+    const Answer lost = r.Load(GlobalAddress(3, 0x100), 32);
+    EXPECT_EQ(lost.status, AccessStatus::kUnreachable);
+    EXPECT_EQ(lost.response, tlm::TLM_GENERIC_ERROR_RESPONSE);
+    EXPECT_EQ(r.Store(GlobalAddress(3, 0x100), Pattern(32, 5)).status,
+              AccessStatus::kUnreachable)
+        << "the connection is gone";
+  });
+  ::lq::testing::ScThread other("other", [&] {
+    while (!dead) {
+      sc_core::wait(sc_core::sc_time(100, sc_core::SC_NS));
+    }
+    for (unsigned i = 0; i < 20; ++i) {
+      const Answer a = bench.at(0, 1).Load(GlobalAddress(1, 0x200), 16);
+      others_ok += a.status == AccessStatus::kOk ? 1 : 0;
+      sc_core::wait(sc_core::sc_time(5, sc_core::SC_US));
+    }
+  });
+  sc_core::sc_start(sc_core::sc_time(5, sc_core::SC_MS));
+  ASSERT_TRUE(victim.finished() && other.finished());
+  EXPECT_EQ(others_ok, 20u) << "other homes are unaffected";
+  EXPECT_EQ(bench.fabric->unit(0).counters().unreachable, 2u)
+      << "each access completed once";
 }
 
 }  // namespace
