@@ -15,16 +15,17 @@ Result<bool> ControlQueue::Offer(ByteView message, uint64_t cycle) {
   if (!slot) {
     return slot.error();
   }
-  if (entries_.size() >= depth_) {
-    ++dropped_;
-    return false;
-  }
   // Offers come in time order; a later one never leaves before an earlier.
   if (!entries_.empty() && cycle < entries_.back().cycle) {
     cycle = entries_.back().cycle;
   }
+  const bool room = entries_.size() < depth_;
+  if (!room) {
+    entries_.pop_front();  // the oldest is the stalest
+    ++dropped_;
+  }
   entries_.push_back({cycle, std::move(slot).value()});
-  return true;
+  return room;
 }
 
 bool ControlQueue::Ready(uint64_t cycle) const {

@@ -21,8 +21,8 @@ class ControlQueue {
   explicit ControlQueue(size_t slot_bytes, size_t depth = kControlQueueDepth);
 
   // Queues `message`, to leave from `cycle` on. Returns false when the
-  // queue is full: the message is discarded and counted. Fails for a
-  // message the slot cannot carry, which is the caller's error.
+  // queue was full: the oldest message was discarded, and counted, to make
+  // room. Fails for a message the slot cannot carry, the caller's error.
   Result<bool> Offer(ByteView message, uint64_t cycle);
 
   // Whether the oldest message may leave at `cycle`.

@@ -17,6 +17,11 @@ LogicalFabric::LogicalFabric(
     : engines_(transport::BuildEngineFabric(topology, std::move(routing),
                                             config.fabric)) {
   const unsigned count = topology.EndpointCount();
+  if (config.unit.max_burst > config.pmtu) {
+    throw std::invalid_argument(
+        "log.max_burst above the path MTU: a store must be one packet "
+        "(LOG-3.7)");
+  }
   for (unsigned n = 0; n < count; ++n) {
     const std::string id = std::to_string(n);
     CardMemoryConfig memory = config.memory;

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <stdexcept>
 #include <string>
 #include <utility>
 
@@ -71,6 +72,13 @@ LogicalUnit::LogicalUnit(const sc_core::sc_module_name& name,
       config_(config),
       engine_(engine),
       page_table_(config.pt_entries) {
+  if (!Valid(config.space) || config.max_burst == 0 ||
+      config.swap_attempts == 0 || config.node >= config.space.endpoints) {
+    throw std::invalid_argument(
+        std::string(this->name()) +
+        ": log.page_bytes, log.direct_bytes, log.max_burst or "
+        "log.swap_attempts out of range (LOG-3.1, LOG-3.7, LOG-5.1)");
+  }
   socket.register_b_transport(this, &LogicalUnit::BTransport);
   dma.register_b_transport(this, &LogicalUnit::DmaTransport);
   rkey_ = engine.RegisterMemory(
@@ -108,16 +116,15 @@ void LogicalUnit::BTransport(int id, tlm::tlm_generic_payload& trans,
     requesters_[id] = std::make_unique<Requester>();
   }
   Requester& requester = *requesters_[id];
+  const uint64_t ticket = requester.next_ticket++;
   AccessStatus status = AccessStatus::kOk;
   if (trans.get_extension<FenceExtension>() != nullptr) {
-    Fence(requester);  // LOG-3.6
+    Fence(requester, ticket);  // LOG-3.6
   } else {
-    while (requester.fencing) {
-      wait(requester.changed);
-    }
-    ++requester.outstanding;
+    requester.accepted.insert(ticket);
+    StartInOrder(requester, ticket);
     status = Perform(trans);
-    --requester.outstanding;
+    requester.accepted.erase(ticket);
     requester.changed.notify(sc_core::SC_ZERO_TIME);
   }
   // The status goes into the requester's StatusExtension, or into one the
@@ -135,13 +142,42 @@ void LogicalUnit::BTransport(int id, tlm::tlm_generic_payload& trans,
   delay = config_.pipeline;
 }
 
-void LogicalUnit::Fence(Requester& requester) {
-  requester.fencing = true;
-  while (requester.outstanding != 0) {
+// LOG-3.6: a fence completes once every access accepted before it has.
+void LogicalUnit::Fence(Requester& requester, uint64_t ticket) {
+  requester.fences.insert(ticket);
+  while (!requester.accepted.empty() && *requester.accepted.begin() < ticket) {
     wait(requester.changed);
   }
-  requester.fencing = false;
+  requester.fences.erase(ticket);
   requester.changed.notify(sc_core::SC_ZERO_TIME);
+}
+
+// An access starts once every fence accepted before it has completed, and
+// after every access of its requester held with it that came earlier.
+void LogicalUnit::StartInOrder(Requester& requester, uint64_t ticket) {
+  requester.not_started.insert(ticket);
+  while ((!requester.fences.empty() && *requester.fences.begin() < ticket) ||
+         *requester.not_started.begin() != ticket) {
+    wait(requester.changed);
+  }
+  requester.not_started.erase(ticket);
+  requester.changed.notify(sc_core::SC_ZERO_TIME);
+}
+
+// LOG-4.1: waits while a CmpSwap loop to `home` runs, then lets accesses
+// to it through in the order they arrived here.
+void LogicalUnit::PassGate(uint16_t home) {
+  HomeGate& gate = gates_[home];
+  if (!gate.looping && gate.waiting.empty()) {
+    return;
+  }
+  const uint64_t number = next_start_++;
+  gate.waiting.push_back(number);
+  while (gate.looping || gate.waiting.front() != number) {
+    wait(gate.changed);
+  }
+  gate.waiting.pop_front();
+  gate.changed.notify(sc_core::SC_ZERO_TIME);
 }
 
 AccessStatus LogicalUnit::Perform(tlm::tlm_generic_payload& trans) {
@@ -233,6 +269,7 @@ AccessStatus LogicalUnit::Local(tlm::tlm_generic_payload& trans,
 AccessStatus LogicalUnit::Remote(tlm::tlm_generic_payload& trans, uint16_t home,
                                  uint64_t offset) {
   const auto length = static_cast<uint32_t>(trans.get_data_length());
+  PassGate(home);
   if (const AtomicExtension* atomic = trans.get_extension<AtomicExtension>()) {
     ++counters_.remote_atomics;
     return RemoteAtomic(atomic->request, home, offset, trans.get_data_ptr());
@@ -266,14 +303,18 @@ AccessStatus LogicalUnit::RemoteAtomic(const AtomicRequest& request,
     std::memcpy(old_value, word, kWordBytes);
     return status;
   }
-  // LOG-3.7: read the aligned word, then CmpSwap until it takes.
+  // LOG-3.7: read the aligned word, then CmpSwap until it takes; later
+  // accesses to this home wait meanwhile (LOG-4.1).
+  HomeGate& gate = gates_[home];
+  gate.looping = true;
   const uint64_t word_offset = offset - offset % kWordBytes;
   const auto within = static_cast<unsigned>(offset % kWordBytes);
   wr.kind = SendKind::kRead;
   wr.remote_address = word_offset;
   AccessStatus status = Rdma(home, wr, word, kWordBytes);
+  bool done = false;
   for (unsigned attempt = 0;
-       status == AccessStatus::kOk && attempt < config_.swap_attempts;
+       !done && status == AccessStatus::kOk && attempt < config_.swap_attempts;
        ++attempt) {
     const uint64_t seen = LoadLittleEndian(word, kWordBytes);
     const LoopStep step = AtomicLoopStep(request, within, seen);
@@ -281,14 +322,22 @@ AccessStatus LogicalUnit::RemoteAtomic(const AtomicRequest& request,
     wr.compare = seen;
     wr.swap_add = step.swap_word;
     status = Rdma(home, wr, word, kWordBytes);
-    if (status == AccessStatus::kOk &&
-        LoadLittleEndian(word, kWordBytes) == seen) {
-      StoreLittleEndian(old_value, request.size, step.old_value);
-      return AccessStatus::kOk;
+    if (status != AccessStatus::kOk) {
+      break;
     }
-    ++counters_.cmpswap_retries;  // another requester changed the word
+    done = LoadLittleEndian(word, kWordBytes) == seen;
+    if (done) {
+      StoreLittleEndian(old_value, request.size, step.old_value);
+    } else {
+      ++counters_.cmpswap_retries;  // another node changed the word
+    }
   }
-  return status == AccessStatus::kOk ? AccessStatus::kFaultError : status;
+  gate.looping = false;
+  gate.changed.notify(sc_core::SC_ZERO_TIME);
+  if (status != AccessStatus::kOk) {
+    return status;
+  }
+  return done ? AccessStatus::kOk : AccessStatus::kFaultError;
 }
 
 // ---------------------------------------------------------------------------
@@ -324,6 +373,7 @@ AccessStatus LogicalUnit::Rdma(uint16_t home, SendWr wr, uint8_t* data,
   }
   pending_.erase(wr.wr_id);
   std::copy(staging_[slot].begin(), staging_[slot].end(), data);
+  staging_[slot].clear();  // a stray late DMA now misses (address error)
   free_staging_.push_back(slot);
   if (posted && *pending.status == CompletionStatus::kSuccess) {
     return AccessStatus::kOk;

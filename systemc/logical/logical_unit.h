@@ -20,9 +20,11 @@
 
 #include <array>
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <systemc>
 #include <tlm>
 #include <unordered_map>
@@ -102,15 +104,28 @@ class LogicalUnit : public sc_core::sc_module {
     sc_core::sc_event done;
     std::optional<transport::CompletionStatus> status;
   };
+  // One requester's accesses and fences by ticket, the order the unit
+  // accepted them in (LOG-3.6).
   struct Requester {
-    unsigned outstanding = 0;  // accesses started, not completed
-    bool fencing = false;      // a fence waits for them
+    uint64_t next_ticket = 0;
+    std::set<uint64_t> accepted;     // accesses not yet completed
+    std::set<uint64_t> not_started;  // accesses held behind a fence
+    std::set<uint64_t> fences;       // fences not yet completed
+    sc_core::sc_event changed;
+  };
+  // LOG-4.1 towards one home: while a CmpSwap loop (LOG-3.7) runs, later
+  // accesses to that home wait, and then go in the order they came.
+  struct HomeGate {
+    bool looping = false;
+    std::deque<uint64_t> waiting;  // start numbers
     sc_core::sc_event changed;
   };
 
   void BTransport(int id, tlm::tlm_generic_payload& trans,
                   sc_core::sc_time& delay);
-  void Fence(Requester& requester);
+  void Fence(Requester& requester, uint64_t ticket);
+  void StartInOrder(Requester& requester, uint64_t ticket);
+  void PassGate(uint16_t home);
   AccessStatus Perform(tlm::tlm_generic_payload& trans);
   AccessStatus Local(tlm::tlm_generic_payload& trans, uint64_t offset);
   AccessStatus Remote(tlm::tlm_generic_payload& trans, uint16_t home,
@@ -132,7 +147,9 @@ class LogicalUnit : public sc_core::sc_module {
   PageTable page_table_;
   std::map<uint16_t, Connection> connections_;
   std::vector<std::unique_ptr<Requester>> requesters_;  // by socket index
-  std::unordered_map<uint64_t, Pending*> pending_;      // by wr_id
+  std::map<uint16_t, HomeGate> gates_;
+  uint64_t next_start_ = 0;  // start numbers towards the gates
+  std::unordered_map<uint64_t, Pending*> pending_;  // by wr_id
   uint64_t next_wr_id_ = 1;
   // Staging buffers for the engine, by slot; free slots are reused.
   std::vector<Bytes> staging_;

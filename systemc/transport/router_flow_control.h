@@ -33,9 +33,10 @@ struct FlowControlConfig {
   PfcParams pfc_params;
   std::array<EcnProfile, net::Router::kTrafficClasses> ecn{};  // per TC
   uint64_t line_rate_bps = 1'024'000'000'000;  // sets the quantum (TRN-8.6)
-  // Added to every message as it is sent. Routers joined port to port
-  // (decision 0009) take it as the flit slot a link would carry it in;
-  // behind link controllers, which time the message themselves, it is 0.
+  // Added to every message as it is sent: the router's time to emit it.
+  // Routers joined port to port (decision 0009) take it as the flit slot a
+  // link would carry it in; behind link controllers, which add their own
+  // time, it stays the router's.
   sc_core::sc_time message_delay{1, sc_core::SC_NS};
   uint64_t seed = 1;  // of the marking draws (TRN-9.2)
 };

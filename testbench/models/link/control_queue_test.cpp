@@ -33,17 +33,21 @@ TEST(ControlQueue, DLL_11_4_ALaterOfferNeverOvertakes) {
   EXPECT_EQ(queue.NextCycle(), 20u) << "held back to its predecessor's cycle";
 }
 
-TEST(ControlQueue, DLL_11_4_FullQueueDiscardsAndCounts) {
+TEST(ControlQueue, DLL_11_4_FullQueueDiscardsTheOldestAndCounts) {
   ControlQueue queue(kSlot);
   for (uint8_t m = 0; m < kControlQueueDepth; ++m) {
     ASSERT_TRUE(queue.Offer(Bytes{m}, 0).value());
   }
-  EXPECT_FALSE(queue.Offer(Bytes{9}, 0).value()) << "CONTROL_QUEUE is 4";
+  EXPECT_FALSE(queue.Offer(Bytes{9}, 5).value()) << "CONTROL_QUEUE is 4";
   EXPECT_EQ(queue.dropped(), 1u);
-  for (uint8_t m = 0; m < kControlQueueDepth; ++m) {
+  for (uint8_t m = 1; m < kControlQueueDepth; ++m) {
     EXPECT_EQ(flit::ParseControlSlot(queue.Pop()).value(), Bytes{m})
-        << "what was queued is kept, in order";
+        << "the newer messages are kept, in order";
   }
+  EXPECT_EQ(queue.NextCycle(), 5u);
+  EXPECT_EQ(flit::ParseControlSlot(queue.Pop()).value(), Bytes{9})
+      << "the newest is kept: after an outage a PFC XON is not lost behind "
+         "stale XOFFs";
 }
 
 TEST(ControlQueue, DLL_11_4_MessageTooLongIsTheCallersError) {

@@ -196,6 +196,65 @@ TEST(LogicalUnit, LOG_4_1_SameHomeAccessesKeepTheirOrder) {
   EXPECT_GT(seen, 1u) << "the reader saw the flag move more than once";
 }
 
+// LOG-4.1 with a CmpSwap loop: node 1 issues a 4-byte FADD (READ, then
+// CmpSwap) to a word at node 2 and, a moment later from another requester,
+// a store to the same word. In issue order the FADD comes first, so the
+// word ends as the store left it; a store slipping in between the loop's
+// READ and CmpSwap would be overwritten by the retried FADD.
+TEST(LogicalUnit, LOG_4_1_LaterAccessWaitsForACmpSwapLoop) {
+  Bench bench(2);
+  const uint64_t word = GlobalAddress(2, 0x500);
+  Answer fadd, store;
+  ::lq::testing::ScThread first("first", [&] {
+    fadd = bench.at(1, 0).Atomic(word, AtomicRequest{AtomicOp::kFadd, 4, 1});
+  });
+  ::lq::testing::ScThread second("second", [&] {
+    sc_core::wait(sc_core::sc_time(1, sc_core::SC_NS));
+    store = bench.at(1, 1).Store(word, Bytes{0x77, 0, 0, 0});
+  });
+  sc_core::sc_start(sc_core::sc_time(1, sc_core::SC_MS));
+  ASSERT_TRUE(first.finished() && second.finished());
+  EXPECT_EQ(fadd.status, AccessStatus::kOk);
+  EXPECT_EQ(fadd.old, 0u) << "the FADD saw the word before the store";
+  EXPECT_EQ(store.status, AccessStatus::kOk);
+  EXPECT_EQ(bench.fabric->memory(2).Peek(0x500, 4), (Bytes{0x77, 0, 0, 0}))
+      << "performed in issue order: the FADD, then the store";
+}
+
+// LOG-3.6 with several threads on one requester: a fence completes only
+// after every access accepted before it, even one held behind an earlier
+// fence.
+TEST(LogicalUnit, LOG_3_6_FenceWaitsForEveryEarlierAccess) {
+  Bench bench;
+  Requester& r = bench.at(0);
+  sc_core::sc_time first_store_done, held_store_done, second_fence_done;
+  ::lq::testing::ScThread store_x("store_x", [&] {
+    r.Store(GlobalAddress(3, 0x100), Pattern(64, 1));
+    first_store_done = sc_core::sc_time_stamp();
+  });
+  ::lq::testing::ScThread fence_1("fence_1", [&] {
+    sc_core::wait(sc_core::sc_time(1, sc_core::SC_NS));
+    EXPECT_EQ(r.Fence().status, AccessStatus::kOk);
+  });
+  ::lq::testing::ScThread store_a("store_a", [&] {
+    sc_core::wait(sc_core::sc_time(2, sc_core::SC_NS));
+    r.Store(GlobalAddress(3, 0x200), Pattern(64, 2));
+    held_store_done = sc_core::sc_time_stamp();
+  });
+  ::lq::testing::ScThread fence_2("fence_2", [&] {
+    sc_core::wait(sc_core::sc_time(3, sc_core::SC_NS));
+    EXPECT_EQ(r.Fence().status, AccessStatus::kOk);
+    second_fence_done = sc_core::sc_time_stamp();
+  });
+  sc_core::sc_start(sc_core::sc_time(1, sc_core::SC_MS));
+  ASSERT_TRUE(store_x.finished() && fence_1.finished() && store_a.finished() &&
+              fence_2.finished());
+  EXPECT_GT(held_store_done, first_store_done)
+      << "the store behind the first fence went after it";
+  EXPECT_GE(second_fence_done, held_store_done)
+      << "the second fence waited for the store accepted before it";
+}
+
 TEST(LogicalUnit, LOG_2_6_And_LOG_3_1_BadAccessesAreRefusedAndSendNothing) {
   Bench bench;
   ::lq::testing::ScThread thread("test", [&] {
