@@ -11,17 +11,16 @@
 //
 // --quick (CTest) runs 2x2x2 and fails unless every access completes and
 // a remote load takes longer than a local one and grows with the hops.
-#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
-#include <deque>
 #include <memory>
 #include <string>
 #include <systemc>
 #include <vector>
 
 #include "models/phy/link_profile.h"
+#include "models/topology/path.h"
 #include "models/topology/routing_registry.h"
 #include "models/topology/topology_registry.h"
 #include "systemc/app/run_report.h"
@@ -60,25 +59,18 @@ int Run(const Options& options) {
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall)
           .count();
 
-  // Hops from node 0 (breadth first over the cables): a neighbour, and the
-  // node farthest away.
-  std::vector<int> hops(fabric.nodes(), -1);
-  std::deque<topo::NodeId> frontier = {0};
-  hops[0] = 0;
-  while (!frontier.empty()) {
-    const topo::NodeId n = frontier.front();
-    frontier.pop_front();
-    for (topo::PortId p = 0; p < topology->PortCount(n); ++p) {
-      const auto next = topology->Neighbour(n, p);
-      if (next && hops[next->node] < 0) {
-        hops[next->node] = hops[n] + 1;
-        frontier.push_back(next->node);
-      }
+  // The node whose route from node 0 is longest, and one neighbour: hops
+  // as the routing function takes them (topo::TracePath).
+  uint16_t far = 0;
+  unsigned far_hops = 0;
+  for (uint16_t n = 1; n < fabric.nodes(); ++n) {
+    const auto hops =
+        static_cast<unsigned>(topo::TracePath(*routing, 0, n).value().size());
+    if (hops > far_hops) {
+      far = n;
+      far_hops = hops;
     }
   }
-  const auto far = static_cast<uint16_t>(
-      std::max_element(hops.begin(), hops.end()) - hops.begin());
-  const auto far_hops = static_cast<unsigned>(hops[far]);
   const uint16_t near = static_cast<uint16_t>(topology->Neighbour(0, 0)->node);
   const std::vector<Target> targets = {
       {"local", 0, 0}, {"1 hop", near, 1}, {"farthest", far, far_hops}};
