@@ -184,13 +184,16 @@ AccessStatus LogicalUnit::Perform(tlm::tlm_generic_payload& trans) {
   const uint64_t length = trans.get_data_length();
   const uint64_t ga = trans.get_address();
   const AtomicExtension* atomic = trans.get_extension<AtomicExtension>();
-  if (trans.get_byte_enable_ptr() != nullptr) {
+  // BURST, BYTE_ENABLE and COMMAND errors: the access's shape is wrong.
+  const auto refuse = [this](AccessStatus status) {
     ++counters_.shape_errors;
-    return AccessStatus::kByteEnableError;  // LOG-3.1
+    return status;
+  };
+  if (trans.get_byte_enable_ptr() != nullptr) {
+    return refuse(AccessStatus::kByteEnableError);  // LOG-3.1
   }
   if (trans.get_streaming_width() != length) {
-    ++counters_.shape_errors;
-    return AccessStatus::kBurstError;
+    return refuse(AccessStatus::kBurstError);
   }
   const std::optional<DecodedAddress> decoded = Decode(config_.space, ga);
   if (!decoded) {
@@ -201,17 +204,14 @@ AccessStatus LogicalUnit::Perform(tlm::tlm_generic_payload& trans) {
   if (atomic != nullptr) {
     if (!trans.is_read() || length != atomic->request.size ||
         !AtomicShapeOk(ga, atomic->request.size)) {
-      ++counters_.shape_errors;
-      return AccessStatus::kCommandError;  // LOG-3.4
+      return refuse(AccessStatus::kCommandError);  // LOG-3.4
     }
     kind = AccessKind::kAtomic;
   } else if (!trans.is_read() && !trans.is_write()) {
-    ++counters_.shape_errors;
-    return AccessStatus::kCommandError;
+    return refuse(AccessStatus::kCommandError);
   } else if (length == 0 || length > config_.max_burst ||
              !WithinOnePage(config_.space, ga, length)) {
-    ++counters_.shape_errors;
-    return AccessStatus::kBurstError;  // LOG-3.1
+    return refuse(AccessStatus::kBurstError);  // LOG-3.1
   }
   Translation where{decoded->node, decoded->offset};
   if (decoded->region == Region::kPaged) {
