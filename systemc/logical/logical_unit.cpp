@@ -17,8 +17,11 @@ using transport::CompletionStatus;
 using transport::SendKind;
 using transport::SendWr;
 
-// Staging buffers sit above every direct region (at most a 1 TiB window).
+// Staging buffers sit above every direct region (at most a 1 TiB window),
+// the messenger's buffers above them.
 constexpr uint64_t kStagingBase = uint64_t{1} << 62;
+constexpr uint64_t kMessageBase = kStagingBase + (uint64_t{1} << 61);
+constexpr unsigned kMaxHeldSlots = 1u << 16;  // FAULT_ID is 16 bits
 constexpr unsigned kWordBytes = 8;
 
 tlm::tlm_response_status ResponseOf(AccessStatus status) {
@@ -71,13 +74,28 @@ LogicalUnit::LogicalUnit(const sc_core::sc_module_name& name,
       dma("dma"),
       config_(config),
       engine_(engine),
-      page_table_(config.pt_entries) {
+      page_table_(config.pt_entries),
+      slots_(new HeldSlot[config.held_slots]),
+      messenger_(
+          engine, kMessageBase, config.message_receives,
+          [this](uint16_t from, const LogMessage& m) { OnMessage(from, m); },
+          [this](uint16_t peer) { OnPeerLost(peer); }) {
   if (!Valid(config.space) || config.max_burst == 0 ||
       config.swap_attempts == 0 || config.node >= config.space.endpoints) {
     throw std::invalid_argument(
         std::string(this->name()) +
         ": log.page_bytes, log.direct_bytes, log.max_burst or "
         "log.swap_attempts out of range (LOG-3.1, LOG-3.7, LOG-5.1)");
+  }
+  if (config.held_slots == 0 || config.held_slots > kMaxHeldSlots ||
+      config.fault_queue_entries == 0 || config.message_receives == 0) {
+    throw std::invalid_argument(
+        std::string(this->name()) +
+        ": log.held_slots must be 1 to 65536, log.fault_queue_entries and "
+        "the message receives at least 1 (LOG-6.1, LOG-6.2)");
+  }
+  for (unsigned slot = config.held_slots; slot-- > 0;) {
+    free_slots_.push_back(static_cast<uint16_t>(slot));
   }
   socket.register_b_transport(this, &LogicalUnit::BTransport);
   dma.register_b_transport(this, &LogicalUnit::DmaTransport);
@@ -91,6 +109,11 @@ LogicalUnit::LogicalUnit(const sc_core::sc_module_name& name,
 
 void LogicalUnit::Connect(uint16_t home, uint32_t qpn, uint32_t home_rkey) {
   connections_[home] = {qpn, home_rkey};
+  if (!messenger_.AddPeer(home, qpn)) {
+    throw std::invalid_argument(std::string(name()) + ": QP " +
+                                std::to_string(qpn) +
+                                " takes no receive work requests (LOG-6.10)");
+  }
 }
 
 bool LogicalUnit::InstallPte(uint64_t page, const Pte& pte) {
@@ -123,7 +146,13 @@ void LogicalUnit::BTransport(int id, tlm::tlm_generic_payload& trans,
   } else {
     requester.accepted.insert(ticket);
     StartInOrder(requester, ticket);
-    status = Perform(trans);
+    std::optional<sc_core::sc_time> faulted;
+    status = Perform(trans, faulted);
+    if (faulted) {  // LOG-6.11: first FAULT_REQ to completion
+      counters_.fault_latency_ns_sum += static_cast<uint64_t>(
+          (sc_core::sc_time_stamp() - *faulted).to_seconds() * 1e9 + 0.5);
+      ++counters_.fault_latency_count;
+    }
     requester.accepted.erase(ticket);
     requester.changed.notify(sc_core::SC_ZERO_TIME);
   }
@@ -180,7 +209,8 @@ void LogicalUnit::PassGate(uint16_t home) {
   gate.changed.notify(sc_core::SC_ZERO_TIME);
 }
 
-AccessStatus LogicalUnit::Perform(tlm::tlm_generic_payload& trans) {
+AccessStatus LogicalUnit::Perform(tlm::tlm_generic_payload& trans,
+                                  std::optional<sc_core::sc_time>& faulted) {
   const uint64_t length = trans.get_data_length();
   const uint64_t ga = trans.get_address();
   const AtomicExtension* atomic = trans.get_extension<AtomicExtension>();
@@ -215,15 +245,16 @@ AccessStatus LogicalUnit::Perform(tlm::tlm_generic_payload& trans) {
   }
   Translation where{decoded->node, decoded->offset};
   if (decoded->region == Region::kPaged) {
-    const TranslateResult result =
-        Translate(config_.space,
-                  page_table_.Find(PageNumber(config_.space, ga)), kind, ga);
-    if (!result.translation) {
-      // LOG-5.4. The fault protocol of LOG-6 is not modelled yet.
-      ++counters_.faults_raised[static_cast<size_t>(result.cause)];
-      return AccessStatus::kFaultError;
+    FaultRequest access;
+    access.access = kind;
+    access.requester = config_.node;
+    access.ga = ga;
+    access.size = static_cast<uint16_t>(length);
+    const AccessStatus status =
+        TranslatePaged(access, decoded->node, where, faulted);
+    if (status != AccessStatus::kOk) {
+      return status;
     }
-    where = *result.translation;
   }
   return where.home == config_.node
              ? Local(trans, where.home_offset)
@@ -388,9 +419,12 @@ AccessStatus LogicalUnit::Rdma(uint16_t home, SendWr wr, uint8_t* data,
 
 void LogicalUnit::OnCompletions() {
   for (const transport::EngineCompletion& c : engine_.PollCompletions()) {
+    if (messenger_.Take(c)) {
+      continue;  // a LOG message sent or received (LOG-6.10)
+    }
     const auto found = pending_.find(c.completion.wr_id);
     if (c.receive || found == pending_.end()) {
-      continue;  // no LOG messages are sent yet (LOG-6.10)
+      continue;
     }
     found->second->status = c.completion.status;
     found->second->done.notify(sc_core::SC_ZERO_TIME);
@@ -402,6 +436,9 @@ void LogicalUnit::DmaTransport(tlm::tlm_generic_payload& trans,
   const uint64_t address = trans.get_address();
   if (address < kStagingBase) {
     memory->b_transport(trans, delay);  // the card's memory
+    return;
+  }
+  if (messenger_.Dma(trans)) {
     return;
   }
   const uint64_t slot = (address - kStagingBase) >> 32;
@@ -422,15 +459,25 @@ void LogicalUnit::DmaTransport(tlm::tlm_generic_payload& trans,
 
 StatList LogicalUnit::Stats() const {
   const std::string prefix = std::string(name()) + ".";
-  StatList stats = {{prefix + "local_ops", counters_.local_ops},
-                    {prefix + "remote_loads", counters_.remote_loads},
-                    {prefix + "remote_stores", counters_.remote_stores},
-                    {prefix + "remote_atomics", counters_.remote_atomics},
-                    {prefix + "cmpswap_retries", counters_.cmpswap_retries},
-                    {prefix + "address_errors", counters_.address_errors},
-                    {prefix + "shape_errors", counters_.shape_errors},
-                    {prefix + "unreachable", counters_.unreachable},
-                    {prefix + "bad_ptes", counters_.bad_ptes}};
+  StatList stats = {
+      {prefix + "local_ops", counters_.local_ops},
+      {prefix + "remote_loads", counters_.remote_loads},
+      {prefix + "remote_stores", counters_.remote_stores},
+      {prefix + "remote_atomics", counters_.remote_atomics},
+      {prefix + "cmpswap_retries", counters_.cmpswap_retries},
+      {prefix + "address_errors", counters_.address_errors},
+      {prefix + "shape_errors", counters_.shape_errors},
+      {prefix + "unreachable", counters_.unreachable},
+      {prefix + "bad_ptes", counters_.bad_ptes},
+      {prefix + "faults_served", counters_.faults_served},
+      {prefix + "fault_rejects", counters_.fault_rejects},
+      {prefix + "fault_timeouts", counters_.fault_timeouts},
+      {prefix + "busy_responses", counters_.busy_responses},
+      {prefix + "late_fault_responses", counters_.late_fault_responses},
+      {prefix + "held_slot_waits", counters_.held_slot_waits},
+      {prefix + "fault_latency_ns.sum", counters_.fault_latency_ns_sum},
+      {prefix + "fault_latency_ns.count", counters_.fault_latency_count},
+      {prefix + "bad_messages", messenger_.bad_messages()}};
   static constexpr const char* kCauses[] = {
       "", "not_mapped", "no_read", "no_write", "no_atomic", "migrating"};
   for (size_t cause = 1; cause < counters_.faults_raised.size(); ++cause) {

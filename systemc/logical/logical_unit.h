@@ -9,9 +9,13 @@
 // memory, giving the engine staging buffers for the data of its own
 // operations.
 //
-// Not yet here (issue 8, next steps): the cross-node page-fault protocol
-// (LOG-6): an access that faults completes with FAULT_ERROR at once and is
-// counted by cause; the registers of section 7.
+// An access that faults is held while the page's owner resolves the fault
+// (LOG-6, fault_protocol.cpp); as an owner, the unit queues the fault
+// requests of every requester for its firmware and sends the firmware's
+// answers. LOG messages travel through a LogMessenger.
+//
+// Not yet here (issue 8, next steps): invalidation and migration (LOG-6.8,
+// LOG-6.9), the firmware mailbox, and the registers of section 7.
 #pragma once
 
 #include <tlm_utils/multi_passthrough_target_socket.h>
@@ -31,9 +35,11 @@
 #include <vector>
 
 #include "models/logical/global_address.h"
+#include "models/logical/log_message.h"
 #include "models/logical/page_table.h"
 #include "models/transport/work_request.h"
 #include "systemc/common/stat_list.h"
+#include "systemc/logical/log_messenger.h"
 #include "systemc/logical/logical_extension.h"
 #include "systemc/transport/transport_engine.h"
 
@@ -42,9 +48,18 @@ namespace lq::logical {
 struct LogicalUnitConfig {
   AddressSpace space;
   uint16_t node = 0;
-  uint32_t max_burst = 256;     // log.max_burst (LOG-3.1)
-  size_t pt_entries = 65536;    // log.pt_entries (LOG-5.2)
-  unsigned swap_attempts = 64;  // log.swap_attempts (LOG-3.7)
+  uint32_t max_burst = 256;          // log.max_burst (LOG-3.1)
+  size_t pt_entries = 65536;         // log.pt_entries (LOG-5.2)
+  unsigned swap_attempts = 64;       // log.swap_attempts (LOG-3.7)
+  unsigned held_slots = 64;          // log.held_slots (LOG-6.1)
+  size_t fault_queue_entries = 256;  // log.fault_queue_entries (LOG-6.2)
+  // log.fault_timeout (LOG-6.7) and log.busy_retry (LOG-6.2).
+  sc_core::sc_time fault_timeout = sc_core::sc_time(10, sc_core::SC_MS);
+  sc_core::sc_time busy_retry = sc_core::sc_time(10, sc_core::SC_US);
+  unsigned fault_retries = 4;  // log.fault_retries (LOG-6.7)
+  // Receive work requests kept posted on each connection for LOG messages
+  // (LOG-6.10); a burst beyond them waits out an RNR NAK (TRN-7.9).
+  unsigned message_receives = 4;
   // The unit's own time to take an access in and to hand its answer back.
   sc_core::sc_time pipeline = sc_core::sc_time(2, sc_core::SC_NS);
 };
@@ -61,6 +76,15 @@ struct LogicalCounters {
   std::array<uint64_t, 6> faults_raised{};  // by FaultCause code
   uint64_t unreachable = 0;
   uint64_t bad_ptes = 0;
+  // LOG-6.11's fault counters.
+  uint64_t faults_served = 0;  // answers sent as owner
+  uint64_t fault_rejects = 0;  // accesses completed by a REJECT
+  uint64_t fault_timeouts = 0;
+  uint64_t busy_responses = 0;  // BUSY answers sent as owner
+  uint64_t late_fault_responses = 0;
+  uint64_t held_slot_waits = 0;
+  uint64_t fault_latency_ns_sum = 0;  // first FAULT_REQ to completion
+  uint64_t fault_latency_count = 0;
 };
 
 class LogicalUnit : public sc_core::sc_module {
@@ -85,13 +109,33 @@ class LogicalUnit : public sc_core::sc_module {
   // LOG-3.7: accesses homed on `home` go over local QP `qpn`, which the
   // cluster builder connected to `home`, with `home`'s R_Key.
   void Connect(uint16_t home, uint32_t qpn, uint32_t home_rkey);
+  // The local QP of the connection to `home`, if there is one.
+  std::optional<uint32_t> connection_qpn(uint16_t home) const {
+    const auto found = connections_.find(home);
+    return found == connections_.end() ? std::nullopt
+                                       : std::optional(found->second.qpn);
+  }
 
   // LOG-5.2: installs `pte` for global page `page` unless LOG-5.3 refuses
   // it (counted as bad_ptes); returns whether it was installed.
   bool InstallPte(uint64_t page, const Pte& pte);
   bool RemovePte(uint64_t page) { return page_table_.Remove(page); }
 
+  // The owner's side of LOG-6.2 to LOG-6.4, for its firmware: the fault
+  // queue's records, oldest first, and the answer to one of them.
+  size_t fault_queue_size() const { return fault_queue_.size(); }
+  const FaultRecord* fault_head() const {
+    return fault_queue_.empty() ? nullptr : &fault_queue_.front();
+  }
+  void PopFault();
+  // Notified whenever a record joins the queue.
+  const sc_core::sc_event& fault_queued_event() const { return fault_queued_; }
+  // LOG-6.4: sends `response` to `requester` (itself without the network);
+  // false if there is no connection to it.
+  bool AnswerFault(uint16_t requester, const FaultResponse& response);
+
   const LogicalCounters& counters() const { return counters_; }
+  uint64_t bad_messages() const { return messenger_.bad_messages(); }
   StatList Stats() const;
 
  private:
@@ -121,12 +165,49 @@ class LogicalUnit : public sc_core::sc_module {
     sc_core::sc_event changed;
   };
 
+  // LOG-6.1: an access waiting for a fault's answer, by FAULT_ID.
+  struct HeldSlot {
+    bool waiting = false;
+    uint16_t owner = 0;
+    uint64_t page_ga = 0;
+    std::optional<FaultResponse> response;
+    bool owner_lost = false;
+    sc_core::sc_event changed;
+  };
+  // LOG-6.1: the accesses of this node to one page, in issue order, while
+  // the first of them resolves a fault.
+  struct PageHold {
+    std::deque<uint64_t> queue;
+    sc_core::sc_event changed;
+  };
+
   void BTransport(int id, tlm::tlm_generic_payload& trans,
                   sc_core::sc_time& delay);
   void Fence(Requester& requester, uint64_t ticket);
   void StartInOrder(Requester& requester, uint64_t ticket);
   void PassGate(uint16_t home);
-  AccessStatus Perform(tlm::tlm_generic_payload& trans);
+  AccessStatus Perform(tlm::tlm_generic_payload& trans,
+                       std::optional<sc_core::sc_time>& faulted);
+  // fault_protocol.cpp. LOG-5.4 and LOG-6.1 to LOG-6.7: translates a paged
+  // access, resolving its faults with the owner; `faulted` is set to the
+  // time of the first FAULT_REQ if one went.
+  AccessStatus TranslatePaged(const FaultRequest& access, uint16_t owner,
+                              Translation& where,
+                              std::optional<sc_core::sc_time>& faulted);
+  AccessStatus TranslateAtHead(const FaultRequest& access, uint16_t owner,
+                               Translation& where,
+                               std::optional<sc_core::sc_time>& faulted);
+  // One FAULT_REQ round trip, BUSY rounds included: kOk once a PTE is
+  // installed, else how the access completes.
+  AccessStatus ResolveFault(FaultRequest request, uint16_t owner,
+                            const sc_core::sc_time& deadline);
+  AccessStatus Answered(const FaultResponse& response, uint64_t page_ga);
+  uint16_t TakeSlot();
+  bool SendFaultRequest(uint16_t owner, const FaultRequest& request);
+  void OnMessage(uint16_t from, const LogMessage& message);
+  void QueueFault(const FaultRequest& request);
+  void TakeFaultResponse(const FaultResponse& response);
+  void OnPeerLost(uint16_t peer);
   AccessStatus Local(tlm::tlm_generic_payload& trans, uint64_t offset);
   AccessStatus Remote(tlm::tlm_generic_payload& trans, uint16_t home,
                       uint64_t offset);
@@ -154,6 +235,16 @@ class LogicalUnit : public sc_core::sc_module {
   // Staging buffers for the engine, by slot; free slots are reused.
   std::vector<Bytes> staging_;
   std::vector<size_t> free_staging_;
+  // LOG-6: the held slots and pages as requester, the fault queue as owner.
+  std::unique_ptr<HeldSlot[]> slots_;
+  std::vector<uint16_t> free_slots_;
+  sc_core::sc_event slot_freed_;
+  std::unordered_map<uint64_t, PageHold> holds_;  // by global page number
+  uint64_t next_hold_ = 0;
+  std::deque<FaultRecord> fault_queue_;
+  uint32_t fault_seq_ = 0;
+  sc_core::sc_event fault_queued_;
+  LogMessenger messenger_;
   LogicalCounters counters_;
 };
 
