@@ -1,6 +1,8 @@
 // PTEs, translation and the LRU page table (LOG-5.2 to LOG-5.4).
 #include "models/logical/page_table.h"
 
+#include <algorithm>
+
 namespace lq::logical {
 namespace {
 
@@ -106,6 +108,29 @@ bool PageTable::Remove(uint64_t page) {
   order_.erase(found->second.position);
   entries_.erase(found);
   return true;
+}
+
+size_t PageTable::RemoveRange(uint64_t first, uint64_t count) {
+  if (first != 0) {  // the range stops at the last page number
+    count = std::min(count, ~uint64_t{0} - first + 1);
+  }
+  size_t removed = 0;
+  if (count <= entries_.size()) {
+    for (uint64_t page = first; page - first < count; ++page) {
+      removed += Remove(page) ? 1 : 0;
+    }
+    return removed;
+  }
+  for (auto it = order_.begin(); it != order_.end();) {
+    if (*it - first < count) {
+      entries_.erase(*it);
+      it = order_.erase(it);
+      ++removed;
+    } else {
+      ++it;
+    }
+  }
+  return removed;
 }
 
 const Pte* PageTable::Find(uint64_t page) {

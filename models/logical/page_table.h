@@ -72,6 +72,9 @@ class PageTable {
   void Install(uint64_t page, const Pte& pte);
   // Whether an entry was removed.
   bool Remove(uint64_t page);
+  // Removes the entries of pages [first, first + count) (LOG-6.8), in time
+  // bounded by the smaller of `count` and size(); returns how many.
+  size_t RemoveRange(uint64_t first, uint64_t count);
   // The entry of `page`, which becomes the most recently used.
   const Pte* Find(uint64_t page);
   size_t size() const { return entries_.size(); }

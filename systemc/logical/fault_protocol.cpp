@@ -82,14 +82,15 @@ AccessStatus LogicalUnit::ResolveFault(FaultRequest request, uint16_t owner,
   slot.waiting = true;
   slot.owner = owner;
   slot.page_ga = request.ga - request.ga % config_.space.page_bytes;
-  slot.response.reset();
+  slot.outcome.reset();
+  slot.busy = false;
   slot.owner_lost = false;
   AccessStatus status = AccessStatus::kOk;
   for (;;) {
-    if (!SendFaultRequest(owner, request)) {
+    if (!Post(owner, request)) {
       slot.owner_lost = true;
     }
-    while (!slot.response && !slot.owner_lost &&
+    while (!slot.outcome && !slot.busy && !slot.owner_lost &&
            sc_core::sc_time_stamp() < deadline) {
       wait(deadline - sc_core::sc_time_stamp(), slot.changed);
     }
@@ -98,17 +99,17 @@ AccessStatus LogicalUnit::ResolveFault(FaultRequest request, uint16_t owner,
       status = AccessStatus::kUnreachable;
       break;
     }
-    if (slot.response && slot.response->status == FaultStatus::kBusy) {
-      slot.response.reset();  // LOG-6.2: ask again after log.busy_retry
+    if (slot.busy && !slot.outcome) {
+      slot.busy = false;  // LOG-6.2: ask again after log.busy_retry
       wait(std::min(config_.busy_retry, deadline - sc_core::sc_time_stamp()));
     }
-    if (sc_core::sc_time_stamp() >= deadline && !slot.response) {
-      ++counters_.fault_timeouts;
-      status = AccessStatus::kFaultError;
+    if (slot.outcome) {
+      status = *slot.outcome;
       break;
     }
-    if (slot.response) {
-      status = Answered(*slot.response, slot.page_ga);
+    if (sc_core::sc_time_stamp() >= deadline) {
+      ++counters_.fault_timeouts;
+      status = AccessStatus::kFaultError;
       break;
     }
   }
@@ -143,13 +144,12 @@ AccessStatus LogicalUnit::Answered(const FaultResponse& response,
   return AccessStatus::kOk;
 }
 
-bool LogicalUnit::SendFaultRequest(uint16_t owner,
-                                   const FaultRequest& request) {
-  if (owner == config_.node) {
-    QueueFault(request);  // LOG-6.1: no network to itself
+bool LogicalUnit::Post(uint16_t node, const LogMessage& message) {
+  if (node == config_.node) {
+    OnMessage(node, message);  // LOG-6.1: no network to itself
     return true;
   }
-  return messenger_.Send(owner, request);
+  return messenger_.Send(node, message);
 }
 
 // A FAULT_RSP (or BUSY) for one of this node's held slots.
@@ -159,16 +159,21 @@ void LogicalUnit::TakeFaultResponse(const FaultResponse& response) {
   if (response.fault_id >= config_.held_slots ||
       !slots_[response.fault_id].waiting ||
       slots_[response.fault_id].page_ga != page_ga ||
-      slots_[response.fault_id].response) {
+      slots_[response.fault_id].outcome) {
     ++counters_.late_fault_responses;  // LOG-6.7: installs nothing
     return;
   }
   HeldSlot& slot = slots_[response.fault_id];
-  slot.response = response;
+  if (response.status == FaultStatus::kBusy) {
+    slot.busy = true;
+  } else {
+    slot.outcome = Answered(response, page_ga);
+  }
   slot.changed.notify(sc_core::SC_ZERO_TIME);
 }
 
 void LogicalUnit::OnPeerLost(uint16_t peer) {
+  ForgetInvalidations(peer);
   for (unsigned id = 0; id < config_.held_slots; ++id) {
     HeldSlot& slot = slots_[id];
     if (slot.waiting && slot.owner == peer && !slot.owner_lost) {
@@ -190,8 +195,12 @@ void LogicalUnit::OnMessage(uint16_t from, const LogMessage& message) {
     QueueFault(*request);
   } else if (const auto* response = std::get_if<FaultResponse>(&message)) {
     TakeFaultResponse(*response);
+  } else if (const auto* inval = std::get_if<InvalRequest>(&message)) {
+    TakeInvalRequest(from, *inval);
+  } else if (const auto* ack = std::get_if<InvalAck>(&message)) {
+    TakeInvalAck(from, *ack);
   } else {
-    messenger_.CountBad();  // LOG-6.8's and the frame messages: not yet
+    Deliver(from, message);  // FRAME_* messages are the firmware's
   }
 }
 
@@ -206,7 +215,7 @@ void LogicalUnit::QueueFault(const FaultRequest& request) {
     busy.status = FaultStatus::kBusy;
     busy.fault_id = request.fault_id;
     busy.page_ga = request.ga - request.ga % config_.space.page_bytes;
-    AnswerFault(request.requester, busy);
+    Post(request.requester, busy);
     return;
   }
   FaultRecord record;
@@ -226,14 +235,8 @@ void LogicalUnit::PopFault() {
 
 bool LogicalUnit::AnswerFault(uint16_t requester,
                               const FaultResponse& response) {
-  if (response.status != FaultStatus::kBusy) {
-    ++counters_.faults_served;
-  }
-  if (requester == config_.node) {
-    TakeFaultResponse(response);
-    return true;
-  }
-  return messenger_.Send(requester, response);
+  ++counters_.faults_served;
+  return Post(requester, response);
 }
 
 }  // namespace lq::logical

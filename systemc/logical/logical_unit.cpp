@@ -105,6 +105,7 @@ LogicalUnit::LogicalUnit(const sc_core::sc_module_name& name,
   SC_METHOD(OnCompletions);
   sensitive << engine.completion_event();
   dont_initialize();
+  SC_THREAD(ResendInvalidations);
 }
 
 void LogicalUnit::Connect(uint16_t home, uint32_t qpn, uint32_t home_rkey) {
@@ -255,7 +256,18 @@ AccessStatus LogicalUnit::Perform(tlm::tlm_generic_payload& trans,
     if (status != AccessStatus::kOk) {
       return status;
     }
+    // LOG-6.8: an invalidation of the page waits for this access.
+    const uint64_t page = PageNumber(config_.space, ga);
+    ++in_flight_[page];
+    const AccessStatus performed = Go(trans, where);
+    ReleasePage(page);
+    return performed;
   }
+  return Go(trans, where);
+}
+
+AccessStatus LogicalUnit::Go(tlm::tlm_generic_payload& trans,
+                             const Translation& where) {
   return where.home == config_.node
              ? Local(trans, where.home_offset)
              : Remote(trans, where.home, where.home_offset);
@@ -477,7 +489,8 @@ StatList LogicalUnit::Stats() const {
       {prefix + "held_slot_waits", counters_.held_slot_waits},
       {prefix + "fault_latency_ns.sum", counters_.fault_latency_ns_sum},
       {prefix + "fault_latency_ns.count", counters_.fault_latency_count},
-      {prefix + "bad_messages", messenger_.bad_messages()}};
+      {prefix + "bad_messages", messenger_.bad_messages()},
+      {prefix + "invalidations", counters_.invalidations}};
   static constexpr const char* kCauses[] = {
       "", "not_mapped", "no_read", "no_write", "no_atomic", "migrating"};
   for (size_t cause = 1; cause < counters_.faults_raised.size(); ++cause) {

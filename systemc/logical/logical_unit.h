@@ -14,8 +14,12 @@
 // requests of every requester for its firmware and sends the firmware's
 // answers. LOG messages travel through a LogMessenger.
 //
-// Not yet here (issue 8, next steps): invalidation and migration (LOG-6.8,
-// LOG-6.9), the firmware mailbox, and the registers of section 7.
+// It invalidates translations on an owner's request once the accesses made
+// with them have completed (LOG-6.8), and gives its firmware a mailbox for
+// acknowledgements and frame messages.
+//
+// Not yet here (issue 8, next steps): the registers of section 7 and a
+// firmware fault handler behind them.
 #pragma once
 
 #include <tlm_utils/multi_passthrough_target_socket.h>
@@ -57,6 +61,8 @@ struct LogicalUnitConfig {
   sc_core::sc_time fault_timeout = sc_core::sc_time(10, sc_core::SC_MS);
   sc_core::sc_time busy_retry = sc_core::sc_time(10, sc_core::SC_US);
   unsigned fault_retries = 4;  // log.fault_retries (LOG-6.7)
+  // log.inval_retry (LOG-6.8).
+  sc_core::sc_time inval_retry = sc_core::sc_time(1, sc_core::SC_MS);
   // Receive work requests kept posted on each connection for LOG messages
   // (LOG-6.10); a burst beyond them waits out an RNR NAK (TRN-7.9).
   unsigned message_receives = 4;
@@ -85,6 +91,16 @@ struct LogicalCounters {
   uint64_t held_slot_waits = 0;
   uint64_t fault_latency_ns_sum = 0;  // first FAULT_REQ to completion
   uint64_t fault_latency_count = 0;
+  uint64_t invalidations = 0;  // INVAL_REQs acted on as sharer
+};
+
+// A message for the firmware's mailbox (LOG-6.10): an INVAL_ACK or a
+// FRAME_* message, and the node it came from. `peer_lost` marks, instead of
+// an acknowledgement, an invalidation whose sharer's connection failed.
+struct MailboxEntry {
+  uint16_t from = 0;
+  LogMessage message;
+  bool peer_lost = false;
 };
 
 class LogicalUnit : public sc_core::sc_module {
@@ -134,6 +150,24 @@ class LogicalUnit : public sc_core::sc_module {
   // false if there is no connection to it.
   bool AnswerFault(uint16_t requester, const FaultResponse& response);
 
+  // LOG-6.8, the owner's side: sends INVAL_REQ for `pages` pages from
+  // `ga`'s to `sharer`, again every log.inval_retry until it is
+  // acknowledged; the acknowledgement, or the news that the sharer's
+  // connection failed, arrives in the mailbox. Returns the INVAL_ID.
+  uint16_t Invalidate(uint16_t sharer, uint64_t ga, uint32_t pages);
+  // The firmware's mailbox, oldest first.
+  size_t mailbox_size() const { return mailbox_.size(); }
+  const MailboxEntry* mailbox_head() const {
+    return mailbox_.empty() ? nullptr : &mailbox_.front();
+  }
+  void PopMailbox();
+  const sc_core::sc_event& mailbox_event() const { return mailbox_event_; }
+  // The firmware's FRAME_* messages (LOG-5.6) to `node`; false if there is
+  // no connection to it.
+  bool SendMessage(uint16_t node, const LogMessage& message) {
+    return Post(node, message);
+  }
+
   const LogicalCounters& counters() const { return counters_; }
   uint64_t bad_messages() const { return messenger_.bad_messages(); }
   StatList Stats() const;
@@ -166,13 +200,29 @@ class LogicalUnit : public sc_core::sc_module {
   };
 
   // LOG-6.1: an access waiting for a fault's answer, by FAULT_ID.
+  // Its answer is acted on when it arrives: a PTE is installed at once,
+  // so that an invalidation that follows it removes it (LOG-6.8).
   struct HeldSlot {
     bool waiting = false;
     uint16_t owner = 0;
     uint64_t page_ga = 0;
-    std::optional<FaultResponse> response;
+    std::optional<AccessStatus> outcome;  // kOk: a PTE was installed
+    bool busy = false;
     bool owner_lost = false;
     sc_core::sc_event changed;
+  };
+  // LOG-6.8 as sharer: an INVAL_REQ waiting for accesses made with the
+  // translations it removed.
+  struct PendingAck {
+    uint16_t owner = 0;
+    InvalAck ack;
+    std::set<uint64_t> pages;  // still in use
+  };
+  // LOG-6.8 as owner: an INVAL_REQ not yet acknowledged.
+  struct OutstandingInval {
+    uint16_t sharer = 0;
+    InvalRequest request;
+    sc_core::sc_time sent;
   };
   // LOG-6.1: the accesses of this node to one page, in issue order, while
   // the first of them resolves a fault.
@@ -203,11 +253,22 @@ class LogicalUnit : public sc_core::sc_module {
                             const sc_core::sc_time& deadline);
   AccessStatus Answered(const FaultResponse& response, uint64_t page_ga);
   uint16_t TakeSlot();
-  bool SendFaultRequest(uint16_t owner, const FaultRequest& request);
+  // Sends `message` to `node`, or acts on it at once if it is this node.
+  bool Post(uint16_t node, const LogMessage& message);
   void OnMessage(uint16_t from, const LogMessage& message);
+  // invalidation.cpp.
+  void TakeInvalRequest(uint16_t from, const InvalRequest& request);
+  void TakeInvalAck(uint16_t from, const InvalAck& ack);
+  // An access made with a translation of `page` has completed.
+  void ReleasePage(uint64_t page);
+  void ForgetInvalidations(uint16_t sharer);
+  void ResendInvalidations();  // SC_THREAD
+  void Deliver(uint16_t from, const LogMessage& message, bool lost = false);
   void QueueFault(const FaultRequest& request);
   void TakeFaultResponse(const FaultResponse& response);
   void OnPeerLost(uint16_t peer);
+  // Performs the access where `where` says, locally or remotely.
+  AccessStatus Go(tlm::tlm_generic_payload& trans, const Translation& where);
   AccessStatus Local(tlm::tlm_generic_payload& trans, uint64_t offset);
   AccessStatus Remote(tlm::tlm_generic_payload& trans, uint16_t home,
                       uint64_t offset);
@@ -244,6 +305,15 @@ class LogicalUnit : public sc_core::sc_module {
   std::deque<FaultRecord> fault_queue_;
   uint32_t fault_seq_ = 0;
   sc_core::sc_event fault_queued_;
+  // LOG-6.8: accesses in flight per page, acknowledgements owed, and the
+  // invalidations this node sent, by INVAL_ID.
+  std::unordered_map<uint64_t, unsigned> in_flight_;
+  std::vector<PendingAck> pending_acks_;
+  std::map<uint16_t, OutstandingInval> invals_;
+  uint16_t next_inval_id_ = 0;
+  sc_core::sc_event inval_changed_;
+  std::deque<MailboxEntry> mailbox_;
+  sc_core::sc_event mailbox_event_;
   LogMessenger messenger_;
   LogicalCounters counters_;
 };

@@ -106,5 +106,30 @@ TEST(PageTable, LOG_5_2_FullTableEvictsTheLeastRecentlyUsed) {
   EXPECT_EQ(table.Find(12), nullptr);
 }
 
+TEST(PageTable, LOG_6_8_RemoveRangeTakesExactlyThePagesInIt) {
+  // A short range walks its pages; a long one walks the table instead.
+  for (const uint64_t count : {uint64_t{4}, uint64_t{1} << 40}) {
+    PageTable table(16);
+    for (uint64_t page = 0; page < 10; ++page) {
+      table.Install(100 + page, Mapped(1, 0));
+    }
+    const uint64_t first = count == 4 ? 103 : 105;
+    const size_t expected = count == 4 ? 4 : 5;
+    EXPECT_EQ(table.RemoveRange(first, count), expected);
+    EXPECT_EQ(table.size(), 10 - expected);
+    EXPECT_NE(table.Find(first - 1), nullptr) << "the page before stays";
+    EXPECT_EQ(table.Find(first), nullptr);
+    if (count == 4) {
+      EXPECT_NE(table.Find(107), nullptr) << "the page after stays";
+    }
+  }
+  PageTable near_the_top(4);
+  near_the_top.Install(~uint64_t{0}, Mapped(1, 0));
+  near_the_top.Install(0, Mapped(1, 0));
+  EXPECT_EQ(near_the_top.RemoveRange(~uint64_t{0}, uint64_t{1} << 20), 1u)
+      << "a range running past the last page number does not wrap";
+  EXPECT_EQ(near_the_top.size(), 1u);
+}
+
 }  // namespace
 }  // namespace lq::logical

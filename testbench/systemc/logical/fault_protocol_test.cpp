@@ -13,6 +13,7 @@
 
 #include "systemc/logical/logical_fabric.h"
 #include "testbench/systemc/common/sc_thread.h"
+#include "testbench/systemc/logical/fault_test_support.h"
 #include "testbench/systemc/logical/owner_firmware.h"
 #include "testbench/systemc/logical/requester.h"
 
@@ -21,8 +22,11 @@ namespace {
 
 using ::lq::testing::ScThread;
 using testing::Answer;
+using testing::BindRequesters;
+using testing::NotMapped;
 using testing::OwnerFirmware;
 using testing::Requester;
+using testing::RunUntilDone;
 
 constexpr unsigned kNodes = 4;
 constexpr uint64_t kPage = 64 * 1024;
@@ -79,13 +83,8 @@ struct Bench {
         sc_core::sc_time service = sc_core::sc_time(1, sc_core::SC_US))
       : per_node(requesters_per_node) {
     fabric = BuildTorusFabric("2x2", config);
+    requesters = BindRequesters(*fabric, kNodes, per_node);
     for (unsigned n = 0; n < kNodes; ++n) {
-      for (unsigned r = 0; r < per_node; ++r) {
-        requesters.push_back(std::make_unique<Requester>(
-            ("requester" + std::to_string(n) + "_" + std::to_string(r))
-                .c_str()));
-        requesters.back()->socket.bind(fabric->unit(n).socket);
-      }
       owners.push_back(
           std::make_unique<OwnerFirmware>(("owner" + std::to_string(n)).c_str(),
                                           fabric->unit(n), decide, service));
@@ -105,19 +104,6 @@ Bytes Pattern(size_t length, uint8_t seed) {
     bytes[i] = static_cast<uint8_t>(seed + i * 3);
   }
   return bytes;
-}
-
-uint64_t NotMapped(const LogicalCounters& c) {
-  return c.faults_raised[static_cast<size_t>(FaultCause::kNotMapped)];
-}
-
-void RunUntilDone(std::initializer_list<ScThread*> threads,
-                  sc_core::sc_time limit = sc_core::sc_time(20,
-                                                            sc_core::SC_MS)) {
-  sc_core::sc_start(limit);
-  for (const ScThread* thread : threads) {
-    ASSERT_TRUE(thread->finished()) << thread->name() << " did not finish";
-  }
 }
 
 // LOG-5.7, LOG-6.5, LOG-6.6: the first store to a page of node 0 from node
