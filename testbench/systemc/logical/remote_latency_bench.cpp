@@ -4,10 +4,14 @@
 // workload engine issues one access at a time — loads, then stores, then
 // 8-byte atomics — to itself, to a neighbour one hop away and to the node
 // farthest from it, and the table gives each access's latency from issue
-// to completion as the requester sees it. The per-layer breakdown is
+// to completion as the requester sees it. Then loads that each take a
+// page fault (LOG-6): every one touches a new page of a 1-hop or the
+// farthest owner, whose fault handler allocates it on the owner after
+// --handler-ns (a stand-in: no firmware runs). The per-layer breakdown is
 // issue 8's next step.
 //
 //   remote_latency_bench [--dims 4x8x8] [--accesses 200] [--size 64]
+//                        [--handler-ns 0]
 //
 // --quick (CTest) runs 2x2x2 and fails unless every access completes and
 // a remote load takes longer than a local one and grows with the hops.
@@ -26,6 +30,9 @@
 #include "systemc/app/run_report.h"
 #include "systemc/logical/logical_fabric.h"
 #include "systemc/logical/workload_engine.h"
+#include "testbench/systemc/common/sc_thread.h"
+#include "testbench/systemc/logical/owner_firmware.h"
+#include "testbench/systemc/logical/requester.h"
 
 namespace lq::logical {
 namespace {
@@ -34,6 +41,7 @@ struct Options {
   std::string dims = "4x8x8";
   uint64_t accesses = 200;
   uint32_t size = 64;
+  double handler_ns = 0;
   bool quick = false;
 };
 
@@ -108,6 +116,54 @@ int Run(const Options& options) {
       engines.back()->socket.bind(fabric.unit(0).socket);
     }
   }
+  // Faulting loads: node 0 touches page i of the owner's paged region,
+  // which the owner allocates on itself (frame i).
+  std::vector<std::unique_ptr<testing::OwnerFirmware>> owners;
+  for (const Target& target : targets) {
+    if (target.home == 0) {
+      continue;
+    }
+    owners.push_back(std::make_unique<testing::OwnerFirmware>(
+        ("owner" + std::to_string(target.home)).c_str(),
+        fabric.unit(target.home),
+        [&config](const FaultRecord& record) {
+          const uint64_t page =
+              record.request.ga % kWindowBytes / config.unit.space.page_bytes -
+              config.unit.space.direct_bytes / config.unit.space.page_bytes;
+          Pte pte;
+          pte.valid = pte.read = pte.write = pte.atomic = true;
+          pte.home = static_cast<uint16_t>(record.request.ga >> kOffsetBits);
+          pte.frame = static_cast<uint32_t>(page);
+          FaultResponse answer;
+          answer.status = FaultStatus::kAllocated;
+          answer.fault_id = record.request.fault_id;
+          answer.page_ga = record.request.ga -
+                           record.request.ga % config.unit.space.page_bytes;
+          answer.pte = pte.Encode();
+          return std::optional<FaultResponse>(answer);
+        },
+        sc_core::sc_time(options.handler_ns, sc_core::SC_NS)));
+  }
+  testing::Requester faulter("faulter");
+  faulter.socket.bind(fabric.unit(0).socket);
+  std::vector<std::vector<double>> fault_ns(targets.size());
+  bool faults_ok = true;
+  ::lq::testing::ScThread fault_thread("fault_thread", [&] {
+    sc_core::wait(engines.back()->done());
+    for (size_t t = 1; t < targets.size(); ++t) {
+      for (uint64_t i = 0; i < options.accesses; ++i) {
+        const uint64_t ga = GlobalAddress(
+            targets[t].home,
+            config.unit.space.direct_bytes + i * config.unit.space.page_bytes);
+        const sc_core::sc_time start = sc_core::sc_time_stamp();
+        faults_ok =
+            faulter.Load(ga, options.size).status == AccessStatus::kOk &&
+            faults_ok;
+        fault_ns[t].push_back((sc_core::sc_time_stamp() - start).to_seconds() *
+                              1e9);
+      }
+    }
+  });
   sc_core::sc_start();
   const double run_s =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall)
@@ -137,6 +193,20 @@ int Run(const Options& options) {
       }
     }
   }
+  for (size_t t = 1; t < targets.size(); ++t) {
+    const app::LatencySummary s = app::Summarise(fault_ns[t]);
+    std::printf("%-7s %-9s %4u %9.1f %9.1f %9.1f\n", "fault", targets[t].name,
+                targets[t].hops, s.mean, s.p50, s.p99);
+    ok = ok && fault_ns[t].size() == options.accesses && s.p50 > load_means[t];
+  }
+  const LogicalCounters& counters = fabric.unit(0).counters();
+  ok = ok && faults_ok &&
+       counters.faults_raised[static_cast<size_t>(FaultCause::kNotMapped)] ==
+           2 * options.accesses;
+  std::printf(
+      "fault: a load to a new page, allocated on its owner by a handler "
+      "that takes %.0f ns (a stand-in, not firmware)\n",
+      options.handler_ns);
   std::printf("built in %.2f s, ran in %.2f s wall, %.1f us simulated\n",
               build_s, run_s, sc_core::sc_time_stamp().to_seconds() * 1e6);
   if (options.quick) {
@@ -162,6 +232,8 @@ int sc_main(int argc, char** argv) {
       options.accesses = std::stoull(argv[++i]);
     } else if (arg == "--size" && i + 1 < argc) {
       options.size = static_cast<uint32_t>(std::stoul(argv[++i]));
+    } else if (arg == "--handler-ns" && i + 1 < argc) {
+      options.handler_ns = std::stod(argv[++i]);
     } else if (arg == "--quick") {
       options.quick = true;
       options.dims = "2x2x2";
@@ -169,7 +241,8 @@ int sc_main(int argc, char** argv) {
     } else {
       std::fprintf(stderr,
                    "usage: remote_latency_bench [--dims 4x8x8] "
-                   "[--accesses 200] [--size 64] [--quick]\n");
+                   "[--accesses 200] [--size 64] [--handler-ns 0] "
+                   "[--quick]\n");
       return 2;
     }
   }
