@@ -288,6 +288,14 @@ class ValidationTest(RegtoolCase):
         doc["registers"][1]["fields"][0]["name"] = "LOGIC"
         self.assertRejected(doc, "register IRQ field LOGIC", "SystemVerilog keyword")
 
+    def test_rejects_systemverilog_builtin_class_field(self):
+        # Not keywords, but Verilator parses them as type names (std::mailbox).
+        for name in ("MAILBOX", "SEMAPHORE", "PROCESS"):
+            doc = good()
+            doc["registers"][1]["fields"][0]["name"] = name
+            self.assertRejected(doc, f"register IRQ field {name}",
+                                "SystemVerilog keyword")
+
     def test_reports_every_problem_not_just_the_first(self):
         doc = good()
         doc["registers"][0]["fields"][0]["access"] = "XX"

@@ -133,6 +133,10 @@ std::optional<size_t> BadCode(LogMessageType type, ByteView b) {
 
 }  // namespace
 
+size_t LogMessageBytes(uint8_t type) {
+  return KnownType(type) ? LengthOf(static_cast<LogMessageType>(type)) : 0;
+}
+
 LogMessageType TypeOf(const LogMessage& message) {
   return std::visit(
       [](const auto& m) {

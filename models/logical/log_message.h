@@ -96,6 +96,9 @@ inline constexpr size_t kMaxLogMessageBytes = 24;
 
 LogMessageType TypeOf(const LogMessage& message);
 
+// The length of messages of TYPE `type` (LOG-6.10); 0 for an unknown TYPE.
+size_t LogMessageBytes(uint8_t type);
+
 // The message's wire bytes, its length fixed by its TYPE.
 Bytes EncodeLogMessage(const LogMessage& message);
 

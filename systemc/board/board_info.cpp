@@ -25,11 +25,7 @@ BoardInfo::BoardInfo(const sc_core::sc_module_name& name,
 
 void BoardInfo::BTransport(tlm::tlm_generic_payload& trans,
                            sc_core::sc_time& delay) {
-  ServeRegisterAccess(
-      trans, [this](uint32_t offset) { return regs_.Read(offset); },
-      [this](uint32_t offset, uint32_t value) {
-        return regs_.Write(offset, value);
-      });
+  ServeRegisterBank(trans, regs_);
   delay += sc_core::sc_time(10, sc_core::SC_NS);
 }
 

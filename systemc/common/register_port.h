@@ -56,4 +56,14 @@ void ServeRegisterAccess(tlm::tlm_generic_payload& trans, Read read,
   AccessRegister(trans, read, write);
 }
 
+// ServeRegisterAccess on a block's register bank (a RegisterBank).
+template <typename Bank>
+void ServeRegisterBank(tlm::tlm_generic_payload& trans, Bank& bank) {
+  ServeRegisterAccess(
+      trans, [&bank](uint32_t offset) { return bank.Read(offset); },
+      [&bank](uint32_t offset, uint32_t value) {
+        return bank.Write(offset, value);
+      });
+}
+
 }  // namespace lq

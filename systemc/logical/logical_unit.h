@@ -122,6 +122,8 @@ class LogicalUnit : public sc_core::sc_module {
 
   // LU_RKEY: the R_Key of this node's direct region.
   uint32_t rkey() const { return rkey_; }
+  uint16_t node() const { return config_.node; }
+  const AddressSpace& space() const { return config_.space; }
   // LOG-3.7: accesses homed on `home` go over local QP `qpn`, which the
   // cluster builder connected to `home`, with `home`'s R_Key.
   void Connect(uint16_t home, uint32_t qpn, uint32_t home_rkey);
@@ -136,6 +138,11 @@ class LogicalUnit : public sc_core::sc_module {
   // it (counted as bad_ptes); returns whether it was installed.
   bool InstallPte(uint64_t page, const Pte& pte);
   bool RemovePte(uint64_t page) { return page_table_.Remove(page); }
+  // The entry of `page`, if the table holds one.
+  std::optional<Pte> FindPte(uint64_t page) {
+    const Pte* pte = page_table_.Find(page);
+    return pte == nullptr ? std::nullopt : std::optional<Pte>(*pte);
+  }
 
   // The owner's side of LOG-6.2 to LOG-6.4, for its firmware: the fault
   // queue's records, oldest first, and the answer to one of them.

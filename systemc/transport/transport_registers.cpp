@@ -136,11 +136,7 @@ void TransportRegisters::UpdateIrq() { irq.write(IrqLevel()); }
 void TransportRegisters::BTransport(tlm::tlm_generic_payload& trans,
                                     sc_core::sc_time& delay) {
   delay += sc_core::sc_time(10, sc_core::SC_NS);
-  ServeRegisterAccess(
-      trans, [this](uint32_t offset) { return regs_.Read(offset); },
-      [this](uint32_t offset, uint32_t value) {
-        return regs_.Write(offset, value);
-      });
+  ServeRegisterBank(trans, regs_);
   access_done_.notify(sc_core::SC_ZERO_TIME);  // a pop or CQ_IRQ write
 }
 

@@ -1,0 +1,261 @@
+// LogicalRegisters: the logical unit's firmware interface behind its
+// register map.
+#include "systemc/logical/logical_registers.h"
+
+#include <variant>
+
+#include "generated/cpp/logical_regs.h"
+#include "models/common/bytes.h"
+#include "systemc/common/register_port.h"
+
+namespace lq::logical {
+
+namespace regs = lq::regs::logical;
+
+namespace {
+
+// The map's codes are the protocol's in order.
+static_assert(static_cast<uint32_t>(regs::FaultStatus::kReject) ==
+              static_cast<uint32_t>(FaultStatus::kReject));
+static_assert(static_cast<uint32_t>(regs::RejectReason::kHomeLost) ==
+              static_cast<uint32_t>(RejectReason::kHomeLost));
+
+constexpr uint32_t Result(regs::CmdResult result) {
+  return static_cast<uint32_t>(result);
+}
+
+constexpr unsigned kWordBits = 32;
+constexpr unsigned kFromShift = 16;
+constexpr unsigned kLostBit = 8;
+
+// MB_DATA's words 1 to 6 and MB_SEND_DATA's words: message bytes, four to
+// a word, the first in bits 31:24.
+uint32_t MessageWord(const Bytes& bytes, unsigned word) {
+  uint8_t four[kRegisterBytes] = {};
+  for (unsigned i = 0; i < kRegisterBytes; ++i) {
+    const size_t at = size_t{word} * kRegisterBytes + i;
+    four[i] = at < bytes.size() ? bytes[at] : 0;
+  }
+  return static_cast<uint32_t>(LoadBigEndian(four, kRegisterBytes));
+}
+
+}  // namespace
+
+LogicalRegisters::LogicalRegisters(const sc_core::sc_module_name& name,
+                                   LogicalUnit& unit)
+    : sc_module(name),
+      socket("socket"),
+      irq("irq"),
+      unit_(unit),
+      regs_(regs::kRegisters) {
+  const AddressSpace& space = unit.space();
+  unsigned shift = 0;
+  while ((uint64_t{1} << shift) < space.page_bytes) {
+    ++shift;
+  }
+  regs_.Store(regs::kNodeIdOffset, unit.node());
+  regs_.Store(regs::kLuRkeyOffset, unit.rkey());
+  regs_.Store(regs::kSpaceOffset, shift);
+  regs_.Store(regs::kDirectFramesOffset,
+              static_cast<uint32_t>(space.direct_bytes / space.page_bytes));
+  regs_.Hook(regs::kIrqStatusOffset,
+             RegisterBank::OnRead([this] { return IrqStatus(); }));
+  regs_.Hook(regs::kFqCountOffset, RegisterBank::OnRead([this] {
+               return static_cast<uint32_t>(unit_.fault_queue_size());
+             }));
+  regs_.Hook(regs::kFqPopOffset, RegisterBank::OnWrite([this](uint32_t value) {
+               if ((value & regs::kFqPopPop.Mask()) == 0) {
+                 return;
+               }
+               const bool any = unit_.fault_queue_size() != 0;
+               unit_.PopFault();
+               regs_.Store(regs::kCmdStatusOffset,
+                           Result(any ? regs::CmdResult::kOk
+                                      : regs::CmdResult::kEmpty));
+             }));
+  for (unsigned i = 0; i < regs::kFqDataCount; ++i) {
+    regs_.Hook(regs::FqDataOffset(i),
+               RegisterBank::OnRead([this, i] { return FaultWord(i); }));
+  }
+  regs_.Hook(regs::kFrStatusOffset,
+             RegisterBank::OnWrite(nullptr, [](uint32_t value) {
+               return regs::kFrStatusStatus.Read(value) <=
+                      static_cast<uint32_t>(regs::FaultStatus::kReject);
+             }));
+  regs_.Hook(regs::kFrReasonOffset,
+             RegisterBank::OnWrite(nullptr, [](uint32_t value) {
+               return regs::kFrReasonReason.Read(value) <=
+                      static_cast<uint32_t>(regs::RejectReason::kHomeLost);
+             }));
+  regs_.Hook(regs::kFrSendOffset, RegisterBank::OnWrite([this](uint32_t value) {
+               if (value & regs::kFrSendSend.Mask()) {
+                 regs_.Store(regs::kCmdStatusOffset, SendFaultResponse());
+               }
+             }));
+  regs_.Hook(regs::kPtCmdOffset, RegisterBank::OnWrite([this](uint32_t value) {
+               const uint32_t command = regs::kPtCmdCmd.Read(value);
+               if (command != static_cast<uint32_t>(regs::PtCmd::kNone)) {
+                 regs_.Store(regs::kCmdStatusOffset,
+                             RunPageTableCommand(command));
+               }
+             }));
+  regs_.Hook(regs::kInvSendOffset,
+             RegisterBank::OnWrite([this](uint32_t value) {
+               if (value & regs::kInvSendSend.Mask()) {
+                 regs_.Store(regs::kCmdStatusOffset, SendInvalidation());
+               }
+             }));
+  regs_.Hook(regs::kMbCountOffset, RegisterBank::OnRead([this] {
+               return static_cast<uint32_t>(unit_.mailbox_size());
+             }));
+  regs_.Hook(regs::kMbPopOffset, RegisterBank::OnWrite([this](uint32_t value) {
+               if ((value & regs::kMbPopPop.Mask()) == 0) {
+                 return;
+               }
+               const bool any = unit_.mailbox_size() != 0;
+               unit_.PopMailbox();
+               regs_.Store(regs::kCmdStatusOffset,
+                           Result(any ? regs::CmdResult::kOk
+                                      : regs::CmdResult::kEmpty));
+             }));
+  for (unsigned i = 0; i < regs::kMbDataCount; ++i) {
+    regs_.Hook(regs::MbDataOffset(i),
+               RegisterBank::OnRead([this, i] { return MailWord(i); }));
+  }
+  regs_.Hook(regs::kMbSendOffset, RegisterBank::OnWrite([this](uint32_t value) {
+               if (value & regs::kMbSendSend.Mask()) {
+                 regs_.Store(regs::kCmdStatusOffset, SendMailMessage());
+               }
+             }));
+  socket.register_b_transport(this, &LogicalRegisters::BTransport);
+  SC_HAS_PROCESS(LogicalRegisters);
+  SC_METHOD(UpdateIrq);
+  sensitive << unit.fault_queued_event() << unit.mailbox_event()
+            << access_done_;
+  dont_initialize();
+}
+
+uint64_t LogicalRegisters::Wide(uint32_t lo_offset) const {
+  return (uint64_t{regs_.value(lo_offset + kRegisterBytes)} << kWordBits) |
+         regs_.value(lo_offset);
+}
+
+uint32_t LogicalRegisters::FaultWord(unsigned index) const {
+  const FaultRecord* head = unit_.fault_head();
+  return head == nullptr ? 0 : FaultRecordWords(*head)[index];
+}
+
+uint32_t LogicalRegisters::MailWord(unsigned index) const {
+  const MailboxEntry* head = unit_.mailbox_head();
+  if (head == nullptr) {
+    return 0;
+  }
+  const Bytes bytes = EncodeLogMessage(head->message);
+  if (index == 0) {
+    return uint32_t{bytes[0]} | (head->peer_lost ? 1u << kLostBit : 0) |
+           uint32_t{head->from} << kFromShift;
+  }
+  return index <= regs::kMbSendDataCount ? MessageWord(bytes, index - 1) : 0;
+}
+
+uint32_t LogicalRegisters::IrqStatus() const {
+  return (unit_.fault_queue_size() != 0 ? regs::kIrqStatusFault.Mask() : 0) |
+         (unit_.mailbox_size() != 0 ? regs::kIrqStatusMail.Mask() : 0);
+}
+
+void LogicalRegisters::UpdateIrq() {
+  irq.write((IrqStatus() & regs_.value(regs::kIrqEnableOffset)) != 0);
+}
+
+uint32_t LogicalRegisters::SendFaultResponse() {
+  FaultResponse response;
+  response.status = static_cast<FaultStatus>(
+      regs_.Get(regs::kFrStatusOffset, regs::kFrStatusStatus));
+  response.reason = static_cast<RejectReason>(
+      regs_.Get(regs::kFrReasonOffset, regs::kFrReasonReason));
+  response.fault_id = static_cast<uint16_t>(
+      regs_.Get(regs::kFrFaultIdOffset, regs::kFrFaultIdId));
+  response.page_ga = Wide(regs::kFrGaLoOffset);
+  response.pte = Wide(regs::kFrPteLoOffset);
+  // LOG-6.10: a REASON with REJECT, and only with it.
+  if ((response.status == FaultStatus::kReject) !=
+      (response.reason != RejectReason::kNone)) {
+    return Result(regs::CmdResult::kBadMessage);
+  }
+  const auto requester = static_cast<uint16_t>(
+      regs_.Get(regs::kFrRequesterOffset, regs::kFrRequesterNode));
+  return Result(unit_.AnswerFault(requester, response)
+                    ? regs::CmdResult::kOk
+                    : regs::CmdResult::kNoConnection);
+}
+
+uint32_t LogicalRegisters::RunPageTableCommand(uint32_t command) {
+  const uint64_t page = PageNumber(unit_.space(), Wide(regs::kPtGaLoOffset));
+  switch (static_cast<regs::PtCmd>(command)) {
+    case regs::PtCmd::kWrite: {
+      const auto pte = Pte::Decode(Wide(regs::kPtPteLoOffset));
+      if (!pte) {
+        return Result(regs::CmdResult::kBadPte);
+      }
+      return Result(unit_.InstallPte(page, *pte) ? regs::CmdResult::kOk
+                                                 : regs::CmdResult::kBadPte);
+    }
+    case regs::PtCmd::kRemove:
+      return Result(unit_.RemovePte(page) ? regs::CmdResult::kOk
+                                          : regs::CmdResult::kNoEntry);
+    case regs::PtCmd::kRead: {
+      const std::optional<Pte> pte = unit_.FindPte(page);
+      const uint64_t word = pte ? pte->Encode() : 0;
+      regs_.Store(regs::kPtPteLoOffset, static_cast<uint32_t>(word));
+      regs_.Store(regs::kPtPteHiOffset,
+                  static_cast<uint32_t>(word >> kWordBits));
+      return Result(pte ? regs::CmdResult::kOk : regs::CmdResult::kNoEntry);
+    }
+    case regs::PtCmd::kNone:
+      break;
+  }
+  return Result(regs::CmdResult::kOk);
+}
+
+uint32_t LogicalRegisters::SendInvalidation() {
+  const auto sharer = static_cast<uint16_t>(
+      regs_.Get(regs::kInvNodeOffset, regs::kInvNodeNode));
+  if (sharer != unit_.node() && !unit_.connection_qpn(sharer)) {
+    return Result(regs::CmdResult::kNoConnection);
+  }
+  const uint16_t id = unit_.Invalidate(sharer, Wide(regs::kInvGaLoOffset),
+                                       regs_.value(regs::kInvPagesOffset));
+  regs_.Store(regs::kInvIdOffset, id);
+  return Result(regs::CmdResult::kOk);
+}
+
+uint32_t LogicalRegisters::SendMailMessage() {
+  Bytes bytes;
+  for (unsigned i = 0; i < regs::kMbSendDataCount; ++i) {
+    uint8_t four[kRegisterBytes];
+    StoreBigEndian(four, kRegisterBytes,
+                   regs_.value(regs::MbSendDataOffset(i)));
+    bytes.insert(bytes.end(), four, four + kRegisterBytes);
+  }
+  bytes.resize(LogMessageBytes(bytes[0]));
+  const auto message = ParseLogMessage(bytes);
+  if (!message || !(std::holds_alternative<FrameAllocRequest>(*message) ||
+                    std::holds_alternative<FrameAllocResponse>(*message) ||
+                    std::holds_alternative<FrameFree>(*message))) {
+    return Result(regs::CmdResult::kBadMessage);
+  }
+  const auto node = static_cast<uint16_t>(
+      regs_.Get(regs::kMbSendNodeOffset, regs::kMbSendNodeNode));
+  return Result(unit_.SendMessage(node, *message)
+                    ? regs::CmdResult::kOk
+                    : regs::CmdResult::kNoConnection);
+}
+
+void LogicalRegisters::BTransport(tlm::tlm_generic_payload& trans,
+                                  sc_core::sc_time& delay) {
+  delay += sc_core::sc_time(10, sc_core::SC_NS);
+  ServeRegisterBank(trans, regs_);
+  access_done_.notify(sc_core::SC_ZERO_TIME);  // a pop or IRQ_ENABLE write
+}
+
+}  // namespace lq::logical
