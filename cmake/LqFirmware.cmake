@@ -31,4 +31,4 @@ ExternalProject_Add(lq_firmware
   # The sub-build tracks its own sources; let it decide what is stale.
   BUILD_ALWAYS ON
   DEPENDS lq_regs_lc_generate lq_regs_board_generate lq_regs_router_generate
-          lq_regs_transport_generate)
+          lq_regs_transport_generate lq_regs_logical_generate)

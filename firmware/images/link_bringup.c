@@ -2,7 +2,9 @@
  * controller, waits (WFI, CLINT timeout) for each link to reach L0 while
  * handling its interrupts through the PLIC, and reports the result. On a
  * card of a fabric it then switches in the router's routes: the shadow bank
- * the board strapped (e.g. dor with the torus's ring sizes in SHAPE). */
+ * the board strapped (e.g. dor with the torus's ring sizes in SHAPE). On a
+ * card with a logical unit it then serves, as owner of its paged region,
+ * the page faults of every node (page_service.c) for as long as it runs. */
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -12,9 +14,11 @@
 #include "lq/clint.h"
 #include "lq/irq.h"
 #include "lq/lc.h"
+#include "lq/logical.h"
 #include "lq/plic.h"
 #include "lq/router.h"
 #include "lq/trap.h"
+#include "page_service.h"
 
 /* Simulated time allowed for every port to reach L0 (-D to change). */
 #ifndef LINK_BRINGUP_TIMEOUT_US
@@ -81,6 +85,12 @@ static bool all_up_or_timed_out(void) {
 
 static bool watch_over(void) { return timed_out; }
 
+/* The logical unit's interrupt: fault records wait (LOG-6.2). */
+static void on_fault_irq(uint32_t source) {
+  (void)source;
+  page_service_serve();
+}
+
 static void arm_timeout(uint32_t us) {
   timed_out = false;
   lq_clint_set_mtimecmp(lq_clint_mtime() + lq_us_to_ticks(us));
@@ -132,6 +142,13 @@ int main(void) {
   if (up == enabled && lq_router_present()) {
     routed = lq_router_switch_in_routes();
   }
+  bool serving = routed && lq_logical_present();
+  if (serving) {
+    page_service_init();
+    lq_plic_attach(LQ_IRQ_LOGICAL_PAGE_FAULT, on_fault_irq);
+    lq_logical_write(LOGICAL_IRQ_ENABLE_OFFSET, LOGICAL_IRQ_ENABLE_FAULT_MASK);
+    printf("page service: serving page faults\n");
+  }
 
   if (LINK_BRINGUP_WATCH_US > 0) {
     uint32_t downs_seen[LQ_LC_MAX_PORTS] = {0};
@@ -173,5 +190,13 @@ int main(void) {
            (unsigned long)enabled);
   }
   lq_irq_global_disable();
+  if (serving) {
+    const page_service_stats_t* s = page_service_stats();
+    printf(
+        "page service: %lu faults served, %lu pages allocated, %lu "
+        "rejected, %lu unsent\n",
+        (unsigned long)s->served, (unsigned long)s->allocated,
+        (unsigned long)s->rejected, (unsigned long)s->failed);
+  }
   return up == enabled && routed ? 0 : 1;
 }

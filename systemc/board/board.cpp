@@ -33,7 +33,7 @@ Board::Board(const sc_core::sc_module_name& name, const BoardConfig& config)
                                       config.cpu.clock_period),
                 static_cast<uint32_t>(sc_core::sc_time(1, sc_core::SC_SEC) /
                                       config.mtime_tick),
-                config.router, config.transport}),
+                config.router, config.transport, config.logical}),
       timer_irq_("timer_irq"),
       software_irq_("software_irq"),
       external_irq_("external_irq"),
@@ -102,7 +102,7 @@ void Board::AttachRouter(
 void Board::AttachTransport(
     tlm::tlm_base_target_socket_b<32, tlm::tlm_fw_transport_if<>,
                                   tlm::tlm_bw_transport_if<>>& csr,
-    tlm::tlm_initiator_socket<32>& dma, sc_core::sc_signal<bool>& irq) {
+    sc_core::sc_signal<bool>& irq) {
   if (!config_.transport) {
     throw std::logic_error(std::string(name()) +
                            ": a transport engine attached to a board "
@@ -110,9 +110,23 @@ void Board::AttachTransport(
   }
   bus_.devices.bind(csr);
   bus_.Map("transport", AddressMap::kTransport, AddressMap::kTransportSize);
-  dma.bind(bus_.upstream);
   plic_.sources[AddressMap::kTransportIrq].bind(irq);
   source_bound_[AddressMap::kTransportIrq] = true;
+}
+
+void Board::AttachLogical(
+    tlm::tlm_base_target_socket_b<32, tlm::tlm_fw_transport_if<>,
+                                  tlm::tlm_bw_transport_if<>>& csr,
+    sc_core::sc_signal<bool>& irq) {
+  if (!config_.logical) {
+    throw std::logic_error(std::string(name()) +
+                           ": a logical unit attached to a board configured "
+                           "without one (BoardConfig::logical)");
+  }
+  bus_.devices.bind(csr);
+  bus_.Map("logical", AddressMap::kLogical, AddressMap::kLogicalSize);
+  plic_.sources[AddressMap::kLogicalIrq].bind(irq);
+  source_bound_[AddressMap::kLogicalIrq] = true;
 }
 
 void Board::before_end_of_elaboration() {

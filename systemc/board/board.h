@@ -40,6 +40,9 @@ struct AddressMap {
   static constexpr uint32_t kTransport = 0x40020000;
   static constexpr uint32_t kTransportSize = 0x1000;
   static constexpr unsigned kTransportIrq = 17;  // PLIC source (CQ_IRQ)
+  static constexpr uint32_t kLogical = 0x40030000;
+  static constexpr uint32_t kLogicalSize = 0x1000;
+  static constexpr unsigned kLogicalIrq = 16;  // PLIC source
   static constexpr uint32_t kRam = 0x80000000;
   static constexpr unsigned kMaxPorts = 8;
   static constexpr unsigned kFirstLinkIrq = 1;  // PLIC source of port 0
@@ -50,6 +53,7 @@ struct BoardConfig {
   unsigned ports = 0;      // link controllers that will be attached
   bool router = false;     // a router will be attached (DEVICES.ROUTER)
   bool transport = false;  // so will a transport engine (DEVICES.TRANSPORT)
+  bool logical = false;    // and a logical unit (DEVICES.LOGICAL)
   uint32_t flash_bytes = 1u << 20;
   uint32_t ram_bytes = 1u << 20;
   CpuConfig cpu;
@@ -78,14 +82,27 @@ class Board : public sc_core::sc_module {
                                     tlm::tlm_bw_transport_if<>>& csr);
 
   // Maps the transport engine's registers (docs/registers/transport.md) at
-  // AddressMap::kTransport, its completion interrupt into the PLIC, and
-  // makes its DMA a master of the board's bus, so that its work requests
-  // name bus addresses. Once, before the simulation starts, on a board
-  // configured with a transport engine.
+  // AddressMap::kTransport and its completion interrupt into the PLIC.
+  // Once, before the simulation starts, on a board configured with a
+  // transport engine, whose DMA (or the logical unit's bus socket in front
+  // of it) the caller binds to dma_target().
   void AttachTransport(
       tlm::tlm_base_target_socket_b<32, tlm::tlm_fw_transport_if<>,
                                     tlm::tlm_bw_transport_if<>>& csr,
-      tlm::tlm_initiator_socket<32>& dma, sc_core::sc_signal<bool>& irq);
+      sc_core::sc_signal<bool>& irq);
+  // The bus's upstream side for a DMA master: it sees the CPU's address
+  // map, memory windows only (decision 0014), so that work requests name
+  // bus addresses.
+  tlm_utils::multi_passthrough_target_socket<Bus>& dma_target() {
+    return bus_.upstream;
+  }
+  // Maps a logical unit's registers (docs/registers/logical.md) at
+  // AddressMap::kLogical and its interrupt into the PLIC. Once, before the
+  // simulation starts, on a board configured with one.
+  void AttachLogical(
+      tlm::tlm_base_target_socket_b<32, tlm::tlm_fw_transport_if<>,
+                                    tlm::tlm_bw_transport_if<>>& csr,
+      sc_core::sc_signal<bool>& irq);
 
   // Loads an image into flash and RAM and sets the CPU's reset pc to its
   // entry. Fails, changing nothing, if a segment or the entry point lies

@@ -18,7 +18,8 @@ BoardInfo::BoardInfo(const sc_core::sc_module_name& name,
   regs_.Store(regs::kMtimeFreqOffset, facts.mtime_hz);
   regs_.Store(regs::kDevicesOffset,
               (facts.router ? regs::kDevicesRouter.Mask() : 0) |
-                  (facts.transport ? regs::kDevicesTransport.Mask() : 0));
+                  (facts.transport ? regs::kDevicesTransport.Mask() : 0) |
+                  (facts.logical ? regs::kDevicesLogical.Mask() : 0));
   socket.register_b_transport(this, &BoardInfo::BTransport);
   socket.register_transport_dbg(this, &BoardInfo::TransportDbg);
 }

@@ -20,6 +20,7 @@ struct BoardFacts {
   uint32_t mtime_hz = 10000000;
   bool router = false;     // DEVICES.ROUTER
   bool transport = false;  // DEVICES.TRANSPORT
+  bool logical = false;    // DEVICES.LOGICAL
 };
 
 class BoardInfo : public sc_core::sc_module {

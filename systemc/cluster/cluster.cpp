@@ -11,6 +11,7 @@
 #include "models/topology/programmed_table.h"
 #include "models/topology/torus.h"
 #include "systemc/network/router_registers.h"
+#include "systemc/transport/engine_fabric.h"
 
 namespace lq::cluster {
 namespace {
@@ -61,6 +62,9 @@ NodeNetworkConfig Cluster::NetworkFor(
   interface.vc_sets = router.vc_sets;
   interface.clock_ns = router.clock_ns;
   interface.tc_map = net::DefaultTcMap(router.vc_sets);
+  if (network.logical) {
+    network.logical->space.endpoints = nodes;
+  }
   network.on_delivery = [this, node](net::Delivered delivered) {
     if (config_.on_delivery) {
       config_.on_delivery(node, std::move(delivered));
@@ -101,6 +105,29 @@ Cluster::Cluster(const sc_core::sc_module_name& name,
         Connect(nodes_[id]->port(port).cable(),
                 nodes_[far->node]->port(far->port).cable());
       }
+    }
+  }
+  if (config.network.transport && config.network.logical) {
+    ConnectLogicalUnits();
+  }
+}
+
+// LOG-3.7: one RC connection per pair of cards, set up out of band by the
+// cluster's builder (TRN-5.6), as the study fabric does (decision 0016).
+void Cluster::ConnectLogicalUnits() {
+  for (size_t a = 0; a < nodes_.size(); ++a) {
+    for (size_t b = a + 1; b < nodes_.size(); ++b) {
+      const auto pair = transport::ConnectQps(*nodes_[a]->transport(),
+                                              *nodes_[b]->transport());
+      if (!pair) {
+        throw std::runtime_error("cannot connect the logical units of nodes " +
+                                 std::to_string(a) + " and " +
+                                 std::to_string(b));
+      }
+      logical::LogicalUnit& unit_a = *nodes_[a]->logical();
+      logical::LogicalUnit& unit_b = *nodes_[b]->logical();
+      unit_a.Connect(unit_b.node(), pair->a, unit_b.rkey());
+      unit_b.Connect(unit_a.node(), pair->b, unit_a.rkey());
     }
   }
 }

@@ -68,6 +68,7 @@ class Cluster : public sc_core::sc_module {
       topo::NodeId node,
       const std::shared_ptr<const topo::Topology>& topology) const;
   void OnBoardExit(int status);
+  void ConnectLogicalUnits();
 
   ClusterConfig config_;
   std::vector<std::unique_ptr<Node>> nodes_;

@@ -12,6 +12,7 @@ board::BoardConfig WithDevices(
     board::BoardConfig board, const std::optional<NodeNetworkConfig>& network) {
   board.router = network.has_value();
   board.transport = network.has_value() && network->transport.has_value();
+  board.logical = board.transport && network->logical.has_value();
   return board;
 }
 
@@ -53,8 +54,25 @@ Node::Node(const sc_core::sc_module_name& name, const board::BoardConfig& board,
     engine_registers_ = std::make_unique<transport::TransportRegisters>(
         "transport_registers", *engine_);
     Connect(router_->port(router_->local_port()), engine_->network());
-    board_.AttachTransport(engine_registers_->socket, engine_->memory,
-                           engine_registers_->irq);
+    if (network->logical) {
+      logical::LogicalUnitConfig unit = *network->logical;
+      unit.node = static_cast<uint16_t>(router.node);
+      logical::CardMemoryConfig memory = network->card_memory;
+      memory.size = unit.space.direct_bytes;
+      card_memory_ =
+          std::make_unique<logical::CardMemory>("card_memory", memory);
+      unit_ = std::make_unique<logical::LogicalUnit>("logical", unit, *engine_);
+      unit_registers_ = std::make_unique<logical::LogicalRegisters>(
+          "logical_registers", *unit_);
+      unit_->memory.bind(card_memory_->socket);
+      engine_->memory.bind(unit_->dma);
+      board_.AttachTransport(engine_registers_->socket, engine_registers_->irq);
+      unit_->bus.bind(board_.dma_target());
+      board_.AttachLogical(unit_registers_->socket, unit_registers_->irq);
+    } else {
+      board_.AttachTransport(engine_registers_->socket, engine_registers_->irq);
+      engine_->memory.bind(board_.dma_target());
+    }
   } else {
     interface_ = std::make_unique<net::NetworkInterface>(
         "interface", network->interface, network->on_delivery);
@@ -88,6 +106,9 @@ StatList Node::Stats() const {
   }
   if (flow_) {
     Append(stats, flow_->Stats());
+  }
+  if (unit_) {
+    Append(stats, unit_->Stats());
   }
   return stats;
 }

@@ -1,10 +1,12 @@
 // Node: one card of a cluster: its board (the MCU and its devices), one
 // LinkPort per network port, and — on a node of a fabric — the router
 // above those ports with, at its local port, either a bare network
-// interface or a transport engine (which has one of its own). The board
-// maps every link controller's registers and interrupt, the router's
-// registers and the transport engine's, and lets the engine's DMA master
-// its bus (docs/board.md).
+// interface or a transport engine (which has one of its own), and with
+// the engine possibly a logical unit and the card's memory. The board maps
+// every link controller's registers and interrupt, the router's registers,
+// the transport engine's and the logical unit's, and lets the engine's DMA
+// master its bus — through the logical unit when there is one
+// (docs/board.md).
 #pragma once
 
 #include <functional>
@@ -17,6 +19,9 @@
 #include "systemc/board/board.h"
 #include "systemc/cluster/link_port.h"
 #include "systemc/link/slot_sink.h"
+#include "systemc/logical/card_memory.h"
+#include "systemc/logical/logical_registers.h"
+#include "systemc/logical/logical_unit.h"
 #include "systemc/network/network_interface.h"
 #include "systemc/network/router.h"
 #include "systemc/transport/router_flow_control.h"
@@ -32,12 +37,17 @@ namespace lq::cluster {
 // router's; the engine takes what arrives, and `on_delivery` is unused.
 // With `flow_control` the router does PFC and ECN marking (TRN-8, TRN-9),
 // its PFC messages riding in the link controllers' CONTROL flits (TRN-8.3).
+// With `logical` (and `transport`) the card has a logical unit and a card
+// memory of `logical->space.direct_bytes` between the engine's DMA and the
+// board's bus (decision 0016); its node is the router's.
 struct NodeNetworkConfig {
   net::RouterConfig router;
   net::NetworkInterfaceConfig interface;
   std::function<void(net::Delivered)> on_delivery;
   std::optional<transport::TransportEngineConfig> transport;
   std::optional<transport::FlowControlConfig> flow_control;
+  std::optional<logical::LogicalUnitConfig> logical;
+  logical::CardMemoryConfig card_memory;
 };
 
 class Node : public sc_core::sc_module {
@@ -59,6 +69,9 @@ class Node : public sc_core::sc_module {
   transport::TransportEngine* transport() { return engine_.get(); }
   // The router's flow control; nullptr on a node built without it.
   transport::RouterFlowControl* flow_control() { return flow_.get(); }
+  // The logical unit and the card's memory; nullptr without them.
+  logical::LogicalUnit* logical() { return unit_.get(); }
+  logical::CardMemory* card_memory() { return card_memory_.get(); }
   StatList Stats() const;
 
  private:
@@ -69,6 +82,9 @@ class Node : public sc_core::sc_module {
   std::unique_ptr<transport::TransportEngine> engine_;
   std::unique_ptr<transport::TransportRegisters> engine_registers_;
   std::unique_ptr<transport::RouterFlowControl> flow_;
+  std::unique_ptr<logical::CardMemory> card_memory_;
+  std::unique_ptr<logical::LogicalUnit> unit_;
+  std::unique_ptr<logical::LogicalRegisters> unit_registers_;
   std::vector<std::unique_ptr<link::SlotSink>> sinks_;
 };
 

@@ -17,8 +17,10 @@ using transport::CompletionStatus;
 using transport::SendKind;
 using transport::SendWr;
 
-// Staging buffers sit above every direct region (at most a 1 TiB window),
-// the messenger's buffers above them.
+// The engine's DMA space (decision 0016): below kDirectBase the board's
+// bus, from it this node's direct region, from kStagingBase the staging
+// buffers and above them the messenger's buffers.
+constexpr uint64_t kDirectBase = LogicalUnit::kDirectBase;
 constexpr uint64_t kStagingBase = uint64_t{1} << 62;
 constexpr uint64_t kMessageBase = kStagingBase + (uint64_t{1} << 61);
 constexpr unsigned kMaxHeldSlots = 1u << 16;  // FAULT_ID is 16 bits
@@ -71,6 +73,7 @@ LogicalUnit::LogicalUnit(const sc_core::sc_module_name& name,
     : sc_module(name),
       socket("socket"),
       memory("memory"),
+      bus("bus"),
       dma("dma"),
       config_(config),
       engine_(engine),
@@ -100,7 +103,7 @@ LogicalUnit::LogicalUnit(const sc_core::sc_module_name& name,
   socket.register_b_transport(this, &LogicalUnit::BTransport);
   dma.register_b_transport(this, &LogicalUnit::DmaTransport);
   rkey_ = engine.RegisterMemory(
-      {0, config.space.direct_bytes, transport::kRemoteAll});
+      {kDirectBase, config.space.direct_bytes, transport::kRemoteAll});
   SC_HAS_PROCESS(LogicalUnit);
   SC_METHOD(OnCompletions);
   sensitive << engine.completion_event();
@@ -403,6 +406,7 @@ AccessStatus LogicalUnit::Rdma(uint16_t home, SendWr wr, uint8_t* data,
   staging_[slot].assign(data, data + length);
   wr.wr_id = next_wr_id_++;
   wr.rkey = connection->second.rkey;
+  wr.remote_address += kDirectBase;  // the home's direct region
   Pending pending;
   pending_[wr.wr_id] = &pending;
   const uint64_t local_address =
@@ -446,8 +450,18 @@ void LogicalUnit::OnCompletions() {
 void LogicalUnit::DmaTransport(tlm::tlm_generic_payload& trans,
                                sc_core::sc_time& delay) {
   const uint64_t address = trans.get_address();
+  if (address < kDirectBase) {
+    if (bus.get_base_port().size() == 0) {
+      trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+      return;
+    }
+    bus->b_transport(trans, delay);  // the board's bus: firmware's buffers
+    return;
+  }
   if (address < kStagingBase) {
-    memory->b_transport(trans, delay);  // the card's memory
+    trans.set_address(address - kDirectBase);  // the card's memory
+    memory->b_transport(trans, delay);
+    trans.set_address(address);
     return;
   }
   if (messenger_.Dma(trans)) {

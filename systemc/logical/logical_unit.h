@@ -105,6 +105,10 @@ struct MailboxEntry {
 
 class LogicalUnit : public sc_core::sc_module {
  public:
+  // Where the direct region sits in the engine's DMA space: its work
+  // requests name card memory at kDirectBase + offset (decision 0016).
+  static constexpr uint64_t kDirectBase = uint64_t{1} << 40;
+
   // Requesters bind here, one socket index each; a unit may have none.
   tlm_utils::multi_passthrough_target_socket<LogicalUnit, 32,
                                              tlm::tlm_base_protocol_types, 0,
@@ -112,6 +116,9 @@ class LogicalUnit : public sc_core::sc_module {
       socket;
   // To the card's memory: the direct region of this node's window.
   tlm_utils::simple_initiator_socket<LogicalUnit> memory;
+  // On a board, to its bus: the engine's DMA for firmware's own work
+  // requests, which name bus addresses (decision 0014). Unbound elsewhere.
+  tlm_utils::simple_initiator_socket_optional<LogicalUnit> bus;
   // The transport engine's DMA binds here (`engine.memory`).
   tlm_utils::simple_target_socket<LogicalUnit> dma;
 

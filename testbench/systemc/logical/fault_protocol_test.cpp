@@ -373,7 +373,8 @@ TEST(FaultProtocol, LOG_6_10_BadMessagesAreDiscardedAndCounted_fail) {
     transport::SendWr wr;
     wr.wr_id = uint64_t{1} << 40;  // not one of the unit's
     wr.length = 8;
-    ASSERT_TRUE(engine.PostSend(qpn, wr, 0x8000).ok());
+    ASSERT_TRUE(
+        engine.PostSend(qpn, wr, LogicalUnit::kDirectBase + 0x8000).ok());
     sc_core::wait(sc_core::sc_time(5, sc_core::SC_US));
     status = bench.at(1).Load(PagedGa(0, 1), 8).status;
   });
