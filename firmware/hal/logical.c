@@ -1,6 +1,6 @@
-/* The logical unit's fault queue and fault responses: the head record read
- * word by word and popped; a response staged, then FR_SEND, then
- * CMD_STATUS. */
+/* The logical unit's fault queue and fault responses, and its mailbox: the
+ * head record or message read word by word and popped; a response or
+ * message staged, then FR_SEND or MB_SEND, then CMD_STATUS. */
 #include "lq/logical.h"
 
 #include "board_regs.h"
@@ -50,4 +50,57 @@ uint32_t lq_logical_answer(const lq_fault_record_t* record, uint32_t status,
   lq_logical_write(LOGICAL_FR_SEND_OFFSET, LOGICAL_FR_SEND_SEND_MASK);
   return logical_cmd_status_result_get(
       lq_logical_read(LOGICAL_CMD_STATUS_OFFSET));
+}
+
+uint32_t lq_log_field(const uint8_t* bytes, uint32_t at, uint32_t width) {
+  uint32_t value = 0;
+  for (uint32_t i = 0; i < width; i++) {
+    value = value << 8 | bytes[at + i];
+  }
+  return value;
+}
+
+bool lq_logical_take_mail(lq_mail_t* mail) {
+  if (lq_logical_read(LOGICAL_MB_COUNT_OFFSET) == 0) {
+    return false;
+  }
+  uint32_t head = lq_logical_read(LOGICAL_MB_DATA_INDEX0_OFFSET);
+  mail->type = head & 0xffu;
+  mail->lost = (head >> 8) & 1u;
+  mail->from = head >> 16;
+  for (uint32_t word = 0; word < LQ_LOG_MAX_BYTES / 4u; word++) {
+    uint32_t value = lq_logical_read(LOGICAL_MB_DATA_INDEX1_OFFSET + 4u * word);
+    for (uint32_t i = 0; i < 4u; i++) {
+      mail->bytes[4u * word + i] = (uint8_t)(value >> (24u - 8u * i));
+    }
+  }
+  lq_logical_write(LOGICAL_MB_POP_OFFSET, LOGICAL_MB_POP_POP_MASK);
+  return true;
+}
+
+/* Stages `words` (MB_SEND_DATA's layout) for `node` and sends them. */
+static uint32_t send_mail(uint32_t node, const uint32_t* words,
+                          uint32_t count) {
+  lq_logical_write(LOGICAL_MB_SEND_NODE_OFFSET, node);
+  for (uint32_t i = 0; i < LOGICAL_MB_SEND_DATA_COUNT; i++) {
+    lq_logical_write(LOGICAL_MB_SEND_DATA_INDEX0_OFFSET + 4u * i,
+                     i < count ? words[i] : 0);
+  }
+  lq_logical_write(LOGICAL_MB_SEND_OFFSET, LOGICAL_MB_SEND_SEND_MASK);
+  return logical_cmd_status_result_get(
+      lq_logical_read(LOGICAL_CMD_STATUS_OFFSET));
+}
+
+uint32_t lq_logical_frame_request(uint32_t node, uint32_t request_id) {
+  const uint32_t words[2] = {LQ_LOG_FRAME_ALLOC_REQ << 24,
+                             (request_id & 0xffffu) << 16};
+  return send_mail(node, words, 2);
+}
+
+uint32_t lq_logical_frame_response(uint32_t node, uint32_t request_id,
+                                   bool granted, uint32_t frame) {
+  const uint32_t words[3] = {LQ_LOG_FRAME_ALLOC_RSP << 24 | (granted ? 0u : 1u)
+                                                                << 16,
+                             (request_id & 0xffffu) << 16, frame};
+  return send_mail(node, words, 3);
 }

@@ -85,7 +85,8 @@ static bool all_up_or_timed_out(void) {
 
 static bool watch_over(void) { return timed_out; }
 
-/* The logical unit's interrupt: fault records wait (LOG-6.2). */
+/* The logical unit's interrupt: fault records or mailbox messages wait
+   (LOG-6.2, LOG-6.10). */
 static void on_fault_irq(uint32_t source) {
   (void)source;
   page_service_serve();
@@ -146,7 +147,9 @@ int main(void) {
   if (serving) {
     page_service_init();
     lq_plic_attach(LQ_IRQ_LOGICAL_PAGE_FAULT, on_fault_irq);
-    lq_logical_write(LOGICAL_IRQ_ENABLE_OFFSET, LOGICAL_IRQ_ENABLE_FAULT_MASK);
+    lq_logical_write(
+        LOGICAL_IRQ_ENABLE_OFFSET,
+        LOGICAL_IRQ_ENABLE_FAULT_MASK | LOGICAL_IRQ_ENABLE_MAIL_MASK);
     printf("page service: serving page faults\n");
   }
 
@@ -193,10 +196,11 @@ int main(void) {
   if (serving) {
     const page_service_stats_t* s = page_service_stats();
     printf(
-        "page service: %lu faults served, %lu pages allocated, %lu "
-        "rejected, %lu unsent\n",
+        "page service: %lu faults served, %lu pages allocated, %lu frames "
+        "lent, %lu rejected, %lu unsent\n",
         (unsigned long)s->served, (unsigned long)s->allocated,
-        (unsigned long)s->rejected, (unsigned long)s->failed);
+        (unsigned long)s->lent, (unsigned long)s->rejected,
+        (unsigned long)s->failed);
   }
   return up == enabled && routed ? 0 : 1;
 }

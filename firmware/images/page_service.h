@@ -1,6 +1,8 @@
 /* page_service: this card's answers, as the owner of its paged region, to
  * the page faults of every requester (docs/spec/log.md LOG-5.5 to LOG-6.5):
- * first-touch allocation from its own pool frames. */
+ * the region is a buffer pooled over every endpoint, each page getting a
+ * frame from its member at first touch; and, as a member, the frames it
+ * lends to other owners (LOG-5.6). */
 #ifndef PAGE_SERVICE_H_
 #define PAGE_SERVICE_H_
 
@@ -9,6 +11,7 @@
 typedef struct {
   uint32_t served;    /* fault records answered */
   uint32_t allocated; /* pages given a frame (ALLOCATED) */
+  uint32_t lent;      /* frames lent to other owners (FRAME_ALLOC_RSP) */
   uint32_t rejected;  /* REJECT answers */
   uint32_t failed;    /* answers the unit could not send (CMD_STATUS) */
 } page_service_stats_t;
@@ -17,7 +20,9 @@ typedef struct {
    before the first page_service_serve(). */
 void page_service_init(void);
 
-/* Answers every record waiting in the fault queue; returns how many. */
+/* Takes every mailbox message, then answers the records waiting in the
+   fault queue (those whose frame must be asked for, once the member
+   answers); returns how many faults it answered. */
 uint32_t page_service_serve(void);
 
 const page_service_stats_t* page_service_stats(void);

@@ -117,8 +117,9 @@ Cluster::Cluster(const sc_core::sc_module_name& name,
 void Cluster::ConnectLogicalUnits() {
   for (size_t a = 0; a < nodes_.size(); ++a) {
     for (size_t b = a + 1; b < nodes_.size(); ++b) {
-      const auto pair = transport::ConnectQps(*nodes_[a]->transport(),
-                                              *nodes_[b]->transport());
+      const auto pair = transport::ConnectQps(
+          *nodes_[a]->transport(), *nodes_[b]->transport(), 1024, std::nullopt,
+          config_.network.logical_timeout);
       if (!pair) {
         throw std::runtime_error("cannot connect the logical units of nodes " +
                                  std::to_string(a) + " and " +

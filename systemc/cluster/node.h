@@ -48,6 +48,8 @@ struct NodeNetworkConfig {
   std::optional<transport::FlowControlConfig> flow_control;
   std::optional<logical::LogicalUnitConfig> logical;
   logical::CardMemoryConfig card_memory;
+  // The local ACK timeout code of the units' connections (TRN-7.4).
+  uint8_t logical_timeout = transport::QpAttributes{}.timeout;
 };
 
 class Node : public sc_core::sc_module {

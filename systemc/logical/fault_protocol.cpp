@@ -50,35 +50,64 @@ AccessStatus LogicalUnit::TranslateAtHead(
     if (++faults > config_.fault_retries) {
       return AccessStatus::kFaultError;  // LOG-6.7
     }
-    if (!faulted) {
-      faulted = sc_core::sc_time_stamp();
-    }
     FaultRequest request = access;
     request.cause = result.cause;
-    const AccessStatus status =
-        ResolveFault(request, owner, *faulted + config_.fault_timeout);
+    const AccessStatus status = ResolveFault(request, owner, faulted);
     if (status != AccessStatus::kOk) {
       return status;
     }
   }
 }
 
-uint16_t LogicalUnit::TakeSlot() {
+// A free held slot, waiting for one until `deadline` (if there is one).
+std::optional<uint16_t> LogicalUnit::TakeSlot(
+    const std::optional<sc_core::sc_time>& deadline) {
   if (free_slots_.empty()) {
     ++counters_.held_slot_waits;
     while (free_slots_.empty()) {
-      wait(slot_freed_);
+      if (!deadline) {
+        wait(slot_freed_);
+      } else if (sc_core::sc_time_stamp() < *deadline) {
+        wait(*deadline - sc_core::sc_time_stamp(), slot_freed_);
+      } else {
+        return std::nullopt;
+      }
     }
   }
-  const uint16_t id = free_slots_.back();
-  free_slots_.pop_back();
-  return id;
+  const uint16_t slot = free_slots_.front();
+  free_slots_.pop_front();
+  return slot;
 }
 
-AccessStatus LogicalUnit::ResolveFault(FaultRequest request, uint16_t owner,
-                                       const sc_core::sc_time& deadline) {
-  request.fault_id = TakeSlot();
-  HeldSlot& slot = slots_[request.fault_id];
+// LOG-6.3's FAULT_ID: the slot, and how many faults it has held (modulo
+// what 16 bits leave), so that an answer to an earlier fault in the same
+// slot is known for late (LOG-6.7).
+uint16_t LogicalUnit::NextFaultId(uint16_t slot) {
+  const uint32_t generations = (uint32_t{1} << 16) / config_.held_slots;
+  HeldSlot& held = slots_[slot];
+  held.generation = (held.generation + 1) % generations;
+  return static_cast<uint16_t>(held.generation * config_.held_slots + slot);
+}
+
+AccessStatus LogicalUnit::ResolveFault(
+    FaultRequest request, uint16_t owner,
+    std::optional<sc_core::sc_time>& faulted) {
+  std::optional<sc_core::sc_time> deadline;
+  if (faulted) {
+    deadline = *faulted + config_.fault_timeout;
+  }
+  const std::optional<uint16_t> taken = TakeSlot(deadline);
+  if (!taken) {
+    ++counters_.fault_timeouts;  // LOG-6.7: no slot before the deadline
+    return AccessStatus::kFaultError;
+  }
+  if (!faulted) {
+    faulted = sc_core::sc_time_stamp();  // the first FAULT_REQ goes now
+    deadline = *faulted + config_.fault_timeout;
+  }
+  request.fault_id = NextFaultId(*taken);
+  HeldSlot& slot = slots_[*taken];
+  slot.fault_id = request.fault_id;
   slot.waiting = true;
   slot.owner = owner;
   slot.page_ga = request.ga - request.ga % config_.space.page_bytes;
@@ -91,8 +120,8 @@ AccessStatus LogicalUnit::ResolveFault(FaultRequest request, uint16_t owner,
       slot.owner_lost = true;
     }
     while (!slot.outcome && !slot.busy && !slot.owner_lost &&
-           sc_core::sc_time_stamp() < deadline) {
-      wait(deadline - sc_core::sc_time_stamp(), slot.changed);
+           sc_core::sc_time_stamp() < *deadline) {
+      wait(*deadline - sc_core::sc_time_stamp(), slot.changed);
     }
     if (slot.owner_lost) {
       ++counters_.unreachable;  // LOG-6.7
@@ -101,20 +130,20 @@ AccessStatus LogicalUnit::ResolveFault(FaultRequest request, uint16_t owner,
     }
     if (slot.busy && !slot.outcome) {
       slot.busy = false;  // LOG-6.2: ask again after log.busy_retry
-      wait(std::min(config_.busy_retry, deadline - sc_core::sc_time_stamp()));
+      wait(std::min(config_.busy_retry, *deadline - sc_core::sc_time_stamp()));
     }
     if (slot.outcome) {
       status = *slot.outcome;
       break;
     }
-    if (sc_core::sc_time_stamp() >= deadline) {
+    if (sc_core::sc_time_stamp() >= *deadline) {
       ++counters_.fault_timeouts;
       status = AccessStatus::kFaultError;
       break;
     }
   }
   slot.waiting = false;
-  free_slots_.push_back(request.fault_id);
+  free_slots_.push_back(*taken);
   slot_freed_.notify(sc_core::SC_ZERO_TIME);
   return status;
 }
@@ -152,18 +181,17 @@ bool LogicalUnit::Post(uint16_t node, const LogMessage& message) {
   return messenger_.Send(node, message);
 }
 
-// A FAULT_RSP (or BUSY) for one of this node's held slots.
-void LogicalUnit::TakeFaultResponse(const FaultResponse& response) {
+// A FAULT_RSP (or BUSY) from `from` for one of this node's held slots.
+void LogicalUnit::TakeFaultResponse(uint16_t from,
+                                    const FaultResponse& response) {
   const uint64_t page_ga =
       response.page_ga - response.page_ga % config_.space.page_bytes;
-  if (response.fault_id >= config_.held_slots ||
-      !slots_[response.fault_id].waiting ||
-      slots_[response.fault_id].page_ga != page_ga ||
-      slots_[response.fault_id].outcome) {
+  HeldSlot& slot = slots_[response.fault_id % config_.held_slots];
+  if (!slot.waiting || slot.fault_id != response.fault_id ||
+      slot.owner != from || slot.page_ga != page_ga || slot.outcome) {
     ++counters_.late_fault_responses;  // LOG-6.7: installs nothing
     return;
   }
-  HeldSlot& slot = slots_[response.fault_id];
   if (response.status == FaultStatus::kBusy) {
     slot.busy = true;
   } else {
@@ -174,6 +202,9 @@ void LogicalUnit::TakeFaultResponse(const FaultResponse& response) {
 
 void LogicalUnit::OnPeerLost(uint16_t peer) {
   ForgetInvalidations(peer);
+  if (lost_peers_.insert(peer).second) {
+    Deliver(peer, std::nullopt, true);  // the firmware's notice (LOG-6.12)
+  }
   for (unsigned id = 0; id < config_.held_slots; ++id) {
     HeldSlot& slot = slots_[id];
     if (slot.waiting && slot.owner == peer && !slot.owner_lost) {
@@ -194,7 +225,7 @@ void LogicalUnit::OnMessage(uint16_t from, const LogMessage& message) {
     }
     QueueFault(*request);
   } else if (const auto* response = std::get_if<FaultResponse>(&message)) {
-    TakeFaultResponse(*response);
+    TakeFaultResponse(from, *response);
   } else if (const auto* inval = std::get_if<InvalRequest>(&message)) {
     TakeInvalRequest(from, *inval);
   } else if (const auto* ack = std::get_if<InvalAck>(&message)) {
@@ -235,8 +266,11 @@ void LogicalUnit::PopFault() {
 
 bool LogicalUnit::AnswerFault(uint16_t requester,
                               const FaultResponse& response) {
+  if (!Post(requester, response)) {
+    return false;
+  }
   ++counters_.faults_served;
-  return Post(requester, response);
+  return true;
 }
 
 }  // namespace lq::logical

@@ -12,6 +12,10 @@ namespace lq::logical {
 // Sharer.
 
 void LogicalUnit::TakeInvalRequest(uint16_t from, const InvalRequest& request) {
+  if (request.ga >> kOffsetBits != from) {
+    messenger_.CountBad();  // only a page's owner revokes it
+    return;
+  }
   const auto owed = std::find_if(
       pending_acks_.begin(), pending_acks_.end(), [&](const PendingAck& p) {
         return p.owner == from && p.ack.inval_id == request.inval_id;
@@ -55,7 +59,15 @@ void LogicalUnit::ReleasePage(uint64_t page) {
 // ---------------------------------------------------------------------------
 // Owner.
 
-uint16_t LogicalUnit::Invalidate(uint16_t sharer, uint64_t ga, uint32_t pages) {
+std::optional<uint16_t> LogicalUnit::Invalidate(uint16_t sharer, uint64_t ga,
+                                                uint32_t pages) {
+  constexpr size_t kIds = size_t{1} << 16;
+  if (invals_.size() >= kIds) {
+    return std::nullopt;  // every INVAL_ID awaits its acknowledgement
+  }
+  while (invals_.count(next_inval_id_) != 0) {
+    ++next_inval_id_;  // not reused while in use (LOG-6.8)
+  }
   const uint16_t id = next_inval_id_++;
   OutstandingInval& inval = invals_[id];
   inval.sharer = sharer;
@@ -117,8 +129,9 @@ void LogicalUnit::ResendInvalidations() {
 // ---------------------------------------------------------------------------
 // Mailbox.
 
-void LogicalUnit::Deliver(uint16_t from, const LogMessage& message, bool lost) {
-  mailbox_.push_back({from, message, lost});
+void LogicalUnit::Deliver(uint16_t from, std::optional<LogMessage> message,
+                          bool lost) {
+  mailbox_.push_back({from, std::move(message), lost});
   mailbox_event_.notify(sc_core::SC_ZERO_TIME);
 }
 

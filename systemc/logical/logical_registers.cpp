@@ -55,7 +55,9 @@ LogicalRegisters::LogicalRegisters(const sc_core::sc_module_name& name,
   }
   regs_.Store(regs::kNodeIdOffset, unit.node());
   regs_.Store(regs::kLuRkeyOffset, unit.rkey());
-  regs_.Store(regs::kSpaceOffset, shift);
+  regs_.Store(regs::kSpaceOffset,
+              regs::kSpacePageShift.Place(shift) |
+                  regs::kSpaceEndpoints.Place(space.endpoints));
   regs_.Store(regs::kDirectFramesOffset,
               static_cast<uint32_t>(space.direct_bytes / space.page_bytes));
   regs_.Hook(regs::kIrqStatusOffset,
@@ -150,7 +152,8 @@ uint32_t LogicalRegisters::MailWord(unsigned index) const {
   if (head == nullptr) {
     return 0;
   }
-  const Bytes bytes = EncodeLogMessage(head->message);
+  const Bytes bytes =
+      head->message ? EncodeLogMessage(*head->message) : Bytes{0};
   if (index == 0) {
     return uint32_t{bytes[0]} | (head->peer_lost ? 1u << kLostBit : 0) |
            uint32_t{head->from} << kFromShift;
@@ -223,9 +226,12 @@ uint32_t LogicalRegisters::SendInvalidation() {
   if (sharer != unit_.node() && !unit_.connection_qpn(sharer)) {
     return Result(regs::CmdResult::kNoConnection);
   }
-  const uint16_t id = unit_.Invalidate(sharer, Wide(regs::kInvGaLoOffset),
-                                       regs_.value(regs::kInvPagesOffset));
-  regs_.Store(regs::kInvIdOffset, id);
+  const std::optional<uint16_t> id = unit_.Invalidate(
+      sharer, Wide(regs::kInvGaLoOffset), regs_.value(regs::kInvPagesOffset));
+  if (!id) {
+    return Result(regs::CmdResult::kFull);
+  }
+  regs_.Store(regs::kInvIdOffset, *id);
   return Result(regs::CmdResult::kOk);
 }
 

@@ -90,6 +90,10 @@ LogicalUnit::LogicalUnit(const sc_core::sc_module_name& name,
         ": log.page_bytes, log.direct_bytes, log.max_burst or "
         "log.swap_attempts out of range (LOG-3.1, LOG-3.7, LOG-5.1)");
   }
+  if (config.max_burst > 0xFFFF) {  // FAULT_REQ's SIZE is 16 bits
+    throw std::invalid_argument(std::string(this->name()) +
+                                ": log.max_burst above 65535 (LOG-6.10)");
+  }
   if (config.held_slots == 0 || config.held_slots > kMaxHeldSlots ||
       config.fault_queue_entries == 0 || config.message_receives == 0) {
     throw std::invalid_argument(

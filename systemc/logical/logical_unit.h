@@ -95,11 +95,13 @@ struct LogicalCounters {
 };
 
 // A message for the firmware's mailbox (LOG-6.10): an INVAL_ACK or a
-// FRAME_* message, and the node it came from. `peer_lost` marks, instead of
-// an acknowledgement, an invalidation whose sharer's connection failed.
+// FRAME_* message, and the node it came from. `peer_lost` with a message
+// marks, instead of an acknowledgement, an invalidation whose sharer's
+// connection failed; without one, that the connection to `from` failed
+// (once per node).
 struct MailboxEntry {
   uint16_t from = 0;
-  LogMessage message;
+  std::optional<LogMessage> message;
   bool peer_lost = false;
 };
 
@@ -167,8 +169,10 @@ class LogicalUnit : public sc_core::sc_module {
   // LOG-6.8, the owner's side: sends INVAL_REQ for `pages` pages from
   // `ga`'s to `sharer`, again every log.inval_retry until it is
   // acknowledged; the acknowledgement, or the news that the sharer's
-  // connection failed, arrives in the mailbox. Returns the INVAL_ID.
-  uint16_t Invalidate(uint16_t sharer, uint64_t ga, uint32_t pages);
+  // connection failed, arrives in the mailbox. Returns the INVAL_ID, or
+  // nothing if every INVAL_ID is in use.
+  std::optional<uint16_t> Invalidate(uint16_t sharer, uint64_t ga,
+                                     uint32_t pages);
   // The firmware's mailbox, oldest first.
   size_t mailbox_size() const { return mailbox_.size(); }
   const MailboxEntry* mailbox_head() const {
@@ -218,6 +222,8 @@ class LogicalUnit : public sc_core::sc_module {
   // so that an invalidation that follows it removes it (LOG-6.8).
   struct HeldSlot {
     bool waiting = false;
+    uint16_t fault_id = 0;    // of the fault it holds (NextFaultId)
+    uint32_t generation = 0;  // faults it has held
     uint16_t owner = 0;
     uint64_t page_ga = 0;
     std::optional<AccessStatus> outcome;  // kOk: a PTE was installed
@@ -263,10 +269,14 @@ class LogicalUnit : public sc_core::sc_module {
                                std::optional<sc_core::sc_time>& faulted);
   // One FAULT_REQ round trip, BUSY rounds included: kOk once a PTE is
   // installed, else how the access completes.
+  // The first FAULT_REQ's time goes into `faulted`; the access's deadline
+  // runs from it (LOG-6.7).
   AccessStatus ResolveFault(FaultRequest request, uint16_t owner,
-                            const sc_core::sc_time& deadline);
+                            std::optional<sc_core::sc_time>& faulted);
   AccessStatus Answered(const FaultResponse& response, uint64_t page_ga);
-  uint16_t TakeSlot();
+  std::optional<uint16_t> TakeSlot(
+      const std::optional<sc_core::sc_time>& deadline);
+  uint16_t NextFaultId(uint16_t slot);
   // Sends `message` to `node`, or acts on it at once if it is this node.
   bool Post(uint16_t node, const LogMessage& message);
   void OnMessage(uint16_t from, const LogMessage& message);
@@ -277,9 +287,10 @@ class LogicalUnit : public sc_core::sc_module {
   void ReleasePage(uint64_t page);
   void ForgetInvalidations(uint16_t sharer);
   void ResendInvalidations();  // SC_THREAD
-  void Deliver(uint16_t from, const LogMessage& message, bool lost = false);
+  void Deliver(uint16_t from, std::optional<LogMessage> message,
+               bool lost = false);
   void QueueFault(const FaultRequest& request);
-  void TakeFaultResponse(const FaultResponse& response);
+  void TakeFaultResponse(uint16_t from, const FaultResponse& response);
   void OnPeerLost(uint16_t peer);
   // Performs the access where `where` says, locally or remotely.
   AccessStatus Go(tlm::tlm_generic_payload& trans, const Translation& where);
@@ -312,7 +323,7 @@ class LogicalUnit : public sc_core::sc_module {
   std::vector<size_t> free_staging_;
   // LOG-6: the held slots and pages as requester, the fault queue as owner.
   std::unique_ptr<HeldSlot[]> slots_;
-  std::vector<uint16_t> free_slots_;
+  std::deque<uint16_t> free_slots_;  // oldest freed first
   sc_core::sc_event slot_freed_;
   std::unordered_map<uint64_t, PageHold> holds_;  // by global page number
   uint64_t next_hold_ = 0;
@@ -327,6 +338,7 @@ class LogicalUnit : public sc_core::sc_module {
   uint16_t next_inval_id_ = 0;
   sc_core::sc_event inval_changed_;
   std::deque<MailboxEntry> mailbox_;
+  std::set<uint16_t> lost_peers_;  // reported in the mailbox
   sc_core::sc_event mailbox_event_;
   LogMessenger messenger_;
   LogicalCounters counters_;

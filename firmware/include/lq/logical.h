@@ -1,8 +1,8 @@
 /* The card's logical unit (docs/registers/logical.md, docs/spec/log.md
  * sections 5 to 7) through the generated logical_regs.h: the fault queue a
- * page's owner serves, fault responses, the page table and PTEs. Only a
- * card of a cluster built with logical units has one (lq_logical_present()).
- */
+ * page's owner serves, fault responses, PTEs, and the mailbox through which
+ * owners and pool members exchange FRAME_* messages. Only a card of a
+ * cluster built with logical units has one (lq_logical_present()). */
 #ifndef LQ_LOGICAL_H_
 #define LQ_LOGICAL_H_
 
@@ -58,12 +58,45 @@ bool lq_logical_take_fault(lq_fault_record_t* record);
 uint32_t lq_logical_answer(const lq_fault_record_t* record, uint32_t status,
                            uint32_t reason, uint64_t pte);
 
-/* log2 of the page size, and the frames of the direct region. */
+/* log2 of the page size, the cluster's endpoints, and the frames of the
+   direct region. */
 static inline uint32_t lq_logical_page_shift(void) {
   return logical_space_page_shift_get(lq_logical_read(LOGICAL_SPACE_OFFSET));
+}
+static inline uint32_t lq_logical_endpoints(void) {
+  return logical_space_endpoints_get(lq_logical_read(LOGICAL_SPACE_OFFSET));
 }
 static inline uint32_t lq_logical_direct_frames(void) {
   return lq_logical_read(LOGICAL_DIRECT_FRAMES_OFFSET);
 }
+
+/* LOG-6.10's TYPE codes of the messages the mailbox carries. */
+#define LQ_LOG_INVAL_ACK 4u
+#define LQ_LOG_FRAME_ALLOC_REQ 5u
+#define LQ_LOG_FRAME_ALLOC_RSP 6u
+#define LQ_LOG_FRAME_FREE 7u
+#define LQ_LOG_MAX_BYTES 24u
+
+/* A mailbox message: its TYPE, the node it came from, whether it reports a
+   sharer lost instead of an INVAL_ACK, and its bytes (LOG-6.10's layout,
+   big-endian fields). */
+typedef struct {
+  uint32_t type;
+  uint32_t from;
+  bool lost;
+  uint8_t bytes[LQ_LOG_MAX_BYTES];
+} lq_mail_t;
+
+/* Takes the head of the mailbox into *mail and pops it; false if empty. */
+bool lq_logical_take_mail(lq_mail_t* mail);
+
+/* A big-endian field of `width` bytes at `at` of a message. */
+uint32_t lq_log_field(const uint8_t* bytes, uint32_t at, uint32_t width);
+
+/* FRAME_ALLOC_REQ to pool member `node`, and the member's FRAME_ALLOC_RSP
+   (LOG-5.6); each returns CMD_STATUS's RESULT. */
+uint32_t lq_logical_frame_request(uint32_t node, uint32_t request_id);
+uint32_t lq_logical_frame_response(uint32_t node, uint32_t request_id,
+                                   bool granted, uint32_t frame);
 
 #endif /* LQ_LOGICAL_H_ */

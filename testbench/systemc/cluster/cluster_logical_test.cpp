@@ -2,10 +2,13 @@
 // issue 8): a 2x2 torus of boards with transport engines and logical
 // units boots the link bring-up firmware, which trains the links, switches
 // in the routes and then serves, on each card, the faults on its paged
-// region (firmware/images/page_service.c) from the unit's interrupt. Then
-// node 1 stores to a page of node 0 (first touch: ALLOCATED on node 0),
-// node 2 loads it back (MAP), node 0 touches a page of its own, and node 3
-// touches a page beyond what node 0 hands out (REJECT RANGE).
+// region (firmware/images/page_service.c) from the unit's interrupt: the
+// region is a buffer pooled over all four cards, page i homed on card
+// (owner + i) mod 4 (LOG-5.5). Node 1 stores to page 6 of node 0: node 0's
+// firmware asks node 2's for a frame (FRAME_ALLOC_REQ/RSP through the
+// mailboxes) and answers ALLOCATED with it; nodes 2 and 3 load the page
+// back (MAP); node 0 touches page 4, homed on itself; and node 3 touches a
+// page beyond what node 0 hands out (REJECT RANGE).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -45,80 +48,173 @@ Bytes Pattern(size_t length, uint8_t seed) {
   return bytes;
 }
 
-TEST(ClusterLogicalTest, LOG_6_4_FirmwareServesCrossNodePageFaults) {
-  const auto image = testing::ReadFirmwareImage(LQ_FIRMWARE_IMAGE);
-  ASSERT_TRUE(image.ok()) << image.error().reason;
+// A 2x2 torus of boards with logical units running the bring-up
+// firmware, and a requester on every unit.
+struct Bench {
   std::vector<std::string> console;
-  unsigned serving = 0;
-  ClusterConfig config;
-  config.port = testing::ScaledPcie6Port();
-  config.network.transport = transport::TransportEngineConfig{};
-  config.network.logical = logical::LogicalUnitConfig{};
-  config.on_console_line = [&](const std::string& node,
-                               const std::string& line) {
-    console.push_back(node + ": " + line);
-    serving += line == "page service: serving page faults" ? 1 : 0;
-  };
-  const auto topology =
-      topo::CreateTopology("torus", {{"dims", "2x2"}}).value();
-  Cluster cluster("cluster", config, topology);
-  ASSERT_TRUE(cluster.Load(*image).ok());
+  unsigned serving = 0;  // firmware asleep in its watch loop, serving
+  std::unique_ptr<Cluster> cluster;
   std::vector<std::unique_ptr<Requester>> requesters;
-  for (unsigned n = 0; n < kNodes; ++n) {
-    requesters.push_back(
-        std::make_unique<Requester>(("requester" + std::to_string(n)).c_str()));
-    requesters.back()->socket.bind(cluster.node(n).logical()->socket);
-  }
 
-  std::vector<AccessStatus> statuses;
-  Bytes loaded;
-  sc_time first_touch;
-  testing::ScThread work("work", [&] {
+  explicit Bench(uint8_t qp_timeout = transport::QpAttributes{}.timeout) {
+    ClusterConfig config;
+    config.port = testing::ScaledPcie6Port();
+    config.network.transport = transport::TransportEngineConfig{};
+    config.network.logical = logical::LogicalUnitConfig{};
+    config.network.logical_timeout = qp_timeout;
+    config.on_console_line = [this](const std::string& node,
+                                    const std::string& line) {
+      console.push_back(node + ": " + line);
+      // The last line before the firmware sleeps in its watch loop.
+      serving += line.rfind("link bring-up: watching", 0) == 0 ? 1 : 0;
+    };
+    cluster = std::make_unique<Cluster>(
+        "cluster", config,
+        topo::CreateTopology("torus", {{"dims", "2x2"}}).value());
+    const auto image = testing::ReadFirmwareImage(LQ_FIRMWARE_IMAGE);
+    EXPECT_TRUE(image.ok() && cluster->Load(*image).ok());
+    for (unsigned n = 0; n < kNodes; ++n) {
+      requesters.push_back(std::make_unique<Requester>(
+          ("requester" + std::to_string(n)).c_str()));
+      requesters.back()->socket.bind(cluster->node(n).logical()->socket);
+    }
+  }
+  // In a test thread: until every firmware serves faults.
+  bool WaitServing() {
     for (int t = 0; t < 1000 && serving < kNodes; ++t) {
       sc_core::wait(sc_time(10, SC_US));
     }
-    ASSERT_EQ(serving, kNodes) << "every firmware serves faults";
+    return serving == kNodes;
+  }
+  std::string Transcript() const {
+    std::string transcript;
+    for (const std::string& line : console) {
+      transcript += line + "\n";
+    }
+    return transcript;
+  }
+  // Node `n`'s CPU statistic `what` (instructions, cycles).
+  uint64_t Cpu(unsigned n, const std::string& what) {
+    for (const Stat& stat : cluster->node(n).board().cpu().Stats()) {
+      if (stat.name.size() > what.size() &&
+          stat.name.compare(stat.name.size() - what.size(), what.size(),
+                            what) == 0) {
+        return stat.value;
+      }
+    }
+    ADD_FAILURE() << "no CPU statistic " << what;
+    return 0;
+  }
+  bool Printed(const std::string& line) const {
+    return std::find(console.begin(), console.end(), line) != console.end();
+  }
+};
+
+TEST(ClusterLogicalTest, LOG_6_4_FirmwareServesCrossNodePageFaults) {
+  Bench bench;
+  Cluster& cluster = *bench.cluster;
+  std::vector<std::unique_ptr<Requester>>& requesters = bench.requesters;
+  std::vector<AccessStatus> statuses;
+  Bytes loaded;
+  sc_time first_touch;
+  sc_time mapped;          // node 2's load: a fault answered MAP
+  uint64_t work0[2] = {};  // instructions and cycles over the first touch
+  uint64_t work2[2] = {};
+  testing::ScThread work("work", [&] {
+    ASSERT_TRUE(bench.WaitServing()) << "every firmware serves faults";
     const sc_time start = sc_core::sc_time_stamp();
+    work0[0] = bench.Cpu(0, ".instructions");
+    work0[1] = bench.Cpu(0, ".cycles");
+    work2[0] = bench.Cpu(2, ".instructions");
+    work2[1] = bench.Cpu(2, ".cycles");
     statuses.push_back(
-        requesters[1]->Store(PagedGa(0, 5, 0x80), Pattern(64, 1)).status);
+        requesters[1]->Store(PagedGa(0, 6, 0x80), Pattern(64, 1)).status);
     first_touch = sc_core::sc_time_stamp() - start;
-    const logical::testing::Answer load =
-        requesters[2]->Load(PagedGa(0, 5, 0x80), 64);
-    statuses.push_back(load.status);
-    loaded = load.data;
+    work0[0] = bench.Cpu(0, ".instructions") - work0[0];
+    work0[1] = bench.Cpu(0, ".cycles") - work0[1];
+    work2[0] = bench.Cpu(2, ".instructions") - work2[0];
+    work2[1] = bench.Cpu(2, ".cycles") - work2[1];
+    for (const unsigned reader : {2u, 3u}) {
+      const sc_time issued = sc_core::sc_time_stamp();
+      const logical::testing::Answer load =
+          requesters[reader]->Load(PagedGa(0, 6, 0x80), 64);
+      if (reader == 2) {
+        mapped = sc_core::sc_time_stamp() - issued;
+      }
+      statuses.push_back(load.status);
+      loaded.insert(loaded.end(), load.data.begin(), load.data.end());
+    }
     statuses.push_back(
-        requesters[0]->Store(PagedGa(0, 6), Pattern(8, 2)).status);
+        requesters[0]->Store(PagedGa(0, 4), Pattern(8, 2)).status);
     statuses.push_back(requesters[3]->Load(PagedGa(0, 5000), 8).status);
   });
   sc_core::sc_start(sc_time(40, sc_core::SC_MS));
 
-  std::string transcript;
-  for (const std::string& line : console) {
-    transcript += line + "\n";
-  }
+  const std::string transcript = bench.Transcript();
   ASSERT_TRUE(work.finished()) << transcript;
-  EXPECT_EQ(statuses, (std::vector<AccessStatus>{
-                          AccessStatus::kOk, AccessStatus::kOk,
-                          AccessStatus::kOk, AccessStatus::kAddressError}));
-  EXPECT_EQ(loaded, Pattern(64, 1)) << "node 2 reads node 1's store";
-  // page_service's pool starts 4 GiB below the top of the 16 GiB region.
+  EXPECT_EQ(statuses,
+            (std::vector<AccessStatus>{AccessStatus::kOk, AccessStatus::kOk,
+                                       AccessStatus::kOk, AccessStatus::kOk,
+                                       AccessStatus::kAddressError}));
+  Bytes twice = Pattern(64, 1);
+  twice.insert(twice.end(), twice.begin(), twice.end());
+  EXPECT_EQ(loaded, twice) << "nodes 2 and 3 read node 1's store";
+  // page_service's pool starts 4 GiB below the top of the 16 GiB region:
+  // page 6 took node 2's first pool frame, page 4 node 0's.
   const uint64_t first_frame = (kDirect - (uint64_t{4} << 30)) / kPage;
-  EXPECT_EQ(cluster.node(0).card_memory()->Peek(first_frame * kPage + 0x80, 64),
+  EXPECT_EQ(cluster.node(2).card_memory()->Peek(first_frame * kPage + 0x80, 64),
             Pattern(64, 1));
-  EXPECT_EQ(cluster.node(0).card_memory()->Peek((first_frame + 1) * kPage, 8),
+  EXPECT_EQ(cluster.node(0).card_memory()->Peek(first_frame * kPage, 8),
             Pattern(8, 2));
   EXPECT_EQ(cluster.finished_nodes(), kNodes) << transcript;
   EXPECT_EQ(cluster.worst_status(), 0) << transcript;
-  EXPECT_NE(std::find(console.begin(), console.end(),
-                      "node0: page service: 4 faults served, 2 pages "
-                      "allocated, 1 rejected, 0 unsent"),
-            console.end())
-      << transcript;
+  for (const char* line :
+       {"node0: page service: 5 faults served, 2 pages allocated, 0 frames "
+        "lent, 1 rejected, 0 unsent",
+        "node2: page service: 0 faults served, 0 pages allocated, 1 frames "
+        "lent, 0 rejected, 0 unsent"}) {
+    EXPECT_TRUE(bench.Printed(line)) << line << "\n" << transcript;
+  }
   EXPECT_GT(first_touch, sc_time(1, SC_US)) << "firmware took its time";
   std::printf(
-      "first-touch store from node 1, served by node 0's firmware: "
+      "first-touch store from node 1, served by node 0's firmware with a "
+      "frame from node 2: %.0f ns (node 0's MCU: %llu instructions in %llu "
+      "cycles, node 2's: %llu in %llu); load from node 2 answered MAP: "
       "%.0f ns\n",
-      first_touch.to_seconds() * 1e9);
+      first_touch.to_seconds() * 1e9, static_cast<unsigned long long>(work0[0]),
+      static_cast<unsigned long long>(work0[1]),
+      static_cast<unsigned long long>(work2[0]),
+      static_cast<unsigned long long>(work2[1]), mapped.to_seconds() * 1e9);
+}
+
+// LOG-6.12 in firmware: node 2, the pool member of page 6 of node 0, has
+// died. Node 1's first touch makes node 0's firmware ask node 2 for a
+// frame; when the transport gives up on that connection, node 0's unit
+// reports it in the mailbox and the firmware answers REJECT HOME_LOST at
+// once instead of leaving the fault to time out (log.fault_timeout, 10 ms).
+TEST(ClusterLogicalTest, LOG_6_12_DeadPoolMemberIsHomeLost) {
+  Bench bench(1);  // 8.2 us per transport attempt
+  Cluster& cluster = *bench.cluster;
+  AccessStatus status = AccessStatus::kOk;
+  sc_time took;
+  testing::ScThread work("work", [&] {
+    ASSERT_TRUE(bench.WaitServing());
+    cluster.node(2).transport()->interface().Fail();
+    const sc_time start = sc_core::sc_time_stamp();
+    status = bench.requesters[1]->Store(PagedGa(0, 6), Pattern(8, 1)).status;
+    took = sc_core::sc_time_stamp() - start;
+  });
+  sc_core::sc_start(sc_time(40, sc_core::SC_MS));
+  const std::string transcript = bench.Transcript();
+  ASSERT_TRUE(work.finished()) << transcript;
+  EXPECT_EQ(status, AccessStatus::kFaultError) << "HOME_LOST";
+  EXPECT_LT(took, sc_time(1, sc_core::SC_MS))
+      << "answered by the firmware, not ended by the fault timeout";
+  EXPECT_EQ(cluster.node(1).logical()->counters().fault_rejects, 1u);
+  EXPECT_TRUE(bench.Printed(
+      "node0: page service: 1 faults served, 0 pages allocated, 0 frames "
+      "lent, 1 rejected, 0 unsent"))
+      << transcript;
 }
 
 }  // namespace

@@ -195,9 +195,9 @@ TEST(FaultProtocol, LOG_6_1_NoFreeSlotMeansTheFaultWaits) {
   RunUntilDone({&a, &b});
   EXPECT_EQ(bench.counters(1).held_slot_waits, 1u);
   EXPECT_EQ(bench.owners[0]->records().size(), 2u);
-  for (const FaultRecord& record : bench.owners[0]->records()) {
-    EXPECT_EQ(record.request.fault_id, 0) << "both used the only slot";
-  }
+  const auto& records = bench.owners[0]->records();
+  EXPECT_NE(records[0].request.fault_id, records[1].request.fault_id)
+      << "the only slot, named afresh for each fault";
 }
 
 // LOG-6.2: a full fault queue answers BUSY at once; the requester asks
@@ -314,6 +314,38 @@ TEST(FaultProtocol, LOG_6_7_TimeoutThenTheLateAnswerIsDiscarded_fail) {
   EXPECT_EQ(c.late_fault_responses, 3u) << "every answer came after 80 us";
   EXPECT_EQ(NotMapped(c), 3u)
       << "late answers install nothing: the third access faults again";
+}
+
+// LOG-6.7: a late answer for the same page, arriving while the slot it
+// named serves the next access held behind, installs nothing and decides
+// nothing: the slot's FAULT_ID is not the one it was asked with.
+TEST(FaultProtocol, LOG_6_7_LateAnswerDoesNotServeTheNextFaultInItsSlot_fail) {
+  LogicalFabricConfig config;
+  config.unit.fault_timeout = sc_core::sc_time(50, sc_core::SC_US);
+  config.unit.held_slots = 1;
+  Bench bench(
+      [](const FaultRecord& record) {
+        FaultResponse answer = Map(record, 0, FaultStatus::kReject);
+        answer.reason = RejectReason::kPermission;  // COMMAND_ERROR
+        return std::optional<FaultResponse>(answer);
+      },
+      config, 2, sc_core::sc_time(80, sc_core::SC_US));
+  AccessStatus first = AccessStatus::kOk;
+  AccessStatus second = AccessStatus::kOk;
+  ScThread a("a", [&] {
+    first = bench.at(1, 0).Store(PagedGa(0, 3), Pattern(8, 1)).status;
+  });
+  ScThread b("b", [&] {
+    sc_core::wait(sc_core::sc_time(1, sc_core::SC_US));
+    second = bench.at(1, 1).Load(PagedGa(0, 3), 8).status;  // held behind
+  });
+  RunUntilDone({&a, &b}, sc_core::sc_time(1, sc_core::SC_MS));
+  EXPECT_EQ(first, AccessStatus::kFaultError) << "timed out";
+  EXPECT_EQ(second, AccessStatus::kFaultError)
+      << "timed out too: the REJECT for the first came while the second "
+         "waited in the same slot, and must not complete it";
+  EXPECT_EQ(bench.counters(1).fault_rejects, 0u);
+  EXPECT_EQ(bench.counters(1).late_fault_responses, 2u);
 }
 
 // LOG-6.7: an answer that does not grant the access makes it fault again;

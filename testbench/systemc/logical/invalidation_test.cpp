@@ -90,12 +90,12 @@ TEST(Invalidation, LOG_6_8_EntriesGoAndTheSharerAcknowledges) {
   AccessStatus after = AccessStatus::kOk;
   ScThread thread("test", [&] {
     before = bench.at(1).Load(PagedGa(1), 8).status;
-    const uint16_t id = bench.unit(0).Invalidate(1, PagedGa(1), 2);
+    const uint16_t id = bench.unit(0).Invalidate(1, PagedGa(1), 2).value();
     bench.unit(0).Invalidate(2, PagedGa(1), 2);  // holds no entry
     mail.push_back(TakeMail(bench.unit(0)));
     mail.push_back(TakeMail(bench.unit(0)));
     const MailboxEntry& from_one = mail[0].from == 1 ? mail[0] : mail[1];
-    EXPECT_EQ(std::get<InvalAck>(from_one.message).inval_id, id);
+    EXPECT_EQ(std::get<InvalAck>(from_one.message.value()).inval_id, id);
     after = bench.at(1).Load(PagedGa(2), 8).status;
   });
   RunUntilDone({&thread});
@@ -108,6 +108,32 @@ TEST(Invalidation, LOG_6_8_EntriesGoAndTheSharerAcknowledges) {
   // Both pages are gone: an access faults (and, unanswered, times out).
   EXPECT_EQ(NotMapped(bench.unit(1).counters()), 1u);
   EXPECT_EQ(after, AccessStatus::kFaultError);
+}
+
+// LOG-6.8: only a page's owner revokes it; an INVAL_REQ from another node
+// is discarded and counted, and the entry stays.
+TEST(Invalidation, LOG_6_8_OnlyTheOwnerInvalidates_fail) {
+  Bench bench;
+  ASSERT_TRUE(bench.unit(1).InstallPte(bench.Page(1), Full(3, 7)));
+  // INVAL_REQ for node 0's page 1, sent by node 2.
+  const Bytes message = EncodeLogMessage(InvalRequest{9, PagedGa(1), 1});
+  bench.fabric->memory(2).Poke(0x100, message);
+  AccessStatus after = AccessStatus::kFaultError;
+  ScThread thread("test", [&] {
+    transport::SendWr wr;
+    wr.wr_id = uint64_t{1} << 40;
+    wr.length = static_cast<uint32_t>(message.size());
+    const uint32_t qpn = bench.unit(2).connection_qpn(1).value();
+    ASSERT_TRUE(bench.fabric->node(2)
+                    .engine->PostSend(qpn, wr, LogicalUnit::kDirectBase + 0x100)
+                    .ok());
+    sc_core::wait(sc_core::sc_time(5, sc_core::SC_US));
+    after = bench.at(1).Load(PagedGa(1), 8).status;
+  });
+  RunUntilDone({&thread});
+  EXPECT_EQ(bench.unit(1).bad_messages(), 1u);
+  EXPECT_EQ(bench.unit(1).counters().invalidations, 0u);
+  EXPECT_EQ(after, AccessStatus::kOk) << "the entry is still there";
 }
 
 // LOG-6.8: the acknowledgement waits for an access already translated with
@@ -150,14 +176,21 @@ TEST(Invalidation, LOG_6_8_ResentUntilAcknowledgedAndADeadSharerReported) {
     bench.fabric->node(2).engine->interface().Fail();
     bench.unit(0).Invalidate(2, PagedGa(1), 1);
     mail.push_back(TakeMail(bench.unit(0)));
+    mail.push_back(TakeMail(bench.unit(0)));
+    sc_core::wait(sc_core::sc_time(200, sc_core::SC_US));
   });
   RunUntilDone({&thread});
-  ASSERT_EQ(mail.size(), 2u);
+  ASSERT_EQ(mail.size(), 3u);
   EXPECT_FALSE(mail[0].peer_lost);
   EXPECT_GE(bench.unit(3).counters().invalidations, 2u)
       << "the request came more than once";
-  EXPECT_TRUE(mail[1].peer_lost);
+  EXPECT_TRUE(mail[1].peer_lost && mail[1].message.has_value())
+      << "the invalidation, reported lost";
   EXPECT_EQ(mail[1].from, 2);
+  EXPECT_TRUE(mail[2].peer_lost && !mail[2].message.has_value())
+      << "LOG-6.12: the connection to node 2 failed";
+  EXPECT_EQ(mail[2].from, 2);
+  EXPECT_EQ(bench.unit(0).mailbox_size(), 0u) << "reported once";
 }
 
 // LOG-6.8, LOG-6.9 and issue 8's checker: nodes 2 and 3 write their own

@@ -73,7 +73,8 @@ TEST(LogicalRegisters, IdentityAndTheSpaceTheyDescribe) {
     EXPECT_EQ(regs::kIdMagic.Read(csr.Read(regs::kIdOffset)), 0x554Cu);
     EXPECT_EQ(csr.Read(regs::kNodeIdOffset), 2u);
     EXPECT_EQ(csr.Read(regs::kLuRkeyOffset), bench.fabric->unit(2).rkey());
-    EXPECT_EQ(csr.Read(regs::kSpaceOffset), 16u) << "64 KiB pages";
+    EXPECT_EQ(csr.Read(regs::kSpaceOffset), 4u << 16 | 16u)
+        << "4 endpoints, 64 KiB pages";
     EXPECT_EQ(csr.Read(regs::kDirectFramesOffset), 262144u) << "16 GiB";
   });
   RunUntilDone({&thread});
