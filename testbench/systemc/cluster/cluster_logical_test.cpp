@@ -110,7 +110,8 @@ struct Bench {
   }
 };
 
-TEST(ClusterLogicalTest, LOG_6_4_FirmwareServesCrossNodePageFaults) {
+TEST(ClusterLogicalTest,
+     LOG_5_5_And_LOG_6_4_FirmwarePoolsPagesAndServesFaults) {
   Bench bench;
   Cluster& cluster = *bench.cluster;
   std::vector<std::unique_ptr<Requester>>& requesters = bench.requesters;

@@ -106,10 +106,10 @@ Bytes Pattern(size_t length, uint8_t seed) {
   return bytes;
 }
 
-// LOG-5.7, LOG-6.5, LOG-6.6: the first store to a page of node 0 from node
+// LOG-5.7, LOG-5.8, LOG-6.5: the first store to a page of node 0 from node
 // 1 faults to node 0, whose firmware allocates a frame on node 2; the
 // store is retried and lands there; later accesses go straight to it.
-TEST(FaultProtocol, LOG_6_5_FirstTouchAllocatesAndTheAccessCompletes) {
+TEST(FaultProtocol, LOG_5_8_And_LOG_6_5_FirstTouchGoesToTheOwnerAndCompletes) {
   Bench bench(MapTo(2, FaultStatus::kAllocated));
   sc_core::sc_time faulted_store;
   ScThread thread("test", [&] {
@@ -150,7 +150,8 @@ TEST(FaultProtocol, LOG_6_1_OwnerFaultsWithoutTheNetwork) {
 // LOG-6.1: accesses of the same node to a page being faulted wait behind
 // the first without asking again, and complete after it in issue order;
 // an access to another page goes on meanwhile.
-TEST(FaultProtocol, LOG_6_1_LaterAccessesToThePageWaitBehindTheFirst) {
+TEST(FaultProtocol,
+     LOG_6_1_And_LOG_6_6_LaterAccessesToThePageWaitBehindTheFirst) {
   LogicalFabricConfig config;
   Bench bench(MapTo(3, FaultStatus::kAllocated), config, 3,
               sc_core::sc_time(20, sc_core::SC_US));
