@@ -36,6 +36,10 @@ uint64_t PageNumber(const AddressSpace& space, uint64_t ga) {
   return ga / space.page_bytes;
 }
 
+uint64_t PageBase(const AddressSpace& space, uint64_t ga) {
+  return ga - ga % space.page_bytes;
+}
+
 bool WithinOnePage(const AddressSpace& space, uint64_t ga, uint64_t size) {
   return size != 0 &&
          ga / space.page_bytes == (ga + size - 1) / space.page_bytes;

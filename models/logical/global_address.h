@@ -38,9 +38,10 @@ constexpr uint64_t GlobalAddress(uint16_t node, uint64_t offset) {
 // endpoint (LOG-2.2).
 std::optional<DecodedAddress> Decode(const AddressSpace& space, uint64_t ga);
 
-// LOG-5.1: the global page number of `ga`, and whether [ga, ga + size)
-// stays in one page (LOG-3.1).
+// LOG-5.1: the global page number of `ga`, the GA of its page's first
+// byte, and whether [ga, ga + size) stays in one page (LOG-3.1).
 uint64_t PageNumber(const AddressSpace& space, uint64_t ga);
+uint64_t PageBase(const AddressSpace& space, uint64_t ga);
 bool WithinOnePage(const AddressSpace& space, uint64_t ga, uint64_t size);
 
 // Whether the sizes are ones log.md allows: page size a power of two from

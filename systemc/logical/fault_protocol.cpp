@@ -24,7 +24,8 @@ AccessStatus LogicalUnit::TranslatePaged(
   while (hold.queue.front() != number) {
     wait(hold.changed);
   }
-  const AccessStatus status = TranslateAtHead(access, owner, where, faulted);
+  const AccessStatus status =
+      TranslateAtHead(access, page, owner, where, faulted);
   hold.queue.pop_front();
   if (hold.queue.empty()) {
     holds_.erase(page);
@@ -35,9 +36,8 @@ AccessStatus LogicalUnit::TranslatePaged(
 }
 
 AccessStatus LogicalUnit::TranslateAtHead(
-    const FaultRequest& access, uint16_t owner, Translation& where,
-    std::optional<sc_core::sc_time>& faulted) {
-  const uint64_t page = PageNumber(config_.space, access.ga);
+    const FaultRequest& access, uint64_t page, uint16_t owner,
+    Translation& where, std::optional<sc_core::sc_time>& faulted) {
   unsigned faults = 0;
   for (;;) {
     const TranslateResult result = Translate(
@@ -110,7 +110,7 @@ AccessStatus LogicalUnit::ResolveFault(
   slot.fault_id = request.fault_id;
   slot.waiting = true;
   slot.owner = owner;
-  slot.page_ga = request.ga - request.ga % config_.space.page_bytes;
+  slot.page_ga = PageBase(config_.space, request.ga);
   slot.outcome.reset();
   slot.busy = false;
   slot.owner_lost = false;
@@ -184,8 +184,7 @@ bool LogicalUnit::Post(uint16_t node, const LogMessage& message) {
 // A FAULT_RSP (or BUSY) from `from` for one of this node's held slots.
 void LogicalUnit::TakeFaultResponse(uint16_t from,
                                     const FaultResponse& response) {
-  const uint64_t page_ga =
-      response.page_ga - response.page_ga % config_.space.page_bytes;
+  const uint64_t page_ga = PageBase(config_.space, response.page_ga);
   HeldSlot& slot = slots_[response.fault_id % config_.held_slots];
   if (!slot.waiting || slot.fault_id != response.fault_id ||
       slot.owner != from || slot.page_ga != page_ga || slot.outcome) {
@@ -245,7 +244,7 @@ void LogicalUnit::QueueFault(const FaultRequest& request) {
     FaultResponse busy;
     busy.status = FaultStatus::kBusy;
     busy.fault_id = request.fault_id;
-    busy.page_ga = request.ga - request.ga % config_.space.page_bytes;
+    busy.page_ga = PageBase(config_.space, request.ga);
     Post(request.requester, busy);
     return;
   }

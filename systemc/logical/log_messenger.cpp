@@ -33,13 +33,7 @@ bool LogMessenger::AddPeer(uint16_t peer, uint32_t qpn) {
 }
 
 size_t LogMessenger::NewBuffer(uint16_t peer, bool receive) {
-  size_t index = buffers_.size();
-  if (free_.empty()) {
-    buffers_.emplace_back();
-  } else {
-    index = free_.back();
-    free_.pop_back();
-  }
+  const size_t index = buffers_.Take();
   buffers_[index].peer = peer;
   buffers_[index].receive = receive;
   buffers_[index].bytes.assign(receive ? kMaxLogMessageBytes : 0, 0);
@@ -57,7 +51,7 @@ bool LogMessenger::PostReceive(size_t buffer) {
   const auto posted = engine_.PostReceive(qpn_of_.at(buffers_[buffer].peer), wr,
                                           Address(buffer));
   if (!posted) {
-    free_.push_back(buffer);
+    buffers_.Free(buffer);
   }
   return posted.ok();
 }
@@ -74,7 +68,7 @@ bool LogMessenger::Send(uint16_t peer, const LogMessage& message) {
   wr.kind = transport::SendKind::kSend;
   wr.length = static_cast<uint32_t>(buffers_[buffer].bytes.size());
   if (!engine_.PostSend(qpn->second, wr, Address(buffer))) {
-    free_.push_back(buffer);
+    buffers_.Free(buffer);
     return false;
   }
   ++sent_;
@@ -92,14 +86,14 @@ bool LogMessenger::Take(const transport::EngineCompletion& completion) {
   const bool success =
       completion.completion.status == transport::CompletionStatus::kSuccess;
   if (!completion.receive) {
-    free_.push_back(index);
+    buffers_.Free(index);
     if (!success) {
       on_lost_(peer);
     }
     return true;
   }
   if (!success) {  // flushed: the connection failed
-    free_.push_back(index);
+    buffers_.Free(index);
     on_lost_(peer);
     return true;
   }

@@ -13,9 +13,8 @@
 #include <functional>
 #include <map>
 #include <tlm>
-#include <unordered_map>
-#include <vector>
 
+#include "models/common/reuse_pool.h"
 #include "models/logical/log_message.h"
 #include "systemc/transport/transport_engine.h"
 
@@ -71,8 +70,7 @@ class LogMessenger {
   std::map<uint16_t, uint32_t> qpn_of_;
   // Buffers by index (the work request ID without kOwnWrBit); a finished
   // send's buffer is reused.
-  std::vector<Buffer> buffers_;
-  std::vector<size_t> free_;
+  ReusePool<Buffer> buffers_;
   uint64_t bad_messages_ = 0;
   uint64_t sent_ = 0;
   uint64_t received_ = 0;

@@ -2,6 +2,8 @@
 // register map.
 #include "systemc/logical/logical_registers.h"
 
+#include <functional>
+#include <utility>
 #include <variant>
 
 #include "generated/cpp/logical_regs.h"
@@ -65,16 +67,11 @@ LogicalRegisters::LogicalRegisters(const sc_core::sc_module_name& name,
   regs_.Hook(regs::kFqCountOffset, RegisterBank::OnRead([this] {
                return static_cast<uint32_t>(unit_.fault_queue_size());
              }));
-  regs_.Hook(regs::kFqPopOffset, RegisterBank::OnWrite([this](uint32_t value) {
-               if ((value & regs::kFqPopPop.Mask()) == 0) {
-                 return;
-               }
-               const bool any = unit_.fault_queue_size() != 0;
-               unit_.PopFault();
-               regs_.Store(regs::kCmdStatusOffset,
-                           Result(any ? regs::CmdResult::kOk
-                                      : regs::CmdResult::kEmpty));
-             }));
+  HookCommand(regs::kFqPopOffset, regs::kFqPopPop.Mask(), [this] {
+    const bool any = unit_.fault_queue_size() != 0;
+    unit_.PopFault();
+    return Result(any ? regs::CmdResult::kOk : regs::CmdResult::kEmpty);
+  });
   for (unsigned i = 0; i < regs::kFqDataCount; ++i) {
     regs_.Hook(regs::FqDataOffset(i),
                RegisterBank::OnRead([this, i] { return FaultWord(i); }));
@@ -89,11 +86,8 @@ LogicalRegisters::LogicalRegisters(const sc_core::sc_module_name& name,
                return regs::kFrReasonReason.Read(value) <=
                       static_cast<uint32_t>(regs::RejectReason::kHomeLost);
              }));
-  regs_.Hook(regs::kFrSendOffset, RegisterBank::OnWrite([this](uint32_t value) {
-               if (value & regs::kFrSendSend.Mask()) {
-                 regs_.Store(regs::kCmdStatusOffset, SendFaultResponse());
-               }
-             }));
+  HookCommand(regs::kFrSendOffset, regs::kFrSendSend.Mask(),
+              [this] { return SendFaultResponse(); });
   regs_.Hook(regs::kPtCmdOffset, RegisterBank::OnWrite([this](uint32_t value) {
                const uint32_t command = regs::kPtCmdCmd.Read(value);
                if (command != static_cast<uint32_t>(regs::PtCmd::kNone)) {
@@ -101,40 +95,39 @@ LogicalRegisters::LogicalRegisters(const sc_core::sc_module_name& name,
                              RunPageTableCommand(command));
                }
              }));
-  regs_.Hook(regs::kInvSendOffset,
-             RegisterBank::OnWrite([this](uint32_t value) {
-               if (value & regs::kInvSendSend.Mask()) {
-                 regs_.Store(regs::kCmdStatusOffset, SendInvalidation());
-               }
-             }));
+  HookCommand(regs::kInvSendOffset, regs::kInvSendSend.Mask(),
+              [this] { return SendInvalidation(); });
   regs_.Hook(regs::kMbCountOffset, RegisterBank::OnRead([this] {
                return static_cast<uint32_t>(unit_.mailbox_size());
              }));
-  regs_.Hook(regs::kMbPopOffset, RegisterBank::OnWrite([this](uint32_t value) {
-               if ((value & regs::kMbPopPop.Mask()) == 0) {
-                 return;
-               }
-               const bool any = unit_.mailbox_size() != 0;
-               unit_.PopMailbox();
-               regs_.Store(regs::kCmdStatusOffset,
-                           Result(any ? regs::CmdResult::kOk
-                                      : regs::CmdResult::kEmpty));
-             }));
+  HookCommand(regs::kMbPopOffset, regs::kMbPopPop.Mask(), [this] {
+    const bool any = unit_.mailbox_size() != 0;
+    unit_.PopMailbox();
+    return Result(any ? regs::CmdResult::kOk : regs::CmdResult::kEmpty);
+  });
   for (unsigned i = 0; i < regs::kMbDataCount; ++i) {
     regs_.Hook(regs::MbDataOffset(i),
                RegisterBank::OnRead([this, i] { return MailWord(i); }));
   }
-  regs_.Hook(regs::kMbSendOffset, RegisterBank::OnWrite([this](uint32_t value) {
-               if (value & regs::kMbSendSend.Mask()) {
-                 regs_.Store(regs::kCmdStatusOffset, SendMailMessage());
-               }
-             }));
+  HookCommand(regs::kMbSendOffset, regs::kMbSendSend.Mask(),
+              [this] { return SendMailMessage(); });
   socket.register_b_transport(this, &LogicalRegisters::BTransport);
   SC_HAS_PROCESS(LogicalRegisters);
   SC_METHOD(UpdateIrq);
   sensitive << unit.fault_queued_event() << unit.mailbox_event()
             << access_done_;
   dont_initialize();
+}
+
+void LogicalRegisters::HookCommand(uint32_t offset, uint32_t pulse,
+                                   std::function<uint32_t()> command) {
+  regs_.Hook(offset,
+             RegisterBank::OnWrite(
+                 [this, pulse, command = std::move(command)](uint32_t value) {
+                   if (value & pulse) {
+                     regs_.Store(regs::kCmdStatusOffset, command());
+                   }
+                 }));
 }
 
 uint64_t LogicalRegisters::Wide(uint32_t lo_offset) const {

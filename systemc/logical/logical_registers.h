@@ -11,6 +11,7 @@
 #include <tlm_utils/simple_target_socket.h>
 
 #include <cstdint>
+#include <functional>
 #include <systemc>
 #include <tlm>
 
@@ -28,6 +29,10 @@ class LogicalRegisters : public sc_core::sc_module {
 
  private:
   void BTransport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
+  // A W1S register whose `pulse` bit runs `command`, which returns
+  // CMD_STATUS's RESULT code.
+  void HookCommand(uint32_t offset, uint32_t pulse,
+                   std::function<uint32_t()> command);
   // What FR_SEND, PT_CMD, INV_SEND and MB_SEND do; each returns
   // CMD_STATUS's RESULT code.
   uint32_t SendFaultResponse();

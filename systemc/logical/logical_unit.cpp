@@ -400,13 +400,7 @@ AccessStatus LogicalUnit::Rdma(uint16_t home, SendWr wr, uint8_t* data,
     ++counters_.unreachable;
     return AccessStatus::kUnreachable;
   }
-  size_t slot = staging_.size();
-  if (free_staging_.empty()) {
-    staging_.emplace_back();
-  } else {
-    slot = free_staging_.back();
-    free_staging_.pop_back();
-  }
+  const size_t slot = staging_.Take();
   staging_[slot].assign(data, data + length);
   wr.wr_id = next_wr_id_++;
   wr.rkey = connection->second.rkey;
@@ -425,7 +419,7 @@ AccessStatus LogicalUnit::Rdma(uint16_t home, SendWr wr, uint8_t* data,
   pending_.erase(wr.wr_id);
   std::copy(staging_[slot].begin(), staging_[slot].end(), data);
   staging_[slot].clear();  // a stray late DMA now misses (address error)
-  free_staging_.push_back(slot);
+  staging_.Free(slot);
   if (posted && *pending.status == CompletionStatus::kSuccess) {
     return AccessStatus::kOk;
   }

@@ -38,6 +38,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "models/common/reuse_pool.h"
 #include "models/logical/global_address.h"
 #include "models/logical/log_message.h"
 #include "models/logical/page_table.h"
@@ -264,8 +265,8 @@ class LogicalUnit : public sc_core::sc_module {
   AccessStatus TranslatePaged(const FaultRequest& access, uint16_t owner,
                               Translation& where,
                               std::optional<sc_core::sc_time>& faulted);
-  AccessStatus TranslateAtHead(const FaultRequest& access, uint16_t owner,
-                               Translation& where,
+  AccessStatus TranslateAtHead(const FaultRequest& access, uint64_t page,
+                               uint16_t owner, Translation& where,
                                std::optional<sc_core::sc_time>& faulted);
   // One FAULT_REQ round trip, BUSY rounds included: kOk once a PTE is
   // installed, else how the access completes.
@@ -319,8 +320,7 @@ class LogicalUnit : public sc_core::sc_module {
   std::unordered_map<uint64_t, Pending*> pending_;  // by wr_id
   uint64_t next_wr_id_ = 1;
   // Staging buffers for the engine, by slot; free slots are reused.
-  std::vector<Bytes> staging_;
-  std::vector<size_t> free_staging_;
+  ReusePool<Bytes> staging_;
   // LOG-6: the held slots and pages as requester, the fault queue as owner.
   std::unique_ptr<HeldSlot[]> slots_;
   std::deque<uint16_t> free_slots_;  // oldest freed first

@@ -55,6 +55,10 @@ TEST(GlobalAddress, LOG_3_1_AccessesStayInOnePage) {
   EXPECT_FALSE(WithinOnePage(space, 0x10000, 0)) << "no empty access";
   EXPECT_EQ(PageNumber(space, GlobalAddress(1, 0x30000)),
             (uint64_t{1} << 40 | 0x30000) >> 16);
+  EXPECT_EQ(PageBase(space, GlobalAddress(1, 0x3FFFF)),
+            GlobalAddress(1, 0x30000));
+  EXPECT_EQ(PageBase(space, GlobalAddress(1, 0x30000)),
+            GlobalAddress(1, 0x30000));
 }
 
 TEST(GlobalAddress, LOG_5_1_PageAndDirectSizes) {

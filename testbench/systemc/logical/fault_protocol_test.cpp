@@ -22,9 +22,12 @@ namespace {
 
 using ::lq::testing::ScThread;
 using testing::Answer;
+using testing::AnswerTo;
 using testing::BindRequesters;
+using testing::FullRights;
 using testing::NotMapped;
 using testing::OwnerFirmware;
+using testing::PagedIndex;
 using testing::Requester;
 using testing::RunUntilDone;
 
@@ -42,31 +45,18 @@ uint64_t PagedGa(uint16_t owner, uint64_t page, uint64_t offset = 0) {
   return GlobalAddress(owner, Space().direct_bytes + page * kPage + offset);
 }
 
-uint64_t FullPte(uint16_t home, uint32_t frame) {
-  Pte pte;
-  pte.valid = pte.read = pte.write = pte.atomic = true;
-  pte.home = home;
-  pte.frame = frame;
-  return pte.Encode();
-}
-
 FaultResponse Map(const FaultRecord& record, uint64_t pte,
                   FaultStatus status = FaultStatus::kMap) {
-  FaultResponse response;
-  response.status = status;
-  response.fault_id = record.request.fault_id;
-  response.page_ga = record.request.ga - record.request.ga % kPage;
-  response.pte = pte;
-  return response;
+  return AnswerTo(record, Space(), status, pte);
 }
 
 // Owner firmware that maps page p of any owner to frame 100 + p of `home`.
 OwnerFirmware::Decide MapTo(uint16_t home, FaultStatus status) {
   return [home, status](const FaultRecord& record) {
-    const uint64_t page =
-        (record.request.ga % kWindowBytes - Space().direct_bytes) / kPage;
-    return std::optional<FaultResponse>(
-        Map(record, FullPte(home, static_cast<uint32_t>(100 + page)), status));
+    const uint64_t page = PagedIndex(Space(), record.request.ga);
+    return std::optional<FaultResponse>(Map(
+        record, FullRights(home, static_cast<uint32_t>(100 + page)).Encode(),
+        status));
   };
 }
 
@@ -253,8 +243,7 @@ TEST(FaultProtocol, LOG_6_3_TheRecordDescribesTheFault) {
 TEST(FaultProtocol, LOG_6_5_RejectReasonsGiveTheirStatuses_fail) {
   Bench bench([](const FaultRecord& record) {
     FaultResponse response = Map(record, 0, FaultStatus::kReject);
-    const uint64_t page =
-        (record.request.ga % kWindowBytes - Space().direct_bytes) / kPage;
+    const uint64_t page = PagedIndex(Space(), record.request.ga);
     response.reason = static_cast<RejectReason>(page);
     return std::optional<FaultResponse>(response);
   });

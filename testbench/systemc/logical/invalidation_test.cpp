@@ -14,6 +14,7 @@
 #include "systemc/logical/logical_fabric.h"
 #include "testbench/systemc/common/sc_thread.h"
 #include "testbench/systemc/logical/fault_test_support.h"
+#include "testbench/systemc/logical/owner_firmware.h"
 #include "testbench/systemc/logical/requester.h"
 
 namespace lq::logical {
@@ -21,7 +22,9 @@ namespace {
 
 using ::lq::testing::ScThread;
 using testing::Answer;
+using testing::AnswerTo;
 using testing::BindRequesters;
+using testing::FullRights;
 using testing::NotMapped;
 using testing::Requester;
 using testing::RunUntilDone;
@@ -40,14 +43,6 @@ LogicalFabricConfig SmallPages() {
 // The GA of page `page` of node 0's paged region.
 uint64_t PagedGa(uint64_t page, uint64_t offset = 0) {
   return GlobalAddress(0, AddressSpace{}.direct_bytes + page * kPage + offset);
-}
-
-Pte Full(uint16_t home, uint32_t frame) {
-  Pte pte;
-  pte.valid = pte.read = pte.write = pte.atomic = true;
-  pte.home = home;
-  pte.frame = frame;
-  return pte;
 }
 
 // A 2x2 torus with `per_node` requesters on every unit.
@@ -83,8 +78,8 @@ MailboxEntry TakeMail(LogicalUnit& unit) {
 // sharer with no entry acknowledges too; the next access faults.
 TEST(Invalidation, LOG_6_8_EntriesGoAndTheSharerAcknowledges) {
   Bench bench;
-  ASSERT_TRUE(bench.unit(1).InstallPte(bench.Page(1), Full(3, 7)));
-  ASSERT_TRUE(bench.unit(1).InstallPte(bench.Page(2), Full(3, 8)));
+  ASSERT_TRUE(bench.unit(1).InstallPte(bench.Page(1), FullRights(3, 7)));
+  ASSERT_TRUE(bench.unit(1).InstallPte(bench.Page(2), FullRights(3, 8)));
   std::vector<MailboxEntry> mail;
   AccessStatus before = AccessStatus::kFaultError;
   AccessStatus after = AccessStatus::kOk;
@@ -114,7 +109,7 @@ TEST(Invalidation, LOG_6_8_EntriesGoAndTheSharerAcknowledges) {
 // is discarded and counted, and the entry stays.
 TEST(Invalidation, LOG_6_8_OnlyTheOwnerInvalidates_fail) {
   Bench bench;
-  ASSERT_TRUE(bench.unit(1).InstallPte(bench.Page(1), Full(3, 7)));
+  ASSERT_TRUE(bench.unit(1).InstallPte(bench.Page(1), FullRights(3, 7)));
   // INVAL_REQ for node 0's page 1, sent by node 2.
   const Bytes message = EncodeLogMessage(InvalRequest{9, PagedGa(1), 1});
   bench.fabric->memory(2).Poke(0x100, message);
@@ -140,7 +135,7 @@ TEST(Invalidation, LOG_6_8_OnlyTheOwnerInvalidates_fail) {
 // a removed entry.
 TEST(Invalidation, LOG_6_8_AcknowledgementWaitsForAccessesInFlight_fail) {
   Bench bench;
-  ASSERT_TRUE(bench.unit(0).InstallPte(bench.Page(1), Full(3, 7)));
+  ASSERT_TRUE(bench.unit(0).InstallPte(bench.Page(1), FullRights(3, 7)));
   sc_core::sc_time load_done;
   sc_core::sc_time acked;
   ScThread load("load", [&] {
@@ -226,12 +221,10 @@ TEST(Invalidation, LOG_5_9_And_LOG_6_9_MigrationNeverReturnsStaleData) {
       }
       const FaultRecord record = *owner_unit.fault_head();
       owner_unit.PopFault();
-      FaultResponse answer;
-      answer.status =
-          migrations == 0 ? FaultStatus::kAllocated : FaultStatus::kMigrated;
-      answer.fault_id = record.request.fault_id;
-      answer.page_ga = page_ga;
-      answer.pte = Full(home, frame).Encode();
+      const FaultResponse answer = AnswerTo(
+          record, config.unit.space,
+          migrations == 0 ? FaultStatus::kAllocated : FaultStatus::kMigrated,
+          FullRights(home, frame).Encode());
       sharers.insert(record.request.requester);
       owner_unit.AnswerFault(record.request.requester, answer);
     }

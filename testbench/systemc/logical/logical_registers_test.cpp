@@ -18,6 +18,7 @@
 #include "testbench/systemc/common/csr_master.h"
 #include "testbench/systemc/common/sc_thread.h"
 #include "testbench/systemc/logical/fault_test_support.h"
+#include "testbench/systemc/logical/owner_firmware.h"
 #include "testbench/systemc/logical/requester.h"
 
 namespace lq::logical {
@@ -107,10 +108,7 @@ TEST(LogicalRegisters, LOG_6_4_FirmwareServesAFaultThroughTheRegisters) {
     EXPECT_EQ(bench.Status(0), Code(regs::CmdResult::kOk));
     sc_core::wait(sc_core::SC_ZERO_TIME);
     irq_after_pop = bench.registers[0]->irq.read();
-    Pte pte;
-    pte.valid = pte.read = pte.write = pte.atomic = true;
-    pte.home = 2;
-    pte.frame = 77;
+    const Pte pte = testing::FullRights(2, 77);
     csr.Write(regs::kFrRequesterOffset, words[2] & 0xFFFF);
     csr.Write(regs::kFrFaultIdOffset, words[2] >> 16);
     csr.Write(regs::kFrStatusOffset,

@@ -2,7 +2,7 @@
 // protocol (docs/spec/log.md LOG-6.2 to LOG-6.4): it takes the unit's fault
 // records one at a time, oldest first, spends `service` on each, and sends
 // the answer `decide` gives (none: the record stays unanswered). It records
-// every record it took.
+// every record it took. Also the pieces such answers are made of.
 #pragma once
 
 #include <functional>
@@ -15,6 +15,32 @@
 #include "systemc/logical/logical_unit.h"
 
 namespace lq::logical::testing {
+
+// A valid PTE granting every right (LOG-5.3).
+inline Pte FullRights(uint16_t home, uint32_t frame) {
+  Pte pte;
+  pte.valid = pte.read = pte.write = pte.atomic = true;
+  pte.home = home;
+  pte.frame = frame;
+  return pte;
+}
+
+// The page of `ga`, counted from the start of its window's paged region.
+inline uint64_t PagedIndex(const AddressSpace& space, uint64_t ga) {
+  return (ga % kWindowBytes - space.direct_bytes) / space.page_bytes;
+}
+
+// The answer to `record` with `status` (and `pte`) for the page of its GA.
+inline FaultResponse AnswerTo(const FaultRecord& record,
+                              const AddressSpace& space, FaultStatus status,
+                              uint64_t pte = 0) {
+  FaultResponse response;
+  response.status = status;
+  response.fault_id = record.request.fault_id;
+  response.page_ga = PageBase(space, record.request.ga);
+  response.pte = pte;
+  return response;
+}
 
 class OwnerFirmware : public sc_core::sc_module {
  public:

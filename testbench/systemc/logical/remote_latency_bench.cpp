@@ -127,20 +127,13 @@ int Run(const Options& options) {
         ("owner" + std::to_string(target.home)).c_str(),
         fabric.unit(target.home),
         [&config](const FaultRecord& record) {
-          const uint64_t page =
-              record.request.ga % kWindowBytes / config.unit.space.page_bytes -
-              config.unit.space.direct_bytes / config.unit.space.page_bytes;
-          Pte pte;
-          pte.valid = pte.read = pte.write = pte.atomic = true;
-          pte.home = static_cast<uint16_t>(record.request.ga >> kOffsetBits);
-          pte.frame = static_cast<uint32_t>(page);
-          FaultResponse answer;
-          answer.status = FaultStatus::kAllocated;
-          answer.fault_id = record.request.fault_id;
-          answer.page_ga = record.request.ga -
-                           record.request.ga % config.unit.space.page_bytes;
-          answer.pte = pte.Encode();
-          return std::optional<FaultResponse>(answer);
+          const auto owner =
+              static_cast<uint16_t>(record.request.ga >> kOffsetBits);
+          const auto frame = static_cast<uint32_t>(
+              testing::PagedIndex(config.unit.space, record.request.ga));
+          return std::optional<FaultResponse>(testing::AnswerTo(
+              record, config.unit.space, FaultStatus::kAllocated,
+              testing::FullRights(owner, frame).Encode()));
         },
         sc_core::sc_time(options.handler_ns, sc_core::SC_NS)));
   }
