@@ -52,4 +52,24 @@ Result<bool> TracePathInto(const RoutingFunction& routing, NodeId src,
   }
 }
 
+Result<FarthestEndpoint> FindFarthestEndpoint(const RoutingFunction& routing,
+                                              NodeId src) {
+  const Topology& topo = routing.topology();
+  FarthestEndpoint farthest{src, 0};
+  Path path;
+  for (NodeId dst = 0; dst < topo.EndpointCount(); ++dst) {
+    if (dst == src || !topo.NodeUp(dst)) {
+      continue;
+    }
+    Result<bool> traced = TracePathInto(routing, src, dst, path);
+    if (!traced) {
+      return traced.error();
+    }
+    if (path.size() > farthest.hops) {
+      farthest = {dst, path.size()};
+    }
+  }
+  return farthest;
+}
+
 }  // namespace lq::topo

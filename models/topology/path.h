@@ -36,4 +36,15 @@ inline Result<Path> TracePath(const RoutingFunction& routing, NodeId src,
   return path;
 }
 
+// The working endpoint whose path from `src` has the most hops (the lowest
+// id among equals), for latency probes of a topology's worst case.
+struct FarthestEndpoint {
+  NodeId node = 0;
+  size_t hops = 0;
+};
+// `src` itself, at 0 hops, when no other endpoint works; the first failure
+// of a trace if one fails.
+Result<FarthestEndpoint> FindFarthestEndpoint(const RoutingFunction& routing,
+                                              NodeId src);
+
 }  // namespace lq::topo

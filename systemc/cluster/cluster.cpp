@@ -178,6 +178,12 @@ void Cluster::OnBoardExit(int status) {
   }
 }
 
+void Cluster::SetProbe(PathProbe* probe) {
+  for (const auto& node : nodes_) {
+    node->SetProbe(probe);
+  }
+}
+
 unsigned Cluster::ports_up() {
   unsigned up = 0;
   for (auto& node : nodes_) {

@@ -59,6 +59,8 @@ class Cluster : public sc_core::sc_module {
   int worst_status() const { return worst_status_; }
   // Ports in L0 across the cluster (both ends of a link count).
   unsigned ports_up();
+  // Node::SetProbe on every node.
+  void SetProbe(PathProbe* probe);
   void FlushConsoles();
 
  private:

@@ -93,6 +93,23 @@ net::NetworkInterface* Node::interface() {
   return engine_ ? &engine_->interface() : interface_.get();
 }
 
+void Node::SetProbe(PathProbe* probe) {
+  for (const auto& port : ports_) {
+    port->controller.set_probe(probe);
+    port->phy.set_probe(probe);
+  }
+  if (router_) {
+    router_->set_probe(probe);
+  }
+  if (engine_) {
+    engine_->set_probe(probe);
+  }
+  if (unit_) {
+    unit_->set_probe(probe);
+    card_memory_->set_probe(probe);
+  }
+}
+
 StatList Node::Stats() const {
   StatList stats = board_.Stats();
   for (const auto& port : ports_) {

@@ -75,6 +75,9 @@ class Node : public sc_core::sc_module {
   logical::LogicalUnit* logical() { return unit_.get(); }
   logical::CardMemory* card_memory() { return card_memory_.get(); }
   StatList Stats() const;
+  // Attaches `probe` (nullptr: none) to every part on a packet's path: link
+  // controllers and PHYs, router, transport engine, logical unit, memory.
+  void SetProbe(PathProbe* probe);
 
  private:
   board::Board board_;

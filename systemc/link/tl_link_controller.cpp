@@ -206,7 +206,7 @@ void TlLinkController::OnTxTime() {
   // Flits leave at the PHY's own pace, which need not be whole cycles.
   const uint64_t at_ps = std::max(
       (now + config_.latency.tx_cycles) * clock_.period_ps(), phy_free_ps_);
-  Transmit(std::move(content), idle_fill, at_ps);
+  Transmit(std::move(content), idle_fill, at_ps, IsPayload(choice.kind));
   LtssmInputs sent;
   sent.tx_sent = true;
   StepLtssm(sent);
@@ -214,7 +214,8 @@ void TlLinkController::OnTxTime() {
   UpdateIrq();
 }
 
-void TlLinkController::Transmit(Bytes content, bool idle_fill, uint64_t at_ps) {
+void TlLinkController::Transmit(Bytes content, bool idle_fill, uint64_t at_ps,
+                                bool payload) {
   ++tx_flits_;
   tx_idle_fill_ += idle_fill ? 1 : 0;
   reg_free_ps_ = at_ps;
@@ -235,7 +236,11 @@ void TlLinkController::Transmit(Bytes content, bool idle_fill, uint64_t at_ps) {
   flit.width = ltssm_.width();
   flit.corrupt_bytes = corrupt_armed_ ? regs_.corrupt_bytes() : 0;
   flit.idle_fill = idle_fill;
+  flit.carries_slot = payload;
   corrupt_armed_ = false;
+  if (payload) {
+    Probe(probe_, *this, PathPoint::kLinkToPhy, offset);
+  }
   const sc_time busy = phy.out->Transmit(std::move(flit), offset);
   phy_free_ps_ = at_ps + static_cast<uint64_t>(busy.value());
 }
@@ -375,8 +380,9 @@ void TlLinkController::DeliverSlots() {
     RxSlot slot = rx_.Deliver();
     --network_room_[slot.vc];
     next_deliver_cycle_ = std::max(earliest, next_deliver_cycle_ + 1);
-    network.out->Put({slot.vc, std::move(slot.bytes)},
-                     clock_.OffsetOf(next_deliver_cycle_));
+    const sc_time leaves = clock_.OffsetOf(next_deliver_cycle_);
+    Probe(probe_, *this, PathPoint::kLinkOut, leaves);
+    network.out->Put({slot.vc, std::move(slot.bytes)}, leaves);
     ++slots_out_;
     rx_.Drain(ReceiverState());  // Room for held flits.
   }
@@ -446,6 +452,7 @@ void TlLinkController::Put(Slot slot, const sc_time& delay) {
   }
   std::deque<TxSlot>& queue = tx_slots_[slot.vc];
   const uint64_t cycle = clock_.CycleAt(delay);
+  Probe(probe_, *this, PathPoint::kLinkIn, delay);
   queue.push_back({cycle, std::move(slot.bytes)});
   ++slots_in_;
   KickTx(cycle);

@@ -26,6 +26,7 @@
 #include "models/link/ltssm.h"
 #include "models/phy/link_profile.h"
 #include "systemc/common/cycle_clock.h"
+#include "systemc/common/path_probe.h"
 #include "systemc/common/register_port.h"
 #include "systemc/common/stat_list.h"
 #include "systemc/link/lc_registers.h"
@@ -68,6 +69,8 @@ class TlLinkController : public sc_core::sc_module,
   LtssmState ltssm_state() const { return ltssm_.state(); }
   uint64_t counter(LcCounter counter) const { return regs_.counter(counter); }
   StatList Stats() const;
+  // Reports slots in and out and payload flits to the PHY to `probe`.
+  void set_probe(PathProbe* probe) { probe_ = probe; }
 
  private:
   struct TxSlot {
@@ -108,13 +111,15 @@ class TlLinkController : public sc_core::sc_module,
   // Whether an L0 NOP is worth sending now; `idle_fill` when it is the
   // closing round of credit counts.
   bool NopNeeded(bool& idle_fill) const;
-  void Transmit(Bytes content, bool idle_fill, uint64_t at_ps);
+  // `payload`: the flit carries a slot (new or replayed).
+  void Transmit(Bytes content, bool idle_fill, uint64_t at_ps, bool payload);
   // Wakes the transmitter at `cycle`, or when it may next choose a flit.
   void KickTx(uint64_t cycle);
   void UpdateIrq();
   RxState ReceiverState() const;
 
   TlLinkControllerConfig config_;
+  PathProbe* probe_ = nullptr;
   CycleClock clock_;
   LinkTransmitter tx_;
   LinkReceiver rx_;

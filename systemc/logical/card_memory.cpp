@@ -40,7 +40,9 @@ bool CardMemory::Access(tlm::tlm_generic_payload& trans) {
 void CardMemory::BTransport(tlm::tlm_generic_payload& trans,
                             sc_core::sc_time& delay) {
   if (Access(trans)) {
+    Probe(probe_, *this, PathPoint::kMemoryStart, delay);
     delay += config_.latency;
+    Probe(probe_, *this, PathPoint::kMemoryDone, delay);
   }
 }
 

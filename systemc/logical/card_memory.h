@@ -12,6 +12,7 @@
 
 #include "models/common/bytes.h"
 #include "models/common/sparse_bytes.h"
+#include "systemc/common/path_probe.h"
 
 namespace lq::logical {
 
@@ -34,6 +35,8 @@ class CardMemory : public sc_core::sc_module {
   void Poke(uint64_t address, const Bytes& bytes);
   uint64_t size() const { return bytes_.size(); }
   size_t chunks() const { return bytes_.chunks(); }
+  // Reports every access's start and end to `probe` (nullptr: none).
+  void set_probe(PathProbe* probe) { probe_ = probe; }
 
  private:
   void BTransport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
@@ -43,6 +46,7 @@ class CardMemory : public sc_core::sc_module {
 
   CardMemoryConfig config_;
   SparseBytes bytes_;
+  PathProbe* probe_ = nullptr;
 };
 
 }  // namespace lq::logical

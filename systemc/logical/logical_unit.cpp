@@ -138,6 +138,7 @@ bool LogicalUnit::InstallPte(uint64_t page, const Pte& pte) {
 
 void LogicalUnit::BTransport(int id, tlm::tlm_generic_payload& trans,
                              sc_core::sc_time& delay) {
+  Probe(probe_, *this, PathPoint::kIssued, delay);
   wait(delay + config_.pipeline);
   delay = sc_core::SC_ZERO_TIME;
   if (requesters_.size() <= static_cast<size_t>(id)) {
@@ -177,6 +178,7 @@ void LogicalUnit::BTransport(int id, tlm::tlm_generic_payload& trans,
   }
   trans.set_response_status(ResponseOf(status));
   delay = config_.pipeline;
+  Probe(probe_, *this, PathPoint::kAnswered, delay);
 }
 
 // LOG-3.6: a fence completes once every access accepted before it has.
@@ -409,6 +411,7 @@ AccessStatus LogicalUnit::Rdma(uint16_t home, SendWr wr, uint8_t* data,
   pending_[wr.wr_id] = &pending;
   const uint64_t local_address =
       kStagingBase + uint64_t{slot} * (uint64_t{1} << 32);
+  Probe(probe_, *this, PathPoint::kPosted);
   const auto posted =
       engine_.PostSend(connection->second.qpn, wr, local_address);
   if (posted) {

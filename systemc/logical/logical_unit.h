@@ -43,6 +43,7 @@
 #include "models/logical/log_message.h"
 #include "models/logical/page_table.h"
 #include "models/transport/work_request.h"
+#include "systemc/common/path_probe.h"
 #include "systemc/common/stat_list.h"
 #include "systemc/logical/log_messenger.h"
 #include "systemc/logical/logical_extension.h"
@@ -190,6 +191,8 @@ class LogicalUnit : public sc_core::sc_module {
   const LogicalCounters& counters() const { return counters_; }
   uint64_t bad_messages() const { return messenger_.bad_messages(); }
   StatList Stats() const;
+  // Reports accesses issued and answered and work requests posted.
+  void set_probe(PathProbe* probe) { probe_ = probe; }
 
  private:
   struct Connection {
@@ -342,6 +345,7 @@ class LogicalUnit : public sc_core::sc_module {
   sc_core::sc_event mailbox_event_;
   LogMessenger messenger_;
   LogicalCounters counters_;
+  PathProbe* probe_ = nullptr;
 };
 
 }  // namespace lq::logical

@@ -182,6 +182,7 @@ void Router::OnSlot(unsigned port, link::Slot slot,
     return;
   }
   const sc_core::sc_time due = sc_core::sc_time_stamp() + delay;
+  Probe(probe_, *this, PathPoint::kRouterIn, delay, port);
   PushArrival(Arrival{due, next_arrival_++, port, false, slot.vc, 0,
                       std::move(slot.bytes), slot.abort});
   wake_.notify(delay);
@@ -823,9 +824,10 @@ void Router::Send(unsigned in_port, unsigned in_vc) {
   ++slots_moved_;
   // Switch allocation and crossbar traversal: the slot leaves the router
   // that many cycles after the grant.
-  port(packet.out_port)
-      .out->Put(std::move(slot),
-                period_ * (config_.sa_cycles + config_.st_cycles));
+  const sc_core::sc_time leaves =
+      period_ * (config_.sa_cycles + config_.st_cycles);
+  Probe(probe_, *this, PathPoint::kRouterOut, leaves, packet.out_port);
+  port(packet.out_port).out->Put(std::move(slot), leaves);
   if (packet.sent == packet.total && packet.cut) {
     FinishCut(in_port, in_vc);
   } else if (packet.sent == packet.total) {

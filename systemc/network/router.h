@@ -22,6 +22,7 @@
 #include "models/network/route_header.h"
 #include "models/network/vc_stream.h"
 #include "models/topology/routing.h"
+#include "systemc/common/path_probe.h"
 #include "systemc/common/stat_list.h"
 #include "systemc/link/slot_socket.h"
 #include "systemc/network/round_robin_round.h"
@@ -147,6 +148,8 @@ class Router : public sc_core::sc_module {
   // Throws std::invalid_argument if hooks.inspect_bytes exceeds a slot
   // less the routing header.
   void SetHooks(RouterHooks hooks);
+  // Reports slots in and out to `probe` (nullptr: none).
+  void set_probe(PathProbe* probe) { probe_ = probe; }
   // PFC (NET-8.7): while paused, VC allocation starts no new packet of
   // class `tc` on `out_port`; packets already under way finish.
   void SetPaused(unsigned out_port, uint8_t tc, bool paused);
@@ -336,6 +339,7 @@ class Router : public sc_core::sc_module {
   std::vector<SlotParser::Event> events_;  // Deliver()'s, reused
   uint64_t next_arrival_ = 0;
   RouterHooks hooks_;
+  PathProbe* probe_ = nullptr;
   std::unique_ptr<RouterRegisters> registers_;
   std::vector<bool> paused_;             // [out_port][tc]
   std::vector<uint64_t> egress_bytes_;   // [out_port][tc]

@@ -19,7 +19,8 @@ struct WireFlit {
   bool encoded = false;
   bool noise = false;  // It crossed a failed lane: beyond any FEC (PHY-5.4).
   bool training = false;
-  unsigned lane = 0;  // TRAINING flits: the physical lane of this copy.
+  unsigned lane = 0;          // TRAINING flits: the physical lane of this copy.
+  bool carries_slot = false;  // PhyTxFlit::carries_slot, for the far probe.
 };
 
 class CableIf : public virtual sc_core::sc_interface {

@@ -223,8 +223,14 @@ sc_time PhyPort::Transmit(PhyTxFlit flit, const sc_time& offset) {
     }
     flit_time = FlitTime(width);
     ++stats_.tx_flits;
-    cable.out->Carry(MakeWire(std::move(flit.content), flit.corrupt_bytes,
-                              width, noisy, flit.idle_fill),
+    WireFlit wire = MakeWire(std::move(flit.content), flit.corrupt_bytes, width,
+                             noisy, flit.idle_fill);
+    wire.carries_slot = flit.carries_slot;
+    if (flit.carries_slot) {
+      Probe(probe_, *this, PathPoint::kWireIn,
+            offset + tx_pipeline_ + flit_time);
+    }
+    cable.out->Carry(std::move(wire),
                      offset + tx_pipeline_ + flit_time + cable_delay_);
   }
   tx_free_ = start + flit_time;
@@ -310,6 +316,10 @@ void PhyPort::Carry(WireFlit wire, const sc_time& delay) {
     wire.bytes.resize(flit::ContentBytes(config_.profile));
   }
   flit.content = std::move(wire.bytes);
+  if (wire.carries_slot) {
+    Probe(probe_, *this, PathPoint::kWireOut, delay);
+    Probe(probe_, *this, PathPoint::kPhyToLink, delay + rx_pipeline_);
+  }
   link.out->Receive(std::move(flit), delay + rx_pipeline_);
 }
 

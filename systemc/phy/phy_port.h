@@ -18,6 +18,7 @@
 #include "models/phy/bit_error_channel.h"
 #include "models/phy/link_profile.h"
 #include "systemc/common/param.h"
+#include "systemc/common/path_probe.h"
 #include "systemc/common/stat_list.h"
 #include "systemc/phy/cable.h"
 #include "systemc/phy/phy_sockets.h"
@@ -71,6 +72,8 @@ class PhyPort : public sc_core::sc_module, private PhyTxIf, private CableIf {
   void ScheduleLaneFailure(uint32_t lanes, const sc_core::sc_time& at);
   void ScheduleLaneRepair(uint32_t lanes, const sc_core::sc_time& at);
   uint32_t AllLanes() const { return all_lanes_; }
+  // Reports payload flits onto and off the wire to `probe` (nullptr: none).
+  void set_probe(PathProbe* probe) { probe_ = probe; }
 
   const PhyPortConfig& config() const { return config_; }
   const PhyPortStats& stats() const { return stats_; }
@@ -124,6 +127,7 @@ class PhyPort : public sc_core::sc_module, private PhyTxIf, private CableIf {
   uint32_t rx_failed_ = 0;
 
   PhyPortStats stats_;
+  PathProbe* probe_ = nullptr;
 };
 
 }  // namespace lq::phy

@@ -21,6 +21,7 @@ struct PhyTxFlit {
   // Stands for the NOP stream of an idle link, which a TL controller does not
   // send flit by flit: the BER process skips it (decision 0006).
   bool idle_fill = false;
+  bool carries_slot = false;  // A payload flit: a PathProbe follows it.
 };
 
 // One flit as a receiver hands it to its link controller.

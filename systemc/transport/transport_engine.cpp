@@ -56,8 +56,9 @@ TransportEngine::TransportEngine(const sc_core::sc_module_name& name,
       config_(config),
       interface_("interface", InterfaceFor(config),
                  [this](net::Delivered delivered) {
+                   // TRN-4.7: taken when its last byte is in, at `at`.
+                   wake_.notify(delivered.at - sc_core::sc_time_stamp());
                    inbox_.push_back(std::move(delivered));
-                   wake_.notify(sc_core::SC_ZERO_TIME);
                  }) {
   // Bad names or parameters are the builder's bug, caught before any QP:
   // the default's name, and the parameters of every control a QP may pick.
@@ -235,7 +236,7 @@ void TransportEngine::Run() {
   constexpr uint64_t kPsPerNs = 1000;
   while (true) {
     poked_ = false;
-    while (!inbox_.empty()) {
+    while (InboxDue()) {
       const net::Delivered delivered = std::move(inbox_.front());
       inbox_.pop_front();
       Receive(delivered);
@@ -271,8 +272,11 @@ void TransportEngine::Run() {
       // holds a packet back: its every use runs those due first, so an
       // idle QP costs nothing.
     }
-    if (!inbox_.empty() || poked_) {
+    if (InboxDue() || poked_) {
       continue;  // DMA waits let more arrive, and let others post or modify
+    }
+    if (!inbox_.empty()) {
+      KeepEarliest(next_ps, static_cast<uint64_t>(inbox_.front().at.value()));
     }
     // With the window full, the interface admitting a packet is news too.
     sc_core::sc_event_or_list events;
@@ -400,6 +404,7 @@ void TransportEngine::SendFrame(uint32_t remote_node,
     return;
   }
   ++counters_.packets_sent;
+  Probe(probe_, *this, PathPoint::kFrameSent);
   if (tap_) {
     tap_(sc_core::sc_time_stamp(), frame.value());
   }
@@ -408,7 +413,12 @@ void TransportEngine::SendFrame(uint32_t remote_node,
                   std::move(frame.value()));
 }
 
+bool TransportEngine::InboxDue() const {
+  return !inbox_.empty() && inbox_.front().at <= sc_core::sc_time_stamp();
+}
+
 void TransportEngine::Receive(const net::Delivered& delivered) {
+  Probe(probe_, *this, PathPoint::kFrameReceived);
   auto parsed = roce::ParsePacket(delivered.payload);
   if (!parsed) {
     ++counters_.bad_packets;  // TRN-4: dropped, never half-used
@@ -750,6 +760,7 @@ void TransportEngine::Complete(const EngineCompletion& completion) {
   ++(completion.completion.status == CompletionStatus::kSuccess
          ? counters_.work_completed
          : counters_.work_failed);
+  Probe(probe_, *this, PathPoint::kCompleted);
   completions_.push_back(completion);
   completion_event_.notify(sc_core::SC_ZERO_TIME);
 }

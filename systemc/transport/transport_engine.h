@@ -29,6 +29,7 @@
 #include "models/transport/qp_state.h"
 #include "models/transport/requester.h"
 #include "models/transport/responder.h"
+#include "systemc/common/path_probe.h"
 #include "systemc/common/stat_list.h"
 #include "systemc/network/network_interface.h"
 
@@ -130,6 +131,8 @@ class TransportEngine : public sc_core::sc_module {
   using FrameTap =
       std::function<void(const sc_core::sc_time& at, const Bytes& frame)>;
   void SetFrameTap(FrameTap tap) { tap_ = std::move(tap); }
+  // Reports frames sent and received and completions to `probe`.
+  void set_probe(PathProbe* probe) { probe_ = probe; }
 
   const EngineCounters& counters() const { return counters_; }
   StatList Stats() const;
@@ -170,6 +173,8 @@ class TransportEngine : public sc_core::sc_module {
   // A post or modify from another process: Run() looks at every QP again,
   // even if the notice came while it was waiting for a DMA.
   void Poke();
+  // Whether the first frame of the inbox has arrived (TRN-4.7).
+  bool InboxDue() const;
   void Receive(const net::Delivered& delivered);
   // Sends the QP's requests as far as the injection window, its pacing and
   // its window allow; returns when pacing next lets one go, if it holds
@@ -237,10 +242,12 @@ class TransportEngine : public sc_core::sc_module {
   std::map<uint32_t, Qp> qps_;
   MemoryRegions regions_;
   uint32_t next_qpn_ = 2;
+  // Frames from the interface, each to be taken at its `at` (TRN-4.7).
   std::deque<net::Delivered> inbox_;
   std::vector<EngineCompletion> completions_;
   EngineCounters counters_;
   FrameTap tap_;
+  PathProbe* probe_ = nullptr;
   sc_core::sc_event wake_;
   bool poked_ = false;
   sc_core::sc_event completion_event_;

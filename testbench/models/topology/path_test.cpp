@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <functional>
+#include <tuple>
 
 #include "models/topology/torus.h"
 
@@ -79,6 +80,45 @@ TEST(TracePath, NET_4_1_RejectsAnUncabledPortAndAMissingVcClass_fail) {
   });
   EXPECT_FALSE(TracePath(bad_vc, 0, 1).ok()) << "VC class 3 of 1";
   EXPECT_FALSE(TracePath(bad_vc, 0, 7).ok()) << "no node 7";
+}
+
+TEST(FindFarthestEndpoint, TakesTheLongestPathAndTheLowestIdAmongEquals) {
+  // A ring of 6 routed forward only: node 5 is 5 hops from node 0.
+  const std::shared_ptr<const Torus> ring = Ring(6);
+  const ScriptedRouting forward(
+      ring, [&](NodeId node, PortId, VcClass, NodeId dst) {
+        return RouteStep{
+            node == dst ? ring->LocalPort(node) : Torus::PlusPort(0), 0};
+      });
+  const Result<FarthestEndpoint> from0 = FindFarthestEndpoint(forward, 0);
+  ASSERT_TRUE(from0.ok());
+  EXPECT_EQ(from0->node, 5u);
+  EXPECT_EQ(from0->hops, 5u);
+  EXPECT_EQ(FindFarthestEndpoint(forward, 2)->node, 1u);
+
+  // Shortest way round a ring of 6: node 3 is the only one 3 hops away;
+  // on a ring of 5, nodes 2 and 3 are both 2 hops away and 2 wins.
+  for (const auto& [k, node, hops] :
+       {std::make_tuple(6u, 3u, 3u), std::make_tuple(5u, 2u, 2u)}) {
+    const std::shared_ptr<const Torus> shortest_ring = Ring(k);
+    const ScriptedRouting shortest(
+        shortest_ring, [&](NodeId at, PortId, VcClass, NodeId dst) {
+          const uint32_t ahead = (dst + k - at) % k;
+          return RouteStep{at == dst        ? shortest_ring->LocalPort(at)
+                           : ahead <= k / 2 ? Torus::PlusPort(0)
+                                            : Torus::MinusPort(0),
+                           0};
+        });
+    const Result<FarthestEndpoint> farthest = FindFarthestEndpoint(shortest, 0);
+    ASSERT_TRUE(farthest.ok());
+    EXPECT_EQ(farthest->node, node) << "ring of " << k;
+    EXPECT_EQ(farthest->hops, hops) << "ring of " << k;
+  }
+
+  const ScriptedRouting dead_end(ring, [](NodeId, PortId, VcClass, NodeId) {
+    return RouteStep{Torus::PlusPort(1), 0};  // no such dimension
+  });
+  EXPECT_FALSE(FindFarthestEndpoint(dead_end, 0).ok());
 }
 
 }  // namespace

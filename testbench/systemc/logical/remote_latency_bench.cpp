@@ -69,16 +69,10 @@ int Run(const Options& options) {
 
   // The node whose route from node 0 is longest, and one neighbour: hops
   // as the routing function takes them (topo::TracePath).
-  uint16_t far = 0;
-  unsigned far_hops = 0;
-  for (uint16_t n = 1; n < fabric.nodes(); ++n) {
-    const auto hops =
-        static_cast<unsigned>(topo::TracePath(*routing, 0, n).value().size());
-    if (hops > far_hops) {
-      far = n;
-      far_hops = hops;
-    }
-  }
+  const topo::FarthestEndpoint farthest =
+      topo::FindFarthestEndpoint(*routing, 0).value();
+  const auto far = static_cast<uint16_t>(farthest.node);
+  const auto far_hops = static_cast<unsigned>(farthest.hops);
   const uint16_t near = static_cast<uint16_t>(topology->Neighbour(0, 0)->node);
   const std::vector<Target> targets = {
       {"local", 0, 0}, {"1 hop", near, 1}, {"farthest", far, far_hops}};
