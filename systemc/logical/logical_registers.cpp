@@ -111,11 +111,25 @@ LogicalRegisters::LogicalRegisters(const sc_core::sc_module_name& name,
   }
   HookCommand(regs::kMbSendOffset, regs::kMbSendSend.Mask(),
               [this] { return SendMailMessage(); });
+  regs_.Hook(regs::kCpCmdOffset, RegisterBank::OnWrite([this](uint32_t value) {
+               const uint32_t command = regs::kCpCmdCmd.Read(value);
+               if (command != static_cast<uint32_t>(regs::CpCmd::kNone)) {
+                 regs_.Store(regs::kCmdStatusOffset, StartCopy(command));
+               }
+             }));
+  RegisterBank::Hooks copy_status;
+  copy_status.read = [this] { return CopyStatus(); };
+  copy_status.written = [this](uint32_t value) {
+    if (value & regs::kCpStatusDone.Mask()) {
+      unit_.ClearCopyDone();
+    }
+  };
+  regs_.Hook(regs::kCpStatusOffset, std::move(copy_status));
   socket.register_b_transport(this, &LogicalRegisters::BTransport);
   SC_HAS_PROCESS(LogicalRegisters);
   SC_METHOD(UpdateIrq);
   sensitive << unit.fault_queued_event() << unit.mailbox_event()
-            << access_done_;
+            << unit.copy_ended_event() << access_done_;
   dont_initialize();
 }
 
@@ -156,7 +170,39 @@ uint32_t LogicalRegisters::MailWord(unsigned index) const {
 
 uint32_t LogicalRegisters::IrqStatus() const {
   return (unit_.fault_queue_size() != 0 ? regs::kIrqStatusFault.Mask() : 0) |
-         (unit_.mailbox_size() != 0 ? regs::kIrqStatusMail.Mask() : 0);
+         (unit_.mailbox_size() != 0 ? regs::kIrqStatusMail.Mask() : 0) |
+         (unit_.copy_done() ? regs::kIrqStatusCopy.Mask() : 0);
+}
+
+uint32_t LogicalRegisters::CopyStatus() const {
+  regs::CopyResult result = regs::CopyResult::kOk;
+  if (unit_.copy_result() == AccessStatus::kAddressError) {
+    result = regs::CopyResult::kAddressError;
+  } else if (unit_.copy_result() == AccessStatus::kUnreachable) {
+    result = regs::CopyResult::kUnreachable;
+  }
+  return (unit_.copy_busy() ? regs::kCpStatusBusy.Mask() : 0) |
+         (unit_.copy_done() ? regs::kCpStatusDone.Mask() : 0) |
+         regs::kCpStatusResult.Place(static_cast<uint32_t>(result));
+}
+
+uint32_t LogicalRegisters::StartCopy(uint32_t command) {
+  CopyRequest request;
+  request.src_ga = Wide(regs::kCpSrcLoOffset);
+  request.dst_ga = Wide(regs::kCpDstLoOffset);
+  request.bytes = regs_.value(regs::kCpBytesOffset);
+  request.migrate = command == static_cast<uint32_t>(regs::CpCmd::kMigrate);
+  switch (unit_.StartCopy(request)) {
+    case CopyStart::kStarted:
+      break;
+    case CopyStart::kBusy:
+      return Result(regs::CmdResult::kFull);
+    case CopyStart::kBadRange:
+      return Result(regs::CmdResult::kBadRange);
+    case CopyStart::kNoConnection:
+      return Result(regs::CmdResult::kNoConnection);
+  }
+  return Result(regs::CmdResult::kOk);
 }
 
 void LogicalRegisters::UpdateIrq() {

@@ -2,10 +2,10 @@
 // (rtl/regs/logical.regs.json, docs/registers/logical.md; docs/spec/log.md
 // section 7) on a TLM-2.0 target socket, through which the owner's
 // firmware serves page faults (LOG-6.2 to LOG-6.5), writes the page table
-// (LOG-5.2), invalidates sharers (LOG-6.8) and exchanges pool-frame
-// messages (LOG-6.10). Commands act when their write completes and leave
-// their outcome in CMD_STATUS; bus rules are DLL-8's. `irq` is the OR of
-// IRQ_STATUS's enabled causes.
+// (LOG-5.2), invalidates sharers (LOG-6.8), exchanges pool-frame messages
+// (LOG-6.10) and copies pages between homes (LOG-6.13). Commands act when their
+// write completes and leave their outcome in CMD_STATUS; bus rules are DLL-8's.
+// `irq` is the OR of IRQ_STATUS's enabled causes.
 #pragma once
 
 #include <tlm_utils/simple_target_socket.h>
@@ -39,6 +39,8 @@ class LogicalRegisters : public sc_core::sc_module {
   uint32_t RunPageTableCommand(uint32_t command);
   uint32_t SendInvalidation();
   uint32_t SendMailMessage();
+  uint32_t StartCopy(uint32_t command);  // CP_CMD (LOG-6.13)
+  uint32_t CopyStatus() const;
   // FQ_DATA's and MB_DATA's words: of the head record or message, 0 if
   // there is none.
   uint32_t FaultWord(unsigned index) const;

@@ -113,6 +113,7 @@ LogicalUnit::LogicalUnit(const sc_core::sc_module_name& name,
   sensitive << engine.completion_event();
   dont_initialize();
   SC_THREAD(ResendInvalidations);
+  SC_THREAD(RunCopies);
 }
 
 void LogicalUnit::Connect(uint16_t home, uint32_t qpn, uint32_t home_rkey) {
@@ -505,7 +506,9 @@ StatList LogicalUnit::Stats() const {
       {prefix + "fault_latency_ns.sum", counters_.fault_latency_ns_sum},
       {prefix + "fault_latency_ns.count", counters_.fault_latency_count},
       {prefix + "bad_messages", messenger_.bad_messages()},
-      {prefix + "invalidations", counters_.invalidations}};
+      {prefix + "invalidations", counters_.invalidations},
+      {prefix + "copies", counters_.copies},
+      {prefix + "migrations", counters_.migrations}};
   static constexpr const char* kCauses[] = {
       "", "not_mapped", "no_read", "no_write", "no_atomic", "migrating"};
   for (size_t cause = 1; cause < counters_.faults_raised.size(); ++cause) {

@@ -94,7 +94,18 @@ struct LogicalCounters {
   uint64_t fault_latency_ns_sum = 0;  // first FAULT_REQ to completion
   uint64_t fault_latency_count = 0;
   uint64_t invalidations = 0;  // INVAL_REQs acted on as sharer
+  uint64_t copies = 0;         // LOG-6.13: COPY commands that ended OK
+  uint64_t migrations = 0;     // and MIGRATE commands
 };
+
+// LOG-6.13: one command of the copy engine, the GAs in direct regions.
+struct CopyRequest {
+  uint64_t src_ga = 0;
+  uint64_t dst_ga = 0;
+  uint32_t bytes = 0;
+  bool migrate = false;  // a page moving home (LOG-6.9)
+};
+enum class CopyStart { kStarted, kBusy, kBadRange, kNoConnection };
 
 // A message for the firmware's mailbox (LOG-6.10): an INVAL_ACK or a
 // FRAME_* message, and the node it came from. `peer_lost` with a message
@@ -187,6 +198,17 @@ class LogicalUnit : public sc_core::sc_module {
   bool SendMessage(uint16_t node, const LogMessage& message) {
     return Post(node, message);
   }
+
+  // LOG-6.13, the copy engine: starts `request` unless a copy runs or the
+  // request breaks the clause's rules. While it runs copy_busy(); when it
+  // ends copy_done() until ClearCopyDone(), with copy_result() kOk,
+  // kAddressError or kUnreachable, and copy_ended_event() is notified.
+  CopyStart StartCopy(const CopyRequest& request);
+  bool copy_busy() const { return copy_busy_; }
+  bool copy_done() const { return copy_done_; }
+  AccessStatus copy_result() const { return copy_result_; }
+  void ClearCopyDone() { copy_done_ = false; }
+  const sc_core::sc_event& copy_ended_event() const { return copy_ended_; }
 
   const LogicalCounters& counters() const { return counters_; }
   uint64_t bad_messages() const { return messenger_.bad_messages(); }
@@ -291,6 +313,11 @@ class LogicalUnit : public sc_core::sc_module {
   void ReleasePage(uint64_t page);
   void ForgetInvalidations(uint16_t sharer);
   void ResendInvalidations();  // SC_THREAD
+  // copy_engine.cpp.
+  void RunCopies();  // SC_THREAD
+  // Reads or writes `bytes` at `ga` of a direct region, from its memory or
+  // by RDMA on the connection to its node.
+  AccessStatus CopyAccess(tlm::tlm_command command, uint64_t ga, Bytes& bytes);
   void Deliver(uint16_t from, std::optional<LogMessage> message,
                bool lost = false);
   void QueueFault(const FaultRequest& request);
@@ -345,6 +372,11 @@ class LogicalUnit : public sc_core::sc_module {
   sc_core::sc_event mailbox_event_;
   LogMessenger messenger_;
   LogicalCounters counters_;
+  CopyRequest copy_;
+  bool copy_busy_ = false;
+  bool copy_done_ = false;
+  AccessStatus copy_result_ = AccessStatus::kOk;
+  sc_core::sc_event copy_start_, copy_ended_;
   PathProbe* probe_ = nullptr;
 };
 

@@ -3,7 +3,8 @@
 // entirely through the interrupt, FQ_* and FR_* (LOG-6.2 to LOG-6.4); the
 // page-table commands (LOG-5.2, LOG-5.3); an invalidation and its
 // acknowledgement in the mailbox (LOG-6.8); a FRAME_ALLOC_REQ sent from
-// one mailbox to another (LOG-6.10); and the refusals.
+// one mailbox to another (LOG-6.10); the copy engine (LOG-6.13); and the
+// refusals.
 #include "systemc/logical/logical_registers.h"
 
 #include <gtest/gtest.h>
@@ -42,14 +43,14 @@ uint64_t PagedGa(uint16_t owner, uint64_t page) {
 
 // Registers and a CSR master on every node.
 struct Bench {
-  std::unique_ptr<LogicalFabric> fabric =
-      BuildTorusFabric("2x2", LogicalFabricConfig{});
-  std::vector<std::unique_ptr<Requester>> requesters =
-      BindRequesters(*fabric, kNodes, 1);
+  std::unique_ptr<LogicalFabric> fabric;
+  std::vector<std::unique_ptr<Requester>> requesters;
   std::vector<std::unique_ptr<LogicalRegisters>> registers;
   std::vector<std::unique_ptr<CsrMaster>> csr;
 
-  Bench() {
+  explicit Bench(const LogicalFabricConfig& config = LogicalFabricConfig{})
+      : fabric(BuildTorusFabric("2x2", config)),
+        requesters(BindRequesters(*fabric, kNodes, 1)) {
     for (unsigned n = 0; n < kNodes; ++n) {
       const std::string id = std::to_string(n);
       registers.push_back(std::make_unique<LogicalRegisters>(
@@ -65,7 +66,29 @@ struct Bench {
   uint32_t Status(unsigned node) {
     return csr[node]->Read(regs::kCmdStatusOffset);
   }
+  // Stages a copy on `node`'s engine and writes CP_CMD; CMD_STATUS.
+  uint32_t Copy(unsigned node, uint64_t src, uint64_t dst, uint32_t bytes,
+                regs::CpCmd command = regs::CpCmd::kCopy) {
+    WriteWide(node, regs::kCpSrcLoOffset, src);
+    WriteWide(node, regs::kCpDstLoOffset, dst);
+    csr[node]->Write(regs::kCpBytesOffset, bytes);
+    csr[node]->Write(regs::kCpCmdOffset, static_cast<uint32_t>(command));
+    return Status(node);
+  }
+  // In a test thread: until `node`'s CP_STATUS.DONE; CP_STATUS then.
+  uint32_t WaitCopy(unsigned node) {
+    uint32_t status = 0;
+    while (((status = csr[node]->Read(regs::kCpStatusOffset)) &
+            regs::kCpStatusDone.Mask()) == 0) {
+      sc_core::wait(sc_core::sc_time(100, sc_core::SC_NS));
+    }
+    return status;
+  }
 };
+
+uint32_t CopyCode(regs::CopyResult result) {
+  return regs::kCpStatusResult.Place(static_cast<uint32_t>(result));
+}
 
 TEST(LogicalRegisters, IdentityAndTheSpaceTheyDescribe) {
   Bench bench;
@@ -257,6 +280,90 @@ TEST(LogicalRegisters, LOG_6_10_InvalidationAndFrameMessagesThroughTheMailbox) {
   EXPECT_EQ(frame[0], 0u << 16 | 5u) << "from node 0, TYPE 5";
   EXPECT_EQ(frame[1], 0x05000000u);
   EXPECT_EQ(frame[2], 0x01020000u);
+}
+
+// LOG-6.13: node 0's firmware copies a page from node 1 to node 2, both
+// remote, then migrates one of its own to node 3; a second command while a
+// copy runs is refused; DONE raises the COPY interrupt until it is cleared.
+TEST(LogicalRegisters, LOG_6_13_TheCopyEngineMovesPagesBetweenHomes) {
+  Bench bench;
+  Bytes remote(kPage), local(kPage);
+  for (size_t i = 0; i < kPage; ++i) {
+    remote[i] = static_cast<uint8_t>(i * 7 + 1);
+    local[i] = static_cast<uint8_t>(i * 3 + 2);
+  }
+  bench.fabric->memory(1).Poke(0x30000, remote);
+  bench.fabric->memory(0).Poke(0x50000, local);
+  std::vector<uint32_t> statuses;
+  uint32_t busy = 0, refused = 0, first = 0, second = 0;
+  bool irq_done = false, irq_cleared = true;
+  ScThread thread("test", [&] {
+    CsrMaster& csr = *bench.csr[0];
+    csr.Write(regs::kIrqEnableOffset, regs::kIrqEnableCopy.Mask());
+    statuses.push_back(bench.Copy(0, GlobalAddress(1, 0x30000),
+                                  GlobalAddress(2, 0x70000), kPage));
+    busy = csr.Read(regs::kCpStatusOffset);
+    refused = bench.Copy(0, GlobalAddress(1, 0), GlobalAddress(2, 0), 64);
+    first = bench.WaitCopy(0);
+    sc_core::wait(sc_core::SC_ZERO_TIME);
+    irq_done = bench.registers[0]->irq.read();
+    csr.Write(regs::kCpStatusOffset, regs::kCpStatusDone.Mask());
+    sc_core::wait(sc_core::SC_ZERO_TIME);
+    irq_cleared = bench.registers[0]->irq.read();
+    statuses.push_back(bench.Copy(0, GlobalAddress(0, 0x50000),
+                                  GlobalAddress(3, 0x10000), kPage,
+                                  regs::CpCmd::kMigrate));
+    second = bench.WaitCopy(0);
+  });
+  RunUntilDone({&thread});
+  EXPECT_EQ(statuses, (std::vector<uint32_t>{Code(regs::CmdResult::kOk),
+                                             Code(regs::CmdResult::kOk)}));
+  EXPECT_EQ(busy, regs::kCpStatusBusy.Mask());
+  EXPECT_EQ(refused, Code(regs::CmdResult::kFull)) << "one copy at a time";
+  EXPECT_EQ(first,
+            regs::kCpStatusDone.Mask() | CopyCode(regs::CopyResult::kOk));
+  EXPECT_EQ(second,
+            regs::kCpStatusDone.Mask() | CopyCode(regs::CopyResult::kOk));
+  EXPECT_TRUE(irq_done);
+  EXPECT_FALSE(irq_cleared);
+  EXPECT_EQ(bench.fabric->memory(2).Peek(0x70000, kPage), remote);
+  EXPECT_EQ(bench.fabric->memory(3).Peek(0x10000, kPage), local);
+  EXPECT_EQ(bench.fabric->memory(2).Peek(0x60000, 64), Bytes(64, 0))
+      << "nothing but the destination written";
+  const LogicalCounters& counters = bench.fabric->unit(0).counters();
+  EXPECT_EQ(counters.copies, 1u);
+  EXPECT_EQ(counters.migrations, 1u) << "the MIGRATE";
+}
+
+// LOG-6.13's refusals change nothing; a copy whose destination's node has
+// died ends UNREACHABLE once the transport gives up, with nothing counted.
+TEST(LogicalRegisters, LOG_6_13_RefusedAndFailedCopies_fail) {
+  LogicalFabricConfig config;
+  config.timeout = 1;  // 8.2 us per attempt
+  Bench bench(config);
+  const uint64_t direct = AddressSpace{}.direct_bytes;
+  std::vector<uint32_t> refusals;
+  uint32_t unreachable = 0;
+  ScThread thread("test", [&] {
+    const uint64_t src = GlobalAddress(1, 0);
+    const uint64_t dst = GlobalAddress(2, 0);
+    refusals.push_back(bench.Copy(0, src, dst, 0));
+    refusals.push_back(bench.Copy(0, src, dst, kPage + 1));
+    refusals.push_back(bench.Copy(0, PagedGa(1, 0), dst, 64));
+    refusals.push_back(bench.Copy(0, src, GlobalAddress(2, direct - 32), 64));
+    refusals.push_back(bench.Copy(0, src, GlobalAddress(9, 0), 64));
+    EXPECT_EQ(bench.csr[0]->Read(regs::kCpStatusOffset), 0u)
+        << "nothing started";
+    bench.fabric->node(2).engine->interface().Fail();
+    EXPECT_EQ(bench.Copy(0, src, dst, 64), Code(regs::CmdResult::kOk));
+    unreachable = bench.WaitCopy(0);
+  });
+  RunUntilDone({&thread});
+  EXPECT_EQ(refusals,
+            std::vector<uint32_t>(5, Code(regs::CmdResult::kBadRange)));
+  EXPECT_EQ(unreachable, regs::kCpStatusDone.Mask() |
+                             CopyCode(regs::CopyResult::kUnreachable));
+  EXPECT_EQ(bench.fabric->unit(0).counters().copies, 0u);
 }
 
 }  // namespace
