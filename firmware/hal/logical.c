@@ -11,6 +11,11 @@ static void write_wide(uint32_t lo_offset, uint64_t value) {
   lq_logical_write(lo_offset + 4u, (uint32_t)(value >> 32));
 }
 
+static uint32_t command_status(void) {
+  return logical_cmd_status_result_get(
+      lq_logical_read(LOGICAL_CMD_STATUS_OFFSET));
+}
+
 static uint32_t fault_word(uint32_t index) {
   return lq_logical_read(LOGICAL_FQ_DATA_INDEX0_OFFSET + 4u * index);
 }
@@ -48,8 +53,7 @@ uint32_t lq_logical_answer(const lq_fault_record_t* record, uint32_t status,
   write_wide(LOGICAL_FR_GA_LO_OFFSET, record->ga & ~page_mask);
   write_wide(LOGICAL_FR_PTE_LO_OFFSET, pte);
   lq_logical_write(LOGICAL_FR_SEND_OFFSET, LOGICAL_FR_SEND_SEND_MASK);
-  return logical_cmd_status_result_get(
-      lq_logical_read(LOGICAL_CMD_STATUS_OFFSET));
+  return command_status();
 }
 
 uint32_t lq_log_field(const uint8_t* bytes, uint32_t at, uint32_t width) {
@@ -87,14 +91,46 @@ static uint32_t send_mail(uint32_t node, const uint32_t* words,
                      i < count ? words[i] : 0);
   }
   lq_logical_write(LOGICAL_MB_SEND_OFFSET, LOGICAL_MB_SEND_SEND_MASK);
-  return logical_cmd_status_result_get(
-      lq_logical_read(LOGICAL_CMD_STATUS_OFFSET));
+  return command_status();
 }
 
 uint32_t lq_logical_frame_request(uint32_t node, uint32_t request_id) {
   const uint32_t words[2] = {LQ_LOG_FRAME_ALLOC_REQ << 24,
                              (request_id & 0xffffu) << 16};
   return send_mail(node, words, 2);
+}
+
+uint32_t lq_logical_frame_free(uint32_t node, uint32_t frame) {
+  const uint32_t words[3] = {LQ_LOG_FRAME_FREE << 24, 0, frame};
+  return send_mail(node, words, 3);
+}
+
+uint32_t lq_logical_invalidate(uint32_t sharer, uint64_t ga, uint32_t pages) {
+  lq_logical_write(LOGICAL_INV_NODE_OFFSET, sharer);
+  write_wide(LOGICAL_INV_GA_LO_OFFSET, ga);
+  lq_logical_write(LOGICAL_INV_PAGES_OFFSET, pages);
+  lq_logical_write(LOGICAL_INV_SEND_OFFSET, LOGICAL_INV_SEND_SEND_MASK);
+  return command_status();
+}
+
+uint32_t lq_logical_copy(uint64_t src, uint64_t dst, uint32_t bytes,
+                         bool migrate) {
+  write_wide(LOGICAL_CP_SRC_LO_OFFSET, src);
+  write_wide(LOGICAL_CP_DST_LO_OFFSET, dst);
+  lq_logical_write(LOGICAL_CP_BYTES_OFFSET, bytes);
+  lq_logical_write(LOGICAL_CP_CMD_OFFSET,
+                   migrate ? LOGICAL_CP_CMD_MIGRATE : LOGICAL_CP_CMD_COPY);
+  return command_status();
+}
+
+bool lq_logical_copy_ended(uint32_t* result) {
+  uint32_t status = lq_logical_read(LOGICAL_CP_STATUS_OFFSET);
+  if (logical_cp_status_done_get(status) == 0) {
+    return false;
+  }
+  *result = logical_cp_status_result_get(status);
+  lq_logical_write(LOGICAL_CP_STATUS_OFFSET, LOGICAL_CP_STATUS_DONE_MASK);
+  return true;
 }
 
 uint32_t lq_logical_frame_response(uint32_t node, uint32_t request_id,

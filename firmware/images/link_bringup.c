@@ -197,10 +197,12 @@ int main(void) {
     const page_service_stats_t* s = page_service_stats();
     printf(
         "page service: %lu faults served, %lu pages allocated, %lu frames "
-        "lent, %lu rejected, %lu unsent\n",
+        "lent, %lu rejected, %lu pages moved (%lu abandoned), %lu frames "
+        "freed, %lu commands refused\n",
         (unsigned long)s->served, (unsigned long)s->allocated,
         (unsigned long)s->lent, (unsigned long)s->rejected,
-        (unsigned long)s->failed);
+        (unsigned long)s->migrated, (unsigned long)s->moves_abandoned,
+        (unsigned long)s->freed, (unsigned long)s->failed);
   }
   return up == enabled && routed ? 0 : 1;
 }

@@ -98,5 +98,24 @@ uint32_t lq_log_field(const uint8_t* bytes, uint32_t at, uint32_t width);
 uint32_t lq_logical_frame_request(uint32_t node, uint32_t request_id);
 uint32_t lq_logical_frame_response(uint32_t node, uint32_t request_id,
                                    bool granted, uint32_t frame);
+/* FRAME_FREE of `frame` back to its member `node` (LOG-6.9). */
+uint32_t lq_logical_frame_free(uint32_t node, uint32_t frame);
+
+/* GA of byte `offset` of `node`'s window (LOG-2.1). */
+static inline uint64_t lq_logical_ga(uint32_t node, uint64_t offset) {
+  return (uint64_t)(node & 0xffffu) << 40 | offset;
+}
+
+/* INVAL_REQ for `pages` pages from `ga`'s to `sharer` (LOG-6.8); its
+   INVAL_ACK arrives in the mailbox. Returns CMD_STATUS's RESULT. */
+uint32_t lq_logical_invalidate(uint32_t sharer, uint64_t ga, uint32_t pages);
+
+/* LOG-6.13: starts copying `bytes` from `src` to `dst` (GAs of direct
+   regions), as a MIGRATE if `migrate`; returns CMD_STATUS's RESULT. */
+uint32_t lq_logical_copy(uint64_t src, uint64_t dst, uint32_t bytes,
+                         bool migrate);
+/* If a copy has ended: clears CP_STATUS.DONE, stores how it ended
+   (LOGICAL_COPY_RESULT_*) in *result and returns true. */
+bool lq_logical_copy_ended(uint32_t* result);
 
 #endif /* LQ_LOGICAL_H_ */
