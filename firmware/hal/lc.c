@@ -4,6 +4,9 @@
 
 #include <stdio.h>
 
+#include "lq/board_info.h"
+#include "lq/clint.h"
+
 bool lq_lc_present(uint32_t port) {
   return lc_id_magic_get(lq_lc_read(port, LC_ID_OFFSET)) == LC_ID_MAGIC_RESET;
 }
@@ -49,6 +52,38 @@ uint32_t lq_lc_report(const bool* present, uint32_t port_count) {
     }
   }
   return up;
+}
+
+bool lq_lc_bring_up_polled(const char* who, uint32_t timeout_us) {
+  uint32_t port_count = lq_board_port_count();
+  if (port_count > LQ_LC_MAX_PORTS) {
+    port_count = LQ_LC_MAX_PORTS;
+  }
+  bool present[LQ_LC_MAX_PORTS] = {false};
+  uint32_t enabled = 0;
+  for (uint32_t port = 0; port < port_count; port++) {
+    if (!lq_lc_present(port)) {
+      printf("port %lu: no link controller\n", (unsigned long)port);
+      continue;
+    }
+    present[port] = true;
+    enabled++;
+    lq_lc_enable(port);
+  }
+  uint64_t start = lq_clint_mtime();
+  uint64_t deadline = start + lq_us_to_ticks(timeout_us);
+  while (!lq_lc_all_in_l0(present, port_count) && lq_clint_mtime() < deadline) {
+  }
+  uint64_t elapsed_us = (lq_clint_mtime() - start) / LQ_MTIME_TICKS_PER_US;
+  uint32_t up = lq_lc_report(present, port_count);
+  printf("%s: %lu of %lu ports up in %llu us\n", who, (unsigned long)up,
+         (unsigned long)enabled, (unsigned long long)elapsed_us);
+  if (up != enabled) {
+    printf("%s: timed out after %lu us waiting for the links\n", who,
+           (unsigned long)timeout_us);
+    return false;
+  }
+  return true;
 }
 
 const char* lq_lc_ltssm_name(uint32_t ltssm) {

@@ -281,39 +281,11 @@ static bool set_up_queue_pair(void) {
   return true;
 }
 
-/* Enables every port's link controller, polls until all are in L0, then
-   switches in the router's strapped routes. */
+/* Brings every link up (polled), then switches in the router's strapped
+   routes. */
 static bool bring_up_links(void) {
-  uint32_t port_count = lq_board_port_count();
-  if (port_count > LQ_LC_MAX_PORTS) {
-    port_count = LQ_LC_MAX_PORTS;
-  }
-  bool present[LQ_LC_MAX_PORTS] = {false};
-  uint32_t enabled = 0;
-  for (uint32_t port = 0; port < port_count; port++) {
-    if (!lq_lc_present(port)) {
-      printf("port %lu: no link controller\n", (unsigned long)port);
-      continue;
-    }
-    present[port] = true;
-    enabled++;
-    lq_lc_enable(port);
-  }
-  uint64_t start = lq_clint_mtime();
-  uint64_t deadline = start + lq_us_to_ticks(RDMA_DEMO_LINK_TIMEOUT_US);
-  while (!lq_lc_all_in_l0(present, port_count) && lq_clint_mtime() < deadline) {
-  }
-  uint64_t elapsed_us = (lq_clint_mtime() - start) / LQ_MTIME_TICKS_PER_US;
-
-  uint32_t up = lq_lc_report(present, port_count);
-  printf("rdma: %lu of %lu ports up in %llu us\n", (unsigned long)up,
-         (unsigned long)enabled, (unsigned long long)elapsed_us);
-  if (up != enabled) {
-    printf("rdma: timed out after %u us waiting for the links\n",
-           RDMA_DEMO_LINK_TIMEOUT_US);
-    return false;
-  }
-  return lq_router_switch_in_routes();
+  return lq_lc_bring_up_polled("rdma", RDMA_DEMO_LINK_TIMEOUT_US) &&
+         lq_router_switch_in_routes();
 }
 
 /* Writer: the pattern into the partner's destination, then the message;

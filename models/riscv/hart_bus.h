@@ -28,11 +28,32 @@ struct BusReply {
   uint32_t stall_cycles = 0;
 };
 
+// The read-modify-writes of RV32A's AMOs.
+enum class AmoOp : uint8_t {
+  kSwap,
+  kAdd,
+  kXor,
+  kAnd,
+  kOr,
+  kMin,
+  kMax,
+  kMinU,
+  kMaxU
+};
+
+// The word an AMO stores, from the word it read and its operand.
+uint32_t AmoResult(AmoOp op, uint32_t old_value, uint32_t operand);
+
 // Accesses outside every direct region. Implementations may add or drop
 // direct regions (Rv32Core::AddDirectRegion) from inside these calls.
 class HartBus {
  public:
   virtual ~HartBus() = default;
+  // An AMO on the aligned word at `address`: *old gets the word read, and
+  // AmoResult(op, *old, operand) is stored. This default reads, then
+  // writes; a bus whose device can do it as one operation overrides it.
+  virtual BusReply Amo(uint32_t address, AmoOp op, uint32_t operand,
+                       uint32_t* old);
   virtual BusReply Read(uint32_t address, uint8_t* data, uint32_t size) = 0;
   virtual BusReply Write(uint32_t address, const uint8_t* data,
                          uint32_t size) = 0;

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstring>
 #include <limits>
+#include <optional>
 
 #include "models/common/bytes.h"
 #include "models/riscv/compressed.h"
@@ -478,6 +479,75 @@ void Rv32Core::ExecuteStore(uint32_t insn, uint32_t length) {
   }
 }
 
+namespace {
+
+// RV32A's AMO funct5 codes.
+std::optional<AmoOp> AmoOpOf(uint32_t funct5) {
+  switch (funct5) {
+    case 0b00001:
+      return AmoOp::kSwap;
+    case 0b00000:
+      return AmoOp::kAdd;
+    case 0b00100:
+      return AmoOp::kXor;
+    case 0b01100:
+      return AmoOp::kAnd;
+    case 0b01000:
+      return AmoOp::kOr;
+    case 0b10000:
+      return AmoOp::kMin;
+    case 0b10100:
+      return AmoOp::kMax;
+    case 0b11000:
+      return AmoOp::kMinU;
+    case 0b11100:
+      return AmoOp::kMaxU;
+    default:
+      return std::nullopt;
+  }
+}
+
+}  // namespace
+
+uint32_t AmoResult(AmoOp op, uint32_t old_value, uint32_t operand) {
+  const auto so = static_cast<int32_t>(old_value);
+  const auto sp = static_cast<int32_t>(operand);
+  switch (op) {
+    case AmoOp::kSwap:
+      return operand;
+    case AmoOp::kAdd:
+      return old_value + operand;
+    case AmoOp::kXor:
+      return old_value ^ operand;
+    case AmoOp::kAnd:
+      return old_value & operand;
+    case AmoOp::kOr:
+      return old_value | operand;
+    case AmoOp::kMin:
+      return so < sp ? old_value : operand;
+    case AmoOp::kMax:
+      return so > sp ? old_value : operand;
+    case AmoOp::kMinU:
+      return std::min(old_value, operand);
+    case AmoOp::kMaxU:
+      return std::max(old_value, operand);
+  }
+  return old_value;
+}
+
+BusReply HartBus::Amo(uint32_t address, AmoOp op, uint32_t operand,
+                      uint32_t* old) {
+  uint8_t bytes[4] = {};
+  BusReply reply = Read(address, bytes, 4);
+  if (!reply.ok) {
+    return reply;
+  }
+  *old = static_cast<uint32_t>(LoadLittleEndian(bytes, 4));
+  StoreLittleEndian(bytes, 4, AmoResult(op, *old, operand));
+  const BusReply written = Write(address, bytes, 4);
+  return {written.ok, reply.stall_cycles + written.stall_cycles};
+}
+
 void Rv32Core::ExecuteAtomic(uint32_t insn, uint32_t length) {
   const uint32_t funct5 = Funct7(insn) >> 2;
   const uint32_t address = x_[Rs1(insn)];
@@ -518,7 +588,11 @@ void Rv32Core::ExecuteAtomic(uint32_t insn, uint32_t length) {
     Retire(pc_ + length, costs_.store);
     return;
   }
-  uint32_t old_value;
+  const std::optional<AmoOp> op = AmoOpOf(funct5);
+  if (!op) {
+    RaiseException(Exception::kIllegalInstruction, insn);
+    return;
+  }
   // An AMO is a store for the purpose of faults: misaligned or not
   // writable reports the store/AMO causes, even for its read.
   if ((address & 3) != 0) {
@@ -530,45 +604,24 @@ void Rv32Core::ExecuteAtomic(uint32_t insn, uint32_t length) {
     RaiseException(Exception::kStoreAccessFault, address);
     return;
   }
-  if (!Load(address, 4, &old_value, Exception::kStoreAccessFault)) {
-    return;
-  }
-  const auto so = static_cast<int32_t>(old_value);
-  const auto sp = static_cast<int32_t>(operand);
-  uint32_t new_value;
-  switch (funct5) {
-    case 0b00001:
-      new_value = operand;
-      break;  // AMOSWAP
-    case 0b00000:
-      new_value = old_value + operand;
-      break;  // AMOADD
-    case 0b00100:
-      new_value = old_value ^ operand;
-      break;  // AMOXOR
-    case 0b01100:
-      new_value = old_value & operand;
-      break;  // AMOAND
-    case 0b01000:
-      new_value = old_value | operand;
-      break;  // AMOOR
-    case 0b10000:
-      new_value = so < sp ? old_value : operand;
-      break;  // AMOMIN
-    case 0b10100:
-      new_value = so > sp ? old_value : operand;
-      break;  // AMOMAX
-    case 0b11000:
-      new_value = std::min(old_value, operand);
-      break;  // AMOMINU
-    case 0b11100:
-      new_value = std::max(old_value, operand);
-      break;  // AMOMAXU
-    default:
-      RaiseException(Exception::kIllegalInstruction, insn);
+  uint32_t old_value;
+  if (region == nullptr) {
+    // On the bus, where a device may perform it as one operation.
+    if (!watchpoints_.empty() &&
+        (Watched(address, 4, false) || Watched(address, 4, true))) {
       return;
-  }
-  if (!Store(address, 4, new_value)) {
+    }
+    const BusReply reply = bus_.Amo(address, *op, operand, &old_value);
+    cycles_ += reply.stall_cycles;
+    if (!reply.ok) {
+      RaiseException(Exception::kStoreAccessFault, address);
+      return;
+    }
+    if (reservation_valid_ && (reservation_address_ & ~3u) == address) {
+      reservation_valid_ = false;
+    }
+  } else if (!Load(address, 4, &old_value, Exception::kStoreAccessFault) ||
+             !Store(address, 4, AmoResult(*op, old_value, operand))) {
     return;
   }
   x_[Rd(insn)] = old_value;

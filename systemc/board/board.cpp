@@ -117,6 +117,8 @@ void Board::AttachTransport(
 void Board::AttachLogical(
     tlm::tlm_base_target_socket_b<32, tlm::tlm_fw_transport_if<>,
                                   tlm::tlm_bw_transport_if<>>& csr,
+    tlm::tlm_base_target_socket_b<32, tlm::tlm_fw_transport_if<>,
+                                  tlm::tlm_bw_transport_if<>>& window,
     sc_core::sc_signal<bool>& irq) {
   if (!config_.logical) {
     throw std::logic_error(std::string(name()) +
@@ -125,6 +127,9 @@ void Board::AttachLogical(
   }
   bus_.devices.bind(csr);
   bus_.Map("logical", AddressMap::kLogical, AddressMap::kLogicalSize);
+  bus_.devices.bind(window);
+  bus_.Map("global window", AddressMap::kGlobalWindow,
+           AddressMap::kGlobalWindowSize);
   plic_.sources[AddressMap::kLogicalIrq].bind(irq);
   source_bound_[AddressMap::kLogicalIrq] = true;
 }

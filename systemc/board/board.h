@@ -44,6 +44,9 @@ struct AddressMap {
   static constexpr uint32_t kLogicalSize = 0x1000;
   static constexpr unsigned kLogicalIrq = 16;  // PLIC source
   static constexpr uint32_t kRam = 0x80000000;
+  // The logical unit's window onto global addresses (LOG-3.8).
+  static constexpr uint32_t kGlobalWindow = 0xc0000000;
+  static constexpr uint32_t kGlobalWindowSize = 0x10000000;
   static constexpr unsigned kMaxPorts = 8;
   static constexpr unsigned kFirstLinkIrq = 1;  // PLIC source of port 0
 };
@@ -97,11 +100,14 @@ class Board : public sc_core::sc_module {
     return bus_.upstream;
   }
   // Maps a logical unit's registers (docs/registers/logical.md) at
-  // AddressMap::kLogical and its interrupt into the PLIC. Once, before the
-  // simulation starts, on a board configured with one.
+  // AddressMap::kLogical, its window onto global addresses at
+  // AddressMap::kGlobalWindow (LOG-3.8) and its interrupt into the PLIC.
+  // Once, before the simulation starts, on a board configured with one.
   void AttachLogical(
       tlm::tlm_base_target_socket_b<32, tlm::tlm_fw_transport_if<>,
                                     tlm::tlm_bw_transport_if<>>& csr,
+      tlm::tlm_base_target_socket_b<32, tlm::tlm_fw_transport_if<>,
+                                    tlm::tlm_bw_transport_if<>>& window,
       sc_core::sc_signal<bool>& irq);
 
   // Loads an image into flash and RAM and sets the CPU's reset pc to its

@@ -215,10 +215,14 @@ void Rv32Cpu::RequestDirectAccess(tlm::tlm_generic_payload& trans) {
 // (two delta cycles: device process, then the lines into mip) before the
 // next instruction, as firmware expects of "write msip, read mip".
 BusReply Rv32Cpu::Transport(tlm::tlm_command command, uint32_t address,
-                            uint8_t* data, uint32_t size) {
+                            uint8_t* data, uint32_t size,
+                            BusAmoExtension* extension) {
   ++bus_accesses_;
   Sync();
   tlm::tlm_generic_payload trans;
+  if (extension != nullptr) {
+    trans.set_extension(extension);
+  }
   trans.set_command(command);
   trans.set_address(address);
   trans.set_data_ptr(data);
@@ -242,7 +246,31 @@ BusReply Rv32Cpu::Transport(tlm::tlm_command command, uint32_t address,
   if (reply.ok && trans.is_dmi_allowed()) {
     RequestDirectAccess(trans);
   }
+  if (extension != nullptr) {
+    trans.clear_extension(extension);
+  }
   return reply;
+}
+
+BusReply Rv32Cpu::Amo(uint32_t address, riscv::AmoOp op, uint32_t operand,
+                      uint32_t* old) {
+  BusAmoExtension amo;
+  amo.op = op == riscv::AmoOp::kSwap  ? BusAmoExtension::Op::kSwap
+           : op == riscv::AmoOp::kAdd ? BusAmoExtension::Op::kAdd
+                                      : BusAmoExtension::Op::kOther;
+  amo.operand = operand;
+  uint8_t bytes[4] = {};
+  BusReply reply = Transport(tlm::TLM_READ_COMMAND, address, bytes, 4, &amo);
+  if (!reply.ok) {
+    return reply;
+  }
+  *old = static_cast<uint32_t>(LoadLittleEndian(bytes, 4));
+  if (amo.performed) {
+    return reply;
+  }
+  StoreLittleEndian(bytes, 4, riscv::AmoResult(op, *old, operand));
+  const BusReply written = Write(address, bytes, 4);
+  return {written.ok, reply.stall_cycles + written.stall_cycles};
 }
 
 BusReply Rv32Cpu::Read(uint32_t address, uint8_t* data, uint32_t size) {

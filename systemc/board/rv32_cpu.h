@@ -16,6 +16,7 @@
 #include "models/gdb/debug_target.h"
 #include "models/riscv/hart_bus.h"
 #include "models/riscv/rv32_core.h"
+#include "systemc/common/bus_amo_extension.h"
 #include "systemc/common/stat_list.h"
 
 namespace lq::board {
@@ -76,11 +77,17 @@ class Rv32Cpu : public sc_core::sc_module,
   riscv::BusReply Read(uint32_t address, uint8_t* data, uint32_t size) override;
   riscv::BusReply Write(uint32_t address, const uint8_t* data,
                         uint32_t size) override;
+  // Asks the device to perform the AMO (BusAmoExtension); if it only
+  // reads, writes the new word itself.
+  riscv::BusReply Amo(uint32_t address, riscv::AmoOp op, uint32_t operand,
+                      uint32_t* old) override;
   riscv::BusReply Fetch(uint32_t address, uint8_t* data,
                         uint32_t size) override;
   uint64_t Time() override;
+  // `extension`, if any, rides on the access.
   riscv::BusReply Transport(tlm::tlm_command command, uint32_t address,
-                            uint8_t* data, uint32_t size);
+                            uint8_t* data, uint32_t size,
+                            BusAmoExtension* extension = nullptr);
   void RequestDirectAccess(tlm::tlm_generic_payload& trans);
   // Debug transactions through the bus (no timing, no side effects).
   bool DebugTransport(tlm::tlm_command command, uint32_t address, uint8_t* data,

@@ -68,7 +68,8 @@ Node::Node(const sc_core::sc_module_name& name, const board::BoardConfig& board,
       engine_->memory.bind(unit_->dma);
       board_.AttachTransport(engine_registers_->socket, engine_registers_->irq);
       unit_->bus.bind(board_.dma_target());
-      board_.AttachLogical(unit_registers_->socket, unit_registers_->irq);
+      board_.AttachLogical(unit_registers_->socket, unit_->window,
+                           unit_registers_->irq);
     } else {
       board_.AttachTransport(engine_registers_->socket, engine_registers_->irq);
       engine_->memory.bind(board_.dma_target());

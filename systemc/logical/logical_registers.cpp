@@ -117,6 +117,11 @@ LogicalRegisters::LogicalRegisters(const sc_core::sc_module_name& name,
                  regs_.Store(regs::kCmdStatusOffset, StartCopy(command));
                }
              }));
+  for (const uint32_t offset : {regs::kGwBaseLoOffset, regs::kGwBaseHiOffset}) {
+    regs_.Hook(offset, RegisterBank::OnWrite([this](uint32_t) {
+                 unit_.set_window_base(Wide(regs::kGwBaseLoOffset));
+               }));
+  }
   RegisterBank::Hooks copy_status;
   copy_status.read = [this] { return CopyStatus(); };
   copy_status.written = [this](uint32_t value) {

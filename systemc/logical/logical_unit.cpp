@@ -9,6 +9,7 @@
 
 #include "models/common/bytes.h"
 #include "models/logical/atomic.h"
+#include "systemc/common/bus_amo_extension.h"
 
 namespace lq::logical {
 namespace {
@@ -25,6 +26,8 @@ constexpr uint64_t kStagingBase = uint64_t{1} << 62;
 constexpr uint64_t kMessageBase = kStagingBase + (uint64_t{1} << 61);
 constexpr unsigned kMaxHeldSlots = 1u << 16;  // FAULT_ID is 16 bits
 constexpr unsigned kWordBytes = 8;
+// The requester index of the MCU's window (LOG-3.8): past every socket's.
+constexpr int kWindowRequester = 32;
 
 tlm::tlm_response_status ResponseOf(AccessStatus status) {
   switch (status) {
@@ -75,6 +78,7 @@ LogicalUnit::LogicalUnit(const sc_core::sc_module_name& name,
       memory("memory"),
       bus("bus"),
       dma("dma"),
+      window("window"),
       config_(config),
       engine_(engine),
       page_table_(config.pt_entries),
@@ -106,6 +110,7 @@ LogicalUnit::LogicalUnit(const sc_core::sc_module_name& name,
   }
   socket.register_b_transport(this, &LogicalUnit::BTransport);
   dma.register_b_transport(this, &LogicalUnit::DmaTransport);
+  window.register_b_transport(this, &LogicalUnit::WindowTransport);
   rkey_ = engine.RegisterMemory(
       {kDirectBase, config.space.direct_bytes, transport::kRemoteAll});
   SC_HAS_PROCESS(LogicalUnit);
@@ -180,6 +185,33 @@ void LogicalUnit::BTransport(int id, tlm::tlm_generic_payload& trans,
   trans.set_response_status(ResponseOf(status));
   delay = config_.pipeline;
   Probe(probe_, *this, PathPoint::kAnswered, delay);
+}
+
+// LOG-3.8: the hart's AMOSWAP.W and AMOADD.W are the unit's 4-byte SWAP
+// and FADD; its other AMOs are refused.
+void LogicalUnit::WindowTransport(tlm::tlm_generic_payload& trans,
+                                  sc_core::sc_time& delay) {
+  BusAmoExtension* amo = trans.get_extension<BusAmoExtension>();
+  AtomicExtension atomic;
+  if (amo != nullptr) {
+    amo->performed = true;
+    if (amo->op == BusAmoExtension::Op::kOther) {
+      trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
+      return;
+    }
+    atomic.request.op = amo->op == BusAmoExtension::Op::kSwap ? AtomicOp::kSwap
+                                                              : AtomicOp::kFadd;
+    atomic.request.size = 4;
+    atomic.request.operand = amo->operand;
+    trans.set_extension(&atomic);
+  }
+  const uint64_t offset = trans.get_address();
+  trans.set_address(window_base_ + offset);
+  BTransport(kWindowRequester, trans, delay);
+  trans.set_address(offset);
+  if (amo != nullptr) {
+    trans.clear_extension(&atomic);
+  }
 }
 
 // LOG-3.6: a fence completes once every access accepted before it has.

@@ -136,6 +136,10 @@ class LogicalUnit : public sc_core::sc_module {
   tlm_utils::simple_initiator_socket_optional<LogicalUnit> bus;
   // The transport engine's DMA binds here (`engine.memory`).
   tlm_utils::simple_target_socket<LogicalUnit> dma;
+  // LOG-3.8: on a board, the bus's global window. An access at window
+  // offset o is one of the board's MCU, a requester of its own, to GA
+  // window_base() + o.
+  tlm_utils::simple_target_socket_optional<LogicalUnit> window;
 
   // Registers the node's direct region with `engine` (LOG-3.7).
   LogicalUnit(const sc_core::sc_module_name& name,
@@ -146,6 +150,9 @@ class LogicalUnit : public sc_core::sc_module {
   uint32_t rkey() const { return rkey_; }
   uint16_t node() const { return config_.node; }
   const AddressSpace& space() const { return config_.space; }
+  // GW_BASE (LOG-3.8): the GA that the window's first byte reaches.
+  uint64_t window_base() const { return window_base_; }
+  void set_window_base(uint64_t ga) { window_base_ = ga; }
   // LOG-3.7: accesses homed on `home` go over local QP `qpn`, which the
   // cluster builder connected to `home`, with `home`'s R_Key.
   void Connect(uint16_t home, uint32_t qpn, uint32_t home_rkey);
@@ -313,6 +320,8 @@ class LogicalUnit : public sc_core::sc_module {
   void ReleasePage(uint64_t page);
   void ForgetInvalidations(uint16_t sharer);
   void ResendInvalidations();  // SC_THREAD
+  void WindowTransport(tlm::tlm_generic_payload& trans,
+                       sc_core::sc_time& delay);
   // copy_engine.cpp.
   void RunCopies();  // SC_THREAD
   // Reads or writes `bytes` at `ga` of a direct region, from its memory or
@@ -372,6 +381,7 @@ class LogicalUnit : public sc_core::sc_module {
   sc_core::sc_event mailbox_event_;
   LogMessenger messenger_;
   LogicalCounters counters_;
+  uint64_t window_base_ = 0;
   CopyRequest copy_;
   bool copy_busy_ = false;
   bool copy_done_ = false;

@@ -51,7 +51,7 @@ def main():
     checks = [
         (r"Breakpoint 1(\.\d+)?, on_timer", "stopped at the breakpoint"),
         (r"\$1 = 1\b", "read the variable ticks after one tick"),
-        (r"0x101000:\s+0x01034442", "read a device register over the bus"),
+        (r"0x101000:\s+0x01044442", "read a device register over the bus"),
         (r"Old value = 1\s+New value = 2", "the watchpoint saw ticks go 1 -> 2"),
         (r"exited normally", "continued to the firmware's exit"),
     ]

@@ -57,6 +57,11 @@
 #define LQ_RAM_BASE 0x80000000u
 #define LQ_RAM_SIZE 0x100000u
 
+/* The logical unit's window onto global addresses (LOG-3.8): offset o
+   reaches GA GW_BASE + o. Only with a logical unit (DEVICES.LOGICAL). */
+#define LQ_GLOBAL_WINDOW_BASE 0xc0000000u
+#define LQ_GLOBAL_WINDOW_SIZE 0x10000000u
+
 /* PLIC interrupt sources. */
 #define LQ_IRQ_LC(port) (1u + (port)) /* link controller of port 0-7 */
 #define LQ_IRQ_UART 10u

@@ -41,6 +41,12 @@ bool lq_lc_all_in_l0(const bool* present, uint32_t port_count);
    bring-up, and returns how many are up (in L0). */
 uint32_t lq_lc_report(const bool* present, uint32_t port_count);
 
+/* Enables the link controller of every port of the board, polls until all
+   are in L0 or `timeout_us` of simulated time has passed, prints the port
+   lines and "WHO: U of E ports up in T us", and returns whether every
+   present port is up. For images that do not take link interrupts. */
+bool lq_lc_bring_up_polled(const char* who, uint32_t timeout_us);
+
 /* "DETECT", "L0", ...; "?" for a value outside the enum. */
 const char* lq_lc_ltssm_name(uint32_t ltssm);
 

@@ -3,8 +3,8 @@
 // entirely through the interrupt, FQ_* and FR_* (LOG-6.2 to LOG-6.4); the
 // page-table commands (LOG-5.2, LOG-5.3); an invalidation and its
 // acknowledgement in the mailbox (LOG-6.8); a FRAME_ALLOC_REQ sent from
-// one mailbox to another (LOG-6.10); the copy engine (LOG-6.13); and the
-// refusals.
+// one mailbox to another (LOG-6.10); the copy engine (LOG-6.13); the
+// MCU's window onto global addresses (LOG-3.8); and the refusals.
 #include "systemc/logical/logical_registers.h"
 
 #include <gtest/gtest.h>
@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "generated/cpp/logical_regs.h"
+#include "systemc/common/bus_amo_extension.h"
 #include "systemc/logical/logical_fabric.h"
 #include "testbench/systemc/common/csr_master.h"
 #include "testbench/systemc/common/sc_thread.h"
@@ -28,6 +29,7 @@ namespace {
 namespace regs = lq::regs::logical;
 using ::lq::testing::CsrMaster;
 using ::lq::testing::ScThread;
+using testing::Answer;
 using testing::BindRequesters;
 using testing::Requester;
 using testing::RunUntilDone;
@@ -62,6 +64,9 @@ struct Bench {
   void WriteWide(unsigned node, uint32_t lo, uint64_t value) {
     csr[node]->Write(lo, static_cast<uint32_t>(value));
     csr[node]->Write(lo + 4, static_cast<uint32_t>(value >> 32));
+  }
+  uint64_t Wide(unsigned node, uint32_t lo) {
+    return uint64_t{csr[node]->Read(lo + 4)} << 32 | csr[node]->Read(lo);
   }
   uint32_t Status(unsigned node) {
     return csr[node]->Read(regs::kCmdStatusOffset);
@@ -364,6 +369,55 @@ TEST(LogicalRegisters, LOG_6_13_RefusedAndFailedCopies_fail) {
   EXPECT_EQ(unreachable, regs::kCpStatusDone.Mask() |
                              CopyCode(regs::CopyResult::kUnreachable));
   EXPECT_EQ(bench.fabric->unit(0).counters().copies, 0u);
+}
+
+// LOG-3.8 through the window socket, as the board's bus presents the
+// MCU's accesses: window offsets reach GW_BASE + offset; AMOSWAP and
+// AMOADD are performed by the unit; any other AMO is COMMAND_ERROR and
+// changes nothing.
+TEST(LogicalRegisters, LOG_3_8_TheWindowReachesGlobalAddresses_fail) {
+  Bench bench;
+  Requester mcu("mcu");
+  mcu.socket.bind(bench.fabric->unit(0).window);
+  bench.fabric->memory(2).Poke(0x5010, Bytes{7, 0, 0, 0, 40, 0, 0, 0});
+  Answer stored, swapped, added, refused;
+  uint64_t base = 0;
+  ScThread thread("test", [&] {
+    bench.WriteWide(0, regs::kGwBaseLoOffset, GlobalAddress(2, 0x5000));
+    base = bench.Wide(0, regs::kGwBaseLoOffset);
+    stored = mcu.Store(0x20, Bytes{1, 2, 3, 4});
+    const auto amo = [&](BusAmoExtension::Op op, uint64_t offset) {
+      BusAmoExtension extension;
+      extension.op = op;
+      extension.operand = 5;
+      uint8_t word[4] = {};
+      tlm::tlm_generic_payload& trans = mcu.raw();
+      trans.set_command(tlm::TLM_READ_COMMAND);
+      trans.set_address(offset);
+      trans.set_data_ptr(word);
+      trans.set_data_length(4);
+      trans.set_streaming_width(4);
+      trans.set_extension(&extension);
+      Answer answer = mcu.IssueRaw();
+      trans.clear_extension(&extension);
+      answer.old = LoadLittleEndian(word, 4);
+      EXPECT_TRUE(extension.performed);
+      return answer;
+    };
+    swapped = amo(BusAmoExtension::Op::kSwap, 0x10);
+    added = amo(BusAmoExtension::Op::kAdd, 0x14);
+    refused = amo(BusAmoExtension::Op::kOther, 0x10);
+  });
+  RunUntilDone({&thread});
+  EXPECT_EQ(base, GlobalAddress(2, 0x5000));
+  EXPECT_EQ(stored.status, AccessStatus::kOk);
+  EXPECT_EQ(bench.fabric->memory(2).Peek(0x5020, 4), (Bytes{1, 2, 3, 4}));
+  EXPECT_EQ(swapped.old, 7u);
+  EXPECT_EQ(added.old, 40u);
+  EXPECT_EQ(refused.response, tlm::TLM_COMMAND_ERROR_RESPONSE);
+  EXPECT_EQ(bench.fabric->memory(2).Peek(0x5010, 8),
+            (Bytes{5, 0, 0, 0, 45, 0, 0, 0}))
+      << "SWAP wrote 5, ADD made 45, the refused AMO nothing";
 }
 
 }  // namespace
