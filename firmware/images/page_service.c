@@ -338,7 +338,7 @@ static void move_acknowledged(uint32_t page) {
    back to its member. */
 static void move_copied(uint32_t result) {
   move.copying = false;
-  if (result != LOGICAL_COPY_RESULT_OK) {
+  if (result != LOGICAL_COPY_RESULT_OK || is_lost(move.target)) {
     abandon_move();
     return;
   }
@@ -459,7 +459,7 @@ static void member_lost(uint32_t member) {
   }
   for (uint32_t page = 0; page < PAGE_SERVICE_PAGES; page++) {
     if (pages[page].asked && (node + page) % endpoints == member) {
-      settle(member, page, false, 0, LOGICAL_REJECT_REASON_HOME_LOST);
+      settle(member, page, false, 0, LOGICAL_REJECT_REASON_NO_MEMORY);
     }
   }
 }
@@ -503,13 +503,15 @@ static void take_mail(const lq_mail_t* mail) {
 
 uint32_t page_service_serve(void) {
   uint32_t served = stats.served;
-  uint32_t copied;
-  if (move.copying && lq_logical_copy_ended(&copied)) {
-    move_copied(copied);
-  }
+  /* The mail first: a copy that failed because a node died ends in the
+     same instant as the unit reports the node lost. */
   lq_mail_t mail;
   while (lq_logical_take_mail(&mail)) {
     take_mail(&mail);
+  }
+  uint32_t copied;
+  if (move.copying && lq_logical_copy_ended(&copied)) {
+    move_copied(copied);
   }
   lq_fault_record_t record;
   /* With every waiting slot taken, records stay queued in the unit. */

@@ -10,8 +10,8 @@ using transport::SendKind;
 using transport::SendWr;
 
 CopyStart LogicalUnit::StartCopy(const CopyRequest& request) {
-  if (copy_busy_) {
-    return CopyStart::kBusy;
+  if (copy_busy_ || copy_done_) {
+    return CopyStart::kBusy;  // one at a time, each result read
   }
   const AddressSpace& space = config_.space;
   if (request.bytes == 0 || request.bytes > space.page_bytes) {
@@ -32,7 +32,6 @@ CopyStart LogicalUnit::StartCopy(const CopyRequest& request) {
   }
   copy_ = request;
   copy_busy_ = true;
-  copy_done_ = false;
   copy_start_.notify(sc_core::SC_ZERO_TIME);
   return CopyStart::kStarted;
 }

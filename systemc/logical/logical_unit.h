@@ -206,10 +206,11 @@ class LogicalUnit : public sc_core::sc_module {
     return Post(node, message);
   }
 
-  // LOG-6.13, the copy engine: starts `request` unless a copy runs or the
-  // request breaks the clause's rules. While it runs copy_busy(); when it
-  // ends copy_done() until ClearCopyDone(), with copy_result() kOk,
-  // kAddressError or kUnreachable, and copy_ended_event() is notified.
+  // LOG-6.13, the copy engine: starts `request` unless a copy runs, the
+  // last one's DONE is still set, or the request breaks the clause's rules.
+  // While it runs copy_busy(); when it ends copy_done() until ClearCopyDone(),
+  // with copy_result() kOk, kAddressError or kUnreachable, and
+  // copy_ended_event() is notified.
   CopyStart StartCopy(const CopyRequest& request);
   bool copy_busy() const { return copy_busy_; }
   bool copy_done() const { return copy_done_; }

@@ -193,9 +193,10 @@ TEST(ClusterLogicalTest,
 // LOG-6.12 in firmware: node 2, the pool member of page 6 of node 0, has
 // died. Node 1's first touch makes node 0's firmware ask node 2 for a
 // frame; when the transport gives up on that connection, node 0's unit
-// reports it in the mailbox and the firmware answers REJECT HOME_LOST at
-// once instead of leaving the fault to time out (log.fault_timeout, 10 ms).
-TEST(ClusterLogicalTest, LOG_6_12_DeadPoolMemberIsHomeLost) {
+// reports it in the mailbox and the firmware answers REJECT NO_MEMORY (the
+// page never had data to lose) at once, instead of leaving the fault to
+// time out (log.fault_timeout, 10 ms).
+TEST(ClusterLogicalTest, LOG_6_12_DeadPoolMemberGivesNoFrame) {
   Bench bench(1);  // 8.2 us per transport attempt
   Cluster& cluster = *bench.cluster;
   AccessStatus status = AccessStatus::kOk;
@@ -210,7 +211,7 @@ TEST(ClusterLogicalTest, LOG_6_12_DeadPoolMemberIsHomeLost) {
   sc_core::sc_start(sc_time(40, sc_core::SC_MS));
   const std::string transcript = bench.Transcript();
   ASSERT_TRUE(work.finished()) << transcript;
-  EXPECT_EQ(status, AccessStatus::kFaultError) << "HOME_LOST";
+  EXPECT_EQ(status, AccessStatus::kFaultError) << "NO_MEMORY";
   EXPECT_LT(took, sc_time(1, sc_core::SC_MS))
       << "answered by the firmware, not ended by the fault timeout";
   EXPECT_EQ(cluster.node(1).logical()->counters().fault_rejects, 1u);
@@ -295,6 +296,34 @@ TEST(ClusterLogicalTest, LOG_6_9_FirmwareMovesAPageToItsWriter) {
       "a store that moves a 64 KiB page with three sharers to its writer: "
       "%.0f ns\n",
       moving_store.to_seconds() * 1e9);
+}
+
+// LOG-6.12 during a move (LOG-6.9): page 6 of node 0 lives on node 2,
+// which dies before node 3's store would move the page to node 3. The
+// copy from node 2 fails when the transport gives up on it, and the unit
+// reports node 2's connection lost in the same instant. The firmware must
+// take that news first: the held store is REJECT HOME_LOST (its data is
+// gone), not MAPped to the dead node to fail again there.
+TEST(ClusterLogicalTest, LOG_6_12_AMoveFromADeadHomeIsHomeLost) {
+  Bench bench(1);  // 8.2 us per transport attempt
+  Cluster& cluster = *bench.cluster;
+  AccessStatus first = AccessStatus::kFaultError;
+  AccessStatus moving = AccessStatus::kOk;
+  testing::ScThread work("work", [&] {
+    ASSERT_TRUE(bench.WaitServing());
+    first = bench.requesters[1]->Store(PagedGa(0, 6), Pattern(8, 1)).status;
+    sc_core::wait(sc_time(150, SC_US));
+    cluster.node(2).transport()->interface().Fail();
+    moving = bench.requesters[3]->Store(PagedGa(0, 6), Pattern(8, 2)).status;
+  });
+  sc_core::sc_start(sc_time(40, sc_core::SC_MS));
+  const std::string transcript = bench.Transcript();
+  ASSERT_TRUE(work.finished()) << transcript;
+  EXPECT_EQ(first, AccessStatus::kOk);
+  EXPECT_EQ(moving, AccessStatus::kFaultError)
+      << "REJECT HOME_LOST, not UNREACHABLE";
+  EXPECT_EQ(cluster.node(3).logical()->counters().fault_rejects, 1u);
+  EXPECT_EQ(cluster.node(0).logical()->counters().migrations, 0u);
 }
 
 }  // namespace

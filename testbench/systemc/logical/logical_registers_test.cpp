@@ -289,7 +289,8 @@ TEST(LogicalRegisters, LOG_6_10_InvalidationAndFrameMessagesThroughTheMailbox) {
 
 // LOG-6.13: node 0's firmware copies a page from node 1 to node 2, both
 // remote, then migrates one of its own to node 3; a second command while a
-// copy runs is refused; DONE raises the COPY interrupt until it is cleared.
+// copy runs, or before its DONE is cleared, is refused; DONE raises the
+// COPY interrupt until it is cleared.
 TEST(LogicalRegisters, LOG_6_13_TheCopyEngineMovesPagesBetweenHomes) {
   Bench bench;
   Bytes remote(kPage), local(kPage);
@@ -300,7 +301,7 @@ TEST(LogicalRegisters, LOG_6_13_TheCopyEngineMovesPagesBetweenHomes) {
   bench.fabric->memory(1).Poke(0x30000, remote);
   bench.fabric->memory(0).Poke(0x50000, local);
   std::vector<uint32_t> statuses;
-  uint32_t busy = 0, refused = 0, first = 0, second = 0;
+  uint32_t busy = 0, refused = 0, refused_done = 0, first = 0, second = 0;
   bool irq_done = false, irq_cleared = true;
   ScThread thread("test", [&] {
     CsrMaster& csr = *bench.csr[0];
@@ -310,6 +311,7 @@ TEST(LogicalRegisters, LOG_6_13_TheCopyEngineMovesPagesBetweenHomes) {
     busy = csr.Read(regs::kCpStatusOffset);
     refused = bench.Copy(0, GlobalAddress(1, 0), GlobalAddress(2, 0), 64);
     first = bench.WaitCopy(0);
+    refused_done = bench.Copy(0, GlobalAddress(1, 0), GlobalAddress(2, 0), 64);
     sc_core::wait(sc_core::SC_ZERO_TIME);
     irq_done = bench.registers[0]->irq.read();
     csr.Write(regs::kCpStatusOffset, regs::kCpStatusDone.Mask());
@@ -325,6 +327,8 @@ TEST(LogicalRegisters, LOG_6_13_TheCopyEngineMovesPagesBetweenHomes) {
                                              Code(regs::CmdResult::kOk)}));
   EXPECT_EQ(busy, regs::kCpStatusBusy.Mask());
   EXPECT_EQ(refused, Code(regs::CmdResult::kFull)) << "one copy at a time";
+  EXPECT_EQ(refused_done, Code(regs::CmdResult::kFull))
+      << "nor one while the last one's DONE is set";
   EXPECT_EQ(first,
             regs::kCpStatusDone.Mask() | CopyCode(regs::CopyResult::kOk));
   EXPECT_EQ(second,
