@@ -40,6 +40,14 @@ uint64_t PagedGa(uint16_t owner, uint64_t page, uint64_t offset = 0) {
   return logical::GlobalAddress(owner, kDirect + page * kPage + offset);
 }
 
+// NOT_MAPPED faults node `n`'s unit raised as requester.
+uint64_t NotMapped(Cluster& cluster, unsigned n) {
+  return cluster.node(n)
+      .logical()
+      ->counters()
+      .faults_raised[static_cast<size_t>(logical::FaultCause::kNotMapped)];
+}
+
 Bytes Pattern(size_t length, uint8_t seed) {
   Bytes bytes(length);
   for (size_t i = 0; i < length; ++i) {
@@ -111,7 +119,7 @@ struct Bench {
 };
 
 TEST(ClusterLogicalTest,
-     LOG_5_5_And_LOG_6_4_FirmwarePoolsPagesAndServesFaults) {
+     LOG_5_5_LOG_5_7_And_LOG_6_4_FirmwarePoolsPagesAndServesFaults) {
   Bench bench;
   Cluster& cluster = *bench.cluster;
   std::vector<std::unique_ptr<Requester>>& requesters = bench.requesters;
@@ -119,6 +127,8 @@ TEST(ClusterLogicalTest,
   Bytes loaded;
   sc_time first_touch;
   sc_time mapped;          // node 2's load: a fault answered MAP
+  bool again_ok = false;   // node 2's second load of the page
+  uint64_t refaults = 1;   // and the faults it raised
   uint64_t work0[2] = {};  // instructions and cycles over the first touch
   uint64_t work2[2] = {};
   testing::ScThread work("work", [&] {
@@ -145,6 +155,12 @@ TEST(ClusterLogicalTest,
       statuses.push_back(load.status);
       loaded.insert(loaded.end(), load.data.begin(), load.data.end());
     }
+    // LOG-5.7: node 2 holds the page's entry now; its next access goes
+    // straight to the home without a fault.
+    const uint64_t faulted = NotMapped(cluster, 2);
+    again_ok =
+        requesters[2]->Load(PagedGa(0, 6, 0x90), 8).status == AccessStatus::kOk;
+    refaults = NotMapped(cluster, 2) - faulted;
     statuses.push_back(
         requesters[0]->Store(PagedGa(0, 4), Pattern(8, 2)).status);
     statuses.push_back(requesters[3]->Load(PagedGa(0, 5000), 8).status);
@@ -160,6 +176,8 @@ TEST(ClusterLogicalTest,
   Bytes twice = Pattern(64, 1);
   twice.insert(twice.end(), twice.begin(), twice.end());
   EXPECT_EQ(loaded, twice) << "nodes 2 and 3 read node 1's store";
+  EXPECT_TRUE(again_ok);
+  EXPECT_EQ(refaults, 0u) << "LOG-5.7: one fault per page and node";
   // page_service's pool starts 4 GiB below the top of the 16 GiB region:
   // page 6 took node 2's first pool frame, page 4 node 0's.
   const uint64_t first_frame = (kDirect - (uint64_t{4} << 30)) / kPage;

@@ -195,7 +195,7 @@ TEST(Invalidation, LOG_6_8_ResentUntilAcknowledgedAndADeadSharerReported) {
 // copy the frame, then answer held faults). Every read must return a value
 // no older than the last write completed before it began, and no newer
 // than the last one begun before it ended.
-TEST(Invalidation, LOG_5_9_And_LOG_6_9_MigrationNeverReturnsStaleData) {
+TEST(Invalidation, LOG_4_5_LOG_5_9_And_LOG_6_9_MigrationNeverReturnsStaleData) {
   constexpr unsigned kWrites = 150;
   LogicalFabricConfig config = SmallPages();
   config.unit.fault_timeout = sc_core::sc_time(10, sc_core::SC_MS);

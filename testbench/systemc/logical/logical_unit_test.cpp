@@ -5,6 +5,7 @@
 // page table.
 #include <gtest/gtest.h>
 
+#include <map>
 #include <memory>
 #include <string>
 #include <systemc>
@@ -386,6 +387,55 @@ TEST(LogicalUnit, LOG_6_12_DeadHomeIsUnreachableOthersContinue) {
   EXPECT_EQ(others_ok, 20u) << "other homes are unaffected";
   EXPECT_EQ(bench.fabric->unit(0).counters().unreachable, 2u)
       << "each access completed once";
+}
+
+// LOG-6.11: the unit reports every statistic the clause names, under
+// <node>.logical., and they move with the accesses that they count.
+TEST(LogicalUnit, LOG_6_11_TheUnitCountsWhatTheClauseNames) {
+  Bench bench;
+  ::lq::testing::ScThread thread("test", [&] {
+    bench.at(0).Store(GlobalAddress(0, 0x100), Pattern(8, 1));
+    bench.at(0).Load(GlobalAddress(1, 0x100), 8);
+    bench.at(0).Store(GlobalAddress(2, 0x100), Pattern(8, 2));
+  });
+  RunToEnd(thread);
+  std::map<std::string, uint64_t> stats;
+  const std::string prefix = std::string(bench.fabric->unit(0).name()) + ".";
+  for (const Stat& stat : bench.fabric->unit(0).Stats()) {
+    ASSERT_EQ(stat.name.compare(0, prefix.size(), prefix), 0) << stat.name;
+    stats[stat.name.substr(prefix.size())] = stat.value;
+  }
+  for (const char* name : {"local_ops",
+                           "remote_loads",
+                           "remote_stores",
+                           "remote_atomics",
+                           "cmpswap_retries",
+                           "address_errors",
+                           "shape_errors",
+                           "faults_raised.not_mapped",
+                           "faults_raised.no_read",
+                           "faults_raised.no_write",
+                           "faults_raised.no_atomic",
+                           "faults_raised.migrating",
+                           "faults_served",
+                           "fault_rejects",
+                           "fault_timeouts",
+                           "busy_responses",
+                           "late_fault_responses",
+                           "held_slot_waits",
+                           "fault_latency_ns.sum",
+                           "fault_latency_ns.count",
+                           "invalidations",
+                           "copies",
+                           "migrations",
+                           "bad_messages",
+                           "bad_ptes",
+                           "unreachable"}) {
+    EXPECT_EQ(stats.count(name), 1u) << name;
+  }
+  EXPECT_EQ(stats["local_ops"], 1u);
+  EXPECT_EQ(stats["remote_loads"], 1u);
+  EXPECT_EQ(stats["remote_stores"], 1u);
 }
 
 }  // namespace
