@@ -289,10 +289,11 @@ std::string WriteStudyJson(const std::string& scenario, uint64_t seed,
   json["wall_time_s"] = r.wall_time_s;
   json["nodes"] = r.nodes;
   json["links"] = r.links;
-  json["latency_ns"] = {{"mean", cycles.mean * r.clock_ns},
-                        {"p50", cycles.p50 * r.clock_ns},
-                        {"p99", cycles.p99 * r.clock_ns},
-                        {"max", cycles.max * r.clock_ns}};
+  std::vector<double> latencies_ns = r.latencies_cycles;
+  for (double& latency : latencies_ns) {
+    latency *= r.clock_ns;
+  }
+  json["latency_ns"] = LatencyJson(std::move(latencies_ns));
   json["hops"] = {{"mean", r.MeanHops()}};
   // Delivered slot bytes per ns in the window (GB/s).
   json["bandwidth"] = {

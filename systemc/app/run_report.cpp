@@ -19,24 +19,45 @@ bool RunReport::IntegrityOk() const {
          n.reordered == 0 && n.sent == totals.messages_expected;
 }
 
+namespace {
+
+// The nearest-rank `p`th percentile of sorted, non-empty `samples`:
+// deterministic and exact for the sample set (the 0th is the minimum).
+double Rank(const std::vector<double>& samples, double p) {
+  const size_t index = static_cast<size_t>(
+      std::ceil(p / 100.0 * static_cast<double>(samples.size())));
+  return samples[std::clamp<size_t>(index, 1, samples.size()) - 1];
+}
+
+}  // namespace
+
 LatencySummary Summarise(std::vector<double> samples) {
   LatencySummary summary;
   if (samples.empty()) {
     return summary;
   }
   std::sort(samples.begin(), samples.end());
-  // Nearest-rank percentiles: deterministic and exact for the sample set.
-  auto rank = [&](double p) {
-    const size_t index = static_cast<size_t>(
-        std::ceil(p / 100.0 * static_cast<double>(samples.size())));
-    return samples[std::clamp<size_t>(index, 1, samples.size()) - 1];
-  };
+  const auto rank = [&](double p) { return Rank(samples, p); };
   summary.mean = std::accumulate(samples.begin(), samples.end(), 0.0) /
                  static_cast<double>(samples.size());
   summary.p50 = rank(50);
   summary.p99 = rank(99);
   summary.max = samples.back();
   return summary;
+}
+
+nlohmann::ordered_json LatencyJson(std::vector<double> samples_ns) {
+  const LatencySummary summary = Summarise(samples_ns);
+  std::sort(samples_ns.begin(), samples_ns.end());
+  nlohmann::ordered_json percentiles = nlohmann::ordered_json::array();
+  for (int p = 0; !samples_ns.empty() && p <= 100; ++p) {
+    percentiles.push_back(Rank(samples_ns, p));
+  }
+  return {{"mean", summary.mean},
+          {"p50", summary.p50},
+          {"p99", summary.p99},
+          {"max", summary.max},
+          {"percentiles", std::move(percentiles)}};
 }
 
 double AggregateGBps(const RunReport& report) {
@@ -107,7 +128,6 @@ void PrintReport(const RunReport& report, std::FILE* out) {
 }
 
 std::string WriteStatsJson(const RunReport& report, const std::string& path) {
-  const auto latency = Summarise(report.totals.latencies_ns);
   const auto& n = report.totals.nodes;
   const auto& l = report.totals.links;
   nlohmann::ordered_json json;
@@ -117,10 +137,7 @@ std::string WriteStatsJson(const RunReport& report, const std::string& path) {
   json["wall_time_s"] = report.wall_time_s;
   json["nodes"] = report.nodes;
   json["links"] = report.links;
-  json["latency_ns"] = {{"mean", latency.mean},
-                        {"p50", latency.p50},
-                        {"p99", latency.p99},
-                        {"max", latency.max}};
+  json["latency_ns"] = LatencyJson(report.totals.latencies_ns);
   json["hops"] = {{"mean", MeanHops(report.totals.hops)},
                   {"minimal", report.minimal_hops}};
   json["bandwidth"] = {

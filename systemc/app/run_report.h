@@ -36,6 +36,11 @@ struct LatencySummary {
 };
 LatencySummary Summarise(std::vector<double> samples);
 
+// A stats file's `latency_ns` object from samples in ns: mean, p50, p99,
+// max, and `percentiles`, the 0th to the 100th (101 values, nearest-rank;
+// empty when nothing arrived), from which scripts/plot draws the CDF.
+nlohmann::ordered_json LatencyJson(std::vector<double> samples_ns);
+
 // Aggregate delivered payload bandwidth in GB/s over the simulated time.
 double AggregateGBps(const RunReport& report);
 

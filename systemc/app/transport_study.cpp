@@ -224,10 +224,11 @@ std::string WriteJson(const std::string& scenario, uint64_t seed,
   json["wall_time_s"] = wall_s;
   json["nodes"] = plan.topology->EndpointCount();
   json["links"] = LinkCount(*plan.topology);
-  json["latency_ns"] = {{"mean", incast.mean * 1e3},
-                        {"p50", incast.p50 * 1e3},
-                        {"p99", incast.p99 * 1e3},
-                        {"max", incast.max * 1e3}};
+  std::vector<double> incast_ns = workload.times().incast;
+  for (double& fct : incast_ns) {
+    fct *= 1e3;  // us to ns
+  }
+  json["latency_ns"] = LatencyJson(std::move(incast_ns));
   json["transport"] = {
       {"ops", f.work_posted},
       {"retransmits", f.retransmits},

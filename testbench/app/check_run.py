@@ -308,6 +308,39 @@ def list_prints_every_key(lqemu, work, _):
     expect("pcie6" in result.stdout and "ib" in result.stdout, "list lacks profiles")
 
 
+def plot_draws_the_stats(lqemu, work, scenarios):
+    """scripts/plot turns a stats file into PNGs: the latency CDF from the
+    percentiles (the 101 of them rising from the minimum to the maximum),
+    the failover picture from faults[]; bad input exits 2."""
+    plot = pathlib.Path(__file__).resolve().parents[2] / "scripts" / "plot"
+    path = work / "failover.json"
+    result = run(lqemu, "run", str(scenarios / "failover_4x4x4.yaml"), "--quiet",
+                 "--stats", str(path), "--set", "sim.cycles=20000",
+                 "--set", "fault.at_cycles=5000", *QUICK_FM)
+    expect(result.returncode == 0, "failover run failed: " + result.stderr)
+    latency = json.loads(path.read_text())["latency_ns"]
+    percentiles = latency["percentiles"]
+    expect(len(percentiles) == 101, "101 percentiles, not %d" % len(percentiles))
+    expect(percentiles == sorted(percentiles), "percentiles rise")
+    expect(percentiles[50] == latency["p50"] and percentiles[99] == latency["p99"]
+           and percentiles[100] == latency["max"], "they agree with p50, p99, max")
+    pictures = work / "pictures"
+    drawn = subprocess.run(["/usr/bin/python3", str(plot), str(path), str(pictures)],
+                           capture_output=True, text=True, timeout=120)
+    expect(drawn.returncode == 0, "plot failed: " + drawn.stderr)
+    for name in ("latency_cdf.png", "failover.png"):
+        png = pictures / name
+        expect(png.exists() and png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n",
+               "%s is not a PNG" % name)
+        expect(str(png) in drawn.stdout, "%s not listed" % name)
+    (work / "broken.json").write_text("{ not json")
+    for bad in (work / "broken.json", work / "missing.json"):
+        refused = subprocess.run(["/usr/bin/python3", str(plot), str(bad), str(pictures)],
+                                 capture_output=True, text=True, timeout=120)
+        expect(refused.returncode == 2 and refused.stderr.startswith("plot: "),
+               "%s: exit %d, %r" % (bad.name, refused.returncode, refused.stderr))
+
+
 def main():
     case, lqemu, work, scenarios = sys.argv[1:5]
     work = pathlib.Path(work)
