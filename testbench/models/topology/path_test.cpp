@@ -101,12 +101,13 @@ TEST(FindFarthestEndpoint, TakesTheLongestPathAndTheLowestIdAmongEquals) {
   for (const auto& [k, node, hops] :
        {std::make_tuple(6u, 3u, 3u), std::make_tuple(5u, 2u, 2u)}) {
     const std::shared_ptr<const Torus> shortest_ring = Ring(k);
+    const uint32_t size = k;  // C++17 lambdas cannot capture a binding
     const ScriptedRouting shortest(
         shortest_ring, [&](NodeId at, PortId, VcClass, NodeId dst) {
-          const uint32_t ahead = (dst + k - at) % k;
-          return RouteStep{at == dst        ? shortest_ring->LocalPort(at)
-                           : ahead <= k / 2 ? Torus::PlusPort(0)
-                                            : Torus::MinusPort(0),
+          const uint32_t ahead = (dst + size - at) % size;
+          return RouteStep{at == dst           ? shortest_ring->LocalPort(at)
+                           : ahead <= size / 2 ? Torus::PlusPort(0)
+                                               : Torus::MinusPort(0),
                            0};
         });
     const Result<FarthestEndpoint> farthest = FindFarthestEndpoint(shortest, 0);
