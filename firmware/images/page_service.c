@@ -113,10 +113,10 @@ static void answer(const lq_fault_record_t* record, uint32_t status,
   }
 }
 
-/* The page of the paged region `record` faulted on, or PAGE_SERVICE_PAGES
-   if it lies outside what this service hands out. */
-static uint32_t page_of(const lq_fault_record_t* record) {
-  uint64_t offset = record->ga & (((uint64_t)1 << kOffsetBits) - 1u);
+/* The page of this card's paged region that `ga` falls in, or
+   PAGE_SERVICE_PAGES if it lies outside what this service hands out. */
+static uint32_t page_of(uint64_t ga) {
+  uint64_t offset = ga & (((uint64_t)1 << kOffsetBits) - 1u);
   if (offset < direct_bytes) {
     return PAGE_SERVICE_PAGES;
   }
@@ -179,7 +179,7 @@ static void update_fault_irq(void) {
 static void release(uint32_t page, uint32_t status, uint32_t reason) {
   uint32_t kept = 0;
   for (uint32_t i = 0; i < waiting_count; i++) {
-    if (page_of(&waiting[i]) != page) {
+    if (page_of(waiting[i].ga) != page) {
       waiting[kept++] = waiting[i];
     } else if (status != LOGICAL_FAULT_STATUS_REJECT) {
       answer_mapped(&waiting[i], page, status);
@@ -370,7 +370,7 @@ static void frame_arrived(uint32_t member, uint32_t page, bool granted,
                           uint32_t frame);
 
 static void serve(const lq_fault_record_t* record) {
-  uint32_t page = page_of(record);
+  uint32_t page = page_of(record->ga);
   if (page == PAGE_SERVICE_PAGES) {
     answer(record, LOGICAL_FAULT_STATUS_REJECT, LOGICAL_REJECT_REASON_RANGE, 0);
     return;
@@ -482,10 +482,9 @@ static void take_mail(const lq_mail_t* mail) {
                     lq_log_field(mail->bytes, 8, 4));
       break;
     case LQ_LOG_INVAL_ACK: { /* or, with `lost`, the sharer's loss */
-      lq_fault_record_t at;
-      at.ga = (uint64_t)lq_log_field(mail->bytes, 8, 4) << 32 |
-              lq_log_field(mail->bytes, 12, 4);
-      move_acknowledged(page_of(&at));
+      move_acknowledged(
+          page_of((uint64_t)lq_log_field(mail->bytes, 8, 4) << 32 |
+                  lq_log_field(mail->bytes, 12, 4)));
       break;
     }
     case LQ_LOG_FRAME_FREE:

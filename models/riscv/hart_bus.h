@@ -60,6 +60,13 @@ class HartBus {
   virtual BusReply Fetch(uint32_t address, uint8_t* data, uint32_t size) = 0;
   // The platform's real-time counter (mtime), for the time/timeh CSRs.
   virtual uint64_t Time() = 0;
+
+ protected:
+  // An AMO's second half, once the word at `address` was read as `old`
+  // with reply `read`: writes AmoResult(op, old, operand) and returns the
+  // write's outcome with both accesses' stalls.
+  BusReply WriteAmoResult(uint32_t address, AmoOp op, uint32_t operand,
+                          uint32_t old, const BusReply& read);
 };
 
 }  // namespace lq::riscv

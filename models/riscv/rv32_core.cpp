@@ -543,9 +543,15 @@ BusReply HartBus::Amo(uint32_t address, AmoOp op, uint32_t operand,
     return reply;
   }
   *old = static_cast<uint32_t>(LoadLittleEndian(bytes, 4));
-  StoreLittleEndian(bytes, 4, AmoResult(op, *old, operand));
+  return WriteAmoResult(address, op, operand, *old, reply);
+}
+
+BusReply HartBus::WriteAmoResult(uint32_t address, AmoOp op, uint32_t operand,
+                                 uint32_t old, const BusReply& read) {
+  uint8_t bytes[4];
+  StoreLittleEndian(bytes, 4, AmoResult(op, old, operand));
   const BusReply written = Write(address, bytes, 4);
-  return {written.ok, reply.stall_cycles + written.stall_cycles};
+  return {written.ok, read.stall_cycles + written.stall_cycles};
 }
 
 void Rv32Core::ExecuteAtomic(uint32_t insn, uint32_t length) {

@@ -265,12 +265,8 @@ BusReply Rv32Cpu::Amo(uint32_t address, riscv::AmoOp op, uint32_t operand,
     return reply;
   }
   *old = static_cast<uint32_t>(LoadLittleEndian(bytes, 4));
-  if (amo.performed) {
-    return reply;
-  }
-  StoreLittleEndian(bytes, 4, riscv::AmoResult(op, *old, operand));
-  const BusReply written = Write(address, bytes, 4);
-  return {written.ok, reply.stall_cycles + written.stall_cycles};
+  return amo.performed ? reply
+                       : WriteAmoResult(address, op, operand, *old, reply);
 }
 
 BusReply Rv32Cpu::Read(uint32_t address, uint8_t* data, uint32_t size) {

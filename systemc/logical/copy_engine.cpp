@@ -17,16 +17,16 @@ CopyStart LogicalUnit::StartCopy(const CopyRequest& request) {
   if (request.bytes == 0 || request.bytes > space.page_bytes) {
     return CopyStart::kBadRange;
   }
-  for (const uint64_t ga : {request.src_ga, request.dst_ga}) {
-    const std::optional<DecodedAddress> where = Decode(space, ga);
+  const std::optional<DecodedAddress> ends[] = {Decode(space, request.src_ga),
+                                                Decode(space, request.dst_ga)};
+  for (const std::optional<DecodedAddress>& where : ends) {
     if (!where || where->region != Region::kDirect ||
         where->offset + request.bytes > space.direct_bytes) {
       return CopyStart::kBadRange;
     }
   }
-  for (const uint64_t ga : {request.src_ga, request.dst_ga}) {
-    const auto node = static_cast<uint16_t>(ga >> kOffsetBits);
-    if (node != config_.node && connections_.count(node) == 0) {
+  for (const std::optional<DecodedAddress>& where : ends) {
+    if (where->node != config_.node && connections_.count(where->node) == 0) {
       return CopyStart::kNoConnection;
     }
   }
@@ -39,11 +39,13 @@ CopyStart LogicalUnit::StartCopy(const CopyRequest& request) {
 void LogicalUnit::RunCopies() {
   while (true) {
     wait(copy_start_);
+    // StartCopy checked that both decode.
+    const DecodedAddress src = *Decode(config_.space, copy_.src_ga);
+    const DecodedAddress dst = *Decode(config_.space, copy_.dst_ga);
     Bytes bytes(copy_.bytes);
-    AccessStatus status =
-        CopyAccess(tlm::TLM_READ_COMMAND, copy_.src_ga, bytes);
+    AccessStatus status = CopyAccess(tlm::TLM_READ_COMMAND, src, bytes);
     if (status == AccessStatus::kOk) {
-      status = CopyAccess(tlm::TLM_WRITE_COMMAND, copy_.dst_ga, bytes);
+      status = CopyAccess(tlm::TLM_WRITE_COMMAND, dst, bytes);
     }
     if (status == AccessStatus::kOk) {
       ++(copy_.migrate ? counters_.migrations : counters_.copies);
@@ -55,30 +57,23 @@ void LogicalUnit::RunCopies() {
   }
 }
 
-AccessStatus LogicalUnit::CopyAccess(tlm::tlm_command command, uint64_t ga,
+AccessStatus LogicalUnit::CopyAccess(tlm::tlm_command command,
+                                     const DecodedAddress& where,
                                      Bytes& bytes) {
-  const auto node = static_cast<uint16_t>(ga >> kOffsetBits);
-  const uint64_t offset = ga & (kWindowBytes - 1);
   const auto length = static_cast<uint32_t>(bytes.size());
-  if (node != config_.node) {
+  if (where.node != config_.node) {
     SendWr wr;
     wr.kind =
         command == tlm::TLM_READ_COMMAND ? SendKind::kRead : SendKind::kWrite;
     wr.length = length;
-    wr.remote_address = offset;
-    return Rdma(node, wr, bytes.data(), length);
+    wr.remote_address = where.offset;
+    return Rdma(where.node, wr, bytes.data(), length);
   }
-  tlm::tlm_generic_payload access;
-  access.set_command(command);
-  access.set_address(offset);
-  access.set_data_ptr(bytes.data());
-  access.set_data_length(length);
-  access.set_streaming_width(length);
   sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-  memory->b_transport(access, delay);
+  const bool ok =
+      MemoryAccess(command, where.offset, bytes.data(), length, delay);
   wait(delay);
-  return access.is_response_ok() ? AccessStatus::kOk
-                                 : AccessStatus::kAddressError;
+  return ok ? AccessStatus::kOk : AccessStatus::kAddressError;
 }
 
 }  // namespace lq::logical

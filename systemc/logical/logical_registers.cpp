@@ -88,13 +88,10 @@ LogicalRegisters::LogicalRegisters(const sc_core::sc_module_name& name,
              }));
   HookCommand(regs::kFrSendOffset, regs::kFrSendSend.Mask(),
               [this] { return SendFaultResponse(); });
-  regs_.Hook(regs::kPtCmdOffset, RegisterBank::OnWrite([this](uint32_t value) {
-               const uint32_t command = regs::kPtCmdCmd.Read(value);
-               if (command != static_cast<uint32_t>(regs::PtCmd::kNone)) {
-                 regs_.Store(regs::kCmdStatusOffset,
-                             RunPageTableCommand(command));
-               }
-             }));
+  // PT_CMD and CP_CMD act on any code but NONE (0), which reads back.
+  HookCommand(regs::kPtCmdOffset, regs::kPtCmdCmd.Mask(), [this] {
+    return RunPageTableCommand(regs_.Get(regs::kPtCmdOffset, regs::kPtCmdCmd));
+  });
   HookCommand(regs::kInvSendOffset, regs::kInvSendSend.Mask(),
               [this] { return SendInvalidation(); });
   regs_.Hook(regs::kMbCountOffset, RegisterBank::OnRead([this] {
@@ -111,12 +108,9 @@ LogicalRegisters::LogicalRegisters(const sc_core::sc_module_name& name,
   }
   HookCommand(regs::kMbSendOffset, regs::kMbSendSend.Mask(),
               [this] { return SendMailMessage(); });
-  regs_.Hook(regs::kCpCmdOffset, RegisterBank::OnWrite([this](uint32_t value) {
-               const uint32_t command = regs::kCpCmdCmd.Read(value);
-               if (command != static_cast<uint32_t>(regs::CpCmd::kNone)) {
-                 regs_.Store(regs::kCmdStatusOffset, StartCopy(command));
-               }
-             }));
+  HookCommand(regs::kCpCmdOffset, regs::kCpCmdCmd.Mask(), [this] {
+    return StartCopy(regs_.Get(regs::kCpCmdOffset, regs::kCpCmdCmd));
+  });
   for (const uint32_t offset : {regs::kGwBaseLoOffset, regs::kGwBaseHiOffset}) {
     regs_.Hook(offset, RegisterBank::OnWrite([this](uint32_t) {
                  unit_.set_window_base(Wide(regs::kGwBaseLoOffset));
@@ -138,12 +132,12 @@ LogicalRegisters::LogicalRegisters(const sc_core::sc_module_name& name,
   dont_initialize();
 }
 
-void LogicalRegisters::HookCommand(uint32_t offset, uint32_t pulse,
+void LogicalRegisters::HookCommand(uint32_t offset, uint32_t mask,
                                    std::function<uint32_t()> command) {
   regs_.Hook(offset,
              RegisterBank::OnWrite(
-                 [this, pulse, command = std::move(command)](uint32_t value) {
-                   if (value & pulse) {
+                 [this, mask, command = std::move(command)](uint32_t value) {
+                   if (value & mask) {
                      regs_.Store(regs::kCmdStatusOffset, command());
                    }
                  }));

@@ -29,9 +29,10 @@ class LogicalRegisters : public sc_core::sc_module {
 
  private:
   void BTransport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
-  // A W1S register whose `pulse` bit runs `command`, which returns
+  // A command register: a write with a bit of `mask` set (a W1S pulse, or
+  // a command field's code other than 0) runs `command`, which returns
   // CMD_STATUS's RESULT code.
-  void HookCommand(uint32_t offset, uint32_t pulse,
+  void HookCommand(uint32_t offset, uint32_t mask,
                    std::function<uint32_t()> command);
   // What FR_SEND, PT_CMD, INV_SEND and MB_SEND do; each returns
   // CMD_STATUS's RESULT code.

@@ -319,36 +319,43 @@ AccessStatus LogicalUnit::Local(tlm::tlm_generic_payload& trans,
                                 uint64_t offset) {
   ++counters_.local_ops;
   const AtomicExtension* atomic = trans.get_extension<AtomicExtension>();
-  tlm::tlm_generic_payload access;
-  access.set_address(offset);
-  access.set_data_length(trans.get_data_length());
-  access.set_streaming_width(trans.get_data_length());
+  const auto length = static_cast<uint32_t>(trans.get_data_length());
   sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+  bool ok = false;
   if (atomic == nullptr) {
-    access.set_command(trans.get_command());
-    access.set_data_ptr(trans.get_data_ptr());
-    memory->b_transport(access, delay);
+    ok = MemoryAccess(trans.get_command(), offset, trans.get_data_ptr(), length,
+                      delay);
   } else {
     // Read, change and write with nothing in between (LOG-3.5).
     const unsigned size = atomic->request.size;
     uint8_t bytes[kWordBytes] = {};
-    access.set_command(tlm::TLM_READ_COMMAND);
-    access.set_data_ptr(bytes);
-    memory->b_transport(access, delay);
+    ok = MemoryAccess(tlm::TLM_READ_COMMAND, offset, bytes, length, delay);
     const uint64_t old_value = LoadLittleEndian(bytes, size);
-    if (access.is_response_ok()) {
+    if (ok) {
       StoreLittleEndian(bytes, size, AtomicResult(atomic->request, old_value));
-      access.set_command(tlm::TLM_WRITE_COMMAND);
-      memory->b_transport(access, delay);
+      ok = MemoryAccess(tlm::TLM_WRITE_COMMAND, offset, bytes, length, delay);
       StoreLittleEndian(trans.get_data_ptr(), size, old_value);
     }
   }
   wait(delay);
-  if (!access.is_response_ok()) {
+  if (!ok) {
     ++counters_.address_errors;
     return AccessStatus::kAddressError;
   }
   return AccessStatus::kOk;
+}
+
+bool LogicalUnit::MemoryAccess(tlm::tlm_command command, uint64_t offset,
+                               uint8_t* data, uint32_t length,
+                               sc_core::sc_time& delay) {
+  tlm::tlm_generic_payload access;
+  access.set_command(command);
+  access.set_address(offset);
+  access.set_data_ptr(data);
+  access.set_data_length(length);
+  access.set_streaming_width(length);
+  memory->b_transport(access, delay);
+  return access.is_response_ok();
 }
 
 AccessStatus LogicalUnit::Remote(tlm::tlm_generic_payload& trans, uint16_t home,

@@ -325,9 +325,10 @@ class LogicalUnit : public sc_core::sc_module {
                        sc_core::sc_time& delay);
   // copy_engine.cpp.
   void RunCopies();  // SC_THREAD
-  // Reads or writes `bytes` at `ga` of a direct region, from its memory or
-  // by RDMA on the connection to its node.
-  AccessStatus CopyAccess(tlm::tlm_command command, uint64_t ga, Bytes& bytes);
+  // Reads or writes `bytes` at `where`, in a direct region, from this
+  // card's memory or by RDMA on the connection to its node.
+  AccessStatus CopyAccess(tlm::tlm_command command, const DecodedAddress& where,
+                          Bytes& bytes);
   void Deliver(uint16_t from, std::optional<LogMessage> message,
                bool lost = false);
   void QueueFault(const FaultRequest& request);
@@ -336,6 +337,10 @@ class LogicalUnit : public sc_core::sc_module {
   // Performs the access where `where` says, locally or remotely.
   AccessStatus Go(tlm::tlm_generic_payload& trans, const Translation& where);
   AccessStatus Local(tlm::tlm_generic_payload& trans, uint64_t offset);
+  // Reads or writes `length` bytes at `offset` of the card's memory, adding
+  // its time to `delay`; whether the memory took it.
+  bool MemoryAccess(tlm::tlm_command command, uint64_t offset, uint8_t* data,
+                    uint32_t length, sc_core::sc_time& delay);
   AccessStatus Remote(tlm::tlm_generic_payload& trans, uint16_t home,
                       uint64_t offset);
   AccessStatus RemoteAtomic(const AtomicRequest& request, uint16_t home,

@@ -3,7 +3,8 @@
 // entirely through the interrupt, FQ_* and FR_* (LOG-6.2 to LOG-6.4); the
 // page-table commands (LOG-5.2, LOG-5.3); an invalidation and its
 // acknowledgement in the mailbox (LOG-6.8); a FRAME_ALLOC_REQ sent from
-// one mailbox to another (LOG-6.10); the copy engine (LOG-6.13); the
+// one mailbox to another (LOG-6.10); the copy engine (LOG-6.13,
+// systemc/logical/copy_engine.cpp); the
 // MCU's window onto global addresses (LOG-3.8); and the refusals.
 #include "systemc/logical/logical_registers.h"
 
