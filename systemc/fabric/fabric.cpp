@@ -6,9 +6,7 @@
 
 #include "models/flit/dlp.h"
 #include "models/network/traffic_pattern.h"
-#include "models/roce/encap.h"
-#include "models/roce/ib_headers.h"
-#include "models/roce/icrc.h"
+#include "models/roce/packet.h"
 #include "models/topology/routing_registry.h"
 #include "models/topology/topology_registry.h"
 
@@ -19,10 +17,6 @@ using sc_core::SC_NS;
 using sc_core::SC_PS;
 using sc_core::sc_time;
 
-// Transport bytes around a SEND payload: Ethernet, IPv4, UDP, BTH, ICRC.
-constexpr size_t kSendOverheadBytes =
-    roce::EthernetHeader::kSize + roce::Ipv4Header::kSize +
-    roce::UdpHeader::kSize + roce::Bth::kSize + roce::kIcrcSize;
 // Source, sequence and creation time at the start of every message.
 constexpr size_t kMessageHeaderBytes = 16;
 
@@ -250,13 +244,21 @@ std::optional<std::string> ValidateFabricParams(const ParamSet& params) {
            " needs link.fidelity: ideal (the tlm fabric sends uniform traffic "
            "only)";
   }
+  // The whole SEND frame, headers, pad and ICRC, rides in one slot.
   const size_t slot = built->profile.payload_bytes;
+  const auto fits = [slot](size_t bytes) {
+    return roce::FrameSize(roce::Opcode::kSendOnly, bytes) <= slot;
+  };
   const auto bytes =
       static_cast<size_t>(params.Integer("traffic.message_bytes"));
-  if (bytes + kSendOverheadBytes > slot) {
+  if (!fits(bytes)) {
+    size_t largest = bytes;
+    while (largest > 0 && !fits(largest)) {
+      --largest;
+    }
     return "traffic.message_bytes = " + std::to_string(bytes) +
            " does not fit one " + built->profile.name + " flit: at most " +
-           std::to_string(slot - kSendOverheadBytes) + " B";
+           std::to_string(largest) + " B";
   }
   if (built->topology->EndpointCount() < 2) {
     return "topology: traffic needs at least 2 endpoints";

@@ -3,6 +3,8 @@
 #include "systemc/app/scenario.h"
 
 #include "gtest/gtest.h"
+#include "models/phy/link_profile.h"
+#include "models/roce/packet.h"
 #include "systemc/fabric/fabric.h"
 
 namespace lq::app {
@@ -63,6 +65,23 @@ TEST(Scenario, RejectsMessagesThatDoNotFitOneFlit) {
   const auto error = fabric::ValidateFabricParams(set);
   ASSERT_TRUE(error);
   EXPECT_NE(error->find("traffic.message_bytes"), std::string::npos) << *error;
+}
+
+// A message is accepted exactly when its whole frame, the BTH pad to a
+// 4-byte multiple included, fits the profile's payload slot: an accepted
+// size that did not fit once crashed the link at its first flit.
+TEST(Scenario, AcceptsExactlyTheMessagesWhoseFrameFitsOneFlit) {
+  for (const auto& name : phy::LinkProfileNames()) {
+    const size_t slot = phy::FindLinkProfile(name).value().payload_bytes;
+    for (size_t bytes = 16; bytes <= slot; ++bytes) {
+      ParamSet set = FabricSet();
+      ASSERT_FALSE(set.Set("link.profile", name));
+      ASSERT_FALSE(set.Set("traffic.message_bytes", std::to_string(bytes)));
+      const bool fits = roce::FrameSize(roce::Opcode::kSendOnly, bytes) <= slot;
+      EXPECT_EQ(!fabric::ValidateFabricParams(set), fits)
+          << name << ", " << bytes << " B";
+    }
+  }
 }
 
 TEST(Scenario, RejectsMalformedDimensions) {
