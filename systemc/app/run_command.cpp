@@ -15,6 +15,7 @@
 #include "systemc/app/progress_meter.h"
 #include "systemc/app/run_report.h"
 #include "systemc/app/scenario.h"
+#include "systemc/app/supernode_run.h"
 #include "systemc/app/transport_study.h"
 #include "systemc/fabric/fabric.h"
 
@@ -43,6 +44,9 @@ std::vector<ParamSpec> ScenarioParamSpecs() {
   for (auto& spec : CongestionParamSpecs()) {
     specs.push_back(std::move(spec));
   }
+  for (auto& spec : SupernodeParamSpecs()) {
+    specs.push_back(std::move(spec));
+  }
   return specs;
 }
 
@@ -52,6 +56,10 @@ Result<ParamSet> LoadScenarioParams(const RunOptions& options) {
     return Fail("embedded default scenario: " + *error);
   }
   if (!options.scenario_file.empty()) {
+    // A file describes one experiment unless it names phases itself.
+    if (auto error = params.Set("run.phases", "none")) {
+      return Fail(*error);
+    }
     const auto text = ReadFile(options.scenario_file);
     if (!text) {
       return text.error();
@@ -67,6 +75,9 @@ Result<ParamSet> LoadScenarioParams(const RunOptions& options) {
     if (auto error = params.Set("sim.seed", std::to_string(*options.seed))) {
       return Fail("--seed: " + *error);
     }
+  }
+  if (IsSupernodeRun(params)) {
+    return params;  // Each phase's own scenario is checked when it runs.
   }
   const bool study = params.Text("link.fidelity") == "ideal";
   if (!study && params.Text("fault.kind") != "none") {
@@ -123,7 +134,13 @@ int RunScenario(const RunOptions& options) {
   if (!loaded) {
     return BadInput(loaded.error().reason);
   }
-  const ParamSet& params = loaded.value();
+  if (IsSupernodeRun(loaded.value())) {
+    return RunSupernode(loaded.value(), options);
+  }
+  return RunLoaded(loaded.value(), options);
+}
+
+int RunLoaded(const ParamSet& params, const RunOptions& options) {
   if (IsTransportStudy(params)) {
     return RunTransportStudy(params, options);
   }
@@ -195,8 +212,15 @@ int RunScenario(const RunOptions& options) {
 }
 
 void PrintList(std::FILE* out) {
-  std::fprintf(out, "Built-in scenarios:\n  default  %s\n\n",
-               "256-card 4x8x8 3D torus, pcie6 links, uniform random messages");
+  std::fprintf(out, "Built-in scenarios:\n  default  %s\n",
+               "the seed's supernode, a 256-card 4x8x8 3D torus on pcie6 "
+               "links, through one phase per seed claim, then a headline "
+               "table");
+  std::fprintf(out, "  phases (run.phases):");
+  for (const auto& group : SupernodePhaseGroups()) {
+    std::fprintf(out, " %s", group.c_str());
+  }
+  std::fprintf(out, "\n\n");
   std::fprintf(out, "Scenario keys (YAML nesting or --set KEY=VALUE):\n");
   for (const auto& spec : ScenarioParamSpecs()) {
     std::string range;

@@ -35,6 +35,10 @@ Result<ParamSet> LoadScenarioParams(const RunOptions& options);
 // Runs the scenario; returns the process exit status (0, 1 or 2).
 int RunScenario(const RunOptions& options);
 
+// Runs one experiment from its loaded, checked parameters; returns the
+// exit status. `options.scenario_file` only names the run in its report.
+int RunLoaded(const ParamSet& params, const RunOptions& options);
+
 // Prints the built-in scenarios and every declared scenario key.
 void PrintList(std::FILE* out);
 

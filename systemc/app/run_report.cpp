@@ -19,6 +19,27 @@ bool RunReport::IntegrityOk() const {
          n.reordered == 0 && n.sent == totals.messages_expected;
 }
 
+std::string IntegrityCounts::Line() const {
+  char text[160];
+  std::snprintf(text, sizeof(text),
+                "sent %llu, delivered %llu, lost %llu, duplicated %llu, "
+                "corrupted %llu",
+                static_cast<unsigned long long>(sent),
+                static_cast<unsigned long long>(delivered),
+                static_cast<unsigned long long>(lost),
+                static_cast<unsigned long long>(duplicated),
+                static_cast<unsigned long long>(corrupted));
+  return text;
+}
+
+nlohmann::ordered_json IntegrityCounts::Json() const {
+  return {{"sent", sent},
+          {"delivered", delivered},
+          {"lost", lost},
+          {"duplicated", duplicated},
+          {"corrupted", corrupted}};
+}
+
 namespace {
 
 // The nearest-rank `p`th percentile of sorted, non-empty `samples`:

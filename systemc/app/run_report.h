@@ -30,6 +30,18 @@ struct RunReport {
   bool IntegrityOk() const;
 };
 
+// What a run did to its data: units (messages, packets or work requests)
+// sent, delivered once and intact, lost, delivered again, and delivered
+// corrupted.
+struct IntegrityCounts {
+  uint64_t sent = 0, delivered = 0, lost = 0, duplicated = 0, corrupted = 0;
+  bool Ok() const { return lost == 0 && duplicated == 0 && corrupted == 0; }
+  // "sent S, delivered D, lost L, duplicated U, corrupted C".
+  std::string Line() const;
+  // The stats file's `integrity` object.
+  nlohmann::ordered_json Json() const;
+};
+
 // Latency summary in ns: mean, p50, p99, max (0 when nothing arrived).
 struct LatencySummary {
   double mean = 0, p50 = 0, p99 = 0, max = 0;

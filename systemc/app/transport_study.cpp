@@ -128,16 +128,12 @@ uint8_t PatternByte(unsigned node, uint64_t offset) {
 
 // What the run did to the data: WRs posted, completed and failed, and the
 // flows whose bytes at their destination differ from their source's.
-struct Integrity {
-  uint64_t sent = 0, delivered = 0, lost = 0, duplicated = 0, corrupted = 0;
-  bool Ok() const { return lost == 0 && duplicated == 0 && corrupted == 0; }
-};
-
-Integrity Check(const transport::IncastWorkload& workload,
-                const transport::FabricFigures& figures,
-                const std::vector<std::unique_ptr<board::Memory>>& memories,
-                uint64_t flow_bytes) {
-  Integrity integrity;
+IntegrityCounts Check(
+    const transport::IncastWorkload& workload,
+    const transport::FabricFigures& figures,
+    const std::vector<std::unique_ptr<board::Memory>>& memories,
+    uint64_t flow_bytes) {
+  IntegrityCounts integrity;
   integrity.sent = workload.flows();
   integrity.delivered = workload.flows_done();
   integrity.lost = integrity.sent > integrity.delivered
@@ -164,7 +160,7 @@ Integrity Check(const transport::IncastWorkload& workload,
 
 void Print(const std::string& scenario, uint64_t seed, const StudyPlan& plan,
            const transport::IncastWorkload& workload,
-           const transport::FabricFigures& f, const Integrity& integrity,
+           const transport::FabricFigures& f, const IntegrityCounts& integrity,
            double sim_us, double wall_s) {
   const LatencySummary incast = Summarise(workload.times().incast);
   const LatencySummary victims = Summarise(workload.times().background);
@@ -198,14 +194,7 @@ void Print(const std::string& scenario, uint64_t seed, const StudyPlan& plan,
     std::printf("  FCT background: mean %.1f us, p99 %.1f us\n", victims.mean,
                 victims.p99);
   }
-  std::printf(
-      "  integrity: sent %llu, delivered %llu, lost %llu, duplicated %llu, "
-      "corrupted %llu\n",
-      static_cast<unsigned long long>(integrity.sent),
-      static_cast<unsigned long long>(integrity.delivered),
-      static_cast<unsigned long long>(integrity.lost),
-      static_cast<unsigned long long>(integrity.duplicated),
-      static_cast<unsigned long long>(integrity.corrupted));
+  std::printf("  integrity: %s\n", integrity.Line().c_str());
   std::printf("  %.1f us simulated in %.2f s\n", sim_us, wall_s);
 }
 
@@ -213,8 +202,8 @@ std::string WriteJson(const std::string& scenario, uint64_t seed,
                       const ParamSet& params, const StudyPlan& plan,
                       const transport::IncastWorkload& workload,
                       const transport::FabricFigures& f,
-                      const Integrity& integrity, double sim_ns, double wall_s,
-                      const std::string& path) {
+                      const IntegrityCounts& integrity, double sim_ns,
+                      double wall_s, const std::string& path) {
   const LatencySummary incast = Summarise(workload.times().incast);
   const LatencySummary victims = Summarise(workload.times().background);
   nlohmann::ordered_json json;
@@ -244,11 +233,7 @@ std::string WriteJson(const std::string& scenario, uint64_t seed,
          {{"p50", incast.p50}, {"p99", incast.p99}, {"max", incast.max}}},
         {"background", {{"mean", victims.mean}, {"p99", victims.p99}}}}}};
   json["faults"] = nlohmann::ordered_json::array();
-  json["integrity"] = {{"sent", integrity.sent},
-                       {"delivered", integrity.delivered},
-                       {"lost", integrity.lost},
-                       {"duplicated", integrity.duplicated},
-                       {"corrupted", integrity.corrupted}};
+  json["integrity"] = integrity.Json();
   json["parameters"] = ParametersJson(params.Values());
   return WriteJsonFile(json, path);
 }
@@ -388,7 +373,8 @@ int RunTransportStudy(const ParamSet& params, const RunOptions& options) {
 
   const transport::FabricFigures figures =
       transport::SumFigures(nodes, kDataPriority);
-  const Integrity integrity = Check(workload, figures, memories, flow_bytes);
+  const IntegrityCounts integrity =
+      Check(workload, figures, memories, flow_bytes);
   const std::string scenario =
       options.scenario_file.empty() ? "default" : options.scenario_file;
   const auto seed = static_cast<uint64_t>(params.Integer("sim.seed"));

@@ -68,5 +68,23 @@ TEST(RunReport, IntegrityFailsOnEveryKindOfDamage) {
   EXPECT_FALSE(unsent.IntegrityOk()) << "every expected message must be sent";
 }
 
+TEST(RunReport, IntegrityCountsFailOnAnyLossAndRenderEveryCount) {
+  const IntegrityCounts clean{5, 5, 0, 0, 0};
+  EXPECT_TRUE(clean.Ok());
+  EXPECT_EQ(clean.Line(),
+            "sent 5, delivered 5, lost 0, duplicated 0, corrupted 0");
+  for (uint64_t IntegrityCounts::*count :
+       {&IntegrityCounts::lost, &IntegrityCounts::duplicated,
+        &IntegrityCounts::corrupted}) {
+    IntegrityCounts bad = clean;
+    bad.*count = 1;
+    EXPECT_FALSE(bad.Ok());
+  }
+  const IntegrityCounts mixed{9, 6, 1, 2, 3};
+  EXPECT_EQ(mixed.Json().dump(),
+            R"({"sent":9,"delivered":6,"lost":1,"duplicated":2,)"
+            R"("corrupted":3})");
+}
+
 }  // namespace
 }  // namespace lq::app

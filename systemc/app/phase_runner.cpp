@@ -1,0 +1,148 @@
+// Child processes for the phases of a run, and their stats files.
+#include "systemc/app/phase_runner.h"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+
+namespace lq::app {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// A private directory for the children's stats files, removed with it.
+class WorkDirectory {
+ public:
+  WorkDirectory() {
+    const char* base = std::getenv("TMPDIR");
+    std::string pattern =
+        std::string(base != nullptr && *base != '\0' ? base : "/tmp") +
+        "/lqemu-phases-XXXXXX";
+    if (mkdtemp(pattern.data()) != nullptr) {
+      path_ = pattern;
+    }
+  }
+  ~WorkDirectory() {
+    if (!path_.empty()) {
+      std::error_code ignored;
+      std::filesystem::remove_all(path_, ignored);
+    }
+  }
+  WorkDirectory(const WorkDirectory&) = delete;
+  WorkDirectory& operator=(const WorkDirectory&) = delete;
+
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+struct Running {
+  size_t index;
+  std::string stats_path;
+  Clock::time_point start;
+};
+
+pid_t Start(const PhaseJob& job, const std::string& stats_path) {
+  std::fflush(nullptr);  // Nothing buffered is written twice.
+  const pid_t pid = fork();
+  if (pid == 0) {
+    int status = 1;
+    try {
+      status = job.body(stats_path);
+    } catch (const std::exception& error) {
+      std::fprintf(stderr, "lqemu run: phase %s: %s\n", job.name.c_str(),
+                   error.what());
+    }
+    std::fflush(nullptr);
+    _exit(status);
+  }
+  return pid;
+}
+
+// The phase's outcome from its exit status and its stats file.
+void Finish(const Running& running, int wait_status, PhaseResult& result) {
+  result.wall_s =
+      std::chrono::duration<double>(Clock::now() - running.start).count();
+  if (WIFSIGNALED(wait_status)) {
+    result.exit_status = 1;
+    result.failure =
+        "killed by signal " + std::to_string(WTERMSIG(wait_status));
+    return;
+  }
+  result.exit_status = WIFEXITED(wait_status) ? WEXITSTATUS(wait_status) : 1;
+  std::ifstream file(running.stats_path);
+  if (file) {
+    try {
+      result.stats = nlohmann::ordered_json::parse(file);
+    } catch (const nlohmann::json::exception& error) {
+      result.failure = std::string("unreadable stats: ") + error.what();
+    }
+  }
+  if (result.exit_status != 0) {
+    result.failure = "exited with status " + std::to_string(result.exit_status);
+  } else if (!result.stats && result.failure.empty()) {
+    result.failure = "wrote no stats";
+  }
+}
+
+}  // namespace
+
+std::vector<PhaseResult> RunPhases(
+    const std::vector<PhaseJob>& jobs, unsigned parallel,
+    const std::function<void(const PhaseResult&, size_t done)>& on_done) {
+  std::vector<PhaseResult> results(jobs.size());
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    results[i].name = jobs[i].name;
+  }
+  WorkDirectory directory;
+  if (directory.path().empty()) {
+    for (auto& result : results) {
+      result.exit_status = 1;
+      result.failure = "cannot create a directory for the phases' stats";
+    }
+    return results;
+  }
+  std::map<pid_t, Running> running;
+  size_t next = 0, done = 0;
+  while (done < jobs.size()) {
+    while (next < jobs.size() && running.size() < std::max(parallel, 1u)) {
+      const std::string path =
+          directory.path() + "/" + std::to_string(next) + ".json";
+      const pid_t pid = Start(jobs[next], path);
+      if (pid < 0) {
+        results[next].exit_status = 1;
+        results[next].failure = "cannot start a process";
+        ++done;
+      } else {
+        running[pid] = {next, path, Clock::now()};
+      }
+      ++next;
+    }
+    if (running.empty()) {
+      continue;
+    }
+    int status = 0;
+    const pid_t pid = waitpid(-1, &status, 0);
+    const auto it = running.find(pid);
+    if (it == running.end()) {
+      continue;  // Not one of ours (or interrupted): wait again.
+    }
+    PhaseResult& result = results[it->second.index];
+    Finish(it->second, status, result);
+    running.erase(it);
+    ++done;
+    if (on_done) {
+      on_done(result, done);
+    }
+  }
+  return results;
+}
+
+}  // namespace lq::app
