@@ -28,6 +28,8 @@ ExternalProject_Add(lq_firmware
     -DLQ_GENERATED_DIR=${PROJECT_BINARY_DIR}/generated
     -DCMAKE_BUILD_TYPE=MinSizeRel
   INSTALL_COMMAND ""
+  # lqemu compiles this image in (the default run's probe phase).
+  BUILD_BYPRODUCTS ${LQ_FIRMWARE_DIR}/link_bringup_watch.elf
   # The sub-build tracks its own sources; let it decide what is stale.
   BUILD_ALWAYS ON
   DEPENDS lq_regs_lc_generate lq_regs_board_generate lq_regs_router_generate

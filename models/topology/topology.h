@@ -2,6 +2,7 @@
 // port is cabled to, built from data (docs/spec/net.md, NET-1 and NET-6).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -71,6 +72,8 @@ class Topology {
   PortId LocalPort(NodeId node) const { return PortCount(node); }
   // "node12.port3", or "node12.local" for the local port (NET-1.2).
   std::string PortName(NodeId node, PortId port) const;
+  // Cables, bidirectional links: two ports joined by Neighbour.
+  size_t CableCount() const;
 };
 
 }  // namespace lq::topo

@@ -13,6 +13,7 @@
 #include "models/elf/elf_image.h"
 #include "models/phy/link_profile.h"
 #include "systemc/app/congestion_params.h"
+#include "systemc/app/firmware_image.h"
 #include "systemc/app/run_command.h"
 #include "systemc/app/scenario.h"
 #include "systemc/app/scenario_lossless.h"
@@ -61,15 +62,6 @@ class ConsoleWriter {
   std::map<std::string, std::unique_ptr<std::ofstream>> files_;
 };
 
-Result<elf::ElfImage> ReadImage(const std::string& path) {
-  auto text = ReadFile(path);
-  if (!text) {
-    return text.error();
-  }
-  const Bytes bytes(text->begin(), text->end());
-  return elf::ParseRv32Elf(bytes);
-}
-
 void WriteStats(const std::string& path, cluster::Cluster& cluster,
                 double wall_s, int status) {
   nlohmann::ordered_json json;
@@ -92,7 +84,7 @@ void WriteStats(const std::string& path, cluster::Cluster& cluster,
 }  // namespace
 
 int RunBoard(const BoardOptions& options) {
-  const auto image = ReadImage(options.firmware);
+  const auto image = ReadFirmwareImage(options.firmware);
   if (!image) {
     return BadInput(options.firmware + ": " + image.error().reason);
   }

@@ -99,16 +99,12 @@ namespace {
 
 Result<StudyShape> Shape(const ParamSet& params) {
   StudyShape shape;
-  auto topology = fabric::ScenarioTopology(params);
-  if (!topology) {
-    return Fail("topology: " + topology.error().reason);
+  auto routed = fabric::ScenarioRoutedTopology(params);
+  if (!routed) {
+    return routed.error();
   }
-  shape.topology = *topology;
-  auto routing = fabric::ScenarioRouting(params, shape.topology);
-  if (!routing) {
-    return routing.error();
-  }
-  shape.routing = *routing;
+  shape.topology = routed->topology;
+  shape.routing = routed->routing;
   const std::string pattern_name = params.Text("traffic.pattern");
   auto pattern =
       net::CreateTrafficPattern(pattern_name, shape.topology->EndpointCount(),

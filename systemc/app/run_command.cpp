@@ -13,6 +13,7 @@
 #include "systemc/app/congestion_params.h"
 #include "systemc/app/network_study.h"
 #include "systemc/app/progress_meter.h"
+#include "systemc/app/remote_access_study.h"
 #include "systemc/app/run_report.h"
 #include "systemc/app/scenario.h"
 #include "systemc/app/supernode_run.h"
@@ -42,6 +43,9 @@ std::vector<ParamSpec> ScenarioParamSpecs() {
     specs.push_back(std::move(spec));
   }
   for (auto& spec : CongestionParamSpecs()) {
+    specs.push_back(std::move(spec));
+  }
+  for (auto& spec : RemoteAccessParamSpecs()) {
     specs.push_back(std::move(spec));
   }
   for (auto& spec : SupernodeParamSpecs()) {
@@ -91,6 +95,9 @@ Result<ParamSet> LoadScenarioParams(const RunOptions& options) {
         "so far");
   }
   const auto validate = [&params, study] {
+    if (IsRemoteAccessStudy(params)) {
+      return ValidateRemoteAccessStudy(params);
+    }
     if (!study) {
       return fabric::ValidateFabricParams(params);
     }
@@ -141,6 +148,12 @@ int RunScenario(const RunOptions& options) {
 }
 
 int RunLoaded(const ParamSet& params, const RunOptions& options) {
+  if (IsRemoteAccessStudy(params)) {
+    if (!options.pcap_file.empty()) {
+      return BadInput("--pcap: the remote access study captures nothing yet");
+    }
+    return RunRemoteAccessStudy(params, options);
+  }
   if (IsTransportStudy(params)) {
     return RunTransportStudy(params, options);
   }

@@ -41,16 +41,12 @@ struct StudyPlan {
 
 Result<StudyPlan> Plan(const ParamSet& params) {
   StudyPlan plan;
-  auto topology = fabric::ScenarioTopology(params);
-  if (!topology) {
-    return Fail("topology: " + topology.error().reason);
+  auto routed = fabric::ScenarioRoutedTopology(params);
+  if (!routed) {
+    return routed.error();
   }
-  plan.topology = *topology;
-  auto routing = fabric::ScenarioRouting(params, plan.topology);
-  if (!routing) {
-    return routing.error();
-  }
-  auto router = ScenarioRouterConfig(params, *routing);
+  plan.topology = routed->topology;
+  auto router = ScenarioRouterConfig(params, routed->routing);
   if (!router) {
     return router.error();
   }
@@ -110,15 +106,6 @@ Result<StudyPlan> Plan(const ParamSet& params) {
     return Fail("an incast needs at least 2 nodes");
   }
   return plan;
-}
-
-// Cables: every port of every node is one end of one.
-unsigned LinkCount(const topo::Topology& topology) {
-  unsigned ends = 0;
-  for (topo::NodeId n = 0; n < topology.NodeCount(); ++n) {
-    ends += topology.PortCount(n);
-  }
-  return ends / 2;
 }
 
 // The pattern node `n` sends from its address 0.
@@ -212,7 +199,7 @@ std::string WriteJson(const std::string& scenario, uint64_t seed,
   json["sim_time_ns"] = sim_ns;
   json["wall_time_s"] = wall_s;
   json["nodes"] = plan.topology->EndpointCount();
-  json["links"] = LinkCount(*plan.topology);
+  json["links"] = plan.topology->CableCount();
   std::vector<double> incast_ns = workload.times().incast;
   for (double& fct : incast_ns) {
     fct *= 1e3;  // us to ns

@@ -128,6 +128,19 @@ Result<std::shared_ptr<const topo::RoutingFunction>> ScenarioRouting(
       std::move(routing).value());
 }
 
+Result<RoutedTopology> ScenarioRoutedTopology(const ParamSet& params) {
+  auto topology = ScenarioTopology(params);
+  if (!topology) {
+    return Fail("topology: " + topology.error().reason);
+  }
+  auto routing = ScenarioRouting(params, *topology);
+  if (!routing) {
+    return routing.error();
+  }
+  return RoutedTopology{std::move(topology).value(),
+                        std::move(routing).value()};
+}
+
 std::vector<ParamSpec> FabricParamSpecs() {
   std::vector<ParamSpec> specs;
   AddCatalogueKeys("topology", topo::TopologyCatalogue(), "torus", specs);

@@ -35,6 +35,14 @@ Result<std::shared_ptr<const topo::Topology>> ScenarioTopology(
 Result<std::shared_ptr<const topo::RoutingFunction>> ScenarioRouting(
     const ParamSet& params, std::shared_ptr<const topo::Topology> topology);
 
+// The scenario's topology and the routing function it names for it.
+struct RoutedTopology {
+  std::shared_ptr<const topo::Topology> topology;
+  std::shared_ptr<const topo::RoutingFunction> routing;
+};
+// Both, or why either cannot be built ("topology: ..." or "routing: ...").
+Result<RoutedTopology> ScenarioRoutedTopology(const ParamSet& params);
+
 // Sums over the whole fabric, read after the simulation ends.
 struct FabricTotals {
   NodeCounters nodes;

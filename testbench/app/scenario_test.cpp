@@ -5,6 +5,7 @@
 #include "gtest/gtest.h"
 #include "models/phy/link_profile.h"
 #include "models/roce/packet.h"
+#include "systemc/app/run_command.h"
 #include "systemc/fabric/fabric.h"
 
 namespace lq::app {
@@ -22,12 +23,14 @@ TEST(Scenario, EveryDeclaredDefaultPassesItsOwnChecks) {
 }
 
 TEST(Scenario, EmbeddedDefaultLoadsAndIsValid) {
-  ParamSet set = FabricSet();
+  ParamSet set(ScenarioParamSpecs());
   const auto error = ApplyYaml(kDefaultScenarioYaml, "default", set);
   EXPECT_FALSE(error) << *error;
   EXPECT_FALSE(fabric::ValidateFabricParams(set));
   EXPECT_EQ(set.Text("topology.dims"), "4x8x8")
       << "the default is the seed's 256-card torus";
+  EXPECT_EQ(set.Text("run.phases"), "all")
+      << "the default runs every phase of the supernode";
 }
 
 TEST(Scenario, RejectsUnknownKeyWithFileAndLine) {

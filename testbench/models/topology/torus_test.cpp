@@ -81,6 +81,12 @@ TEST(Torus, NET_6_1_RingOfOneHasNoLinksAndRingOfTwoHasTwo) {
   EXPECT_EQ(plus->node, 1u);
   EXPECT_EQ(minus->node, 1u) << "both ways round a ring of two meet node 1";
   EXPECT_NE(plus->port, minus->port) << "they are two distinct links";
+  EXPECT_EQ(torus.CableCount(), 2u);
+}
+
+TEST(Torus, NET_6_1_CablesOfTheDefaultTorus) {
+  EXPECT_EQ(MakeTorus({4, 8, 8}).CableCount(), 768u) << "256 nodes x 6 / 2";
+  EXPECT_EQ(MakeTorus({1, 4}).CableCount(), 4u) << "a ring of one has none";
 }
 
 TEST(Torus, NET_1_2_NamesAreHierarchical) {

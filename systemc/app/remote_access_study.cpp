@@ -1,0 +1,246 @@
+// The remote access study: keys, the cluster they describe, the report.
+#include "systemc/app/remote_access_study.h"
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+#include "models/phy/link_profile.h"
+#include "systemc/app/firmware_image.h"
+#include "systemc/app/run_report.h"
+#include "systemc/cluster/remote_access.h"
+#include "systemc/fabric/fabric.h"
+
+namespace lq::app {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+constexpr int kExitFailure = 1;
+// Route computation, VC allocation, switch allocation and crossbar: the
+// three stages after the first take one cycle each (NET-8.4).
+constexpr unsigned kFixedRouterStages = 3;
+
+Result<elf::ElfImage> ScenarioImage(const ParamSet& params) {
+  const std::string path = params.Text("board.firmware");
+  if (path.empty()) {
+    return BringUpImage();
+  }
+  auto image = ReadFirmwareImage(path);
+  if (!image) {
+    return Fail("board.firmware: " + path + ": " + image.error().reason);
+  }
+  return image;
+}
+
+// The measurement the keys describe, or why they describe none.
+Result<cluster::RemoteAccessConfig> Plan(const ParamSet& params) {
+  if (params.Text("topology.name") != "torus" ||
+      params.Text("routing.name") != "dor") {
+    return Fail(
+        "logical.workload remote_access runs on a torus with dor routing "
+        "(the bring-up firmware's routes)");
+  }
+  const double router_ns = params.Real("router.latency_ns");
+  if (router_ns < kFixedRouterStages + 1 ||
+      router_ns != std::floor(router_ns)) {
+    return Fail(
+        "router.latency_ns: the boards' routers take whole nanoseconds, 4 "
+        "at least (four pipeline stages at 1 GHz)");
+  }
+  cluster::RemoteAccessConfig config;
+  auto routed = fabric::ScenarioRoutedTopology(params);
+  if (!routed) {
+    return routed.error();
+  }
+  config.topology = routed->topology;
+  config.routing = routed->routing;
+  auto image = ScenarioImage(params);
+  if (!image) {
+    return image.error();
+  }
+  config.image = std::move(image.value());
+
+  const phy::LinkProfile profile =
+      phy::FindLinkProfile(params.Text("link.profile")).value();
+  cluster::LinkPortConfig& port = config.cluster.port;
+  port.phy = phy::PhyPortConfig::ForProfile(profile);
+  port.phy.cable_metres = params.Real("link.cable_m");
+  port.phy.errors.ber = params.Real("link.ber");
+  port.phy.seed = static_cast<uint64_t>(params.Integer("sim.seed"));
+  port.controller.profile = profile;
+  port.controller.ltssm_time_scale = 1;  // Training at full scale.
+  net::RouterConfig& router = config.cluster.network.router;
+  router.clock_ns = 1;
+  router.va_cycles = router.sa_cycles = router.st_cycles = 1;
+  router.rc_cycles = static_cast<unsigned>(router_ns) - kFixedRouterStages;
+  return config;
+}
+
+double Ns(uint64_t ps) { return static_cast<double>(ps) / 1000; }
+
+Json AccessJson(const cluster::RemoteAccess& access) {
+  Json json = {
+      {"access", access.access},
+      {"target", access.target},
+      {"home", access.home},
+      {"hops", access.hops},
+      {"latency_ns", access.Ok() ? Json(access.latency_ns) : Json(nullptr)},
+      {"failure", access.failure}};
+  if (access.breakdown) {
+    Json layers = Json::object();
+    for (size_t l = 0; l < kPathLayers; ++l) {
+      const auto layer = static_cast<PathLayer>(l);
+      const uint64_t there = access.breakdown->LayerPs(layer, 0);
+      const uint64_t both = access.breakdown->LayerPs(layer);
+      layers[PathLayerName(layer)] = {{"request_ns", Ns(there)},
+                                      {"answer_ns", Ns(both - there)}};
+    }
+    json["layers"] = std::move(layers);
+  }
+  return json;
+}
+
+void PrintReport(const cluster::RemoteAccessReport& report,
+                 const std::string& scenario, const ParamSet& params,
+                 double wall_s) {
+  std::printf(
+      "lqemu run: %s (seed %lld): remote access on the full stack, %u "
+      "boards, %s links, %g ns routers\n",
+      scenario.c_str(), static_cast<long long>(params.Integer("sim.seed")),
+      report.nodes, params.Text("link.profile").c_str(),
+      params.Real("router.latency_ns"));
+  std::printf("  firmware   %u of %u boards trained their links and serve\n",
+              report.serving, report.nodes);
+  for (const auto& access : report.accesses) {
+    if (!access.Ok()) {
+      std::printf("  %-6s %-9s node %u: %s\n", access.access.c_str(),
+                  access.target.c_str(), access.home, access.failure.c_str());
+      continue;
+    }
+    std::string layers;
+    if (access.breakdown) {
+      for (size_t l = 0; l < kPathLayers; ++l) {
+        const auto layer = static_cast<PathLayer>(l);
+        char part[48];
+        std::snprintf(part, sizeof(part), "%s%s %.0f",
+                      layers.empty() ? " = " : ", ", PathLayerName(layer),
+                      Ns(access.breakdown->LayerPs(layer)));
+        layers += part;
+      }
+    } else {
+      layers = " (the home's firmware serves the fault)";
+    }
+    std::printf("  %-6s %-9s node %3u, %2u hops: %7.1f ns%s\n",
+                access.access.c_str(), access.target.c_str(), access.home,
+                access.hops, access.latency_ns, layers.c_str());
+  }
+  std::printf("  time       %.1f us simulated in %.2f s wall\n",
+              report.sim_ns / 1000, wall_s);
+}
+
+}  // namespace
+
+std::vector<ParamSpec> RemoteAccessParamSpecs() {
+  return {
+      {"logical.workload",
+       "none, or remote_access: the full stack on a torus of boards "
+       "booting board.firmware; node 0 probes remote loads, stores and page "
+       "faults, layer by layer (issue 8)",
+       "none",
+       "",
+       ParamType::kChoice,
+       0,
+       0,
+       {"none", "remote_access"}},
+      {"board.firmware",
+       "firmware image every board boots (logical.workload remote_access); "
+       "empty: the link bring-up image compiled into lqemu",
+       "",
+       "",
+       ParamType::kText,
+       0,
+       0,
+       {}},
+  };
+}
+
+bool IsRemoteAccessStudy(const ParamSet& params) {
+  return params.Text("logical.workload") != "none";
+}
+
+std::optional<std::string> ValidateRemoteAccessStudy(const ParamSet& params) {
+  if (params.Text("link.fidelity") != "tlm") {
+    return "logical.workload remote_access runs on link.fidelity: tlm (the "
+           "boards' link controllers and PHYs)";
+  }
+  const auto plan = Plan(params);
+  return plan ? std::nullopt : std::optional<std::string>(plan.error().reason);
+}
+
+int RunRemoteAccessStudy(const ParamSet& params, const RunOptions& options) {
+  const auto plan = Plan(params).value();  // Checked when loaded.
+  sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO,
+                                          sc_core::SC_DO_NOTHING);
+  const auto start = std::chrono::steady_clock::now();
+  const auto measured = cluster::MeasureRemoteAccess(plan);
+  const double wall_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+  if (!measured) {
+    std::fprintf(stderr, "lqemu run: %s\n", measured.error().reason.c_str());
+    return kExitFailure;
+  }
+  const cluster::RemoteAccessReport& report = *measured;
+  const std::string scenario =
+      options.scenario_file.empty() ? "default" : options.scenario_file;
+  if (!options.quiet) {
+    PrintReport(report, scenario, params, wall_s);
+  }
+
+  IntegrityCounts integrity;
+  std::vector<double> latencies_ns;
+  Json accesses = Json::array();
+  for (const auto& access : report.accesses) {
+    ++integrity.sent;
+    if (access.Ok()) {
+      ++integrity.delivered;
+      latencies_ns.push_back(access.latency_ns);
+    } else {
+      ++integrity.lost;
+    }
+    accesses.push_back(AccessJson(access));
+  }
+  int status = report.Ok() ? 0 : kExitFailure;
+  if (!options.stats_file.empty()) {
+    Json json;
+    json["scenario"] = scenario;
+    json["seed"] = params.Integer("sim.seed");
+    json["sim_time_ns"] = report.sim_ns;
+    json["wall_time_s"] = wall_s;
+    json["nodes"] = report.nodes;
+    json["links"] = plan.topology->CableCount();
+    json["latency_ns"] = LatencyJson(latencies_ns);
+    json["logical"] = {{"remote_ops", report.remote_ops},
+                       {"page_faults", report.page_faults}};
+    json["remote_access"] = {{"serving", report.serving},
+                             {"accesses", std::move(accesses)}};
+    json["faults"] = Json::array();
+    json["integrity"] = integrity.Json();
+    json["parameters"] = ParametersJson(params.Values());
+    if (auto error = WriteJsonFile(json, options.stats_file); !error.empty()) {
+      std::fprintf(stderr, "lqemu run: %s\n", error.c_str());
+      status = kExitFailure;
+    }
+  }
+  if (!report.Ok()) {
+    std::fprintf(stderr,
+                 "lqemu run: remote access failed: %u of %u boards serving; "
+                 "see the report\n",
+                 report.serving, report.nodes);
+  }
+  return status;
+}
+
+}  // namespace lq::app

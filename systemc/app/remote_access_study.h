@@ -1,0 +1,33 @@
+// `lqemu run` with `logical.workload: remote_access`: the full stack on a
+// torus of boards (issue 8's figure). Every card boots the firmware
+// (board.firmware, by default the bring-up image compiled into lqemu),
+// trains its links through the TL link controllers and PHYs and programs
+// its router; node 0 then loads from and stores to a neighbour and the
+// farthest card, and takes a page fault at each, while a path probe splits
+// every access's latency into layers (cluster::MeasureRemoteAccess).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "systemc/app/run_command.h"
+#include "systemc/common/param.h"
+
+namespace lq::app {
+
+// The logical.workload and board.firmware keys.
+std::vector<ParamSpec> RemoteAccessParamSpecs();
+
+// True if the scenario asks for the remote access study.
+bool IsRemoteAccessStudy(const ParamSet& params);
+
+// Checks what the key ranges cannot: a torus with dor routing, routers of
+// whole nanoseconds from 4 up, a firmware image; returns why not.
+std::optional<std::string> ValidateRemoteAccessStudy(const ParamSet& params);
+
+// Runs the study; returns the exit status (0, or 1 if a board's firmware
+// did not come up or an access has no figure).
+int RunRemoteAccessStudy(const ParamSet& params, const RunOptions& options);
+
+}  // namespace lq::app
