@@ -100,6 +100,19 @@ double MeanHops(const std::vector<uint32_t>& hops) {
          static_cast<double>(hops.size());
 }
 
+nlohmann::ordered_json DirectionsJson(
+    const std::vector<fabric::LinkDirectionLoad>& directions) {
+  nlohmann::ordered_json json = nlohmann::ordered_json::array();
+  for (const auto& d : directions) {
+    json.push_back({{"node", d.node},
+                    {"port", d.port},
+                    {"to", d.to},
+                    {"coordinates", d.coordinates},
+                    {"utilisation", d.utilisation}});
+  }
+  return json;
+}
+
 }  // namespace
 
 void PrintReport(const RunReport& report, std::FILE* out) {
@@ -168,7 +181,8 @@ std::string WriteStatsJson(const RunReport& report, const std::string& path) {
                   {"fec_corrected", l.fec_corrected},
                   {"crc_errors", l.crc_errors},
                   {"replays", l.replays},
-                  {"replayed_flits", l.replayed_flits}};
+                  {"replayed_flits", l.replayed_flits},
+                  {"directions", DirectionsJson(report.totals.directions)}};
   json["transport"] = {{"ops", n.sent}};
   json["faults"] = nlohmann::ordered_json::array();
   json["integrity"] = {{"sent", n.sent},           {"delivered", n.delivered},

@@ -315,14 +315,10 @@ Fabric::Fabric(sc_core::sc_module_name name, const ParamSet& params)
   });
 
   // One LinkChannel per direction of every working link.
-  struct Direction {
-    topo::PortRef from, to;
-  };
-  std::vector<Direction> directions;
   for (topo::NodeId node = 0; node < topology.NodeCount(); ++node) {
     for (topo::PortId port = 0; port < topology.PortCount(node); ++port) {
       if (auto far = topology.Neighbour(node, port)) {
-        directions.push_back({{node, port}, *far});
+        ends_.emplace_back(topo::PortRef{node, port}, *far);
       }
     }
   }
@@ -333,15 +329,16 @@ Fabric::Fabric(sc_core::sc_module_name name, const ParamSet& params)
   link.cable_metres = params.Real("link.cable_m");
   link.replay_timeout_flits =
       static_cast<uint64_t>(params.Integer("link.replay_timeout_flits"));
-  links_.init(directions.size(), [&](const char* link_name, size_t i) {
+  links_.init(ends_.size(), [&](const char* link_name, size_t i) {
     LinkChannelConfig config = link;
     config.seed = DeriveSeed(seed, topology.NodeCount() + i);
-    config.receiver_port = static_cast<int>(directions[i].to.port);
+    config.receiver_port = static_cast<int>(ends_[i].second.port);
     return new LinkChannel(link_name, config);
   });
-  for (size_t i = 0; i < directions.size(); ++i) {
-    nodes_[directions[i].from.node].ports[directions[i].from.port](links_[i]);
-    links_[i].to_node(nodes_[directions[i].to.node]);
+  for (size_t i = 0; i < ends_.size(); ++i) {
+    const auto& [from, to] = ends_[i];
+    nodes_[from.node].ports[from.port](links_[i]);
+    links_[i].to_node(nodes_[to.node]);
   }
 }
 
@@ -376,13 +373,18 @@ FabricTotals Fabric::Collect() const {
   }
   // Utilisation over the traffic's lifetime, not the trailing ACKs.
   const auto now_ps = static_cast<double>(totals.last_delivery_ps);
-  for (const auto& link : links_) {
-    totals.links += link.counters();
+  for (size_t i = 0; i < links_.size(); ++i) {
+    const LinkCounters& counters = links_[i].counters();
+    totals.links += counters;
+    const auto& [from, to] = ends_[i];
+    LinkDirectionLoad load{from.node, from.port, to.node,
+                           topology_->Coordinates(from.node), 0};
     if (now_ps > 0) {
-      totals.max_link_utilisation =
-          std::max(totals.max_link_utilisation,
-                   static_cast<double>(link.counters().busy_ps) / now_ps);
+      load.utilisation = static_cast<double>(counters.busy_ps) / now_ps;
     }
+    totals.max_link_utilisation =
+        std::max(totals.max_link_utilisation, load.utilisation);
+    totals.directions.push_back(std::move(load));
   }
   return totals;
 }

@@ -43,6 +43,16 @@ struct RoutedTopology {
 // Both, or why either cannot be built ("topology: ..." or "routing: ...").
 Result<RoutedTopology> ScenarioRoutedTopology(const ParamSet& params);
 
+// One direction of a link: where it leaves from, where it goes, and the
+// fraction of the traffic's lifetime it spent serialising flits.
+struct LinkDirectionLoad {
+  topo::NodeId node = 0;
+  topo::PortId port = 0;
+  topo::NodeId to = 0;
+  std::vector<uint32_t> coordinates;  // node's, where the topology has them
+  double utilisation = 0;
+};
+
 // Sums over the whole fabric, read after the simulation ends.
 struct FabricTotals {
   NodeCounters nodes;
@@ -51,7 +61,8 @@ struct FabricTotals {
   std::vector<double> latencies_ns;
   std::vector<uint32_t> hops;
   double max_link_utilisation = 0;  // Busiest direction's busy fraction.
-  uint64_t last_delivery_ps = 0;    // When the last message arrived.
+  std::vector<LinkDirectionLoad> directions;  // in the links' order
+  uint64_t last_delivery_ps = 0;              // When the last message arrived.
 };
 
 class Fabric : public sc_core::sc_module {
@@ -76,6 +87,7 @@ class Fabric : public sc_core::sc_module {
   phy::LinkProfile profile_;
   sc_core::sc_vector<FabricNode> nodes_;
   sc_core::sc_vector<LinkChannel> links_;
+  std::vector<std::pair<topo::PortRef, topo::PortRef>> ends_;  // per link
 };
 
 }  // namespace lq::fabric

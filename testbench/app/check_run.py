@@ -64,6 +64,14 @@ def default_run_is_clean(lqemu, work, _):
     latency = stats["latency_ns"]
     expect(0 < latency["p50"] <= latency["p99"] <= latency["max"],
            "latency percentiles out of order: %s" % latency)
+    directions = stats["link"]["directions"]
+    expect(len(directions) == 2 * 768, "one entry per link direction, not %d"
+           % len(directions))
+    expect(all(0 <= d["utilisation"] <= 1 and len(d["coordinates"]) == 3
+               for d in directions), "utilisation is a fraction, per placed card")
+    expect(max(d["utilisation"] for d in directions)
+           == stats["bandwidth"]["max_link_utilisation"],
+           "the busiest direction is the one the bandwidth line names")
     expect(pcap.stat().st_size > 24, "pcap capture is empty")
     tshark = shutil.which("tshark")
     if tshark:
@@ -417,7 +425,8 @@ def list_prints_every_key(lqemu, work, _):
 def plot_draws_the_stats(lqemu, work, scenarios):
     """scripts/plot turns a stats file into PNGs: the latency CDF from the
     percentiles (the 101 of them rising from the minimum to the maximum),
-    the failover picture from faults[]; bad input exits 2."""
+    the failover picture from faults[], the heat map from a tlm run's
+    link.directions[]; bad input exits 2."""
     plot = pathlib.Path(__file__).resolve().parents[2] / "scripts" / "plot"
     path = work / "failover.json"
     result = run(lqemu, "run", str(scenarios / "failover_4x4x4.yaml"), "--quiet",
@@ -439,6 +448,15 @@ def plot_draws_the_stats(lqemu, work, scenarios):
         expect(png.exists() and png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n",
                "%s is not a PNG" % name)
         expect(str(png) in drawn.stdout, "%s not listed" % name)
+    fabric = work / "fabric.json"
+    result = run(lqemu, "run", "--quiet", "--stats", str(fabric), *SMALL)
+    expect(result.returncode == 0, "fabric run failed: " + result.stderr)
+    drawn = subprocess.run(["/usr/bin/python3", str(plot), str(fabric), str(pictures)],
+                           capture_output=True, text=True, timeout=120)
+    heat = pictures / "link_utilisation.png"
+    expect(drawn.returncode == 0 and str(heat) in drawn.stdout
+           and heat.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n",
+           "no heat map: %s %s" % (drawn.stdout, drawn.stderr))
     (work / "broken.json").write_text("{ not json")
     for bad in (work / "broken.json", work / "missing.json"):
         refused = subprocess.run(["/usr/bin/python3", str(plot), str(bad), str(pictures)],
