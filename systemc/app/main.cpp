@@ -40,7 +40,9 @@ int sc_main(int argc, char* argv[]) {
   run_command->add_option("--pcap", run.pcap_file,
                           "Write node 0's transport packets to FILE (pcap)");
   run_command->add_option("--trace", run.trace_file,
-                          "Chrome trace-event JSON (not available yet)");
+                          "Write a Chrome trace-event JSON of a run of boards "
+                          "(opens in Perfetto): firmware lines, link states, "
+                          "accesses");
   run_command->add_option("--vcd", run.vcd_file,
                           "Waveforms of RTL links (not available yet)");
   run_command->add_flag("--quiet", run.quiet, "No progress line or report");

@@ -1,12 +1,17 @@
 // The remote access study: keys, the cluster they describe, the report.
 #include "systemc/app/remote_access_study.h"
 
+#include <cctype>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <map>
 #include <nlohmann/json.hpp>
+#include <string>
+#include <utility>
 
 #include "models/phy/link_profile.h"
+#include "systemc/app/chrome_trace.h"
 #include "systemc/app/firmware_image.h"
 #include "systemc/app/run_report.h"
 #include "systemc/cluster/remote_access.h"
@@ -102,6 +107,99 @@ Json AccessJson(const cluster::RemoteAccess& access) {
   return json;
 }
 
+// The node a component belongs to, from its name ("cluster.node12.router"
+// is node12's); "fabric" if none.
+std::string NodeOf(const std::string& where) {
+  const size_t at = where.find("node");
+  if (at == std::string::npos) {
+    return "fabric";
+  }
+  size_t end = at + 4;
+  while (end < where.size() &&
+         std::isdigit(static_cast<unsigned char>(where[end]))) {
+    ++end;
+  }
+  return where.substr(at, end - at);
+}
+
+// Records firmware console lines and every port's LTSSM states into
+// `trace` as the cluster runs: a span per state, closed by the next one or
+// by Finish().
+class ClusterTracer {
+ public:
+  explicit ClusterTracer(ChromeTrace& trace) : trace_(trace) {}
+
+  void Attach(cluster::ClusterConfig& config) {
+    config.on_console_line = [this](const std::string& node,
+                                    const std::string& line) {
+      trace_.Instant(node, "firmware", line,
+                     sc_core::sc_time_stamp().to_seconds() * 1e9);
+    };
+    config.on_link_state = [this](const std::string& node, unsigned port,
+                                  link::LtssmState state, uint64_t at_ps) {
+      Close(node, port, static_cast<double>(at_ps) / 1000);
+      open_[{node, port}] = {state, static_cast<double>(at_ps) / 1000};
+    };
+  }
+
+  void Finish(double end_ns) {
+    for (auto& [key, state] : open_) {
+      Emit(key.first, key.second, state, end_ns);
+    }
+    open_.clear();
+  }
+
+ private:
+  struct Open {
+    link::LtssmState state;
+    double since_ns;
+  };
+  void Close(const std::string& node, unsigned port, double at_ns) {
+    const auto it = open_.find({node, port});
+    if (it != open_.end()) {
+      Emit(node, port, it->second, at_ns);
+    }
+  }
+  void Emit(const std::string& node, unsigned port, const Open& state,
+            double end_ns) {
+    trace_.Span(node, "link port " + std::to_string(port),
+                link::LtssmStateName(state.state), state.since_ns, end_ns);
+  }
+
+  ChromeTrace& trace_;
+  std::map<std::pair<std::string, unsigned>, Open> open_;
+};
+
+// Each access as a span on node 0's "accesses" track and, for loads and
+// stores, each segment of its path on the track of its layer at the node
+// it happened in.
+void TraceAccesses(const cluster::RemoteAccessReport& report,
+                   ChromeTrace& trace) {
+  for (const auto& access : report.accesses) {
+    if (!access.Ok()) {
+      continue;
+    }
+    const std::string name = access.access + " " + access.target + " (node " +
+                             std::to_string(access.home) + ")";
+    trace.Span("node0", access.access == "fault" ? "page faults" : "accesses",
+               name, access.issued_ns, access.issued_ns + access.latency_ns,
+               {{"hops", access.hops}, {"latency_ns", access.latency_ns}});
+    if (!access.breakdown) {
+      continue;
+    }
+    double at_ns = access.issued_ns;
+    for (const PathSegment& segment : access.breakdown->segments) {
+      const double ns = Ns(segment.ps);
+      trace.Span(NodeOf(segment.where), PathLayerName(segment.layer), name,
+                 at_ns, at_ns + ns,
+                 {{"where", segment.where},
+                  {"to", PathPointName(segment.to)},
+                  {"leg", segment.leg == 0 ? "request" : "answer"}});
+      at_ns += ns;
+    }
+  }
+}
+
 void PrintReport(const cluster::RemoteAccessReport& report,
                  const std::string& scenario, const ParamSet& params,
                  double wall_s) {
@@ -180,7 +278,12 @@ std::optional<std::string> ValidateRemoteAccessStudy(const ParamSet& params) {
 }
 
 int RunRemoteAccessStudy(const ParamSet& params, const RunOptions& options) {
-  const auto plan = Plan(params).value();  // Checked when loaded.
+  auto plan = Plan(params).value();  // Checked when loaded.
+  ChromeTrace trace;
+  ClusterTracer tracer(trace);
+  if (!options.trace_file.empty()) {
+    tracer.Attach(plan.cluster);
+  }
   sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO,
                                           sc_core::SC_DO_NOTHING);
   const auto start = std::chrono::steady_clock::now();
@@ -213,6 +316,15 @@ int RunRemoteAccessStudy(const ParamSet& params, const RunOptions& options) {
     accesses.push_back(AccessJson(access));
   }
   int status = report.Ok() ? 0 : kExitFailure;
+  if (!options.trace_file.empty()) {
+    tracer.Finish(report.sim_ns);
+    TraceAccesses(report, trace);
+    if (auto error = WriteJsonFile(trace.Json(), options.trace_file);
+        !error.empty()) {
+      std::fprintf(stderr, "lqemu run: --trace: %s\n", error.c_str());
+      status = kExitFailure;
+    }
+  }
   if (!options.stats_file.empty()) {
     Json json;
     json["scenario"] = scenario;

@@ -131,15 +131,20 @@ std::string WritePcap(const fabric::Fabric& fabric, const std::string& path) {
 }  // namespace
 
 int RunScenario(const RunOptions& options) {
-  if (!options.trace_file.empty()) {
-    return BadInput("--trace: trace output is not available yet (issue 9)");
-  }
   if (!options.vcd_file.empty()) {
     return BadInput("--vcd: there are no RTL links to trace yet (issue 4)");
   }
   auto loaded = LoadScenarioParams(options);
   if (!loaded) {
     return BadInput(loaded.error().reason);
+  }
+  const bool traced =
+      IsSupernodeRun(loaded.value()) || IsRemoteAccessStudy(loaded.value());
+  if (!options.trace_file.empty() && !traced) {
+    return BadInput(
+        "--trace: only runs of boards are traced so far "
+        "(logical.workload: remote_access, or the default run's probe "
+        "phase)");
   }
   if (IsSupernodeRun(loaded.value())) {
     return RunSupernode(loaded.value(), options);

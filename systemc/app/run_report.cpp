@@ -205,7 +205,7 @@ std::string WriteJsonFile(const nlohmann::ordered_json& json,
                           const std::string& path) {
   std::ofstream file(path);
   if (!file) {
-    return path + ": cannot write the stats file";
+    return path + ": cannot write the file";
   }
   file << json.dump(2) << "\n";
   return file ? "" : path + ": write failed";

@@ -574,6 +574,7 @@ int RunSupernode(const ParamSet& params, const RunOptions& options) {
     child.quiet = true;
     child.progress = false;
     child.pcap_file = phase.name == "uniform" ? options.pcap_file : "";
+    child.trace_file = phase.name == "remote_access" ? options.trace_file : "";
     jobs.push_back({phase.name, [child, phase_params = std::move(*loaded)](
                                     const std::string& stats_path) {
                       RunOptions run = child;

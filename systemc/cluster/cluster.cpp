@@ -92,6 +92,12 @@ Cluster::Cluster(const sc_core::sc_module_name& name,
     if (fixed) {
       nodes_.back()->router()->registers().PresetMode(*fixed);
     }
+    for (unsigned port = 0; config.on_link_state && port < ports; ++port) {
+      nodes_.back()->port(port).controller.set_state_observer(
+          [this, node_name, port](link::LtssmState state, uint64_t at_ps) {
+            config_.on_link_state(node_name, port, state, at_ps);
+          });
+    }
   }
   for (topo::NodeId id = 0; id < topology.EndpointCount(); ++id) {
     for (topo::PortId port = 0; port < topology.PortCount(id); ++port) {

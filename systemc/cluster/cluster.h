@@ -32,6 +32,11 @@ struct ClusterConfig {
   // Console lines of the node named `node` (e.g. "node12").
   std::function<void(const std::string& node, const std::string& line)>
       on_console_line;
+  // LTSSM state changes of port `port` of the node named `node`, with the
+  // time in ps (fabric clusters; for traces).
+  std::function<void(const std::string& node, unsigned port,
+                     link::LtssmState state, uint64_t at_ps)>
+      on_link_state;
 };
 
 class Cluster : public sc_core::sc_module {

@@ -47,6 +47,12 @@ void Conclude(Probe& probe) {
     return;
   }
   access.latency_ns = ns;
+  if (!probe.events.empty()) {
+    const auto first = std::min_element(
+        probe.events.begin(), probe.events.end(),
+        [](const PathEvent& a, const PathEvent& b) { return a.ps < b.ps; });
+    access.issued_ns = static_cast<double>(first->ps) / 1000;
+  }
   if (access.access == "fault") {
     return;  // Firmware's time is in it: no layer breakdown.
   }

@@ -40,6 +40,7 @@ struct RemoteAccess {
   std::string target;  // "1 hop" or "farthest"
   uint16_t home = 0;
   unsigned hops = 0;
+  double issued_ns = 0;    // when the access entered node 0's logical unit
   double latency_ns = -1;  // as the workload engine measured it
   std::string failure;     // why it has no figure; empty if it has one
   // Loads and stores: the latency split into layers, which add up to

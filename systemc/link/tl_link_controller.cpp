@@ -406,6 +406,9 @@ void TlLinkController::StepLtssm(const LtssmInputs& in) {
   }
   if (ltssm_.state() != before) {
     KickTx(clock_.Next());
+    if (state_observer_) {
+      state_observer_(ltssm_.state(), now_ps);
+    }
   }
 }
 

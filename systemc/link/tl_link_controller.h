@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <string>
 #include <systemc>
 #include <tlm>
@@ -71,6 +72,12 @@ class TlLinkController : public sc_core::sc_module,
   StatList Stats() const;
   // Reports slots in and out and payload flits to the PHY to `probe`.
   void set_probe(PathProbe* probe) { probe_ = probe; }
+  // Called with the new state and the time, in ps, whenever the LTSSM
+  // changes state (for traces; the registers report it to firmware).
+  using StateObserver = std::function<void(LtssmState state, uint64_t at_ps)>;
+  void set_state_observer(StateObserver observer) {
+    state_observer_ = std::move(observer);
+  }
 
  private:
   struct TxSlot {
@@ -120,6 +127,7 @@ class TlLinkController : public sc_core::sc_module,
 
   TlLinkControllerConfig config_;
   PathProbe* probe_ = nullptr;
+  StateObserver state_observer_;
   CycleClock clock_;
   LinkTransmitter tx_;
   LinkReceiver rx_;

@@ -117,7 +117,7 @@ def bad_input_exits_2(lqemu, work, scenarios):
         (["run", str(scenarios / "bad_unknown_key.yaml")], "bad_unknown_key.yaml:6:"),
         (["run", str(scenarios / "bad_syntax.yaml")], "bad_syntax.yaml:"),
         (["run", "--no-such-option"], ""),
-        (["run", "--trace", str(work / "t.json")], "--trace"),
+        (["run", *ONE, "--trace", str(work / "t.json")], "--trace"),
         (["run", *ONE, "--set", "traffic.pattern=hotspot"], "link.fidelity: ideal"),
         (["run", *ONE, "--set", "link.fidelity=ideal", "--set", "net.vc_classes=1"],
          "needs 2 VC classes"),
@@ -252,7 +252,8 @@ def default_headline_table(lqemu, work, _):
     """The embedded default: every phase runs, every seed claim gets a
     measured figure and a verdict, and nothing is lost."""
     path = work / "default.json"
-    result = run(lqemu, "run", "--stats", str(path))
+    trace = work / "default-trace.json"
+    result = run(lqemu, "run", "--stats", str(path), "--trace", str(trace))
     expect(result.returncode == 0, "default run failed: " + result.stderr)
     for claim in ["800 Gb/s per port", "2.1 us end-to-end", "< 1.2 us average latency",
                   "1.2 TB/s on 16 nodes", "< 50 ms node-level failover",
@@ -289,6 +290,9 @@ def default_headline_table(lqemu, work, _):
     logical = stats["logical"]
     expect(logical["remote_ops"] >= 6 and logical["page_faults"] >= 2,
            "the probe's loads, stores and faults are counted: %s" % logical)
+    names = {e["args"]["name"] for e in json.loads(trace.read_text())["traceEvents"]
+             if e["name"] == "process_name"}
+    expect(len(names) == 256, "the probe phase traces all 256 nodes, not %d" % len(names))
 
 
 def failed_phase_exits_1(lqemu, work, _):
@@ -340,6 +344,50 @@ def remote_access_study_boots_every_board(lqemu, work, _):
            "the farthest card is farther")
     expect(stats["integrity"]["delivered"] == 6 and stats["links"] == 24,
            "2x2x2 has 24 cables: %s" % stats["links"])
+
+
+def trace_opens_in_perfetto(lqemu, work, _):
+    """--trace writes Chrome trace-event JSON: a process per node with its
+    firmware's console lines, a track per port with its LTSSM states ending
+    in L0, and node 0's accesses and page faults with their path segments
+    on the tracks of the layers they crossed."""
+    path = work / "trace.json"
+    result = run(lqemu, "run", *ONE, "--quiet", "--set", "logical.workload=remote_access",
+                 "--set", "topology.dims=2x2x2", "--trace", str(path))
+    expect(result.returncode == 0, "traced run failed: " + result.stderr)
+    trace = json.loads(path.read_text())
+    expect(trace["displayTimeUnit"] == "ns", "times display in ns")
+    events = trace["traceEvents"]
+    processes = {e["pid"]: e["args"]["name"] for e in events if e["name"] == "process_name"}
+    tracks = {(e["pid"], e["tid"]): e["args"]["name"] for e in events
+              if e["name"] == "thread_name"}
+    expect(sorted(processes.values()) == ["node%d" % n for n in range(8)],
+           "one process per node: %s" % sorted(processes.values()))
+    for event in events:
+        if event["ph"] == "M":
+            continue
+        expect(event["ph"] in ("X", "i") and event["ts"] >= 0
+               and (event["pid"], event["tid"]) in tracks,
+               "malformed or unnamed event: %s" % event)
+        expect(event["ph"] == "i" or event["dur"] >= 0, "negative span: %s" % event)
+    console = {processes[e["pid"]] for e in events if e.get("cat") == "firmware"}
+    expect(len(console) == 8, "every node's firmware prints: %s" % console)
+    last_state = {}
+    for e in events:
+        if e.get("cat", "").startswith("link port"):
+            key = (e["pid"], e["cat"])
+            if key not in last_state or e["ts"] >= last_state[key]["ts"]:
+                last_state[key] = e
+    expect(len(last_state) == 8 * 6 and all(e["name"] == "L0" for e in last_state.values()),
+           "every port's last state is L0: %s"
+           % sorted({e["name"] for e in last_state.values()}))
+    accesses = [e for e in events if e.get("cat") == "accesses"]
+    faults = [e for e in events if e.get("cat") == "page faults"]
+    expect(len(accesses) == 4 and len(faults) == 2,
+           "4 loads and stores, 2 page faults: %d, %d" % (len(accesses), len(faults)))
+    routers = [e for e in events if e.get("cat") == "router"]
+    expect(routers and all(processes[e["pid"]] != "fabric" for e in routers),
+           "router segments sit on their nodes' tracks")
 
 
 def broken_vc_assignment_exits_1(lqemu, work, _):
