@@ -3,6 +3,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <systemc>
@@ -185,10 +186,68 @@ void Print(const std::string& scenario, uint64_t seed, const StudyPlan& plan,
   std::printf("  %.1f us simulated in %.2f s\n", sim_us, wall_s);
 }
 
+// Every pause of the data priority at every router output, from the
+// routers' flow control as the run goes: [start, end) in ns.
+class PauseLog {
+ public:
+  struct Interval {
+    unsigned node = 0, port = 0;
+    double start_ns = 0, end_ns = 0;
+  };
+
+  void Attach(std::vector<transport::EngineFabricNode>& nodes) {
+    for (unsigned n = 0; n < nodes.size(); ++n) {
+      if (!nodes[n].flow) {
+        continue;
+      }
+      nodes[n].flow->set_pause_observer(
+          [this, n](unsigned port, uint8_t tc, bool paused, uint64_t at_ps) {
+            if (tc != kDataPriority) {
+              return;
+            }
+            const double at_ns = static_cast<double>(at_ps) / 1000;
+            if (paused) {
+              open_.emplace(std::make_pair(n, port), at_ns);
+            } else {
+              Close(n, port, at_ns);
+            }
+          });
+    }
+  }
+  // Closes the pauses still running at `end_ns`.
+  void Finish(double end_ns) {
+    while (!open_.empty()) {
+      Close(open_.begin()->first.first, open_.begin()->first.second, end_ns);
+    }
+  }
+  nlohmann::ordered_json Json() const {
+    nlohmann::ordered_json json = nlohmann::ordered_json::array();
+    for (const Interval& i : intervals_) {
+      json.push_back({{"node", i.node},
+                      {"port", i.port},
+                      {"start_ns", i.start_ns},
+                      {"end_ns", i.end_ns}});
+    }
+    return json;
+  }
+
+ private:
+  void Close(unsigned node, unsigned port, double at_ns) {
+    const auto it = open_.find({node, port});
+    if (it != open_.end()) {
+      intervals_.push_back({node, port, it->second, at_ns});
+      open_.erase(it);
+    }
+  }
+
+  std::map<std::pair<unsigned, unsigned>, double> open_;
+  std::vector<Interval> intervals_;
+};
+
 std::string WriteJson(const std::string& scenario, uint64_t seed,
                       const ParamSet& params, const StudyPlan& plan,
                       const transport::IncastWorkload& workload,
-                      const transport::FabricFigures& f,
+                      const transport::FabricFigures& f, const PauseLog& pauses,
                       const IntegrityCounts& integrity, double sim_ns,
                       double wall_s, const std::string& path) {
   const LatencySummary incast = Summarise(workload.times().incast);
@@ -212,6 +271,7 @@ std::string WriteJson(const std::string& scenario, uint64_t seed,
       {"cnps", f.cnps},
       {"xoff_frames", f.xoff_frames},
       {"pause_us", f.pause_us},
+      {"pauses", pauses.Json()},
       {"ecn_marked", f.ecn_marked},
       {"packets", f.packets_sent},
       {"headroom_bytes", plan.headroom_bytes},
@@ -291,6 +351,8 @@ int RunTransportStudy(const ParamSet& params, const RunOptions& options) {
   StudyPlan plan = Plan(params).value();  // checked when loaded
   std::vector<transport::EngineFabricNode> nodes = transport::BuildEngineFabric(
       *plan.topology, plan.fabric.router.routing, plan.fabric);
+  PauseLog pauses;
+  pauses.Attach(nodes);
   // Each node's memory: the senders' source bytes at 0, and room for what
   // lands there (the receiver takes one flow per sender).
   const uint64_t flow_bytes = plan.incast.flow_bytes;
@@ -357,6 +419,7 @@ int RunTransportStudy(const ParamSet& params, const RunOptions& options) {
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();
   const double sim_ns = sc_core::sc_time_stamp().to_seconds() * 1e9;
+  pauses.Finish(sim_ns);
 
   const transport::FabricFigures figures =
       transport::SumFigures(nodes, kDataPriority);
@@ -380,8 +443,9 @@ int RunTransportStudy(const ParamSet& params, const RunOptions& options) {
     }
   }
   if (!options.stats_file.empty()) {
-    if (auto error = WriteJson(scenario, seed, params, plan, workload, figures,
-                               integrity, sim_ns, wall_s, options.stats_file);
+    if (auto error =
+            WriteJson(scenario, seed, params, plan, workload, figures, pauses,
+                      integrity, sim_ns, wall_s, options.stats_file);
         !error.empty()) {
       std::fprintf(stderr, "lqemu run: %s\n", error.c_str());
       status = kExitFailure;

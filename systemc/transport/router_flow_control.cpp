@@ -105,12 +105,15 @@ void RouterFlowControl::Arrive(unsigned port, Bytes frame, uint64_t due_ps) {
   Schedule();
 }
 
-void RouterFlowControl::Apply(unsigned port, uint8_t changed) {
+void RouterFlowControl::Apply(unsigned port, uint8_t changed, uint64_t now_ps) {
   for (uint8_t tc = 0; tc < net::Router::kTrafficClasses; ++tc) {
     if ((changed & (1u << tc)) == 0) {
       continue;
     }
     const bool paused = pause_[port].paused(tc);
+    if (pause_observer_) {
+      pause_observer_(port, tc, paused, now_ps);
+    }
     if (port == router_.local_port() && interface_ != nullptr) {
       interface_->SetPaused(tc, paused);
     } else if (port < router_.local_port()) {
@@ -129,10 +132,10 @@ void RouterFlowControl::Tick() {
       ++counters_.bad_frames;  // TRN-8.2: rejected
       continue;
     }
-    Apply(message.port, pause_[message.port].OnFrame(*frame, now));
+    Apply(message.port, pause_[message.port].OnFrame(*frame, now), now);
   }
   for (unsigned p = 0; p < pause_.size(); ++p) {
-    Apply(p, pause_[p].Advance(now));
+    Apply(p, pause_[p].Advance(now), now);
     if (auto refresh = ingress_[p].OnTimer(now)) {
       Send(p, *refresh);
     }

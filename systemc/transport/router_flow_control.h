@@ -14,6 +14,7 @@
 #include <array>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <random>
 #include <systemc>
 #include <vector>
@@ -66,6 +67,13 @@ class RouterFlowControl : public sc_core::sc_module {
   // paused for `tc` so far (TRN-8.10).
   uint64_t paused_ps(unsigned port, uint8_t tc) const;
   StatList Stats() const;
+  // Called whenever output `port` pauses or resumes `tc`, with the time in
+  // ps (for pause timelines; the counters above give the totals).
+  using PauseObserver = std::function<void(unsigned port, uint8_t tc,
+                                           bool paused, uint64_t at_ps)>;
+  void set_pause_observer(PauseObserver observer) {
+    pause_observer_ = std::move(observer);
+  }
 
  private:
   struct InFlight {
@@ -79,7 +87,7 @@ class RouterFlowControl : public sc_core::sc_module {
   void Send(unsigned port, const roce::PfcFrame& frame);
   void Arrive(unsigned port, Bytes frame, uint64_t due_ps);
   // Pauses or resumes the output at `port` for the priorities in `changed`.
-  void Apply(unsigned port, uint8_t changed);
+  void Apply(unsigned port, uint8_t changed, uint64_t now_ps);
   void Tick();  // SC_METHOD: arrivals, pause expiries and refreshes due
   void Schedule();
 
@@ -93,6 +101,7 @@ class RouterFlowControl : public sc_core::sc_module {
   std::uniform_real_distribution<double> draw_{0.0, 1.0};
   FlowControlCounters counters_;
   sc_core::sc_event tick_;
+  PauseObserver pause_observer_;
 };
 
 }  // namespace lq::transport

@@ -474,7 +474,8 @@ def plot_draws_the_stats(lqemu, work, scenarios):
     """scripts/plot turns a stats file into PNGs: the latency CDF from the
     percentiles (the 101 of them rising from the minimum to the maximum),
     the failover picture from faults[], the heat map from a tlm run's
-    link.directions[]; bad input exits 2."""
+    link.directions[], the PFC timeline from a transport study's pauses;
+    bad input exits 2."""
     plot = pathlib.Path(__file__).resolve().parents[2] / "scripts" / "plot"
     path = work / "failover.json"
     result = run(lqemu, "run", str(scenarios / "failover_4x4x4.yaml"), "--quiet",
@@ -505,6 +506,24 @@ def plot_draws_the_stats(lqemu, work, scenarios):
     expect(drawn.returncode == 0 and str(heat) in drawn.stdout
            and heat.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n",
            "no heat map: %s %s" % (drawn.stdout, drawn.stderr))
+    incast = work / "incast.json"
+    result = run(lqemu, "run", str(scenarios / "incast_4x4x4.yaml"), "--quiet",
+                 "--stats", str(incast), "--set", "transport.cc=none",
+                 "--set", "transport.flow_kib=64", "--set", "transport.background_pairs=0")
+    expect(result.returncode == 0, "incast run failed: " + result.stderr)
+    transport = json.loads(incast.read_text())["transport"]
+    pauses = transport["pauses"]
+    expect(pauses and all(p["end_ns"] >= p["start_ns"] for p in pauses),
+           "an incast with PFC alone pauses: %d" % len(pauses))
+    paused_us = sum(p["end_ns"] - p["start_ns"] for p in pauses) / 1e3
+    expect(abs(paused_us - transport["pause_us"]) < 1e-6 * max(1, paused_us),
+           "the pauses add up to pause_us: %f, %f" % (paused_us, transport["pause_us"]))
+    drawn = subprocess.run(["/usr/bin/python3", str(plot), str(incast), str(pictures)],
+                           capture_output=True, text=True, timeout=120)
+    timeline = pictures / "pfc_timeline.png"
+    expect(drawn.returncode == 0 and str(timeline) in drawn.stdout
+           and timeline.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n",
+           "no PFC timeline: %s %s" % (drawn.stdout, drawn.stderr))
     (work / "broken.json").write_text("{ not json")
     for bad in (work / "broken.json", work / "missing.json"):
         refused = subprocess.run(["/usr/bin/python3", str(plot), str(bad), str(pictures)],
