@@ -49,6 +49,10 @@ int sc_main(int argc, char* argv[]) {
 
   auto* list_command = app.add_subcommand(
       "list", "Print the built-in scenarios and every scenario key.");
+  bool list_markdown = false;
+  list_command->add_flag("--markdown", list_markdown,
+                         "Every scenario key as the Markdown reference "
+                         "(docs/scenario-reference.md)");
 
   lq::app::BoardOptions board;
   auto* board_command = app.add_subcommand(
@@ -124,7 +128,11 @@ int sc_main(int argc, char* argv[]) {
   }
 
   if (*list_command) {
-    lq::app::PrintList(stdout);
+    if (list_markdown) {
+      lq::app::PrintScenarioReference(stdout);
+    } else {
+      lq::app::PrintList(stdout);
+    }
     return 0;
   }
   if (*board_command) {

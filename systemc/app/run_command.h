@@ -42,4 +42,8 @@ int RunLoaded(const ParamSet& params, const RunOptions& options);
 // Prints the built-in scenarios and every declared scenario key.
 void PrintList(std::FILE* out);
 
+// Prints every declared scenario key as Markdown, one table per key group:
+// the scenario reference (docs/scenario-reference.md is its output).
+void PrintScenarioReference(std::FILE* out);
+
 }  // namespace lq::app

@@ -470,6 +470,19 @@ def list_prints_every_key(lqemu, work, _):
     expect("pcie6" in result.stdout and "ib" in result.stdout, "list lacks profiles")
 
 
+def scenario_reference_is_current(lqemu, work, scenarios):
+    """docs/scenario-reference.md is what `lqemu list --markdown` prints
+    from the declarations; regenerate it with that command."""
+    reference = pathlib.Path(scenarios).resolve().parents[1] / "docs" / "scenario-reference.md"
+    result = run(lqemu, "list", "--markdown")
+    expect(result.returncode == 0, "list --markdown failed: " + result.stderr)
+    expect(result.stdout == reference.read_text(),
+           "%s is stale: run build/lqemu list --markdown > docs/scenario-reference.md"
+           % reference)
+    for key in ["run.phases", "logical.workload", "board.firmware", "topology.dims"]:
+        expect("`%s`" % key in result.stdout, "the reference lacks " + key)
+
+
 def plot_draws_the_stats(lqemu, work, scenarios):
     """scripts/plot turns a stats file into PNGs: the latency CDF from the
     percentiles (the 101 of them rising from the minimum to the maximum),
