@@ -15,8 +15,8 @@ void PfcPause::Resume(unsigned priority, uint64_t at_ps) {
 }
 
 uint8_t PfcPause::OnFrame(const roce::PfcFrame& frame, uint64_t now_ps) {
-  // A pause that runs out at this very time resumes first, and counts as a
-  // change unless the frame pauses it again.
+  // A pause that runs out at this very time resumes first and is reported
+  // as changed, even when the frame pauses it again at once.
   uint8_t changed = Advance(now_ps);
   for (unsigned p = 0; p < roce::kPfcPriorities; ++p) {
     if ((frame.class_enable & (1u << p)) == 0) {

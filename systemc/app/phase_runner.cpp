@@ -4,9 +4,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -86,7 +89,9 @@ void Finish(const Running& running, int wait_status, PhaseResult& result) {
     }
   }
   if (result.exit_status != 0) {
-    result.failure = "exited with status " + std::to_string(result.exit_status);
+    result.failure = "exited with status " +
+                     std::to_string(result.exit_status) +
+                     (result.failure.empty() ? "" : "; " + result.failure);
   } else if (!result.stats && result.failure.empty()) {
     result.failure = "wrote no stats";
   }
@@ -109,8 +114,22 @@ std::vector<PhaseResult> RunPhases(
     }
     return results;
   }
+  // Children must be waited for: an inherited SIG_IGN for SIGCHLD would
+  // have the kernel reap them unseen.
+  struct sigaction child_action {
+  }, inherited{};
+  child_action.sa_handler = SIG_DFL;
+  sigemptyset(&child_action.sa_mask);
+  sigaction(SIGCHLD, &child_action, &inherited);
+
   std::map<pid_t, Running> running;
   size_t next = 0, done = 0;
+  const auto finished = [&](PhaseResult& result) {
+    ++done;
+    if (on_done) {
+      on_done(result, done);
+    }
+  };
   while (done < jobs.size()) {
     while (next < jobs.size() && running.size() < std::max(parallel, 1u)) {
       const std::string path =
@@ -118,8 +137,9 @@ std::vector<PhaseResult> RunPhases(
       const pid_t pid = Start(jobs[next], path);
       if (pid < 0) {
         results[next].exit_status = 1;
-        results[next].failure = "cannot start a process";
-        ++done;
+        results[next].failure =
+            std::string("cannot start a process: ") + std::strerror(errno);
+        finished(results[next]);
       } else {
         running[pid] = {next, path, Clock::now()};
       }
@@ -130,18 +150,28 @@ std::vector<PhaseResult> RunPhases(
     }
     int status = 0;
     const pid_t pid = waitpid(-1, &status, 0);
+    if (pid < 0 && errno != EINTR) {
+      // The children are out of reach: fail them rather than wait forever.
+      const std::string why =
+          std::string("lost track of the process: ") + std::strerror(errno);
+      for (auto& [lost, phase] : running) {
+        results[phase.index].exit_status = 1;
+        results[phase.index].failure = why;
+        finished(results[phase.index]);
+      }
+      running.clear();
+      continue;
+    }
     const auto it = running.find(pid);
     if (it == running.end()) {
-      continue;  // Not one of ours (or interrupted): wait again.
+      continue;  // Interrupted, or not one of ours: wait again.
     }
     PhaseResult& result = results[it->second.index];
     Finish(it->second, status, result);
     running.erase(it);
-    ++done;
-    if (on_done) {
-      on_done(result, done);
-    }
+    finished(result);
   }
+  sigaction(SIGCHLD, &inherited, nullptr);
   return results;
 }
 

@@ -241,7 +241,9 @@ std::string RangeText(const ParamSpec& spec) {
     }
   } else if (spec.type != ParamType::kText) {
     char text[64];
-    std::snprintf(text, sizeof(text), "%g..%g", spec.min, spec.max);
+    std::snprintf(text, sizeof(text),
+                  spec.type == ParamType::kInteger ? "%.0f..%.0f" : "%g..%g",
+                  spec.min, spec.max);
     range = text;
   }
   return range;

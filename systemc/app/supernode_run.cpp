@@ -7,11 +7,13 @@
 #include <cmath>
 #include <cstdarg>
 #include <cstdio>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <thread>
 
 #include "models/phy/link_profile.h"
+#include "systemc/app/firmware_image.h"
 #include "systemc/app/phase_runner.h"
 #include "systemc/app/run_report.h"
 
@@ -107,6 +109,9 @@ Result<std::vector<std::string>> SelectedGroups(const ParamSet& params) {
   if (text == "all") {
     return groups;
   }
+  if (text.empty()) {
+    return Fail("run.phases is empty (name phases, or all, or none)");
+  }
   std::vector<std::string> selected;
   std::istringstream in(text);
   for (std::string name; std::getline(in, name, ',');) {
@@ -141,10 +146,13 @@ double Number(const Json& json, std::initializer_list<const char*> path) {
   return node != nullptr && node->is_number() ? node->get<double>() : NAN;
 }
 
-// The finished phases by name; a failed phase has no stats.
+// The finished phases by name; a failed phase has no stats, a skipped one
+// a reason.
 class Phases {
  public:
-  explicit Phases(const std::vector<PhaseResult>& results) {
+  Phases(const std::vector<PhaseResult>& results,
+         std::map<std::string, std::string> skipped = {})
+      : skipped_(std::move(skipped)) {
     for (const auto& result : results) {
       if (result.Ok() && result.stats) {
         stats_.emplace_back(result.name, &*result.stats);
@@ -152,6 +160,16 @@ class Phases {
         failed_.push_back(result.name);
       }
     }
+  }
+  // Why a phase of `names` was skipped, or nothing.
+  std::optional<std::string> Skipped(
+      const std::vector<std::string>& names) const {
+    for (const auto& name : names) {
+      if (const auto it = skipped_.find(name); it != skipped_.end()) {
+        return it->second;
+      }
+    }
+    return std::nullopt;
   }
   bool AnyFailed(const std::vector<std::string>& names) const {
     return std::any_of(names.begin(), names.end(), [this](const auto& name) {
@@ -168,6 +186,7 @@ class Phases {
   }
 
  private:
+  std::map<std::string, std::string> skipped_;
   std::vector<std::pair<std::string, const Json*>> stats_;
   std::vector<std::string> failed_;
 };
@@ -193,14 +212,42 @@ std::string Format(const char* format, ...) {
 }
 
 // The row of a claim whose phase group `group` (child phases `names`)
-// failed or was left out by run.phases.
+// failed, was skipped or was left out by run.phases.
 HeadlineRow NotRun(const std::string& claim, const std::string& group,
                    const Phases& phases,
                    const std::vector<std::string>& names) {
+  if (const auto reason = phases.Skipped(names)) {
+    return {claim, "not measured: " + *reason, group, std::nullopt};
+  }
   return {claim,
           phases.AnyFailed(names) ? "not measured: the phase failed"
                                   : "not measured: left out by run.phases",
           group, std::nullopt};
+}
+
+// A scenario key's value in a phase's stats, as a number; NAN if absent.
+double Parameter(const Json& stats, const char* key) {
+  const Json* value = Find(stats, {"parameters", key});
+  if (value == nullptr || !value->is_string()) {
+    return NAN;
+  }
+  const std::string text = value->get<std::string>();
+  char* end = nullptr;
+  const double number = std::strtod(text.c_str(), &end);
+  return end != text.c_str() && *end == '\0' ? number : NAN;
+}
+
+// A row with its figure; without one if any of `figures` is not finite.
+HeadlineRow Measured(const std::string& claim, const std::string& group,
+                     std::initializer_list<double> figures, std::string text,
+                     bool holds) {
+  for (const double figure : figures) {
+    if (!std::isfinite(figure)) {
+      return {claim, "not measured: the phase gave no figure", group,
+              std::nullopt};
+    }
+  }
+  return {claim, std::move(text), group, holds};
 }
 
 HeadlineRow LinkRow(const Phases& phases, const ParamSet& params) {
@@ -211,17 +258,16 @@ HeadlineRow LinkRow(const Phases& phases, const ParamSet& params) {
   }
   const double fct_us =
       Number(*stats, {"transport", "fct_us", "incast", "max"});
-  const double kib = std::stod(
-      (*stats)["parameters"]["transport.flow_kib"].get<std::string>());
+  const double kib = Parameter(*stats, "transport.flow_kib");
   const double gbps = kib * 1024 * 8 / (fct_us * 1000);
   const phy::LinkProfile profile =
       phy::FindLinkProfile(params.Text("link.profile")).value();
-  return {claim,
-          Format("%.0f Gb/s of RDMA WRITE payload over one %s link (%.0f "
-                 "after flit overheads, at most)",
-                 gbps, profile.name,
-                 phy::PayloadGoodputGbps(profile, profile.max_lanes)),
-          "link", gbps >= 800};
+  return Measured(claim, "link", {gbps},
+                  Format("%.0f Gb/s of RDMA WRITE payload over one %s link "
+                         "(%.0f after flit overheads, at most)",
+                         gbps, profile.name,
+                         phy::PayloadGoodputGbps(profile, profile.max_lanes)),
+                  gbps >= 800);
 }
 
 HeadlineRow RemoteAccessRow(const Phases& phases) {
@@ -231,23 +277,27 @@ HeadlineRow RemoteAccessRow(const Phases& phases) {
     return NotRun(claim, "probe", phases, {"remote_access"});
   }
   // The figure of `access` to `target`, NAN if there is none.
-  const auto latency = [stats](const char* access, const char* target) {
-    for (const auto& entry : (*stats)["remote_access"]["accesses"]) {
-      if (entry["access"] == access && entry["target"] == target &&
-          entry["latency_ns"].is_number()) {
-        return entry["latency_ns"].get<double>();
+  const Json* accesses = Find(*stats, {"remote_access", "accesses"});
+  const auto latency = [accesses](const char* access, const char* target) {
+    for (const auto& entry : accesses != nullptr && accesses->is_array()
+                                 ? *accesses
+                                 : Json::array()) {
+      if (entry.value("access", "") == access &&
+          entry.value("target", "") == target) {
+        return Number(entry, {"latency_ns"});
       }
     }
     return static_cast<double>(NAN);
   };
   const double far = latency("load", "farthest");
-  return {claim,
-          Format("%.0f ns load from the farthest card, %.0f ns from a "
-                 "neighbour; %.1f us when the home's firmware serves a page "
-                 "fault (no software on a load's path)",
-                 far, latency("load", "1 hop"),
-                 latency("fault", "farthest") / 1000),
-          "probe", far <= 2100};
+  const double near = latency("load", "1 hop");
+  const double fault = latency("fault", "farthest");
+  return Measured(claim, "probe", {far, near, fault},
+                  Format("%.0f ns load from the farthest card, %.0f ns from "
+                         "a neighbour; %.1f us when the home's firmware "
+                         "serves a page fault (no software on a load's path)",
+                         far, near, fault / 1000),
+                  far <= 2100);
 }
 
 HeadlineRow LatencyRow(const Phases& phases) {
@@ -257,12 +307,12 @@ HeadlineRow LatencyRow(const Phases& phases) {
     return NotRun(claim, "uniform", phases, {"uniform"});
   }
   const double mean = Number(*stats, {"latency_ns", "mean"});
-  return {claim,
-          Format("%.0f ns mean one-way (p99 %.0f), uniform random messages "
-                 "on %.0f cards",
-                 mean, Number(*stats, {"latency_ns", "p99"}),
-                 Number(*stats, {"nodes"})),
-          "uniform", mean < 1200};
+  const double p99 = Number(*stats, {"latency_ns", "p99"});
+  return Measured(claim, "uniform", {mean, p99},
+                  Format("%.0f ns mean one-way (p99 %.0f), uniform random "
+                         "messages on %.0f cards",
+                         mean, p99, Number(*stats, {"nodes"})),
+                  mean < 1200);
 }
 
 HeadlineRow BandwidthRow(const Phases& phases) {
@@ -272,14 +322,16 @@ HeadlineRow BandwidthRow(const Phases& phases) {
     return NotRun(claim, "alltoall", phases, {"alltoall"});
   }
   const double gbps = Number(*stats, {"bandwidth", "aggregate_GBps"});
-  return {
-      claim,
-      Format(
-          "%.2f TB/s aggregate payload, all-to-all on %.0f nodes "
-          "(%s torus)",
-          gbps / 1000, Number(*stats, {"nodes"}),
-          (*stats)["parameters"]["topology.dims"].get<std::string>().c_str()),
-      "alltoall", gbps >= 1200};
+  const Json* dims = Find(*stats, {"parameters", "topology.dims"});
+  return Measured(
+      claim, "alltoall", {gbps},
+      Format("%.2f TB/s aggregate payload, all-to-all on %.0f nodes (%s "
+             "torus)",
+             gbps / 1000, Number(*stats, {"nodes"}),
+             dims != nullptr && dims->is_string()
+                 ? dims->get<std::string>().c_str()
+                 : "?"),
+      gbps >= 1200);
 }
 
 HeadlineRow FailoverRow(const Phases& phases) {
@@ -296,11 +348,11 @@ HeadlineRow FailoverRow(const Phases& phases) {
                : NAN;
   };
   const double link_ms = recovered_ms(*cut), node_ms = recovered_ms(*kill);
-  return {claim,
-          Format("%.2f ms after a link cut, %.2f ms after a node failure "
-                 "(slowest affected flow)",
-                 link_ms, node_ms),
-          "failover", link_ms < 50 && node_ms < 50};
+  return Measured(claim, "failover", {link_ms, node_ms},
+                  Format("%.2f ms after a link cut, %.2f ms after a node "
+                         "failure (slowest affected flow)",
+                         link_ms, node_ms),
+                  link_ms < 50 && node_ms < 50);
 }
 
 HeadlineRow PfcRow(const Phases& phases) {
@@ -313,19 +365,20 @@ HeadlineRow PfcRow(const Phases& phases) {
                   {"incast_pfc", "incast_dcqcn", "incast_lqcc"});
   }
   const double base = Number(*alone, {"transport", "xoff_frames"});
+  if (base == 0) {
+    return {claim, "not measured: PFC alone sent no XOFF, so nothing to cut",
+            "incast", std::nullopt};
+  }
   const auto cut = [base](const Json& stats) {
-    return base > 0
-               ? 100 * (1 - Number(stats, {"transport", "xoff_frames"}) / base)
-               : 0.0;
+    return 100 * (1 - Number(stats, {"transport", "xoff_frames"}) / base);
   };
   const double by_dcqcn = cut(*dcqcn), by_lqcc = cut(*lqcc);
-  return {claim,
-          Format("DCQCN %+.0f %%, LQCC %+.0f %% XOFF against PFC alone (%.0f), "
-                 "%.0f-to-1 incast",
-                 -by_dcqcn, -by_lqcc, base,
-                 std::stod((*alone)["parameters"]["transport.senders"]
-                               .get<std::string>())),
-          "incast", std::max(by_dcqcn, by_lqcc) >= 70};
+  return Measured(
+      claim, "incast", {base, by_dcqcn, by_lqcc},
+      Format("DCQCN %+.0f %%, LQCC %+.0f %% XOFF against PFC "
+             "alone (%.0f), %.0f-to-1 incast",
+             -by_dcqcn, -by_lqcc, base, Parameter(*alone, "transport.senders")),
+      std::max(by_dcqcn, by_lqcc) >= 70);
 }
 
 HeadlineRow HopsRow(const Phases& phases) {
@@ -338,11 +391,11 @@ HeadlineRow HopsRow(const Phases& phases) {
   const double on_torus = Number(*torus, {"hops", "mean"});
   const double on_tree = Number(*tree, {"hops", "mean"});
   const double fewer = 100 * (1 - on_torus / on_tree);
-  return {claim,
-          Format("torus %.2f, fat-tree %.2f mean hops: %.0f %% fewer "
-                 "(uniform traffic, 256 nodes)",
-                 on_torus, on_tree, fewer),
-          "hops", fewer >= 40};
+  return Measured(claim, "hops", {on_torus, on_tree, fewer},
+                  Format("torus %.2f, fat-tree %.2f mean hops: %.0f %% fewer "
+                         "(uniform traffic, 256 nodes)",
+                         on_torus, on_tree, fewer),
+                  fewer >= 40);
 }
 
 HeadlineRow AllReduceRow(const Phases& phases) {
@@ -355,13 +408,15 @@ HeadlineRow AllReduceRow(const Phases& phases) {
   }
   const double ring_steps = Number(*ring, {"collective", "steps"});
   const double tiered_steps = Number(*tiered, {"collective", "steps"});
-  return {claim,
-          Format("%.0f steps against the ring's %.0f; done in %.1f us "
-                 "against %.1f",
-                 tiered_steps, ring_steps,
-                 Number(*tiered, {"collective", "completed_ns"}) / 1000,
-                 Number(*ring, {"collective", "completed_ns"}) / 1000),
-          "allreduce", tiered_steps < ring_steps};
+  const double ring_us = Number(*ring, {"collective", "completed_ns"}) / 1000;
+  const double tiered_us =
+      Number(*tiered, {"collective", "completed_ns"}) / 1000;
+  return Measured(claim, "allreduce",
+                  {ring_steps, tiered_steps, ring_us, tiered_us},
+                  Format("%.0f steps against the ring's %.0f; done in %.1f "
+                         "us against %.1f",
+                         tiered_steps, ring_steps, tiered_us, ring_us),
+                  tiered_steps < ring_steps);
 }
 
 std::vector<HeadlineRow> Headline(const Phases& phases,
@@ -421,9 +476,11 @@ void PrintHeadline(const std::vector<HeadlineRow>& rows,
                    double wall_s, size_t phase_count, std::FILE* out) {
   std::fprintf(out,
                "lqemu run: default (seed %lld): the seed's supernode, %s "
-               "torus of %s links, %zu phases in %.1f s wall\n",
+               "of %s links, %zu phases in %.1f s wall\n",
                static_cast<long long>(params.Integer("sim.seed")),
-               params.Text("topology.dims").c_str(),
+               params.Text("topology.name") == "torus"
+                   ? (params.Text("topology.dims") + " torus").c_str()
+                   : params.Text("topology.name").c_str(),
                params.Text("link.profile").c_str(), phase_count, wall_s);
   std::fprintf(out, "\n  %-48s %-13s %s\n", "seed claim", "verdict",
                "measured by this run [phase]");
@@ -552,11 +609,36 @@ int RunSupernode(const ParamSet& params, const RunOptions& options) {
     std::fprintf(stderr, "lqemu run: %s\n", groups.error().reason.c_str());
     return kExitBadInput;
   }
+  const auto selected = [&groups](const std::string& group) {
+    return std::find(groups->begin(), groups->end(), group) != groups->end();
+  };
+  // The outputs one phase writes need that phase.
+  if (!options.trace_file.empty() && !selected("probe")) {
+    std::fprintf(stderr,
+                 "lqemu run: --trace: the default run traces its probe "
+                 "phase, which run.phases leaves out\n");
+    return kExitBadInput;
+  }
+  if (!options.pcap_file.empty() && !selected("uniform")) {
+    std::fprintf(stderr,
+                 "lqemu run: --pcap: the default run captures its uniform "
+                 "phase, which run.phases leaves out\n");
+    return kExitBadInput;
+  }
+  // A build without the firmware has no image for the probe: skip it
+  // rather than refuse the whole run.
+  std::map<std::string, std::string> skipped;
+  if (selected("probe") && params.Text("board.firmware").empty()) {
+    if (const auto image = BringUpImage(); !image) {
+      skipped["remote_access"] = image.error().reason;
+      std::fprintf(stderr, "lqemu run: phase remote_access skipped: %s\n",
+                   image.error().reason.c_str());
+    }
+  }
   // Every phase's scenario is checked before anything runs.
   std::vector<PhaseJob> jobs;
   for (const Phase& phase : AllPhases(params)) {
-    if (std::find(groups->begin(), groups->end(), phase.group) ==
-        groups->end()) {
+    if (!selected(phase.group) || skipped.count(phase.name) != 0) {
       continue;
     }
     RunOptions child = options;
@@ -600,7 +682,7 @@ int RunSupernode(const ParamSet& params, const RunOptions& options) {
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();
 
-  const auto rows = Headline(Phases(results), params);
+  const auto rows = Headline(Phases(results, skipped), params);
   const Integrity integrity = SumIntegrity(results);
   if (!options.quiet) {
     PrintHeadline(rows, integrity, params, wall_s, jobs.size(), stdout);

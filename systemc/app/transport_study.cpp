@@ -349,9 +349,9 @@ std::optional<std::string> ValidateTransportStudy(const ParamSet& params) {
 
 int RunTransportStudy(const ParamSet& params, const RunOptions& options) {
   StudyPlan plan = Plan(params).value();  // checked when loaded
+  PauseLog pauses;  // outlives the routers that report to it
   std::vector<transport::EngineFabricNode> nodes = transport::BuildEngineFabric(
       *plan.topology, plan.fabric.router.routing, plan.fabric);
-  PauseLog pauses;
   pauses.Attach(nodes);
   // Each node's memory: the senders' source bytes at 0, and room for what
   // lands there (the receiver takes one flow per sender).

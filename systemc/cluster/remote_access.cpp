@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <set>
 #include <tuple>
 
 #include "models/topology/path.h"
@@ -87,10 +88,14 @@ Result<RemoteAccessReport> MeasureRemoteAccess(
   cluster_config.network.logical = logical::LogicalUnitConfig{};
   const logical::AddressSpace space = cluster_config.network.logical->space;
   const auto user_console = config.cluster.on_console_line;
-  cluster_config.on_console_line = [&report, user_console](
+  std::set<std::string> serving;  // boards, however often each says so
+  cluster_config.on_console_line = [&report, &serving, user_console](
                                        const std::string& node,
                                        const std::string& line) {
-    report.serving += line.rfind(kServingLine, 0) == 0 ? 1 : 0;
+    if (line.rfind(kServingLine, 0) == 0) {
+      serving.insert(node);
+      report.serving = static_cast<unsigned>(serving.size());
+    }
     if (user_console) {
       user_console(node, line);
     }
@@ -159,7 +164,7 @@ Result<RemoteAccessReport> MeasureRemoteAccess(
     for (auto& probe : probes) {
       path_probe.Clear();
       probe->go.notify(sc_core::SC_ZERO_TIME);
-      sc_core::wait(probe->engine->done());
+      sc_core::wait(config.access_timeout, probe->engine->done());
       // Long enough for any traffic the access leaves behind to show.
       sc_core::wait(sc_time(50, SC_US));
       probe->events = path_probe.events();

@@ -32,6 +32,8 @@ struct RemoteAccessConfig {
   uint32_t size = 64;   // bytes per access
   // Longest wait for every board's firmware to train its links and serve.
   sc_core::sc_time serving_timeout = sc_core::sc_time(50, sc_core::SC_MS);
+  // Longest wait for one access; one that takes longer has no figure.
+  sc_core::sc_time access_timeout = sc_core::sc_time(1, sc_core::SC_MS);
 };
 
 // One access under the probe.
@@ -53,7 +55,7 @@ struct RemoteAccessReport {
   unsigned nodes = 0;
   unsigned serving = 0;  // boards whose firmware trained its links and served
   std::vector<RemoteAccess> accesses;  // load, store, fault; 1 hop, farthest
-  uint64_t remote_ops = 0, page_faults = 0;  // node 0's logical unit
+  uint64_t remote_ops = 0, page_faults = 0;  // summed over every node
   double build_s = 0;  // wall time to elaborate the cluster
   double sim_ns = 0;   // simulated time at the end
   bool Ok() const;     // every board served and every access has a figure

@@ -48,6 +48,15 @@ TEST(PhaseRunner, ChildrenCannotTouchTheParentsMemory) {
   EXPECT_EQ(touched, 0) << "the phase ran in the parent's process";
 }
 
+TEST(PhaseRunner, WaitsForItsChildrenEvenIfSigchldWasIgnored) {
+  std::signal(SIGCHLD, SIG_IGN);  // as nohup and some CI runners leave it
+  const auto results = RunPhases({Writes("a", 1), Writes("b", 2)}, 2);
+  std::signal(SIGCHLD, SIG_DFL);
+  ASSERT_EQ(results.size(), 2u);
+  EXPECT_TRUE(results[0].Ok()) << results[0].failure;
+  EXPECT_TRUE(results[1].Ok()) << results[1].failure;
+}
+
 TEST(PhaseRunner, NamesEveryWayAChildFails) {
   const auto results = RunPhases(
       {Writes("lost_data", 1, 1),
@@ -69,6 +78,7 @@ TEST(PhaseRunner, NamesEveryWayAChildFails) {
   ASSERT_EQ(results.size(), 6u);
   EXPECT_EQ(results[0].exit_status, 1);
   EXPECT_EQ(results[0].failure, "exited with status 1");
+  // A non-zero status keeps what else went wrong.
   EXPECT_TRUE(results[0].stats) << "a failed phase's stats are still read";
   EXPECT_EQ(results[1].failure, "wrote no stats");
   EXPECT_NE(results[2].failure.find("unreadable stats"), std::string::npos)
