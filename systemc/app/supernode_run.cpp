@@ -146,6 +146,12 @@ double Number(const Json& json, std::initializer_list<const char*> path) {
   return node != nullptr && node->is_number() ? node->get<double>() : NAN;
 }
 
+// A count at `path`: 0 where the stats have none.
+double Count(const Json& json, std::initializer_list<const char*> path) {
+  const double value = Number(json, path);
+  return std::isnan(value) ? 0 : value;
+}
+
 // The finished phases by name; a failed phase has no stats, a skipped one
 // a reason.
 class Phases {
@@ -447,16 +453,14 @@ Integrity SumIntegrity(const std::vector<PhaseResult>& results) {
     }
     const Json& stats = *result.stats;
     const auto count = [&stats](const char* key) {
-      const double value = Number(stats, {"integrity", key});
-      return std::isnan(value) ? uint64_t{0} : static_cast<uint64_t>(value);
+      return static_cast<uint64_t>(Count(stats, {"integrity", key}));
     };
     // A network study has no transport to resend what a fault caught; it
     // counts each such packet once (NET-7.10), apart from the data's loss.
     uint64_t by_faults = 0;
     if (const Json* faults = Find(stats, {"faults"})) {
       for (const auto& fault : *faults) {
-        const double dropped = Number(fault, {"dropped"});
-        by_faults += std::isnan(dropped) ? 0 : static_cast<uint64_t>(dropped);
+        by_faults += static_cast<uint64_t>(Count(fault, {"dropped"}));
       }
     }
     sum.sent += count("sent");
@@ -516,17 +520,15 @@ double SumOver(const std::vector<PhaseResult>& results,
   double sum = 0;
   for (const auto& result : results) {
     if (result.stats) {
-      const double value = Number(*result.stats, path);
-      sum += std::isnan(value) ? 0 : value;
+      sum += Count(*result.stats, path);
     }
   }
   return sum;
 }
 
-Json StatsJson(const std::vector<PhaseResult>& results,
+Json StatsJson(const std::vector<PhaseResult>& results, const Phases& phases,
                const std::vector<HeadlineRow>& rows, const Integrity& integrity,
                const ParamSet& params, double wall_s) {
-  const Phases phases(results);
   static const Json kNone = Json::object();
   const Json* uniform = phases.Stats("uniform");
   const Json& main = uniform != nullptr ? *uniform : kNone;
@@ -682,16 +684,17 @@ int RunSupernode(const ParamSet& params, const RunOptions& options) {
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();
 
-  const auto rows = Headline(Phases(results, skipped), params);
+  const Phases phases(results, skipped);
+  const auto rows = Headline(phases, params);
   const Integrity integrity = SumIntegrity(results);
   if (!options.quiet) {
     PrintHeadline(rows, integrity, params, wall_s, jobs.size(), stdout);
   }
   int status = kExitOk;
   if (!options.stats_file.empty()) {
-    if (auto error =
-            WriteJsonFile(StatsJson(results, rows, integrity, params, wall_s),
-                          options.stats_file);
+    if (auto error = WriteJsonFile(
+            StatsJson(results, phases, rows, integrity, params, wall_s),
+            options.stats_file);
         !error.empty()) {
       std::fprintf(stderr, "lqemu run: %s\n", error.c_str());
       status = kExitFailure;

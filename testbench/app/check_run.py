@@ -488,6 +488,19 @@ def scenario_reference_is_current(lqemu, work, scenarios):
         expect("`%s`" % key in result.stdout, "the reference lacks " + key)
 
 
+def expect_drawn(plot, stats, pictures, names):
+    """Runs scripts/plot on `stats`: it exits 0 and writes and lists each
+    of `names` as a PNG."""
+    drawn = subprocess.run(["/usr/bin/python3", str(plot), str(stats), str(pictures)],
+                           capture_output=True, text=True, timeout=120)
+    expect(drawn.returncode == 0, "plot of %s failed: %s" % (stats.name, drawn.stderr))
+    for name in names:
+        png = pictures / name
+        expect(png.exists() and png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n",
+               "%s is not a PNG" % name)
+        expect(str(png) in drawn.stdout, "%s not listed: %s" % (name, drawn.stdout))
+
+
 def plot_draws_the_stats(lqemu, work, scenarios):
     """scripts/plot turns a stats file into PNGs: the latency CDF from the
     percentiles (the 101 of them rising from the minimum to the maximum),
@@ -507,23 +520,11 @@ def plot_draws_the_stats(lqemu, work, scenarios):
     expect(percentiles[50] == latency["p50"] and percentiles[99] == latency["p99"]
            and percentiles[100] == latency["max"], "they agree with p50, p99, max")
     pictures = work / "pictures"
-    drawn = subprocess.run(["/usr/bin/python3", str(plot), str(path), str(pictures)],
-                           capture_output=True, text=True, timeout=120)
-    expect(drawn.returncode == 0, "plot failed: " + drawn.stderr)
-    for name in ("latency_cdf.png", "failover.png"):
-        png = pictures / name
-        expect(png.exists() and png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n",
-               "%s is not a PNG" % name)
-        expect(str(png) in drawn.stdout, "%s not listed" % name)
+    expect_drawn(plot, path, pictures, ("latency_cdf.png", "failover.png"))
     fabric = work / "fabric.json"
     result = run(lqemu, "run", "--quiet", "--stats", str(fabric), *SMALL)
     expect(result.returncode == 0, "fabric run failed: " + result.stderr)
-    drawn = subprocess.run(["/usr/bin/python3", str(plot), str(fabric), str(pictures)],
-                           capture_output=True, text=True, timeout=120)
-    heat = pictures / "link_utilisation.png"
-    expect(drawn.returncode == 0 and str(heat) in drawn.stdout
-           and heat.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n",
-           "no heat map: %s %s" % (drawn.stdout, drawn.stderr))
+    expect_drawn(plot, fabric, pictures, ("link_utilisation.png",))
     incast = work / "incast.json"
     result = run(lqemu, "run", str(scenarios / "incast_4x4x4.yaml"), "--quiet",
                  "--stats", str(incast), "--set", "transport.cc=none",
@@ -536,12 +537,7 @@ def plot_draws_the_stats(lqemu, work, scenarios):
     paused_us = sum(p["end_ns"] - p["start_ns"] for p in pauses) / 1e3
     expect(abs(paused_us - transport["pause_us"]) < 1e-6 * max(1, paused_us),
            "the pauses add up to pause_us: %f, %f" % (paused_us, transport["pause_us"]))
-    drawn = subprocess.run(["/usr/bin/python3", str(plot), str(incast), str(pictures)],
-                           capture_output=True, text=True, timeout=120)
-    timeline = pictures / "pfc_timeline.png"
-    expect(drawn.returncode == 0 and str(timeline) in drawn.stdout
-           and timeline.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n",
-           "no PFC timeline: %s %s" % (drawn.stdout, drawn.stderr))
+    expect_drawn(plot, incast, pictures, ("pfc_timeline.png",))
     (work / "broken.json").write_text("{ not json")
     for bad in (work / "broken.json", work / "missing.json"):
         refused = subprocess.run(["/usr/bin/python3", str(plot), str(bad), str(pictures)],
