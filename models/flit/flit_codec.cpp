@@ -8,8 +8,8 @@
 
 namespace lq::flit {
 
-Result<Bytes> EncodeFlit(const phy::LinkProfile& profile,
-                         const DlpHeader& header, ByteView payload) {
+Result<Bytes> EncodeContent(const phy::LinkProfile& profile,
+                            const DlpHeader& header, ByteView payload) {
   if (payload.size() > profile.payload_bytes) {
     return Fail("payload of " + std::to_string(payload.size()) +
                 " bytes exceeds the " + std::to_string(profile.payload_bytes) +
@@ -23,13 +23,48 @@ Result<Bytes> EncodeFlit(const phy::LinkProfile& profile,
   if (!dlp) {
     return Fail(dlp.error().reason, DlpOffset(profile) + dlp.error().offset);
   }
-  Bytes wire(profile.flit_wire_bytes, 0);
-  std::copy(payload.begin(), payload.end(), wire.begin());
-  std::copy(dlp->begin(), dlp->end(), wire.begin() + DlpOffset(profile));
+  Bytes content(ContentBytes(profile), 0);
+  std::copy(payload.begin(), payload.end(), content.begin());
+  std::copy(dlp->begin(), dlp->end(), content.begin() + DlpOffset(profile));
+  SealContent(profile, content);
+  return content;
+}
+
+void SealContent(const phy::LinkProfile& profile, Bytes& content) {
   const uint64_t crc =
-      crc::Crc64Xz().Compute(ByteView(wire.data(), CrcOffset(profile)));
-  StoreBigEndian(&wire[CrcOffset(profile)], kFlitCrcBytes, crc);
-  FlitFecFor(profile.fec).Protect(wire.data());
+      crc::Crc64Xz().Compute(ByteView(content.data(), CrcOffset(profile)));
+  StoreBigEndian(&content[CrcOffset(profile)], kFlitCrcBytes, crc);
+}
+
+Result<DlpHeader> CheckContent(const phy::LinkProfile& profile,
+                               ByteView content) {
+  if (content.size() != ContentBytes(profile)) {
+    return Fail("wrong length " + std::to_string(content.size()) +
+                ", expected " + std::to_string(ContentBytes(profile)));
+  }
+  const uint64_t expected_crc =
+      crc::Crc64Xz().Compute(ByteView(content.data(), CrcOffset(profile)));
+  if (LoadBigEndian(content.data() + CrcOffset(profile), kFlitCrcBytes) !=
+      expected_crc) {
+    return Fail("CRC mismatch", CrcOffset(profile));
+  }
+  const Result<DlpHeader> header =
+      ParseDlp(content.Sub(DlpOffset(profile), kDlpBytes));
+  if (!header) {
+    return Fail(header.error().reason,
+                DlpOffset(profile) + header.error().offset);
+  }
+  return header;
+}
+
+Result<Bytes> EncodeFlit(const phy::LinkProfile& profile,
+                         const DlpHeader& header, ByteView payload) {
+  Result<Bytes> wire = EncodeContent(profile, header, payload);
+  if (!wire) {
+    return wire;
+  }
+  wire->resize(profile.flit_wire_bytes, 0);
+  FlitFecFor(profile.fec).Protect(wire->data());
   return wire;
 }
 
@@ -43,17 +78,10 @@ Result<DecodedFlit> DecodeFlit(const phy::LinkProfile& profile, ByteView wire) {
   if (!fec) {
     return fec.error();
   }
-  const uint64_t expected_crc =
-      crc::Crc64Xz().Compute(ByteView(corrected.data(), CrcOffset(profile)));
-  if (LoadBigEndian(&corrected[CrcOffset(profile)], kFlitCrcBytes) !=
-      expected_crc) {
-    return Fail("CRC mismatch", CrcOffset(profile));
-  }
   const Result<DlpHeader> header =
-      ParseDlp(ByteView(&corrected[DlpOffset(profile)], kDlpBytes));
+      CheckContent(profile, ByteView(corrected.data(), ContentBytes(profile)));
   if (!header) {
-    return Fail(header.error().reason,
-                DlpOffset(profile) + header.error().offset);
+    return header.error();
   }
   DecodedFlit flit;
   flit.header = *header;

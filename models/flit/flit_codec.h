@@ -33,6 +33,20 @@ struct DecodedFlit {
   FecReport fec;
 };
 
+// The content of one flit as a link controller hands it to its PHY
+// (PHY-2.1): slot, DLP and flit CRC, without the FEC. Rejects what
+// EncodeFlit rejects.
+Result<Bytes> EncodeContent(const phy::LinkProfile& profile,
+                            const DlpHeader& header, ByteView payload);
+
+// Checks a flit's content as a receiver does after the FEC (PHY-2.7):
+// length, CRC, DLP; returns its header.
+Result<DlpHeader> CheckContent(const phy::LinkProfile& profile,
+                               ByteView content);
+
+// Recomputes the flit CRC of `content` after its slot or DLP was edited.
+void SealContent(const phy::LinkProfile& profile, Bytes& content);
+
 // The wire image of one flit. `payload` shorter than the slot is
 // zero-padded; a longer one, a payload in an IDLE/NOP flit, or an invalid
 // header is rejected.

@@ -12,6 +12,7 @@
 
 #include "systemc/app/board_command.h"
 #include "systemc/app/run_command.h"
+#include "testbench/conformance/suite.h"
 
 namespace {
 
@@ -116,9 +117,33 @@ int sc_main(int argc, char* argv[]) {
       ->check(CLI::Range(1e-6, 1.0))
       ->capture_default_str();
   board_command->add_flag("--quiet", board.quiet, "No summary line");
+  lq::conformance::SuiteOptions conformance;
+  bool conformance_quiet = false;
   auto* conformance_command = app.add_subcommand(
-      "conformance", "Run the conformance suite (not available yet).");
-  conformance_command->allow_extras();
+      "conformance",
+      "Run the protocol conformance suite against a link controller and "
+      "report a verdict per spec clause (docs/guide-conformance.md).");
+  conformance_command
+      ->add_option("--dut", conformance.dut,
+                   "Device under test: tlm (the TL model) or rtl (the "
+                   "Verilated link controller)")
+      ->capture_default_str();
+  conformance_command
+      ->add_option("--filter", conformance.filter,
+                   "Run only the test points whose ID (DLL-3.5/a), clause "
+                   "(DLL-3.5) or test name matches this glob")
+      ->capture_default_str();
+  conformance_command->add_option("--junit", conformance.junit_path,
+                                  "Write the verdicts as JUnit XML to FILE");
+  conformance_command->add_option(
+      "--markdown", conformance.markdown_path,
+      "Write the per-clause verdict table as Markdown to FILE");
+  conformance_command->add_option(
+      "--mutant", conformance.mutant,
+      "Run against a deliberately broken variant of the DUT (ignores-nak, "
+      "overdraws-credit), to check that the suite catches it");
+  conformance_command->add_flag("--quiet", conformance_quiet,
+                                "No progress lines");
 
   try {
     app.parse(argc, argv);
@@ -139,10 +164,8 @@ int sc_main(int argc, char* argv[]) {
     return lq::app::RunBoard(board);
   }
   if (*conformance_command) {
-    std::fprintf(stderr,
-                 "lqemu conformance: the conformance suite is not built yet "
-                 "(issue 10)\n");
-    return kExitBadInput;
+    conformance.progress = !conformance_quiet && isatty(STDERR_FILENO);
+    return lq::conformance::RunConformanceCommand(conformance);
   }
   run.progress = !run.quiet && isatty(STDERR_FILENO);
   return lq::app::RunScenario(run);

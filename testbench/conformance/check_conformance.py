@@ -1,0 +1,97 @@
+#!/usr/bin/env python3
+"""CTest driver of `lqemu conformance`.
+
+check_conformance.py LQEMU WORKDIR passes DUT      every point passes; the
+                                                   JUnit and Markdown reports
+                                                   agree with the table
+check_conformance.py LQEMU WORKDIR catches MUTANT  the suite fails the DUT
+                                                   with the mutant, at the
+                                                   clauses it breaks
+check_conformance.py LQEMU WORKDIR bad-input DUT   bad arguments exit 2
+"""
+import os
+import subprocess
+import sys
+import xml.etree.ElementTree as ElementTree
+
+# The points each mutant must fail: the clauses it breaks.
+MUTANT_CATCHES = {
+    "ignores-nak": {"DLL-4.3/a", "DLL-4.4/a"},
+    "overdraws-credit": {"DLL-5.3/a"},
+}
+
+
+def run(lqemu, *args):
+    result = subprocess.run([lqemu, "conformance", "--quiet", *args],
+                            capture_output=True, text=True, timeout=550)
+    sys.stdout.write(result.stdout)
+    sys.stderr.write(result.stderr)
+    return result
+
+
+def junit_verdicts(path):
+    verdicts = {}
+    for case in ElementTree.parse(path).getroot().iter("testcase"):
+        point = case.get("name").split(" ")[0]
+        if case.find("failure") is not None:
+            verdicts[point] = "fail"
+        elif case.find("error") is not None:
+            verdicts[point] = "error"
+        else:
+            verdicts[point] = "pass"
+    return verdicts
+
+
+def fail(message):
+    print("check_conformance: " + message)
+    sys.exit(1)
+
+
+def passes(lqemu, workdir, dut):
+    junit = os.path.join(workdir, dut + ".xml")
+    markdown = os.path.join(workdir, dut + ".md")
+    result = run(lqemu, "--dut", dut, "--junit", junit, "--markdown", markdown)
+    if result.returncode != 0:
+        fail("DUT %s: exit %d, expected 0" % (dut, result.returncode))
+    verdicts = junit_verdicts(junit)
+    if not verdicts or set(verdicts.values()) != {"pass"}:
+        fail("JUnit report of %s: %s" % (dut, verdicts))
+    with open(markdown) as file:
+        rows = [line for line in file if line.startswith("| DLL-")]
+    if len(rows) != len(verdicts):
+        fail("Markdown has %d rows for %d points" % (len(rows), len(verdicts)))
+
+
+def catches(lqemu, workdir, mutant):
+    junit = os.path.join(workdir, "mutant-" + mutant + ".xml")
+    result = run(lqemu, "--dut", "tlm", "--mutant", mutant, "--junit", junit)
+    if result.returncode != 1:
+        fail("mutant %s: exit %d, expected 1" % (mutant, result.returncode))
+    failed = {p for p, v in junit_verdicts(junit).items() if v == "fail"}
+    missed = MUTANT_CATCHES[mutant] - failed
+    if missed:
+        fail("mutant %s passed %s" % (mutant, sorted(missed)))
+
+
+def bad_input(lqemu, workdir, dut):
+    for args, needle in ((["--dut", "nonesuch"], "no such DUT"),
+                         (["--dut", dut, "--mutant", "nonesuch"],
+                          "no such mutant"),
+                         (["--dut", dut, "--filter", "NOPE-*"],
+                          "selects no test point")):
+        result = run(lqemu, *args)
+        if result.returncode != 2 or needle not in result.stderr:
+            fail("%s: exit %d, stderr %r" % (args, result.returncode,
+                                               result.stderr))
+
+
+def main():
+    lqemu, workdir, mode, what = sys.argv[1:5]
+    os.makedirs(workdir, exist_ok=True)
+    {"passes": passes, "catches": catches, "bad-input": bad_input}[mode](
+        lqemu, workdir, what)
+    print("check_conformance: %s %s ok" % (mode, what))
+
+
+if __name__ == "__main__":
+    main()

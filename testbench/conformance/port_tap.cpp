@@ -1,0 +1,90 @@
+// Recording and editing flits at the DUT's port.
+#include "testbench/conformance/port_tap.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "models/flit/flit_codec.h"
+
+namespace lq::conformance {
+
+PortTap::PortTap(sc_core::sc_module_name name, const phy::LinkProfile& profile,
+                 bool record)
+    : sc_module(name),
+      dut("dut"),
+      phy("phy"),
+      profile_(profile),
+      record_(record) {
+  dut.in(*static_cast<phy::PhyTxIf*>(this));
+  phy.in(*static_cast<phy::PhyRxIf*>(this));
+}
+
+void PortTap::Decode(PortFlit& flit) const {
+  flit.header.reset();
+  if (flit.bad) {
+    return;
+  }
+  Result<flit::DlpHeader> header =
+      flit::CheckContent(profile_, ByteView(flit.content));
+  if (header) {
+    flit.header = *header;
+  }
+}
+
+void PortTap::Reseal(PortFlit& flit) const {
+  if (flit.content.size() == flit::ContentBytes(profile_)) {
+    flit::SealContent(profile_, flit.content);
+  }
+  Decode(flit);
+}
+
+void PortTap::Rewrite(PortFlit& flit, const flit::DlpHeader& header) const {
+  const flit::DlpBytes dlp = flit::EncodeDlp(header).value();
+  std::copy(dlp.begin(), dlp.end(),
+            flit.content.begin() + flit::DlpOffset(profile_));
+  Reseal(flit);
+}
+
+void PortTap::Record(const PortFlit& flit) {
+  if (!record_) {
+    return;
+  }
+  log_.push_back(flit);
+  recorded_.notify(sc_core::SC_ZERO_TIME);
+}
+
+sc_core::sc_time PortTap::Transmit(phy::PhyTxFlit flit,
+                                   const sc_core::sc_time& offset) {
+  PortFlit seen;
+  seen.at = sc_core::sc_time_stamp() + offset;
+  seen.direction = FlitDirection::kFromDut;
+  seen.content = std::move(flit.content);
+  Decode(seen);
+  if (from_dut_edit_ && from_dut_edit_(seen) == EditResult::kDrop &&
+      !seen.content.empty()) {
+    seen.content[0] ^= 0xFF;  // The slot no longer matches the flit CRC.
+    Decode(seen);
+  }
+  flit.content = seen.content;
+  Record(seen);
+  return phy.out->Transmit(std::move(flit), offset);
+}
+
+void PortTap::Receive(phy::PhyRxFlit flit, const sc_core::sc_time& delay) {
+  PortFlit seen;
+  seen.at = sc_core::sc_time_stamp() + delay;
+  seen.direction = FlitDirection::kToDut;
+  seen.content = std::move(flit.content);
+  seen.bad = flit.bad;
+  seen.lane = flit.lane;
+  Decode(seen);
+  if (to_dut_edit_ && to_dut_edit_(seen) == EditResult::kDrop) {
+    return;
+  }
+  flit.content = seen.content;
+  flit.bad = seen.bad;
+  Record(seen);
+  dut.out->Receive(std::move(flit), delay);
+}
+
+}  // namespace lq::conformance

@@ -1,0 +1,328 @@
+// Selecting, running and reporting the conformance suite.
+#include "testbench/conformance/suite.h"
+
+#include <fnmatch.h>
+
+#include <algorithm>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <stdexcept>
+#include <systemc>
+
+#include "systemc/app/phase_runner.h"
+#include "systemc/common/function_thread.h"
+#include "testbench/conformance/conformance_case.h"
+#include "testbench/conformance/mutants.h"
+
+namespace lq::conformance {
+
+namespace {
+
+constexpr int kExitFailed = 1;
+constexpr int kExitBadInput = 2;
+
+bool Matches(const std::string& glob, const std::string& text) {
+  return fnmatch(glob.c_str(), text.c_str(), 0) == 0;
+}
+
+std::map<std::string, ConformanceCase> CasesByName() {
+  std::map<std::string, ConformanceCase> cases;
+  for (ConformanceCase& c : AllCases()) {
+    cases.emplace(c.name, std::move(c));
+  }
+  return cases;
+}
+
+// The child's side: one case in a fresh bench; its verdict as JSON.
+int RunCase(const ConformanceCase& c, const SuiteOptions& options,
+            const std::string& result_path) {
+  Dut dut = MakeDut(options.dut);
+  std::unique_ptr<PortTap> mutant;
+  if (!options.mutant.empty()) {
+    mutant = MakeMutant(options.mutant, phy::FindLinkProfile("pcie6").value());
+  }
+  ConformanceBench bench(std::move(dut), std::move(mutant), c.traffic);
+  Verdict verdict;
+  CaseContext context{bench, verdict};
+  // The case's sc_stop() is how it ends, not news.
+  sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO,
+                                          sc_core::SC_DO_NOTHING);
+  FunctionThread thread("case", [&] {
+    c.body(context);
+    sc_core::sc_stop();
+  });
+  sc_core::sc_start(c.limit);
+  if (!thread.finished()) {
+    verdict.Fail("the case did not finish within " +
+                 std::to_string(c.limit.to_seconds() * 1e6) + " us");
+  }
+  nlohmann::ordered_json result;
+  result["verdict"] = verdict.failed() ? "fail" : "pass";
+  result["evidence"] = verdict.failed() ? verdict.evidence() : verdict.note();
+  result["sim_time_ns"] = sc_core::sc_time_stamp().to_seconds() * 1e9;
+  std::ofstream(result_path) << result.dump(2) << "\n";
+  return 0;
+}
+
+std::string XmlEscaped(const std::string& text) {
+  std::string out;
+  for (char ch : text) {
+    switch (ch) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += ch;
+    }
+  }
+  return out;
+}
+
+std::string MarkdownCell(const std::string& text) {
+  std::string out;
+  for (char ch : text) {
+    out += ch == '|' ? std::string("\\|") : std::string(1, ch);
+  }
+  return out;
+}
+
+}  // namespace
+
+const char* PointVerdictName(PointVerdict verdict) {
+  switch (verdict) {
+    case PointVerdict::kPass:
+      return "pass";
+    case PointVerdict::kFail:
+      return "FAIL";
+    case PointVerdict::kError:
+      return "ERROR";
+  }
+  return "?";
+}
+
+bool SuiteReport::MandatoryFailed() const {
+  for (const PointResult& result : results) {
+    if (result.point.mandatory && result.verdict != PointVerdict::kPass) {
+      return true;
+    }
+  }
+  return false;
+}
+
+Result<std::vector<TestPoint>> SelectPoints(const TestPlan& plan,
+                                            const std::string& filter) {
+  const std::map<std::string, ConformanceCase> cases = CasesByName();
+  std::vector<TestPoint> selected;
+  for (const TestPoint& point : plan.points) {
+    if (cases.count(point.test) == 0) {
+      return Fail("test point " + point.id + " names test '" + point.test +
+                  "', which is not a case of the suite");
+    }
+    if (Matches(filter, point.id) || Matches(filter, point.clause) ||
+        Matches(filter, point.test)) {
+      selected.push_back(point);
+    }
+  }
+  if (selected.empty()) {
+    return Fail("--filter '" + filter +
+                "' selects no test point (it matches point IDs such as "
+                "DLL-3.5/a, clauses such as DLL-3.5, and test names)");
+  }
+  return selected;
+}
+
+SuiteReport RunSuite(const std::vector<TestPoint>& points,
+                     const SuiteOptions& options) {
+  const std::map<std::string, ConformanceCase> cases = CasesByName();
+  std::vector<std::string> tests;  // Each case once, in plan order.
+  std::set<std::string> seen;
+  for (const TestPoint& point : points) {
+    if (seen.insert(point.test).second) {
+      tests.push_back(point.test);
+    }
+  }
+  std::vector<app::PhaseJob> jobs;
+  for (const std::string& test : tests) {
+    const ConformanceCase& c = cases.at(test);
+    jobs.push_back({test, [&c, &options](const std::string& path) {
+                      return RunCase(c, options, path);
+                    }});
+  }
+  auto on_done = [&](const app::PhaseResult& result, size_t done) {
+    if (options.progress) {
+      std::fprintf(stderr, "[%zu/%zu] %s\n", done, jobs.size(),
+                   result.name.c_str());
+    }
+  };
+  const std::vector<app::PhaseResult> outcomes =
+      app::RunPhases(jobs, options.parallel, on_done);
+  std::map<std::string, const app::PhaseResult*> by_test;
+  for (const app::PhaseResult& outcome : outcomes) {
+    by_test[outcome.name] = &outcome;
+  }
+
+  SuiteReport report;
+  report.dut = options.dut +
+               (options.mutant.empty() ? "" : " with mutant " + options.mutant);
+  for (const TestPoint& point : points) {
+    const app::PhaseResult& outcome = *by_test.at(point.test);
+    PointResult result;
+    result.point = point;
+    result.wall_s = outcome.wall_s;
+    if (!outcome.Ok() || !outcome.stats) {
+      result.verdict = PointVerdict::kError;
+      result.evidence = "the case " + outcome.failure;
+    } else {
+      const auto& stats = *outcome.stats;
+      result.verdict = stats.value("verdict", "") == "pass"
+                           ? PointVerdict::kPass
+                           : PointVerdict::kFail;
+      result.evidence = stats.value("evidence", "");
+    }
+    switch (result.verdict) {
+      case PointVerdict::kPass:
+        ++report.passed;
+        break;
+      case PointVerdict::kFail:
+        ++report.failed;
+        break;
+      case PointVerdict::kError:
+        ++report.errors;
+        break;
+    }
+    report.results.push_back(std::move(result));
+  }
+  return report;
+}
+
+void PrintTable(const SuiteReport& report, std::FILE* out) {
+  std::fprintf(out, "lqemu conformance: DUT %s, %zu test points\n\n",
+               report.dut.c_str(), report.results.size());
+  std::fprintf(out, "%-10s %-12s %-7s %s\n", "clause", "point", "verdict",
+               "test");
+  for (const PointResult& result : report.results) {
+    std::fprintf(out, "%-10s %-12s %-7s %s\n", result.point.clause.c_str(),
+                 result.point.id.c_str(), PointVerdictName(result.verdict),
+                 result.point.test.c_str());
+    if (result.verdict != PointVerdict::kPass) {
+      std::fprintf(out, "           %s\n", result.evidence.c_str());
+    }
+  }
+  std::fprintf(out, "\n%u passed, %u failed, %u errors\n", report.passed,
+               report.failed, report.errors);
+}
+
+std::string MarkdownReport(const SuiteReport& report) {
+  std::string text = "# Conformance report: DUT " + report.dut + "\n\n" +
+                     std::to_string(report.passed) + " passed, " +
+                     std::to_string(report.failed) + " failed, " +
+                     std::to_string(report.errors) + " errors of " +
+                     std::to_string(report.results.size()) +
+                     " test points.\n\n"
+                     "| clause | test point | checks | verdict | evidence |\n"
+                     "|---|---|---|---|---|\n";
+  for (const PointResult& result : report.results) {
+    text += "| " + result.point.clause + " | " + result.point.id +
+            (result.point.mandatory ? "" : " (optional)") + " | " +
+            MarkdownCell(result.point.checks) + " | " +
+            PointVerdictName(result.verdict) + " | " +
+            MarkdownCell(result.evidence) + " |\n";
+  }
+  return text;
+}
+
+std::string JunitReport(const SuiteReport& report) {
+  std::string text = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+  text += "<testsuite name=\"lqemu conformance, DUT " + XmlEscaped(report.dut) +
+          "\" tests=\"" + std::to_string(report.results.size()) +
+          "\" failures=\"" + std::to_string(report.failed) + "\" errors=\"" +
+          std::to_string(report.errors) + "\">\n";
+  for (const PointResult& result : report.results) {
+    char time[32];
+    std::snprintf(time, sizeof(time), "%.3f", result.wall_s);
+    text += "  <testcase classname=\"" + XmlEscaped(result.point.clause) +
+            "\" name=\"" +
+            XmlEscaped(result.point.id + " " + result.point.test) +
+            "\" time=\"" + time + "\">\n";
+    if (result.verdict == PointVerdict::kFail) {
+      text += "    <failure message=\"" + XmlEscaped(result.evidence) + "\">" +
+              XmlEscaped(result.point.checks) + "</failure>\n";
+    } else if (result.verdict == PointVerdict::kError) {
+      text += "    <error message=\"" + XmlEscaped(result.evidence) + "\"/>\n";
+    } else if (!result.evidence.empty()) {
+      text +=
+          "    <system-out>" + XmlEscaped(result.evidence) + "</system-out>\n";
+    }
+    text += "  </testcase>\n";
+  }
+  text += "</testsuite>\n";
+  return text;
+}
+
+int RunConformanceCommand(const SuiteOptions& options) {
+  const std::vector<std::string> duts = DutNames();
+  if (std::find(duts.begin(), duts.end(), options.dut) == duts.end()) {
+    std::string names;
+    for (const std::string& name : duts) {
+      names += (names.empty() ? "" : ", ") + name;
+    }
+    std::fprintf(stderr,
+                 "lqemu conformance: --dut %s: no such DUT in this build "
+                 "(choose one of: %s)\n",
+                 options.dut.c_str(), names.c_str());
+    return kExitBadInput;
+  }
+  if (!options.mutant.empty()) {
+    bool known = false;
+    for (const MutantInfo& mutant : Mutants()) {
+      known = known || mutant.name == options.mutant;
+    }
+    if (!known) {
+      std::fprintf(stderr, "lqemu conformance: --mutant %s: no such mutant\n",
+                   options.mutant.c_str());
+      return kExitBadInput;
+    }
+  }
+  Result<std::vector<TestPoint>> points =
+      SelectPoints(BuiltInTestPlan(), options.filter);
+  if (!points) {
+    std::fprintf(stderr, "lqemu conformance: %s\n",
+                 points.error().reason.c_str());
+    return kExitBadInput;
+  }
+  const SuiteReport report = RunSuite(*points, options);
+  PrintTable(report, stdout);
+  const auto write = [](const std::string& path, const std::string& text) {
+    std::ofstream file(path);
+    file << text;
+    if (!file) {
+      std::fprintf(stderr, "lqemu conformance: cannot write %s\n",
+                   path.c_str());
+      return false;
+    }
+    return true;
+  };
+  if (!options.junit_path.empty() &&
+      !write(options.junit_path, JunitReport(report))) {
+    return kExitBadInput;
+  }
+  if (!options.markdown_path.empty() &&
+      !write(options.markdown_path, MarkdownReport(report))) {
+    return kExitBadInput;
+  }
+  return report.MandatoryFailed() ? kExitFailed : 0;
+}
+
+}  // namespace lq::conformance
