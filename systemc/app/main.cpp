@@ -12,6 +12,7 @@
 
 #include "systemc/app/board_command.h"
 #include "systemc/app/run_command.h"
+#include "testbench/conformance/mutants.h"
 #include "testbench/conformance/suite.h"
 
 namespace {
@@ -138,10 +139,15 @@ int sc_main(int argc, char* argv[]) {
   conformance_command->add_option(
       "--markdown", conformance.markdown_path,
       "Write the per-clause verdict table as Markdown to FILE");
+  std::string mutants;
+  for (const lq::conformance::MutantInfo& mutant : lq::conformance::Mutants()) {
+    mutants += "\n  " + mutant.name + ": " + mutant.breaks;
+  }
   conformance_command->add_option(
       "--mutant", conformance.mutant,
-      "Run against a deliberately broken variant of the DUT (ignores-nak, "
-      "overdraws-credit), to check that the suite catches it");
+      "Run against a deliberately broken variant of the DUT, to check that "
+      "the suite catches it:" +
+          mutants);
   conformance_command->add_flag("--quiet", conformance_quiet,
                                 "No progress lines");
 

@@ -1,8 +1,16 @@
 // The suite's cases, chapter by chapter.
+#include <utility>
+
 #include "testbench/conformance/conformance_case.h"
 
 namespace lq::conformance {
 
-std::vector<ConformanceCase> AllCases() { return DllCases(); }
+std::vector<ConformanceCase> AllCases() {
+  std::vector<ConformanceCase> cases = DllFlitCases();
+  for (ConformanceCase& c : DllLinkCases()) {
+    cases.push_back(std::move(c));
+  }
+  return cases;
+}
 
 }  // namespace lq::conformance

@@ -1,7 +1,10 @@
 // Shared waits and descriptions of the conformance cases.
 #include "testbench/conformance/case_helpers.h"
 
+#include <algorithm>
 #include <cstdio>
+#include <numeric>
+#include <stdexcept>
 
 #include "generated/cpp/lc_regs.h"
 #include "models/flit/sequence.h"
@@ -38,6 +41,20 @@ std::string HexBytes(ByteView bytes) {
   return text;
 }
 
+regs::Ltssm DutLtssm(CaseContext& context) {
+  return static_cast<regs::Ltssm>(regs::kStatusLtssm.Read(
+      context.bench.dut_csr().Read(regs::kStatusOffset)));
+}
+
+uint32_t ResetValue(std::string_view register_name) {
+  for (const lq::regs::Register& reg : regs::kRegisters) {
+    if (reg.name == register_name) {
+      return reg.reset;
+    }
+  }
+  throw std::invalid_argument("no register " + std::string(register_name));
+}
+
 bool WaitLinkUp(CaseContext& context, const sc_time& within) {
   const sc_time until = sc_core::sc_time_stamp() + within;
   while (sc_core::sc_time_stamp() < until) {
@@ -49,6 +66,18 @@ bool WaitLinkUp(CaseContext& context, const sc_time& within) {
   }
   context.verdict.Fail("the link did not come up within " + Micros(within));
   return false;
+}
+
+bool AwaitTraffic(CaseContext& context) {
+  ConformanceBench& bench = context.bench;
+  bench.dut_net().ExpectSlots(bench.traffic().peer_slots);
+  bench.peer_net().ExpectSlots(bench.traffic().dut_slots);
+  if (!WaitLinkUp(context, kLinkUpWithin)) {
+    return false;
+  }
+  bench.dut_net().WaitForExpected();
+  bench.peer_net().WaitForExpected();
+  return true;
 }
 
 std::optional<size_t> WaitForFlit(
@@ -95,6 +124,19 @@ std::string Describe(const PortFlit& flit) {
   return text;
 }
 
+bool ExpectDeliveredOnce(CaseContext& context,
+                         const testing::SlotEndpoint& endpoint, uint64_t slots,
+                         const std::string& who) {
+  const testing::SlotReport& report = endpoint.report();
+  return context.verdict.Expect(
+      report.delivered == slots && report.lost == 0 && report.duplicated == 0 &&
+          report.corrupted == 0,
+      who + " received " + Str(report.delivered) + " of " + Str(slots) +
+          " slots in order and intact; lost " + Str(report.lost) +
+          ", duplicated " + Str(report.duplicated) + ", corrupted " +
+          Str(report.corrupted));
+}
+
 std::vector<size_t> NewPayloadsFromDut(const PortTap& tap) {
   std::vector<size_t> fresh;
   std::optional<uint16_t> newest;
@@ -111,6 +153,42 @@ std::vector<size_t> NewPayloadsFromDut(const PortTap& tap) {
     }
   }
   return fresh;
+}
+
+std::vector<size_t> ByTime(const PortTap& tap) {
+  const auto& log = tap.log();
+  std::vector<size_t> order(log.size());
+  std::iota(order.begin(), order.end(), size_t{0});
+  std::stable_sort(order.begin(), order.end(), [&log](size_t a, size_t b) {
+    return log[a].at < log[b].at;
+  });
+  return order;
+}
+
+PortTap::Edit StripReplayCommands(const PortTap& tap,
+                                  std::function<bool()> active) {
+  return [&tap, active](PortFlit& flit) {
+    if (flit.header && flit.header->replay != flit::ReplayCommand::kNone &&
+        flit.header->type != flit::FlitType::kIdle && (!active || active())) {
+      flit::DlpHeader header = *flit.header;
+      header.replay = flit::ReplayCommand::kNone;
+      header.ack_seq = 0;
+      tap.Rewrite(flit, header);
+    }
+    return PortTap::EditResult::kPass;
+  };
+}
+
+PortTap::Edit ZeroCreditCounts(const PortTap& tap) {
+  return [&tap](PortFlit& flit) {
+    if (flit.header && flit.header->type != flit::FlitType::kTraining &&
+        flit.header->credit_count != 0) {
+      flit::DlpHeader header = *flit.header;
+      header.credit_count = 0;
+      tap.Rewrite(flit, header);
+    }
+    return PortTap::EditResult::kPass;
+  };
 }
 
 sc_time FlitTime(const ConformanceBench& bench) {

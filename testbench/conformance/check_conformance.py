@@ -18,6 +18,10 @@ import xml.etree.ElementTree as ElementTree
 MUTANT_CATCHES = {
     "ignores-nak": {"DLL-4.3/a", "DLL-4.4/a"},
     "overdraws-credit": {"DLL-5.3/a"},
+    "stale-watermark": {"DLL-2.4/a"},
+    "skips-a-number": {"DLL-2.1/a"},
+    "lazy-acks": {"DLL-3.9/a"},
+    "one-credit-vc": {"DLL-5.5/a"},
 }
 
 

@@ -47,7 +47,8 @@ struct ConformanceCase {
 };
 
 // Every case of the suite, by chapter.
-std::vector<ConformanceCase> DllCases();
+std::vector<ConformanceCase> DllFlitCases();  // dll.md sections 1-5
+std::vector<ConformanceCase> DllLinkCases();  // sections 6-8, 11
 std::vector<ConformanceCase> AllCases();
 
 }  // namespace lq::conformance

@@ -1,7 +1,11 @@
 // The suite's mutants.
 #include "testbench/conformance/mutants.h"
 
+#include <functional>
+#include <memory>
 #include <stdexcept>
+
+#include "models/flit/sequence.h"
 
 namespace lq::conformance {
 
@@ -38,12 +42,80 @@ PortTap::Edit OverdrawCredit(const PortTap& tap) {
   };
 }
 
+// Rewrites the DLP of the flits the DUT sends that `applies` picks.
+PortTap::Edit RewriteSent(const PortTap& tap,
+                          std::function<bool(flit::DlpHeader&)> change) {
+  return [&tap, change](PortFlit& flit) {
+    if (flit.header) {
+      flit::DlpHeader header = *flit.header;
+      if (change(header)) {
+        tap.Rewrite(flit, header);
+      }
+    }
+    return PortTap::EditResult::kPass;
+  };
+}
+
+// A DUT whose NOPs carry the number before the newest flit sent (against
+// DLL-2.4).
+bool StaleWatermark(flit::DlpHeader& header) {
+  if (header.type != FlitType::kNop) {
+    return false;
+  }
+  header.flit_seq = flit::SeqAdd(header.flit_seq, -1);
+  return true;
+}
+
+// A DUT that skips number 100 (against DLL-2.1).
+bool SkipsANumber(flit::DlpHeader& header) {
+  if (header.type != FlitType::kPayload || header.flit_seq < 100) {
+    return false;
+  }
+  header.flit_seq = flit::SeqAdd(header.flit_seq, 1);
+  return true;
+}
+
+// A DUT that sends ACKs only in one flit of 8 (against DLL-3.9).
+PortTap::Edit LazyAcks(const PortTap& tap) {
+  auto acks = std::make_shared<uint64_t>(0);
+  return RewriteSent(tap, [acks](flit::DlpHeader& header) {
+    if (header.type == FlitType::kIdle ||
+        header.replay != ReplayCommand::kAck || ++*acks % 8 == 0) {
+      return false;
+    }
+    header.replay = ReplayCommand::kNone;
+    header.ack_seq = 0;
+    return true;
+  });
+}
+
+// A DUT that always reports VC 0's credit count (against DLL-5.5).
+PortTap::Edit OneCreditVc(const PortTap& tap) {
+  auto vc0 = std::make_shared<uint16_t>(0);
+  return RewriteSent(tap, [vc0](flit::DlpHeader& header) {
+    if (header.type == FlitType::kTraining) {
+      return false;
+    }
+    if (header.credit_vc == 0) {
+      *vc0 = header.credit_count;
+    }
+    header.credit_vc = 0;
+    header.credit_count = *vc0;
+    return true;
+  });
+}
+
 }  // namespace
 
 std::vector<MutantInfo> Mutants() {
   return {{"ignores-nak", "takes every NAK it receives for an ACK"},
           {"overdraws-credit",
-           "counts 8 more credits per VC than its partner returned"}};
+           "counts 8 more credits per VC than its partner returned"},
+          {"stale-watermark",
+           "sends NOPs whose watermark is one behind the newest flit"},
+          {"skips-a-number", "numbers its flits 0..99, then 101, 102, ..."},
+          {"lazy-acks", "sends only one ACK in 8 that are due"},
+          {"one-credit-vc", "reports only VC 0's credit count"}};
 }
 
 std::unique_ptr<PortTap> MakeMutant(const std::string& name,
@@ -53,6 +125,14 @@ std::unique_ptr<PortTap> MakeMutant(const std::string& name,
     mutant->set_to_dut_edit(IgnoreNaks(*mutant));
   } else if (name == "overdraws-credit") {
     mutant->set_to_dut_edit(OverdrawCredit(*mutant));
+  } else if (name == "stale-watermark") {
+    mutant->set_from_dut_edit(RewriteSent(*mutant, StaleWatermark));
+  } else if (name == "skips-a-number") {
+    mutant->set_from_dut_edit(RewriteSent(*mutant, SkipsANumber));
+  } else if (name == "lazy-acks") {
+    mutant->set_from_dut_edit(LazyAcks(*mutant));
+  } else if (name == "one-credit-vc") {
+    mutant->set_from_dut_edit(OneCreditVc(*mutant));
   } else {
     throw std::invalid_argument("no mutant named '" + name + "'");
   }

@@ -78,13 +78,27 @@ void PortTap::Receive(phy::PhyRxFlit flit, const sc_core::sc_time& delay) {
   seen.bad = flit.bad;
   seen.lane = flit.lane;
   Decode(seen);
-  if (to_dut_edit_ && to_dut_edit_(seen) == EditResult::kDrop) {
-    return;
+  if (!to_dut_edit_ || to_dut_edit_(seen) == EditResult::kPass) {
+    flit.content = seen.content;
+    flit.bad = seen.bad;
+    Record(seen);
+    dut.out->Receive(std::move(flit), delay);
   }
-  flit.content = seen.content;
-  flit.bad = seen.bad;
-  Record(seen);
-  dut.out->Receive(std::move(flit), delay);
+  for (auto& [content, after] : std::exchange(injections_, {})) {
+    PortFlit extra;
+    extra.at = seen.at + after;
+    extra.direction = FlitDirection::kToDut;
+    extra.content = content;
+    Decode(extra);
+    Record(extra);
+    phy::PhyRxFlit injected;
+    injected.content = std::move(content);
+    dut.out->Receive(std::move(injected), delay + after);
+  }
+}
+
+void PortTap::InjectToDut(Bytes content, const sc_core::sc_time& after) {
+  injections_.emplace_back(std::move(content), after);
 }
 
 }  // namespace lq::conformance

@@ -9,6 +9,7 @@
 #include <functional>
 #include <optional>
 #include <systemc>
+#include <utility>
 #include <vector>
 
 #include "models/flit/dlp.h"
@@ -60,6 +61,11 @@ class PortTap : public sc_core::sc_module,
   const sc_core::sc_event& recorded() const { return recorded_; }
   const phy::LinkProfile& profile() const { return profile_; }
 
+  // From inside a to-DUT edit only: sends the DUT an extra flit with
+  // `content`, `after` past the flit being edited, once that one is
+  // delivered (so the DUT sees its flits in time order).
+  void InjectToDut(Bytes content, const sc_core::sc_time& after);
+
   // Recomputes the flit CRC and header of `flit` after an edit.
   void Reseal(PortFlit& flit) const;
   // Replaces the DLP of `flit` by `header` and reseals it.
@@ -81,6 +87,7 @@ class PortTap : public sc_core::sc_module,
   phy::LinkProfile profile_;
   bool record_;
   Edit from_dut_edit_, to_dut_edit_;
+  std::vector<std::pair<Bytes, sc_core::sc_time>> injections_;
   std::vector<PortFlit> log_;
   sc_core::sc_event recorded_;
 };
