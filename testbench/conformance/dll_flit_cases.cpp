@@ -37,11 +37,24 @@ ConformanceCase SendsOnlyWellFormedFlits() {
       return;
     }
     const phy::LinkProfile& profile = context.bench.profile();
+    // DLL-4.8: one flit per flit time (at the widest width; training
+    // flits go on every lane at once, and narrower links are slower).
+    const sc_time flit_time = FlitTime(context.bench);
+    std::optional<sc_time> previous;
     uint64_t checked = 0;
     for (const PortFlit& flit : context.bench.tap().log()) {
       if (flit.direction != FlitDirection::kFromDut) {
         continue;
       }
+      if (!context.verdict.Expect(
+              !previous || flit.at - *previous >= flit_time,
+              "two flits from the DUT " +
+                  Micros(flit.at - previous.value_or(flit.at)) +
+                  " apart, less than a flit time (" + Micros(flit_time) +
+                  "): " + Describe(flit))) {
+        return;
+      }
+      previous = flit.at;
       ++checked;
       // CheckContent rejects a bad CRC, reserved bits and codes, VCs above
       // 3 and non-zero fields that do not apply to the type (DLL-1.3..1.5).
@@ -212,6 +225,11 @@ ConformanceCase CountsBadFlits() {
     context.verdict.Expect(
         errors == *damaged,
         "CRC_ERRORS " + Str(errors) + " after " + Str(*damaged) + " bad flits");
+    const uint32_t cause = context.bench.dut_csr().Read(regs::kIrqStatusOffset);
+    context.verdict.Expect(regs::kIrqStatusCrcError.Read(cause) != 0,
+                           "IRQ_STATUS " + HexText(cause, 8) +
+                               " after bad flits: CRC_ERROR not raised "
+                               "(DLL-7.5)");
     context.verdict.Note("CRC_ERRORS " + Str(errors));
   };
   return c;

@@ -78,11 +78,21 @@ void PortTap::Receive(phy::PhyRxFlit flit, const sc_core::sc_time& delay) {
   seen.bad = flit.bad;
   seen.lane = flit.lane;
   Decode(seen);
-  if (!to_dut_edit_ || to_dut_edit_(seen) == EditResult::kPass) {
+  const bool on_failed_lane = seen.Is(flit::FlitType::kTraining) &&
+                              (failed_lanes_ >> seen.lane & 1u) != 0;
+  if (!on_failed_lane &&
+      (!to_dut_edit_ || to_dut_edit_(seen) == EditResult::kPass)) {
     flit.content = seen.content;
     flit.bad = seen.bad;
     Record(seen);
     dut.out->Receive(std::move(flit), delay);
+  }
+  for (const auto& [lanes, after] : std::exchange(lane_failures_, {})) {
+    failed_lanes_ |= lanes;
+    phy::LaneStatus status;
+    status.receivers = ((1u << profile_.max_lanes) - 1) & ~failed_lanes_;
+    status.lock_lost = lanes;
+    dut.out->UpdateLanes(status, delay + after);
   }
   for (auto& [content, after] : std::exchange(injections_, {})) {
     PortFlit extra;
@@ -95,6 +105,10 @@ void PortTap::Receive(phy::PhyRxFlit flit, const sc_core::sc_time& delay) {
     injected.content = std::move(content);
     dut.out->Receive(std::move(injected), delay + after);
   }
+}
+
+void PortTap::FailLanesToDut(uint32_t lanes, const sc_core::sc_time& after) {
+  lane_failures_.emplace_back(lanes, after);
 }
 
 void PortTap::InjectToDut(Bytes content, const sc_core::sc_time& after) {

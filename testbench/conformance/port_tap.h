@@ -66,6 +66,13 @@ class PortTap : public sc_core::sc_module,
   // delivered (so the DUT sees its flits in time order).
   void InjectToDut(Bytes content, const sc_core::sc_time& after);
 
+  // From inside a to-DUT edit only: the lanes in the mask `lanes` fail
+  // towards the DUT `after` past the flit being edited, as its PHY would
+  // report a failed lane (PHY-5.4): they lose lock and their receivers,
+  // later reports of the PHY say so too, and no TRAINING flit reaches the
+  // DUT on them any more.
+  void FailLanesToDut(uint32_t lanes, const sc_core::sc_time& after);
+
   // Recomputes the flit CRC and header of `flit` after an edit.
   void Reseal(PortFlit& flit) const;
   // Replaces the DLP of `flit` by `header` and reseals it.
@@ -78,6 +85,7 @@ class PortTap : public sc_core::sc_module,
   void Receive(phy::PhyRxFlit flit, const sc_core::sc_time& delay) override;
   void UpdateLanes(phy::LaneStatus status,
                    const sc_core::sc_time& delay) override {
+    status.receivers &= ~failed_lanes_;
     dut.out->UpdateLanes(status, delay);
   }
 
@@ -88,6 +96,8 @@ class PortTap : public sc_core::sc_module,
   bool record_;
   Edit from_dut_edit_, to_dut_edit_;
   std::vector<std::pair<Bytes, sc_core::sc_time>> injections_;
+  uint32_t failed_lanes_ = 0;
+  std::vector<std::pair<uint32_t, sc_core::sc_time>> lane_failures_;
   std::vector<PortFlit> log_;
   sc_core::sc_event recorded_;
 };

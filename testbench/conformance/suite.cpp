@@ -295,8 +295,14 @@ int RunConformanceCommand(const SuiteOptions& options) {
       return kExitBadInput;
     }
   }
-  Result<std::vector<TestPoint>> points =
-      SelectPoints(BuiltInTestPlan(), options.filter);
+  const TestPlan* plan = nullptr;
+  try {
+    plan = &BuiltInTestPlan();
+  } catch (const std::logic_error& error) {
+    std::fprintf(stderr, "lqemu conformance: %s\n", error.what());
+    return kExitFailed;  // A broken build, not the user's input.
+  }
+  Result<std::vector<TestPoint>> points = SelectPoints(*plan, options.filter);
   if (!points) {
     std::fprintf(stderr, "lqemu conformance: %s\n",
                  points.error().reason.c_str());
