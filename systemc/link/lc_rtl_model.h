@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -57,26 +58,41 @@ struct LcOutputs {
   bool irq = false;
 };
 
-class LcRtlModel {
+// A Verilated link controller with lc_top's ports, driven one clock cycle
+// at a time: lqemu's own (LcRtlModel) or one brought by a user
+// (docs/guide-conformance.md, "Your own RTL").
+class LcPinModel {
+ public:
+  virtual ~LcPinModel() = default;
+  // One clock cycle: apply `in`, evaluate, fill `out`, clock edge.
+  virtual void Cycle(const LcInputs& in, LcOutputs& out) = 0;
+  // The VC of the slot offered next (a register: stable until the edge).
+  virtual unsigned NextRxVc() const = 0;
+  virtual uint64_t cycles() const = 0;
+};
+
+// Makes a model in reset; a non-empty `fst_path` writes an FST waveform.
+using LcPinModelFactory = std::function<std::unique_ptr<LcPinModel>(
+    const std::string& fst_path, uint64_t clock_ps)>;
+
+// lqemu's RTL link controller, rtl/lc/lc_top.sv.
+class LcRtlModel final : public LcPinModel {
  public:
   // Resets the model. A non-empty `fst_path` writes an FST waveform there.
   explicit LcRtlModel(const std::string& fst_path = "",
                       uint64_t clock_ps = 1000);
-  ~LcRtlModel();
+  ~LcRtlModel() override;
   LcRtlModel(const LcRtlModel&) = delete;
   LcRtlModel& operator=(const LcRtlModel&) = delete;
 
-  // One clock cycle: apply `in`, evaluate, fill `out`, clock edge.
-  void Cycle(const LcInputs& in, LcOutputs& out);
-  // The VC of the slot offered next (a register: stable until the edge).
-  unsigned NextRxVc() const;
-  uint64_t cycles() const { return cycles_; }
+  void Cycle(const LcInputs& in, LcOutputs& out) override {
+    model_->Cycle(in, out);
+  }
+  unsigned NextRxVc() const override { return model_->NextRxVc(); }
+  uint64_t cycles() const override { return model_->cycles(); }
 
  private:
-  struct Impl;
-  std::unique_ptr<Impl> impl_;
-  uint64_t clock_ps_;
-  uint64_t cycles_ = 0;
+  std::unique_ptr<LcPinModel> model_;
 };
 
 }  // namespace lq::link

@@ -25,7 +25,9 @@ RtlLinkController::RtlLinkController(sc_core::sc_module_name name,
       irq("irq"),
       config_(config),
       clock_(CycleClock::FromNs(config.clock_ns)),
-      model_(config.fst_path, clock_.period_ps()),
+      model_(config.model ? config.model(config.fst_path, clock_.period_ps())
+                          : std::make_unique<LcRtlModel>(config.fst_path,
+                                                         clock_.period_ps())),
       tx_slots_(kVcs),
       control_(kSlotBytes),
       network_room_(kVcs, 0) {
@@ -57,13 +59,13 @@ void RtlLinkController::start_of_simulation() {
 }
 
 sc_time RtlLinkController::Offset() const {
-  return clock_.OffsetOf(model_.cycles());
+  return clock_.OffsetOf(model_->cycles());
 }
 
 uint64_t RtlLinkController::Late(uint64_t cycle) {
-  if (cycle < model_.cycles()) {
+  if (cycle < model_->cycles()) {
     ++late_inputs_;
-    return model_.cycles();
+    return model_->cycles();
   }
   return cycle;
 }
@@ -114,7 +116,7 @@ void RtlLinkController::Run() {
       csr_done_.notify(Offset());
     }
     const uint64_t target = clock_.Current() + batch_cycles_;
-    while (model_.cycles() < target) {
+    while (model_->cycles() < target) {
       StepCycle(nullptr);
     }
     // Sleep a batch, or until a CSR access wants the model.
@@ -127,8 +129,8 @@ void RtlLinkController::Run() {
 void RtlLinkController::StepCycle(CsrAccess* csr_access) {
   LcInputs in;
   ApplyInputs(csr_access, in);
-  const uint64_t cycle = model_.cycles();
-  model_.Cycle(in, outputs_);                // Counts the cycle.
+  const uint64_t cycle = model_->cycles();
+  model_->Cycle(in, outputs_);               // Counts the cycle.
   TakeOutputs(cycle, outputs_, csr_access);  // Moves the byte buffers out.
   if (in.phy_rx_valid) {
     rx_flits_.pop_front();
@@ -137,7 +139,7 @@ void RtlLinkController::StepCycle(CsrAccess* csr_access) {
 
 void RtlLinkController::ApplyInputs(CsrAccess* csr_access, LcInputs& in) {
   // PHY receive side: at most one flit per cycle.
-  if (!rx_flits_.empty() && rx_flits_.front().cycle <= model_.cycles()) {
+  if (!rx_flits_.empty() && rx_flits_.front().cycle <= model_->cycles()) {
     const phy::PhyRxFlit& flit = rx_flits_.front().flit;
     in.phy_rx_valid = true;
     in.phy_rx_bad = flit.bad;
@@ -148,25 +150,25 @@ void RtlLinkController::ApplyInputs(CsrAccess* csr_access, LcInputs& in) {
   }
   uint32_t lock_lost = 0;
   while (!lane_updates_.empty() &&
-         lane_updates_.front().cycle <= model_.cycles()) {
+         lane_updates_.front().cycle <= model_->cycles()) {
     receivers_ = lane_updates_.front().status.receivers;
     lock_lost |= lane_updates_.front().status.lock_lost;
     lane_updates_.pop_front();
   }
   in.phy_receivers = receivers_;
   in.phy_lock_lost = lock_lost;
-  in.phy_tx_ready = model_.cycles() >= phy_free_cycle_;
+  in.phy_tx_ready = model_->cycles() >= phy_free_cycle_;
 
   // Network side.
   for (unsigned vc = 0; vc < kVcs; ++vc) {
     const std::deque<TxEntry>& queue = tx_slots_[vc];
-    if (!queue.empty() && queue.front().cycle <= model_.cycles()) {
+    if (!queue.empty() && queue.front().cycle <= model_->cycles()) {
       in.tx_valid |= 1u << vc;
       in.tx_slots[vc] = &queue.front().bytes;
     }
   }
-  in.rx_ready = network_room_[model_.NextRxVc()] > 0;
-  if (control_.Ready(model_.cycles())) {
+  in.rx_ready = network_room_[model_->NextRxVc()] > 0;
+  if (control_.Ready(model_->cycles())) {
     in.ctrl_tx_valid = true;
     in.ctrl_tx_slot = &control_.Front();
   }
@@ -286,7 +288,7 @@ unsigned int RtlLinkController::TransportDebug(
 StatList RtlLinkController::Stats() const {
   const std::string prefix = std::string(name()) + ".";
   return {
-      {prefix + "cycles", model_.cycles()},
+      {prefix + "cycles", model_->cycles()},
       {prefix + "activations", activations_},
       {prefix + "tx_flits", tx_flits_},
       {prefix + "rx_flits", rx_flits_in_},

@@ -35,6 +35,8 @@ struct RtlLinkControllerConfig {
                                  // the PHY's lookahead.
   unsigned tx_slots_per_vc = 4;  // Room granted to the network per VC.
   std::string fst_path;          // Non-empty: write an FST waveform here.
+  // The controller behind the sockets; empty: lqemu's own (LcRtlModel).
+  LcPinModelFactory model;
 };
 
 class RtlLinkController : public sc_core::sc_module,
@@ -52,7 +54,7 @@ class RtlLinkController : public sc_core::sc_module,
   RtlLinkController(sc_core::sc_module_name name,
                     const RtlLinkControllerConfig& config);
 
-  uint64_t cycles() const { return model_.cycles(); }
+  uint64_t cycles() const { return model_->cycles(); }
   unsigned batch_cycles() const { return batch_cycles_; }
   StatList Stats() const;
 
@@ -103,7 +105,7 @@ class RtlLinkController : public sc_core::sc_module,
   RtlLinkControllerConfig config_;
   CycleClock clock_;
   unsigned batch_cycles_ = 1;
-  LcRtlModel model_;   // Cycle c of its count is at time c * clock.
+  std::unique_ptr<LcPinModel> model_;  // Cycle c is at time c * clock.
   LcOutputs outputs_;  // Reused each cycle: its buffers keep their memory.
 
   std::deque<RxEntry> rx_flits_;

@@ -7,6 +7,10 @@ check_conformance.py LQEMU WORKDIR passes DUT      every point passes; the
 check_conformance.py LQEMU WORKDIR catches MUTANT  the suite fails the DUT
                                                    with the mutant, at the
                                                    clauses it breaks
+check_conformance.py LQEMU WORKDIR catches-own MUTANT
+                                                   the same for `--dut own`
+                                                   built from the mutant's
+                                                   RTL file
 check_conformance.py LQEMU WORKDIR bad-input DUT   bad arguments exit 2
 """
 import os
@@ -66,15 +70,27 @@ def passes(lqemu, workdir, dut):
         fail("Markdown has %d rows for %d points" % (len(rows), len(verdicts)))
 
 
-def catches(lqemu, workdir, mutant):
-    junit = os.path.join(workdir, "mutant-" + mutant + ".xml")
-    result = run(lqemu, "--dut", "tlm", "--mutant", mutant, "--junit", junit)
+def expect_caught(lqemu, workdir, mutant, name, args):
+    """The suite run with `args` fails, at least at the points `mutant`
+    breaks."""
+    junit = os.path.join(workdir, name + ".xml")
+    result = run(lqemu, *args, "--junit", junit)
     if result.returncode != 1:
-        fail("mutant %s: exit %d, expected 1" % (mutant, result.returncode))
+        fail("%s: exit %d, expected 1" % (name, result.returncode))
     failed = {p for p, v in junit_verdicts(junit).items() if v == "fail"}
     missed = MUTANT_CATCHES[mutant] - failed
     if missed:
-        fail("mutant %s passed %s" % (mutant, sorted(missed)))
+        fail("%s passed %s" % (name, sorted(missed)))
+
+
+def catches(lqemu, workdir, mutant):
+    expect_caught(lqemu, workdir, mutant, "mutant-" + mutant,
+                  ["--dut", "tlm", "--mutant", mutant])
+
+
+def catches_own(lqemu, workdir, mutant):
+    """`--dut own`, built from the mutant's RTL file (-DLQ_DUT_RTL)."""
+    expect_caught(lqemu, workdir, mutant, "own-" + mutant, ["--dut", "own"])
 
 
 def bad_input(lqemu, workdir, dut):
@@ -92,7 +108,8 @@ def bad_input(lqemu, workdir, dut):
 def main():
     lqemu, workdir, mode, what = sys.argv[1:5]
     os.makedirs(workdir, exist_ok=True)
-    {"passes": passes, "catches": catches, "bad-input": bad_input}[mode](
+    {"passes": passes, "catches": catches, "catches-own": catches_own,
+     "bad-input": bad_input}[mode](
         lqemu, workdir, what)
     print("check_conformance: %s %s ok" % (mode, what))
 

@@ -8,6 +8,9 @@
 #ifdef LQ_CONFORMANCE_RTL
 #include "systemc/link/rtl_link_controller.h"
 #endif
+#ifdef LQ_CONFORMANCE_OWN_RTL
+#include "testbench/conformance/own_rtl.h"
+#endif
 
 namespace lq::conformance {
 
@@ -37,11 +40,14 @@ Dut WrapDut(std::unique_ptr<Controller> controller) {
 }  // namespace
 
 std::vector<std::string> DutNames() {
+  std::vector<std::string> names = {"tlm"};
 #ifdef LQ_CONFORMANCE_RTL
-  return {"rtl", "tlm"};
-#else
-  return {"tlm"};
+  names.push_back("rtl");
 #endif
+#ifdef LQ_CONFORMANCE_OWN_RTL
+  names.push_back("own");
+#endif
+  return names;
 }
 
 Dut MakeDut(const std::string& name) {
@@ -52,6 +58,14 @@ Dut MakeDut(const std::string& name) {
   if (name == "rtl") {
     link::RtlLinkControllerConfig config;
     config.tx_slots_per_vc = kSlotsPerVc;
+    return WrapDut(std::make_unique<link::RtlLinkController>("dut", config));
+  }
+#endif
+#ifdef LQ_CONFORMANCE_OWN_RTL
+  if (name == "own") {
+    link::RtlLinkControllerConfig config;
+    config.tx_slots_per_vc = kSlotsPerVc;
+    config.model = MakeOwnRtlModel;
     return WrapDut(std::make_unique<link::RtlLinkController>("dut", config));
   }
 #endif

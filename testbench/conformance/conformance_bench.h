@@ -89,7 +89,8 @@ class ConformanceBench {
   sc_core::sc_signal<bool> dut_irq_{"dut_irq"}, peer_irq_{"peer_irq"};
 };
 
-// The DUTs this build can make: "tlm", and "rtl" when built with Verilator.
+// The DUTs this build can make: "tlm"; "rtl" when built with Verilator;
+// "own" when built with -DLQ_DUT_RTL as well.
 std::vector<std::string> DutNames();
 // Makes DUT `name` (one of DutNames()); throws std::invalid_argument for
 // another name.

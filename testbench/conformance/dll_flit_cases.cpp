@@ -972,9 +972,13 @@ ConformanceCase ReplaysConsumeNoCredit() {
                       ? 1
                       : 0;
     }
-    if (!context.verdict.Expect(
-            *naked && payloads > kSlots,
-            "stimulus: no replay (" + Str(payloads) + " PAYLOAD flits)")) {
+    if (!context.verdict.Expect(*naked,
+                                "stimulus: no ACK to turn into a "
+                                "NAK") ||
+        !context.verdict.Expect(payloads > kSlots,
+                                "nothing replayed after a standard NAK (" +
+                                    Str(payloads) + " PAYLOAD flits for " +
+                                    Str(kSlots) + " slots)")) {
       return;
     }
     for (unsigned vc = 0; vc < flit::kLinkVcs; ++vc) {

@@ -1,0 +1,140 @@
+// VerilatedLc<Top>: drives a Verilated model with lc_top's ports one clock
+// cycle at a time (LcPinModel). Include it only from a source compiled into
+// a Verilated library's target, which sees that model's VM_* definitions:
+// lc_rtl_model.cpp for lqemu's lc_top, and the conformance suite's
+// external DUT for a user's RTL.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "systemc/common/wide_bytes.h"
+#include "systemc/link/lc_rtl_model.h"
+#include "verilated.h"
+#include "verilated_fst_c.h"
+
+namespace lq::link {
+
+template <typename Top>
+class VerilatedLc final : public LcPinModel {
+ public:
+  // Resets the model; `name` is its top scope.
+  VerilatedLc(const std::string& fst_path, uint64_t clock_ps, const char* name)
+      : clock_ps_(clock_ps) {
+    if (!fst_path.empty()) {
+      context_.traceEverOn(true);
+    }
+    top_ = std::make_unique<Top>(&context_, name);
+    if (!fst_path.empty()) {
+      fst_ = std::make_unique<VerilatedFstC>();
+      top_->trace(fst_.get(), kFstDepth);
+      fst_->open(fst_path.c_str());
+    }
+    top_->clk_i = 0;
+    top_->rst_ni = 0;
+    top_->eval();
+    Tick(0);
+    top_->rst_ni = 1;
+    top_->eval();
+  }
+
+  ~VerilatedLc() override {
+    // Verilator 5.006 unregisters a model's scopes from the thread's
+    // current context, which is whichever model ran last and may be gone
+    // already: make it this model's own first.
+    Verilated::threadContextp(&context_);
+    top_->final();
+    if (fst_) {
+      fst_->close();
+    }
+    fst_.reset();
+    top_.reset();
+  }
+
+  unsigned NextRxVc() const override { return top_->rx_vc_o; }
+  uint64_t cycles() const override { return cycles_; }
+
+  void Cycle(const LcInputs& in, LcOutputs& out) override {
+    Top& top = *top_;
+    top.phy_rx_valid_i = in.phy_rx_valid;
+    if (in.phy_rx_valid) {
+      top.phy_rx_bad_i = in.phy_rx_bad;
+      top.phy_rx_fec_corrected_i = in.phy_rx_fec_corrected;
+      top.phy_rx_lane_i = in.phy_rx_lane;
+      rtl::PackBytes(*in.phy_rx_flit, top.phy_rx_flit_i.data());
+    }
+    top.phy_receiver_i = in.phy_receivers;
+    top.phy_lock_lost_i = in.phy_lock_lost;
+    top.phy_tx_ready_i = in.phy_tx_ready;
+    for (unsigned vc = 0; vc < kLcVcs; ++vc) {
+      if ((in.tx_valid >> vc) & 1u) {
+        rtl::PackBytes(*in.tx_slots[vc],
+                       top.tx_slot_i.data() + vc * kSlotWords);
+      }
+    }
+    top.tx_valid_i = in.tx_valid;
+    top.rx_ready_i = in.rx_ready;
+    top.ctrl_tx_valid_i = in.ctrl_tx_valid;
+    if (in.ctrl_tx_valid) {
+      rtl::PackBytes(*in.ctrl_tx_slot, top.ctrl_tx_slot_i.data());
+    }
+    top.reg_req_i = in.reg_req;
+    top.reg_we_i = in.reg_we;
+    top.reg_addr_i = in.reg_addr;
+    top.reg_wdata_i = in.reg_wdata;
+
+    top.eval();
+
+    out.tx_taken = top.tx_valid_i & top.tx_ready_o;
+    out.phy_tx = top.phy_tx_valid_o && in.phy_tx_ready;
+    if (out.phy_tx) {
+      out.phy_tx_flit =
+          rtl::UnpackBytes(top.phy_tx_flit_o.data(), kLcContentBytes);
+      out.width = top.width_o;
+      out.corrupt_bytes = top.phy_tx_corrupt_bytes_o;
+    }
+    out.rx = top.rx_valid_o && in.rx_ready;
+    if (out.rx) {
+      out.rx_vc = top.rx_vc_o;
+      out.rx_slot = rtl::UnpackBytes(top.rx_slot_o.data(), kLcSlotBytes);
+    }
+    out.ctrl_taken = top.ctrl_tx_valid_i && top.ctrl_tx_ready_o;
+    out.ctrl_rx = top.ctrl_rx_valid_o;
+    if (out.ctrl_rx) {
+      out.ctrl_rx_slot =
+          rtl::UnpackBytes(top.ctrl_rx_slot_o.data(), kLcSlotBytes);
+    }
+    out.reg_rdata = top.reg_rdata_o;
+    out.reg_error = top.reg_error_o || !top.reg_ready_o;
+    out.irq = top.irq_o;
+
+    Tick(++cycles_);
+  }
+
+ private:
+  static constexpr size_t kSlotBits = kLcSlotBytes * rtl::kBitsPerByte;
+  static_assert(kSlotBits % rtl::kBitsPerWord == 0, "slot not word aligned");
+  static constexpr size_t kSlotWords = kSlotBits / rtl::kBitsPerWord;
+  static constexpr int kFstDepth = 99;  // Every level of the hierarchy.
+
+  void Tick(uint64_t cycle) {
+    top_->clk_i = 1;
+    top_->eval();
+    if (fst_) {
+      fst_->dump(cycle * clock_ps_);
+    }
+    top_->clk_i = 0;
+    top_->eval();
+    if (fst_) {
+      fst_->dump(cycle * clock_ps_ + clock_ps_ / 2);
+    }
+  }
+
+  VerilatedContext context_;
+  std::unique_ptr<Top> top_;
+  std::unique_ptr<VerilatedFstC> fst_;
+  uint64_t clock_ps_;
+  uint64_t cycles_ = 0;
+};
+
+}  // namespace lq::link
