@@ -50,6 +50,23 @@ def junit_verdicts(path):
     return verdicts
 
 
+SOURCE_DIR = os.path.normpath(
+    os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+
+
+def table_rows(markdown):
+    """(clause, point, checks, verdict) of each row of a Markdown report;
+    the evidence column may change with timing and is left out."""
+    rows = []
+    with open(markdown) as file:
+        for line in file:
+            cells = [cell.strip() for cell in line.split("|")[1:-1]]
+            if len(cells) == 5 and cells[0][:4] in ("PHY-", "DLL-", "NET-",
+                                                    "TRN-", "LOG-"):
+                rows.append(tuple(cells[:4]))
+    return rows
+
+
 def fail(message):
     print("check_conformance: " + message)
     sys.exit(1)
@@ -64,10 +81,15 @@ def passes(lqemu, workdir, dut):
     verdicts = junit_verdicts(junit)
     if not verdicts or set(verdicts.values()) != {"pass"}:
         fail("JUnit report of %s: %s" % (dut, verdicts))
-    with open(markdown) as file:
-        rows = [line for line in file if line.startswith("| DLL-")]
+    rows = table_rows(markdown)
     if len(rows) != len(verdicts):
         fail("Markdown has %d rows for %d points" % (len(rows), len(verdicts)))
+    # The report in docs/ must show the same points, checks and verdicts.
+    published = os.path.join(SOURCE_DIR, "docs", "conformance",
+                             "report-%s.md" % dut)
+    if os.path.exists(published) and table_rows(published) != rows:
+        fail("%s is stale: regenerate it with `lqemu conformance --dut %s "
+             "--markdown %s`" % (published, dut, published))
 
 
 def expect_caught(lqemu, workdir, mutant, name, args):

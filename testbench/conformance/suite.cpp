@@ -11,6 +11,7 @@
 #include <set>
 #include <stdexcept>
 #include <systemc>
+#include <tuple>
 
 #include "systemc/app/phase_runner.h"
 #include "systemc/common/function_thread.h"
@@ -98,6 +99,18 @@ std::string MarkdownCell(const std::string& text) {
   return out;
 }
 
+// Points in the spec's order: chapter, section, rule, then letter.
+bool ClauseOrder(const TestPoint& a, const TestPoint& b) {
+  static const std::string kChapters = "PHY DLL NET TRN LOG";
+  const auto key = [](const TestPoint& point) {
+    unsigned section = 0, rule = 0;
+    std::sscanf(point.clause.c_str() + 4, "%u.%u", &section, &rule);
+    return std::make_tuple(kChapters.find(point.clause.substr(0, 3)), section,
+                           rule, point.id);
+  };
+  return key(a) < key(b);
+}
+
 }  // namespace
 
 const char* PointVerdictName(PointVerdict verdict) {
@@ -135,6 +148,7 @@ Result<std::vector<TestPoint>> SelectPoints(const TestPlan& plan,
       selected.push_back(point);
     }
   }
+  std::stable_sort(selected.begin(), selected.end(), ClauseOrder);
   if (selected.empty()) {
     return Fail("--filter '" + filter +
                 "' selects no test point (it matches point IDs such as "
@@ -208,8 +222,9 @@ SuiteReport RunSuite(const std::vector<TestPoint>& points,
 }
 
 void PrintTable(const SuiteReport& report, std::FILE* out) {
-  std::fprintf(out, "lqemu conformance: DUT %s, %zu test points\n\n",
-               report.dut.c_str(), report.results.size());
+  std::fprintf(out, "lqemu conformance: DUT %s, %zu test point%s\n\n",
+               report.dut.c_str(), report.results.size(),
+               report.results.size() == 1 ? "" : "s");
   std::fprintf(out, "%-10s %-12s %-7s %s\n", "clause", "point", "verdict",
                "test");
   for (const PointResult& result : report.results) {
