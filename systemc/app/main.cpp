@@ -126,8 +126,9 @@ int sc_main(int argc, char* argv[]) {
       "report a verdict per spec clause (docs/guide-conformance.md).");
   conformance_command
       ->add_option("--dut", conformance.dut,
-                   "Device under test: tlm (the TL model) or rtl (the "
-                   "Verilated link controller)")
+                   "Device under test: tlm (the TL model), rtl (the "
+                   "Verilated link controller) or own (the RTL this build "
+                   "was configured with, -DLQ_DUT_RTL)")
       ->capture_default_str();
   conformance_command
       ->add_option("--filter", conformance.filter,

@@ -34,6 +34,9 @@ RtlLinkController::RtlLinkController(sc_core::sc_module_name name,
   if (clock_.period_ps() == 0 || config.batch_cycles == 0) {
     SC_REPORT_ERROR(this->name(), "clock and batch must be non-zero");
   }
+  if (!model_) {
+    SC_REPORT_ERROR(this->name(), "the model factory made no model");
+  }
   phy.in(*static_cast<phy::PhyRxIf*>(this));
   network.in(*static_cast<SlotIf*>(this));
   csr.register_b_transport(this, &RtlLinkController::BTransport);

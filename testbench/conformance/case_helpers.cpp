@@ -80,6 +80,12 @@ bool AwaitTraffic(CaseContext& context) {
   return true;
 }
 
+void WaitUntil(const sc_time& at) {
+  if (at > sc_core::sc_time_stamp()) {
+    sc_core::wait(at - sc_core::sc_time_stamp());
+  }
+}
+
 std::optional<size_t> WaitForFlit(
     CaseContext& context, FlitDirection direction, size_t from,
     const std::function<bool(const PortFlit&)>& match, const sc_time& until) {
@@ -87,11 +93,11 @@ std::optional<size_t> WaitForFlit(
   size_t next = from;
   while (true) {
     const auto& log = tap.log();
+    // The log is in recorded order, not time order: a record past
+    // `until` does not mean that no later one is before it.
     for (; next < log.size(); ++next) {
-      if (log[next].at > until) {
-        return std::nullopt;
-      }
-      if (log[next].direction == direction && match(log[next])) {
+      if (log[next].at <= until && log[next].direction == direction &&
+          match(log[next])) {
         return next;
       }
     }

@@ -36,6 +36,9 @@ bool WaitLinkUp(CaseContext& context, const sc_core::sc_time& within);
 // up. A link that never delivers runs into the case's time limit.
 bool AwaitTraffic(CaseContext& context);
 
+// Waits until simulated time `at`, if it is still ahead.
+void WaitUntil(const sc_core::sc_time& at);
+
 // Waits until the log holds a flit in `direction`, recorded at or after
 // index `from`, for which `match` holds; returns its index, or nothing if
 // none has by simulated time `until`.

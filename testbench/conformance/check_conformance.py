@@ -24,7 +24,7 @@ MUTANT_CATCHES = {
     "overdraws-credit": {"DLL-5.3/a"},
     "stale-watermark": {"DLL-2.4/a"},
     "skips-a-number": {"DLL-2.1/a"},
-    "lazy-acks": {"DLL-3.9/a"},
+    "lazy-acks": {"DLL-3.9/a", "DLL-3.4/a"},
     "one-credit-vc": {"DLL-5.5/a"},
 }
 
@@ -120,7 +120,10 @@ def bad_input(lqemu, workdir, dut):
                          (["--dut", dut, "--mutant", "nonesuch"],
                           "no such mutant"),
                          (["--dut", dut, "--filter", "NOPE-*"],
-                          "selects no test point")):
+                          "selects no test point"),
+                         (["--dut", dut, "--junit",
+                           os.path.join(workdir, "no-such-dir", "x.xml")],
+                          "cannot write")):
         result = run(lqemu, *args)
         if result.returncode != 2 or needle not in result.stderr:
             fail("%s: exit %d, stderr %r" % (args, result.returncode,

@@ -122,6 +122,12 @@ TEST(ConformancePlan, MalformedPlansAreRejectedWithFileAndLine) {
             "plan.yaml:2: end of sequence flow not found");
   EXPECT_EQ(error("nothing: 1\n"),
             "plan.yaml:1: the plan needs a list 'points'");
+  EXPECT_EQ(error("points: [x]\n"),
+            "plan.yaml:1: a test point is a map of keys");
+  EXPECT_EQ(error("complete_chapters: DLL\n" + point),
+            "plan.yaml:1: complete_chapters must be a list ([DLL, TRN])");
+  EXPECT_EQ(error("points:\n  - id: [1, 2]\n"),
+            "plan.yaml:2: test point needs 'id'");
   std::string no_test = point.substr(0, point.find("    test:"));
   EXPECT_EQ(error(no_test), "plan.yaml:2: test point needs 'test'");
   std::string wrong_id = point;

@@ -17,6 +17,10 @@ PortTap::PortTap(sc_core::sc_module_name name, const phy::LinkProfile& profile,
       record_(record) {
   dut.in(*static_cast<phy::PhyTxIf*>(this));
   phy.in(*static_cast<phy::PhyRxIf*>(this));
+  SC_HAS_PROCESS(PortTap);
+  SC_METHOD(DeliverInjections);
+  sensitive << inject_due_;
+  dont_initialize();
 }
 
 void PortTap::Decode(PortFlit& flit) const {
@@ -94,16 +98,35 @@ void PortTap::Receive(phy::PhyRxFlit flit, const sc_core::sc_time& delay) {
     status.lock_lost = lanes;
     dut.out->UpdateLanes(status, delay + after);
   }
+  // Injections reach the DUT's port when due, in time order behind the
+  // flits the PHY delivers meanwhile (a controller may queue its input).
+  const sc_core::sc_time now = sc_core::sc_time_stamp();
   for (auto& [content, after] : std::exchange(injections_, {})) {
+    const auto place = std::find_if(
+        pending_.begin(), pending_.end(),
+        [&](const Pending& item) { return item.call_at > now + after; });
+    pending_.insert(place, {now + after, delay, std::move(content)});
+    inject_due_.notify(after);
+  }
+}
+
+void PortTap::DeliverInjections() {
+  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  while (!pending_.empty() && pending_.front().call_at <= now) {
+    Pending item = std::move(pending_.front());
+    pending_.pop_front();
     PortFlit extra;
-    extra.at = seen.at + after;
+    extra.at = now + item.delay;
     extra.direction = FlitDirection::kToDut;
-    extra.content = content;
+    extra.content = item.content;
     Decode(extra);
     Record(extra);
     phy::PhyRxFlit injected;
-    injected.content = std::move(content);
-    dut.out->Receive(std::move(injected), delay + after);
+    injected.content = std::move(item.content);
+    dut.out->Receive(std::move(injected), item.delay);
+  }
+  if (!pending_.empty()) {
+    inject_due_.notify(pending_.front().call_at - now);
   }
 }
 

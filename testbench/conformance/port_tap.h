@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <optional>
 #include <systemc>
@@ -89,6 +90,7 @@ class PortTap : public sc_core::sc_module,
     dut.out->UpdateLanes(status, delay);
   }
 
+  void DeliverInjections();  // SC_METHOD: injections that are due.
   void Decode(PortFlit& flit) const;
   void Record(const PortFlit& flit);
 
@@ -96,6 +98,13 @@ class PortTap : public sc_core::sc_module,
   bool record_;
   Edit from_dut_edit_, to_dut_edit_;
   std::vector<std::pair<Bytes, sc_core::sc_time>> injections_;
+  struct Pending {
+    sc_core::sc_time call_at;  // Kernel time to hand it over...
+    sc_core::sc_time delay;    // ...this far ahead, as the PHY does.
+    Bytes content;
+  };
+  std::deque<Pending> pending_;  // In call_at order.
+  sc_core::sc_event inject_due_;
   uint32_t failed_lanes_ = 0;
   std::vector<std::pair<uint32_t, sc_core::sc_time>> lane_failures_;
   std::vector<PortFlit> log_;

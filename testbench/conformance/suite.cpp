@@ -12,6 +12,7 @@
 #include <stdexcept>
 #include <systemc>
 #include <tuple>
+#include <utility>
 
 #include "systemc/app/phase_runner.h"
 #include "systemc/common/function_thread.h"
@@ -38,8 +39,30 @@ std::map<std::string, ConformanceCase> CasesByName() {
 }
 
 // The child's side: one case in a fresh bench; its verdict as JSON.
+int RunCaseOrThrow(const ConformanceCase& c, const SuiteOptions& options,
+                   const std::string& result_path);
+
+void WriteResult(const std::string& path, const char* verdict,
+                 const std::string& evidence) {
+  nlohmann::ordered_json result;
+  result["verdict"] = verdict;
+  result["evidence"] = evidence;
+  result["sim_time_ns"] = sc_core::sc_time_stamp().to_seconds() * 1e9;
+  std::ofstream(path) << result.dump(2) << "\n";
+}
+
 int RunCase(const ConformanceCase& c, const SuiteOptions& options,
             const std::string& result_path) {
+  try {
+    return RunCaseOrThrow(c, options, result_path);
+  } catch (const std::exception& error) {  // sc_report included
+    WriteResult(result_path, "error", error.what());
+    return 1;
+  }
+}
+
+int RunCaseOrThrow(const ConformanceCase& c, const SuiteOptions& options,
+                   const std::string& result_path) {
   Dut dut = MakeDut(options.dut);
   std::unique_ptr<PortTap> mutant;
   if (!options.mutant.empty()) {
@@ -60,11 +83,8 @@ int RunCase(const ConformanceCase& c, const SuiteOptions& options,
     verdict.Fail("the case did not finish within " +
                  std::to_string(c.limit.to_seconds() * 1e6) + " us");
   }
-  nlohmann::ordered_json result;
-  result["verdict"] = verdict.failed() ? "fail" : "pass";
-  result["evidence"] = verdict.failed() ? verdict.evidence() : verdict.note();
-  result["sim_time_ns"] = sc_core::sc_time_stamp().to_seconds() * 1e9;
-  std::ofstream(result_path) << result.dump(2) << "\n";
+  WriteResult(result_path, verdict.failed() ? "fail" : "pass",
+              verdict.failed() ? verdict.evidence() : verdict.note());
   return 0;
 }
 
@@ -85,7 +105,10 @@ std::string XmlEscaped(const std::string& text) {
         out += "&quot;";
         break;
       default:
-        out += ch;
+        // XML 1.0 has no place for other control characters.
+        out += static_cast<unsigned char>(ch) < 0x20 && ch != '\n' && ch != '\t'
+                   ? ' '
+                   : ch;
     }
   }
   return out;
@@ -94,7 +117,11 @@ std::string XmlEscaped(const std::string& text) {
 std::string MarkdownCell(const std::string& text) {
   std::string out;
   for (char ch : text) {
-    out += ch == '|' ? std::string("\\|") : std::string(1, ch);
+    if (ch == '|') {
+      out += "\\|";
+    } else {
+      out += ch == '\n' ? ' ' : ch;  // A cell is one line.
+    }
   }
   return out;
 }
@@ -195,7 +222,12 @@ SuiteReport RunSuite(const std::vector<TestPoint>& points,
     PointResult result;
     result.point = point;
     result.wall_s = outcome.wall_s;
-    if (!outcome.Ok() || !outcome.stats) {
+    const std::string said =
+        outcome.stats ? outcome.stats->value("verdict", "") : "";
+    if (said == "error") {
+      result.verdict = PointVerdict::kError;
+      result.evidence = outcome.stats->value("evidence", "");
+    } else if (!outcome.Ok() || !outcome.stats) {
       result.verdict = PointVerdict::kError;
       result.evidence = "the case " + outcome.failure;
     } else {
@@ -323,27 +355,43 @@ int RunConformanceCommand(const SuiteOptions& options) {
                  points.error().reason.c_str());
     return kExitBadInput;
   }
+  // The report files are opened before the run, so that a path that
+  // cannot be written is bad input found at once.
+  std::ofstream junit, markdown;
+  for (auto [file, path] : {std::pair{&junit, &options.junit_path},
+                            std::pair{&markdown, &options.markdown_path}}) {
+    if (path->empty()) {
+      continue;
+    }
+    file->open(*path);
+    if (!*file) {
+      std::fprintf(stderr, "lqemu conformance: cannot write %s\n",
+                   path->c_str());
+      return kExitBadInput;
+    }
+  }
   const SuiteReport report = RunSuite(*points, options);
   PrintTable(report, stdout);
-  const auto write = [](const std::string& path, const std::string& text) {
-    std::ofstream file(path);
-    file << text;
-    if (!file) {
-      std::fprintf(stderr, "lqemu conformance: cannot write %s\n",
-                   path.c_str());
-      return false;
+  bool written = true;
+  for (auto [file, path, text] :
+       {std::tuple{&junit, &options.junit_path, JunitReport(report)},
+        std::tuple{&markdown, &options.markdown_path,
+                   MarkdownReport(report)}}) {
+    if (path->empty()) {
+      continue;
     }
-    return true;
-  };
-  if (!options.junit_path.empty() &&
-      !write(options.junit_path, JunitReport(report))) {
-    return kExitBadInput;
+    *file << text;
+    file->close();
+    if (!*file) {
+      std::fprintf(stderr, "lqemu conformance: writing %s failed\n",
+                   path->c_str());
+      written = false;
+    }
   }
-  if (!options.markdown_path.empty() &&
-      !write(options.markdown_path, MarkdownReport(report))) {
-    return kExitBadInput;
+  if (report.MandatoryFailed()) {
+    return kExitFailed;
   }
-  return report.MandatoryFailed() ? kExitFailed : 0;
+  return written ? 0 : kExitBadInput;
 }
 
 }  // namespace lq::conformance

@@ -18,6 +18,9 @@ std::string Where(const std::string& source, const YAML::Node& node) {
 
 const std::set<std::string> kLayers = {"phy", "dll", "net", "trn", "log"};
 
+// The plan from parsed YAML; yaml-cpp throws on a node of the wrong kind.
+Result<TestPlan> ParseNodes(const YAML::Node& root, const std::string& source);
+
 Result<std::string> Text(const YAML::Node& entry, const char* key,
                          const std::string& source) {
   const YAML::Node value = entry[key];
@@ -31,17 +34,26 @@ Result<std::string> Text(const YAML::Node& entry, const char* key,
 
 Result<TestPlan> ParseTestPlan(const std::string& yaml,
                                const std::string& source) {
-  YAML::Node root;
   try {
-    root = YAML::Load(yaml);
+    return ParseNodes(YAML::Load(yaml), source);
   } catch (const YAML::Exception& error) {
     return Fail(source + ":" + std::to_string(error.mark.line + 1) + ": " +
                 error.msg);
   }
+}
+
+namespace {
+
+Result<TestPlan> ParseNodes(const YAML::Node& root, const std::string& source) {
   TestPlan plan;
   const std::regex clause_id("(PHY|DLL|NET|TRN|LOG)-[0-9]+\\.[0-9]+");
   const std::regex point_id("((PHY|DLL|NET|TRN|LOG)-[0-9]+\\.[0-9]+)/[a-z]");
-  for (const auto& chapter : root["complete_chapters"]) {
+  const YAML::Node chapters = root["complete_chapters"];
+  if (chapters && !chapters.IsSequence()) {
+    return Fail(Where(source, chapters) +
+                ": complete_chapters must be a list ([DLL, TRN])");
+  }
+  for (const auto& chapter : chapters) {
     plan.complete_chapters.push_back(chapter.as<std::string>());
   }
   const YAML::Node points = root["points"];
@@ -50,6 +62,9 @@ Result<TestPlan> ParseTestPlan(const std::string& yaml,
   }
   std::set<std::string> ids;
   for (const YAML::Node& entry : points) {
+    if (!entry.IsMap()) {
+      return Fail(Where(source, entry) + ": a test point is a map of keys");
+    }
     std::map<std::string, std::string> text;
     for (const char* key : {"id", "clause", "layer", "requirement", "checks",
                             "stimulus", "test"}) {
@@ -95,6 +110,8 @@ Result<TestPlan> ParseTestPlan(const std::string& yaml,
   }
   return plan;
 }
+
+}  // namespace
 
 const TestPlan& BuiltInTestPlan() {
   static const TestPlan plan = [] {
