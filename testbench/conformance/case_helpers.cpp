@@ -15,14 +15,23 @@ namespace regs = lq::regs::lc;
 using sc_core::SC_NS;
 using sc_core::sc_time;
 
-bool Verdict::Expect(bool ok, const std::string& evidence) {
-  if (!ok) {
-    if (failures_ == 0) {
-      evidence_ = "at " + Micros(sc_core::sc_time_stamp()) + ": " + evidence;
-    }
-    ++failures_;
+bool Verdict::Expect(bool ok, const std::string& evidence,
+                     std::initializer_list<const char*> clauses) {
+  if (ok) {
+    return true;
   }
-  return ok;
+  const std::string stamped =
+      "at " + Micros(sc_core::sc_time_stamp()) + ": " + evidence;
+  if (first_.empty()) {
+    first_ = stamped;
+  }
+  if (clauses.size() == 0) {
+    failures_.emplace("", stamped);
+  }
+  for (const char* clause : clauses) {
+    failures_.emplace(clause, stamped);
+  }
+  return false;
 }
 
 std::string Micros(const sc_time& time) {
@@ -132,7 +141,8 @@ std::string Describe(const PortFlit& flit) {
 
 bool ExpectDeliveredOnce(CaseContext& context,
                          const testing::SlotEndpoint& endpoint, uint64_t slots,
-                         const std::string& who) {
+                         const std::string& who,
+                         std::initializer_list<const char*> clauses) {
   const testing::SlotReport& report = endpoint.report();
   return context.verdict.Expect(
       report.delivered == slots && report.lost == 0 && report.duplicated == 0 &&
@@ -140,7 +150,8 @@ bool ExpectDeliveredOnce(CaseContext& context,
       who + " received " + Str(report.delivered) + " of " + Str(slots) +
           " slots in order and intact; lost " + Str(report.lost) +
           ", duplicated " + Str(report.duplicated) + ", corrupted " +
-          Str(report.corrupted));
+          Str(report.corrupted),
+      clauses);
 }
 
 std::vector<size_t> NewPayloadsFromDut(const PortTap& tap) {

@@ -57,7 +57,8 @@ std::string HexBytes(ByteView bytes);
 // in order and intact; `who` names it in the evidence ("the partner").
 bool ExpectDeliveredOnce(CaseContext& context,
                          const testing::SlotEndpoint& endpoint, uint64_t slots,
-                         const std::string& who);
+                         const std::string& who,
+                         std::initializer_list<const char*> clauses = {});
 
 // The DUT's new PAYLOAD flits (first transmissions) in the log, in order:
 // a PAYLOAD flit whose number is after every earlier one's.

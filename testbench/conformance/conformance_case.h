@@ -1,9 +1,11 @@
-// A conformance case: one test point's stimulus and checks, run as a
-// SystemC thread in a ConformanceBench of its own, and the verdict it
+// A conformance case: the stimulus and checks of one or more test points, run
+// as a SystemC thread in a ConformanceBench of its own, and the verdict it
 // reaches with its evidence (the simulated time and what was observed).
 #pragma once
 
 #include <functional>
+#include <initializer_list>
+#include <map>
 #include <string>
 #include <systemc>
 #include <vector>
@@ -12,22 +14,30 @@
 
 namespace lq::conformance {
 
+// What a case found. A check may name the clauses it is about: its failure
+// then fails only the case's points of those clauses. A check that names
+// none (a precondition, or one every point shares) fails them all.
 class Verdict {
  public:
-  // Records a failure unless `ok`; the first failure's evidence is kept,
-  // stamped with the simulated time. Returns `ok`.
-  bool Expect(bool ok, const std::string& evidence);
+  // Records a failure unless `ok`: the first evidence per clause (and for
+  // the whole case) is kept, stamped with the simulated time. Returns `ok`.
+  bool Expect(bool ok, const std::string& evidence,
+              std::initializer_list<const char*> clauses = {});
   void Fail(const std::string& evidence) { Expect(false, evidence); }
-  bool failed() const { return failures_ > 0; }
-  unsigned failures() const { return failures_; }
-  const std::string& evidence() const { return evidence_; }
+  bool failed() const { return !failures_.empty(); }
+  // The first failure's evidence.
+  const std::string& evidence() const { return first_; }
+  // The first evidence per clause; key "" for checks that name none.
+  const std::map<std::string, std::string>& failures() const {
+    return failures_;
+  }
   // What the case observed when it passed (optional, for the report).
   void Note(std::string note) { note_ = std::move(note); }
   const std::string& note() const { return note_; }
 
  private:
-  unsigned failures_ = 0;
-  std::string evidence_;
+  std::map<std::string, std::string> failures_;
+  std::string first_;
   std::string note_;
 };
 

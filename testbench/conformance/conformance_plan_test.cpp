@@ -158,5 +158,38 @@ TEST(ConformancePlan, FilterSelectsByIdClauseOrTest) {
   EXPECT_FALSE(SelectPoints(plan, "NOPE-*"));
 }
 
+TEST(ConformanceReport, PointFailsOnlyOnItsClauseOrOnAnUntaggedCheck) {
+  app::PhaseResult outcome;
+  outcome.name = "DLL_4_3_StandardNakStartsGoBackReplay";
+  outcome.stats = nlohmann::ordered_json::parse(R"({
+    "verdict": "fail", "evidence": "at 1 us: slot differs",
+    "failures": {"DLL-1.6": "at 1 us: slot differs"}})");
+  const auto judge = [&outcome](const std::string& clause) {
+    PointResult result;
+    result.point.clause = clause;
+    JudgePoint(outcome, result);
+    return result;
+  };
+  EXPECT_EQ(judge("DLL-1.6").verdict, PointVerdict::kFail);
+  EXPECT_EQ(judge("DLL-1.6").evidence, "at 1 us: slot differs");
+  EXPECT_EQ(judge("DLL-4.3").verdict, PointVerdict::kPass);
+  EXPECT_EQ(judge("DLL-4.3").evidence,
+            "this clause's checks passed (the case failed on DLL-1.6)");
+
+  (*outcome.stats)["failures"][""] = "at 2 us: stimulus: no ACK";
+  EXPECT_EQ(judge("DLL-4.3").verdict, PointVerdict::kFail);
+  EXPECT_EQ(judge("DLL-4.3").evidence, "at 2 us: stimulus: no ACK");
+
+  outcome.stats = nlohmann::ordered_json::parse(
+      R"({"verdict": "error", "evidence": "sc_report: boom"})");
+  EXPECT_EQ(judge("DLL-4.3").verdict, PointVerdict::kError);
+  EXPECT_EQ(judge("DLL-4.3").evidence, "sc_report: boom");
+
+  outcome.stats.reset();
+  outcome.failure = "killed by signal 11";
+  EXPECT_EQ(judge("DLL-4.3").verdict, PointVerdict::kError);
+  EXPECT_EQ(judge("DLL-4.3").evidence, "the case killed by signal 11");
+}
+
 }  // namespace
 }  // namespace lq::conformance

@@ -74,10 +74,11 @@ ConformanceCase LinkUpRaisesInterrupt() {
     csr.Write(regs::kIrqStatusOffset, cause);  // W1C (DLL-8.5).
     sc_core::wait(20, SC_NS);
     context.verdict.Expect(!context.bench.dut_irq().read(),
-                           "the line stays high after IRQ_STATUS was cleared");
+                           "the line stays high after IRQ_STATUS was cleared",
+                           {"DLL-8.5"});
     context.verdict.Expect(
         regs::kIrqStatusLinkUp.Read(csr.Read(regs::kIrqStatusOffset)) == 0,
-        "writing 1 did not clear IRQ_STATUS.LINK_UP");
+        "writing 1 did not clear IRQ_STATUS.LINK_UP", {"DLL-8.5"});
   };
   return c;
 }
@@ -216,11 +217,13 @@ ConformanceCase TrainingSequence() {
       context.verdict.Expect(
           !ts.in_recovery && ts.profile_id == tap.profile().wire_id,
           "training set at " + Micros(tap.log()[index].at) +
-              " with in_recovery or another profile (DLL-6.3, DLL-6.13)");
+              " with in_recovery or another profile (DLL-6.3, DLL-6.13)",
+          {"DLL-6.3"});
       if (ts.kind == flit::TrainingSetKind::kTs1) {
         context.verdict.Expect(ts2 == 0 && ts.proposed_width == 0,
                                "a TS1 after a TS2, or proposing a width, at " +
-                                   Micros(tap.log()[index].at));
+                                   Micros(tap.log()[index].at),
+                               {"DLL-6.3", "DLL-6.5"});
         ++ts1;
       } else {
         ++ts2;
@@ -234,7 +237,8 @@ ConformanceCase TrainingSequence() {
       }
       in_l0 = in_l0 || flit.Is(FlitType::kNop) || flit.Is(FlitType::kPayload);
       if (flit.Is(FlitType::kIdle)) {
-        context.verdict.Expect(!in_l0, "IDLE after L0: " + Describe(flit));
+        context.verdict.Expect(!in_l0, "IDLE after L0: " + Describe(flit),
+                               {"DLL-6.5"});
         ++idles;
       }
     }
@@ -244,11 +248,13 @@ ConformanceCase TrainingSequence() {
                            Str(ts1) + " TS1, " + Str(ts2) + " TS2, " +
                                Str(idles) +
                                " IDLE flits before L0, "
-                               "expected 16 or more of each");
+                               "expected 16 or more of each",
+                           {"DLL-6.5"});
     context.verdict.Expect(
         init2 && *init2 == kInit2,
         "TS2 advertises INIT(2) = " + (init2 ? Str(*init2) : "none") +
-            ", CREDIT_INIT_VC2 was " + Str(kInit2));
+            ", CREDIT_INIT_VC2 was " + Str(kInit2),
+        {"DLL-6.3", "DLL-8.7"});
     context.verdict.Note(Str(ts1) + " TS1 and " + Str(ts2) + " TS2 (" +
                          Str(lanes) + " lanes each), " + Str(idles) +
                          " IDLE; INIT(2) " + Str(init2.value_or(0)));
@@ -274,15 +280,17 @@ ConformanceCase SilentPartner() {
       up = up || state == regs::Ltssm::kL0;
       sc_core::wait(50, SC_NS);
     }
-    context.verdict.Expect(!up, "link up without a partner");
+    context.verdict.Expect(!up, "link up without a partner", {"DLL-6.4"});
     // Polling times out to Detect, again and again (DLL-6.1).
     uint64_t returns = 0;
     for (size_t i = 1; i < states.size(); ++i) {
       returns += states[i - 1] == regs::Ltssm::kPolling &&
                  states[i] == regs::Ltssm::kDetect;
     }
-    context.verdict.Expect(returns >= 2, "Polling returned to Detect " +
-                                             Str(returns) + " times in 30 us");
+    context.verdict.Expect(
+        returns >= 2,
+        "Polling returned to Detect " + Str(returns) + " times in 30 us",
+        {"DLL-6.4"});
     // DLL-6.2: Polling.Active lasts 24 ms x LTSSM_TIME_SCALE; the DUT's
     // first burst of training flits measures it.
     const PortTap& tap = context.bench.tap();
@@ -305,7 +313,8 @@ ConformanceCase SilentPartner() {
     context.verdict.Expect(burst >= expected * 0.95 && burst <= expected * 1.05,
                            "Polling.Active sent for " + Micros(burst) +
                                ", expected " + Micros(expected) +
-                               " (24 ms x 1e-4) within 5 %");
+                               " (24 ms x 1e-4) within 5 %",
+                           {"DLL-6.2"});
     context.verdict.Note("Polling.Active " + Micros(burst) + ", " +
                          Str(returns) + " returns to Detect");
   };
@@ -342,18 +351,21 @@ ConformanceCase RetrainKeepsTheLink() {
     }
     context.verdict.Expect(all_recovery,
                            "training sets after RETRAIN without "
-                           "in_recovery = 1 (DLL-6.13), or none");
+                           "in_recovery = 1 (DLL-6.13), or none",
+                           {"DLL-6.6", "DLL-6.13"});
     // Numbering goes on across Recovery (DLL-2.2, DLL-6.7).
     const std::vector<size_t> fresh = NewPayloadsFromDut(tap);
     context.verdict.Expect(fresh.size() == 1000,
                            Str(fresh.size()) +
                                " new flits for 1000 slots: numbering "
-                               "restarted in Recovery");
+                               "restarted in Recovery",
+                           {"DLL-6.7"});
     const uint32_t replays = csr.Read(regs::kReplaysOffset);
     context.verdict.Expect(replays == 0,
                            "REPLAYS " + Str(replays) +
                                " on a clean link: the ACK loop outran "
-                               "REPLAY_TIMEOUT (DLL-4.6)");
+                               "REPLAY_TIMEOUT (DLL-4.6)",
+                           {"DLL-4.6"});
     const uint32_t retrains = csr.Read(regs::kRetrainsOffset);
     const uint32_t downs = csr.Read(regs::kLinkDownsOffset);
     const uint32_t cause = csr.Read(regs::kIrqStatusOffset);
@@ -362,7 +374,8 @@ ConformanceCase RetrainKeepsTheLink() {
                            "RETRAINS " + Str(retrains) + ", LINK_DOWNS " +
                                Str(downs) + ", IRQ_STATUS " +
                                HexText(cause, 8) +
-                               ": a retrain is no link-down (DLL-7.3)");
+                               ": a retrain is no link-down (DLL-7.3)",
+                           {"DLL-7.3"});
     context.verdict.Note(Str(sets.size()) + " training sets in Recovery");
   };
   return c;
@@ -753,12 +766,14 @@ ConformanceCase ControlMessages() {
     }
     context.verdict.Expect(got == expected,
                            "the partner got " + Str(got.size()) +
-                               " messages, expected messages 3 to 8 in order");
+                               " messages, expected messages 3 to 8 in order",
+                           {"DLL-11.3", "DLL-11.4"});
     const auto& mine = bench.dut_net().report().controls;
     context.verdict.Expect(
         mine.size() == 1 && mine[0].second == ControlMessage(9),
         "the DUT's network got " + Str(mine.size()) +
-            " messages, expected the partner's one");
+            " messages, expected the partner's one",
+        {"DLL-11.3"});
     // The CONTROL flits themselves (DLL-11.1, 11.2, 11.3, 11.5).
     const PortTap& tap = bench.tap();
     uint64_t controls = 0, payloads = 0;
@@ -785,16 +800,19 @@ ConformanceCase ControlMessages() {
                           [](uint8_t byte) { return byte == 0; }) &&
               flit.header->payload_vc == 0 && flit.header->flit_seq == newest,
           Describe(flit) + ": length " + Str(length) +
-              ", expected a NOP's fields and a well-formed slot");
+              ", expected a NOP's fields and a well-formed slot",
+          {"DLL-11.2", "DLL-11.3"});
       ++controls;
     }
     context.verdict.Expect(controls == expected.size(),
                            Str(controls) + " CONTROL flits for " +
-                               Str(expected.size()) + " messages");
+                               Str(expected.size()) + " messages",
+                           {"DLL-11.4"});
     const uint32_t tx = bench.dut_csr().Read(regs::kTxFlitsLoOffset);
     context.verdict.Expect(tx == payloads,
                            "TX_FLITS " + Str(tx) + " with " + Str(payloads) +
-                               " PAYLOAD flits: CONTROL flits counted");
+                               " PAYLOAD flits: CONTROL flits counted",
+                           {"DLL-11.5"});
     context.verdict.Note(Str(controls) + " CONTROL flits");
   };
   return c;

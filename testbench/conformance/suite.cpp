@@ -42,11 +42,15 @@ std::map<std::string, ConformanceCase> CasesByName() {
 int RunCaseOrThrow(const ConformanceCase& c, const SuiteOptions& options,
                    const std::string& result_path);
 
+// The child's verdict file: "pass", "fail" (with the first evidence per
+// clause) or "error".
 void WriteResult(const std::string& path, const char* verdict,
-                 const std::string& evidence) {
+                 const std::string& evidence,
+                 const std::map<std::string, std::string>& failures = {}) {
   nlohmann::ordered_json result;
   result["verdict"] = verdict;
   result["evidence"] = evidence;
+  result["failures"] = failures;
   result["sim_time_ns"] = sc_core::sc_time_stamp().to_seconds() * 1e9;
   std::ofstream(path) << result.dump(2) << "\n";
 }
@@ -84,7 +88,8 @@ int RunCaseOrThrow(const ConformanceCase& c, const SuiteOptions& options,
                  std::to_string(c.limit.to_seconds() * 1e6) + " us");
   }
   WriteResult(result_path, verdict.failed() ? "fail" : "pass",
-              verdict.failed() ? verdict.evidence() : verdict.note());
+              verdict.failed() ? verdict.evidence() : verdict.note(),
+              verdict.failures());
   return 0;
 }
 
@@ -138,7 +143,46 @@ bool ClauseOrder(const TestPoint& a, const TestPoint& b) {
   return key(a) < key(b);
 }
 
+std::string FailedClauses(const nlohmann::ordered_json& failures) {
+  std::string clauses;
+  for (const auto& [clause, evidence] : failures.items()) {
+    clauses += (clauses.empty() ? "" : ", ") + clause;
+  }
+  return clauses;
+}
+
 }  // namespace
+
+void JudgePoint(const app::PhaseResult& outcome, PointResult& result) {
+  const std::string said =
+      outcome.stats ? outcome.stats->value("verdict", "") : "";
+  if (said == "error") {
+    result.verdict = PointVerdict::kError;
+    result.evidence = outcome.stats->value("evidence", "");
+    return;
+  }
+  if (!outcome.Ok() || !outcome.stats) {
+    result.verdict = PointVerdict::kError;
+    result.evidence = "the case " + outcome.failure;
+    return;
+  }
+  // A point fails on a check about its clause, or on one about none.
+  const auto& stats = *outcome.stats;
+  const nlohmann::ordered_json failures =
+      stats.value("failures", nlohmann::ordered_json::object());
+  result.verdict = PointVerdict::kPass;
+  result.evidence = stats.value("evidence", "");
+  for (const std::string key : {result.point.clause, std::string()}) {
+    if (result.verdict == PointVerdict::kPass && failures.contains(key)) {
+      result.verdict = PointVerdict::kFail;
+      result.evidence = failures[key].get<std::string>();
+    }
+  }
+  if (result.verdict == PointVerdict::kPass && said == "fail") {
+    result.evidence = "this clause's checks passed (the case failed on " +
+                      FailedClauses(failures) + ")";
+  }
+}
 
 const char* PointVerdictName(PointVerdict verdict) {
   switch (verdict) {
@@ -222,21 +266,7 @@ SuiteReport RunSuite(const std::vector<TestPoint>& points,
     PointResult result;
     result.point = point;
     result.wall_s = outcome.wall_s;
-    const std::string said =
-        outcome.stats ? outcome.stats->value("verdict", "") : "";
-    if (said == "error") {
-      result.verdict = PointVerdict::kError;
-      result.evidence = outcome.stats->value("evidence", "");
-    } else if (!outcome.Ok() || !outcome.stats) {
-      result.verdict = PointVerdict::kError;
-      result.evidence = "the case " + outcome.failure;
-    } else {
-      const auto& stats = *outcome.stats;
-      result.verdict = stats.value("verdict", "") == "pass"
-                           ? PointVerdict::kPass
-                           : PointVerdict::kFail;
-      result.evidence = stats.value("evidence", "");
-    }
+    JudgePoint(outcome, result);
     switch (result.verdict) {
       case PointVerdict::kPass:
         ++report.passed;

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "systemc/app/phase_runner.h"
 #include "testbench/conformance/test_plan.h"
 
 namespace lq::conformance {
@@ -42,6 +43,11 @@ struct SuiteReport {
 // wrong: a point whose test is no case, or a filter that selects nothing.
 Result<std::vector<TestPoint>> SelectPoints(const TestPlan& plan,
                                             const std::string& filter);
+
+// The verdict of `result.point` from its case's outcome (a child's
+// verdict file): ERROR if the case crashed or threw; FAIL if a check about
+// the point's clause failed, or one about no clause; else PASS.
+void JudgePoint(const app::PhaseResult& outcome, PointResult& result);
 
 // Runs the cases behind `points` against the DUT (each case once, however
 // many points it serves).
