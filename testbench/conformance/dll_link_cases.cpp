@@ -891,6 +891,59 @@ ConformanceCase NarrowerAfterRecovery() {
   return c;
 }
 
+ConformanceCase FreshPartnerInRecoveryIsALinkDown() {
+  ConformanceCase c;
+  c.name = "DLL_6_13_TrainingSetWithoutRecoveryFlagEndsRecovery";
+  c.body = [](CaseContext& context) {
+    RegisterMaster& csr = context.bench.dut_csr();
+    if (!WaitLinkUp(context, kLinkUpWithin)) {
+      return;
+    }
+    // From now on the partner's training sets reach the DUT as if the
+    // partner had been through Detect: in_recovery = 0.
+    PortTap& tap = context.bench.tap();
+    auto rewritten = std::make_shared<uint64_t>(0);
+    tap.set_to_dut_edit([rewritten, &tap](PortFlit& flit) {
+      if (!flit.Is(FlitType::kTraining)) {
+        return PortTap::EditResult::kPass;
+      }
+      const size_t slot = tap.profile().payload_bytes;
+      Result<flit::TrainingSet> ts = flit::ParseTrainingSet(
+          tap.profile(), ByteView(flit.content).Sub(0, slot));
+      if (ts && ts->in_recovery) {
+        ts->in_recovery = false;
+        const Bytes encoded =
+            flit::EncodeTrainingSet(tap.profile(), *ts).value();
+        std::copy(encoded.begin(), encoded.end(), flit.content.begin());
+        tap.Reseal(flit);
+        ++*rewritten;
+      }
+      return PortTap::EditResult::kPass;
+    });
+    csr.Write(regs::kCtrlOffset,
+              ResetValue("CTRL") | regs::kCtrlRetrain.Mask());
+    const sc_time retrain_at = sc_core::sc_time_stamp();
+    while (sc_core::sc_time_stamp() < retrain_at + sc_time(2, SC_US) &&
+           csr.Read(regs::kLinkDownsOffset) == 0) {
+      sc_core::wait(50, SC_NS);
+    }
+    const sc_time waited = sc_core::sc_time_stamp() - retrain_at;
+    if (!context.verdict.Expect(*rewritten > 0,
+                                "stimulus: the partner sent no training set "
+                                "in Recovery")) {
+      return;
+    }
+    // Far sooner than any Recovery timeout (2.4 us at this scale).
+    context.verdict.Expect(
+        csr.Read(regs::kLinkDownsOffset) == 1 && waited < sc_time(1, SC_US),
+        "no link-down within 1 us of training sets "
+        "without in_recovery reaching the DUT in "
+        "Recovery");
+    context.verdict.Note("link down " + Micros(waited) + " after RETRAIN");
+  };
+  return c;
+}
+
 }  // namespace
 
 std::vector<ConformanceCase> DllLinkCases() {
@@ -912,7 +965,8 @@ std::vector<ConformanceCase> DllLinkCases() {
           ErrorInjection(),
           ControlMessages(),
           ControlFlitsAreNotReplayed(),
-          NarrowerAfterRecovery()};
+          NarrowerAfterRecovery(),
+          FreshPartnerInRecoveryIsALinkDown()};
 }
 
 }  // namespace lq::conformance
