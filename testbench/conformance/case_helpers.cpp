@@ -89,6 +89,22 @@ bool AwaitTraffic(CaseContext& context) {
   return true;
 }
 
+bool WriteCtrl(RegisterMaster& csr, uint32_t set, uint32_t clear) {
+  return csr.Write(regs::kCtrlOffset, (ResetValue("CTRL") | set) & ~clear);
+}
+
+void WriteCreditInit(RegisterMaster& csr, uint32_t credits) {
+  for (unsigned vc = 0; vc < flit::kLinkVcs; ++vc) {
+    csr.Write(regs::CreditInitOffset(vc), credits);
+  }
+}
+
+void WaitForNewPayloads(const PortTap& tap, size_t count) {
+  while (NewPayloadsFromDut(tap).size() < count) {
+    sc_core::wait(tap.recorded());
+  }
+}
+
 void WaitUntil(const sc_time& at) {
   if (at > sc_core::sc_time_stamp()) {
     sc_core::wait(at - sc_core::sc_time_stamp());

@@ -36,6 +36,16 @@ bool WaitLinkUp(CaseContext& context, const sc_core::sc_time& within);
 // up. A link that never delivers runs into the case's time limit.
 bool AwaitTraffic(CaseContext& context);
 
+// Writes CTRL as it is at reset, with the bits of `set` set and those of
+// `clear` cleared (a pulse field in `set` acts once); whether it was taken.
+bool WriteCtrl(RegisterMaster& csr, uint32_t set, uint32_t clear = 0);
+// Writes CREDIT_INIT of every VC: what the controller advertises at its
+// next training (DLL-5.2, DLL-8.7).
+void WriteCreditInit(RegisterMaster& csr, uint32_t credits);
+
+// Waits until the DUT has sent `count` new PAYLOAD flits.
+void WaitForNewPayloads(const PortTap& tap, size_t count);
+
 // Waits until simulated time `at`, if it is still ahead.
 void WaitUntil(const sc_core::sc_time& at);
 

@@ -301,8 +301,7 @@ void CheckNakForGap(CaseContext& context, bool selective) {
     return PortTap::EditResult::kPass;
   });
   if (!selective) {
-    context.bench.dut_csr().Write(
-        regs::kCtrlOffset, ResetValue("CTRL") & ~regs::kCtrlSelNakEn.Mask());
+    WriteCtrl(context.bench.dut_csr(), 0, regs::kCtrlSelNakEn.Mask());
   }
   if (!AwaitTraffic(context)) {
     return;
@@ -501,9 +500,7 @@ ConformanceCase NoPayloadBeyondCredit() {
   c.body = [](CaseContext& context) {
     // The partner advertises 8 credits per VC and, as far as the DUT can
     // tell, never frees one: every count reaching the DUT reads 0.
-    for (unsigned vc = 0; vc < flit::kLinkVcs; ++vc) {
-      context.bench.peer_csr().Write(0x040 + 4 * vc, kInit);
-    }
+    WriteCreditInit(context.bench.peer_csr(), kInit);
     PortTap& tap = context.bench.tap();
     tap.set_to_dut_edit(ZeroCreditCounts(tap));
     if (!WaitLinkUp(context, kLinkUpWithin)) {
@@ -519,7 +516,7 @@ ConformanceCase NoPayloadBeyondCredit() {
                              Str(sent[vc]) + " new PAYLOAD flits on VC " +
                                  Str(vc) + " with " + Str(kInit) + " credits");
       const uint32_t avail =
-          context.bench.dut_csr().Read(0x050 + 4 * vc);  // CREDIT_AVAIL
+          context.bench.dut_csr().Read(regs::CreditAvailOffset(vc));
       context.verdict.Expect(
           avail == kInit - std::min<uint64_t>(sent[vc], kInit),
           "CREDIT_AVAIL_VC" + Str(vc) + " " + Str(avail) + " after " +
@@ -951,11 +948,8 @@ ConformanceCase LinkDownEmptiesReplayBuffer() {
     if (!WaitLinkUp(context, kLinkUpWithin)) {
       return;
     }
-    while (NewPayloadsFromDut(tap).size() < 100) {
-      sc_core::wait(tap.recorded());
-    }
-    csr.Write(regs::kCtrlOffset,
-              ResetValue("CTRL") & ~regs::kCtrlEnable.Mask());
+    WaitForNewPayloads(tap, 100);
+    WriteCtrl(csr, 0, regs::kCtrlEnable.Mask());
     const sc_time down_at = sc_core::sc_time_stamp();
     sc_core::wait(1, SC_US);
     // What was outstanding: new flits after the last ACK the DUT got.
@@ -990,7 +984,7 @@ ConformanceCase LinkDownEmptiesReplayBuffer() {
             "counts in LINK_DOWNS (DLL-7.2)",
         {"DLL-7.2"});
     const size_t before = tap.log().size();
-    csr.Write(regs::kCtrlOffset, ResetValue("CTRL"));
+    WriteCtrl(csr, 0);
     if (!WaitLinkUp(context, kLinkUpWithin)) {
       return;
     }
@@ -1043,9 +1037,7 @@ ConformanceCase ReplaysConsumeNoCredit() {
   constexpr uint64_t kSlots = 16;  // 4 per VC: half of each VC's credit.
   c.traffic.dut_slots = kSlots;
   c.body = [](CaseContext& context) {
-    for (unsigned vc = 0; vc < flit::kLinkVcs; ++vc) {
-      context.bench.peer_csr().Write(0x040 + 4 * vc, kInit);
-    }
+    WriteCreditInit(context.bench.peer_csr(), kInit);
     PortTap& tap = context.bench.tap();
     const PortTap::Edit zero = ZeroCreditCounts(tap);
     auto naked = std::make_shared<bool>(false);
@@ -1085,7 +1077,8 @@ ConformanceCase ReplaysConsumeNoCredit() {
       return;
     }
     for (unsigned vc = 0; vc < flit::kLinkVcs; ++vc) {
-      const uint32_t avail = context.bench.dut_csr().Read(0x050 + 4 * vc);
+      const uint32_t avail =
+          context.bench.dut_csr().Read(regs::CreditAvailOffset(vc));
       context.verdict.Expect(avail == kInit - kSlots / flit::kLinkVcs,
                              "CREDIT_AVAIL_VC" + Str(vc) + " " + Str(avail) +
                                  " after 4 new flits and a replay, expected " +
@@ -1149,9 +1142,7 @@ ConformanceCase LostCreditUpdatesRecovered() {
   constexpr uint64_t kSlots = 200;
   c.traffic.dut_slots = kSlots;
   c.body = [](CaseContext& context) {
-    for (unsigned vc = 0; vc < flit::kLinkVcs; ++vc) {
-      context.bench.peer_csr().Write(0x040 + 4 * vc, kInit);
-    }
+    WriteCreditInit(context.bench.peer_csr(), kInit);
     // Every other one of the first 120 flits to the DUT in L0 arrives
     // bad, its credit count with it. (Later ones stay intact: a TL partner
     // closes with one round of counts the channel must not damage,
@@ -1213,9 +1204,7 @@ ConformanceCase OverrunIsDiscarded() {
   c.traffic.peer_slots = 48;      // 12 per VC
   c.traffic.dut_room_per_vc = 0;  // The DUT's network takes nothing.
   c.body = [](CaseContext& context) {
-    for (unsigned vc = 0; vc < flit::kLinkVcs; ++vc) {
-      context.bench.dut_csr().Write(0x040 + 4 * vc, kInit);
-    }
+    WriteCreditInit(context.bench.dut_csr(), kInit);
     // The partner is told of 8 freed slots per VC that were never freed,
     // so it sends 12 per VC into 4 slots.
     PortTap& tap = context.bench.tap();

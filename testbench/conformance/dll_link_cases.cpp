@@ -143,8 +143,7 @@ ConformanceCase DisableTakesLinkDown() {
     if (!WaitLinkUp(context, kLinkUpWithin)) {
       return;
     }
-    csr.Write(regs::kCtrlOffset,
-              ResetValue("CTRL") & ~regs::kCtrlEnable.Mask());
+    WriteCtrl(csr, 0, regs::kCtrlEnable.Mask());
     const sc_time disabled_at = sc_core::sc_time_stamp();
     sc_core::wait(1, SC_US);
     const uint32_t status = csr.Read(regs::kStatusOffset);
@@ -163,7 +162,7 @@ ConformanceCase DisableTakesLinkDown() {
         break;
       }
     }
-    csr.Write(regs::kCtrlOffset, ResetValue("CTRL"));
+    WriteCtrl(csr, 0);
     if (!WaitLinkUp(context, kLinkUpWithin)) {
       return;
     }
@@ -206,7 +205,7 @@ ConformanceCase TrainingSequence() {
   c.body = [](CaseContext& context) {
     // CREDIT_INIT takes effect at the next entry to Polling (DLL-8.7).
     constexpr uint32_t kInit2 = 40;
-    context.bench.dut_csr().Write(0x040 + 4 * 2, kInit2);
+    context.bench.dut_csr().Write(regs::CreditInitOffset(2), kInit2);
     if (!WaitLinkUp(context, kLinkUpWithin)) {
       return;
     }
@@ -268,8 +267,7 @@ ConformanceCase SilentPartner() {
   c.limit = sc_time(60, SC_US);
   c.body = [](CaseContext& context) {
     // The partner is held in Disabled: it never sends a training set.
-    context.bench.peer_csr().Write(
-        regs::kCtrlOffset, ResetValue("CTRL") & ~regs::kCtrlEnable.Mask());
+    WriteCtrl(context.bench.peer_csr(), 0, regs::kCtrlEnable.Mask());
     std::vector<regs::Ltssm> states;
     bool up = false;
     while (sc_core::sc_time_stamp() < sc_time(30, SC_US)) {
@@ -333,12 +331,9 @@ ConformanceCase RetrainKeepsTheLink() {
       return;
     }
     const PortTap& tap = context.bench.tap();
-    while (NewPayloadsFromDut(tap).size() < 300) {
-      sc_core::wait(tap.recorded());
-    }
+    WaitForNewPayloads(tap, 300);
     const size_t before = tap.log().size();
-    csr.Write(regs::kCtrlOffset,
-              ResetValue("CTRL") | regs::kCtrlRetrain.Mask());
+    WriteCtrl(csr, regs::kCtrlRetrain.Mask());
     if (!AwaitTraffic(context)) {
       return;
     }
@@ -390,10 +385,8 @@ ConformanceCase SilenceInL0EndsInLinkDown() {
       return;
     }
     // The partner goes silent; the DUT's retraining gets no answer.
-    context.bench.peer_csr().Write(
-        regs::kCtrlOffset, ResetValue("CTRL") & ~regs::kCtrlEnable.Mask());
-    csr.Write(regs::kCtrlOffset,
-              ResetValue("CTRL") | regs::kCtrlRetrain.Mask());
+    WriteCtrl(context.bench.peer_csr(), 0, regs::kCtrlEnable.Mask());
+    WriteCtrl(csr, regs::kCtrlRetrain.Mask());
     const sc_time retrain_at = sc_core::sc_time_stamp();
     while (sc_core::sc_time_stamp() < retrain_at + sc_time(20, SC_US) &&
            csr.Read(regs::kLinkDownsOffset) == 0) {
@@ -463,10 +456,8 @@ ConformanceCase LoopbackTrainsAlone() {
   ConformanceCase c;
   c.name = "DLL_6_11_LoopbackTrainsAgainstItself";
   c.body = [](CaseContext& context) {
-    context.bench.peer_csr().Write(
-        regs::kCtrlOffset, ResetValue("CTRL") & ~regs::kCtrlEnable.Mask());
-    context.bench.dut_csr().Write(
-        regs::kCtrlOffset, ResetValue("CTRL") | regs::kCtrlLoopback.Mask());
+    WriteCtrl(context.bench.peer_csr(), 0, regs::kCtrlEnable.Mask());
+    WriteCtrl(context.bench.dut_csr(), regs::kCtrlLoopback.Mask());
     if (!WaitLinkUp(context, kLinkUpWithin)) {
       return;
     }
@@ -579,8 +570,7 @@ ConformanceCase CountersClear() {
       return;
     }
     RegisterMaster& csr = context.bench.dut_csr();
-    csr.Write(regs::kCtrlOffset,
-              ResetValue("CTRL") | regs::kCtrlRetrain.Mask());
+    WriteCtrl(csr, regs::kCtrlRetrain.Mask());
     sc_core::wait(1, SC_US);
     if (!WaitLinkUp(context, kLinkUpWithin)) {
       return;
@@ -600,8 +590,7 @@ ConformanceCase CountersClear() {
           csr.Read(counter.offset) > 0,
           std::string("stimulus: ") + counter.name + " is 0 before CNT_CLEAR");
     }
-    csr.Write(regs::kCtrlOffset,
-              ResetValue("CTRL") | regs::kCtrlCntClear.Mask());
+    WriteCtrl(csr, regs::kCtrlCntClear.Mask());
     for (uint32_t offset = regs::kTxFlitsLoOffset;
          offset <= regs::kLostOnDownOffset; offset += 4) {
       const uint32_t value = csr.Read(offset);
@@ -673,9 +662,7 @@ ConformanceCase ErrorInjection() {
       return;
     }
     const PortTap& tap = context.bench.tap();
-    while (NewPayloadsFromDut(tap).size() < 50) {
-      sc_core::wait(tap.recorded());
-    }
+    WaitForNewPayloads(tap, 50);
     const size_t mark = tap.log().size();
     csr.Write(regs::kErrInjectOffset, regs::kErrInjectSeqErr.Mask());
     const std::optional<size_t> bent = WaitForFlit(
@@ -866,7 +853,7 @@ ConformanceCase NarrowerAfterRecovery() {
     const unsigned half = context.bench.profile().max_lanes / 2;
     auto failed = std::make_shared<bool>(false);
     PortTap& tap = context.bench.tap();
-    tap.set_to_dut_edit([half, failed, &tap](PortFlit& flit) {
+    tap.set_to_dut_edit([half, failed, &tap](PortFlit& /*flit*/) {
       if (!*failed) {
         *failed = true;
         tap.FailLanesToDut(((1u << half) - 1) << half, sc_time(1, SC_NS));
@@ -920,8 +907,7 @@ ConformanceCase FreshPartnerInRecoveryIsALinkDown() {
       }
       return PortTap::EditResult::kPass;
     });
-    csr.Write(regs::kCtrlOffset,
-              ResetValue("CTRL") | regs::kCtrlRetrain.Mask());
+    WriteCtrl(csr, regs::kCtrlRetrain.Mask());
     const sc_time retrain_at = sc_core::sc_time_stamp();
     while (sc_core::sc_time_stamp() < retrain_at + sc_time(2, SC_US) &&
            csr.Read(regs::kLinkDownsOffset) == 0) {
