@@ -427,8 +427,11 @@ void TransportEngine::Receive(const net::Delivered& delivered) {
   ++counters_.packets_received;
   const roce::RocePacket& packet = parsed.value();
   const auto it = qps_.find(packet.bth.dest_qp);
+  // TRN-4.6 and TRN-2.3: no such QP, one not accepting packets, or not
+  // this QP's peer or partition.
   if (it == qps_.end() || !it->second.context.accepts_packets() ||
-      delivered.header.src != it->second.context.attributes().remote_node) {
+      delivered.header.src != it->second.context.attributes().remote_node ||
+      packet.bth.pkey != it->second.context.attributes().pkey) {
     ++counters_.stray_packets;
     return;
   }

@@ -58,9 +58,10 @@ struct EngineCompletion {
 struct EngineCounters {
   uint64_t packets_sent = 0;
   uint64_t packets_received = 0;
-  uint64_t retransmits = 0;    // transport.retransmits (TRN-7.3)
-  uint64_t bad_packets = 0;    // failed TRN-4 parsing or ICRC: dropped
-  uint64_t stray_packets = 0;  // no such QP, or one not accepting packets
+  uint64_t retransmits = 0;  // transport.retransmits (TRN-7.3)
+  uint64_t bad_packets = 0;  // failed TRN-4 parsing or ICRC: dropped
+  // No such QP, one not accepting packets, or a P_Key not the QP's.
+  uint64_t stray_packets = 0;
   // Requests that arrived again and were not executed again (TRN-6.11),
   // and requests ahead of the expected PSN (TRN-7.2).
   uint64_t duplicates = 0;

@@ -10,6 +10,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <optional>
 #include <string>
 #include <systemc>
 #include <utility>
@@ -340,6 +342,37 @@ TEST(TransportEngine, TRN_6_15_ALocalBufferTheEngineCannotReachFailsItsWr) {
   EXPECT_EQ(e0.qp_state(reads.a), QpState::kError);
   EXPECT_EQ(nodes[1].memory->bytes, before1)
       << "nothing of the failed WRITE reached node 1";
+}
+
+// A QP in another partition: node 1's QP has P_Key 0x8002, node 0's the
+// default. Node 1 must drop node 0's WRITE and count it; node 0, never
+// ACKed, exhausts its retries.
+TEST(TransportEngine, TRN_2_3_APacketOfAnotherPartitionIsDropped) {
+  std::vector<EngineNode> nodes = BuildTorus("4", net::DeliveryFaults{});
+  TransportEngine& e0 = *nodes[0].engine;
+  TransportEngine& e1 = *nodes[1].engine;
+  std::fill_n(nodes[1].memory->bytes.begin(), 64, 0xAB);
+  std::vector<EngineCompletion> at0;
+  testing::ScThread workload("workload", [&] {
+    const QpPair qps{e0.CreateQp(), e1.CreateQp()};
+    QpModify init;
+    init.to = QpState::kInit;
+    ASSERT_TRUE(e0.ModifyQp(qps.a, init).ok());
+    init.pkey = 0x8002;
+    ASSERT_TRUE(e1.ModifyQp(qps.b, init).ok());
+    ASSERT_TRUE(ReadyQps(e0, qps.a, e1, qps.b, 1024, std::nullopt, 1));
+    ASSERT_TRUE(e0.PostSend(qps.a, SmallWrite(1, nodes[1].rkey), 0).ok());
+    sc_core::wait(sc_time(200, SC_US));
+    at0 = e0.PollCompletions();
+    sc_core::sc_stop();
+  });
+  sc_core::sc_start();
+
+  EXPECT_GT(e1.counters().stray_packets, 0u);
+  EXPECT_EQ(e1.counters().packets_sent, 0u) << "no ACK, no NAK";
+  EXPECT_EQ(nodes[1].memory->bytes[0], 0xAB) << "the WRITE was executed";
+  ASSERT_EQ(at0.size(), 1u);
+  EXPECT_EQ(at0[0].completion.status, CompletionStatus::kRetryExcErr);
 }
 
 }  // namespace
