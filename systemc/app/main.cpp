@@ -122,13 +122,15 @@ int sc_main(int argc, char* argv[]) {
   bool conformance_quiet = false;
   auto* conformance_command = app.add_subcommand(
       "conformance",
-      "Run the protocol conformance suite against a link controller and "
-      "report a verdict per spec clause (docs/guide-conformance.md).");
+      "Run the protocol conformance suite against a link controller (and a "
+      "transport engine) and report a verdict per spec clause "
+      "(docs/guide-conformance.md).");
   conformance_command
       ->add_option("--dut", conformance.dut,
-                   "Device under test: tlm (the TL model), rtl (the "
-                   "Verilated link controller) or own (the RTL this build "
-                   "was configured with, -DLQ_DUT_RTL)")
+                   "Device under test: tlm (the TL models, checked at DLL "
+                   "and TRN), rtl (the Verilated link controller, DLL) or "
+                   "own (the RTL this build was configured with, "
+                   "-DLQ_DUT_RTL; DLL)")
       ->capture_default_str();
   conformance_command
       ->add_option("--filter", conformance.filter,

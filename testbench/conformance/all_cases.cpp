@@ -7,8 +7,10 @@ namespace lq::conformance {
 
 std::vector<ConformanceCase> AllCases() {
   std::vector<ConformanceCase> cases = DllFlitCases();
-  for (ConformanceCase& c : DllLinkCases()) {
-    cases.push_back(std::move(c));
+  for (auto chapter : {DllLinkCases, TrnFrameCases, TrnReliabilityCases}) {
+    for (ConformanceCase& c : chapter()) {
+      cases.push_back(std::move(c));
+    }
   }
   return cases;
 }

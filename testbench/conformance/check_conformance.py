@@ -26,6 +26,10 @@ MUTANT_CATCHES = {
     "skips-a-number": {"DLL-2.1/a"},
     "lazy-acks": {"DLL-3.9/a", "DLL-3.4/a"},
     "one-credit-vc": {"DLL-5.5/a"},
+    "trn-ignores-nak": {"TRN-7.3/a"},
+    "trn-accepts-bad-icrc": {"TRN-3.4/a"},
+    "trn-skips-a-psn": {"TRN-6.4/a"},
+    "trn-never-asks-for-acks": {"TRN-6.7/a"},
 }
 
 

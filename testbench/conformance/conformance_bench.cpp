@@ -50,6 +50,13 @@ std::vector<std::string> DutNames() {
   return names;
 }
 
+std::vector<std::string> DutLayers(const std::string& name) {
+  if (name == "tlm") {
+    return {"dll", "trn"};
+  }
+  return {"dll"};
+}
+
 Dut MakeDut(const std::string& name) {
   if (name == "tlm") {
     return WrapDut(std::make_unique<link::TlLinkController>("dut", TlConfig()));

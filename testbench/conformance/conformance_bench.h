@@ -92,6 +92,10 @@ class ConformanceBench {
 // The DUTs this build can make: "tlm"; "rtl" when built with Verilator;
 // "own" when built with -DLQ_DUT_RTL as well.
 std::vector<std::string> DutNames();
+// The layers DUT `name` implements, as test points name them: "dll" for
+// every DUT, and "trn" for tlm, whose transport engine the TransportBench
+// runs (the RTL is a link controller only).
+std::vector<std::string> DutLayers(const std::string& name);
 // Makes DUT `name` (one of DutNames()); throws std::invalid_argument for
 // another name.
 Dut MakeDut(const std::string& name);

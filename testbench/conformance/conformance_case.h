@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "testbench/conformance/conformance_bench.h"
+#include "testbench/conformance/transport_bench.h"
 
 namespace lq::conformance {
 
@@ -46,19 +47,32 @@ struct CaseContext {
   Verdict& verdict;
 };
 
+// The same for a case that runs in a TransportBench.
+struct TransportCaseContext {
+  TransportBench& bench;
+  Verdict& verdict;
+};
+
 struct ConformanceCase {
   // Carries the clause ID it checks (docs/spec/README.md: "Tests cite
   // clauses"), e.g. DLL_3_5_GapGetsSelectiveNak.
   std::string name;
-  BenchTraffic traffic;
+  BenchTraffic traffic;  // For a link case.
   // The case fails if its body has not returned by then (simulated time).
   sc_core::sc_time limit = sc_core::sc_time(200, sc_core::SC_US);
+  // A link case runs `body` in a ConformanceBench; a transport case runs
+  // `transport_body` in a TransportBench. Exactly one is set.
   std::function<void(CaseContext&)> body;
+  std::function<void(TransportCaseContext&)> transport_body;
+
+  bool transport() const { return static_cast<bool>(transport_body); }
 };
 
 // Every case of the suite, by chapter.
-std::vector<ConformanceCase> DllFlitCases();  // dll.md sections 1-5
-std::vector<ConformanceCase> DllLinkCases();  // sections 6-8, 11
+std::vector<ConformanceCase> DllFlitCases();         // dll.md sections 1-5
+std::vector<ConformanceCase> DllLinkCases();         // sections 6-8, 11
+std::vector<ConformanceCase> TrnFrameCases();        // trn.md sections 1-4
+std::vector<ConformanceCase> TrnReliabilityCases();  // sections 5-7, 9
 std::vector<ConformanceCase> AllCases();
 
 }  // namespace lq::conformance

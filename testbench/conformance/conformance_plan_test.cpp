@@ -10,6 +10,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "testbench/conformance/conformance_case.h"
 #include "testbench/conformance/suite.h"
@@ -17,6 +18,8 @@
 
 namespace lq::conformance {
 namespace {
+
+const std::vector<std::string> kEveryLayer = {"dll", "trn"};
 
 // Clause IDs defined in docs/spec/*.md ("**[DLL-3.5]**"), by chapter.
 std::map<std::string, std::set<std::string>> SpecClauses() {
@@ -63,8 +66,8 @@ TEST(ConformancePlan, EveryPointHasATestAndEveryTestAPoint) {
   for (const TestPoint& point : BuiltInTestPlan().points) {
     named.insert(point.test);
   }
-  EXPECT_TRUE(SelectPoints(BuiltInTestPlan(), "*"))
-      << SelectPoints(BuiltInTestPlan(), "*").error().reason;
+  EXPECT_TRUE(SelectPoints(BuiltInTestPlan(), "*", kEveryLayer))
+      << SelectPoints(BuiltInTestPlan(), "*", kEveryLayer).error().reason;
   std::set<std::string> cases;
   for (const ConformanceCase& c : AllCases()) {
     EXPECT_TRUE(cases.insert(c.name).second) << c.name << " defined twice";
@@ -146,16 +149,30 @@ TEST(ConformancePlan, MalformedPlansAreRejectedWithFileAndLine) {
 
 TEST(ConformancePlan, FilterSelectsByIdClauseOrTest) {
   const TestPlan& plan = BuiltInTestPlan();
-  Result<std::vector<TestPoint>> by_clause = SelectPoints(plan, "DLL-4.*");
+  Result<std::vector<TestPoint>> by_clause =
+      SelectPoints(plan, "DLL-4.*", kEveryLayer);
   ASSERT_TRUE(by_clause);
   for (const TestPoint& point : *by_clause) {
     EXPECT_EQ(point.clause.rfind("DLL-4.", 0), 0u) << point.id;
   }
   Result<std::vector<TestPoint>> by_test =
-      SelectPoints(plan, "*GapGetsSelectiveNak");
+      SelectPoints(plan, "*GapGetsSelectiveNak", kEveryLayer);
   ASSERT_TRUE(by_test);
   EXPECT_EQ(by_test->size(), 1u);
-  EXPECT_FALSE(SelectPoints(plan, "NOPE-*"));
+  EXPECT_FALSE(SelectPoints(plan, "NOPE-*", kEveryLayer));
+}
+
+TEST(ConformancePlan, ADutIsCheckedOnlyAtTheLayersItImplements) {
+  const TestPlan& plan = BuiltInTestPlan();
+  Result<std::vector<TestPoint>> link = SelectPoints(plan, "*", {"dll"});
+  ASSERT_TRUE(link);
+  for (const TestPoint& point : *link) {
+    EXPECT_EQ(point.layer, "dll") << point.id;
+  }
+  ASSERT_TRUE(SelectPoints(plan, "TRN-*", kEveryLayer));
+  EXPECT_FALSE(SelectPoints(plan, "TRN-*", {"dll"}));
+  EXPECT_EQ(DutLayers("tlm"), kEveryLayer);
+  EXPECT_EQ(DutLayers("rtl"), std::vector<std::string>{"dll"});
 }
 
 TEST(ConformanceReport, PointFailsOnlyOnItsClauseOrOnAnUntaggedCheck) {

@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "models/flit/sequence.h"
+#include "testbench/conformance/frame_mutants.h"
 
 namespace lq::conformance {
 
@@ -108,18 +109,26 @@ PortTap::Edit OneCreditVc(const PortTap& tap) {
 }  // namespace
 
 std::vector<MutantInfo> Mutants() {
-  return {{"ignores-nak", "takes every NAK it receives for an ACK"},
-          {"overdraws-credit",
-           "counts 8 more credits per VC than its partner returned"},
-          {"stale-watermark",
-           "sends NOPs whose watermark is one behind the newest flit"},
-          {"skips-a-number", "numbers its flits 0..99, then 101, 102, ..."},
-          {"lazy-acks", "sends only one ACK in 8 that are due"},
-          {"one-credit-vc", "reports only VC 0's credit count"}};
+  std::vector<MutantInfo> mutants{
+      {"ignores-nak", "dll", "takes every NAK it receives for an ACK"},
+      {"overdraws-credit", "dll",
+       "counts 8 more credits per VC than its partner returned"},
+      {"stale-watermark", "dll",
+       "sends NOPs whose watermark is one behind the newest flit"},
+      {"skips-a-number", "dll", "numbers its flits 0..99, then 101, 102, ..."},
+      {"lazy-acks", "dll", "sends only one ACK in 8 that are due"},
+      {"one-credit-vc", "dll", "reports only VC 0's credit count"}};
+  for (MutantInfo& mutant : FrameMutants()) {
+    mutants.push_back(std::move(mutant));
+  }
+  return mutants;
 }
 
 std::unique_ptr<PortTap> MakeMutant(const std::string& name,
                                     const phy::LinkProfile& profile) {
+  if (MakeFrameMutant(name)) {
+    return nullptr;
+  }
   auto mutant = std::make_unique<PortTap>("mutant", profile, false);
   if (name == "ignores-nak") {
     mutant->set_to_dut_edit(IgnoreNaks(*mutant));

@@ -16,11 +16,15 @@ namespace lq::conformance {
 
 struct MutantInfo {
   std::string name;
+  std::string layer;   // The layer it breaks: "dll" or "trn".
   std::string breaks;  // What the broken DUT does wrong.
 };
 
+// Every mutant: the link mutants here and the transport mutants of
+// frame_mutants.h.
 std::vector<MutantInfo> Mutants();
-// Throws std::invalid_argument for a name Mutants() does not list.
+// The link mutant `name`; nullptr for a transport mutant. Throws
+// std::invalid_argument for a name Mutants() does not list.
 std::unique_ptr<PortTap> MakeMutant(const std::string& name,
                                     const phy::LinkProfile& profile);
 

@@ -4,10 +4,13 @@
 #include <fnmatch.h>
 
 #include <algorithm>
+#include <cctype>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 #include <stdexcept>
 #include <systemc>
@@ -17,6 +20,7 @@
 #include "systemc/app/phase_runner.h"
 #include "systemc/common/function_thread.h"
 #include "testbench/conformance/conformance_case.h"
+#include "testbench/conformance/frame_mutants.h"
 #include "testbench/conformance/mutants.h"
 
 namespace lq::conformance {
@@ -67,19 +71,37 @@ int RunCase(const ConformanceCase& c, const SuiteOptions& options,
 
 int RunCaseOrThrow(const ConformanceCase& c, const SuiteOptions& options,
                    const std::string& result_path) {
-  Dut dut = MakeDut(options.dut);
-  std::unique_ptr<PortTap> mutant;
-  if (!options.mutant.empty()) {
-    mutant = MakeMutant(options.mutant, phy::FindLinkProfile("pcie6").value());
-  }
-  ConformanceBench bench(std::move(dut), std::move(mutant), c.traffic);
+  // A mutant of the other layer leaves the DUT as built.
   Verdict verdict;
-  CaseContext context{bench, verdict};
+  std::unique_ptr<ConformanceBench> link_bench;
+  std::unique_ptr<TransportBench> transport_bench;
+  std::function<void()> body;
+  if (c.transport()) {
+    const std::optional<FrameMutant> mutant = MakeFrameMutant(options.mutant);
+    transport_bench =
+        std::make_unique<TransportBench>(mutant ? &*mutant : nullptr);
+    body = [&] {
+      TransportCaseContext context{*transport_bench, verdict};
+      c.transport_body(context);
+    };
+  } else {
+    std::unique_ptr<PortTap> mutant;
+    if (!options.mutant.empty()) {
+      mutant =
+          MakeMutant(options.mutant, phy::FindLinkProfile("pcie6").value());
+    }
+    link_bench = std::make_unique<ConformanceBench>(
+        MakeDut(options.dut), std::move(mutant), c.traffic);
+    body = [&] {
+      CaseContext context{*link_bench, verdict};
+      c.body(context);
+    };
+  }
   // The case's sc_stop() is how it ends, not news.
   sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO,
                                           sc_core::SC_DO_NOTHING);
   FunctionThread thread("case", [&] {
-    c.body(context);
+    body();
     sc_core::sc_stop();
   });
   sc_core::sc_start(c.limit);
@@ -143,6 +165,19 @@ bool ClauseOrder(const TestPoint& a, const TestPoint& b) {
   return key(a) < key(b);
 }
 
+// "DLL, TRN".
+std::string LayerList(const std::vector<std::string>& layers) {
+  std::string list;
+  for (const std::string& layer : layers) {
+    std::string upper = layer;
+    for (char& ch : upper) {
+      ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+    }
+    list += (list.empty() ? "" : ", ") + upper;
+  }
+  return list;
+}
+
 std::string FailedClauses(const nlohmann::ordered_json& failures) {
   std::string clauses;
   for (const auto& [clause, evidence] : failures.items()) {
@@ -172,7 +207,7 @@ void JudgePoint(const app::PhaseResult& outcome, PointResult& result) {
       stats.value("failures", nlohmann::ordered_json::object());
   result.verdict = PointVerdict::kPass;
   result.evidence = stats.value("evidence", "");
-  for (const std::string key : {result.point.clause, std::string()}) {
+  for (const std::string& key : {result.point.clause, std::string()}) {
     if (result.verdict == PointVerdict::kPass && failures.contains(key)) {
       result.verdict = PointVerdict::kFail;
       result.evidence = failures[key].get<std::string>();
@@ -205,8 +240,9 @@ bool SuiteReport::MandatoryFailed() const {
   return false;
 }
 
-Result<std::vector<TestPoint>> SelectPoints(const TestPlan& plan,
-                                            const std::string& filter) {
+Result<std::vector<TestPoint>> SelectPoints(
+    const TestPlan& plan, const std::string& filter,
+    const std::vector<std::string>& layers) {
   const std::map<std::string, ConformanceCase> cases = CasesByName();
   std::vector<TestPoint> selected;
   for (const TestPoint& point : plan.points) {
@@ -214,16 +250,24 @@ Result<std::vector<TestPoint>> SelectPoints(const TestPlan& plan,
       return Fail("test point " + point.id + " names test '" + point.test +
                   "', which is not a case of the suite");
     }
-    if (Matches(filter, point.id) || Matches(filter, point.clause) ||
-        Matches(filter, point.test)) {
+    const bool implemented =
+        std::find(layers.begin(), layers.end(), point.layer) != layers.end();
+    if (implemented &&
+        (Matches(filter, point.id) || Matches(filter, point.clause) ||
+         Matches(filter, point.test))) {
       selected.push_back(point);
     }
   }
   std::stable_sort(selected.begin(), selected.end(), ClauseOrder);
   if (selected.empty()) {
-    return Fail("--filter '" + filter +
-                "' selects no test point (it matches point IDs such as "
-                "DLL-3.5/a, clauses such as DLL-3.5, and test names)");
+    std::string names;
+    for (const std::string& layer : layers) {
+      names += (names.empty() ? "" : ", ") + layer;
+    }
+    return Fail("--filter '" + filter + "' selects no test point of the " +
+                "layers this DUT implements (" + names +
+                "); it matches point IDs such as DLL-3.5/a, clauses such as "
+                "DLL-3.5, and test names");
   }
   return selected;
 }
@@ -261,6 +305,7 @@ SuiteReport RunSuite(const std::vector<TestPoint>& points,
   SuiteReport report;
   report.dut = options.dut +
                (options.mutant.empty() ? "" : " with mutant " + options.mutant);
+  report.layers = DutLayers(options.dut);
   for (const TestPoint& point : points) {
     const app::PhaseResult& outcome = *by_test.at(point.test);
     PointResult result;
@@ -284,9 +329,10 @@ SuiteReport RunSuite(const std::vector<TestPoint>& points,
 }
 
 void PrintTable(const SuiteReport& report, std::FILE* out) {
-  std::fprintf(out, "lqemu conformance: DUT %s, %zu test point%s\n\n",
-               report.dut.c_str(), report.results.size(),
-               report.results.size() == 1 ? "" : "s");
+  std::fprintf(out,
+               "lqemu conformance: DUT %s (layers %s), %zu test point%s\n\n",
+               report.dut.c_str(), LayerList(report.layers).c_str(),
+               report.results.size(), report.results.size() == 1 ? "" : "s");
   std::fprintf(out, "%-10s %-12s %-7s %s\n", "clause", "point", "verdict",
                "test");
   for (const PointResult& result : report.results) {
@@ -302,14 +348,16 @@ void PrintTable(const SuiteReport& report, std::FILE* out) {
 }
 
 std::string MarkdownReport(const SuiteReport& report) {
-  std::string text = "# Conformance report: DUT " + report.dut + "\n\n" +
-                     std::to_string(report.passed) + " passed, " +
-                     std::to_string(report.failed) + " failed, " +
-                     std::to_string(report.errors) + " errors of " +
-                     std::to_string(report.results.size()) +
-                     " test points.\n\n"
-                     "| clause | test point | checks | verdict | evidence |\n"
-                     "|---|---|---|---|---|\n";
+  std::string text =
+      "# Conformance report: DUT " + report.dut + "\n\n" +
+      "Layers it implements, whose points ran: " + LayerList(report.layers) +
+      ".\n\n" + std::to_string(report.passed) + " passed, " +
+      std::to_string(report.failed) + " failed, " +
+      std::to_string(report.errors) + " errors of " +
+      std::to_string(report.results.size()) +
+      " test points.\n\n"
+      "| clause | test point | checks | verdict | evidence |\n"
+      "|---|---|---|---|---|\n";
   for (const PointResult& result : report.results) {
     text += "| " + result.point.clause + " | " + result.point.id +
             (result.point.mandatory ? "" : " (optional)") + " | " +
@@ -379,7 +427,8 @@ int RunConformanceCommand(const SuiteOptions& options) {
     std::fprintf(stderr, "lqemu conformance: %s\n", error.what());
     return kExitFailed;  // A broken build, not the user's input.
   }
-  Result<std::vector<TestPoint>> points = SelectPoints(*plan, options.filter);
+  Result<std::vector<TestPoint>> points =
+      SelectPoints(*plan, options.filter, DutLayers(options.dut));
   if (!points) {
     std::fprintf(stderr, "lqemu conformance: %s\n",
                  points.error().reason.c_str());

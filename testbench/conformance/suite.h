@@ -33,16 +33,19 @@ struct PointResult {
 };
 
 struct SuiteReport {
-  std::string dut;  // "tlm", or "tlm with mutant ignores-nak".
+  std::string dut;                  // "tlm", or "tlm with mutant ignores-nak".
+  std::vector<std::string> layers;  // Those the DUT implements.
   std::vector<PointResult> results;
   unsigned passed = 0, failed = 0, errors = 0;
   bool MandatoryFailed() const;
 };
 
-// The plan's points that `filter` selects, or an error naming what is
-// wrong: a point whose test is no case, or a filter that selects nothing.
-Result<std::vector<TestPoint>> SelectPoints(const TestPlan& plan,
-                                            const std::string& filter);
+// The plan's points of `layers` (DutLayers()) that `filter` selects, or an
+// error naming what is wrong: a point whose test is no case, or a filter
+// that selects nothing of those layers.
+Result<std::vector<TestPoint>> SelectPoints(
+    const TestPlan& plan, const std::string& filter,
+    const std::vector<std::string>& layers);
 
 // The verdict of `result.point` from its case's outcome (a child's
 // verdict file): ERROR if the case crashed or threw; FAIL if a check about

@@ -1,0 +1,102 @@
+// The suite's transport mutants.
+#include "testbench/conformance/frame_mutants.h"
+
+#include <memory>
+
+#include "models/roce/psn.h"
+
+namespace lq::conformance {
+
+namespace {
+
+using roce::Opcode;
+using EditResult = FrameWire::EditResult;
+
+// A DUT that never acts on a NAK: it recovers only when its ACK timer
+// expires (against TRN-7.3).
+FrameMutant IgnoresNaks() {
+  FrameMutant mutant;
+  mutant.to_dut = [](PortFrame& frame) {
+    return frame.is_nak() ? EditResult::kDrop : EditResult::kPass;
+  };
+  return mutant;
+}
+
+// A DUT that does not check the ICRC: it takes a frame whose ICRC is wrong
+// as though it were right (against TRN-3.4).
+FrameMutant AcceptsBadIcrc() {
+  FrameMutant mutant;
+  mutant.to_dut = [](PortFrame& frame) {
+    if (!frame.packet) {
+      frame.Replace(ResealIcrc(frame.bytes));
+    }
+    return EditResult::kPass;
+  };
+  return mutant;
+}
+
+// A DUT whose request PSNs skip one after its fourth request packet
+// (against TRN-6.4).
+FrameMutant SkipsAPsn() {
+  FrameMutant mutant;
+  auto first = std::make_shared<std::optional<uint32_t>>();
+  mutant.from_dut = [first](PortFrame& frame) {
+    if (!frame.is_request()) {
+      return EditResult::kPass;
+    }
+    if (!*first) {
+      *first = frame.packet->bth.psn;
+    }
+    if (roce::PsnDistance(**first, frame.packet->bth.psn) >= 4) {
+      roce::RocePacket changed = *frame.packet;
+      changed.bth.psn = roce::PsnAdd(changed.bth.psn, 1);
+      frame.Rebuild(changed);
+    }
+    return EditResult::kPass;
+  };
+  return mutant;
+}
+
+// A DUT that never asks for an ACK (against TRN-6.7).
+FrameMutant NeverAsksForAcks() {
+  FrameMutant mutant;
+  mutant.from_dut = [](PortFrame& frame) {
+    if (frame.is_request() && frame.packet->bth.ack_req) {
+      roce::RocePacket changed = *frame.packet;
+      changed.bth.ack_req = false;
+      frame.Rebuild(changed);
+    }
+    return EditResult::kPass;
+  };
+  return mutant;
+}
+
+}  // namespace
+
+std::vector<MutantInfo> FrameMutants() {
+  return {{"trn-ignores-nak", "trn",
+           "never acts on a NAK; only its ACK timer "
+           "makes it resend"},
+          {"trn-accepts-bad-icrc", "trn", "does not check the ICRC"},
+          {"trn-skips-a-psn", "trn",
+           "numbers its requests from sq_psn but skips one after the fourth"},
+          {"trn-never-asks-for-acks", "trn", "sets AckReq on no request"}};
+}
+
+std::optional<FrameMutant> MakeFrameMutant(const std::string& name) {
+  if (name == "trn-ignores-nak") {
+    return IgnoresNaks();
+  }
+  if (name == "trn-accepts-bad-icrc") {
+    return AcceptsBadIcrc();
+  }
+  if (name == "trn-skips-a-psn") {
+    return SkipsAPsn();
+  }
+  if (name == "trn-never-asks-for-acks") {
+    return NeverAsksForAcks();
+  }
+  return std::nullopt;
+}
+
+}  // namespace lq::conformance

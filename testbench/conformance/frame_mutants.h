@@ -1,0 +1,20 @@
+// Broken variants of a transport engine that the suite must catch: each is
+// a pair of frame edits at the DUT's transport port (FrameWire), so the
+// same mutant applies to any transport DUT. Like the link mutants
+// (mutants.h) they test the suite's power (CTest conformance.mutant_*).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "testbench/conformance/mutants.h"
+#include "testbench/conformance/transport_bench.h"
+
+namespace lq::conformance {
+
+std::vector<MutantInfo> FrameMutants();
+// The mutant named `name`, or nothing if FrameMutants() does not list it.
+std::optional<FrameMutant> MakeFrameMutant(const std::string& name);
+
+}  // namespace lq::conformance

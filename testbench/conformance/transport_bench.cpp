@@ -1,0 +1,83 @@
+// The transport conformance bench.
+#include "testbench/conformance/transport_bench.h"
+
+namespace lq::conformance {
+
+namespace {
+
+using transport::QpModify;
+using transport::QpState;
+using transport::TransportEngine;
+using transport::TransportEngineConfig;
+
+TransportEngineConfig EngineConfig(uint16_t node) {
+  TransportEngineConfig config;
+  config.node = node;
+  config.interface.nodes = 2;
+  config.interface.in_order = true;
+  return config;
+}
+
+}  // namespace
+
+TransportBench::TransportBench(const FrameMutant* mutant)
+    : dut_(std::make_unique<TransportEngine>("dut", EngineConfig(kDutNode))),
+      peer_(std::make_unique<TransportEngine>("peer", EngineConfig(kPeerNode))),
+      dut_memory_(
+          std::make_unique<transport::TestMemory>("dut_memory", kMemoryBytes)),
+      peer_memory_(
+          std::make_unique<transport::TestMemory>("peer_memory", kMemoryBytes)),
+      wire_(std::make_unique<FrameWire>("wire", kDutNode, kPeerNode,
+                                        EngineConfig(kDutNode).interface)) {
+  dut_->memory.bind(dut_memory_->socket);
+  peer_->memory.bind(peer_memory_->socket);
+  lq::Connect(dut_->network(), wire_->dut_side());
+  lq::Connect(peer_->network(), wire_->peer_side());
+  dut_rkey_ = dut_->RegisterMemory({0, kMemoryBytes, transport::kRemoteAll});
+  peer_rkey_ = peer_->RegisterMemory({0, kMemoryBytes, transport::kRemoteAll});
+  if (mutant) {
+    wire_->SetMutantEdit(FrameDirection::kFromDut, mutant->from_dut);
+    wire_->SetMutantEdit(FrameDirection::kToDut, mutant->to_dut);
+  }
+}
+
+std::optional<Connection> TransportBench::Connect(
+    const ConnectionOptions& options) {
+  const Connection c{dut_->CreateQp(), peer_->CreateQp()};
+  QpModify init;
+  init.to = QpState::kInit;
+  QpModify dut_rtr;
+  dut_rtr.to = QpState::kRtr;
+  dut_rtr.remote_node = kPeerNode;
+  dut_rtr.remote_qpn = c.peer_qpn;
+  dut_rtr.pmtu = options.pmtu;
+  dut_rtr.rq_psn = options.peer_sq_psn;
+  dut_rtr.min_rnr_timer = options.dut_min_rnr_timer;
+  dut_rtr.congestion_control = options.congestion;
+  QpModify peer_rtr = dut_rtr;
+  peer_rtr.remote_node = kDutNode;
+  peer_rtr.remote_qpn = c.dut_qpn;
+  peer_rtr.rq_psn = options.dut_sq_psn;
+  peer_rtr.min_rnr_timer.reset();
+  QpModify dut_rts;
+  dut_rts.to = QpState::kRts;
+  dut_rts.sq_psn = options.dut_sq_psn;
+  dut_rts.timeout = options.dut_timeout;
+  dut_rts.retry_cnt = options.dut_retry_cnt;
+  dut_rts.rnr_retry = options.dut_rnr_retry;
+  QpModify peer_rts;
+  peer_rts.to = QpState::kRts;
+  peer_rts.sq_psn = options.peer_sq_psn;
+  const bool ok = dut_->ModifyQp(c.dut_qpn, init).ok() &&
+                  peer_->ModifyQp(c.peer_qpn, init).ok() &&
+                  dut_->ModifyQp(c.dut_qpn, dut_rtr).ok() &&
+                  peer_->ModifyQp(c.peer_qpn, peer_rtr).ok() &&
+                  dut_->ModifyQp(c.dut_qpn, dut_rts).ok() &&
+                  peer_->ModifyQp(c.peer_qpn, peer_rts).ok();
+  if (!ok) {
+    return std::nullopt;
+  }
+  return c;
+}
+
+}  // namespace lq::conformance

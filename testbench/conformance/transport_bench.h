@@ -1,0 +1,78 @@
+// The set-up every transport conformance case runs in: the transport engine
+// under test (node 0) and a reference partner engine (node 1, the TL
+// engine), each with a memory it may DMA into, joined by a FrameWire where
+// a fabric would be. Cases drive the DUT only as a peer and an owner
+// would: frames at its transport port (through the wire), and its
+// verbs-like API for connecting queue pairs and posting work requests, the
+// host side of a transport engine as the slot socket is the network side
+// of a link controller (decision 0022).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <systemc>
+#include <vector>
+
+#include "systemc/transport/transport_engine.h"
+#include "testbench/conformance/frame_wire.h"
+#include "testbench/systemc/transport/engine_torus.h"
+
+namespace lq::conformance {
+
+// A broken transport engine variant (frame_mutants.h): the edits of the
+// frames it sends and of those it is given that break it.
+struct FrameMutant {
+  FrameWire::Edit from_dut;
+  FrameWire::Edit to_dut;
+};
+
+// What TransportBench::Connect sets up (TRN-5.5's attributes).
+struct ConnectionOptions {
+  uint32_t pmtu = 1024;
+  uint32_t dut_sq_psn = 0;   // The first PSN the DUT sends...
+  uint32_t peer_sq_psn = 0;  // ...and the partner.
+  uint8_t dut_timeout = 8;   // The DUT's local ACK timeout code.
+  uint8_t dut_retry_cnt = 7;
+  uint8_t dut_rnr_retry = 7;
+  uint8_t dut_min_rnr_timer = 1;
+  std::string congestion = "none";
+};
+
+// A connected pair of QPs.
+struct Connection {
+  uint32_t dut_qpn = 0;
+  uint32_t peer_qpn = 0;
+};
+
+class TransportBench {
+ public:
+  static constexpr uint16_t kDutNode = 0;
+  static constexpr uint16_t kPeerNode = 1;
+  static constexpr size_t kMemoryBytes = 1 << 20;
+
+  // `mutant` (may be null) breaks the DUT.
+  explicit TransportBench(const FrameMutant* mutant);
+
+  transport::TransportEngine& dut() { return *dut_; }
+  transport::TransportEngine& peer() { return *peer_; }
+  transport::TestMemory& dut_memory() { return *dut_memory_; }
+  transport::TestMemory& peer_memory() { return *peer_memory_; }
+  // R_Keys of each node's whole memory, every remote right.
+  uint32_t dut_rkey() const { return dut_rkey_; }
+  uint32_t peer_rkey() const { return peer_rkey_; }
+  FrameWire& wire() { return *wire_; }
+
+  // TRN-5.6 between a new QP on the DUT and one on the partner; nothing if
+  // a modify failed.
+  std::optional<Connection> Connect(const ConnectionOptions& options);
+
+ private:
+  std::unique_ptr<transport::TransportEngine> dut_, peer_;
+  std::unique_ptr<transport::TestMemory> dut_memory_, peer_memory_;
+  std::unique_ptr<FrameWire> wire_;
+  uint32_t dut_rkey_ = 0, peer_rkey_ = 0;
+};
+
+}  // namespace lq::conformance
