@@ -3,8 +3,9 @@
 // port would be, one network interface facing each engine, and carries
 // every transport frame across, decoded and on record, with the edits a
 // case asks for: drop a frame, change its bytes, inject one of its own.
-// The record is the DUT's port as the DUT sees it: the frames it sent, and
-// the frames it was given after the case's edits.
+// The record holds the frames the DUT sent, and the frames it was given
+// after the case's edits: what crosses its port, in the order the wire
+// saw them.
 #pragma once
 
 #include <cstdint>
@@ -27,9 +28,11 @@ enum class FrameDirection { kFromDut, kToDut };
 // One frame at the DUT's transport port.
 struct PortFrame {
   FrameDirection direction = FrameDirection::kFromDut;
-  sc_core::sc_time at;  // When its last byte crossed.
-  uint8_t tc = 0;       // The network traffic class it travels on.
-  Bytes bytes;          // Ethernet frame without FCS (TRN-1.1).
+  // When its last byte reached the wire. A frame to the DUT reaches the
+  // DUT a few slot times later (the wire's interface sends it on).
+  sc_core::sc_time at;
+  uint8_t tc = 0;  // The network traffic class it travels on.
+  Bytes bytes;     // Ethernet frame without FCS (TRN-1.1).
   // Its decoding by the reference parser (TRN-4.5), or why that failed.
   std::optional<roce::RocePacket> packet;
   std::string parse_error;

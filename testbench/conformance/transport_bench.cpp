@@ -65,6 +65,7 @@ std::optional<Connection> TransportBench::Connect(
   dut_rts.timeout = options.dut_timeout;
   dut_rts.retry_cnt = options.dut_retry_cnt;
   dut_rts.rnr_retry = options.dut_rnr_retry;
+  dut_rts.max_rd_atomic = options.dut_max_rd_atomic;
   QpModify peer_rts;
   peer_rts.to = QpState::kRts;
   peer_rts.sq_psn = options.peer_sq_psn;

@@ -37,6 +37,7 @@ struct ConnectionOptions {
   uint8_t dut_retry_cnt = 7;
   uint8_t dut_rnr_retry = 7;
   uint8_t dut_min_rnr_timer = 1;
+  uint8_t dut_max_rd_atomic = 16;
   std::string congestion = "none";
 };
 

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <memory>
 #include <stdexcept>
 
 #include "testbench/systemc/transport/engine_torus.h"
@@ -146,6 +147,17 @@ std::optional<size_t> AwaitFrame(FrameWire& wire, const FramePredicate& which,
     }
     sc_core::wait(deadline - sc_core::sc_time_stamp(), wire.logged_event());
   }
+}
+
+FrameWire::Edit DropFirst(FramePredicate which) {
+  auto dropped = std::make_shared<bool>(false);
+  return [which = std::move(which), dropped](PortFrame& frame) {
+    if (!*dropped && which(frame)) {
+      *dropped = true;
+      return FrameWire::EditResult::kDrop;
+    }
+    return FrameWire::EditResult::kPass;
+  };
 }
 
 uint64_t EngineStat(const transport::TransportEngine& engine,

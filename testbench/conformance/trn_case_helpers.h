@@ -78,6 +78,9 @@ std::optional<size_t> AwaitFrame(FrameWire& wire, const FramePredicate& which,
                                  const sc_core::sc_time& within,
                                  size_t from = 0);
 
+// An edit that drops the first frame `which` picks and passes the rest.
+FrameWire::Edit DropFirst(FramePredicate which);
+
 // The engine's statistic `name` (TransportEngine::Stats(), without the
 // module's prefix); throws std::logic_error for one it does not have.
 uint64_t EngineStat(const transport::TransportEngine& engine,

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "models/roce/addressing.h"
+#include "models/roce/frame_edits.h"
 #include "models/roce/icrc.h"
 #include "models/roce/opcode.h"
 #include "models/roce/packet_factory.h"
@@ -99,11 +100,31 @@ void SendsOnlyWellFormedFrames(TransportCaseContext& context) {
   unsigned frames = 0;
   uint32_t msn = 0;
   std::set<uint8_t> opcodes;
+  std::vector<uint64_t> originals;  // Of the DUT's ATOMIC ACKNOWLEDGEs.
   for (const PortFrame* frame : FramesWhere(
            bench.wire(), [](const PortFrame& f) { return f.from_dut(); })) {
     ++frames;
-    opcodes.insert(frame->bytes.size() > kBth ? frame->bytes[kBth] : 0xFF);
+    const Bytes& b = frame->bytes;
+    const uint8_t opcode = b.size() > kBth ? b[kBth] : 0xFF;
+    opcodes.insert(opcode);
     CheckSentFrame(verdict, *frame, *c, reth);
+    // TRN-2.5: the AtomicETH of the DUT's atomics, big-endian, as posted.
+    const bool fetch_add = opcode == static_cast<uint8_t>(Opcode::kFetchAdd);
+    if ((fetch_add || opcode == static_cast<uint8_t>(Opcode::kCompareSwap)) &&
+        b.size() >= kExt + roce::AtomicEth::kSize + roce::kIcrcSize) {
+      const uint64_t swap = Be64(b, kExt + 12), compare = Be64(b, kExt + 20);
+      verdict.Expect(Be64(b, kExt) == 0x30000 &&
+                         Be32(b, kExt + 8) == bench.peer_rkey() &&
+                         (fetch_add ? swap == 5 : swap == 9 && compare == 5),
+                     "AtomicETH not the posted address, R_Key, swap/add and "
+                     "compare: " +
+                         Evidence(*frame),
+                     {"TRN-2.5"});
+    }
+    if (opcode == static_cast<uint8_t>(Opcode::kAtomicAcknowledge) &&
+        b.size() >= kExt + roce::Aeth::kSize + roce::AtomicAckEth::kSize) {
+      originals.push_back(Be64(b, kExt + roce::Aeth::kSize));
+    }
     // TRN-6.10: the MSN the DUT reports as responder never goes back.
     if (frame->packet && frame->packet->aeth) {
       verdict.Expect(frame->packet->aeth->msn >= msn,
@@ -111,6 +132,11 @@ void SendsOnlyWellFormedFrames(TransportCaseContext& context) {
       msn = frame->packet->aeth->msn;
     }
   }
+  // The partner's FETCH_ADD found 0 and its COMPARE_SWAP the 1 it left.
+  verdict.Expect(originals == std::vector<uint64_t>{0, 1},
+                 "the DUT's ATOMIC ACKNOWLEDGEs do not carry 0 then 1 as the "
+                 "values before the partner's atomics",
+                 {"TRN-2.5"});
   // The stimulus made the DUT send every opcode but SEND ONLY, the "with
   // immediate" forms and the CNP (which TRN_9_5 checks).
   verdict.Expect(opcodes.size() == 16, "stimulus: the DUT sent only " +
@@ -122,6 +148,70 @@ void SendsOnlyWellFormedFrames(TransportCaseContext& context) {
                  {"TRN-6.10"});
   verdict.Note(std::to_string(frames) + " frames of " +
                std::to_string(opcodes.size()) + " opcodes checked");
+}
+
+// SEND and WRITE with immediate data each way.
+void CarriesImmediateData(TransportCaseContext& context) {
+  TransportBench& bench = context.bench;
+  Verdict& verdict = context.verdict;
+  const auto c = ConnectOrFail(context);
+  if (!c ||
+      !PostReceiveOrFail(context, bench.peer(), c->peer_qpn, 100, 4096, 0) ||
+      !PostReceiveOrFail(context, bench.peer(), c->peer_qpn, 101, 4096, 0) ||
+      !PostReceiveOrFail(context, bench.dut(), c->dut_qpn, 200, 4096, 0)) {
+    return;
+  }
+  SendWr send;
+  send.wr_id = 1;
+  send.length = 100;
+  send.immediate = 0xCAFEF00D;
+  SendWr write = WriteWr(2, 1500, 0x10000, bench.peer_rkey());
+  write.immediate = 0x0BADBEEF;
+  SendWr peer_send = send;
+  peer_send.immediate = 0x12345678;
+  if (!PostOrFail(context, bench.dut(), c->dut_qpn, send, 0) ||
+      !PostOrFail(context, bench.dut(), c->dut_qpn, write, 0) ||
+      !PostOrFail(context, bench.peer(), c->peer_qpn, peer_send, 0)) {
+    return;
+  }
+  const auto dut_done = AwaitCompletions(bench.dut(), 3, sc_time(50, SC_US));
+  const auto peer_done = AwaitCompletions(bench.peer(), 3, sc_time(50, SC_US));
+  // Immediates on the wire: the last 4 bytes before pad and ICRC of the
+  // header chain, ImmDt last in TRN-4.2's order.
+  std::vector<uint32_t> sent;
+  for (const PortFrame* frame : FramesWhere(bench.wire(), RequestFromDut())) {
+    const roce::OpcodeInfo* info = roce::FindOpcode(frame->bytes[kBth]);
+    if (info && (info->headers & roce::kHeaderImmDt)) {
+      const size_t at =
+          kExt + roce::ExtensionHeadersSize(info->headers) - roce::ImmDt::kSize;
+      sent.push_back(Be32(frame->bytes, at));
+    }
+  }
+  verdict.Expect(sent == std::vector<uint32_t>{0xCAFEF00D, 0x0BADBEEF},
+                 std::to_string(sent.size()) +
+                     " frames from the DUT carried immediate data; expected "
+                     "0xCAFEF00D, then 0x0BADBEEF, big-endian",
+                 {"TRN-2.7"});
+  std::vector<uint32_t> delivered;
+  for (const auto& done : peer_done) {
+    if (done.receive && done.completion.immediate) {
+      delivered.push_back(*done.completion.immediate);
+    }
+  }
+  verdict.Expect(delivered == sent,
+                 "the partner's receive completions "
+                 "do not carry what the DUT sent",
+                 {"TRN-2.7"});
+  bool received = false;
+  for (const auto& done : dut_done) {
+    received =
+        received || (done.receive && done.completion.immediate ==
+                                         std::optional<uint32_t>(0x12345678));
+  }
+  verdict.Expect(received,
+                 "the DUT's receive completion does not carry the "
+                 "partner's immediate 0x12345678",
+                 {"TRN-2.7"});
 }
 
 // The partner's 8-packet WRITE reaches the DUT with one payload bit of its
@@ -178,6 +268,52 @@ void DropsAFrameWithABadIcrc(TransportCaseContext& context) {
   }
   verdict.Expect(ReadMemory(bench.dut_memory(), 0x1000, data.size()) == data,
                  "the DUT's memory differs from what was written", {"TRN-3.4"});
+}
+
+// The partner's 4-packet WRITE reaches the DUT with every field the ICRC
+// masks changed as a router or a careless sender might: TTL decremented
+// twice and CE marked (checksum updated, TRN-1.7), a UDP checksum, and
+// BTH byte 4's reserved bits set.
+void TakesFramesWithMaskedFieldsChanged(TransportCaseContext& context) {
+  TransportBench& bench = context.bench;
+  Verdict& verdict = context.verdict;
+  const auto c = ConnectOrFail(context);
+  if (!c) {
+    return;
+  }
+  bench.wire().SetEdit(FrameDirection::kToDut, [](PortFrame& frame) {
+    if (!frame.is_request()) {
+      return FrameWire::EditResult::kPass;
+    }
+    Bytes bytes = frame.bytes;
+    roce::DecrementTtl(bytes);
+    roce::DecrementTtl(bytes);
+    roce::MarkCongestionExperienced(bytes);
+    bytes[kUdp + 6] = 0xBE;  // The UDP checksum, not checked (TRN-1.6).
+    bytes[kUdp + 7] = 0xEF;
+    bytes[kBth + 4] |= 0x3F;  // Reserved bits, ignored (TRN-2.2).
+    frame.Replace(std::move(bytes));
+    return FrameWire::EditResult::kPass;
+  });
+  const Bytes data = FillPattern(bench.peer_memory(), 0, 4 * 1024, 12);
+  if (!PostOrFail(context, bench.peer(), c->peer_qpn,
+                  WriteWr(1, 4 * 1024, 0x1000, bench.dut_rkey()), 0)) {
+    return;
+  }
+  ExpectSuccess(context, AwaitCompletions(bench.peer(), 1, sc_time(50, SC_US)),
+                1);
+  const auto requests = FramesWhere(bench.wire(), RequestToDut());
+  const bool changed = !requests.empty() &&
+                       requests.front()->bytes[kIp + 8] == 62 &&
+                       (requests.front()->bytes[kIp + 1] & 3) == 3;
+  verdict.Expect(changed, "stimulus: the frames were not edited");
+  verdict.Expect(requests.size() == 4,
+                 "the partner sent " + std::to_string(requests.size()) +
+                     " request packets for 4; the DUT refused some",
+                 {"TRN-3.2", "TRN-1.7", "TRN-1.6", "TRN-2.2"});
+  verdict.Expect(ReadMemory(bench.dut_memory(), 0x1000, data.size()) == data,
+                 "the WRITE's data was not placed",
+                 {"TRN-3.2", "TRN-1.7", "TRN-1.6", "TRN-2.2"});
 }
 
 // One malformed frame to inject, the clause that makes the DUT refuse it,
@@ -313,6 +449,12 @@ std::vector<ConformanceCase> TrnFrameCases() {
   ConformanceCase c;
   c.name = "TRN_1_1_SendsOnlyWellFormedFrames";
   c.transport_body = SendsOnlyWellFormedFrames;
+  cases.push_back(c);
+  c.name = "TRN_2_7_CarriesImmediateData";
+  c.transport_body = CarriesImmediateData;
+  cases.push_back(c);
+  c.name = "TRN_3_2_TakesFramesWithMaskedFieldsChanged";
+  c.transport_body = TakesFramesWithMaskedFieldsChanged;
   cases.push_back(c);
   c.name = "TRN_3_4_DropsAFrameWithABadIcrc";
   c.transport_body = DropsAFrameWithABadIcrc;

@@ -48,6 +48,10 @@ uint32_t Be32(const Bytes& bytes, size_t at) {
   return static_cast<uint32_t>(Be16(bytes, at)) << 16 | Be16(bytes, at + 2);
 }
 
+uint64_t Be64(const Bytes& bytes, size_t at) {
+  return uint64_t{Be32(bytes, at)} << 32 | Be32(bytes, at + 4);
+}
+
 uint16_t Ipv4Sum(const Bytes& bytes, size_t at) {
   uint32_t sum = 0;
   for (size_t i = 0; i < 20; i += 2) {
@@ -156,8 +160,8 @@ void CheckSentFrame(Verdict& verdict, const PortFrame& frame,
   // TRN-2.4 and TRN-2.9: the RETH's fields, big-endian, are those of one
   // of the DUT's work requests.
   if (info->headers & roce::kHeaderReth) {
-    const std::pair<uint64_t, uint32_t> fields{
-        uint64_t{Be32(b, kExt)} << 32 | Be32(b, kExt + 4), Be32(b, kExt + 12)};
+    const std::pair<uint64_t, uint32_t> fields{Be64(b, kExt),
+                                               Be32(b, kExt + 12)};
     const auto& known = reth.address_and_length;
     verdict.Expect(
         Be32(b, kExt + 8) == reth.rkey &&
@@ -165,7 +169,7 @@ void CheckSentFrame(Verdict& verdict, const PortFrame& frame,
         "RETH address, R_Key or DMA length is none of a posted "
         "WRITE's or READ's, read big-endian: " +
             what,
-        {"TRN-2.9"});
+        {"TRN-2.9", "TRN-2.4"});
   }
   // TRN-2.6 and TRN-4.4: the AETH's syndrome.
   if (info->headers & roce::kHeaderAeth) {

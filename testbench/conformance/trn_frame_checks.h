@@ -20,6 +20,7 @@ inline constexpr size_t kIp = 14, kUdp = 34, kBth = 42, kExt = 54;
 // Big-endian fields of a frame (TRN-2.9).
 uint16_t Be16(const Bytes& bytes, size_t at);
 uint32_t Be32(const Bytes& bytes, size_t at);
+uint64_t Be64(const Bytes& bytes, size_t at);
 
 // The RFC 791 checksum of the 20-byte IPv4 header at `at`, summed with its
 // checksum field: 0xFFFF when the field is right.

@@ -3,6 +3,7 @@
 // errors and congestion notification.
 #include <algorithm>
 #include <cstdio>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -175,7 +176,9 @@ FrameWire::Edit AckReqOnlyOnLast() {
 void AcksAsTheResponder(TransportCaseContext& context) {
   TransportBench& bench = context.bench;
   Verdict& verdict = context.verdict;
-  const auto c = ConnectOrFail(context);
+  ConnectionOptions options;
+  options.peer_sq_psn = 0xFFFFF0;  // The DUT's rq_psn: its first ePSN.
+  const auto c = ConnectOrFail(context, options);
   if (!c) {
     return;
   }
@@ -191,12 +194,15 @@ void AcksAsTheResponder(TransportCaseContext& context) {
   std::string list;
   for (const PortFrame* frame : FramesWhere(bench.wire(), AckFromDut())) {
     acked.push_back(frame->packet->bth.psn);
-    list += (list.empty() ? "" : ", ") + std::to_string(acked.back());
+    list += (list.empty() ? "" : ", ") + Hex(acked.back());
   }
-  // Every 16 packets (PSN 15 and 31) and at the AckReq (39).
-  verdict.Expect(acked == std::vector<uint32_t>{15, 31, 39},
-                 "the DUT ACKed PSNs " + list + "; expected 15, 31, 39",
-                 {"TRN-6.9"});
+  // Every 16 packets (the 16th and 32nd) and at the AckReq (the 40th),
+  // counted from rq_psn across the wrap.
+  const std::vector<uint32_t> expected{0xFFFFFF, 0x00000F, 0x000017};
+  verdict.Expect(
+      acked == expected,
+      "the DUT ACKed PSNs " + list + "; expected 0xffffff, 0x00000f, 0x000017",
+      {"TRN-6.9", "TRN-6.6"});
   verdict.Expect(ReadMemory(bench.dut_memory(), 0x1000, data.size()) == data,
                  "the WRITE's data was not placed", {"TRN-6.8"});
 }
@@ -262,15 +268,10 @@ void DoesNotExecuteADuplicateAgain(TransportCaseContext& context) {
                  {"TRN-6.11"});
 }
 
-// Drops the first time PSN `psn` of a request crosses, returning whether
-// it did.
-FrameWire::Edit DropOnce(uint32_t psn, std::shared_ptr<bool> dropped) {
-  return [psn, dropped](PortFrame& frame) {
-    if (!*dropped && frame.is_request() && frame.packet->bth.psn == psn) {
-      *dropped = true;
-      return EditResult::kDrop;
-    }
-    return EditResult::kPass;
+// Picks request packets with PSN `psn`.
+FramePredicate RequestWithPsn(uint32_t psn) {
+  return [psn](const PortFrame& frame) {
+    return frame.is_request() && frame.packet->bth.psn == psn;
   };
 }
 
@@ -282,8 +283,7 @@ void NaksTheFirstOutOfSequenceRequest(TransportCaseContext& context) {
   if (!c) {
     return;
   }
-  auto dropped = std::make_shared<bool>(false);
-  bench.wire().SetEdit(FrameDirection::kToDut, DropOnce(1, dropped));
+  bench.wire().SetEdit(FrameDirection::kToDut, DropFirst(RequestWithPsn(1)));
   const Bytes data = FillPattern(bench.peer_memory(), 0, 8 * kPmtu, 6);
   if (!PostOrFail(context, bench.peer(), c->peer_qpn,
                   WriteWr(1, 8 * kPmtu, 0x1000, bench.dut_rkey()), 0)) {
@@ -329,8 +329,7 @@ void GoesBackNOnANak(TransportCaseContext& context) {
   if (!c) {
     return;
   }
-  auto dropped = std::make_shared<bool>(false);
-  bench.wire().SetEdit(FrameDirection::kFromDut, DropOnce(2, dropped));
+  bench.wire().SetEdit(FrameDirection::kFromDut, DropFirst(RequestWithPsn(2)));
   const Bytes data = FillPattern(bench.dut_memory(), 0, 8 * kPmtu, 7);
   if (!PostOrFail(context, bench.dut(), c->dut_qpn,
                   WriteWr(1, 8 * kPmtu, 0x1000, bench.peer_rkey()), 0)) {
@@ -395,46 +394,50 @@ void GoesBackNOnANak(TransportCaseContext& context) {
                  {"TRN-7.3"});
 }
 
-// The partner's first ACK is lost; the DUT's ACK timer (code 1: 8.192 us)
-// must resend.
-void ResendsWhenTheAckTimerExpires(TransportCaseContext& context) {
+// The DUT's WRITE ONLY on `c` whose first ACK is lost: checks that the
+// WRITE is sent twice, the same both times, between `earliest` and
+// `latest` apart, and completes (failures name `clause`).
+void ExpectTimerResend(TransportCaseContext& context, const Connection& c,
+                       const sc_time& earliest, const sc_time& latest,
+                       const char* clause) {
   TransportBench& bench = context.bench;
   Verdict& verdict = context.verdict;
-  ConnectionOptions options;
-  options.dut_timeout = 1;
-  const auto c = ConnectOrFail(context, options);
-  if (!c) {
-    return;
-  }
-  auto lost = std::make_shared<bool>(false);
-  bench.wire().SetEdit(FrameDirection::kToDut, [lost](PortFrame& frame) {
-    if (!*lost && frame.is_ack()) {
-      *lost = true;
-      return EditResult::kDrop;
-    }
-    return EditResult::kPass;
-  });
-  if (!PostOrFail(context, bench.dut(), c->dut_qpn,
+  bench.wire().SetEdit(
+      FrameDirection::kToDut,
+      DropFirst([](const PortFrame& frame) { return frame.is_ack(); }));
+  if (!PostOrFail(context, bench.dut(), c.dut_qpn,
                   WriteWr(1, 64, 0x1000, bench.peer_rkey()), 0)) {
     return;
   }
-  ExpectSuccess(context, AwaitCompletions(bench.dut(), 1, sc_time(50, SC_US)),
-                1, {"TRN-7.4"});
+  ExpectSuccess(context,
+                AwaitCompletions(bench.dut(), 1, latest + sc_time(20, SC_US)),
+                1, {clause});
   const auto sent = FramesWhere(bench.wire(), RequestFromDut());
   if (!verdict.Expect(sent.size() == 2,
                       std::to_string(sent.size()) +
                           " transmissions of the WRITE; expected 2",
-                      {"TRN-7.4"})) {
+                      {clause})) {
     return;
   }
   const sc_time gap = sent[1]->at - sent[0]->at;
-  verdict.Expect(
-      gap >= sc_time(8192, SC_NS) && gap < sc_time(9, SC_US),
-      "resent " + Us(gap) + " after the first send; the timer is 8.192 us",
-      {"TRN-7.4"});
+  verdict.Expect(gap >= earliest && gap < latest,
+                 "resent " + Us(gap) + " after the first send; expected " +
+                     Us(earliest) + " to " + Us(latest),
+                 {clause});
   verdict.Expect(sent[1]->bytes == sent[0]->bytes,
-                 "the resend differs from the first send", {"TRN-7.3"});
+                 "the resend differs from the first send", {clause});
   verdict.Note("resent " + Us(gap) + " after the first send");
+}
+
+// The partner's first ACK is lost; the DUT's ACK timer (code 1: 8.192 us)
+// must resend.
+void ResendsWhenTheAckTimerExpires(TransportCaseContext& context) {
+  ConnectionOptions options;
+  options.dut_timeout = 1;
+  if (const auto c = ConnectOrFail(context, options)) {
+    ExpectTimerResend(context, *c, sc_time(8192, SC_NS), sc_time(9, SC_US),
+                      "TRN-7.4");
+  }
 }
 
 // Every ACK is lost; retry_cnt 2.
@@ -687,12 +690,153 @@ void SendsOneCnpPerInterval(TransportCaseContext& context) {
     verdict.Expect(cnp.packet && cnp.packet->bth.dest_qp == c->peer_qpn,
                    "the CNP does not name the partner's QP: " + Evidence(cnp),
                    {"TRN-9.4"});
+    const bool reserved_zero =
+        cnp.bytes.size() >= kExt + roce::kCnpReservedSize &&
+        std::all_of(cnp.bytes.begin() + kExt,
+                    cnp.bytes.begin() + kExt + roce::kCnpReservedSize,
+                    [](uint8_t byte) { return byte == 0; });
+    verdict.Expect(reserved_zero,
+                   "the CNP's 16 reserved bytes are not zero: " + Evidence(cnp),
+                   {"TRN-2.8"});
   }
   // The CNP's format, and every other frame's, as TRN_1_1 checks them.
   for (const PortFrame* frame : FramesWhere(
            bench.wire(), [](const PortFrame& f) { return f.from_dut(); })) {
     CheckSentFrame(verdict, *frame, *c, RethExpectation{});
   }
+}
+
+// Six 4 KiB READs posted at once with max_rd_atomic 2.
+void HoldsReadsBeyondMaxRdAtomic(TransportCaseContext& context) {
+  TransportBench& bench = context.bench;
+  Verdict& verdict = context.verdict;
+  ConnectionOptions options;
+  options.dut_max_rd_atomic = 2;
+  const auto c = ConnectOrFail(context, options);
+  if (!c) {
+    return;
+  }
+  FillPattern(bench.peer_memory(), 0, 6 * 4 * kPmtu, 10);
+  constexpr unsigned kReads = 6;
+  for (unsigned i = 0; i < kReads; ++i) {
+    if (!PostOrFail(context, bench.dut(), c->dut_qpn,
+                    ReadWr(i, 4 * kPmtu, i * 4 * kPmtu, bench.peer_rkey()),
+                    0x80000 + i * 4 * kPmtu)) {
+      return;
+    }
+  }
+  const auto done = AwaitCompletions(bench.dut(), kReads, sc_time(50, SC_US));
+  verdict.Expect(done.size() == kReads,
+                 std::to_string(done.size()) + " of 6 READs completed");
+  // READs outstanding at the port: requested, last response not yet in.
+  int outstanding = 0, most = 0;
+  for (const PortFrame& frame : bench.wire().log()) {
+    const auto opcode = frame.opcode();
+    if (frame.from_dut() && opcode == Opcode::kReadRequest) {
+      most = std::max(most, ++outstanding);
+    } else if (!frame.from_dut() && (opcode == Opcode::kReadResponseLast ||
+                                     opcode == Opcode::kReadResponseOnly)) {
+      --outstanding;
+    }
+  }
+  verdict.Expect(most == 2,
+                 "at most " + std::to_string(most) +
+                     " READs were outstanding at once; expected 2",
+                 {"TRN-6.5"});
+  verdict.Expect(ReadMemory(bench.dut_memory(), 0x80000, 6 * 4 * kPmtu) ==
+                     ReadMemory(bench.peer_memory(), 0, 6 * 4 * kPmtu),
+                 "the READs' data is not what the partner holds", {"TRN-6.5"});
+}
+
+// A 4-packet READ whose second response is lost on its way to the DUT.
+void RereadsAfterALostReadResponse(TransportCaseContext& context) {
+  TransportBench& bench = context.bench;
+  Verdict& verdict = context.verdict;
+  const auto c = ConnectOrFail(context);  // ACK timeout 1.05 ms: never here
+  if (!c) {
+    return;
+  }
+  bench.wire().SetEdit(FrameDirection::kToDut,
+                       DropFirst([](const PortFrame& f) {
+                         return f.opcode() == Opcode::kReadResponseMiddle &&
+                                f.packet->bth.psn == 1;
+                       }));
+  FillPattern(bench.peer_memory(), 0, 4 * kPmtu, 11);
+  if (!PostOrFail(context, bench.dut(), c->dut_qpn,
+                  ReadWr(1, 4 * kPmtu, 0, bench.peer_rkey()), 0x80000)) {
+    return;
+  }
+  ExpectSuccess(context, AwaitCompletions(bench.dut(), 1, sc_time(50, SC_US)),
+                1, {"TRN-6.12"});
+  const auto requests = FramesWhere(bench.wire(), RequestFromDut());
+  verdict.Expect(requests.size() == 2 && requests[1]->packet->bth.psn == 0 &&
+                     requests[1]->bytes == requests[0]->bytes,
+                 std::to_string(requests.size()) +
+                     " READ requests; expected the READ, then the same "
+                     "READ again whole from PSN 0",
+                 {"TRN-6.12"});
+  verdict.Expect(ReadMemory(bench.dut_memory(), 0x80000, 4 * kPmtu) ==
+                     ReadMemory(bench.peer_memory(), 0, 4 * kPmtu),
+                 "the READ's data is not what the partner holds", {"TRN-6.12"});
+}
+
+// A SEND the partner refuses twice for want of a receive WR, with
+// rnr_retry 1.
+void RnrRetryExhaustionFailsTheSend(TransportCaseContext& context) {
+  TransportBench& bench = context.bench;
+  Verdict& verdict = context.verdict;
+  ConnectionOptions options;
+  options.dut_rnr_retry = 1;
+  const auto c = ConnectOrFail(context, options);
+  if (!c) {
+    return;
+  }
+  SendWr send;
+  send.wr_id = 1;
+  send.length = 100;
+  if (!PostOrFail(context, bench.dut(), c->dut_qpn, send, 0)) {
+    return;
+  }
+  const auto done = AwaitCompletions(bench.dut(), 1, sc_time(100, SC_US));
+  const auto sent = FramesWhere(bench.wire(), RequestFromDut());
+  verdict.Expect(sent.size() == 2,
+                 "the SEND was sent " + std::to_string(sent.size()) +
+                     " times; expected 1 + rnr_retry = 2",
+                 {"TRN-7.7"});
+  verdict.Expect(
+      done.size() == 1 &&
+          done[0].completion.status == CompletionStatus::kRnrRetryExcErr &&
+          bench.dut().qp_state(c->dut_qpn) == QpState::kError,
+      "expected RNR_RETRY_EXC_ERR and the QP in ERROR", {"TRN-7.7", "TRN-7.9"});
+}
+
+// With every attribute at its default: the DUT's ACK timer (code 8) and
+// its RNR NAK's timer code (1).
+void UsesTheDefaultTimers(TransportCaseContext& context) {
+  TransportBench& bench = context.bench;
+  Verdict& verdict = context.verdict;
+  const auto c = ConnectOrFail(context);  // ConnectionOptions' defaults
+  if (!c) {
+    return;
+  }
+  ExpectTimerResend(context, *c, sc_time(1048.576, SC_US),
+                    sc_time(1049.5, SC_US), "TRN-12.1");
+  bench.wire().SetEdit(FrameDirection::kToDut, nullptr);
+  SendWr send;
+  send.wr_id = 2;
+  send.length = 100;
+  const size_t mark = bench.wire().log().size();
+  if (!PostOrFail(context, bench.peer(), c->peer_qpn, send, 0)) {
+    return;
+  }
+  const auto rnr =
+      AwaitFrame(bench.wire(), NakFromDut(), sc_time(5, SC_US), mark);
+  verdict.Expect(rnr &&
+                     bench.wire().log()[*rnr].packet->aeth->type() ==
+                         roce::AethType::kRnrNak &&
+                     bench.wire().log()[*rnr].packet->aeth->value() == 1,
+                 "expected an RNR NAK with the default timer code 1",
+                 {"TRN-12.1"});
 }
 
 ConformanceCase Case(const char* name,
@@ -725,6 +869,13 @@ std::vector<ConformanceCase> TrnReliabilityCases() {
            RefusesAnAccessOutsideItsRegions),
       Case("TRN_7_8_ANakFailsTheWr", ANakFailsTheWr),
       Case("TRN_9_5_SendsOneCnpPerInterval", SendsOneCnpPerInterval),
+      Case("TRN_6_5_HoldsReadsBeyondMaxRdAtomic", HoldsReadsBeyondMaxRdAtomic),
+      Case("TRN_6_12_RereadsAfterALostReadResponse",
+           RereadsAfterALostReadResponse),
+      Case("TRN_7_7_RnrRetryExhaustionFailsTheSend",
+           RnrRetryExhaustionFailsTheSend),
+      Case("TRN_12_1_UsesTheDefaultTimers", UsesTheDefaultTimers,
+           sc_time(1200, SC_US)),
   };
 }
 

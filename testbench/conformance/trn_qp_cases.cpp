@@ -1,0 +1,267 @@
+// Transport conformance cases, trn.md section 5 and TRN-6.1, TRN-6.15:
+// queue-pair states, modifies, QPNs, attribute defaults and connection
+// set-up, seen through the DUT's API and at its port.
+#include <string>
+#include <vector>
+
+#include "testbench/conformance/conformance_case.h"
+#include "testbench/conformance/trn_case_helpers.h"
+
+namespace lq::conformance {
+
+namespace {
+
+using sc_core::sc_time;
+using sc_core::SC_US;
+using transport::QpModify;
+using transport::QpState;
+using transport::TransportEngine;
+
+QpModify To(QpState state) {
+  QpModify modify;
+  modify.to = state;
+  return modify;
+}
+
+// Expects `modify` of `qpn` to succeed or fail as `allowed` says, and the
+// QP to be in `after` then.
+void ExpectModify(TransportCaseContext& context, uint32_t qpn,
+                  const QpModify& modify, bool allowed, QpState after,
+                  const std::string& what, const char* clause) {
+  TransportEngine& dut = context.bench.dut();
+  const bool done = dut.ModifyQp(qpn, modify).ok();
+  context.verdict.Expect(done == allowed && dut.qp_state(qpn) == after,
+                         what + (done ? " was accepted" : " was refused") +
+                             ", leaving " +
+                             transport::QpStateName(dut.qp_state(qpn)),
+                         {clause});
+}
+
+// Every transition of the diagram that a modify may take, and some it
+// may not; QPNs as they are allocated and destroyed.
+void QpStatesChangeOnlyAsShown(TransportCaseContext& context) {
+  TransportEngine& dut = context.bench.dut();
+  Verdict& verdict = context.verdict;
+  const uint32_t q = dut.CreateQp();
+  verdict.Expect(q == 2 && dut.qp_state(q) == QpState::kReset,
+                 "the first QP is " + std::to_string(q) + " in " +
+                     transport::QpStateName(dut.qp_state(q)) +
+                     "; expected 2 in RESET",
+                 {"TRN-5.4", "TRN-5.1"});
+  QpModify rtr = To(QpState::kRtr);
+  rtr.remote_node = TransportBench::kPeerNode;
+  rtr.remote_qpn = 2;
+  using S = QpState;
+  ExpectModify(context, q, rtr, false, S::kReset, "RESET -> RTR", "TRN-5.1");
+  ExpectModify(context, q, To(S::kRts), false, S::kReset, "RESET -> RTS",
+               "TRN-5.1");
+  ExpectModify(context, q, To(S::kError), false, S::kReset, "RESET -> ERROR",
+               "TRN-5.1");
+  ExpectModify(context, q, To(S::kInit), true, S::kInit, "RESET -> INIT",
+               "TRN-5.1");
+  ExpectModify(context, q, To(S::kRts), false, S::kInit, "INIT -> RTS",
+               "TRN-5.1");
+  ExpectModify(context, q, To(S::kReset), true, S::kReset, "INIT -> RESET",
+               "TRN-5.1");
+  ExpectModify(context, q, To(S::kInit), true, S::kInit, "RESET -> INIT",
+               "TRN-5.1");
+  ExpectModify(context, q, To(S::kError), true, S::kError, "INIT -> ERROR",
+               "TRN-5.1");
+  ExpectModify(context, q, To(S::kRts), false, S::kError, "ERROR -> RTS",
+               "TRN-5.1");
+  ExpectModify(context, q, To(S::kReset), true, S::kReset, "ERROR -> RESET",
+               "TRN-5.1");
+  ExpectModify(context, q, To(S::kInit), true, S::kInit, "RESET -> INIT",
+               "TRN-5.1");
+  ExpectModify(context, q, rtr, true, S::kRtr, "INIT -> RTR", "TRN-5.1");
+  ExpectModify(context, q, To(S::kInit), false, S::kRtr, "RTR -> INIT",
+               "TRN-5.1");
+  ExpectModify(context, q, To(S::kRts), true, S::kRts, "RTR -> RTS", "TRN-5.1");
+  ExpectModify(context, q, To(S::kRtr), false, S::kRts, "RTS -> RTR",
+               "TRN-5.1");
+  ExpectModify(context, q, To(S::kError), true, S::kError, "RTS -> ERROR",
+               "TRN-5.1");
+  ExpectModify(context, q, To(S::kReset), true, S::kReset, "ERROR -> RESET",
+               "TRN-5.1");
+  // QPNs go on upward and a destroyed one is not given again.
+  const uint32_t second = dut.CreateQp();
+  const bool destroyed = dut.DestroyQp(second).ok();
+  const uint32_t third = dut.CreateQp();
+  verdict.Expect(second == 3 && destroyed && third == 4,
+                 "QPNs " + std::to_string(second) +
+                     " then, after destroying "
+                     "it, " +
+                     std::to_string(third) + "; expected 3 then 4",
+                 {"TRN-5.4"});
+}
+
+// Modifies with attributes out of range; then a connection with defaults.
+void ABadModifyFailsAndChangesNothing(TransportCaseContext& context) {
+  TransportBench& bench = context.bench;
+  TransportEngine& dut = bench.dut();
+  Verdict& verdict = context.verdict;
+  const uint32_t q = dut.CreateQp();
+  const uint32_t p = bench.peer().CreateQp();
+  QpModify init = To(QpState::kInit);
+  if (!verdict.Expect(
+          dut.ModifyQp(q, init).ok() && bench.peer().ModifyQp(p, init).ok(),
+          "RESET -> INIT refused")) {
+    return;
+  }
+  QpModify rtr = To(QpState::kRtr);
+  rtr.remote_node = TransportBench::kPeerNode;
+  rtr.remote_qpn = p;
+  struct Bad {
+    const char* what;
+    QpModify modify;
+    const char* clause;
+  };
+  std::vector<Bad> bad_rtr;
+  bad_rtr.push_back({"PMTU 1000", rtr, "TRN-5.3"});
+  bad_rtr.back().modify.pmtu = 1000;
+  bad_rtr.push_back({"rq_psn 2^24", rtr, "TRN-5.3"});
+  bad_rtr.back().modify.rq_psn = 1u << 24;
+  bad_rtr.push_back({"min_rnr_timer 32", rtr, "TRN-5.3"});
+  bad_rtr.back().modify.min_rnr_timer = 32;
+  bad_rtr.push_back({"congestion control 'fastest'", rtr, "TRN-5.8"});
+  bad_rtr.back().modify.congestion_control = "fastest";
+  bad_rtr.push_back({"no remote QPN", rtr, "TRN-5.3"});
+  bad_rtr.back().modify.remote_qpn.reset();
+  for (const Bad& bad : bad_rtr) {
+    ExpectModify(context, q, bad.modify, false, QpState::kInit,
+                 std::string("INIT -> RTR with ") + bad.what, bad.clause);
+  }
+  ExpectModify(context, q, rtr, true, QpState::kRtr, "INIT -> RTR", "TRN-5.3");
+  QpModify rts = To(QpState::kRts);
+  std::vector<Bad> bad_rts;
+  bad_rts.push_back({"sq_psn 2^24", rts, "TRN-5.3"});
+  bad_rts.back().modify.sq_psn = 1u << 24;
+  bad_rts.push_back({"timeout 32", rts, "TRN-5.3"});
+  bad_rts.back().modify.timeout = 32;
+  bad_rts.push_back({"retry_cnt 8", rts, "TRN-5.3"});
+  bad_rts.back().modify.retry_cnt = 8;
+  bad_rts.push_back({"rnr_retry 8", rts, "TRN-5.3"});
+  bad_rts.back().modify.rnr_retry = 8;
+  for (const Bad& bad : bad_rts) {
+    ExpectModify(context, q, bad.modify, false, QpState::kRtr,
+                 std::string("RTR -> RTS with ") + bad.what, bad.clause);
+  }
+  ExpectModify(context, q, rts, true, QpState::kRts, "RTR -> RTS", "TRN-5.3");
+  // The partner with defaults too; its rq_psn 0 is the DUT's default sq_psn.
+  QpModify peer_rtr = To(QpState::kRtr);
+  peer_rtr.remote_node = TransportBench::kDutNode;
+  peer_rtr.remote_qpn = q;
+  if (!verdict.Expect(bench.peer().ModifyQp(p, peer_rtr).ok() &&
+                          bench.peer().ModifyQp(p, rts).ok(),
+                      "the partner's QP could not be connected")) {
+    return;
+  }
+  // TRN-5.6: connecting puts nothing on the wire.
+  sc_core::wait(sc_time(5, SC_US));
+  verdict.Expect(
+      bench.wire().log().empty(),
+      "frames crossed the port before any work request: " +
+          (bench.wire().log().empty() ? std::string()
+                                      : Evidence(bench.wire().log().front())),
+      {"TRN-5.6"});
+  // Nothing the refused modifies named took: PMTU 4096, first PSN 0.
+  FillPattern(bench.dut_memory(), 0, 5000, 3);
+  if (!PostOrFail(context, dut, q, WriteWr(1, 5000, 0, bench.peer_rkey()), 0)) {
+    return;
+  }
+  ExpectSuccess(context, AwaitCompletions(dut, 1, sc_time(50, SC_US)), 1,
+                {"TRN-5.5"});
+  const auto sent = FramesWhere(bench.wire(), RequestFromDut());
+  verdict.Expect(
+      sent.size() == 2 && sent[0]->packet->payload.size() == 4096 &&
+          sent[0]->packet->bth.psn == 0 &&
+          sent[1]->packet->payload.size() == 904,
+      "with default attributes a 5000 B WRITE went as " +
+          std::to_string(sent.size()) + " packets, the first " +
+          (sent.empty() ? std::string("none") : Evidence(*sent.front())) +
+          "; expected PMTU 4096 from PSN 0",
+      {"TRN-5.5", "TRN-5.3"});
+}
+
+// The smallest PMTU: a 600 B WRITE goes as 256 + 256 + 88.
+void SegmentsAtEveryPmtu(TransportCaseContext& context) {
+  TransportBench& bench = context.bench;
+  Verdict& verdict = context.verdict;
+  std::string sizes;
+  for (const uint32_t pmtu : {256u, 512u, 2048u, 4096u}) {
+    ConnectionOptions options;
+    options.pmtu = pmtu;
+    const auto c = ConnectOrFail(context, options);
+    if (!c) {
+      return;
+    }
+    const size_t mark = bench.wire().log().size();
+    const uint32_t length = pmtu * 2 + 88;
+    if (!PostOrFail(context, bench.dut(), c->dut_qpn,
+                    WriteWr(pmtu, length, 0, bench.peer_rkey()), 0)) {
+      return;
+    }
+    AwaitCompletions(bench.dut(), 1, sc_time(20, SC_US));
+    const auto sent = FramesWhere(bench.wire(), RequestFromDut(), mark);
+    std::vector<size_t> payloads;
+    for (const PortFrame* frame : sent) {
+      payloads.push_back(frame->packet->payload.size());
+    }
+    verdict.Expect(payloads == std::vector<size_t>{pmtu, pmtu, 88},
+                   "PMTU " + std::to_string(pmtu) + ": a " +
+                       std::to_string(length) + " B WRITE went as " +
+                       std::to_string(payloads.size()) + " packets",
+                   {"TRN-6.1"});
+  }
+}
+
+// A WRITE whose bytes lie past the end of the DUT's memory.
+void AnUnreadableLocalBufferFailsTheWr(TransportCaseContext& context) {
+  TransportBench& bench = context.bench;
+  Verdict& verdict = context.verdict;
+  const auto c = ConnectOrFail(context);
+  if (!c ||
+      !PostOrFail(context, bench.dut(), c->dut_qpn,
+                  WriteWr(1, 64, 0, bench.peer_rkey()),
+                  TransportBench::kMemoryBytes - 16) ||
+      !PostOrFail(context, bench.dut(), c->dut_qpn,
+                  WriteWr(2, 64, 0, bench.peer_rkey()), 0)) {
+    return;
+  }
+  const auto done = AwaitCompletions(bench.dut(), 2, sc_time(20, SC_US));
+  verdict.Expect(
+      done.size() == 2 && done[0].completion.wr_id == 1 &&
+          done[0].completion.status ==
+              transport::CompletionStatus::kLocProtErr &&
+          done[1].completion.wr_id == 2 &&
+          done[1].completion.status == transport::CompletionStatus::kFlushErr,
+      "expected WR 1 LOC_PROT_ERR, then WR 2 FLUSH_ERR; " +
+          std::to_string(done.size()) + " completions",
+      {"TRN-6.15"});
+  verdict.Expect(bench.dut().qp_state(c->dut_qpn) == QpState::kError,
+                 "the QP did not go to ERROR", {"TRN-6.15"});
+  verdict.Expect(FramesWhere(bench.wire(), RequestFromDut()).empty(),
+                 "the failed WR, or the one after it, was sent", {"TRN-6.15"});
+}
+
+ConformanceCase Case(const char* name, void (*body)(TransportCaseContext&)) {
+  ConformanceCase c;
+  c.name = name;
+  c.transport_body = body;
+  return c;
+}
+
+}  // namespace
+
+std::vector<ConformanceCase> TrnQpCases() {
+  return {
+      Case("TRN_5_1_QpStatesChangeOnlyAsShown", QpStatesChangeOnlyAsShown),
+      Case("TRN_5_3_ABadModifyFailsAndChangesNothing",
+           ABadModifyFailsAndChangesNothing),
+      Case("TRN_6_1_SegmentsAtEveryPmtu", SegmentsAtEveryPmtu),
+      Case("TRN_6_15_AnUnreadableLocalBufferFailsTheWr",
+           AnUnreadableLocalBufferFailsTheWr),
+  };
+}
+
+}  // namespace lq::conformance
