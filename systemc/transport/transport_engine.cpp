@@ -299,6 +299,12 @@ void TransportEngine::Run() {
 // unless the window holds it, which an acknowledgement soon opens.
 std::optional<uint64_t> TransportEngine::SendRequests(uint32_t qpn, Qp& qp) {
   while (interface_.pending_bytes() < kInjectionWindowBytes) {
+    // A frame that arrived while the last request's DMA ran is acted on
+    // before the next request goes (Run() comes back here after it): an
+    // ACK, NAK or CNP must not wait for a long message to be sent out.
+    if (InboxDue()) {
+      return std::nullopt;
+    }
     if (qp.cc->next_send_ps() > CycleClock::NowPs()) {
       const bool more = qp.held || qp.requester->outstanding() > 0;
       return more ? std::optional<uint64_t>(PacingWakePs(*qp.cc))

@@ -7,8 +7,8 @@ namespace lq::conformance {
 
 std::vector<ConformanceCase> AllCases() {
   std::vector<ConformanceCase> cases = DllFlitCases();
-  for (auto chapter :
-       {DllLinkCases, TrnFrameCases, TrnQpCases, TrnReliabilityCases}) {
+  for (auto chapter : {DllLinkCases, TrnFrameCases, TrnQpCases,
+                       TrnReliabilityCases, TrnCongestionCases}) {
     for (ConformanceCase& c : chapter()) {
       cases.push_back(std::move(c));
     }

@@ -30,6 +30,7 @@ MUTANT_CATCHES = {
     "trn-accepts-bad-icrc": {"TRN-3.4/a"},
     "trn-skips-a-psn": {"TRN-6.4/a"},
     "trn-never-asks-for-acks": {"TRN-6.7/a"},
+    "trn-ignores-cnps": {"TRN-10.2/a"},
 }
 
 

@@ -74,6 +74,7 @@ std::vector<ConformanceCase> DllLinkCases();         // sections 6-8, 11
 std::vector<ConformanceCase> TrnFrameCases();        // trn.md sections 1-4
 std::vector<ConformanceCase> TrnQpCases();           // sections 5, 6.1, 6.15
 std::vector<ConformanceCase> TrnReliabilityCases();  // sections 6-7, 9, 12
+std::vector<ConformanceCase> TrnCongestionCases();   // sections 9-11
 std::vector<ConformanceCase> AllCases();
 
 }  // namespace lq::conformance

@@ -71,6 +71,16 @@ FrameMutant NeverAsksForAcks() {
   return mutant;
 }
 
+// A DUT whose reaction point never hears a CNP (against TRN-10.2).
+FrameMutant IgnoresCnps() {
+  FrameMutant mutant;
+  mutant.to_dut = [](PortFrame& frame) {
+    return frame.opcode() == Opcode::kCnp ? EditResult::kDrop
+                                          : EditResult::kPass;
+  };
+  return mutant;
+}
+
 }  // namespace
 
 std::vector<MutantInfo> FrameMutants() {
@@ -80,7 +90,8 @@ std::vector<MutantInfo> FrameMutants() {
           {"trn-accepts-bad-icrc", "trn", "does not check the ICRC"},
           {"trn-skips-a-psn", "trn",
            "numbers its requests from sq_psn but skips one after the fourth"},
-          {"trn-never-asks-for-acks", "trn", "sets AckReq on no request"}};
+          {"trn-never-asks-for-acks", "trn", "sets AckReq on no request"},
+          {"trn-ignores-cnps", "trn", "does not slow down on a CNP"}};
 }
 
 std::optional<FrameMutant> MakeFrameMutant(const std::string& name) {
@@ -95,6 +106,9 @@ std::optional<FrameMutant> MakeFrameMutant(const std::string& name) {
   }
   if (name == "trn-never-asks-for-acks") {
     return NeverAsksForAcks();
+  }
+  if (name == "trn-ignores-cnps") {
+    return IgnoresCnps();
   }
   return std::nullopt;
 }

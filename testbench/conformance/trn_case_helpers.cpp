@@ -6,6 +6,7 @@
 #include <memory>
 #include <stdexcept>
 
+#include "models/roce/frame_edits.h"
 #include "testbench/systemc/transport/engine_torus.h"
 
 namespace lq::conformance {
@@ -155,6 +156,18 @@ FrameWire::Edit DropFirst(FramePredicate which) {
     if (!*dropped && which(frame)) {
       *dropped = true;
       return FrameWire::EditResult::kDrop;
+    }
+    return FrameWire::EditResult::kPass;
+  };
+}
+
+FrameWire::Edit MarkCe(FramePredicate which) {
+  return [which = std::move(which)](PortFrame& frame) {
+    if (which(frame)) {
+      Bytes marked = frame.bytes;
+      if (roce::MarkCongestionExperienced(marked).ok()) {
+        frame.Replace(std::move(marked));
+      }
     }
     return FrameWire::EditResult::kPass;
   };

@@ -80,6 +80,9 @@ std::optional<size_t> AwaitFrame(FrameWire& wire, const FramePredicate& which,
 
 // An edit that drops the first frame `which` picks and passes the rest.
 FrameWire::Edit DropFirst(FramePredicate which);
+// An edit that marks CE (TRN-9.2, as a router would) on the ECN-capable
+// frames `which` picks and passes every frame.
+FrameWire::Edit MarkCe(FramePredicate which);
 
 // The engine's statistic `name` (TransportEngine::Stats(), without the
 // module's prefix); throws std::logic_error for one it does not have.

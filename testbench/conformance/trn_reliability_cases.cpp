@@ -8,7 +8,6 @@
 #include <utility>
 #include <vector>
 
-#include "models/roce/frame_edits.h"
 #include "models/roce/psn.h"
 #include "testbench/conformance/conformance_case.h"
 #include "testbench/conformance/trn_case_helpers.h"
@@ -649,15 +648,7 @@ void SendsOneCnpPerInterval(TransportCaseContext& context) {
   if (!c) {
     return;
   }
-  bench.wire().SetEdit(FrameDirection::kToDut, [](PortFrame& frame) {
-    if (frame.is_request()) {
-      Bytes marked = frame.bytes;
-      if (roce::MarkCongestionExperienced(marked).ok()) {
-        frame.Replace(std::move(marked));
-      }
-    }
-    return EditResult::kPass;
-  });
+  bench.wire().SetEdit(FrameDirection::kToDut, MarkCe(RequestToDut()));
   constexpr unsigned kWrites = 8;
   for (unsigned i = 0; i < kWrites; ++i) {
     if (!PostOrFail(context, bench.peer(), c->peer_qpn,

@@ -1,0 +1,263 @@
+// Transport conformance cases, trn.md sections 9-11: the reaction points
+// of DCQCN and LQCC and LQCC's feedback, seen at the DUT's port.
+#include <algorithm>
+#include <cstdio>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "models/roce/packet_factory.h"
+#include "testbench/conformance/conformance_case.h"
+#include "testbench/conformance/trn_case_helpers.h"
+
+namespace lq::conformance {
+
+namespace {
+
+using roce::Opcode;
+using sc_core::sc_time;
+using sc_core::SC_US;
+using EditResult = FrameWire::EditResult;
+
+constexpr double kLineRateBps = 944e9;  // TRN-10.1's R, the engine's default
+
+// The rate, in bits per second, at which the DUT's request packets started
+// in [from, to): the bytes of every packet but the last over the time
+// from the first to the last (TRN-10.1's gaps, summed). Nothing if fewer
+// than 20 packets crossed.
+std::optional<double> RequestRate(const FrameWire& wire, const sc_time& from,
+                                  const sc_time& to) {
+  std::vector<const PortFrame*> frames;
+  for (const PortFrame* frame : FramesWhere(wire, RequestFromDut())) {
+    if (frame->at >= from && frame->at < to) {
+      frames.push_back(frame);
+    }
+  }
+  if (frames.size() < 20) {
+    return std::nullopt;
+  }
+  double bits = 0;
+  for (size_t i = 0; i + 1 < frames.size(); ++i) {
+    bits += 8.0 * frames[i]->bytes.size();
+  }
+  return bits / (frames.back()->at - frames.front()->at).to_seconds();
+}
+
+std::string Gbps(std::optional<double> rate) {
+  if (!rate) {
+    return "too few packets";
+  }
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f Gb/s", *rate / 1e9);
+  return text;
+}
+
+// Expects `rate` at most 3 % above `expected` and at most 12 % below it:
+// "may start 8 s/RC after" allows a slower sender, and the bench's memory
+// (10 ns a DMA) caps an engine that reads each packet's payload on its own
+// at 866 Gb/s, 92 % of R.
+void ExpectRate(Verdict& verdict, std::optional<double> rate, double expected,
+                const std::string& when, const char* clause) {
+  verdict.Expect(rate && *rate > 0.88 * expected && *rate < 1.03 * expected,
+                 "requests " + when + " left at " + Gbps(rate) + "; expected " +
+                     Gbps(expected),
+                 {clause});
+}
+
+// A CNP from the partner's QP `from_qpn` to the DUT's QP `to_qpn`.
+Bytes Cnp(uint32_t from_qpn, uint32_t to_qpn) {
+  roce::Path path;
+  path.local_node = TransportBench::kPeerNode;
+  path.remote_node = TransportBench::kDutNode;
+  path.local_qpn = from_qpn;
+  path.remote_qpn = to_qpn;
+  path.dscp = roce::kDscpCnp;
+  return roce::BuildPacket(roce::MakeCnp(path)).value();
+}
+
+// The DUT streams WRITEs on a dcqcn QP; CNPs reach it at 5 and 10 us (and
+// one for a QP it does not have at 2 us).
+void CutsItsRateOnACnp(TransportCaseContext& context) {
+  TransportBench& bench = context.bench;
+  Verdict& verdict = context.verdict;
+  ConnectionOptions options;
+  options.congestion = "dcqcn";
+  const auto c = ConnectOrFail(context, options);
+  if (!c) {
+    return;
+  }
+  const sc_time start = sc_core::sc_time_stamp();
+  for (uint64_t i = 0; i < 4; ++i) {
+    if (!PostOrFail(
+            context, bench.dut(), c->dut_qpn,
+            WriteWr(i, TransportBench::kMemoryBytes, 0, bench.peer_rkey()),
+            0)) {
+      return;
+    }
+  }
+  constexpr uint8_t kCnpTc = roce::PriorityOfDscp(roce::kDscpCnp);
+  const auto at = [&](double us) {
+    sc_core::wait(start + sc_time(us, SC_US) - sc_core::sc_time_stamp());
+  };
+  at(2);
+  bench.wire().InjectToDut(Cnp(c->peer_qpn, 0xABCD), kCnpTc);
+  at(5);
+  bench.wire().InjectToDut(Cnp(c->peer_qpn, c->dut_qpn), kCnpTc);
+  at(10);
+  bench.wire().InjectToDut(Cnp(c->peer_qpn, c->dut_qpn), kCnpTc);
+  at(77);
+  const auto span = [&](double from, double to) {
+    return RequestRate(bench.wire(), start + sc_time(from, SC_US),
+                       start + sc_time(to, SC_US));
+  };
+  ExpectRate(verdict, span(0.5, 4.9), kLineRateBps,
+             "before any CNP, and after one for another QP", "TRN-10.1");
+  ExpectRate(verdict, span(0.5, 4.9), kLineRateBps,
+             "after a CNP for a QP the DUT does not have", "TRN-9.6");
+  // alpha starts at 1 and stays 1 after a CNP: each halves RC.
+  ExpectRate(verdict, span(5.5, 9.9), kLineRateBps / 2, "after one CNP",
+             "TRN-10.2");
+  ExpectRate(verdict, span(10.5, 64), kLineRateBps / 4, "after two CNPs",
+             "TRN-10.2");
+  // T_inc = 55 us after the last CNP: fast recovery, RC = (RT + RC) / 2
+  // with RT = R/2 (RC before the second cut).
+  ExpectRate(verdict, span(66, 76), kLineRateBps * 3 / 8,
+             "55 us after the second CNP", "TRN-10.4");
+  const auto others = FramesWhere(bench.wire(), [](const PortFrame& f) {
+    return f.from_dut() && !f.is_request();
+  });
+  verdict.Expect(others.empty(),
+                 "the DUT answered something: " +
+                     (others.empty() ? std::string() : Evidence(*others[0])),
+                 {"TRN-9.6"});
+  verdict.Note(
+      "before: " + Gbps(span(0.5, 4.9)) + ", one CNP: " + Gbps(span(5.5, 9.9)) +
+      ", two: " + Gbps(span(10.5, 64)) + ", recovered: " + Gbps(span(66, 76)));
+}
+
+// CE marks on the partner's requests to an lqcc QP; then on the
+// responses to the DUT's READs.
+void ReturnsMarksAsBecn(TransportCaseContext& context) {
+  TransportBench& bench = context.bench;
+  Verdict& verdict = context.verdict;
+  ConnectionOptions options;
+  options.congestion = "lqcc";
+  const auto c = ConnectOrFail(context, options);
+  if (!c) {
+    return;
+  }
+  // Requests with PSN 1 and 3, and every READ response, arrive marked.
+  bench.wire().SetEdit(
+      FrameDirection::kToDut, MarkCe([](const PortFrame& frame) {
+        return (frame.is_request() && frame.packet->bth.psn % 2 == 1) ||
+               frame.opcode() == Opcode::kReadResponseOnly;
+      }));
+  for (uint64_t i = 0; i < 4; ++i) {
+    if (!PostOrFail(context, bench.peer(), c->peer_qpn,
+                    WriteWr(i, 64, 0x1000 + 64 * i, bench.dut_rkey()), 0)) {
+      return;
+    }
+    sc_core::wait(sc_time(1, SC_US));
+  }
+  std::string acks;
+  bool right = true;
+  for (const PortFrame* ack : FramesWhere(bench.wire(), AckFromDut())) {
+    const bool becn = ack->packet->bth.becn;
+    acks += (acks.empty() ? "" : ", ") + std::to_string(ack->packet->bth.psn) +
+            (becn ? " BECN" : "");
+    right = right && becn == (ack->packet->bth.psn % 2 == 1);
+  }
+  verdict.Expect(right && acks.size() > 0,
+                 "the DUT's ACKs: " + acks +
+                     "; expected BECN on those of PSN 1 and 3 only",
+                 {"TRN-11.3"});
+  const auto cnp = [](const PortFrame& f) {
+    return f.from_dut() && f.opcode() == Opcode::kCnp;
+  };
+  verdict.Expect(FramesWhere(bench.wire(), cnp).empty(),
+                 "the DUT sent a CNP for marked requests", {"TRN-11.3"});
+  // READs at 0, 1 and 6 us with marked responses: a CNP for the first,
+  // none within T_r = 4 us of it, another for the third.
+  const size_t mark = bench.wire().log().size();
+  for (const double us : {0.0, 1.0, 5.0}) {
+    sc_core::wait(sc_time(us, SC_US));
+    if (!PostOrFail(
+            context, bench.dut(), c->dut_qpn,
+            ReadWr(10 + static_cast<uint64_t>(us), 64, 0, bench.peer_rkey()),
+            0x8000)) {
+      return;
+    }
+  }
+  sc_core::wait(sc_time(2, SC_US));
+  const auto cnps = FramesWhere(bench.wire(), cnp, mark);
+  verdict.Expect(cnps.size() == 2,
+                 std::to_string(cnps.size()) +
+                     " CNPs for marked READ responses at 0, 1 and 6 us; "
+                     "expected 2 (one per 4 us round)",
+                 {"TRN-11.4"});
+}
+
+// The DUT's 512 KiB WRITE on an lqcc QP while every ACK is lost until its
+// ACK timer (code 4, 65.5 us) fires.
+void KeepsItsWindow(TransportCaseContext& context) {
+  TransportBench& bench = context.bench;
+  Verdict& verdict = context.verdict;
+  ConnectionOptions options;
+  options.congestion = "lqcc";
+  options.dut_timeout = 4;
+  const auto c = ConnectOrFail(context, options);
+  if (!c) {
+    return;
+  }
+  const sc_time until = sc_core::sc_time_stamp() + sc_time(60, SC_US);
+  bench.wire().SetEdit(FrameDirection::kToDut, [until](PortFrame& frame) {
+    return frame.is_ack() && sc_core::sc_time_stamp() < until
+               ? EditResult::kDrop
+               : EditResult::kPass;
+  });
+  if (!PostOrFail(context, bench.dut(), c->dut_qpn,
+                  WriteWr(1, 512 * 1024, 0, bench.peer_rkey()), 0)) {
+    return;
+  }
+  sc_core::wait(until - sc_core::sc_time_stamp());
+  uint64_t in_flight = 0;
+  uint64_t largest = 0;
+  for (const PortFrame* frame : FramesWhere(bench.wire(), RequestFromDut())) {
+    in_flight += frame->bytes.size();
+    largest = std::max<uint64_t>(largest, frame->bytes.size());
+  }
+  constexpr uint64_t kWindow = 128 * 1024;  // W_max (TRN-11.8)
+  verdict.Expect(in_flight <= kWindow && in_flight + largest > kWindow,
+                 std::to_string(in_flight) +
+                     " request bytes went unacknowledged; expected the "
+                     "128 KiB window, within one packet",
+                 {"TRN-11.7", "TRN-11.1", "TRN-11.8"});
+  ExpectSuccess(context, AwaitCompletions(bench.dut(), 1, sc_time(400, SC_US)),
+                1, {"TRN-11.7"});
+  verdict.Note(std::to_string(in_flight) +
+               " bytes in flight before the first "
+               "ACK");
+}
+
+ConformanceCase Case(const char* name, void (*body)(TransportCaseContext&),
+                     sc_time limit) {
+  ConformanceCase c;
+  c.name = name;
+  c.transport_body = body;
+  c.limit = limit;
+  return c;
+}
+
+}  // namespace
+
+std::vector<ConformanceCase> TrnCongestionCases() {
+  return {
+      Case("TRN_10_2_CutsItsRateOnACnp", CutsItsRateOnACnp,
+           sc_time(200, SC_US)),
+      Case("TRN_11_3_ReturnsMarksAsBecn", ReturnsMarksAsBecn,
+           sc_time(100, SC_US)),
+      Case("TRN_11_7_KeepsItsWindow", KeepsItsWindow, sc_time(600, SC_US)),
+  };
+}
+
+}  // namespace lq::conformance
