@@ -28,16 +28,18 @@ struct FrameMutant {
   FrameWire::Edit to_dut;
 };
 
-// What TransportBench::Connect sets up (TRN-5.5's attributes).
+// What TransportBench::Connect sets up (TRN-5.5's attributes). The DUT's
+// attributes left empty are not named in its modifies: it uses its own
+// defaults for them.
 struct ConnectionOptions {
   uint32_t pmtu = 1024;
-  uint32_t dut_sq_psn = 0;   // The first PSN the DUT sends...
-  uint32_t peer_sq_psn = 0;  // ...and the partner.
-  uint8_t dut_timeout = 8;   // The DUT's local ACK timeout code.
-  uint8_t dut_retry_cnt = 7;
-  uint8_t dut_rnr_retry = 7;
-  uint8_t dut_min_rnr_timer = 1;
-  uint8_t dut_max_rd_atomic = 16;
+  uint32_t dut_sq_psn = 0;             // The first PSN the DUT sends...
+  uint32_t peer_sq_psn = 0;            // ...and the partner.
+  std::optional<uint8_t> dut_timeout;  // The DUT's local ACK timeout code.
+  std::optional<uint8_t> dut_retry_cnt;
+  std::optional<uint8_t> dut_rnr_retry;
+  std::optional<uint8_t> dut_min_rnr_timer;
+  std::optional<uint8_t> dut_max_rd_atomic;
   std::string congestion = "none";
 };
 

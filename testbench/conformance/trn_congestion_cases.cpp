@@ -2,11 +2,13 @@
 // of DCQCN and LQCC and LQCC's feedback, seen at the DUT's port.
 #include <algorithm>
 #include <cstdio>
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "models/roce/packet_factory.h"
+#include "models/roce/psn.h"
 #include "testbench/conformance/conformance_case.h"
 #include "testbench/conformance/trn_case_helpers.h"
 
@@ -57,12 +59,16 @@ std::string Gbps(std::optional<double> rate) {
 // (10 ns a DMA) caps an engine that reads each packet's payload on its own
 // at 866 Gb/s, 92 % of R.
 void ExpectRate(Verdict& verdict, std::optional<double> rate, double expected,
-                const std::string& when, const char* clause) {
+                const std::string& when,
+                std::initializer_list<const char*> clauses) {
   verdict.Expect(rate && *rate > 0.88 * expected && *rate < 1.03 * expected,
                  "requests " + when + " left at " + Gbps(rate) + "; expected " +
                      Gbps(expected),
-                 {clause});
+                 clauses);
 }
+
+// The traffic class a CNP travels on (TRN-1.5: DSCP 48, priority 6).
+constexpr uint8_t kCnpTc = roce::PriorityOfDscp(roce::kDscpCnp);
 
 // A CNP from the partner's QP `from_qpn` to the DUT's QP `to_qpn`.
 Bytes Cnp(uint32_t from_qpn, uint32_t to_qpn) {
@@ -95,7 +101,6 @@ void CutsItsRateOnACnp(TransportCaseContext& context) {
       return;
     }
   }
-  constexpr uint8_t kCnpTc = roce::PriorityOfDscp(roce::kDscpCnp);
   const auto at = [&](double us) {
     sc_core::wait(start + sc_time(us, SC_US) - sc_core::sc_time_stamp());
   };
@@ -111,18 +116,19 @@ void CutsItsRateOnACnp(TransportCaseContext& context) {
                        start + sc_time(to, SC_US));
   };
   ExpectRate(verdict, span(0.5, 4.9), kLineRateBps,
-             "before any CNP, and after one for another QP", "TRN-10.1");
+             "before any CNP, and after one for another QP",
+             {"TRN-10.1", "TRN-10.5"});
   ExpectRate(verdict, span(0.5, 4.9), kLineRateBps,
-             "after a CNP for a QP the DUT does not have", "TRN-9.6");
+             "after a CNP for a QP the DUT does not have", {"TRN-9.6"});
   // alpha starts at 1 and stays 1 after a CNP: each halves RC.
   ExpectRate(verdict, span(5.5, 9.9), kLineRateBps / 2, "after one CNP",
-             "TRN-10.2");
+             {"TRN-10.2", "TRN-10.5"});
   ExpectRate(verdict, span(10.5, 64), kLineRateBps / 4, "after two CNPs",
-             "TRN-10.2");
+             {"TRN-10.2", "TRN-10.5"});
   // T_inc = 55 us after the last CNP: fast recovery, RC = (RT + RC) / 2
   // with RT = R/2 (RC before the second cut).
   ExpectRate(verdict, span(66, 76), kLineRateBps * 3 / 8,
-             "55 us after the second CNP", "TRN-10.4");
+             "55 us after the second CNP", {"TRN-10.4", "TRN-10.5"});
   const auto others = FramesWhere(bench.wire(), [](const PortFrame& f) {
     return f.from_dut() && !f.is_request();
   });
@@ -159,17 +165,21 @@ void ReturnsMarksAsBecn(TransportCaseContext& context) {
     }
     sc_core::wait(sc_time(1, SC_US));
   }
+  sc_core::wait(sc_time(1, SC_US));
   std::string acks;
-  bool right = true;
+  std::vector<uint32_t> psns, with_becn;
   for (const PortFrame* ack : FramesWhere(bench.wire(), AckFromDut())) {
-    const bool becn = ack->packet->bth.becn;
-    acks += (acks.empty() ? "" : ", ") + std::to_string(ack->packet->bth.psn) +
-            (becn ? " BECN" : "");
-    right = right && becn == (ack->packet->bth.psn % 2 == 1);
+    const uint32_t psn = ack->packet->bth.psn;
+    psns.push_back(psn);
+    if (ack->packet->bth.becn) {
+      with_becn.push_back(psn);
+    }
+    acks += (acks.empty() ? "" : ", ") + std::to_string(psn) +
+            (ack->packet->bth.becn ? " BECN" : "");
   }
-  verdict.Expect(right && acks.size() > 0,
-                 "the DUT's ACKs: " + acks +
-                     "; expected BECN on those of PSN 1 and 3 only",
+  verdict.Expect(psns == std::vector<uint32_t>{0, 1, 2, 3} &&
+                     with_becn == std::vector<uint32_t>{1, 3},
+                 "the DUT's ACKs: " + acks + "; expected 0, 1 BECN, 2, 3 BECN",
                  {"TRN-11.3"});
   const auto cnp = [](const PortFrame& f) {
     return f.from_dut() && f.opcode() == Opcode::kCnp;
@@ -239,6 +249,62 @@ void KeepsItsWindow(TransportCaseContext& context) {
                "ACK");
 }
 
+// The DUT's WRITE on an lqcc QP gets a CNP 1 us into its first round; from
+// 5 us every ACK is lost. The round's end (T_r = 4 us after the first
+// packet) must have halved the window: alpha stays 1 with F = 1.
+void HalvesItsWindowAfterACnpRound(TransportCaseContext& context) {
+  TransportBench& bench = context.bench;
+  Verdict& verdict = context.verdict;
+  ConnectionOptions options;
+  options.congestion = "lqcc";
+  options.dut_timeout = 4;  // 65.5 us: after this case's window is read
+  const auto c = ConnectOrFail(context, options);
+  if (!c) {
+    return;
+  }
+  const sc_time start = sc_core::sc_time_stamp();
+  const sc_time lost_from = start + sc_time(5, SC_US);
+  bench.wire().SetEdit(FrameDirection::kToDut, [lost_from](PortFrame& frame) {
+    return frame.is_ack() && sc_core::sc_time_stamp() >= lost_from
+               ? EditResult::kDrop
+               : EditResult::kPass;
+  });
+  if (!PostOrFail(
+          context, bench.dut(), c->dut_qpn,
+          WriteWr(1, TransportBench::kMemoryBytes, 0, bench.peer_rkey()), 0)) {
+    return;
+  }
+  sc_core::wait(sc_time(1, SC_US));
+  bench.wire().InjectToDut(Cnp(c->peer_qpn, c->dut_qpn), kCnpTc);
+  // Read the window before the second round ends (8 us): bytes sent after
+  // the last ACK that reached the DUT.
+  sc_core::wait(start + sc_time(7.5, SC_US) - sc_core::sc_time_stamp());
+  uint32_t acked = 0;
+  bool any_ack = false;
+  for (const PortFrame& frame : bench.wire().log()) {
+    if (!frame.from_dut() && frame.is_ack()) {
+      acked = frame.packet->bth.psn;
+      any_ack = true;
+    }
+  }
+  uint64_t in_flight = 0, largest = 0;
+  for (const PortFrame* frame : FramesWhere(bench.wire(), RequestFromDut())) {
+    if (!any_ack || roce::PsnAfter(frame->packet->bth.psn, acked)) {
+      in_flight += frame->bytes.size();
+      largest = std::max<uint64_t>(largest, frame->bytes.size());
+    }
+  }
+  constexpr uint64_t kHalfWindow = 64 * 1024;
+  verdict.Expect(
+      any_ack && in_flight <= kHalfWindow && in_flight + largest > kHalfWindow,
+      std::to_string(in_flight) +
+          " request bytes were unacknowledged after the round "
+          "with a CNP; expected W_max/2 = 64 KiB, within one "
+          "packet",
+      {"TRN-11.6", "TRN-11.5"});
+  verdict.Note(std::to_string(in_flight) + " bytes in flight");
+}
+
 ConformanceCase Case(const char* name, void (*body)(TransportCaseContext&),
                      sc_time limit) {
   ConformanceCase c;
@@ -257,6 +323,8 @@ std::vector<ConformanceCase> TrnCongestionCases() {
       Case("TRN_11_3_ReturnsMarksAsBecn", ReturnsMarksAsBecn,
            sc_time(100, SC_US)),
       Case("TRN_11_7_KeepsItsWindow", KeepsItsWindow, sc_time(600, SC_US)),
+      Case("TRN_11_6_HalvesItsWindowAfterACnpRound",
+           HalvesItsWindowAfterACnpRound, sc_time(50, SC_US)),
   };
 }
 

@@ -111,7 +111,9 @@ void SendsOnlyWellFormedFrames(TransportCaseContext& context) {
     // TRN-2.5: the AtomicETH of the DUT's atomics, big-endian, as posted.
     const bool fetch_add = opcode == static_cast<uint8_t>(Opcode::kFetchAdd);
     if ((fetch_add || opcode == static_cast<uint8_t>(Opcode::kCompareSwap)) &&
-        b.size() >= kExt + roce::AtomicEth::kSize + roce::kIcrcSize) {
+        verdict.Expect(
+            b.size() >= kExt + roce::AtomicEth::kSize + roce::kIcrcSize,
+            "short atomic request: " + Evidence(*frame), {"TRN-2.5"})) {
       const uint64_t swap = Be64(b, kExt + 12), compare = Be64(b, kExt + 20);
       verdict.Expect(Be64(b, kExt) == 0x30000 &&
                          Be32(b, kExt + 8) == bench.peer_rkey() &&
@@ -122,7 +124,10 @@ void SendsOnlyWellFormedFrames(TransportCaseContext& context) {
                      {"TRN-2.5"});
     }
     if (opcode == static_cast<uint8_t>(Opcode::kAtomicAcknowledge) &&
-        b.size() >= kExt + roce::Aeth::kSize + roce::AtomicAckEth::kSize) {
+        verdict.Expect(
+            b.size() >= kExt + roce::Aeth::kSize + roce::AtomicAckEth::kSize +
+                            roce::kIcrcSize,
+            "short ATOMIC ACKNOWLEDGE: " + Evidence(*frame), {"TRN-2.5"})) {
       originals.push_back(Be64(b, kExt + roce::Aeth::kSize));
     }
     // TRN-6.10: the MSN the DUT reports as responder never goes back.

@@ -52,37 +52,50 @@ void QpStatesChangeOnlyAsShown(TransportCaseContext& context) {
   rtr.remote_node = TransportBench::kPeerNode;
   rtr.remote_qpn = 2;
   using S = QpState;
-  ExpectModify(context, q, rtr, false, S::kReset, "RESET -> RTR", "TRN-5.1");
-  ExpectModify(context, q, To(S::kRts), false, S::kReset, "RESET -> RTS",
-               "TRN-5.1");
-  ExpectModify(context, q, To(S::kError), false, S::kReset, "RESET -> ERROR",
-               "TRN-5.1");
-  ExpectModify(context, q, To(S::kInit), true, S::kInit, "RESET -> INIT",
-               "TRN-5.1");
-  ExpectModify(context, q, To(S::kRts), false, S::kInit, "INIT -> RTS",
-               "TRN-5.1");
-  ExpectModify(context, q, To(S::kReset), true, S::kReset, "INIT -> RESET",
-               "TRN-5.1");
-  ExpectModify(context, q, To(S::kInit), true, S::kInit, "RESET -> INIT",
-               "TRN-5.1");
-  ExpectModify(context, q, To(S::kError), true, S::kError, "INIT -> ERROR",
-               "TRN-5.1");
-  ExpectModify(context, q, To(S::kRts), false, S::kError, "ERROR -> RTS",
-               "TRN-5.1");
-  ExpectModify(context, q, To(S::kReset), true, S::kReset, "ERROR -> RESET",
-               "TRN-5.1");
-  ExpectModify(context, q, To(S::kInit), true, S::kInit, "RESET -> INIT",
-               "TRN-5.1");
-  ExpectModify(context, q, rtr, true, S::kRtr, "INIT -> RTR", "TRN-5.1");
-  ExpectModify(context, q, To(S::kInit), false, S::kRtr, "RTR -> INIT",
-               "TRN-5.1");
-  ExpectModify(context, q, To(S::kRts), true, S::kRts, "RTR -> RTS", "TRN-5.1");
-  ExpectModify(context, q, To(S::kRtr), false, S::kRts, "RTS -> RTR",
-               "TRN-5.1");
-  ExpectModify(context, q, To(S::kError), true, S::kError, "RTS -> ERROR",
-               "TRN-5.1");
-  ExpectModify(context, q, To(S::kReset), true, S::kReset, "ERROR -> RESET",
-               "TRN-5.1");
+  struct Step {
+    QpModify modify;
+    bool allowed;
+    S after;
+  };
+  // From RESET, each of the diagram's modifies at least once, with the
+  // refused ones between them.
+  const std::vector<Step> steps = {
+      {rtr, false, S::kReset},
+      {To(S::kRts), false, S::kReset},
+      {To(S::kError), false, S::kReset},
+      {To(S::kInit), true, S::kInit},
+      {To(S::kRts), false, S::kInit},
+      {To(S::kReset), true, S::kReset},
+      {To(S::kInit), true, S::kInit},
+      {To(S::kError), true, S::kError},
+      {To(S::kRts), false, S::kError},
+      {To(S::kReset), true, S::kReset},
+      {To(S::kInit), true, S::kInit},
+      {rtr, true, S::kRtr},
+      {To(S::kInit), false, S::kRtr},
+      {To(S::kError), true, S::kError},
+      {To(S::kReset), true, S::kReset},
+      {To(S::kInit), true, S::kInit},
+      {rtr, true, S::kRtr},
+      {To(S::kReset), true, S::kReset},
+      {To(S::kInit), true, S::kInit},
+      {rtr, true, S::kRtr},
+      {To(S::kRts), true, S::kRts},
+      {To(S::kRtr), false, S::kRts},
+      {To(S::kReset), true, S::kReset},
+      {To(S::kInit), true, S::kInit},
+      {rtr, true, S::kRtr},
+      {To(S::kRts), true, S::kRts},
+      {To(S::kError), true, S::kError},
+      {To(S::kReset), true, S::kReset},
+  };
+  for (const Step& step : steps) {
+    const std::string what =
+        std::string(transport::QpStateName(dut.qp_state(q))) + " -> " +
+        transport::QpStateName(step.modify.to);
+    ExpectModify(context, q, step.modify, step.allowed, step.after, what,
+                 "TRN-5.1");
+  }
   // QPNs go on upward and a destroyed one is not given again.
   const uint32_t second = dut.CreateQp();
   const bool destroyed = dut.DestroyQp(second).ok();
@@ -119,8 +132,10 @@ void ABadModifyFailsAndChangesNothing(TransportCaseContext& context) {
   std::vector<Bad> bad_rtr;
   bad_rtr.push_back({"PMTU 1000", rtr, "TRN-5.3"});
   bad_rtr.back().modify.pmtu = 1000;
-  bad_rtr.push_back({"rq_psn 2^24", rtr, "TRN-5.3"});
-  bad_rtr.back().modify.rq_psn = 1u << 24;
+  // Out-of-range PSNs whose low 24 bits are not the default 0, so that a
+  // modify refused but half-applied would show.
+  bad_rtr.push_back({"rq_psn 2^24 + 5", rtr, "TRN-5.3"});
+  bad_rtr.back().modify.rq_psn = (1u << 24) + 5;
   bad_rtr.push_back({"min_rnr_timer 32", rtr, "TRN-5.3"});
   bad_rtr.back().modify.min_rnr_timer = 32;
   bad_rtr.push_back({"congestion control 'fastest'", rtr, "TRN-5.8"});
@@ -134,8 +149,8 @@ void ABadModifyFailsAndChangesNothing(TransportCaseContext& context) {
   ExpectModify(context, q, rtr, true, QpState::kRtr, "INIT -> RTR", "TRN-5.3");
   QpModify rts = To(QpState::kRts);
   std::vector<Bad> bad_rts;
-  bad_rts.push_back({"sq_psn 2^24", rts, "TRN-5.3"});
-  bad_rts.back().modify.sq_psn = 1u << 24;
+  bad_rts.push_back({"sq_psn 2^24 + 7", rts, "TRN-5.3"});
+  bad_rts.back().modify.sq_psn = (1u << 24) + 7;
   bad_rts.push_back({"timeout 32", rts, "TRN-5.3"});
   bad_rts.back().modify.timeout = 32;
   bad_rts.push_back({"retry_cnt 8", rts, "TRN-5.3"});
@@ -181,13 +196,27 @@ void ABadModifyFailsAndChangesNothing(TransportCaseContext& context) {
           (sent.empty() ? std::string("none") : Evidence(*sent.front())) +
           "; expected PMTU 4096 from PSN 0",
       {"TRN-5.5", "TRN-5.3"});
+  // And the DUT expects PSN 0 (rq_psn's default), not 5.
+  const Bytes data = FillPattern(bench.peer_memory(), 0, 64, 4);
+  if (!PostOrFail(context, bench.peer(), p,
+                  WriteWr(2, 64, 0x8000, bench.dut_rkey()), 0)) {
+    return;
+  }
+  const auto done = AwaitCompletions(bench.peer(), 1, sc_time(50, SC_US));
+  verdict.Expect(
+      done.size() == 1 &&
+          done[0].completion.status == transport::CompletionStatus::kSuccess &&
+          ReadMemory(bench.dut_memory(), 0x8000, 64) == data,
+      "the partner's WRITE from PSN 0 was not executed: the DUT "
+      "does not expect PSN 0",
+      {"TRN-5.5", "TRN-5.3"});
 }
 
-// The smallest PMTU: a 600 B WRITE goes as 256 + 256 + 88.
+// At each PMTU but 1024 (the other cases' own): a WRITE of 2 PMTU + 88 B
+// goes as PMTU, PMTU, 88.
 void SegmentsAtEveryPmtu(TransportCaseContext& context) {
   TransportBench& bench = context.bench;
   Verdict& verdict = context.verdict;
-  std::string sizes;
   for (const uint32_t pmtu : {256u, 512u, 2048u, 4096u}) {
     ConnectionOptions options;
     options.pmtu = pmtu;

@@ -104,7 +104,7 @@ void SegmentsAndNumbersRequests(TransportCaseContext& context) {
   wrs.push_back(ReadWr(2, 3000, 0x20000, bench.peer_rkey()));
   SendWr send;
   send.wr_id = 3;
-  send.length = 2100;
+  send.length = 2101;  // A LAST packet of 53 B: PadCnt 3.
   wrs.push_back(send);
   wrs.push_back(
       AtomicWr(4, SendKind::kFetchAdd, 0x30000, bench.peer_rkey(), 1));
@@ -142,6 +142,12 @@ void SegmentsAndNumbersRequests(TransportCaseContext& context) {
                    {"TRN-6.2"});
     verdict.Expect(p.bth.psn == e.psn, at + "; expected PSN " + Hex(e.psn),
                    {"TRN-6.4", "TRN-6.3"});
+    // TRN-4.3 on the raw BTH: PadCnt says how much of the last word is pad.
+    const unsigned pad = (sent[i]->bytes[kBth + 1] >> 4) & 3;
+    verdict.Expect(pad == (4 - e.payload % 4) % 4,
+                   at + "; PadCnt " + std::to_string(pad) + " for " +
+                       std::to_string(e.payload) + " B of payload",
+                   {"TRN-4.3"});
     verdict.Expect(p.bth.ack_req || !e.ack_req, at + "; AckReq expected",
                    {"TRN-6.7"});
     if (e.dma_length) {
@@ -201,7 +207,7 @@ void AcksAsTheResponder(TransportCaseContext& context) {
   verdict.Expect(
       acked == expected,
       "the DUT ACKed PSNs " + list + "; expected 0xffffff, 0x00000f, 0x000017",
-      {"TRN-6.9", "TRN-6.6"});
+      {"TRN-6.9", "TRN-6.6", "TRN-6.3"});
   verdict.Expect(ReadMemory(bench.dut_memory(), 0x1000, data.size()) == data,
                  "the WRITE's data was not placed", {"TRN-6.8"});
 }
@@ -672,7 +678,11 @@ void SendsOneCnpPerInterval(TransportCaseContext& context) {
                      " CE-marked packets over 40 us; expected one per 50 us "
                      "interval",
                  {"TRN-9.5"});
-  if (!cnps.empty() && !marked.empty()) {
+  if (!cnps.empty() && !marked.empty() &&
+      verdict.Expect(
+          cnps.front()->at >= marked.front()->at,
+          "a CNP before any CE-marked packet: " + Evidence(*cnps.front()),
+          {"TRN-9.5"})) {
     const PortFrame& cnp = *cnps.front();
     verdict.Expect(cnp.at - marked.front()->at < sc_time(1, SC_US),
                    "the first CNP came " + Us(cnp.at - marked.front()->at) +
@@ -690,10 +700,22 @@ void SendsOneCnpPerInterval(TransportCaseContext& context) {
                    "the CNP's 16 reserved bytes are not zero: " + Evidence(cnp),
                    {"TRN-2.8"});
   }
-  // The CNP's format, and every other frame's, as TRN_1_1 checks them.
+  // Every frame the DUT sent, as TRN_1_1 checks them; what fails for a
+  // CNP fails TRN-9.4, the CNP's format, too.
   for (const PortFrame* frame : FramesWhere(
            bench.wire(), [](const PortFrame& f) { return f.from_dut(); })) {
     CheckSentFrame(verdict, *frame, *c, RethExpectation{});
+    if (frame->opcode() == Opcode::kCnp) {
+      Verdict format;
+      CheckSentFrame(format, *frame, *c, RethExpectation{});
+      verdict.Expect(!format.failed(), "CNP format: " + format.evidence(),
+                     {"TRN-9.4"});
+      verdict.Expect(
+          !frame->packet->bth.ack_req && frame->packet->bth.psn == 0 &&
+              frame->bytes.size() == 74,
+          "a CNP with AckReq, a PSN or not 74 bytes: " + Evidence(*frame),
+          {"TRN-9.4"});
+    }
   }
 }
 
