@@ -1099,7 +1099,7 @@ ConformanceCase CreditCountsRotate() {
       return;
     }
     sc_core::wait(1, SC_US);
-    std::optional<uint8_t> previous;
+    int previous = -1;  // The credit VC of the flit before; -1: none yet.
     std::array<uint16_t, flit::kLinkVcs> last{};
     uint64_t checked = 0;
     for (const PortFlit& flit : context.bench.tap().log()) {
@@ -1107,14 +1107,15 @@ ConformanceCase CreditCountsRotate() {
         continue;
       }
       if (flit.header->type == FlitType::kTraining) {
-        previous.reset();  // The rotation restarts with the link.
+        previous = -1;  // The rotation restarts with the link.
         continue;
       }
       const uint8_t vc = flit.header->credit_vc;
-      if (previous && !context.verdict.Expect(
-                          vc == (*previous + 1) % flit::kLinkVcs,
-                          Describe(flit) + " after credit vc " + Str(*previous),
-                          {"DLL-5.5"})) {
+      if (previous >= 0 &&
+          !context.verdict.Expect(
+              vc == (previous + 1) % flit::kLinkVcs,
+              Describe(flit) + " after credit vc " + Str(previous),
+              {"DLL-5.5"})) {
         return;
       }
       previous = vc;
