@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <memory>
 #include <stdexcept>
+#include <utility>
 
 #include "models/roce/frame_edits.h"
 #include "testbench/systemc/transport/engine_torus.h"
@@ -14,6 +15,16 @@ namespace lq::conformance {
 using sc_core::sc_time;
 using transport::EngineCompletion;
 using transport::SendWr;
+
+ConformanceCase TransportCase(const char* name,
+                              std::function<void(TransportCaseContext&)> body,
+                              sc_time limit) {
+  ConformanceCase c;
+  c.name = name;
+  c.transport_body = std::move(body);
+  c.limit = limit;
+  return c;
+}
 
 std::optional<Connection> ConnectOrFail(TransportCaseContext& context,
                                         const ConnectionOptions& options) {

@@ -19,6 +19,12 @@ namespace lq::conformance {
 
 using FramePredicate = std::function<bool(const PortFrame&)>;
 
+// A transport case named `name` (with the clause it checks) that runs
+// `body` and fails if it has not returned by `limit` (simulated time).
+ConformanceCase TransportCase(const char* name,
+                              std::function<void(TransportCaseContext&)> body,
+                              sc_core::sc_time limit = ConformanceCase{}.limit);
+
 // Connects a QP pair with `options`; fails the case's precondition (every
 // point) if a modify is refused.
 std::optional<Connection> ConnectOrFail(TransportCaseContext& context,

@@ -305,26 +305,18 @@ void HalvesItsWindowAfterACnpRound(TransportCaseContext& context) {
   verdict.Note(std::to_string(in_flight) + " bytes in flight");
 }
 
-ConformanceCase Case(const char* name, void (*body)(TransportCaseContext&),
-                     sc_time limit) {
-  ConformanceCase c;
-  c.name = name;
-  c.transport_body = body;
-  c.limit = limit;
-  return c;
-}
-
 }  // namespace
 
 std::vector<ConformanceCase> TrnCongestionCases() {
   return {
-      Case("TRN_10_2_CutsItsRateOnACnp", CutsItsRateOnACnp,
-           sc_time(200, SC_US)),
-      Case("TRN_11_3_ReturnsMarksAsBecn", ReturnsMarksAsBecn,
-           sc_time(100, SC_US)),
-      Case("TRN_11_7_KeepsItsWindow", KeepsItsWindow, sc_time(600, SC_US)),
-      Case("TRN_11_6_HalvesItsWindowAfterACnpRound",
-           HalvesItsWindowAfterACnpRound, sc_time(50, SC_US)),
+      TransportCase("TRN_10_2_CutsItsRateOnACnp", CutsItsRateOnACnp,
+                    sc_time(200, SC_US)),
+      TransportCase("TRN_11_3_ReturnsMarksAsBecn", ReturnsMarksAsBecn,
+                    sc_time(100, SC_US)),
+      TransportCase("TRN_11_7_KeepsItsWindow", KeepsItsWindow,
+                    sc_time(600, SC_US)),
+      TransportCase("TRN_11_6_HalvesItsWindowAfterACnpRound",
+                    HalvesItsWindowAfterACnpRound, sc_time(50, SC_US)),
   };
 }
 

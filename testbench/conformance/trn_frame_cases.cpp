@@ -450,24 +450,16 @@ void DropsMalformedFramesSilently(TransportCaseContext& context) {
 }  // namespace
 
 std::vector<ConformanceCase> TrnFrameCases() {
-  std::vector<ConformanceCase> cases;
-  ConformanceCase c;
-  c.name = "TRN_1_1_SendsOnlyWellFormedFrames";
-  c.transport_body = SendsOnlyWellFormedFrames;
-  cases.push_back(c);
-  c.name = "TRN_2_7_CarriesImmediateData";
-  c.transport_body = CarriesImmediateData;
-  cases.push_back(c);
-  c.name = "TRN_3_2_TakesFramesWithMaskedFieldsChanged";
-  c.transport_body = TakesFramesWithMaskedFieldsChanged;
-  cases.push_back(c);
-  c.name = "TRN_3_4_DropsAFrameWithABadIcrc";
-  c.transport_body = DropsAFrameWithABadIcrc;
-  cases.push_back(c);
-  c.name = "TRN_4_6_DropsMalformedFramesSilently";
-  c.transport_body = DropsMalformedFramesSilently;
-  cases.push_back(c);
-  return cases;
+  return {
+      TransportCase("TRN_1_1_SendsOnlyWellFormedFrames",
+                    SendsOnlyWellFormedFrames),
+      TransportCase("TRN_2_7_CarriesImmediateData", CarriesImmediateData),
+      TransportCase("TRN_3_2_TakesFramesWithMaskedFieldsChanged",
+                    TakesFramesWithMaskedFieldsChanged),
+      TransportCase("TRN_3_4_DropsAFrameWithABadIcrc", DropsAFrameWithABadIcrc),
+      TransportCase("TRN_4_6_DropsMalformedFramesSilently",
+                    DropsMalformedFramesSilently),
+  };
 }
 
 }  // namespace lq::conformance

@@ -273,23 +273,17 @@ void AnUnreadableLocalBufferFailsTheWr(TransportCaseContext& context) {
                  "the failed WR, or the one after it, was sent", {"TRN-6.15"});
 }
 
-ConformanceCase Case(const char* name, void (*body)(TransportCaseContext&)) {
-  ConformanceCase c;
-  c.name = name;
-  c.transport_body = body;
-  return c;
-}
-
 }  // namespace
 
 std::vector<ConformanceCase> TrnQpCases() {
   return {
-      Case("TRN_5_1_QpStatesChangeOnlyAsShown", QpStatesChangeOnlyAsShown),
-      Case("TRN_5_3_ABadModifyFailsAndChangesNothing",
-           ABadModifyFailsAndChangesNothing),
-      Case("TRN_6_1_SegmentsAtEveryPmtu", SegmentsAtEveryPmtu),
-      Case("TRN_6_15_AnUnreadableLocalBufferFailsTheWr",
-           AnUnreadableLocalBufferFailsTheWr),
+      TransportCase("TRN_5_1_QpStatesChangeOnlyAsShown",
+                    QpStatesChangeOnlyAsShown),
+      TransportCase("TRN_5_3_ABadModifyFailsAndChangesNothing",
+                    ABadModifyFailsAndChangesNothing),
+      TransportCase("TRN_6_1_SegmentsAtEveryPmtu", SegmentsAtEveryPmtu),
+      TransportCase("TRN_6_15_AnUnreadableLocalBufferFailsTheWr",
+                    AnUnreadableLocalBufferFailsTheWr),
   };
 }
 

@@ -852,43 +852,39 @@ void UsesTheDefaultTimers(TransportCaseContext& context) {
                  {"TRN-12.1"});
 }
 
-ConformanceCase Case(const char* name,
-                     std::function<void(TransportCaseContext&)> body,
-                     sc_time limit = sc_time(400, SC_US)) {
-  ConformanceCase c;
-  c.name = name;
-  c.transport_body = std::move(body);
-  c.limit = limit;
-  return c;
-}
-
 }  // namespace
 
 std::vector<ConformanceCase> TrnReliabilityCases() {
+  // Time for a case's 100 us waits, several in turn.
+  const sc_time limit(400, SC_US);
   return {
-      Case("TRN_6_2_SegmentsAndNumbersRequests", SegmentsAndNumbersRequests),
-      Case("TRN_6_9_AcksAsTheResponder", AcksAsTheResponder),
-      Case("TRN_6_11_DoesNotExecuteADuplicateAgain",
-           DoesNotExecuteADuplicateAgain),
-      Case("TRN_7_2_NaksTheFirstOutOfSequenceRequest",
-           NaksTheFirstOutOfSequenceRequest),
-      Case("TRN_7_3_GoesBackNOnANak", GoesBackNOnANak),
-      Case("TRN_7_4_ResendsWhenTheAckTimerExpires",
-           ResendsWhenTheAckTimerExpires),
-      Case("TRN_7_9_RetryExhaustionFailsTheOldestWr",
-           RetryExhaustionFailsTheOldestWr),
-      Case("TRN_7_6_RnrNaksASendWithoutAReceive", RnrNaksASendWithoutAReceive),
-      Case("TRN_6_14_RefusesAnAccessOutsideItsRegions",
-           RefusesAnAccessOutsideItsRegions),
-      Case("TRN_7_8_ANakFailsTheWr", ANakFailsTheWr),
-      Case("TRN_9_5_SendsOneCnpPerInterval", SendsOneCnpPerInterval),
-      Case("TRN_6_5_HoldsReadsBeyondMaxRdAtomic", HoldsReadsBeyondMaxRdAtomic),
-      Case("TRN_6_12_RereadsAfterALostReadResponse",
-           RereadsAfterALostReadResponse),
-      Case("TRN_7_7_RnrRetryExhaustionFailsTheSend",
-           RnrRetryExhaustionFailsTheSend),
-      Case("TRN_12_1_UsesTheDefaultTimers", UsesTheDefaultTimers,
-           sc_time(1200, SC_US)),
+      TransportCase("TRN_6_2_SegmentsAndNumbersRequests",
+                    SegmentsAndNumbersRequests, limit),
+      TransportCase("TRN_6_9_AcksAsTheResponder", AcksAsTheResponder, limit),
+      TransportCase("TRN_6_11_DoesNotExecuteADuplicateAgain",
+                    DoesNotExecuteADuplicateAgain, limit),
+      TransportCase("TRN_7_2_NaksTheFirstOutOfSequenceRequest",
+                    NaksTheFirstOutOfSequenceRequest, limit),
+      TransportCase("TRN_7_3_GoesBackNOnANak", GoesBackNOnANak, limit),
+      TransportCase("TRN_7_4_ResendsWhenTheAckTimerExpires",
+                    ResendsWhenTheAckTimerExpires, limit),
+      TransportCase("TRN_7_9_RetryExhaustionFailsTheOldestWr",
+                    RetryExhaustionFailsTheOldestWr, limit),
+      TransportCase("TRN_7_6_RnrNaksASendWithoutAReceive",
+                    RnrNaksASendWithoutAReceive, limit),
+      TransportCase("TRN_6_14_RefusesAnAccessOutsideItsRegions",
+                    RefusesAnAccessOutsideItsRegions, limit),
+      TransportCase("TRN_7_8_ANakFailsTheWr", ANakFailsTheWr, limit),
+      TransportCase("TRN_9_5_SendsOneCnpPerInterval", SendsOneCnpPerInterval,
+                    limit),
+      TransportCase("TRN_6_5_HoldsReadsBeyondMaxRdAtomic",
+                    HoldsReadsBeyondMaxRdAtomic, limit),
+      TransportCase("TRN_6_12_RereadsAfterALostReadResponse",
+                    RereadsAfterALostReadResponse, limit),
+      TransportCase("TRN_7_7_RnrRetryExhaustionFailsTheSend",
+                    RnrRetryExhaustionFailsTheSend, limit),
+      TransportCase("TRN_12_1_UsesTheDefaultTimers", UsesTheDefaultTimers,
+                    sc_time(1200, SC_US)),
   };
 }
 
