@@ -2,9 +2,12 @@
 // from a scenario's keys.
 #include "systemc/app/scenario_lossless.h"
 
+#include <utility>
+
 #include "models/roce/addressing.h"
 #include "models/roce/pfc.h"
 #include "models/transport/ecn_marking.h"
+#include "systemc/app/network_study.h"
 #include "systemc/transport/engine_fabric.h"
 
 namespace lq::app {
@@ -61,6 +64,28 @@ Result<LosslessPlan> ScenarioLossless(const ParamSet& params,
   flow.ecn[kDataPriority] = transport::EcnProfileNamed(plan.marking).value();
   flow.seed = static_cast<uint64_t>(params.Integer("sim.seed"));
   return plan;
+}
+
+Result<LosslessRouter> ScenarioLosslessRouter(
+    const ParamSet& params,
+    std::shared_ptr<const topo::RoutingFunction> routing,
+    const phy::LinkProfile& profile, uint32_t pmtu, const std::string& cc) {
+  auto router = ScenarioRouterConfig(params, std::move(routing));
+  if (!router) {
+    return router.error();
+  }
+  auto plan = ScenarioLossless(params, profile, pmtu, cc);
+  if (!plan) {
+    return plan.error();
+  }
+  LosslessRouter lossless{*router, *plan};
+  lossless.router.clock_ns =
+      static_cast<double>(phy::FlitTimePs(profile, profile.max_lanes)) / 1000;
+  lossless.plan.flow.message_delay =
+      sc_core::sc_time(lossless.router.clock_ns, sc_core::SC_NS);
+  lossless.router.vc_buffer_slots =
+      lossless.plan.VcBufferSlots(lossless.router.slot_bytes);
+  return lossless;
 }
 
 }  // namespace lq::app

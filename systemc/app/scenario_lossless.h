@@ -6,11 +6,14 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include "models/common/result.h"
 #include "models/phy/link_profile.h"
+#include "models/topology/routing.h"
 #include "systemc/common/param.h"
+#include "systemc/network/router.h"
 #include "systemc/transport/router_flow_control.h"
 
 namespace lq::app {
@@ -34,5 +37,24 @@ struct LosslessPlan {
 Result<LosslessPlan> ScenarioLossless(const ParamSet& params,
                                       const phy::LinkProfile& profile,
                                       uint32_t pmtu, const std::string& cc);
+
+// A router of a lossless fabric: the router.* and net.* keys' config
+// (ScenarioRouterConfig), clocked at the links' flit rate so that a port
+// carries what a link does and a PFC message takes one flit time (TRN-8.3),
+// with every VC holding XOFF plus the headroom (TRN-8.9), and the flow
+// control of `plan`. The transport study's routers, and the router the
+// conformance suite checks.
+struct LosslessRouter {
+  net::RouterConfig router;
+  LosslessPlan plan;
+};
+
+// The same arguments as ScenarioLossless, and `routing` for the router;
+// fails as it does, or on a router configuration net::RouterConfigProblem
+// refuses.
+Result<LosslessRouter> ScenarioLosslessRouter(
+    const ParamSet& params,
+    std::shared_ptr<const topo::RoutingFunction> routing,
+    const phy::LinkProfile& profile, uint32_t pmtu, const std::string& cc);
 
 }  // namespace lq::app

@@ -47,10 +47,6 @@ Result<StudyPlan> Plan(const ParamSet& params) {
     return routed.error();
   }
   plan.topology = routed->topology;
-  auto router = ScenarioRouterConfig(params, routed->routing);
-  if (!router) {
-    return router.error();
-  }
   const phy::LinkProfile profile =
       phy::FindLinkProfile(params.Text("link.profile")).value();
   // One link's payload rate at full width: TRN-8.8's G, TRN-10.1's R.
@@ -64,24 +60,18 @@ Result<StudyPlan> Plan(const ParamSet& params) {
 
   // PFC (TRN-8), with every VC holding XOFF plus the headroom (TRN-8.9).
   const std::string cc = params.Text("transport.cc");
-  auto lossless = ScenarioLossless(params, profile, pmtu, cc);
+  auto lossless =
+      ScenarioLosslessRouter(params, routed->routing, profile, pmtu, cc);
   if (!lossless) {
     return lossless.error();
   }
-  plan.headroom_bytes = lossless->headroom_bytes;
-  plan.marking = lossless->marking;
-  transport::FlowControlConfig flow = lossless->flow;
-  // The routers run at the links' flit rate: a port carries what a link
-  // does, and a PFC message takes one flit time (TRN-8.3).
-  router->clock_ns =
-      static_cast<double>(phy::FlitTimePs(profile, profile.max_lanes)) / 1000;
-  flow.message_delay = sc_time(router->clock_ns, SC_NS);
-  router->vc_buffer_slots = lossless->VcBufferSlots(router->slot_bytes);
+  plan.headroom_bytes = lossless->plan.headroom_bytes;
+  plan.marking = lossless->plan.marking;
 
   transport::EngineFabricConfig& fabric = plan.fabric;
-  fabric.router = *router;
-  fabric.flow_control = flow;
-  fabric.engine.interface = InterfaceFor(*router);
+  fabric.router = lossless->router;
+  fabric.flow_control = lossless->plan.flow;
+  fabric.engine.interface = InterfaceFor(lossless->router);
   fabric.engine.congestion = cc;
   auto congestion = ScenarioCongestionParams(params, goodput_bps);
   if (!congestion) {

@@ -7,8 +7,9 @@ namespace lq::conformance {
 
 std::vector<ConformanceCase> AllCases() {
   std::vector<ConformanceCase> cases = DllFlitCases();
-  for (auto chapter : {DllLinkCases, TrnFrameCases, TrnQpCases,
-                       TrnReliabilityCases, TrnCongestionCases}) {
+  for (auto chapter :
+       {DllLinkCases, TrnFrameCases, TrnQpCases, TrnReliabilityCases,
+        TrnCongestionCases, TrnRouterCases}) {
     for (ConformanceCase& c : chapter()) {
       cases.push_back(std::move(c));
     }

@@ -31,6 +31,9 @@ MUTANT_CATCHES = {
     "trn-skips-a-psn": {"TRN-6.4/a"},
     "trn-never-asks-for-acks": {"TRN-6.7/a"},
     "trn-ignores-cnps": {"TRN-10.2/a"},
+    "trn-ignores-pause": {"TRN-8.6/a", "TRN-8.7/a", "TRN-8.10/b"},
+    "trn-late-xoff": {"TRN-8.4/a", "TRN-8.5/a"},
+    "trn-marks-as-lqcc": {"TRN-9.2/a", "TRN-9.3/c"},
 }
 
 

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "testbench/conformance/conformance_bench.h"
+#include "testbench/conformance/router_bench.h"
 #include "testbench/conformance/transport_bench.h"
 
 namespace lq::conformance {
@@ -53,6 +54,12 @@ struct TransportCaseContext {
   Verdict& verdict;
 };
 
+// The same for a case that runs in a RouterBench.
+struct RouterCaseContext {
+  RouterBench& bench;
+  Verdict& verdict;
+};
+
 struct ConformanceCase {
   // Carries the clause ID it checks (docs/spec/README.md: "Tests cite
   // clauses"), e.g. DLL_3_5_GapGetsSelectiveNak.
@@ -60,12 +67,16 @@ struct ConformanceCase {
   BenchTraffic traffic;  // For a link case.
   // The case fails if its body has not returned by then (simulated time).
   sc_core::sc_time limit = sc_core::sc_time(200, sc_core::SC_US);
-  // A link case runs `body` in a ConformanceBench; a transport case runs
-  // `transport_body` in a TransportBench. Exactly one is set.
+  RouterBenchOptions router;  // For a router case.
+  // A link case runs `body` in a ConformanceBench, a transport case
+  // `transport_body` in a TransportBench, a router case `router_body` in a
+  // RouterBench. Exactly one is set.
   std::function<void(CaseContext&)> body;
   std::function<void(TransportCaseContext&)> transport_body;
+  std::function<void(RouterCaseContext&)> router_body;
 
   bool transport() const { return static_cast<bool>(transport_body); }
+  bool router_case() const { return static_cast<bool>(router_body); }
 };
 
 // Every case of the suite, by chapter.
@@ -75,6 +86,7 @@ std::vector<ConformanceCase> TrnFrameCases();        // trn.md sections 1-4
 std::vector<ConformanceCase> TrnQpCases();           // sections 5, 6.1, 6.15
 std::vector<ConformanceCase> TrnReliabilityCases();  // sections 6-7, 9, 12
 std::vector<ConformanceCase> TrnCongestionCases();   // sections 9-11
+std::vector<ConformanceCase> TrnRouterCases();  // sections 8, 9.1-9.3, 11.2
 std::vector<ConformanceCase> AllCases();
 
 }  // namespace lq::conformance

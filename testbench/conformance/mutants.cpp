@@ -7,6 +7,7 @@
 
 #include "models/flit/sequence.h"
 #include "testbench/conformance/frame_mutants.h"
+#include "testbench/conformance/router_mutants.h"
 
 namespace lq::conformance {
 
@@ -118,15 +119,17 @@ std::vector<MutantInfo> Mutants() {
       {"skips-a-number", "dll", "numbers its flits 0..99, then 101, 102, ..."},
       {"lazy-acks", "dll", "sends only one ACK in 8 that are due"},
       {"one-credit-vc", "dll", "reports only VC 0's credit count"}};
-  for (MutantInfo& mutant : FrameMutants()) {
-    mutants.push_back(std::move(mutant));
+  for (auto layer : {FrameMutants, RouterMutants}) {
+    for (MutantInfo& mutant : layer()) {
+      mutants.push_back(std::move(mutant));
+    }
   }
   return mutants;
 }
 
 std::unique_ptr<PortTap> MakeMutant(const std::string& name,
                                     const phy::LinkProfile& profile) {
-  if (MakeFrameMutant(name)) {
+  if (MakeFrameMutant(name) || MakeRouterMutant(name)) {
     return nullptr;
   }
   auto mutant = std::make_unique<PortTap>("mutant", profile, false);

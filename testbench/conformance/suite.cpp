@@ -22,6 +22,7 @@
 #include "testbench/conformance/conformance_case.h"
 #include "testbench/conformance/frame_mutants.h"
 #include "testbench/conformance/mutants.h"
+#include "testbench/conformance/router_mutants.h"
 
 namespace lq::conformance {
 
@@ -75,8 +76,17 @@ int RunCaseOrThrow(const ConformanceCase& c, const SuiteOptions& options,
   Verdict verdict;
   std::unique_ptr<ConformanceBench> link_bench;
   std::unique_ptr<TransportBench> transport_bench;
+  std::unique_ptr<RouterBench> router_bench;
   std::function<void()> body;
-  if (c.transport()) {
+  if (c.router_case()) {
+    const std::optional<RouterMutant> mutant = MakeRouterMutant(options.mutant);
+    router_bench =
+        std::make_unique<RouterBench>(c.router, mutant ? &*mutant : nullptr);
+    body = [&] {
+      RouterCaseContext context{*router_bench, verdict};
+      c.router_body(context);
+    };
+  } else if (c.transport()) {
     const std::optional<FrameMutant> mutant = MakeFrameMutant(options.mutant);
     transport_bench =
         std::make_unique<TransportBench>(mutant ? &*mutant : nullptr);

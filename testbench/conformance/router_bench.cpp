@@ -1,0 +1,107 @@
+// RouterBench: the router under test and its neighbours.
+#include "testbench/conformance/router_bench.h"
+
+#include <stdexcept>
+#include <string>
+
+#include "models/network/route_header.h"
+#include "models/phy/link_profile.h"
+#include "systemc/app/run_command.h"
+#include "systemc/fabric/fabric.h"
+#include "systemc/network/network_interface.h"
+
+namespace lq::conformance {
+
+namespace {
+
+constexpr topo::NodeId kDutNode = 0;
+constexpr uint8_t kTtl = 32;
+
+// Takes `keys` into `params`; throws on one it refuses.
+void SetKeys(ParamSet& params,
+             const std::vector<std::pair<std::string, std::string>>& keys) {
+  for (const auto& [key, value] : keys) {
+    if (auto problem = params.Set(key, value)) {
+      throw std::invalid_argument(key + ": " + *problem);
+    }
+  }
+}
+
+}  // namespace
+
+RouterBench::RouterBench(const RouterBenchOptions& options,
+                         const RouterMutant* mutant) {
+  ParamSet params(app::ScenarioParamSpecs());
+  SetKeys(params, options.keys);
+  if (mutant) {
+    SetKeys(params, mutant->keys);
+  }
+  auto routed = fabric::ScenarioRoutedTopology(params);
+  if (!routed) {
+    throw std::invalid_argument(routed.error().reason);
+  }
+  topology_ = routed->topology;
+  const phy::LinkProfile profile =
+      phy::FindLinkProfile(params.Text("link.profile")).value();
+  auto config = app::ScenarioLosslessRouter(
+      params, routed->routing, profile,
+      static_cast<uint32_t>(params.Integer("transport.pmtu")),
+      params.Text("transport.cc"));
+  if (!config) {
+    throw std::invalid_argument(config.error().reason);
+  }
+  config_ = *config;
+  net::RouterConfig router = config_.router;
+  router.node = kDutNode;
+  router.network_ports = topology_->PortCount(kDutNode);
+  router.nodes = topology_->EndpointCount();
+  router_ = std::make_unique<net::Router>("dut", router);
+  flow_ = std::make_unique<transport::RouterFlowControl>("dut_flow", *router_,
+                                                         config_.plan.flow);
+  RouterPeerConfig peer;
+  peer.slot_bytes = router.slot_bytes;
+  peer.vcs = router_->vcs();
+  peer.nodes = router.nodes;
+  peer.max_payload = router.max_payload;
+  peer.gap = sc_core::sc_time(router.clock_ns, sc_core::SC_NS);
+  peer.loses_control = mutant && mutant->loses_pfc_frames;
+  for (unsigned p = 0; p < router_->port_count(); ++p) {
+    peers_.push_back(std::make_unique<RouterPeer>(
+        ("peer" + std::to_string(p)).c_str(), peer));
+    Connect(router_->port(p), peers_.back()->socket);
+  }
+}
+
+RouterBench::~RouterBench() = default;
+
+uint16_t RouterBench::neighbour(unsigned port) const {
+  if (port == router_->local_port()) {
+    return kDutNode;
+  }
+  return static_cast<uint16_t>(
+      topology_->Neighbour(kDutNode, port).value().node);
+}
+
+unsigned RouterBench::VcOf(uint8_t tc) const {
+  return net::DefaultTcMap(config_.router.vc_sets).at(tc) *
+         config_.router.vc_classes;
+}
+
+Bytes RouterBench::Packet(unsigned from, unsigned to, uint8_t tc,
+                          ByteView frame) const {
+  net::RouteHeader header;
+  header.kind = static_cast<uint8_t>(net::PacketKind::kData);
+  header.tc = tc;
+  header.dst = neighbour(to);
+  header.src = neighbour(from);
+  header.epoch = router_->epoch();
+  header.vc = static_cast<uint8_t>(VcOf(tc));
+  header.ttl = kTtl;
+  header.len = static_cast<uint16_t>(frame.size());
+  Bytes packet(net::kRouteHeaderBytes);
+  net::EncodeRouteHeader(header, packet.data());
+  packet.insert(packet.end(), frame.begin(), frame.end());
+  return packet;
+}
+
+}  // namespace lq::conformance

@@ -1,0 +1,70 @@
+// The set-up every router conformance case runs in (decision 0023): the
+// transport layer's part of a router — PFC (trn.md §8) and ECN marking
+// (§9, TRN-11.2) — checked at the router's ports. The DUT is node 0's
+// router of the default scenario's fabric (a 4x8x8 torus on `pcie6` links)
+// with its flow control, built as the transport study builds its routers
+// (app::ScenarioLosslessRouter), and a RouterPeer stands on each of its
+// ports, the local port's included. Cases drive the DUT only as its
+// neighbours would: packets and PFC frames in, packets and PFC frames out,
+// and credits.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "models/common/bytes.h"
+#include "models/topology/topology.h"
+#include "systemc/app/scenario_lossless.h"
+#include "systemc/network/router.h"
+#include "systemc/transport/router_flow_control.h"
+#include "testbench/conformance/router_peer.h"
+
+namespace lq::conformance {
+
+// A broken router variant (router_mutants.h): scenario keys that mis-set
+// it, or PFC frames it never takes in.
+struct RouterMutant {
+  std::vector<std::pair<std::string, std::string>> keys;
+  bool loses_pfc_frames = false;
+};
+
+struct RouterBenchOptions {
+  // The scenario keys the DUT is built with, beyond the defaults: e.g.
+  // {"transport.cc", "lqcc"} picks the lqcc marking profile (TRN-9.3).
+  std::vector<std::pair<std::string, std::string>> keys;
+};
+
+class RouterBench {
+ public:
+  // Throws std::invalid_argument if the keys cannot make a router.
+  RouterBench(const RouterBenchOptions& options, const RouterMutant* mutant);
+  ~RouterBench();
+
+  net::Router& dut() { return *router_; }
+  transport::RouterFlowControl& flow() { return *flow_; }
+  RouterPeer& peer(unsigned port) { return *peers_.at(port); }
+  // The neighbour node beyond network port `port`.
+  uint16_t neighbour(unsigned port) const;
+  const app::LosslessRouter& config() const { return config_; }
+  const topo::Topology& topology() const { return *topology_; }
+
+  // A DATA packet (routing header + `frame`) of class `tc` from the node
+  // beyond `from` to the node beyond `to`: what the peer at `from` sends
+  // for the DUT to forward out of `to`.
+  Bytes Packet(unsigned from, unsigned to, uint8_t tc, ByteView frame) const;
+  // The VC a neighbour sends class `tc` on: the first of its set
+  // (NET-3.5's TC_MAP).
+  unsigned VcOf(uint8_t tc) const;
+
+ private:
+  std::shared_ptr<const topo::Topology> topology_;
+  app::LosslessRouter config_;
+  std::unique_ptr<net::Router> router_;
+  std::unique_ptr<transport::RouterFlowControl> flow_;
+  std::vector<std::unique_ptr<RouterPeer>> peers_;
+};
+
+}  // namespace lq::conformance
