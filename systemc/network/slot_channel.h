@@ -19,6 +19,8 @@ class SlotChannel : public sc_core::sc_module {
   link::SlotSocket b;
 
   SlotChannel(const sc_core::sc_module_name& name, sc_core::sc_time latency);
+  // Changes the latency of everything sent from now on.
+  void set_latency(const sc_core::sc_time& latency) { latency_ = latency; }
 
  private:
   // One direction: what arrives on one side leaves on the other, later.

@@ -67,7 +67,8 @@ struct ConformanceCase {
   BenchTraffic traffic;  // For a link case.
   // The case fails if its body has not returned by then (simulated time).
   sc_core::sc_time limit = sc_core::sc_time(200, sc_core::SC_US);
-  RouterBenchOptions router;  // For a router case.
+  TransportBenchOptions transport_bench;  // For a transport case.
+  RouterBenchOptions router;              // For a router case.
   // A link case runs `body` in a ConformanceBench, a transport case
   // `transport_body` in a TransportBench, a router case `router_body` in a
   // RouterBench. Exactly one is set.

@@ -88,8 +88,8 @@ int RunCaseOrThrow(const ConformanceCase& c, const SuiteOptions& options,
     };
   } else if (c.transport()) {
     const std::optional<FrameMutant> mutant = MakeFrameMutant(options.mutant);
-    transport_bench =
-        std::make_unique<TransportBench>(mutant ? &*mutant : nullptr);
+    transport_bench = std::make_unique<TransportBench>(
+        c.transport_bench, mutant ? &*mutant : nullptr);
     body = [&] {
       TransportCaseContext context{*transport_bench, verdict};
       c.transport_body(context);

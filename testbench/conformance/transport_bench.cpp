@@ -20,7 +20,8 @@ TransportEngineConfig EngineConfig(uint16_t node) {
 
 }  // namespace
 
-TransportBench::TransportBench(const FrameMutant* mutant)
+TransportBench::TransportBench(const TransportBenchOptions& options,
+                               const FrameMutant* mutant)
     : dut_(std::make_unique<TransportEngine>("dut", EngineConfig(kDutNode))),
       peer_(std::make_unique<TransportEngine>("peer", EngineConfig(kPeerNode))),
       dut_memory_(
@@ -28,10 +29,19 @@ TransportBench::TransportBench(const FrameMutant* mutant)
       peer_memory_(
           std::make_unique<transport::TestMemory>("peer_memory", kMemoryBytes)),
       wire_(std::make_unique<FrameWire>("wire", kDutNode, kPeerNode,
-                                        EngineConfig(kDutNode).interface)) {
+                                        EngineConfig(kDutNode).interface)),
+      dut_channel_(std::make_unique<net::SlotChannel>("dut_channel",
+                                                      sc_core::SC_ZERO_TIME)) {
+  if (options.registers) {
+    dut_registers_ =
+        std::make_unique<transport::TransportRegisters>("dut_regs", *dut_);
+    dut_csr_ = std::make_unique<testing::RegisterMaster>("dut_csr");
+    dut_csr_->socket.bind(dut_registers_->socket);
+  }
   dut_->memory.bind(dut_memory_->socket);
   peer_->memory.bind(peer_memory_->socket);
-  lq::Connect(dut_->network(), wire_->dut_side());
+  lq::Connect(dut_->network(), dut_channel_->a);
+  lq::Connect(dut_channel_->b, wire_->dut_side());
   lq::Connect(peer_->network(), wire_->peer_side());
   dut_rkey_ = dut_->RegisterMemory({0, kMemoryBytes, transport::kRemoteAll});
   peer_rkey_ = peer_->RegisterMemory({0, kMemoryBytes, transport::kRemoteAll});

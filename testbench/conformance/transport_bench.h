@@ -15,8 +15,11 @@
 #include <systemc>
 #include <vector>
 
+#include "systemc/network/slot_channel.h"
 #include "systemc/transport/transport_engine.h"
+#include "systemc/transport/transport_registers.h"
 #include "testbench/conformance/frame_wire.h"
+#include "testbench/systemc/common/register_master.h"
 #include "testbench/systemc/transport/engine_torus.h"
 
 namespace lq::conformance {
@@ -49,6 +52,13 @@ struct Connection {
   uint32_t peer_qpn = 0;
 };
 
+// How a case's bench is built.
+struct TransportBenchOptions {
+  // Firmware owns the DUT: a register block on it, which takes the DUT's
+  // completions into its queue, so PollCompletions() sees none.
+  bool registers = false;
+};
+
 class TransportBench {
  public:
   static constexpr uint16_t kDutNode = 0;
@@ -56,7 +66,8 @@ class TransportBench {
   static constexpr size_t kMemoryBytes = 1 << 20;
 
   // `mutant` (may be null) breaks the DUT.
-  explicit TransportBench(const FrameMutant* mutant);
+  TransportBench(const TransportBenchOptions& options,
+                 const FrameMutant* mutant);
 
   transport::TransportEngine& dut() { return *dut_; }
   transport::TransportEngine& peer() { return *peer_; }
@@ -66,6 +77,15 @@ class TransportBench {
   uint32_t dut_rkey() const { return dut_rkey_; }
   uint32_t peer_rkey() const { return peer_rkey_; }
   FrameWire& wire() { return *wire_; }
+  // A bus master on the DUT's register block (docs/registers/transport.md):
+  // firmware's way to set up QPs and post work (TRN-5.7). Only with
+  // TransportBenchOptions::registers.
+  testing::RegisterMaster& dut_csr() { return *dut_csr_; }
+  // The time slots take between the wire and the DUT, each way, as a
+  // router's annotation would add it (0 unless a case sets it).
+  void set_dut_latency(const sc_core::sc_time& latency) {
+    dut_channel_->set_latency(latency);
+  }
 
   // TRN-5.6 between a new QP on the DUT and one on the partner; nothing if
   // a modify failed.
@@ -75,6 +95,9 @@ class TransportBench {
   std::unique_ptr<transport::TransportEngine> dut_, peer_;
   std::unique_ptr<transport::TestMemory> dut_memory_, peer_memory_;
   std::unique_ptr<FrameWire> wire_;
+  std::unique_ptr<net::SlotChannel> dut_channel_;  // wire <-> DUT
+  std::unique_ptr<transport::TransportRegisters> dut_registers_;
+  std::unique_ptr<testing::RegisterMaster> dut_csr_;
   uint32_t dut_rkey_ = 0, peer_rkey_ = 0;
 };
 

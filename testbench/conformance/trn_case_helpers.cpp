@@ -26,6 +26,12 @@ ConformanceCase TransportCase(const char* name,
   return c;
 }
 
+ConnectionOptions Controlled(const std::string& name) {
+  ConnectionOptions options;
+  options.congestion = name;
+  return options;
+}
+
 std::optional<Connection> ConnectOrFail(TransportCaseContext& context,
                                         const ConnectionOptions& options) {
   std::optional<Connection> connection = context.bench.Connect(options);

@@ -25,6 +25,9 @@ ConformanceCase TransportCase(const char* name,
                               std::function<void(TransportCaseContext&)> body,
                               sc_core::sc_time limit = ConformanceCase{}.limit);
 
+// The default connection, with congestion control `name` (TRN-5.8).
+ConnectionOptions Controlled(const std::string& name);
+
 // Connects a QP pair with `options`; fails the case's precondition (every
 // point) if a modify is refused.
 std::optional<Connection> ConnectOrFail(TransportCaseContext& context,

@@ -1,6 +1,7 @@
 // Transport conformance cases, trn.md sections 9-11: the reaction points
 // of DCQCN and LQCC and LQCC's feedback, seen at the DUT's port.
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <initializer_list>
 #include <optional>
@@ -45,6 +46,19 @@ std::optional<double> RequestRate(const FrameWire& wire, const sc_time& from,
   return bits / (frames.back()->at - frames.front()->at).to_seconds();
 }
 
+// RequestRate over [start + from, start + to), in microseconds.
+std::optional<double> RequestRateBetween(const FrameWire& wire,
+                                         const sc_time& start, double from,
+                                         double to) {
+  return RequestRate(wire, start + sc_time(from, SC_US),
+                     start + sc_time(to, SC_US));
+}
+
+// Waits until `us` microseconds after `start`.
+void WaitUntil(const sc_time& start, double us) {
+  sc_core::wait(start + sc_time(us, SC_US) - sc_core::sc_time_stamp());
+}
+
 std::string Gbps(std::optional<double> rate) {
   if (!rate) {
     return "too few packets";
@@ -86,9 +100,7 @@ Bytes Cnp(uint32_t from_qpn, uint32_t to_qpn) {
 void CutsItsRateOnACnp(TransportCaseContext& context) {
   TransportBench& bench = context.bench;
   Verdict& verdict = context.verdict;
-  ConnectionOptions options;
-  options.congestion = "dcqcn";
-  const auto c = ConnectOrFail(context, options);
+  const auto c = ConnectOrFail(context, Controlled("dcqcn"));
   if (!c) {
     return;
   }
@@ -101,9 +113,7 @@ void CutsItsRateOnACnp(TransportCaseContext& context) {
       return;
     }
   }
-  const auto at = [&](double us) {
-    sc_core::wait(start + sc_time(us, SC_US) - sc_core::sc_time_stamp());
-  };
+  const auto at = [&](double us) { WaitUntil(start, us); };
   at(2);
   bench.wire().InjectToDut(Cnp(c->peer_qpn, 0xABCD), kCnpTc);
   at(5);
@@ -112,8 +122,7 @@ void CutsItsRateOnACnp(TransportCaseContext& context) {
   bench.wire().InjectToDut(Cnp(c->peer_qpn, c->dut_qpn), kCnpTc);
   at(77);
   const auto span = [&](double from, double to) {
-    return RequestRate(bench.wire(), start + sc_time(from, SC_US),
-                       start + sc_time(to, SC_US));
+    return RequestRateBetween(bench.wire(), start, from, to);
   };
   ExpectRate(verdict, span(0.5, 4.9), kLineRateBps,
              "before any CNP, and after one for another QP",
@@ -141,14 +150,61 @@ void CutsItsRateOnACnp(TransportCaseContext& context) {
       ", two: " + Gbps(span(10.5, 64)) + ", recovered: " + Gbps(span(66, 76)));
 }
 
+// TRN-10.3: a CNP at 2 us halves RC with alpha = 1, which it leaves at 1.
+// 60 alpha periods (K = 55 us, g = 1/256) later without a CNP, alpha is
+// (255/256)^60 = 0.791 and RC has recovered to R (60 increase events); a
+// CNP then cuts RC to R(1 - alpha/2) = 0.605 R, where an alpha that never
+// decayed would give R/2.
+void DecaysAlphaWithoutCnps(TransportCaseContext& context) {
+  TransportBench& bench = context.bench;
+  Verdict& verdict = context.verdict;
+  const auto c = ConnectOrFail(context, Controlled("dcqcn"));
+  if (!c) {
+    return;
+  }
+  const sc_time start = sc_core::sc_time_stamp();
+  const auto at = [&](double us) { WaitUntil(start, us); };
+  if (!PostOrFail(context, bench.dut(), c->dut_qpn,
+                  WriteWr(0, 65536, 0, bench.peer_rkey()), 0)) {
+    return;
+  }
+  at(2);
+  bench.wire().InjectToDut(Cnp(c->peer_qpn, c->dut_qpn), kCnpTc);
+  constexpr double kPeriodUs = 55, kG = 1.0 / 256;
+  constexpr int kPeriods = 60;
+  const double alpha = std::pow(1 - kG, kPeriods);
+  const double quiet_until = 2 + kPeriods * kPeriodUs + 5;
+  at(quiet_until);
+  for (uint64_t i = 1; i <= 2; ++i) {
+    if (!PostOrFail(
+            context, bench.dut(), c->dut_qpn,
+            WriteWr(i, TransportBench::kMemoryBytes, 0, bench.peer_rkey()),
+            0)) {
+      return;
+    }
+  }
+  at(quiet_until + 5);
+  bench.wire().InjectToDut(Cnp(c->peer_qpn, c->dut_qpn), kCnpTc);
+  at(quiet_until + 12);
+  const auto span = [&](double from, double to) {
+    return RequestRateBetween(bench.wire(), start, from, to);
+  };
+  ExpectRate(verdict, span(quiet_until + 0.5, quiet_until + 4.9), kLineRateBps,
+             "after 60 quiet alpha periods", {"TRN-10.3", "TRN-10.4"});
+  ExpectRate(verdict, span(quiet_until + 5.5, quiet_until + 12),
+             kLineRateBps * (1 - alpha / 2),
+             "after a CNP 60 alpha periods after the last", {"TRN-10.3"});
+  verdict.Note(
+      "recovered: " + Gbps(span(quiet_until + 0.5, quiet_until + 4.9)) +
+      ", after the CNP: " + Gbps(span(quiet_until + 5.5, quiet_until + 12)));
+}
+
 // CE marks on the partner's requests to an lqcc QP; then on the
 // responses to the DUT's READs.
 void ReturnsMarksAsBecn(TransportCaseContext& context) {
   TransportBench& bench = context.bench;
   Verdict& verdict = context.verdict;
-  ConnectionOptions options;
-  options.congestion = "lqcc";
-  const auto c = ConnectOrFail(context, options);
+  const auto c = ConnectOrFail(context, Controlled("lqcc"));
   if (!c) {
     return;
   }
@@ -311,6 +367,8 @@ std::vector<ConformanceCase> TrnCongestionCases() {
   return {
       TransportCase("TRN_10_2_CutsItsRateOnACnp", CutsItsRateOnACnp,
                     sc_time(200, SC_US)),
+      TransportCase("TRN_10_3_DecaysAlphaWithoutCnps", DecaysAlphaWithoutCnps,
+                    sc_time(3400, SC_US)),
       TransportCase("TRN_11_3_ReturnsMarksAsBecn", ReturnsMarksAsBecn,
                     sc_time(100, SC_US)),
       TransportCase("TRN_11_7_KeepsItsWindow", KeepsItsWindow,

@@ -4,10 +4,13 @@
 #include <cstdio>
 #include <memory>
 #include <set>
+#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "models/common/hex.h"
+#include "models/pcap/pcap_writer.h"
 #include "models/roce/addressing.h"
 #include "models/roce/frame_edits.h"
 #include "models/roce/icrc.h"
@@ -34,6 +37,7 @@ using transport::SendWr;
 void SendsOnlyWellFormedFrames(TransportCaseContext& context) {
   TransportBench& bench = context.bench;
   Verdict& verdict = context.verdict;
+  CheckIcrcWorkedExample(verdict);
   const auto c = ConnectOrFail(context);
   if (!c ||
       !PostReceiveOrFail(context, bench.peer(), c->peer_qpn, 100, 4096,
@@ -217,6 +221,144 @@ void CarriesImmediateData(TransportCaseContext& context) {
                  "the DUT's receive completion does not carry the "
                  "partner's immediate 0x12345678",
                  {"TRN-2.7"});
+}
+
+// Little-endian fields of a pcap file (its writer's byte order, which the
+// magic number tells a reader).
+uint32_t Le32(const std::string& bytes, size_t at) {
+  uint32_t value = 0;
+  for (size_t i = 0; i < 4; ++i) {
+    value |= static_cast<uint32_t>(static_cast<uint8_t>(bytes.at(at + i)))
+             << (8 * i);
+  }
+  return value;
+}
+
+// TRN-1.8: the DUT's capture of its port, through its frame tap and the
+// writer `--pcap` uses, while it WRITEs, READs and SENDs.
+void CapturesItsFramesAsPcap(TransportCaseContext& context) {
+  TransportBench& bench = context.bench;
+  Verdict& verdict = context.verdict;
+  std::ostringstream file;
+  auto writer = pcap::PcapWriter::ToStream(file);
+  if (!verdict.Expect(writer.ok(), "no capture writer")) {
+    return;
+  }
+  std::vector<uint64_t> tapped_ps;  // when each frame was handed over
+  bench.dut().SetFrameTap([&](const sc_time& at, const Bytes& frame) {
+    tapped_ps.push_back(at.value());
+    writer->Write(at.value(), frame);
+  });
+  const auto c = ConnectOrFail(context);
+  if (!c ||
+      !PostReceiveOrFail(context, bench.peer(), c->peer_qpn, 1, 4096, 0x8000)) {
+    return;
+  }
+  FillPattern(bench.dut_memory(), 0, 8192, 3);
+  SendWr send;
+  send.wr_id = 4;
+  send.length = 1000;
+  if (!PostOrFail(context, bench.dut(), c->dut_qpn,
+                  WriteWr(2, 5000, 0x10000, bench.peer_rkey()), 0) ||
+      !PostOrFail(context, bench.dut(), c->dut_qpn,
+                  ReadWr(3, 3000, 0x10000, bench.peer_rkey()), 0x4000) ||
+      !PostOrFail(context, bench.dut(), c->dut_qpn, send, 0)) {
+    return;
+  }
+  AwaitCompletions(bench.dut(), 3, sc_time(50, SC_US));
+  bench.dut().SetFrameTap(nullptr);
+  writer->Flush();
+  const std::string bytes = file.str();
+  const auto sent = FramesWhere(
+      bench.wire(), [](const PortFrame& frame) { return frame.from_dut(); });
+  if (!verdict.Expect(bytes.size() >= 24 && sent.size() >= 7,
+                      std::to_string(bytes.size()) + " bytes captured, " +
+                          std::to_string(sent.size()) + " frames sent")) {
+    return;
+  }
+  verdict.Expect(Le32(bytes, 0) == 0xA1B23C4D &&
+                     Le32(bytes, 4) == (2u | 4u << 16) && Le32(bytes, 8) == 0 &&
+                     Le32(bytes, 12) == 0 && Le32(bytes, 16) == 262144 &&
+                     Le32(bytes, 20) == 1,
+                 "global header: magic " + HexText(Le32(bytes, 0), 8) +
+                     ", version " + HexText(Le32(bytes, 4), 8) + ", snap " +
+                     std::to_string(Le32(bytes, 16)) + ", link type " +
+                     std::to_string(Le32(bytes, 20)),
+                 {"TRN-1.8"});
+  size_t at = 24, index = 0;
+  for (; at + 16 <= bytes.size() && index < sent.size(); ++index) {
+    const uint32_t length = Le32(bytes, at + 8);
+    const std::string record = "record " + std::to_string(index);
+    const uint64_t ns =
+        uint64_t{Le32(bytes, at)} * 1'000'000'000 + Le32(bytes, at + 4);
+    verdict.Expect(
+        Le32(bytes, at + 4) < 1'000'000'000 && index < tapped_ps.size() &&
+            ns == tapped_ps[index] / 1000 &&
+            sc_time(static_cast<double>(ns), sc_core::SC_NS) <= sent[index]->at,
+        record + ": stamped " + std::to_string(ns) + " ns", {"TRN-1.8"});
+    const Bytes& frame = sent[index]->bytes;
+    verdict.Expect(length == frame.size() && Le32(bytes, at + 12) == length &&
+                       at + 16 + length <= bytes.size() &&
+                       std::equal(frame.begin(), frame.end(),
+                                  bytes.begin() + static_cast<long>(at + 16),
+                                  [](uint8_t a, char b) {
+                                    return a == static_cast<uint8_t>(b);
+                                  }),
+                   record + " is not frame " + Describe(*sent[index]) +
+                       " as the DUT sent it",
+                   {"TRN-1.8"});
+    at += 16 + length;
+  }
+  verdict.Expect(index == sent.size() && at == bytes.size(),
+                 std::to_string(index) + " records for " +
+                     std::to_string(sent.size()) + " frames sent",
+                 {"TRN-1.8"});
+  verdict.Note(std::to_string(sent.size()) + " frames captured");
+}
+
+// TRN-4.7: slots take 1 us each way between the wire and the DUT, known
+// to the DUT's interface only as the annotation on each slot (as a
+// router's switch cycles are). The partner's one-packet WRITE may not land
+// in the DUT's memory, nor be ACKed, before its last byte has arrived.
+void ActsOnAFrameOnlyOnceItHasArrived(TransportCaseContext& context) {
+  TransportBench& bench = context.bench;
+  Verdict& verdict = context.verdict;
+  const sc_time latency(1, SC_US);
+  bench.set_dut_latency(latency);
+  const auto c = ConnectOrFail(context);
+  if (!c) {
+    return;
+  }
+  const Bytes before = ReadMemory(bench.dut_memory(), 0x10000, 512);
+  const Bytes data = FillPattern(bench.peer_memory(), 0, 512, 7);
+  if (!PostOrFail(context, bench.peer(), c->peer_qpn,
+                  WriteWr(1, 512, 0x10000, bench.dut_rkey()), 0)) {
+    return;
+  }
+  const auto request =
+      AwaitFrame(bench.wire(), RequestToDut(), sc_time(10, SC_US));
+  if (!verdict.Expect(request.has_value(), "the partner sent no WRITE")) {
+    return;
+  }
+  const sc_time sent = bench.wire().log()[*request].at;
+  // Half way along the way in: not arrived, so not placed.
+  sc_core::wait(sent + latency / 2 - sc_core::sc_time_stamp());
+  verdict.Expect(ReadMemory(bench.dut_memory(), 0x10000, 512) == before,
+                 "the data was in memory half way to the DUT", {"TRN-4.7"});
+  const auto ack = AwaitFrame(bench.wire(), AckFromDut(), sc_time(20, SC_US));
+  verdict.Expect(ReadMemory(bench.dut_memory(), 0x10000, 512) == data,
+                 "the WRITE's data never landed");
+  if (verdict.Expect(ack.has_value(), "no ACK", {"TRN-4.7"})) {
+    const sc_time round = bench.wire().log()[*ack].at - sent;
+    verdict.Expect(round >= 2 * latency,
+                   "the ACK reached the wire " +
+                       std::to_string(round.to_seconds() * 1e9) +
+                       " ns after the WRITE left it; the way there and back "
+                       "takes 2,000",
+                   {"TRN-4.7"});
+    verdict.Note("ACK " + std::to_string(round.to_seconds() * 1e9) +
+                 " ns after the WRITE");
+  }
 }
 
 // The partner's 8-packet WRITE reaches the DUT with one payload bit of its
@@ -453,10 +595,13 @@ std::vector<ConformanceCase> TrnFrameCases() {
   return {
       TransportCase("TRN_1_1_SendsOnlyWellFormedFrames",
                     SendsOnlyWellFormedFrames),
+      TransportCase("TRN_1_8_CapturesItsFramesAsPcap", CapturesItsFramesAsPcap),
       TransportCase("TRN_2_7_CarriesImmediateData", CarriesImmediateData),
       TransportCase("TRN_3_2_TakesFramesWithMaskedFieldsChanged",
                     TakesFramesWithMaskedFieldsChanged),
       TransportCase("TRN_3_4_DropsAFrameWithABadIcrc", DropsAFrameWithABadIcrc),
+      TransportCase("TRN_4_7_ActsOnAFrameOnlyOnceItHasArrived",
+                    ActsOnAFrameOnlyOnceItHasArrived),
       TransportCase("TRN_4_6_DropsMalformedFramesSilently",
                     DropsMalformedFramesSilently),
   };

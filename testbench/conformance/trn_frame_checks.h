@@ -26,6 +26,10 @@ uint64_t Be64(const Bytes& bytes, size_t at);
 // checksum field: 0xFFFF when the field is right.
 uint16_t Ipv4Sum(const Bytes& bytes, size_t at);
 
+// TRN-3.5: the ICRC the checks below compute reproduces the clause's worked
+// example (0xF220AE5A); the checks of TRN-3.1 rest on it.
+void CheckIcrcWorkedExample(Verdict& verdict);
+
 // What the DUT's RETHs may carry: the partner's R_Key, and the address
 // and length of one of the DUT's WRITEs or READs.
 struct RethExpectation {

@@ -1,9 +1,12 @@
 // Transport conformance cases, trn.md section 5 and TRN-6.1, TRN-6.15:
 // queue-pair states, modifies, QPNs, attribute defaults and connection
 // set-up, seen through the DUT's API and at its port.
+#include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "generated/cpp/transport_regs.h"
 #include "testbench/conformance/conformance_case.h"
 #include "testbench/conformance/trn_case_helpers.h"
 
@@ -11,6 +14,7 @@ namespace lq::conformance {
 
 namespace {
 
+namespace regs = lq::regs::transport;
 using sc_core::sc_time;
 using sc_core::SC_US;
 using transport::QpModify;
@@ -273,6 +277,151 @@ void AnUnreadableLocalBufferFailsTheWr(TransportCaseContext& context) {
                  "the failed WR, or the one after it, was sent", {"TRN-6.15"});
 }
 
+// The DUT's register block as firmware drives it (TRN-5.7); a bus error is
+// evidence against the clause.
+class Firmware {
+ public:
+  explicit Firmware(TransportCaseContext& context)
+      : csr_(context.bench.dut_csr()), verdict_(context.verdict) {}
+
+  uint32_t Read(uint32_t offset) {
+    uint32_t value = 0;
+    verdict_.Expect(csr_.Access(tlm::TLM_READ_COMMAND, offset, value) ==
+                        tlm::TLM_OK_RESPONSE,
+                    "bus error reading " + std::to_string(offset), {"TRN-5.7"});
+    return value;
+  }
+  void Write(uint32_t offset, uint32_t value) {
+    verdict_.Expect(csr_.Access(tlm::TLM_WRITE_COMMAND, offset, value) ==
+                        tlm::TLM_OK_RESPONSE,
+                    "bus error writing " + std::to_string(offset), {"TRN-5.7"});
+  }
+  void Wide(uint32_t lo_offset, uint64_t value) {
+    Write(lo_offset, static_cast<uint32_t>(value));
+    Write(lo_offset + 4, static_cast<uint32_t>(value >> 32));
+  }
+  // QP_CMD with `fields`; returns CMD_STATUS's result.
+  uint32_t Command(uint32_t qpn, regs::QpCmd command, uint32_t fields = 0) {
+    Write(regs::kQpNumOffset, qpn);
+    Write(regs::kQpCmdOffset,
+          regs::kQpCmdCmd.Place(static_cast<uint32_t>(command)) | fields);
+    return Read(regs::kCmdStatusOffset);
+  }
+  uint32_t Modify(uint32_t qpn, regs::State to) {
+    return Command(qpn, regs::QpCmd::kModify,
+                   regs::kQpCmdToState.Place(static_cast<uint32_t>(to)));
+  }
+
+ private:
+  testing::RegisterMaster& csr_;
+  Verdict& verdict_;
+};
+
+constexpr uint32_t kCmdOk = static_cast<uint32_t>(regs::CmdResult::kOk);
+
+// A transport case whose DUT firmware owns, through its registers.
+ConformanceCase FirmwareCase(const char* name,
+                             std::function<void(TransportCaseContext&)> body) {
+  ConformanceCase c = TransportCase(name, std::move(body));
+  c.transport_bench.registers = true;
+  return c;
+}
+
+// TRN-5.7: firmware connects a QP through the DUT's registers (the
+// partner through its API), is refused a bad step, posts a WRITE by
+// doorbell and takes its completion from the CQE registers.
+void FirmwareConnectsThroughRegisters(TransportCaseContext& context) {
+  TransportBench& bench = context.bench;
+  Verdict& verdict = context.verdict;
+  Firmware firmware(context);
+  const uint32_t peer_qpn = bench.peer().CreateQp();
+  firmware.Write(
+      regs::kQpCmdOffset,
+      regs::kQpCmdCmd.Place(static_cast<uint32_t>(regs::QpCmd::kCreate)));
+  const uint32_t created = firmware.Read(regs::kCmdStatusOffset);
+  const uint32_t qpn = firmware.Read(regs::kQpNumOffset);
+  verdict.Expect(created == kCmdOk && bench.dut().has_qp(qpn),
+                 "CREATE gave status " + std::to_string(created) + " and QPN " +
+                     std::to_string(qpn),
+                 {"TRN-5.7"});
+  // TRN-5.3 through the registers: RESET -> RTS is refused, an unknown
+  // QP is reported as such.
+  const uint32_t refused = firmware.Modify(qpn, regs::State::kRts);
+  const uint32_t unknown = firmware.Modify(qpn + 100, regs::State::kInit);
+  verdict.Expect(
+      refused == static_cast<uint32_t>(regs::CmdResult::kRefused) &&
+          unknown == static_cast<uint32_t>(regs::CmdResult::kNoSuch) &&
+          firmware.Read(regs::kQpStateOffset) ==
+              static_cast<uint32_t>(regs::State::kReset),
+      "RESET -> RTS gave " + std::to_string(refused) + ", an unknown QP " +
+          std::to_string(unknown),
+      {"TRN-5.7"});
+  // TRN-5.6's steps: INIT; RTR with the partner and PMTU 1024; RTS.
+  uint32_t steps = firmware.Modify(qpn, regs::State::kInit);
+  firmware.Write(regs::kQpRemoteNodeOffset, TransportBench::kPeerNode);
+  firmware.Write(regs::kQpRemoteQpnOffset, peer_qpn);
+  firmware.Write(regs::kQpRqPsnOffset, 0);
+  firmware.Write(regs::kQpPathOffset, regs::kQpPathPmtu.Place(3));
+  steps |= firmware.Modify(qpn, regs::State::kRtr);
+  firmware.Write(regs::kQpSqPsnOffset, 0x100);
+  steps |= firmware.Modify(qpn, regs::State::kRts);
+  QpModify rtr = To(QpState::kRtr);
+  rtr.remote_node = TransportBench::kDutNode;
+  rtr.remote_qpn = qpn;
+  rtr.pmtu = 1024;
+  rtr.rq_psn = 0x100;
+  const bool partner =
+      bench.peer().ModifyQp(peer_qpn, To(QpState::kInit)).ok() &&
+      bench.peer().ModifyQp(peer_qpn, rtr).ok() &&
+      bench.peer().ModifyQp(peer_qpn, To(QpState::kRts)).ok();
+  if (!verdict.Expect(steps == kCmdOk && partner &&
+                          bench.dut().qp_state(qpn) == QpState::kRts,
+                      "the set-up steps through the registers failed",
+                      {"TRN-5.7"})) {
+    return;
+  }
+  verdict.Expect(bench.wire().log().empty(),
+                 "the set-up put frames on the wire", {"TRN-5.7"});
+  // A WRITE by doorbell, and its completion from the CQE registers.
+  const Bytes data = FillPattern(bench.dut_memory(), 0, 2000, 9);
+  firmware.Wide(regs::kWrIdLoOffset, 0x77);
+  firmware.Write(
+      regs::kWrOpOffset,
+      regs::kWrOpKind.Place(static_cast<uint32_t>(regs::WrKind::kWrite)));
+  firmware.Write(regs::kWrLengthOffset, 2000);
+  firmware.Wide(regs::kWrLocalLoOffset, 0);
+  firmware.Wide(regs::kWrRemoteLoOffset, 0x20000);
+  firmware.Write(regs::kWrRkeyOffset, bench.peer_rkey());
+  firmware.Write(regs::kSqDoorbellOffset, qpn);
+  verdict.Expect(firmware.Read(regs::kCmdStatusOffset) == kCmdOk,
+                 "the doorbell was refused", {"TRN-5.7"});
+  for (int t = 0; t < 50 && firmware.Read(regs::kCqCountOffset) == 0; ++t) {
+    sc_core::wait(sc_time(1, SC_US));
+  }
+  const uint32_t cqe_qp = firmware.Read(regs::kCqeQpOffset);
+  const uint32_t status = firmware.Read(regs::kCqeStatusOffset);
+  const uint64_t wr_id = firmware.Read(regs::kCqeWrIdLoOffset) |
+                         uint64_t{firmware.Read(regs::kCqeWrIdHiOffset)} << 32;
+  verdict.Expect(regs::kCqeQpValid.Read(cqe_qp) != 0 &&
+                     regs::kCqeQpQpn.Read(cqe_qp) == qpn &&
+                     regs::kCqeStatusStatus.Read(status) ==
+                         static_cast<uint32_t>(regs::WcStatus::kSuccess) &&
+                     wr_id == 0x77,
+                 "CQE: QP word " + std::to_string(cqe_qp) + ", status " +
+                     std::to_string(status) + ", wr_id " +
+                     std::to_string(wr_id),
+                 {"TRN-5.7"});
+  const auto writes = FramesWhere(bench.wire(), RequestFromDut());
+  verdict.Expect(writes.size() == 2 && writes[0]->packet &&
+                     writes[0]->packet->bth.psn == 0x100 &&
+                     writes[0]->packet->bth.dest_qp == peer_qpn &&
+                     ReadMemory(bench.peer_memory(), 0x20000, 2000) == data,
+                 std::to_string(writes.size()) +
+                     " WRITE packets from the DUT, not 2 from PSN 0x100 to the "
+                     "partner's QP with the data",
+                 {"TRN-5.7"});
+}
+
 }  // namespace
 
 std::vector<ConformanceCase> TrnQpCases() {
@@ -281,6 +430,8 @@ std::vector<ConformanceCase> TrnQpCases() {
                     QpStatesChangeOnlyAsShown),
       TransportCase("TRN_5_3_ABadModifyFailsAndChangesNothing",
                     ABadModifyFailsAndChangesNothing),
+      FirmwareCase("TRN_5_7_FirmwareConnectsThroughRegisters",
+                   FirmwareConnectsThroughRegisters),
       TransportCase("TRN_6_1_SegmentsAtEveryPmtu", SegmentsAtEveryPmtu),
       TransportCase("TRN_6_15_AnUnreadableLocalBufferFailsTheWr",
                     AnUnreadableLocalBufferFailsTheWr),

@@ -648,9 +648,7 @@ void ANakFailsTheWr(TransportCaseContext& context) {
 void SendsOneCnpPerInterval(TransportCaseContext& context) {
   TransportBench& bench = context.bench;
   Verdict& verdict = context.verdict;
-  ConnectionOptions options;
-  options.congestion = "dcqcn";
-  const auto c = ConnectOrFail(context, options);
+  const auto c = ConnectOrFail(context, Controlled("dcqcn"));
   if (!c) {
     return;
   }
