@@ -24,13 +24,12 @@ uint32_t OnesAdd(uint32_t a, uint32_t b) {
 // Changes the IPv4 header byte at `offset` to `value` and updates the header
 // checksum by RFC 1624 eqn. 3: HC' = ~(~HC + ~m + m'), with m the 16-bit
 // word holding the byte.
-void RewriteHeaderByte(Bytes& frame, size_t offset, uint8_t value) {
-  uint8_t* word =
-      frame.data() + kIpOffset + ((offset - kIpOffset) & ~size_t{1});
+void RewriteHeaderByte(uint8_t* frame, size_t offset, uint8_t value) {
+  uint8_t* word = frame + kIpOffset + ((offset - kIpOffset) & ~size_t{1});
   const auto old_word = static_cast<uint32_t>(LoadBigEndian(word, kU16));
   frame[offset] = value;
   const auto new_word = static_cast<uint32_t>(LoadBigEndian(word, kU16));
-  uint8_t* checksum = frame.data() + kIpChecksumOffset;
+  uint8_t* checksum = frame + kIpChecksumOffset;
   const auto old_checksum =
       static_cast<uint32_t>(LoadBigEndian(checksum, kU16));
   uint32_t sum = OnesAdd(~old_checksum & kU16Mask, ~old_word & kU16Mask);
@@ -56,14 +55,19 @@ Result<Ecn> MarkCongestionExperienced(Bytes& frame) {
   if (!before || *before == Ecn::kNotEct || *before == Ecn::kCe) {
     return before;
   }
-  RewriteHeaderByte(frame, kIpTosOffset,
+  RewriteHeaderByte(frame.data(), kIpTosOffset,
                     static_cast<uint8_t>(frame[kIpTosOffset] |
                                          static_cast<uint8_t>(Ecn::kCe)));
   return before;
 }
 
 Result<uint8_t> DecrementTtl(Bytes& frame) {
-  const Result<Ecn> ipv4 = ReadEcn(frame);  // Checks the frame is IPv4.
+  return DecrementTtl(frame.data(), frame.size());
+}
+
+Result<uint8_t> DecrementTtl(uint8_t* frame, size_t size) {
+  // Checks the frame is IPv4.
+  const Result<Ecn> ipv4 = ReadEcn(ByteView(frame, size));
   if (!ipv4) {
     return ipv4.error();
   }

@@ -24,5 +24,8 @@ Result<Ecn> MarkCongestionExperienced(Bytes& frame);
 // frame unchanged, on a frame that is not IPv4 or whose TTL is already 0
 // (such a packet is dropped, NET-2.4). Returns the new TTL.
 Result<uint8_t> DecrementTtl(Bytes& frame);
+// The same on the `size` bytes of a frame at `frame`, in place: what a
+// router does inside the slot that carries the frame's headers.
+Result<uint8_t> DecrementTtl(uint8_t* frame, size_t size);
 
 }  // namespace lq::roce

@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "models/roce/frame_edits.h"
 #include "systemc/network/router_registers.h"
 
 namespace lq::net {
@@ -814,6 +815,13 @@ void Router::Send(unsigned in_port, unsigned in_vc) {
   progress_ = true;
   if (packet.sent == 0 && to_network) {
     ForwardRouteHeader(slot.bytes.data(), packet.out_vc);  // NET-2.4
+    if (packet.header.kind == static_cast<uint8_t>(PacketKind::kData)) {
+      // NET-2.4, TRN-1.7: one less in the frame's IPv4 TTL, whose header
+      // lies in this first slot. A payload that is not an IPv4 frame (the
+      // network study's synthetic packets) is left as it is.
+      roce::DecrementTtl(slot.bytes.data() + kRouteHeaderBytes,
+                         chunk - kRouteHeaderBytes);
+    }
   }
   packet.sent += chunk;
   HoldBytes(in_port, in_vc, packet, -static_cast<int64_t>(chunk));

@@ -8,8 +8,8 @@ namespace lq::conformance {
 std::vector<ConformanceCase> AllCases() {
   std::vector<ConformanceCase> cases = DllFlitCases();
   for (auto chapter :
-       {DllLinkCases, TrnFrameCases, TrnQpCases, TrnReliabilityCases,
-        TrnCongestionCases, TrnRouterCases}) {
+       {DllLinkCases, NetRouterCases, TrnFrameCases, TrnQpCases,
+        TrnReliabilityCases, TrnCongestionCases, TrnRouterCases}) {
     for (ConformanceCase& c : chapter()) {
       cases.push_back(std::move(c));
     }

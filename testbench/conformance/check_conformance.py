@@ -34,6 +34,7 @@ MUTANT_CATCHES = {
     "trn-ignores-pause": {"TRN-8.6/a", "TRN-8.7/a", "TRN-8.10/b"},
     "trn-late-xoff": {"TRN-8.4/a", "TRN-8.5/a"},
     "trn-marks-as-lqcc": {"TRN-9.2/a", "TRN-9.3/c"},
+    "net-forgets-hops": {"NET-2.4/a"},
 }
 
 

@@ -52,7 +52,7 @@ std::vector<std::string> DutNames() {
 
 std::vector<std::string> DutLayers(const std::string& name) {
   if (name == "tlm") {
-    return {"dll", "trn"};
+    return {"dll", "net", "trn"};
   }
   return {"dll"};
 }

@@ -83,6 +83,7 @@ struct ConformanceCase {
 // Every case of the suite, by chapter.
 std::vector<ConformanceCase> DllFlitCases();         // dll.md sections 1-5
 std::vector<ConformanceCase> DllLinkCases();         // sections 6-8, 11
+std::vector<ConformanceCase> NetRouterCases();       // net.md sections 2-4, 8
 std::vector<ConformanceCase> TrnFrameCases();        // trn.md sections 1-4
 std::vector<ConformanceCase> TrnQpCases();           // sections 5, 6.1, 6.15
 std::vector<ConformanceCase> TrnReliabilityCases();  // sections 6-7, 9, 12

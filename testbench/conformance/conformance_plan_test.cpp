@@ -19,7 +19,7 @@
 namespace lq::conformance {
 namespace {
 
-const std::vector<std::string> kEveryLayer = {"dll", "trn"};
+const std::vector<std::string> kEveryLayer = {"dll", "net", "trn"};
 
 // Clause IDs defined in docs/spec/*.md ("**[DLL-3.5]**"), by chapter.
 std::map<std::string, std::set<std::string>> SpecClauses() {

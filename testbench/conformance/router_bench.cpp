@@ -65,6 +65,9 @@ RouterBench::RouterBench(const RouterBenchOptions& options,
   peer.max_payload = router.max_payload;
   peer.gap = sc_core::sc_time(router.clock_ns, sc_core::SC_NS);
   peer.loses_control = mutant && mutant->loses_pfc_frames;
+  if (mutant) {
+    peer.mutate_received = mutant->sends;
+  }
   for (unsigned p = 0; p < router_->port_count(); ++p) {
     peers_.push_back(std::make_unique<RouterPeer>(
         ("peer" + std::to_string(p)).c_str(), peer));

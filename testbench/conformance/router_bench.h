@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <utility>
@@ -25,10 +26,11 @@
 namespace lq::conformance {
 
 // A broken router variant (router_mutants.h): scenario keys that mis-set
-// it, or PFC frames it never takes in.
+// it, PFC frames it never takes in, or an edit of the packets it sends.
 struct RouterMutant {
   std::vector<std::pair<std::string, std::string>> keys;
   bool loses_pfc_frames = false;
+  std::function<void(Bytes& packet)> sends;
 };
 
 struct RouterBenchOptions {

@@ -1,15 +1,20 @@
 // The suite's router mutants.
 #include "testbench/conformance/router_mutants.h"
 
+#include "models/network/route_header.h"
+
 namespace lq::conformance {
 
 std::vector<MutantInfo> RouterMutants() {
-  return {{"trn-ignores-pause", "trn",
-           "never takes in a PFC frame, so no XOFF stops its outputs"},
-          {"trn-late-xoff", "trn",
-           "sends XOFF only above 96 KiB, not pfc.xoff_bytes (64 KiB)"},
-          {"trn-marks-as-lqcc", "trn",
-           "marks with the lqcc step whatever the congestion control"}};
+  return {
+      {"trn-ignores-pause", "trn",
+       "never takes in a PFC frame, so no XOFF stops its outputs"},
+      {"trn-late-xoff", "trn",
+       "sends XOFF only above 96 KiB, not pfc.xoff_bytes (64 KiB)"},
+      {"trn-marks-as-lqcc", "trn",
+       "marks with the lqcc step whatever the congestion control"},
+      {"net-forgets-hops", "net",
+       "sends every packet with HOPS one less than it should (HCRC right)"}};
 }
 
 std::optional<RouterMutant> MakeRouterMutant(const std::string& name) {
@@ -26,6 +31,17 @@ std::optional<RouterMutant> MakeRouterMutant(const std::string& name) {
   }
   if (name == "trn-marks-as-lqcc") {
     mutant.keys = {{"ecn.profile", "lqcc"}};  // against TRN-9.3
+    return mutant;
+  }
+  if (name == "net-forgets-hops") {
+    mutant.sends = [](Bytes& packet) {  // against NET-2.4
+      if (packet.size() >= net::kRouteHeaderBytes && packet[8] > 0) {
+        --packet[8];
+        const uint16_t crc = net::RouteHeaderCrc(packet.data());
+        packet[14] = static_cast<uint8_t>(crc >> 8);
+        packet[15] = static_cast<uint8_t>(crc);
+      }
+    };
     return mutant;
   }
   return std::nullopt;

@@ -98,11 +98,15 @@ void RouterPeer::Put(link::Slot slot, const sc_time& delay) {
         packet.last_slot = at;
         packet_bytes += event.chunk.size();
         if (event.last) {
+          if (config_.mutate_received) {
+            config_.mutate_received(packet.bytes);
+          }
           packets_.push_back(std::move(packet));
           packet = Packet{};
         }
         break;
       default:  // a stream the router should never send: kept as is
+        ++bad_headers_;
         packets_.push_back({at, at, slot.bytes});
         break;
     }

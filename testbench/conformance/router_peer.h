@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <systemc>
 #include <vector>
@@ -26,6 +27,9 @@ struct RouterPeerConfig {
   sc_core::sc_time gap{1, sc_core::SC_NS};  // least time between slots
   // A mutant's: the control messages this peer sends never reach the DUT.
   bool loses_control = false;
+  // A mutant's: applied to each whole packet the DUT sends here, as if the
+  // DUT had sent it so.
+  std::function<void(Bytes& packet)> mutate_received;
 };
 
 class RouterPeer : public sc_core::sc_module, private link::SlotIf {
@@ -68,6 +72,9 @@ class RouterPeer : public sc_core::sc_module, private link::SlotIf {
   const std::vector<SlotRecord>& received() const { return received_; }
   const std::vector<Packet>& packets() const { return packets_; }
   const std::vector<ControlMessage>& controls() const { return controls_; }
+  // Headers the peer's parsers refused in what the DUT sent (NET-2.10's
+  // checks as a receiver makes them): none from a conforming router.
+  uint64_t bad_headers() const { return bad_headers_; }
   // Slots queued and not yet sent.
   size_t queued_slots() const { return queue_.size(); }
   // The credits the router has granted this peer on `vc` and it has not
@@ -104,6 +111,7 @@ class RouterPeer : public sc_core::sc_module, private link::SlotIf {
   sc_core::sc_time grant_interval_;
   std::vector<unsigned> owed_;  // per VC: credits to return
   sc_core::sc_event wake_granter_;
+  uint64_t bad_headers_ = 0;
   std::vector<SlotRecord> sent_, received_;
   std::vector<Packet> packets_;
   std::vector<ControlMessage> controls_;

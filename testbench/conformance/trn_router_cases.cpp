@@ -20,6 +20,7 @@
 #include "systemc/app/run_command.h"
 #include "systemc/app/scenario_lossless.h"
 #include "testbench/conformance/conformance_case.h"
+#include "testbench/conformance/router_case_helpers.h"
 #include "testbench/conformance/trn_frame_checks.h"
 
 namespace lq::conformance {
@@ -43,118 +44,6 @@ constexpr uint64_t kXoffBytes = 65'536;
 constexpr uint64_t kXonBytes = 49'152;
 constexpr uint16_t kPauseQuanta = 0xFFFF;
 const sc_time kRefresh(20, SC_US);
-
-ConformanceCase RouterCase(const char* name,
-                           std::function<void(RouterCaseContext&)> body,
-                           RouterBenchOptions options = {},
-                           sc_time limit = ConformanceCase{}.limit) {
-  ConformanceCase c;
-  c.name = name;
-  c.router_body = std::move(body);
-  c.router = std::move(options);
-  c.limit = limit;
-  return c;
-}
-
-std::string Ns(const sc_time& t) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.1f ns", t.to_seconds() * 1e9);
-  return text;
-}
-
-// A WRITE ONLY frame of `payload` bytes numbered `psn`, with `ecn`, of
-// traffic class `tc` (its DSCP's priority, TRN-1.5).
-Bytes WriteFrame(uint32_t psn, size_t payload, Ecn ecn, uint8_t tc) {
-  roce::Path path;
-  path.local_node = 1;
-  path.remote_node = 2;
-  path.local_qpn = 0x11;
-  path.remote_qpn = 0x22;
-  path.dscp = tc == kTc ? roce::kDscpData : static_cast<uint8_t>(tc << 3);
-  roce::RocePacket packet =
-      roce::NewPacket(path, roce::Opcode::kWriteOnly, psn);
-  packet.reth = roce::Reth{0x1000, 0x1234, static_cast<uint32_t>(payload)};
-  packet.payload.resize(payload);
-  for (size_t i = 0; i < payload; ++i) {
-    packet.payload[i] = static_cast<uint8_t>(psn * 31 + i);
-  }
-  packet.ip.ecn = ecn;
-  return roce::BuildPacket(packet).value();
-}
-
-// `count` packets of class `tc` from `from` to `to`, PSNs from `first_psn`.
-std::vector<Bytes> Packets(const RouterBench& bench, unsigned from, unsigned to,
-                           uint8_t tc, size_t count, size_t payload,
-                           uint32_t first_psn = 0, Ecn ecn = Ecn::kNotEct) {
-  std::vector<Bytes> packets;
-  for (size_t i = 0; i < count; ++i) {
-    packets.push_back(bench.Packet(
-        from, to, tc,
-        WriteFrame(first_psn + static_cast<uint32_t>(i), payload, ecn, tc)));
-  }
-  return packets;
-}
-
-void SendPackets(RouterBench& bench, unsigned from,
-                 const std::vector<Bytes>& packets, uint8_t tc) {
-  bench.peer(from).Send(packets, bench.VcOf(tc));
-}
-
-// The frame inside a packet a peer received (after the routing header).
-Bytes FrameOf(const RouterPeer::Packet& packet) {
-  return Bytes(packet.bytes.begin() + net::kRouteHeaderBytes,
-               packet.bytes.end());
-}
-
-// Bytes of packets `records` carried up to and including time `t`.
-uint64_t BytesBy(const std::vector<RouterPeer::SlotRecord>& records,
-                 const sc_time& t) {
-  uint64_t bytes = 0;
-  for (const RouterPeer::SlotRecord& record : records) {
-    if (record.at <= t) {
-      bytes += record.packet_bytes;
-    }
-  }
-  return bytes;
-}
-
-// When the bytes `records` carried first rose above `bytes`.
-std::optional<sc_time> WhenAbove(
-    const std::vector<RouterPeer::SlotRecord>& records, uint64_t bytes) {
-  uint64_t sum = 0;
-  for (const RouterPeer::SlotRecord& record : records) {
-    sum += record.packet_bytes;
-    if (sum > bytes) {
-      return record.at;
-    }
-  }
-  return std::nullopt;
-}
-
-// Waits until `done()` or until `within` has passed; returns done().
-bool AwaitCondition(RouterPeer& peer, const std::function<bool()>& done,
-                    const sc_time& within) {
-  const sc_time deadline = sc_core::sc_time_stamp() + within;
-  while (!done() && sc_core::sc_time_stamp() < deadline) {
-    sc_core::wait(deadline - sc_core::sc_time_stamp(), peer.arrival());
-  }
-  return done();
-}
-
-bool AwaitPackets(RouterPeer& peer, size_t count, const sc_time& within) {
-  return AwaitCondition(
-      peer, [&] { return peer.packets().size() >= count; }, within);
-}
-
-// Lets the output at `port` drain: room on every VC, returned as slots
-// arrive, one slot per `interval` (zero: at once).
-void OpenOutput(RouterBench& bench, unsigned port, const sc_time& interval) {
-  RouterPeer& peer = bench.peer(port);
-  for (unsigned vc = 0; vc < bench.dut().vcs(); ++vc) {
-    peer.Grant(vc, 4);
-  }
-  peer.GrantAsSlotsArrive(interval);
-}
 
 // A PFC message as a peer received it.
 struct PfcSeen {
@@ -236,34 +125,6 @@ void CheckPfcBytes(Verdict& verdict, const Bytes& bytes, uint8_t priority,
   verdict.Expect(std::all_of(bytes.begin() + 34, bytes.end(),
                              [](uint8_t b) { return b == 0; }),
                  "pad bytes not 0", {kClause});
-}
-
-// Every packet of `sent` arrived at `peer`, in order, each frame as sent
-// but for its ECN bits and IPv4 checksum (TRN-1.7), and the checksum right.
-void ExpectForwarded(Verdict& verdict, const RouterPeer& peer,
-                     const std::vector<Bytes>& sent,
-                     std::initializer_list<const char*> clauses) {
-  if (!verdict.Expect(peer.packets().size() == sent.size(),
-                      std::to_string(peer.packets().size()) + " of " +
-                          std::to_string(sent.size()) + " packets arrived",
-                      clauses)) {
-    return;
-  }
-  for (size_t i = 0; i < sent.size(); ++i) {
-    Bytes got = FrameOf(peer.packets()[i]);
-    Bytes want(sent[i].begin() + net::kRouteHeaderBytes, sent[i].end());
-    verdict.Expect(Ipv4Sum(got, kIp) == 0xFFFF,
-                   "packet " + std::to_string(i) + ": IPv4 checksum wrong",
-                   clauses);
-    if (got.size() == want.size()) {
-      for (Bytes* frame : {&got, &want}) {
-        (*frame)[kIp + 1] &= 0xFC;  // ECN
-        (*frame)[kIp + 10] = (*frame)[kIp + 11] = 0;
-      }
-    }
-    verdict.Expect(got == want,
-                   "packet " + std::to_string(i) + " arrived changed", clauses);
-  }
 }
 
 // TRN-8.5, 8.2, 8.3, 8.1, 8.10: a held output fills its input past XOFF;
@@ -431,12 +292,13 @@ void StopsAnOutputForThePauseTime(RouterCaseContext& context) {
     (tc == kTcHigh ? high : low) = packet.first_slot;
   }
   verdict.Expect(high && *high < t0 + sc_time(200, SC_NS),
-                 "priority 6 held by a pause of priority 3", {"TRN-8.7"});
+                 "priority 6 held by a pause of priority 3",
+                 {"TRN-8.7", "NET-8.7"});
   verdict.Expect(
       low && *low >= t0 + Quanta(q) && *low <= t0 + Quanta(q) + kSlack,
       "paused for 2,000 quanta at " + Ns(t0) + ": the packet left at " +
           (low ? Ns(*low) : "never") + ", expected " + Ns(t0 + Quanta(q)),
-      {"TRN-8.6", "TRN-8.7"});
+      {"TRN-8.6", "TRN-8.7", "NET-8.7"});
   paused += Quanta(q);
 
   // 2. XOFF for 0xFFFF quanta, then XON after 300 ns.
@@ -452,7 +314,7 @@ void StopsAnOutputForThePauseTime(RouterCaseContext& context) {
       arrival(2) && *arrival(2) >= xon && *arrival(2) <= xon + kSlack,
       "XON at " + Ns(xon) + ": the packet left at " +
           (arrival(2) ? Ns(*arrival(2)) : "never"),
-      {"TRN-8.7"});
+      {"TRN-8.7", "NET-8.7"});
   paused += sc_time(300, SC_NS);
 
   // 3. A second XOFF 600 ns into a 1,000 ns pause restarts it.
@@ -470,7 +332,7 @@ void StopsAnOutputForThePauseTime(RouterCaseContext& context) {
                      ": the packet left at " +
                      (arrival(3) ? Ns(*arrival(3)) : "never") + ", expected " +
                      Ns(restarted),
-                 {"TRN-8.7"});
+                 {"TRN-8.7", "NET-8.7"});
   paused += sc_time(600, SC_NS) + Quanta(q);
 
   // 4. XOFF as a 4 KiB packet's first slot arrives: it finishes, the
@@ -492,12 +354,12 @@ void StopsAnOutputForThePauseTime(RouterCaseContext& context) {
                  std::to_string(out.packets().size() - 4) +
                      " packets left after an XOFF that came while the first "
                      "was under way, not 1",
-                 {"TRN-8.7"});
+                 {"TRN-8.7", "NET-8.7"});
   out.SendControl(PfcBytes(kTc, 0));
   paused += sc_core::sc_time_stamp() - xoff_at;
   AwaitPackets(out, 6, sc_time(5, SC_US));
   verdict.Expect(out.packets().size() == 6, "the packet after XON never left",
-                 {"TRN-8.7"});
+                 {"TRN-8.7", "NET-8.7"});
 
   // TRN-8.10: the time the output spent paused.
   const double counted_ns = bench.flow().paused_ps(kOut, kTc) / 1e3;
@@ -572,13 +434,15 @@ void MarksByQueue(RouterCaseContext& context, const Marking& expected) {
       const double p = ExpectedProbability(expected, q);
       verdict.Expect(ce || (after && *after == before),
                      at + ": ECN changed to neither CE nor what it was",
-                     {expected.clause, "TRN-9.3"});
+                     {expected.clause, "TRN-9.3", "NET-8.6"});
       if (p == 0) {
         ++below;
-        verdict.Expect(!ce, at + ": marked", {expected.clause, "TRN-9.3"});
+        verdict.Expect(!ce, at + ": marked",
+                       {expected.clause, "TRN-9.3", "NET-8.6"});
       } else if (p == 1) {
         ++above;
-        verdict.Expect(ce, at + ": not marked", {expected.clause, "TRN-9.3"});
+        verdict.Expect(ce, at + ": not marked",
+                       {expected.clause, "TRN-9.3", "NET-8.6"});
       } else {
         ++between;
         marked_between += ce ? 1 : 0;
@@ -598,7 +462,7 @@ void MarksByQueue(RouterCaseContext& context, const Marking& expected) {
                      std::to_string(between) +
                      " ECT packets between Kmin and Kmax marked, expected " +
                      std::to_string(mean) + " +- " + std::to_string(bound),
-                 {expected.clause, "TRN-9.3"});
+                 {expected.clause, "TRN-9.3", "NET-8.6"});
   verdict.Note(std::to_string(below) + " ECT packets below Kmin, " +
                std::to_string(marked_between) + " of " +
                std::to_string(between) + " between marked, " +
@@ -634,7 +498,7 @@ void GrantsXoffPlusHeadroom(RouterCaseContext& context) {
                    "VC " + std::to_string(vc) + ": " + std::to_string(granted) +
                        " slots of room, XOFF + H needs " +
                        std::to_string(slots),
-                   {"TRN-8.9"});
+                   {"TRN-8.9", "NET-8.1"});
   }
   // A neighbour that honours XOFF within T_react (20 ns).
   RouterPeer& in = bench.peer(kIn);

@@ -1,0 +1,428 @@
+// Network-layer conformance cases, net.md sections 2-4 and 8, observed at
+// the ports of the router under test (decision 0023): the routing header
+// it sends, the VCs it picks, the headers it refuses, the byte streams it
+// reads and writes, credits, wormhole switching and its pipeline. The DUT
+// is node 0 of the 4x8x8 torus; ports 0 +X (node 1), 1 -X (node 3),
+// 2 +Y (node 4), 3 -Y (node 28), 6 local (NET-6.1).
+#include <algorithm>
+#include <cstdio>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "models/network/route_header.h"
+#include "models/roce/encap.h"
+#include "testbench/conformance/conformance_case.h"
+#include "testbench/conformance/router_case_helpers.h"
+#include "testbench/conformance/trn_frame_checks.h"
+
+namespace lq::conformance {
+
+namespace {
+
+using roce::Ecn;
+using sc_core::SC_NS;
+using sc_core::sc_time;
+using sc_core::SC_US;
+
+constexpr unsigned kPlusX = 0, kMinusX = 1, kPlusY = 2, kMinusY = 3;
+constexpr unsigned kClasses = 2;  // net.vc_classes by default (NET-3.1)
+constexpr uint8_t kTc = 3, kTcHigh = 6;
+
+// CRC-16/IB-VCRC as NET-2.8 defines it, bit by bit from the clause: the
+// suite's own, so that a mistake shared with lqemu's would still show.
+uint16_t IbVcrc(const uint8_t* bytes, size_t size) {
+  uint16_t crc = 0xFFFF;
+  for (size_t i = 0; i < size; ++i) {
+    crc ^= bytes[i];
+    for (int bit = 0; bit < 8; ++bit) {
+      // 0x100B reflected is 0xD008.
+      crc = (crc & 1) != 0 ? static_cast<uint16_t>((crc >> 1) ^ 0xD008)
+                           : static_cast<uint16_t>(crc >> 1);
+    }
+  }
+  return static_cast<uint16_t>(crc ^ 0xFFFF);
+}
+
+// A routing header's wire bytes with HCRC (NET-2.1), for what a neighbour
+// sends.
+Bytes Header(const net::RouteHeader& header) {
+  Bytes bytes(net::kRouteHeaderBytes);
+  net::EncodeRouteHeader(header, bytes.data());
+  return bytes;
+}
+
+net::RouteHeader DataHeader(uint16_t dst, uint16_t src, uint8_t tc, unsigned vc,
+                            size_t len) {
+  net::RouteHeader header;
+  header.kind = static_cast<uint8_t>(net::PacketKind::kData);
+  header.tc = tc;
+  header.dst = dst;
+  header.src = src;
+  header.vc = static_cast<uint8_t>(vc);
+  header.ttl = 20;
+  header.hops = 7;
+  header.len = static_cast<uint16_t>(len);
+  return header;
+}
+
+Bytes WithFrame(const net::RouteHeader& header, const Bytes& frame) {
+  Bytes packet = Header(header);
+  packet.insert(packet.end(), frame.begin(), frame.end());
+  return packet;
+}
+
+// One hop through the DUT and what NET-3.3 and NET-4.2 say of it.
+struct Hop {
+  unsigned from;
+  unsigned in_class;  // the class the neighbour sent it on
+  uint16_t dst;
+  uint8_t tc;
+  unsigned to;         // NET-4.2: the port DOR leaves by
+  unsigned out_class;  // NET-3.3: the class it leaves on
+  const char* why;
+};
+
+// NET-2.4 and the header rules: packets cross the DUT by every kind of hop
+// of NET-3.3's dateline rule, on both VC sets.
+void ForwardsWithItsHeaderEdited(RouterCaseContext& context) {
+  RouterBench& bench = context.bench;
+  Verdict& verdict = context.verdict;
+  const uint8_t kSource = 9;  // any node but the neighbours
+  const std::vector<Hop> hops = {
+      {kPlusX, 0, 3, kTc, kMinusX, 1, "onto the X wrap link"},
+      {kMinusX, 1, 1, kTc, kPlusX, 1, "on in X after the wrap"},
+      {kPlusX, 0, 4, kTc, kPlusY, 0, "turning into Y"},
+      {kPlusX, 0, 28, kTc, kMinusY, 1, "turning into Y over its wrap"},
+      {kPlusX, 0, 4, kTcHigh, kPlusY, 0, "turning into Y, VC set 1"},
+      {kPlusX, 0, 3, kTcHigh, kMinusX, 1, "onto the X wrap link, set 1"},
+      {kMinusX, 1, 5, kTc, kPlusX, 1, "to (1,1,0): X before Y"},
+      {kPlusX, 0, 16, kTc, kPlusY, 0, "to (0,4,0): + on a tie (d = k/2)"},
+  };
+  for (unsigned p : {kPlusX, kMinusX, kPlusY, kMinusY}) {
+    OpenOutput(bench, p, sc_core::SC_ZERO_TIME);
+  }
+  std::vector<Bytes> sent;
+  for (size_t i = 0; i < hops.size(); ++i) {
+    const Hop& hop = hops[i];
+    const unsigned vc = bench.VcOf(hop.tc) + hop.in_class;
+    const Bytes frame =
+        WriteFrame(static_cast<uint32_t>(i), 300, Ecn::kNotEct, hop.tc);
+    sent.push_back(WithFrame(
+        DataHeader(hop.dst, kSource, hop.tc, vc, frame.size()), frame));
+    bench.peer(hop.from).Send({sent.back()}, vc);
+    sc_core::wait(sc_time(200, SC_NS));  // one at a time
+  }
+  sc_core::wait(sc_time(1, SC_US));
+  std::vector<size_t> taken(bench.dut().port_count(), 0);
+  for (size_t i = 0; i < hops.size(); ++i) {
+    const Hop& hop = hops[i];
+    const std::string which = "hop " + std::to_string(i) + " (" + hop.why + ")";
+    RouterPeer& out = bench.peer(hop.to);
+    if (!verdict.Expect(
+            out.packets().size() > taken[hop.to],
+            which + ": nothing left by port " + std::to_string(hop.to),
+            {"NET-4.2"})) {
+      continue;
+    }
+    const Bytes& got = out.packets()[taken[hop.to]++].bytes;
+    const Bytes& in = sent[i];
+    if (!verdict.Expect(got.size() == in.size(), which + ": length changed",
+                        {"NET-2.4"})) {
+      continue;
+    }
+    const unsigned vc = bench.VcOf(hop.tc) + hop.out_class;
+    // NET-2.1's layout, field by field, against what was sent.
+    verdict.Expect(got[0] == 0x10 && got[1] == (hop.tc << 5),
+                   which + ": VER/KIND/TC bytes " + std::to_string(got[0]) +
+                       ", " + std::to_string(got[1]),
+                   {"NET-2.1", "NET-2.2"});
+    verdict.Expect(
+        std::equal(in.begin() + 2, in.begin() + 6, got.begin() + 2) &&
+            got[10] == in[10] && got[11] == in[11],
+        which + ": DST, SRC or LEN changed", {"NET-2.4"});
+    verdict.Expect(
+        (got[6] & 0xE0) == 0 && got[9] == 0 && got[12] == 0 && got[13] == 0,
+        which + ": a reserved field is not 0", {"NET-2.2"});
+    verdict.Expect((got[6] & 0x10) == (in[6] & 0x10), which + ": EPOCH changed",
+                   {"NET-2.4"});
+    verdict.Expect((got[6] & 0x0F) == vc,
+                   which + ": left on VC " + std::to_string(got[6] & 0x0F) +
+                       ", expected " + std::to_string(vc),
+                   {"NET-3.3", "NET-3.4", "NET-3.5"});
+    verdict.Expect(got[7] == in[7] - 1 && got[8] == in[8] + 1,
+                   which + ": TTL " + std::to_string(got[7]) + ", HOPS " +
+                       std::to_string(got[8]) + "; sent 20 and 7",
+                   {"NET-2.4"});
+    verdict.Expect(Be16(got, 14) == IbVcrc(got.data(), 14),
+                   which + ": HCRC is not CRC-16/IB-VCRC of bytes 0-13",
+                   {"NET-2.8"});
+    verdict.Expect(
+        out.packets()[taken[hop.to] - 1].first_slot > sc_core::SC_ZERO_TIME,
+        which + ": no arrival time");
+  }
+  // NET-2.4: the frame crosses with its IPv4 TTL one less, nothing else
+  // changed; NET-8.9: counted.
+  std::vector<Bytes> forwarded;
+  for (unsigned p : {kPlusX, kMinusX, kPlusY, kMinusY}) {
+    for (const RouterPeer::Packet& packet : bench.peer(p).packets()) {
+      forwarded.push_back(packet.bytes);
+    }
+  }
+  for (const Bytes& packet : forwarded) {
+    Bytes frame(packet.begin() + net::kRouteHeaderBytes, packet.end());
+    verdict.Expect(frame[kIpTtl] == 63 && Ipv4Sum(frame, kIp) == 0xFFFF,
+                   "a frame left with IPv4 TTL " +
+                       std::to_string(frame[kIpTtl]) +
+                       " (sent 64) or a wrong checksum",
+                   {"NET-2.4"});
+  }
+  const net::RouterCounters& counted = bench.dut().counters();
+  verdict.Expect(counted.forwarded == hops.size() && counted.Dropped() == 0,
+                 "counted " + std::to_string(counted.forwarded) +
+                     " forwarded and " + std::to_string(counted.Dropped()) +
+                     " dropped",
+                 {"NET-8.9"});
+  verdict.Expect(
+      IbVcrc(reinterpret_cast<const uint8_t*>("123456789"), 9) == 0x0A3D,
+      "the suite's CRC-16/IB-VCRC misses the check value", {"NET-2.8"});
+}
+
+// NET-2.10: the neighbour on +X sends, on VC 0 of its stream for -X, good
+// packets around headers that fail checks 5 and 6 and a TTL of 0 (NET-2.4),
+// then one whose HCRC is wrong; other neighbours each send one header that
+// fails check 1, 3 or 4 (check 1 on a header whose KIND is reserved too,
+// so that the order shows).
+void ChecksEveryHeaderInOrder(RouterCaseContext& context) {
+  RouterBench& bench = context.bench;
+  Verdict& verdict = context.verdict;
+  OpenOutput(bench, kMinusX, sc_core::SC_ZERO_TIME);
+  constexpr uint16_t kSource = 9, kWest = 3;
+  uint32_t psn = 0;
+  auto packet = [&](const std::function<void(net::RouteHeader&)>& edit,
+                    bool reseal = true) {
+    const Bytes frame = WriteFrame(psn++, 200, Ecn::kNotEct, kTc);
+    net::RouteHeader header = DataHeader(kWest, kSource, kTc, 0, frame.size());
+    edit(header);
+    Bytes bytes = WithFrame(header, frame);
+    if (!reseal) {
+      bytes[14] ^= 0x01;  // HCRC wrong
+    }
+    return bytes;
+  };
+  const auto keep = [](net::RouteHeader&) {};
+  const std::vector<Bytes> stream = {
+      packet(keep),                                      // A
+      packet([](net::RouteHeader& h) { h.kind = 5; }),   // check 5
+      packet([](net::RouteHeader& h) { h.dst = 300; }),  // check 6
+      packet([](net::RouteHeader& h) { h.src = 999; }),  // check 6
+      packet([](net::RouteHeader& h) { h.ttl = 0; }),    // NET-2.4
+      packet(keep),                                      // B
+      packet(keep, /*reseal=*/false),                    // check 2
+      packet(keep),                                      // C: lost
+  };
+  bench.peer(kPlusX).Send(stream, 0);
+  // Check 1 before check 5; check 3; check 4.
+  const Bytes frame = WriteFrame(100, 200, Ecn::kNotEct, kTc);
+  net::RouteHeader bad_version =
+      DataHeader(kWest, kSource, kTc, 0, frame.size());
+  bad_version.kind = 5;
+  Bytes version = WithFrame(bad_version, frame);
+  version[0] = static_cast<uint8_t>(0x20 | (version[0] & 0x0F));  // VER 2
+  const uint16_t crc = net::RouteHeaderCrc(version.data());
+  version[14] = static_cast<uint8_t>(crc >> 8);
+  version[15] = static_cast<uint8_t>(crc);
+  bench.peer(kPlusY).Send({version}, 0);
+  net::RouteHeader no_length = DataHeader(kWest, kSource, kTc, 0, 0);
+  bench.peer(kMinusY).Send({WithFrame(no_length, frame)}, 0);
+  net::RouteHeader wrong_vc = DataHeader(kWest, kSource, kTc, 1, frame.size());
+  bench.peer(4).Send({WithFrame(wrong_vc, frame)}, 0);
+  sc_core::wait(sc_time(2, SC_US));
+
+  const RouterPeer& out = bench.peer(kMinusX);
+  std::vector<uint32_t> arrived;
+  for (const RouterPeer::Packet& p : out.packets()) {
+    arrived.push_back(Be32(FrameOf(p), kBth + 8) &
+                      0xFFFFFF);  // the WRITE's PSN
+  }
+  verdict.Expect(arrived == std::vector<uint32_t>{0, 5},
+                 std::to_string(arrived.size()) +
+                     " packets left; expected the two good ones before the "
+                     "bad HCRC (PSNs 0 and 5)",
+                 {"NET-2.10"});
+  const net::RouterCounters& counted = bench.dut().counters();
+  verdict.Expect(counted.drops_header == 3,
+                 std::to_string(counted.drops_header) +
+                     " header drops, expected 3 (KIND 5, DST 300, SRC 999)",
+                 {"NET-2.10"});
+  verdict.Expect(counted.stream_errors == 4,
+                 std::to_string(counted.stream_errors) +
+                     " stream errors, expected 4 (HCRC, VER with KIND 5, LEN "
+                     "0, VC)",
+                 {"NET-2.10"});
+  verdict.Expect(
+      counted.drops_ttl == 1,
+      std::to_string(counted.drops_ttl) + " TTL drops, expected 1 (TTL 0)",
+      {"NET-2.4"});
+}
+
+// NET-2.6, 2.7, 2.9: two batches of packets from +X, each packed back to
+// back so that packets and headers straddle slots, the first batch's last
+// slot padded: for the DUT's own node (the local port) and for -X.
+void ReadsPacketsStraddlingSlots(RouterCaseContext& context) {
+  RouterBench& bench = context.bench;
+  Verdict& verdict = context.verdict;
+  const unsigned local = bench.dut().local_port();
+  OpenOutput(bench, local, sc_core::SC_ZERO_TIME);
+  OpenOutput(bench, kMinusX, sc_core::SC_ZERO_TIME);
+  uint32_t psn = 0;
+  std::vector<Bytes> to_local, to_west;
+  uint64_t hops = 0;
+  for (size_t payload : {100, 500, 1000, 20, 3000, 240, 4}) {
+    for (unsigned to : {local, kMinusX}) {
+      const Bytes frame = WriteFrame(psn++, payload, Ecn::kNotEct, kTc);
+      net::RouteHeader header =
+          DataHeader(bench.neighbour(to), 9, kTc, 0, frame.size());
+      header.hops = static_cast<uint8_t>(psn);
+      (to == local ? to_local : to_west).push_back(WithFrame(header, frame));
+      hops += to == local ? header.hops : 0;
+    }
+  }
+  std::vector<Bytes> mixed;
+  for (size_t i = 0; i < to_local.size(); ++i) {
+    mixed.push_back(to_local[i]);
+    mixed.push_back(to_west[i]);
+  }
+  const size_t half = 6;  // the first batch: three to each
+  bench.peer(kPlusX).Send({mixed.begin(), mixed.begin() + half}, 0);
+  bench.peer(kPlusX).Send({mixed.begin() + half, mixed.end()}, 0);
+  AwaitPackets(bench.peer(local), to_local.size(), sc_time(5, SC_US));
+  AwaitPackets(bench.peer(kMinusX), to_west.size(), sc_time(5, SC_US));
+  // Up the local port: the payload (frame) as sent, header unchanged.
+  const RouterPeer& up = bench.peer(local);
+  size_t same = 0;
+  for (size_t i = 0; i < std::min(up.packets().size(), to_local.size()); ++i) {
+    same += up.packets()[i].bytes == to_local[i] ? 1 : 0;
+  }
+  verdict.Expect(
+      same == to_local.size() && up.packets().size() == to_local.size(),
+      std::to_string(up.packets().size()) +
+          " packets reached the "
+          "local port, " +
+          std::to_string(same) + " of the " + std::to_string(to_local.size()) +
+          " sent as they were sent",
+      {"NET-2.6", "NET-2.7"});
+  verdict.Expect(bench.dut().counters().ejected == to_local.size() &&
+                     bench.dut().counters().hops == hops,
+                 "counted " + std::to_string(bench.dut().counters().ejected) +
+                     " ejected with " +
+                     std::to_string(bench.dut().counters().hops) +
+                     " hops; expected " + std::to_string(to_local.size()) +
+                     " with " + std::to_string(hops),
+                 {"NET-2.6"});
+  ExpectForwarded(verdict, bench.peer(kMinusX), to_west,
+                  {"NET-2.7", "NET-2.9"});
+  // NET-2.9 on the DUT's side: its padding parses as padding.
+  verdict.Expect(
+      up.bad_headers() == 0 && bench.peer(kMinusX).bad_headers() == 0,
+      "the DUT's slots did not parse: padding not at a packet "
+      "boundary or not zero",
+      {"NET-2.9"});
+  verdict.Expect(bench.dut().counters().Dropped() == 0,
+                 "the DUT dropped packets of a well-formed stream",
+                 {"NET-2.7", "NET-2.9"});
+}
+
+// NET-8.2, 8.3, 3.6: two 4,000-byte packets from +Y and -Y for +X on the
+// same output VC, whose neighbour grants 3 slots of room, then room as
+// slots arrive. NET-8.4: one packet at zero load from -X to +Y.
+void SendsNoSlotWithoutACredit(RouterCaseContext& context) {
+  RouterBench& bench = context.bench;
+  Verdict& verdict = context.verdict;
+  RouterPeer& east = bench.peer(kPlusX);
+  for (unsigned vc = 0; vc < bench.dut().vcs(); ++vc) {
+    east.Grant(vc, 3);
+  }
+  uint32_t psn = 0;
+  for (unsigned from : {kPlusY, kMinusY}) {
+    const Bytes frame = WriteFrame(psn++, 4000, Ecn::kNotEct, kTc);
+    bench.peer(from).Send(
+        {WithFrame(DataHeader(1, bench.neighbour(from), kTc, 0, frame.size()),
+                   frame)},
+        0);
+  }
+  const uint64_t granted_before = bench.peer(kPlusY).credits_granted(0) +
+                                  bench.peer(kMinusY).credits_granted(0);
+  sc_core::wait(sc_time(2, SC_US));
+  verdict.Expect(
+      east.received().size() == 3,
+      std::to_string(east.received().size()) + " slots left with room for 3",
+      {"NET-8.2"});
+  east.GrantAsSlotsArrive(sc_core::SC_ZERO_TIME);
+  east.Grant(0, 1);
+  AwaitPackets(east, 2, sc_time(5, SC_US));
+  sc_core::wait(sc_time(100, SC_NS));
+  const auto& got = east.packets();
+  if (verdict.Expect(got.size() == 2 && east.bad_headers() == 0,
+                     std::to_string(got.size()) + " whole packets arrived of 2",
+                     {"NET-8.3", "NET-3.6"})) {
+    verdict.Expect(got[0].last_slot < got[1].first_slot,
+                   "the two packets' slots interleaved on one VC",
+                   {"NET-8.3", "NET-3.6"});
+  }
+  // One credit back per slot that left each input.
+  const uint64_t slots = east.received().size();
+  const uint64_t returned = bench.peer(kPlusY).credits_granted(0) +
+                            bench.peer(kMinusY).credits_granted(0) -
+                            granted_before;
+  verdict.Expect(returned == slots,
+                 std::to_string(returned) + " credits returned for " +
+                     std::to_string(slots) + " slots forwarded",
+                 {"NET-8.2"});
+
+  // NET-8.4: 4 cycles from a header's arrival to its departure, then a
+  // slot per cycle.
+  OpenOutput(bench, kPlusY, sc_core::SC_ZERO_TIME);
+  sc_core::wait(sc_time(100, SC_NS));
+  const sc_time cycle(bench.config().router.clock_ns, SC_NS);
+  const sc_time sent_at = sc_core::sc_time_stamp();
+  const Bytes frame = WriteFrame(psn++, 1000, Ecn::kNotEct, kTc);
+  bench.peer(kMinusX).Send(
+      {WithFrame(DataHeader(4, 3, kTc, 1, frame.size()), frame)}, 1);
+  AwaitPackets(bench.peer(kPlusY), 1, sc_time(1, SC_US));
+  const auto& slots_out = bench.peer(kPlusY).received();
+  if (verdict.Expect(slots_out.size() >= 5, "the packet did not arrive",
+                     {"NET-8.4"})) {
+    const sc_time latency = slots_out[0].at - sent_at;
+    verdict.Expect(latency >= 4 * cycle && latency <= 5 * cycle,
+                   "the header left " + Ns(latency) +
+                       " after it arrived; 4 "
+                       "router cycles are " +
+                       Ns(4 * cycle),
+                   {"NET-8.4"});
+    for (size_t i = 1; i < slots_out.size(); ++i) {
+      const sc_time gap = slots_out[i].at - slots_out[i - 1].at;
+      verdict.Expect(gap == cycle,
+                     "slot " + std::to_string(i) + " followed " + Ns(gap) +
+                         " after the one before",
+                     {"NET-8.4"});
+    }
+    verdict.Note("zero-load: header out " + Ns(latency) + " after it came in");
+  }
+}
+
+}  // namespace
+
+std::vector<ConformanceCase> NetRouterCases() {
+  return {
+      RouterCase("NET_2_4_ForwardsWithItsHeaderEdited",
+                 ForwardsWithItsHeaderEdited),
+      RouterCase("NET_2_10_ChecksEveryHeaderInOrder", ChecksEveryHeaderInOrder),
+      RouterCase("NET_2_7_ReadsPacketsStraddlingSlots",
+                 ReadsPacketsStraddlingSlots),
+      RouterCase("NET_8_2_SendsNoSlotWithoutACredit",
+                 SendsNoSlotWithoutACredit),
+  };
+}
+
+}  // namespace lq::conformance
