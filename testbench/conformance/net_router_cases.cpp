@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "generated/cpp/router_regs.h"
 #include "models/network/route_header.h"
 #include "models/roce/encap.h"
 #include "testbench/conformance/conformance_case.h"
@@ -20,6 +21,7 @@ namespace lq::conformance {
 
 namespace {
 
+namespace regs = lq::regs::router;
 using roce::Ecn;
 using sc_core::SC_NS;
 using sc_core::sc_time;
@@ -411,6 +413,129 @@ void SendsNoSlotWithoutACredit(RouterCaseContext& context) {
   }
 }
 
+// Firmware's accesses to the DUT's router registers; a bus error is
+// evidence against NET-5.6.
+uint32_t ReadRegister(RouterCaseContext& context, uint32_t offset) {
+  uint32_t value = 0;
+  context.verdict.Expect(
+      context.bench.dut_csr().Access(tlm::TLM_READ_COMMAND, offset, value) ==
+          tlm::TLM_OK_RESPONSE,
+      "bus error reading " + std::to_string(offset), {"NET-5.6"});
+  return value;
+}
+void WriteRegister(RouterCaseContext& context, uint32_t offset,
+                   uint32_t value) {
+  context.verdict.Expect(
+      context.bench.dut_csr().Access(tlm::TLM_WRITE_COMMAND, offset, value) ==
+          tlm::TLM_OK_RESPONSE,
+      "bus error writing " + std::to_string(offset), {"NET-5.6"});
+}
+
+// NET-5.1, 5.2, 5.5, 5.6, 7.7: firmware programs table routing through
+// the registers - node 1 by +Y (not DOR's way), node 5 with a class >= C,
+// node 6 by a port the router lacks, node 3 left invalid - and switches
+// banks; the +X neighbour then sends a packet to each in the new epoch and
+// one to node 1 in the old.
+void RoutesByItsProgrammedTable(RouterCaseContext& context) {
+  RouterBench& bench = context.bench;
+  Verdict& verdict = context.verdict;
+  for (unsigned p : {kPlusX, kMinusX, kPlusY, kMinusY}) {
+    OpenOutput(bench, p, sc_core::SC_ZERO_TIME);
+  }
+  // NET-5.1: the entry for (d, input class c, phase p) is at
+  // (d x C + c) x 2 + p; NET-5.2: VALID bit 15, CLASS 9:8, PORT 7:0.
+  const auto program = [&](unsigned dst, uint32_t value) {
+    for (unsigned phase : {0u, 1u}) {
+      WriteRegister(context, regs::kTableIndexOffset,
+                    (dst * kClasses + 0) * 2 + phase);
+      WriteRegister(context, regs::kTableDataOffset, value);
+    }
+  };
+  WriteRegister(context, regs::kRouteModeOffset,
+                regs::kRouteModeMode.Place(
+                    static_cast<uint32_t>(regs::RouteMode::kTable)));
+  program(1, 0x8000 | (0u << 8) | kPlusY);
+  program(5, 0x8000 | (2u << 8) | kPlusX);  // class 2 of C = 2
+  program(6, 0x8000 | (0u << 8) | 9);       // no port 9
+  const uint32_t epoch_before = ReadRegister(context, regs::kEpochOffset);
+  WriteRegister(context, regs::kTableSwitchOffset,
+                regs::kTableSwitchApply.Mask());
+  const uint32_t epoch = ReadRegister(context, regs::kEpochOffset);
+  verdict.Expect(epoch == (epoch_before ^ 1),
+                 "EPOCH read " + std::to_string(epoch) +
+                     " after a switch from " + std::to_string(epoch_before),
+                 {"NET-5.6", "NET-7.7"});
+  uint32_t psn = 0;
+  for (uint16_t dst : {1, 3, 5, 6, 1}) {
+    const Bytes frame = WriteFrame(psn, 200, Ecn::kNotEct, kTc);
+    net::RouteHeader header = DataHeader(dst, 9, kTc, 0, frame.size());
+    header.epoch = static_cast<uint8_t>(psn == 4 ? epoch ^ 1 : epoch);
+    bench.peer(kPlusX).Send({WithFrame(header, frame)}, 0);
+    ++psn;
+  }
+  sc_core::wait(sc_time(2, SC_US));
+  const auto& north = bench.peer(kPlusY).packets();
+  verdict.Expect(north.size() == 1 && (north[0].bytes[6] & 0x0F) == 0,
+                 std::to_string(north.size()) +
+                     " packets left by +Y; expected the one for node 1, on "
+                     "class 0 as its entry says",
+                 {"NET-5.1", "NET-5.2"});
+  for (unsigned p : {kMinusX, kMinusY}) {
+    verdict.Expect(bench.peer(p).packets().empty(),
+                   "a packet left by port " + std::to_string(p),
+                   {"NET-5.1", "NET-5.5"});
+  }
+  // The counters, as firmware reads them (NET-5.6, NET-8.9).
+  const uint32_t no_route = ReadRegister(context, regs::kDropsNoRouteOffset);
+  const uint32_t stale = ReadRegister(context, regs::kDropsStaleEpochOffset);
+  const uint32_t forwarded = ReadRegister(context, regs::kForwardedOffset);
+  verdict.Expect(no_route == 3 && bench.peer(kPlusX).packets().empty(),
+                 std::to_string(no_route) +
+                     " no-route drops, expected 3 (an invalid entry, class "
+                     "2, port 9)",
+                 {"NET-5.5"});
+  verdict.Expect(stale == 1,
+                 std::to_string(stale) +
+                     " stale-epoch drops, expected the one old-epoch packet",
+                 {"NET-7.7"});
+  verdict.Expect(forwarded == 1,
+                 "FORWARDED reads " + std::to_string(forwarded) + ", not 1",
+                 {"NET-5.6"});
+}
+
+// NET-8.5: +Y and -Y each send six one-slot packets for +X on one output
+// VC; round-robin arbitration alternates between them.
+void ArbitratesRoundRobin(RouterCaseContext& context) {
+  RouterBench& bench = context.bench;
+  Verdict& verdict = context.verdict;
+  uint32_t psn = 0;
+  for (unsigned from : {kPlusY, kMinusY}) {
+    std::vector<Bytes> packets;
+    for (int i = 0; i < 6; ++i) {
+      const Bytes frame = WriteFrame(psn++, 100, Ecn::kNotEct, kTc);
+      packets.push_back(WithFrame(
+          DataHeader(1, bench.neighbour(from), kTc, 0, frame.size()), frame));
+    }
+    bench.peer(from).Send(packets, 0);
+  }
+  sc_core::wait(sc_time(200, SC_NS));  // both inputs full
+  OpenOutput(bench, kPlusX, sc_core::SC_ZERO_TIME);
+  AwaitPackets(bench.peer(kPlusX), 12, sc_time(2, SC_US));
+  std::string order;
+  for (const RouterPeer::Packet& packet : bench.peer(kPlusX).packets()) {
+    order += Be16(packet.bytes, 4) == bench.neighbour(kPlusY) ? 'N' : 'S';
+  }
+  bool alternates = order.size() == 12;
+  for (size_t i = 1; alternates && i < order.size(); ++i) {
+    alternates = order[i] != order[i - 1];
+  }
+  verdict.Expect(alternates,
+                 "sources in the order they left: " + order +
+                     " (N: +Y, S: -Y); round-robin alternates",
+                 {"NET-8.5"});
+  verdict.Note(order);
+}
+
 }  // namespace
 
 std::vector<ConformanceCase> NetRouterCases() {
@@ -422,6 +547,9 @@ std::vector<ConformanceCase> NetRouterCases() {
                  ReadsPacketsStraddlingSlots),
       RouterCase("NET_8_2_SendsNoSlotWithoutACredit",
                  SendsNoSlotWithoutACredit),
+      RouterCase("NET_5_5_RoutesByItsProgrammedTable",
+                 RoutesByItsProgrammedTable),
+      RouterCase("NET_8_5_ArbitratesRoundRobin", ArbitratesRoundRobin),
   };
 }
 

@@ -22,6 +22,7 @@
 #include "systemc/network/router.h"
 #include "systemc/transport/router_flow_control.h"
 #include "testbench/conformance/router_peer.h"
+#include "testbench/systemc/common/register_master.h"
 
 namespace lq::conformance {
 
@@ -50,6 +51,8 @@ class RouterBench {
   RouterPeer& peer(unsigned port) { return *peers_.at(port); }
   // The neighbour node beyond network port `port`.
   uint16_t neighbour(unsigned port) const;
+  // A bus master on the DUT's register block (NET-5.6): firmware's view.
+  testing::RegisterMaster& dut_csr() { return *csr_; }
   const app::LosslessRouter& config() const { return config_; }
   const topo::Topology& topology() const { return *topology_; }
 
@@ -67,6 +70,7 @@ class RouterBench {
   std::unique_ptr<net::Router> router_;
   std::unique_ptr<transport::RouterFlowControl> flow_;
   std::vector<std::unique_ptr<RouterPeer>> peers_;
+  std::unique_ptr<testing::RegisterMaster> csr_;
 };
 
 }  // namespace lq::conformance
