@@ -431,11 +431,12 @@ void WriteRegister(RouterCaseContext& context, uint32_t offset,
       "bus error writing " + std::to_string(offset), {"NET-5.6"});
 }
 
-// NET-5.1, 5.2, 5.5, 5.6, 7.7: firmware programs table routing through
+// NET-5.1, 5.2, 5.3, 5.5, 5.6, 7.7: firmware programs table routing through
 // the registers - node 1 by +Y (not DOR's way), node 5 with a class >= C,
-// node 6 by a port the router lacks, node 3 left invalid - and switches
-// banks; the +X neighbour then sends a packet to each in the new epoch and
-// one to node 1 in the old.
+// node 6 by a port the router lacks, node 3 left invalid, node 2 by +Y in
+// phase 0 and -Y in phase 1 with PORT_UP set for +X - and switches banks;
+// the +X neighbour then sends a packet to each in the new epoch and one to
+// node 1 in the old.
 void RoutesByItsProgrammedTable(RouterCaseContext& context) {
   RouterBench& bench = context.bench;
   Verdict& verdict = context.verdict;
@@ -444,12 +445,14 @@ void RoutesByItsProgrammedTable(RouterCaseContext& context) {
   }
   // NET-5.1: the entry for (d, input class c, phase p) is at
   // (d x C + c) x 2 + p; NET-5.2: VALID bit 15, CLASS 9:8, PORT 7:0.
+  const auto program_phase = [&](unsigned dst, unsigned phase, uint32_t value) {
+    WriteRegister(context, regs::kTableIndexOffset,
+                  (dst * kClasses + 0) * 2 + phase);
+    WriteRegister(context, regs::kTableDataOffset, value);
+  };
   const auto program = [&](unsigned dst, uint32_t value) {
-    for (unsigned phase : {0u, 1u}) {
-      WriteRegister(context, regs::kTableIndexOffset,
-                    (dst * kClasses + 0) * 2 + phase);
-      WriteRegister(context, regs::kTableDataOffset, value);
-    }
+    program_phase(dst, 0, value);
+    program_phase(dst, 1, value);
   };
   WriteRegister(context, regs::kRouteModeOffset,
                 regs::kRouteModeMode.Place(
@@ -457,6 +460,10 @@ void RoutesByItsProgrammedTable(RouterCaseContext& context) {
   program(1, 0x8000 | (0u << 8) | kPlusY);
   program(5, 0x8000 | (2u << 8) | kPlusX);  // class 2 of C = 2
   program(6, 0x8000 | (0u << 8) | 9);       // no port 9
+  // NET-5.3: +X leads up, so what arrives through it is in phase 1 (down).
+  program_phase(2, 0, 0x8000 | (0u << 8) | kPlusY);
+  program_phase(2, 1, 0x8000 | (0u << 8) | kMinusY);
+  WriteRegister(context, regs::kPortUpOffset, 1u << kPlusX);
   const uint32_t epoch_before = ReadRegister(context, regs::kEpochOffset);
   WriteRegister(context, regs::kTableSwitchOffset,
                 regs::kTableSwitchApply.Mask());
@@ -466,10 +473,10 @@ void RoutesByItsProgrammedTable(RouterCaseContext& context) {
                      " after a switch from " + std::to_string(epoch_before),
                  {"NET-5.6", "NET-7.7"});
   uint32_t psn = 0;
-  for (uint16_t dst : {1, 3, 5, 6, 1}) {
+  for (uint16_t dst : {1, 3, 5, 6, 2, 1}) {
     const Bytes frame = WriteFrame(psn, 200, Ecn::kNotEct, kTc);
     net::RouteHeader header = DataHeader(dst, 9, kTc, 0, frame.size());
-    header.epoch = static_cast<uint8_t>(psn == 4 ? epoch ^ 1 : epoch);
+    header.epoch = static_cast<uint8_t>(psn == 5 ? epoch ^ 1 : epoch);
     bench.peer(kPlusX).Send({WithFrame(header, frame)}, 0);
     ++psn;
   }
@@ -480,11 +487,14 @@ void RoutesByItsProgrammedTable(RouterCaseContext& context) {
                      " packets left by +Y; expected the one for node 1, on "
                      "class 0 as its entry says",
                  {"NET-5.1", "NET-5.2"});
-  for (unsigned p : {kMinusX, kMinusY}) {
-    verdict.Expect(bench.peer(p).packets().empty(),
-                   "a packet left by port " + std::to_string(p),
-                   {"NET-5.1", "NET-5.5"});
-  }
+  verdict.Expect(bench.peer(kMinusX).packets().empty(), "a packet left by -X",
+                 {"NET-5.1", "NET-5.5"});
+  const auto& south = bench.peer(kMinusY).packets();
+  verdict.Expect(south.size() == 1 && Be16(south[0].bytes, 2) == 2,
+                 std::to_string(south.size()) +
+                     " packets left by -Y; expected the one for node 2, by "
+                     "its phase-1 entry",
+                 {"NET-5.3"});
   // The counters, as firmware reads them (NET-5.6, NET-8.9).
   const uint32_t no_route = ReadRegister(context, regs::kDropsNoRouteOffset);
   const uint32_t stale = ReadRegister(context, regs::kDropsStaleEpochOffset);
@@ -498,8 +508,8 @@ void RoutesByItsProgrammedTable(RouterCaseContext& context) {
                  std::to_string(stale) +
                      " stale-epoch drops, expected the one old-epoch packet",
                  {"NET-7.7"});
-  verdict.Expect(forwarded == 1,
-                 "FORWARDED reads " + std::to_string(forwarded) + ", not 1",
+  verdict.Expect(forwarded == 2,
+                 "FORWARDED reads " + std::to_string(forwarded) + ", not 2",
                  {"NET-5.6"});
 }
 
