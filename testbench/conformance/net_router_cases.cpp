@@ -46,14 +46,6 @@ uint16_t IbVcrc(const uint8_t* bytes, size_t size) {
   return static_cast<uint16_t>(crc ^ 0xFFFF);
 }
 
-// A routing header's wire bytes with HCRC (NET-2.1), for what a neighbour
-// sends.
-Bytes Header(const net::RouteHeader& header) {
-  Bytes bytes(net::kRouteHeaderBytes);
-  net::EncodeRouteHeader(header, bytes.data());
-  return bytes;
-}
-
 net::RouteHeader DataHeader(uint16_t dst, uint16_t src, uint8_t tc, unsigned vc,
                             size_t len) {
   net::RouteHeader header;
@@ -66,12 +58,6 @@ net::RouteHeader DataHeader(uint16_t dst, uint16_t src, uint8_t tc, unsigned vc,
   header.hops = 7;
   header.len = static_cast<uint16_t>(len);
   return header;
-}
-
-Bytes WithFrame(const net::RouteHeader& header, const Bytes& frame) {
-  Bytes packet = Header(header);
-  packet.insert(packet.end(), frame.begin(), frame.end());
-  return packet;
 }
 
 // One hop through the DUT and what NET-3.3 and NET-4.2 say of it.
@@ -110,7 +96,7 @@ void ForwardsWithItsHeaderEdited(RouterCaseContext& context) {
     const unsigned vc = bench.VcOf(hop.tc) + hop.in_class;
     const Bytes frame =
         WriteFrame(static_cast<uint32_t>(i), 300, Ecn::kNotEct, hop.tc);
-    sent.push_back(WithFrame(
+    sent.push_back(RoutedPacket(
         DataHeader(hop.dst, kSource, hop.tc, vc, frame.size()), frame));
     bench.peer(hop.from).Send({sent.back()}, vc);
     sc_core::wait(sc_time(200, SC_NS));  // one at a time
@@ -206,7 +192,7 @@ void ChecksEveryHeaderInOrder(RouterCaseContext& context) {
     const Bytes frame = WriteFrame(psn++, 200, Ecn::kNotEct, kTc);
     net::RouteHeader header = DataHeader(kWest, kSource, kTc, 0, frame.size());
     edit(header);
-    Bytes bytes = WithFrame(header, frame);
+    Bytes bytes = RoutedPacket(header, frame);
     if (!reseal) {
       bytes[14] ^= 0x01;  // HCRC wrong
     }
@@ -229,16 +215,16 @@ void ChecksEveryHeaderInOrder(RouterCaseContext& context) {
   net::RouteHeader bad_version =
       DataHeader(kWest, kSource, kTc, 0, frame.size());
   bad_version.kind = 5;
-  Bytes version = WithFrame(bad_version, frame);
+  Bytes version = RoutedPacket(bad_version, frame);
   version[0] = static_cast<uint8_t>(0x20 | (version[0] & 0x0F));  // VER 2
   const uint16_t crc = net::RouteHeaderCrc(version.data());
   version[14] = static_cast<uint8_t>(crc >> 8);
   version[15] = static_cast<uint8_t>(crc);
   bench.peer(kPlusY).Send({version}, 0);
   net::RouteHeader no_length = DataHeader(kWest, kSource, kTc, 0, 0);
-  bench.peer(kMinusY).Send({WithFrame(no_length, frame)}, 0);
+  bench.peer(kMinusY).Send({RoutedPacket(no_length, frame)}, 0);
   net::RouteHeader wrong_vc = DataHeader(kWest, kSource, kTc, 1, frame.size());
-  bench.peer(4).Send({WithFrame(wrong_vc, frame)}, 0);
+  bench.peer(4).Send({RoutedPacket(wrong_vc, frame)}, 0);
   sc_core::wait(sc_time(2, SC_US));
 
   const RouterPeer& out = bench.peer(kMinusX);
@@ -286,7 +272,7 @@ void ReadsPacketsStraddlingSlots(RouterCaseContext& context) {
       net::RouteHeader header =
           DataHeader(bench.neighbour(to), 9, kTc, 0, frame.size());
       header.hops = static_cast<uint8_t>(psn);
-      (to == local ? to_local : to_west).push_back(WithFrame(header, frame));
+      (to == local ? to_local : to_west).push_back(RoutedPacket(header, frame));
       hops += to == local ? header.hops : 0;
     }
   }
@@ -349,8 +335,8 @@ void SendsNoSlotWithoutACredit(RouterCaseContext& context) {
   for (unsigned from : {kPlusY, kMinusY}) {
     const Bytes frame = WriteFrame(psn++, 4000, Ecn::kNotEct, kTc);
     bench.peer(from).Send(
-        {WithFrame(DataHeader(1, bench.neighbour(from), kTc, 0, frame.size()),
-                   frame)},
+        {RoutedPacket(
+            DataHeader(1, bench.neighbour(from), kTc, 0, frame.size()), frame)},
         0);
   }
   const uint64_t granted_before = bench.peer(kPlusY).credits_granted(0) +
@@ -390,7 +376,7 @@ void SendsNoSlotWithoutACredit(RouterCaseContext& context) {
   const sc_time sent_at = sc_core::sc_time_stamp();
   const Bytes frame = WriteFrame(psn++, 1000, Ecn::kNotEct, kTc);
   bench.peer(kMinusX).Send(
-      {WithFrame(DataHeader(4, 3, kTc, 1, frame.size()), frame)}, 1);
+      {RoutedPacket(DataHeader(4, 3, kTc, 1, frame.size()), frame)}, 1);
   AwaitPackets(bench.peer(kPlusY), 1, sc_time(1, SC_US));
   const auto& slots_out = bench.peer(kPlusY).received();
   if (verdict.Expect(slots_out.size() >= 5, "the packet did not arrive",
@@ -477,7 +463,7 @@ void RoutesByItsProgrammedTable(RouterCaseContext& context) {
     const Bytes frame = WriteFrame(psn, 200, Ecn::kNotEct, kTc);
     net::RouteHeader header = DataHeader(dst, 9, kTc, 0, frame.size());
     header.epoch = static_cast<uint8_t>(psn == 5 ? epoch ^ 1 : epoch);
-    bench.peer(kPlusX).Send({WithFrame(header, frame)}, 0);
+    bench.peer(kPlusX).Send({RoutedPacket(header, frame)}, 0);
     ++psn;
   }
   sc_core::wait(sc_time(2, SC_US));
@@ -523,7 +509,7 @@ void ArbitratesRoundRobin(RouterCaseContext& context) {
     std::vector<Bytes> packets;
     for (int i = 0; i < 6; ++i) {
       const Bytes frame = WriteFrame(psn++, 100, Ecn::kNotEct, kTc);
-      packets.push_back(WithFrame(
+      packets.push_back(RoutedPacket(
           DataHeader(1, bench.neighbour(from), kTc, 0, frame.size()), frame));
     }
     bench.peer(from).Send(packets, 0);

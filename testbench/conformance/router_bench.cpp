@@ -29,6 +29,13 @@ void SetKeys(ParamSet& params,
 
 }  // namespace
 
+Bytes RoutedPacket(const net::RouteHeader& header, ByteView frame) {
+  Bytes packet(net::kRouteHeaderBytes);
+  net::EncodeRouteHeader(header, packet.data());
+  packet.insert(packet.end(), frame.begin(), frame.end());
+  return packet;
+}
+
 RouterBench::RouterBench(const RouterBenchOptions& options,
                          const RouterMutant* mutant) {
   ParamSet params(app::ScenarioParamSpecs());
@@ -103,10 +110,7 @@ Bytes RouterBench::Packet(unsigned from, unsigned to, uint8_t tc,
   header.vc = static_cast<uint8_t>(VcOf(tc));
   header.ttl = kTtl;
   header.len = static_cast<uint16_t>(frame.size());
-  Bytes packet(net::kRouteHeaderBytes);
-  net::EncodeRouteHeader(header, packet.data());
-  packet.insert(packet.end(), frame.begin(), frame.end());
-  return packet;
+  return RoutedPacket(header, frame);
 }
 
 }  // namespace lq::conformance

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "models/common/bytes.h"
+#include "models/network/route_header.h"
 #include "models/topology/topology.h"
 #include "systemc/app/scenario_lossless.h"
 #include "systemc/network/router.h"
@@ -39,6 +40,10 @@ struct RouterBenchOptions {
   // {"transport.cc", "lqcc"} picks the lqcc marking profile (TRN-9.3).
   std::vector<std::pair<std::string, std::string>> keys;
 };
+
+// A packet as a neighbour sends it: `header`'s wire bytes with its HCRC
+// (NET-2.1), then `frame`.
+Bytes RoutedPacket(const net::RouteHeader& header, ByteView frame);
 
 class RouterBench {
  public:

@@ -35,11 +35,13 @@ std::optional<RouterMutant> MakeRouterMutant(const std::string& name) {
   }
   if (name == "net-forgets-hops") {
     mutant.sends = [](Bytes& packet) {  // against NET-2.4
-      if (packet.size() >= net::kRouteHeaderBytes && packet[8] > 0) {
-        --packet[8];
-        const uint16_t crc = net::RouteHeaderCrc(packet.data());
-        packet[14] = static_cast<uint8_t>(crc >> 8);
-        packet[15] = static_cast<uint8_t>(crc);
+      if (packet.size() < net::kRouteHeaderBytes) {
+        return;
+      }
+      net::RouteHeader header = net::DecodeRouteHeader(packet.data());
+      if (header.hops > 0) {
+        --header.hops;
+        net::EncodeRouteHeader(header, packet.data());
       }
     };
     return mutant;

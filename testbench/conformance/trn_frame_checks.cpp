@@ -11,6 +11,7 @@
 #include "models/roce/opcode.h"
 #include "testbench/conformance/transport_bench.h"
 #include "testbench/conformance/trn_case_helpers.h"
+#include "testbench/models/roce/sample_packets.h"
 
 namespace lq::conformance {
 
@@ -65,20 +66,8 @@ uint16_t Ipv4Sum(const Bytes& bytes, size_t at) {
 }
 
 void CheckIcrcWorkedExample(Verdict& verdict) {
-  // An Ethernet header (not covered), then the clause's IPv4, UDP and BTH
-  // headers and payload 00..0f.
-  Bytes frame(kIp, 0);
-  for (const char* hex : {"4502003c123440004011a527c0a80101c0a80102",
-                          "c00012b700280000", "0440ffff0000001180000100"}) {
-    for (const char* at = hex; at[0] != 0 && at[1] != 0; at += 2) {
-      frame.push_back(
-          static_cast<uint8_t>(std::stoul(std::string(at, 2), nullptr, 16)));
-    }
-  }
-  for (uint8_t i = 0; i < 16; ++i) {
-    frame.push_back(i);
-  }
-  const Result<uint32_t> icrc = roce::ComputeIcrc(frame);
+  const Result<uint32_t> icrc =
+      roce::ComputeIcrc(roce::testing::IcrcExampleFrame());
   verdict.Expect(icrc.ok() && *icrc == 0xF220AE5A,
                  "the suite's ICRC of TRN-3.5's example is " +
                      (icrc.ok() ? HexText(*icrc, 8) : icrc.error().reason) +

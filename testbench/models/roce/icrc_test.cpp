@@ -15,22 +15,6 @@
 namespace lq::roce {
 namespace {
 
-// Ethernet header (any) + the §7 IPv4/UDP/BTH/payload.
-Bytes VectorFrame() {
-  Bytes frame = {0x02, 0, 0, 0, 0, 2, 0x02, 0, 0, 0, 0, 1, 0x08, 0x00};
-  const Bytes rest = {0x45, 0x02, 0x00, 0x3c, 0x12, 0x34, 0x40, 0x00,
-                      0x40, 0x11, 0xa5, 0x27, 0xc0, 0xa8, 0x01, 0x01,
-                      0xc0, 0xa8, 0x01, 0x02,                          // IPv4
-                      0xc0, 0x00, 0x12, 0xb7, 0x00, 0x28, 0x00, 0x00,  // UDP
-                      0x04, 0x40, 0xff, 0xff, 0x00, 0x00, 0x00, 0x11,
-                      0x80, 0x00, 0x01, 0x00};  // BTH
-  frame.insert(frame.end(), rest.begin(), rest.end());
-  for (uint8_t i = 0; i < 16; ++i) {
-    frame.push_back(i);
-  }
-  return frame;
-}
-
 // The ICRC as "standard CRC-32 over 0xFF x 8 || masked headers || payload",
 // computed with zlib: an implementation independent of lq::crc.
 uint32_t ZlibIcrc(ByteView frame) {
@@ -57,7 +41,7 @@ TEST(Icrc, TRN_3_1_SeedIsRegisterAfterEightOnes) {
 }
 
 TEST(Icrc, TRN_3_5_ProtocolFactsVector) {
-  const Bytes frame = VectorFrame();
+  const Bytes frame = testing::IcrcExampleFrame();
   Result<uint32_t> icrc = ComputeIcrc(frame);
   ASSERT_TRUE(icrc.ok()) << icrc.error().reason;
   EXPECT_EQ(*icrc, 0xF220AE5Au) << "ICRC of the protocol-facts §7 example";
@@ -65,7 +49,7 @@ TEST(Icrc, TRN_3_5_ProtocolFactsVector) {
 }
 
 TEST(Icrc, TRN_3_3_WireBytesAreLittleEndian) {
-  Bytes frame = VectorFrame();
+  Bytes frame = testing::IcrcExampleFrame();
   const Bytes wire_icrc = {0x5a, 0xae, 0x20, 0xf2};
   frame.insert(frame.end(), wire_icrc.begin(), wire_icrc.end());
   Result<RocePacket> parsed = ParsePacket(frame);
@@ -91,7 +75,7 @@ TEST(Icrc, TRN_3_5_MatchesZlibForEveryOpcode) {
 }
 
 TEST(Icrc, TRN_3_2_MaskedFieldsDoNotChangeIcrc) {
-  const Bytes frame = VectorFrame();
+  const Bytes frame = testing::IcrcExampleFrame();
   const uint32_t reference = *ComputeIcrc(frame);
   for (size_t offset :
        {14 + 1, 14 + 8, 14 + 10, 14 + 11, 34 + 6, 34 + 7, 42 + 4}) {
@@ -119,7 +103,7 @@ TEST(Icrc, TRN_9_2_EcnMarkingKeepsIcrcValid) {
 }
 
 TEST(Icrc, TRN_3_1_RejectsFrameWithoutTransportHeaders) {
-  const Bytes frame = VectorFrame();
+  const Bytes frame = testing::IcrcExampleFrame();
   EXPECT_FALSE(ComputeIcrc(ByteView(frame.data(), 14 + 20 + 8 + 11)).ok())
       << "no ICRC without a whole BTH";
 }

@@ -18,4 +18,9 @@ Path SamplePath();
 // (counting up from 0) when the opcode carries payload.
 RocePacket SamplePacket(Opcode opcode, size_t payload_size = 13);
 
+// TRN-3.5's worked example (protocol-facts §7): its IPv4, UDP and BTH
+// headers and payload 00..0f behind an Ethernet header, which the ICRC
+// does not cover. Its ICRC is 0xF220AE5A.
+Bytes IcrcExampleFrame();
+
 }  // namespace lq::roce::testing
