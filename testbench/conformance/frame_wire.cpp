@@ -126,7 +126,12 @@ FrameWire::FrameWire(const sc_core::sc_module_name& name, uint16_t dut_node,
       toward_dut_("toward_dut", InterfaceFor(interface, peer_node),
                   [this](net::Delivered d) { FromDut(std::move(d)); }),
       toward_peer_("toward_peer", InterfaceFor(interface, dut_node),
-                   [this](net::Delivered d) { FromPeer(std::move(d)); }) {}
+                   [this](net::Delivered d) { FromPeer(std::move(d)); }) {
+  SC_HAS_PROCESS(FrameWire);
+  SC_METHOD(ToPeerWhenArrived);
+  sensitive << to_peer_due_;
+  dont_initialize();
+}
 
 void FrameWire::SetEdit(FrameDirection direction, Edit edit) {
   (direction == FrameDirection::kFromDut ? edit_from_dut_ : edit_to_dut_) =
@@ -153,7 +158,27 @@ void FrameWire::FromDut(net::Delivered delivered) {
   if (edit_from_dut_ && edit_from_dut_(frame) == EditResult::kDrop) {
     return;
   }
-  toward_peer_.Send(peer_node_, frame.tc, std::move(frame.bytes));
+  // Slots annotated with a latency (TransportBench::set_dut_latency) reach
+  // the wire later than the kernel's time: the partner may not answer
+  // before then.
+  const sc_core::sc_time wait = frame.at > sc_core::sc_time_stamp()
+                                    ? frame.at - sc_core::sc_time_stamp()
+                                    : sc_core::SC_ZERO_TIME;
+  if (to_peer_.empty()) {
+    to_peer_due_.notify(wait);
+  }
+  to_peer_.push_back(std::move(frame));
+}
+
+void FrameWire::ToPeerWhenArrived() {
+  while (!to_peer_.empty() && to_peer_.front().at <= sc_core::sc_time_stamp()) {
+    PortFrame& frame = to_peer_.front();
+    toward_peer_.Send(peer_node_, frame.tc, std::move(frame.bytes));
+    to_peer_.pop_front();
+  }
+  if (!to_peer_.empty()) {
+    to_peer_due_.notify(to_peer_.front().at - sc_core::sc_time_stamp());
+  }
 }
 
 // Partner -> (case) -> record -> (mutant) -> DUT.

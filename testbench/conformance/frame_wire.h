@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -93,6 +94,9 @@ class FrameWire : public sc_core::sc_module {
   void FromPeer(net::Delivered delivered);
   void Record(const PortFrame& frame);
   void ToDut(PortFrame frame);
+  // SC_METHOD: passes the DUT's frames on to the partner once they have
+  // reached the wire (their `at`, which the DUT's slots annotate).
+  void ToPeerWhenArrived();
 
   uint16_t dut_node_, peer_node_;
   // The interface facing the DUT plays the partner's node, and the other
@@ -102,6 +106,8 @@ class FrameWire : public sc_core::sc_module {
   Edit mutant_from_dut_, mutant_to_dut_;
   std::vector<PortFrame> log_;
   sc_core::sc_event logged_;
+  std::deque<PortFrame> to_peer_;  // in order of arrival
+  sc_core::sc_event to_peer_due_;
 };
 
 }  // namespace lq::conformance
