@@ -101,7 +101,7 @@ ControlResult MakeLqcc(const CongestionParams& params) {
           {l.min_window_bytes <= l.max_window_bytes,
            "lqcc.min_window_bytes (W_min) must not exceed "
            "lqcc.max_window_bytes (W_max)"},
-          {l.hyper_gain > 0, "lqcc.hyper_gain (h) must be positive"},
+          {l.ramp_ps > 0, "lqcc.ramp_ps (T_ramp) must be positive"},
       })) {
     return *failure;
   }

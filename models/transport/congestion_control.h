@@ -37,9 +37,7 @@ struct LqccParams {
   uint64_t max_window_bytes = 128 * 1024;  // W_max, also W at start
   uint64_t min_window_bytes = 256;         // W_min
   double g = 1.0 / 16;                     // gain of alpha
-  uint64_t additive_bytes = 512;           // W_AI per round
-  double hyper_gain = 0.25;  // h: W grows by this share per hyper round
-  unsigned fast_rounds = 5;  // F_lq
+  uint64_t ramp_ps = 2'500'000;  // T_ramp: clean ACKs regain line rate in it
 };
 
 struct CongestionParams {

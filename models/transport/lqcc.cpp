@@ -39,7 +39,7 @@ bool Lqcc::OnSent(uint64_t now_ps, uint64_t frame_bytes,
       static_cast<double>(in_flight_bytes_ + 2 * frame_bytes) > window_bytes_;
   // TRN-11.5: a request is accounted under its first PSN.
   in_flight_.push_back(
-      {request->first_psn, frame_bytes, request->asks_ack || must_ask});
+      {request->first_psn, frame_bytes, request->asks_ack || must_ask, now_ps});
   in_flight_bytes_ += frame_bytes;
   asking_in_flight_ += in_flight_.back().asks_ack ? 1 : 0;
   return must_ask && !request->asks_ack;  // no AckReq where one comes anyway
@@ -52,16 +52,41 @@ void Lqcc::Uncount(const Request& request) {
 
 void Lqcc::OnAcknowledged(uint64_t now_ps, uint32_t unacked_psn, bool becn) {
   Advance(now_ps);  // a round that ended before this belongs to it no more
-  // TRN-11.5: acknowledged bytes count towards A, and towards M too when
-  // the acknowledging packet carried BECN.
+  uint64_t acked = 0;
+  uint64_t newest_sent_ps = 0;
   while (!in_flight_.empty() &&
          PsnBefore(in_flight_.front().first_psn, unacked_psn)) {
-    const uint64_t bytes = in_flight_.front().frame_bytes;
+    acked += in_flight_.front().frame_bytes;
+    newest_sent_ps = in_flight_.front().sent_ps;
     Uncount(in_flight_.front());
-    acknowledged_bytes_ += bytes;
-    marked_bytes_ += becn ? bytes : 0;
     in_flight_.pop_front();
   }
+  if (acked == 0) {
+    return;
+  }
+  // TRN-11.5: acknowledged bytes count towards A, and towards M too when
+  // the acknowledging packet carried BECN; the newest request acknowledged
+  // gives the RTT sample.
+  acknowledged_bytes_ += acked;
+  marked_bytes_ += becn ? acked : 0;
+  const uint64_t sample = now_ps - newest_sent_ps;
+  min_rtt_ps_ = min_rtt_ps_ ? std::min(*min_rtt_ps_, sample) : sample;
+  if (!becn) {
+    Grow(acked);
+  }
+}
+
+void Lqcc::Grow(uint64_t acked) {
+  // TRN-11.9: dW = (R/8 x rtt) x (rtt / T_ramp) x acked / W. A window's
+  // worth of ACKs comes back per RTT, so the rate W / rtt rises by
+  // R x rtt / T_ramp per RTT, that is by R per T_ramp, for every flow alike.
+  const double rtt_s = static_cast<double>(*min_rtt_ps_) * 1e-12;
+  const double ramp_s = static_cast<double>(params_.ramp_ps) * 1e-12;
+  const double base_bdp = line_rate_bps_ / 8 * rtt_s;
+  window_bytes_ =
+      std::min(max_window_bytes_,
+               window_bytes_ + base_bdp * (rtt_s / ramp_s) *
+                                   static_cast<double>(acked) / window_bytes_);
 }
 
 void Lqcc::OnRewind(uint32_t psn) {
@@ -103,16 +128,6 @@ void Lqcc::EndRound() {
   if (feedback > 0) {
     window_bytes_ = std::max(static_cast<double>(params_.min_window_bytes),
                              window_bytes_ * (1 - alpha_ / 2));
-    clean_rounds_ = 0;
-  } else {
-    // TRN-11.6: additive steps for the first F_lq clean rounds, then
-    // multiplicative ones.
-    ++clean_rounds_;
-    const double grown =
-        clean_rounds_ <= params_.fast_rounds
-            ? window_bytes_ + static_cast<double>(params_.additive_bytes)
-            : window_bytes_ * (1 + params_.hyper_gain);
-    window_bytes_ = std::min(max_window_bytes_, grown);
   }
   acknowledged_bytes_ = 0;
   marked_bytes_ = 0;

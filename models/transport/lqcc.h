@@ -1,8 +1,9 @@
 // LQCC, lqemu's congestion control (docs/spec/trn.md section 11): a window W
 // on a QP's in-flight request bytes, cut once per round T_r in proportion
 // to the fraction of acknowledged bytes that came back marked (BECN) or
-// fully when a CNP came, and grown again in clean rounds. Acknowledgements
-// clock the window out; there is no pacing.
+// fully when a CNP came, and grown by every unmarked acknowledgement so
+// that the flow's rate regains the line rate in T_ramp whatever its RTT.
+// Acknowledgements clock the window out; there is no pacing.
 #pragma once
 
 #include <cstddef>
@@ -42,7 +43,8 @@ class Lqcc : public CongestionControl {
   double window_bytes() const { return window_bytes_; }
   uint64_t in_flight_bytes() const { return in_flight_bytes_; }
   double alpha() const { return alpha_; }
-  unsigned clean_rounds() const { return clean_rounds_; }
+  // The least RTT sampled so far (TRN-11.5), none before the first ACK.
+  std::optional<uint64_t> min_rtt_ps() const { return min_rtt_ps_; }
   // This round's A and M (TRN-11.5).
   uint64_t acknowledged_bytes() const { return acknowledged_bytes_; }
   uint64_t marked_bytes() const { return marked_bytes_; }
@@ -52,9 +54,12 @@ class Lqcc : public CongestionControl {
     uint32_t first_psn;
     uint64_t frame_bytes;
     bool asks_ack;
+    uint64_t sent_ps;
   };
   // Takes a request that leaves in-flight out of the counts.
   void Uncount(const Request& request);
+  // TRN-11.9: an unmarked acknowledgement of `acked` bytes grows W.
+  void Grow(uint64_t acked);
   // TRN-11.6's F for the round now ending.
   double RoundFeedback() const;
   // TRN-11.6: the round's feedback moves α and W.
@@ -68,7 +73,7 @@ class Lqcc : public CongestionControl {
   std::deque<Request> in_flight_;  // in PSN order, oldest first
   uint64_t in_flight_bytes_ = 0;
   size_t asking_in_flight_ = 0;  // requests in flight that asks_ack
-  unsigned clean_rounds_ = 0;
+  std::optional<uint64_t> min_rtt_ps_;
   uint64_t acknowledged_bytes_ = 0;  // A
   uint64_t marked_bytes_ = 0;        // M
   bool cnp_this_round_ = false;

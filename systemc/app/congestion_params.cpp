@@ -58,13 +58,10 @@ std::vector<ParamSpec> CongestionParamSpecs() {
       IntegerParam("lqcc.min_window_bytes", "LQCC W_min",
                    Text(l.min_window_bytes), "bytes", 1, 1 << 30),
       RealParam("lqcc.g", "LQCC gain of alpha", Text(l.g), "", 1e-9, 1),
-      IntegerParam("lqcc.additive_bytes", "LQCC W_AI, window added per round",
-                   Text(l.additive_bytes), "bytes", 0, 1 << 30),
-      RealParam("lqcc.hyper_gain",
-                "LQCC h, window share added per round after F_lq clean ones",
-                Text(l.hyper_gain), "", 1e-9, 100),
-      IntegerParam("lqcc.fast_rounds", "LQCC F_lq, clean rounds before h",
-                   Text(l.fast_rounds), "rounds", 0, 1000),
+      IntegerParam("lqcc.ramp_ns",
+                   "LQCC T_ramp, time unmarked ACKs take to regain line rate "
+                   "(TRN-11.9)",
+                   NsText(l.ramp_ps), "ns", 1, kLong),
   };
 }
 
@@ -92,10 +89,7 @@ Result<transport::CongestionParams> ScenarioCongestionParams(
   l.min_window_bytes =
       static_cast<uint64_t>(params.Integer("lqcc.min_window_bytes"));
   l.g = params.Real("lqcc.g");
-  l.additive_bytes =
-      static_cast<uint64_t>(params.Integer("lqcc.additive_bytes"));
-  l.hyper_gain = params.Real("lqcc.hyper_gain");
-  l.fast_rounds = static_cast<unsigned>(params.Integer("lqcc.fast_rounds"));
+  l.ramp_ps = Ps(params, "lqcc.ramp_ns");
   // Each control checks what the key ranges cannot.
   for (const std::string& name : transport::CongestionControlNames()) {
     auto control = transport::CreateCongestionControl(name, out);

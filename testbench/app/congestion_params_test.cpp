@@ -32,9 +32,7 @@ TEST(CongestionParams, TRN_10_5_And_TRN_11_8_DefaultsAreTheModels) {
   EXPECT_EQ(read.lqcc.max_window_bytes, l.max_window_bytes);
   EXPECT_EQ(read.lqcc.min_window_bytes, l.min_window_bytes);
   EXPECT_EQ(read.lqcc.g, l.g);
-  EXPECT_EQ(read.lqcc.additive_bytes, l.additive_bytes);
-  EXPECT_EQ(read.lqcc.hyper_gain, l.hyper_gain);
-  EXPECT_EQ(read.lqcc.fast_rounds, l.fast_rounds);
+  EXPECT_EQ(read.lqcc.ramp_ps, l.ramp_ps);
 }
 
 TEST(CongestionParams, TRN_11_8_EveryKeyReachesItsParameter) {
@@ -53,9 +51,7 @@ TEST(CongestionParams, TRN_11_8_EveryKeyReachesItsParameter) {
                                         {"lqcc.max_window_bytes", "22000"},
                                         {"lqcc.min_window_bytes", "23"},
                                         {"lqcc.g", "0.0625"},
-                                        {"lqcc.additive_bytes", "24"},
-                                        {"lqcc.hyper_gain", "0.5"},
-                                        {"lqcc.fast_rounds", "26"}}),
+                                        {"lqcc.ramp_ns", "24"}}),
                         kLineRate)
                         .value();
   EXPECT_EQ(read.dcqcn.g, 0.5);
@@ -72,9 +68,7 @@ TEST(CongestionParams, TRN_11_8_EveryKeyReachesItsParameter) {
   EXPECT_EQ(read.lqcc.max_window_bytes, 22000u);
   EXPECT_EQ(read.lqcc.min_window_bytes, 23u);
   EXPECT_EQ(read.lqcc.g, 0.0625);
-  EXPECT_EQ(read.lqcc.additive_bytes, 24u);
-  EXPECT_EQ(read.lqcc.hyper_gain, 0.5);
-  EXPECT_EQ(read.lqcc.fast_rounds, 26u);
+  EXPECT_EQ(read.lqcc.ramp_ps, 24000u);
 }
 
 TEST(CongestionParams, TRN_11_8_WindowsOutOfOrderAreBadInput_fail) {

@@ -305,60 +305,183 @@ void KeepsItsWindow(TransportCaseContext& context) {
                "ACK");
 }
 
-// The DUT's WRITE on an lqcc QP gets a CNP 1 us into its first round; from
-// 5 us every ACK is lost. The round's end (T_r = 4 us after the first
-// packet) must have halved the window: alpha stays 1 with F = 1.
-void HalvesItsWindowAfterACnpRound(TransportCaseContext& context) {
+// Sets BECN on an ACK to the DUT: the feedback of a mark (TRN-11.3).
+void SetBecn(PortFrame& frame) {
+  roce::RocePacket marked = *frame.packet;
+  marked.bth.becn = true;
+  frame.Rebuild(marked);
+}
+
+// What the DUT's 1 MiB WRITE on an lqcc QP left unacknowledged at 7.5 us,
+// before its second round ends: bytes of the requests sent after the last
+// ACK that reached it. A CNP reaches it 1 us into its first round, whose
+// end (T_r = 4 us after the first packet) must cut the window. ACKs to
+// the DUT carry BECN until `clean_from` after the start, so that none
+// grows the window (TRN-11.9), and are lost from `lost_from`. Nothing if
+// the QP could not be set up or the WRITE posted.
+struct Unacknowledged {
+  uint64_t bytes = 0;
+  uint64_t largest = 0;  // the largest of those requests
+  bool any_ack = false;
+};
+std::optional<Unacknowledged> UnacknowledgedAfterACnp(
+    TransportCaseContext& context, const sc_time& clean_from,
+    const sc_time& lost_from) {
   TransportBench& bench = context.bench;
-  Verdict& verdict = context.verdict;
   ConnectionOptions options;
   options.congestion = "lqcc";
-  options.dut_timeout = 4;  // 65.5 us: after this case's window is read
+  options.dut_timeout = 4;  // 65.5 us: after the window is read
   const auto c = ConnectOrFail(context, options);
   if (!c) {
-    return;
+    return std::nullopt;
   }
   const sc_time start = sc_core::sc_time_stamp();
-  const sc_time lost_from = start + sc_time(5, SC_US);
-  bench.wire().SetEdit(FrameDirection::kToDut, [lost_from](PortFrame& frame) {
-    return frame.is_ack() && sc_core::sc_time_stamp() >= lost_from
-               ? EditResult::kDrop
-               : EditResult::kPass;
-  });
+  bench.wire().SetEdit(FrameDirection::kToDut,
+                       [clean_from = start + clean_from,
+                        lost_from = start + lost_from](PortFrame& frame) {
+                         if (!frame.is_ack()) {
+                           return EditResult::kPass;
+                         }
+                         const sc_time now = sc_core::sc_time_stamp();
+                         if (now >= lost_from) {
+                           return EditResult::kDrop;
+                         }
+                         if (now < clean_from) {
+                           SetBecn(frame);
+                         }
+                         return EditResult::kPass;
+                       });
   if (!PostOrFail(
           context, bench.dut(), c->dut_qpn,
           WriteWr(1, TransportBench::kMemoryBytes, 0, bench.peer_rkey()), 0)) {
-    return;
+    return std::nullopt;
   }
   sc_core::wait(sc_time(1, SC_US));
   bench.wire().InjectToDut(Cnp(c->peer_qpn, c->dut_qpn), kCnpTc);
-  // Read the window before the second round ends (8 us): bytes sent after
-  // the last ACK that reached the DUT.
-  sc_core::wait(start + sc_time(7.5, SC_US) - sc_core::sc_time_stamp());
+  WaitUntil(start, 7.5);
+  Unacknowledged left;
   uint32_t acked = 0;
-  bool any_ack = false;
   for (const PortFrame& frame : bench.wire().log()) {
     if (!frame.from_dut() && frame.is_ack()) {
       acked = frame.packet->bth.psn;
-      any_ack = true;
+      left.any_ack = true;
     }
   }
-  uint64_t in_flight = 0, largest = 0;
   for (const PortFrame* frame : FramesWhere(bench.wire(), RequestFromDut())) {
-    if (!any_ack || roce::PsnAfter(frame->packet->bth.psn, acked)) {
-      in_flight += frame->bytes.size();
-      largest = std::max<uint64_t>(largest, frame->bytes.size());
+    if (!left.any_ack || roce::PsnAfter(frame->packet->bth.psn, acked)) {
+      left.bytes += frame->bytes.size();
+      left.largest = std::max<uint64_t>(left.largest, frame->bytes.size());
     }
+  }
+  return left;
+}
+
+// TRN-11.6: every ACK carries BECN and is lost from 5 us: the round with
+// the CNP must have halved the window (alpha stays 1 with F = 1).
+void HalvesItsWindowAfterACnpRound(TransportCaseContext& context) {
+  const auto left = UnacknowledgedAfterACnp(context, sc_core::sc_max_time(),
+                                            sc_time(5, SC_US));
+  if (!left) {
+    return;
   }
   constexpr uint64_t kHalfWindow = 64 * 1024;
-  verdict.Expect(
-      any_ack && in_flight <= kHalfWindow && in_flight + largest > kHalfWindow,
-      std::to_string(in_flight) +
+  context.verdict.Expect(
+      left->any_ack && left->bytes <= kHalfWindow &&
+          left->bytes + left->largest > kHalfWindow,
+      std::to_string(left->bytes) +
           " request bytes were unacknowledged after the round "
           "with a CNP; expected W_max/2 = 64 KiB, within one "
           "packet",
       {"TRN-11.6", "TRN-11.5"});
-  verdict.Note(std::to_string(in_flight) + " bytes in flight");
+  context.verdict.Note(std::to_string(left->bytes) + " bytes in flight");
+}
+
+// TRN-11.9 replayed over what crossed the DUT's port: the window after
+// every unmarked ACK to the DUT, from `window` at the first, with each RTT
+// sample the time from the newest request it acknowledges leaving the wire
+// to the ACK reaching it, plus `extra` (what the DUT's side adds).
+struct GrowthReplay {
+  double window = 0;
+  double min_rtt_s = 0;
+  unsigned clean_acks = 0;
+};
+GrowthReplay ReplayGrowth(const FrameWire& wire, double window,
+                          const sc_time& extra) {
+  constexpr double kRampS = 2.5e-6;          // T_ramp (TRN-11.8)
+  constexpr double kMaxWindow = 128 * 1024;  // W_max
+  GrowthReplay replay{window, 0, 0};
+  std::vector<const PortFrame*> unacked;  // requests from the DUT, in order
+  std::optional<double> min_rtt_s;
+  for (const PortFrame& frame : wire.log()) {
+    if (frame.from_dut() && frame.is_request()) {
+      unacked.push_back(&frame);
+      continue;
+    }
+    if (frame.from_dut() || !frame.is_ack()) {
+      continue;
+    }
+    double acked = 0;
+    const PortFrame* newest = nullptr;
+    auto it = unacked.begin();
+    for (; it != unacked.end() &&
+           !roce::PsnAfter((*it)->packet->bth.psn, frame.packet->bth.psn);
+         ++it) {
+      acked += static_cast<double>((*it)->bytes.size());
+      newest = *it;
+    }
+    unacked.erase(unacked.begin(), it);
+    if (newest == nullptr) {
+      continue;
+    }
+    const double sample = (frame.at - newest->at + extra).to_seconds();
+    min_rtt_s = std::min(min_rtt_s.value_or(sample), sample);
+    if (!frame.packet->bth.becn) {
+      const double base_bdp = kLineRateBps / 8 * *min_rtt_s;
+      replay.window = std::min(
+          kMaxWindow, replay.window + base_bdp * (*min_rtt_s / kRampS) * acked /
+                                          replay.window);
+      ++replay.clean_acks;
+    }
+  }
+  replay.min_rtt_s = min_rtt_s.value_or(0);
+  return replay;
+}
+
+// As TRN-11.6/a, with slots taking 0.25 us each way between the wire and
+// the DUT so that its RTTs are about 0.5 us; but ACKs cross the wire clean
+// from 4.5 us, after the round's cut to 64 KiB, and are lost only from
+// 6 us: each clean one grows the window by TRN-11.9. The DUT sees each RTT
+// as the wire does plus the two latencies and its interface's
+// serialization, so the replay is bounded by the wire's RTTs plus 0.5 us,
+// and those plus a 4 KiB frame's time at line rate and four slots.
+void GrowsItsWindowOnCleanAcks(TransportCaseContext& context) {
+  const sc_time latency(0.25, SC_US);
+  context.bench.set_dut_latency(latency);
+  const auto left =
+      UnacknowledgedAfterACnp(context, sc_time(4.5, SC_US), sc_time(6, SC_US));
+  if (!left) {
+    return;
+  }
+  const FrameWire& wire = context.bench.wire();
+  constexpr double kHalfWindow = 64 * 1024;
+  const sc_time frame_time(4096 * 8 / kLineRateBps, sc_core::SC_SEC);
+  const GrowthReplay low = ReplayGrowth(wire, kHalfWindow, 2 * latency);
+  const GrowthReplay high = ReplayGrowth(
+      wire, kHalfWindow, 2 * latency + frame_time + sc_time(8, sc_core::SC_NS));
+  char evidence[200];
+  std::snprintf(evidence, sizeof evidence,
+                "%llu request bytes were unacknowledged after %u clean ACKs; "
+                "TRN-11.9 grows W from 64 KiB to %.0f-%.0f (least RTT "
+                "%.0f ns)",
+                static_cast<unsigned long long>(left->bytes), low.clean_acks,
+                low.window, high.window, low.min_rtt_s * 1e9);
+  const auto bytes = static_cast<double>(left->bytes);
+  const auto largest = static_cast<double>(left->largest);
+  context.verdict.Expect(
+      low.clean_acks > 0 && bytes <= high.window &&
+          bytes + largest > low.window && low.window > kHalfWindow + largest,
+      std::string(evidence) + "; expected W within one packet", {"TRN-11.9"});
+  context.verdict.Note(evidence);
 }
 
 }  // namespace
@@ -375,6 +498,8 @@ std::vector<ConformanceCase> TrnCongestionCases() {
                     sc_time(600, SC_US)),
       TransportCase("TRN_11_6_HalvesItsWindowAfterACnpRound",
                     HalvesItsWindowAfterACnpRound, sc_time(50, SC_US)),
+      TransportCase("TRN_11_9_GrowsItsWindowOnCleanAcks",
+                    GrowsItsWindowOnCleanAcks, sc_time(50, SC_US)),
   };
 }
 

@@ -356,33 +356,83 @@ TEST(Lqcc, TRN_11_6_ACnpMakesTheRoundFullyCongested) {
   EXPECT_DOUBLE_EQ(lqcc.window_bytes(), 65'536.0);
   lqcc.Advance(8'000'000);  // the flag was cleared: a clean round
   EXPECT_DOUBLE_EQ(lqcc.alpha(), 15.0 / 16);
-  EXPECT_DOUBLE_EQ(lqcc.window_bytes(), 66'048.0);
+  EXPECT_DOUBLE_EQ(lqcc.window_bytes(), 65'536.0)
+      << "a clean round leaves W alone: acknowledgements grow it";
 }
 
-TEST(Lqcc, TRN_11_6_CleanRoundsAddWaiThenGrowByAQuarterUpToWmax) {
-  const uint64_t round = 4'000'000;
+// A Lqcc with W_max 100,000 whose first round, CNP-flagged, has cut W to
+// 50,000 at 4 us; nothing is in flight, and the least RTT so far is 3 us.
+Lqcc CutToHalf() {
   Lqcc lqcc(kPcie6Rate, WindowOf(100'000));
   lqcc.OnSent(0, 100, SentRequest{0});
   lqcc.OnCnp(0);
-  lqcc.Advance(round);
-  ASSERT_DOUBLE_EQ(lqcc.window_bytes(), 50'000.0);
-  lqcc.Advance(6 * round);
-  EXPECT_EQ(lqcc.clean_rounds(), 5u);
-  EXPECT_DOUBLE_EQ(lqcc.window_bytes(), 50'000.0 + 5 * 512)
-      << "W_AI in the first F_lq clean rounds";
-  const double decay = 15.0 / 16;
-  EXPECT_DOUBLE_EQ(lqcc.alpha(), std::pow(decay, 5)) << "F = 0 when A = 0";
-  lqcc.Advance(7 * round);
-  EXPECT_DOUBLE_EQ(lqcc.window_bytes(), 52'560.0 * 1.25)
-      << "a quarter more once the count exceeds F_lq";
-  lqcc.Advance(100 * round);
-  EXPECT_EQ(lqcc.window_bytes(), 100'000.0) << "capped at W_max";
-  lqcc.OnCnp(100 * round);
-  lqcc.Advance(101 * round);
-  EXPECT_EQ(lqcc.clean_rounds(), 0u) << "a congested round resets the count";
-  const double cut = lqcc.window_bytes();
-  lqcc.Advance(102 * round);
-  EXPECT_DOUBLE_EQ(lqcc.window_bytes(), cut + 512) << "back to W_AI steps";
+  lqcc.OnAcknowledged(3'000'000, 1, true);
+  lqcc.Advance(4'000'000);
+  EXPECT_DOUBLE_EQ(lqcc.window_bytes(), 50'000.0);
+  return lqcc;
+}
+
+// TRN-11.9's growth for an unmarked acknowledgement of `acked` bytes, with
+// the least RTT `rtt_us` and the default T_ramp of 2.5 us.
+double Growth(double rtt_us, double acked, double window) {
+  const double base_bdp = kPcie6Rate / 8 * rtt_us * 1e-6;  // bytes
+  return base_bdp * (rtt_us / 2.5) * acked / window;
+}
+
+TEST(Lqcc, TRN_11_9_AnUnmarkedAckGrowsTheWindowByTheRampRule) {
+  Lqcc lqcc = CutToHalf();
+  lqcc.OnSent(5'000'000, 10'000, SentRequest{1});
+  lqcc.OnAcknowledged(6'000'000, 2, false);  // a 1 us RTT
+  EXPECT_EQ(lqcc.min_rtt_ps(), 1'000'000u);
+  const double grown = 50'000 + Growth(1, 10'000, 50'000);
+  EXPECT_DOUBLE_EQ(lqcc.window_bytes(), grown);
+  EXPECT_NEAR(grown, 59'440.0, 1e-6) << "118 kB x 0.4 x 0.2 more";
+}
+
+TEST(Lqcc, TRN_11_9_AMarkedAckGrowsNothing) {
+  Lqcc lqcc = CutToHalf();
+  lqcc.OnSent(5'000'000, 10'000, SentRequest{1});
+  lqcc.OnAcknowledged(6'000'000, 2, true);
+  EXPECT_EQ(lqcc.min_rtt_ps(), 1'000'000u) << "a marked ACK still samples";
+  EXPECT_DOUBLE_EQ(lqcc.window_bytes(), 50'000.0);
+  lqcc.OnAcknowledged(6'500'000, 2, false);  // acknowledges nothing new
+  EXPECT_DOUBLE_EQ(lqcc.window_bytes(), 50'000.0);
+}
+
+TEST(Lqcc, TRN_11_9_GrowthUsesTheLeastRttSampled) {
+  Lqcc lqcc = CutToHalf();
+  lqcc.OnSent(5'000'000, 1000, SentRequest{1});
+  lqcc.OnSent(5'500'000, 1000, SentRequest{2});
+  lqcc.OnAcknowledged(6'000'000, 3, true);  // the newest gives 0.5 us
+  EXPECT_EQ(lqcc.min_rtt_ps(), 500'000u);
+  lqcc.OnSent(6'200'000, 1000, SentRequest{3});
+  lqcc.OnAcknowledged(7'800'000, 4, false);  // a 1.6 us sample
+  EXPECT_EQ(lqcc.min_rtt_ps(), 500'000u);
+  EXPECT_DOUBLE_EQ(lqcc.window_bytes(), 50'000 + Growth(0.5, 1000, 50'000));
+}
+
+TEST(Lqcc, TRN_11_9_EveryFlowGainsRateAlikeWhateverItsRtt) {
+  // Each flow acknowledges one window, that is one RTT's worth: its rate
+  // W / rtt rises by R x rtt / T_ramp / rtt per RTT, R / T_ramp per second.
+  double rate_gain[2];
+  const uint64_t rtts_ps[2] = {400'000, 800'000};
+  for (int f = 0; f < 2; ++f) {
+    Lqcc lqcc = CutToHalf();
+    lqcc.OnSent(5'000'000, 50'000, SentRequest{1});
+    lqcc.OnAcknowledged(5'000'000 + rtts_ps[f], 2, false);
+    const double rtt_s = static_cast<double>(rtts_ps[f]) * 1e-12;
+    rate_gain[f] = (lqcc.window_bytes() - 50'000) / rtt_s / rtt_s;
+  }
+  EXPECT_NEAR(rate_gain[0], rate_gain[1], 1e-6 * rate_gain[1]);
+  EXPECT_NEAR(rate_gain[0], kPcie6Rate / 8 / 2.5e-6, 1e-6 * rate_gain[0])
+      << "bytes/s per second: line rate regained in T_ramp";
+}
+
+TEST(Lqcc, TRN_11_9_WindowStopsAtWmax) {
+  Lqcc lqcc = CutToHalf();
+  lqcc.OnSent(5'000'000, 40'000, SentRequest{1});
+  lqcc.OnAcknowledged(7'000'000, 2, false);  // 2 us: far more than needed
+  EXPECT_EQ(lqcc.window_bytes(), 100'000.0);
 }
 
 TEST(Lqcc, TRN_11_6_WindowNeverFallsBelowWmin) {
@@ -396,7 +446,6 @@ TEST(Lqcc, TRN_11_6_WindowNeverFallsBelowWmin) {
   lqcc.OnCnp(4'000'000);
   lqcc.Advance(8'000'000);
   EXPECT_EQ(lqcc.window_bytes(), 30'000.0) << "25,000 would be below W_min";
-  EXPECT_EQ(lqcc.clean_rounds(), 0u);
 }
 
 TEST(Lqcc, TRN_11_6_RoundsEndEveryTrFromTheFirstPacket) {
@@ -405,9 +454,10 @@ TEST(Lqcc, TRN_11_6_RoundsEndEveryTrFromTheFirstPacket) {
   lqcc.OnSent(1000, 100, SentRequest{0});
   EXPECT_EQ(lqcc.next_timer_ps(), 4'001'000u);
   lqcc.Advance(4'000'999);
-  EXPECT_EQ(lqcc.clean_rounds(), 0u);
+  EXPECT_EQ(lqcc.alpha(), 1.0) << "no round has ended";
   lqcc.Advance(12'001'000);
-  EXPECT_EQ(lqcc.clean_rounds(), 3u) << "three rounds by then";
+  EXPECT_DOUBLE_EQ(lqcc.alpha(), std::pow(15.0 / 16, 3))
+      << "three clean rounds by then, each moving alpha towards F = 0";
   EXPECT_EQ(lqcc.next_timer_ps(), 16'001'000u);
 }
 
@@ -525,7 +575,7 @@ TEST(CongestionControl, TRN_10_5_and_TRN_11_8_RejectsParametersOutOfRange) {
        "lqcc.min_window_bytes"},
       {"lqcc", [](auto& p) { p.lqcc.max_window_bytes = 255; },
        "lqcc.min_window_bytes"},
-      {"lqcc", [](auto& p) { p.lqcc.hyper_gain = 0; }, "lqcc.hyper_gain"},
+      {"lqcc", [](auto& p) { p.lqcc.ramp_ps = 0; }, "lqcc.ramp_ps"},
   };
   for (const Case& c : cases) {
     CongestionParams params;

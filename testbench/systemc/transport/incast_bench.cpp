@@ -10,7 +10,10 @@
 // messages against PFC alone (the seed's "-70 %" claim).
 //
 //   incast_bench [--dims 4x8x8] [--senders 8,16,64] [--flow-kib 256]
-//                [--mixed] [--csv FILE] [--quick]
+//                [--mixed] [--seed 42] [--csv FILE] [--quick]
+//
+// --seed draws other senders and background pairs: with 8 flows a p99 is
+// nearly the slowest flow's FCT, so compare controls over several seeds.
 //
 // --quick (CTest) runs 8 senders on 4x4x4 and checks what the experiment
 // must show: every flow completes with nothing lost, PFC alone pauses, and
@@ -49,6 +52,7 @@ struct Setup {
   bool incast = true;  // false: the background alone (same pairs)
   bool mixed = false;
   uint64_t flow_bytes = 256 * 1024;
+  uint64_t seed = 42;  // of the senders and the background pairs
 };
 
 struct Outcome {
@@ -80,6 +84,7 @@ Outcome RunOne(const Setup& setup) {
   incast.background_flows = kBackgroundFlows;
   incast.flow_bytes = setup.flow_bytes;
   incast.pmtu = kLosslessPmtu;
+  incast.seed = setup.seed;
   IncastWorkload workload("workload", engines, rkeys, incast);
   // The run ending is not news for the table (SystemC reports sc_stop()
   // as an info message).
@@ -162,9 +167,11 @@ struct Row {
 };
 
 void PrintHeader(const Setup& base) {
-  std::printf("incast on %s, %llu KiB per flow%s\n", base.dims.c_str(),
+  std::printf("incast on %s, %llu KiB per flow%s, seed %llu\n",
+              base.dims.c_str(),
               static_cast<unsigned long long>(base.flow_bytes / 1024),
-              base.mixed ? ", with background pairs" : "");
+              base.mixed ? ", with background pairs" : "",
+              static_cast<unsigned long long>(base.seed));
   std::printf("%7s %6s %6s %9s %8s %8s %8s %8s %8s %5s %7s %5s %6s\n",
               "senders", "cc", "XOFF", "pause us", "FCT p50", "FCT p99",
               "vict p99", "slowdown", "XOFF cut", "lost", "marked", "CNPs",
@@ -185,26 +192,27 @@ void PrintRow(const Row& r) {
 
 void WriteCsv(std::FILE* csv, const Setup& base, const std::vector<Row>& rows) {
   std::fprintf(csv,
-               "dims,flow_kib,mixed,senders,cc,flows_done,xoff,pfc_frames,"
+               "dims,flow_kib,mixed,seed,senders,cc,flows_done,xoff,"
+               "pfc_frames,"
                "pause_us,fct_p50_us,fct_p99_us,victim_p99_us,victim_slowdown,"
                "xoff_cut,lost,marked,cnps,retransmits,sim_us,wall_s\n");
   for (const Row& r : rows) {
     const Outcome& o = r.outcome;
-    std::fprintf(csv,
-                 "%s,%llu,%d,%u,%s,%llu,%llu,%llu,%.3f,%.3f,%.3f,%.3f,%.4f,"
-                 "%.4f,%llu,%llu,%llu,%llu,%.3f,%.3f\n",
-                 base.dims.c_str(),
-                 static_cast<unsigned long long>(base.flow_bytes / 1024),
-                 base.mixed ? 1 : 0, r.senders, r.cc.c_str(),
-                 static_cast<unsigned long long>(o.flows_done),
-                 static_cast<unsigned long long>(o.xoff),
-                 static_cast<unsigned long long>(o.pfc_frames), o.pause_us,
-                 o.fct_p50_us, o.fct_p99_us, o.victim_p99_us, r.slowdown,
-                 r.xoff_cut, static_cast<unsigned long long>(o.lost),
-                 static_cast<unsigned long long>(o.marked),
-                 static_cast<unsigned long long>(o.cnps),
-                 static_cast<unsigned long long>(o.retransmits), o.sim_us,
-                 o.wall_s);
+    std::fprintf(
+        csv,
+        "%s,%llu,%d,%llu,%u,%s,%llu,%llu,%llu,%.3f,%.3f,%.3f,%.3f,"
+        "%.4f,%.4f,%llu,%llu,%llu,%llu,%.3f,%.3f\n",
+        base.dims.c_str(),
+        static_cast<unsigned long long>(base.flow_bytes / 1024),
+        base.mixed ? 1 : 0, static_cast<unsigned long long>(base.seed),
+        r.senders, r.cc.c_str(), static_cast<unsigned long long>(o.flows_done),
+        static_cast<unsigned long long>(o.xoff),
+        static_cast<unsigned long long>(o.pfc_frames), o.pause_us, o.fct_p50_us,
+        o.fct_p99_us, o.victim_p99_us, r.slowdown, r.xoff_cut,
+        static_cast<unsigned long long>(o.lost),
+        static_cast<unsigned long long>(o.marked),
+        static_cast<unsigned long long>(o.cnps),
+        static_cast<unsigned long long>(o.retransmits), o.sim_us, o.wall_s);
   }
 }
 
@@ -249,7 +257,8 @@ bool Check(const Setup& base, const std::vector<Row>& rows, bool claims) {
 void Usage() {
   std::fprintf(stderr,
                "usage: incast_bench [--dims 4x8x8] [--senders 8,16,64] "
-               "[--flow-kib 256] [--mixed] [--csv FILE] [--quick]\n");
+               "[--flow-kib 256] [--mixed] [--seed 42] [--csv FILE] "
+               "[--quick]\n");
 }
 
 int Main(int argc, char** argv) {
@@ -268,6 +277,8 @@ int Main(int argc, char** argv) {
       base.flow_bytes = 1024 * std::stoull(argv[++i]);
     } else if (arg == "--mixed") {
       base.mixed = true;
+    } else if (arg == "--seed" && has_value) {
+      base.seed = std::stoull(argv[++i]);
     } else if (arg == "--csv" && has_value) {
       csv_path = argv[++i];
     } else if (arg == "--quick") {
