@@ -532,6 +532,154 @@ void ArbitratesRoundRobin(RouterCaseContext& context) {
   verdict.Note(order);
 }
 
+// NET-2.5: +Y sends a 1-byte payload for +X and a 9,216-byte one for -X
+// (LEN at both ends of its range) back to back on one VC, and -Y a header
+// with LEN 9,217 and that many bytes for +X; both outputs are open. The
+// payloads are not IPv4 frames, so a forwarding router changes none of
+// their bytes. Each of the first two leaves whole by its port; the third
+// leaves not at all.
+void CarriesWholePacketsOfEveryLength(RouterCaseContext& context) {
+  RouterBench& bench = context.bench;
+  Verdict& verdict = context.verdict;
+  constexpr size_t kMaxPayload = 9216;  // net.max_payload's default
+  OpenOutput(bench, kPlusX, sc_core::SC_ZERO_TIME);
+  OpenOutput(bench, kMinusX, sc_core::SC_ZERO_TIME);
+  const unsigned vc = bench.VcOf(kTc);
+  const Bytes shortest = {0xA5};
+  Bytes longest(kMaxPayload);
+  for (size_t i = 0; i < longest.size(); ++i) {
+    longest[i] = static_cast<uint8_t>(i * 7 + 1);
+  }
+  bench.peer(kPlusY).Send(
+      {RoutedPacket(DataHeader(1, 9, kTc, vc, shortest.size()), shortest),
+       RoutedPacket(DataHeader(3, 9, kTc, vc, longest.size()), longest)},
+      vc);
+  const Bytes too_long(kMaxPayload + 1, 0x5A);
+  bench.peer(kMinusY).Send(
+      {RoutedPacket(DataHeader(1, 9, kTc, vc, too_long.size()), too_long)}, vc);
+  AwaitPackets(bench.peer(kMinusX), 1, sc_time(5, SC_US));
+  sc_core::wait(sc_time(2, SC_US));  // time for anything more
+  const auto payloads = [&bench](unsigned port) {
+    std::string sizes;
+    for (const RouterPeer::Packet& packet : bench.peer(port).packets()) {
+      sizes += " " + std::to_string(FrameOf(packet).size());
+    }
+    return sizes.empty() ? std::string(" none") : sizes;
+  };
+  const auto& east = bench.peer(kPlusX).packets();
+  const auto& west = bench.peer(kMinusX).packets();
+  const std::string evidence = "+X received payloads of" + payloads(kPlusX) +
+                               " bytes, -X of" + payloads(kMinusX);
+  verdict.Expect(east.size() == 1 && FrameOf(east[0]) == shortest &&
+                     west.size() == 1 && FrameOf(west[0]) == longest &&
+                     bench.peer(kPlusX).bad_headers() == 0 &&
+                     bench.peer(kMinusX).bad_headers() == 0,
+                 evidence +
+                     "; expected the 1-byte and the 9,216-byte "
+                     "payloads, one each, unchanged",
+                 {"NET-2.5"});
+  verdict.Note(evidence);
+}
+
+// NET-4.3 with routing `adaptive` (three VC classes, one set; class 2 is
+// the adaptive one). Every packet goes to node 5 = (1,1,0), for which +X
+// and +Y are productive and DOR leaves by +X; the neighbours grant the
+// DUT credits VC by VC, so each step shows which output the DUT chose:
+//   1. from -Z in class 2, no class-2 VC has a credit: the escape step,
+//      +X in class 0 (NET-3.3 for a packet injected here);
+//   2. from -X in escape class 1 (over the X wrap), +Y's class 2 open:
+//      it stays in escape, +X in class 1;
+//   3. from -Z in class 2, +Y's class-2 VC has more credits than +X's:
+//      +Y in class 2;
+//   4. the same with equal credits: the lower port, +X;
+//   5. injected at the local port (input class 0, treated as class 2),
+//      +Y's class-2 VC again the richer: +Y in class 2.
+void AdaptsAmongProductivePorts(RouterCaseContext& context) {
+  RouterBench& bench = context.bench;
+  Verdict& verdict = context.verdict;
+  constexpr unsigned kMinusZ = 5;
+  constexpr uint16_t kDst = 5;
+  constexpr unsigned kAdaptive = 2;
+  const unsigned local = bench.dut().local_port();
+  struct Step {
+    unsigned from, in_vc;
+    std::vector<std::pair<unsigned, unsigned>> grants;  // (port, vc), 1 each
+    unsigned grant_count;
+    unsigned to, out_vc;
+    const char* why;
+  };
+  const std::vector<Step> steps = {
+      {kMinusZ,
+       kAdaptive,
+       {{kPlusX, 0}},
+       2,
+       kPlusX,
+       0,
+       "no class-2 VC has a credit: the escape step"},
+      {kMinusX,
+       1,
+       {{kPlusY, kAdaptive}, {kPlusX, 1}},
+       8,
+       kPlusX,
+       1,
+       "an escape packet stays in escape"},
+      {kMinusZ,
+       kAdaptive,
+       {{kPlusX, kAdaptive}},
+       3,
+       kPlusY,
+       kAdaptive,
+       "the candidate with the most credits (+Y 8, +X 3)"},
+      {kMinusZ,
+       kAdaptive,
+       {{kPlusX, kAdaptive}},
+       4,
+       kPlusX,
+       kAdaptive,
+       "equal credits (7, 7): the lower port"},
+      {local,
+       0,
+       {},
+       0,
+       kPlusY,
+       kAdaptive,
+       "injected, so adaptive: the most credits (+Y 7, +X 6)"},
+  };
+  for (size_t i = 0; i < steps.size(); ++i) {
+    const Step& step = steps[i];
+    for (const auto& [port, vc] : step.grants) {
+      bench.peer(port).Grant(vc, step.grant_count);
+    }
+    std::vector<size_t> before;
+    for (unsigned p = 0; p < bench.dut().port_count(); ++p) {
+      before.push_back(bench.peer(p).packets().size());
+    }
+    const Bytes frame =
+        WriteFrame(static_cast<uint32_t>(i), 100, Ecn::kNotEct, kTc);
+    bench.peer(step.from).Send(
+        {RoutedPacket(DataHeader(kDst, 9, kTc, step.in_vc, frame.size()),
+                      frame)},
+        step.in_vc);
+    sc_core::wait(sc_time(200, SC_NS));
+    std::string went = "nowhere";
+    bool right = false;
+    for (unsigned p = 0; p < bench.dut().port_count(); ++p) {
+      const auto& got = bench.peer(p).packets();
+      if (got.size() == before[p] + 1) {
+        const unsigned vc = got.back().bytes.at(6) & 0x0F;  // NET-2.1
+        went = "port " + std::to_string(p) + " VC " + std::to_string(vc);
+        right = p == step.to && vc == step.out_vc;
+      }
+    }
+    verdict.Expect(right,
+                   "step " + std::to_string(i + 1) + " (" + step.why +
+                       ") left by " + went + "; expected port " +
+                       std::to_string(step.to) + " VC " +
+                       std::to_string(step.out_vc),
+                   {"NET-4.3"});
+  }
+}
+
 }  // namespace
 
 std::vector<ConformanceCase> NetRouterCases() {
@@ -546,6 +694,13 @@ std::vector<ConformanceCase> NetRouterCases() {
       RouterCase("NET_5_5_RoutesByItsProgrammedTable",
                  RoutesByItsProgrammedTable),
       RouterCase("NET_8_5_ArbitratesRoundRobin", ArbitratesRoundRobin),
+      RouterCase("NET_2_5_CarriesWholePacketsOfEveryLength",
+                 CarriesWholePacketsOfEveryLength),
+      RouterCase("NET_4_3_AdaptsAmongProductivePorts",
+                 AdaptsAmongProductivePorts,
+                 RouterBenchOptions{{{"routing.name", "adaptive"},
+                                     {"net.vc_classes", "3"},
+                                     {"net.vc_sets", "1"}}}),
   };
 }
 
