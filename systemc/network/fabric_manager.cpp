@@ -1,6 +1,7 @@
 // FabricManager: reports in, one route update per burst, NET-7.7's steps.
 #include "systemc/network/fabric_manager.h"
 
+#include <algorithm>
 #include <set>
 
 #include "models/topology/table_routing.h"
@@ -24,33 +25,91 @@ FabricManager::FabricManager(const sc_core::sc_module_name& name,
 
 void FabricManager::ReportLinkDown(topo::NodeId node, topo::PortId port) {
   reports_.push_back(
-      {sc_core::sc_time_stamp() + config_.oob_latency, {node, port}});
+      {sc_core::sc_time_stamp() + config_.oob_latency, {node, port}, false});
   report_arrived_.notify(config_.oob_latency);
 }
 
-// After the first report of a burst, wait fm.holdoff so that the other end
-// of the link (or a node's other links) are reported too (NET-7.6); reports
-// that come in during an update start the next one.
-void FabricManager::Run() {
-  size_t included = 0;
-  for (;;) {
-    if (included == reports_.size()) {
-      wait(report_arrived_);
+void FabricManager::ReportLinkUp(topo::NodeId node, topo::PortId port) {
+  reports_.push_back(
+      {sc_core::sc_time_stamp() + config_.oob_latency, {node, port}, true});
+  report_arrived_.notify(config_.oob_latency);
+}
+
+std::pair<topo::NodeId, topo::PortId> FabricManager::LinkOf(
+    const topo::PortRef& end) const {
+  const auto far = topology_->Neighbour(end.node, end.port);
+  return std::min(std::make_pair(end.node, end.port),
+                  std::make_pair(far->node, far->port));
+}
+
+void FabricManager::TakeArrivedReports() {
+  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  for (; taken_ < reports_.size() && reports_[taken_].arrives <= now;
+       ++taken_) {
+    const Report& report = reports_[taken_];
+    const auto link = LinkOf(report.port);
+    if (report.up) {
+      coming_up_.insert(link);
+      last_up_ = report.arrives;
       continue;
     }
+    coming_up_.erase(link);  // down again: its restore is off
+    bool failed = false;
+    for (const topo::PortRef& end : failures_.links) {
+      failed = failed || LinkOf(end) == link;
+    }
+    if (!failed) {
+      if (going_down_.empty()) {
+        first_down_ = report.arrives;
+      }
+      going_down_.insert(link);
+    }
+  }
+}
+
+// A burst of downs is taken fm.holdoff after its first report, so that the
+// other end of the link (or a node's other links) are reported too
+// (NET-7.6); reports that come in during an update start the next one.
+// Links that come back up are taken back fm.restore_holdoff after the last
+// up report, each new one putting that off (NET-7.11); downs go first.
+void FabricManager::Run() {
+  for (;;) {
+    TakeArrivedReports();
     const sc_core::sc_time now = sc_core::sc_time_stamp();
-    if (reports_[included].arrives > now) {
-      wait(reports_[included].arrives - now);
-    }
     RouteUpdate update;
-    update.first_event = sc_core::sc_time_stamp();
-    wait(config_.holdoff);
-    while (included < reports_.size() &&
-           reports_[included].arrives <= sc_core::sc_time_stamp()) {
-      failures_.links.push_back(reports_[included].port);
-      ++included;
+    if (!going_down_.empty()) {
+      if (first_down_ + config_.holdoff > now) {
+        wait(first_down_ + config_.holdoff - now);
+        continue;
+      }
+      update.first_event = first_down_;
+      for (const auto& [node, port] : going_down_) {
+        failures_.links.push_back({node, port});
+      }
+      going_down_.clear();
+      MarkFailedNodes();
+    } else if (!coming_up_.empty()) {
+      if (last_up_ + config_.restore_holdoff > now) {
+        wait(last_up_ + config_.restore_holdoff - now, report_arrived_);
+        continue;
+      }
+      update.first_event = last_up_;
+      update.restore = true;
+      auto& links = failures_.links;
+      links.erase(std::remove_if(links.begin(), links.end(),
+                                 [this](const topo::PortRef& end) {
+                                   return coming_up_.count(LinkOf(end)) > 0;
+                                 }),
+                  links.end());
+      coming_up_.clear();
+    } else {
+      if (taken_ < reports_.size()) {
+        wait(reports_[taken_].arrives - now);
+      } else {
+        wait(report_arrived_);
+      }
+      continue;
     }
-    MarkFailedNodes();
     Update(update);
     updates_.push_back(update);
   }

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <set>
 #include <string>
 #include <systemc>
 #include <vector>
@@ -26,6 +27,7 @@ struct FabricManagerConfig {
   sc_core::sc_time holdoff = sc_core::sc_time(100, sc_core::SC_US);
   sc_core::sc_time compute_time = sc_core::sc_time(1, sc_core::SC_MS);
   sc_core::sc_time drain_timeout = sc_core::sc_time(1, sc_core::SC_MS);
+  sc_core::sc_time restore_holdoff = sc_core::sc_time(10, sc_core::SC_MS);
   topo::VcClass table_classes = 2;  // the tables' classes, <= net.vc_classes
 };
 
@@ -43,6 +45,7 @@ struct RouteUpdate {
   bool drained = false;          // the counts balanced before the timeout
   uint64_t messages = 0;         // management messages, ACKs included
   std::string failure;           // why no tables could be installed
+  bool restore = false;          // NET-7.11: links came back, none went down
 };
 
 class FabricManager : public sc_core::sc_module {
@@ -53,9 +56,10 @@ class FabricManager : public sc_core::sc_module {
                 std::vector<NetworkInterface*> interfaces,  // null: switch
                 const FabricManagerConfig& config);
 
-  // Node `node`'s firmware saw its port `port` go down and sends
+  // Node `node`'s firmware saw its port `port` go down, or up, and sends
   // LINK_EVENT (NET-7.3); it arrives one oob_latency later.
   void ReportLinkDown(topo::NodeId node, topo::PortId port);
+  void ReportLinkUp(topo::NodeId node, topo::PortId port);
 
   const std::vector<RouteUpdate>& updates() const { return updates_; }
 
@@ -63,7 +67,14 @@ class FabricManager : public sc_core::sc_module {
   struct Report {
     sc_core::sc_time arrives;
     topo::PortRef port;
+    bool up = false;
   };
+  // The link `end` belongs to, named by its lower end.
+  std::pair<topo::NodeId, topo::PortId> LinkOf(const topo::PortRef& end) const;
+  // Takes in the reports that have arrived: a down starts (or joins) a
+  // failover burst and cancels a pending restore of its link; an up waits
+  // for its restore.
+  void TakeArrivedReports();
   void Run();  // SC_THREAD: one update per burst of reports
   void Update(RouteUpdate& update);
   // One step's round trip: `messages` messages out, which take effect by
@@ -84,7 +95,13 @@ class FabricManager : public sc_core::sc_module {
   std::vector<NetworkInterface*> interfaces_;
   FabricManagerConfig config_;
   std::vector<Report> reports_;  // in arrival order
-  topo::FailureSet failures_;    // links reported so far, failed nodes
+  size_t taken_ = 0;             // reports_ taken in
+  // Links reported down since the last update, and when the first of them
+  // arrived; links reported up and not down since, and when the last up
+  // arrived (NET-7.11).
+  std::set<std::pair<topo::NodeId, topo::PortId>> going_down_, coming_up_;
+  sc_core::sc_time first_down_, last_up_;
+  topo::FailureSet failures_;  // failed links (one end each), failed nodes
   std::vector<bool> node_failed_;
   std::vector<RouteUpdate> updates_;
   sc_core::sc_event report_arrived_;

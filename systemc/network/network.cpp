@@ -136,4 +136,20 @@ void Network::CutLink(topo::NodeId node, topo::PortId port) {
   }
 }
 
+void Network::RestoreLink(topo::NodeId node, topo::PortId port) {
+  const auto far =
+      node < routers_.size() ? topology_->Neighbour(node, port) : std::nullopt;
+  if (!far || !routers_[node]->port_down(port)) {
+    throw std::invalid_argument("node " + std::to_string(node) + " port " +
+                                std::to_string(port) +
+                                " has no cut link to restore");
+  }
+  routers_[node]->SetPortUp(port);
+  routers_[far->node]->SetPortUp(far->port);
+  if (fabric_manager_) {
+    fabric_manager_->ReportLinkUp(node, port);
+    fabric_manager_->ReportLinkUp(far->node, far->port);
+  }
+}
+
 }  // namespace lq::net

@@ -61,6 +61,11 @@ class Network : public sc_core::sc_module {
   // the port down and, with a fabric manager, both nodes report it.
   // Throws std::invalid_argument if the port has no cable.
   void CutLink(topo::NodeId node, topo::PortId port);
+  // NET-7.1, NET-7.11: the link of `node`'s port `port`, cut before, comes
+  // back up at both ends, which report it to the fabric manager; routes
+  // take it again once the manager has installed tables with it. Throws
+  // std::invalid_argument if the port has no cable or is not down.
+  void RestoreLink(topo::NodeId node, topo::PortId port);
   // Kills endpoint `node` now (NET-7.8): its source stops, what it holds is
   // lost and counted, and its neighbours see every link of it go down and
   // report them. Throws std::invalid_argument for an unknown endpoint.

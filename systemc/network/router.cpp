@@ -447,6 +447,42 @@ void Router::SetPortDown(unsigned port, const sc_core::sc_time& flush) {
   wake_.notify(period_);
 }
 
+void Router::SetPortUp(unsigned port) {
+  if (failed_ || !port_down_.at(port)) {
+    return;
+  }
+  // The flush of the failure comes first: no partial packet of the old
+  // link may meet the new link's first slots.
+  for (auto it = flushes_.begin(); it != flushes_.end();) {
+    if (it->second == port) {
+      for (unsigned v = 0; v < vcs_; ++v) {
+        input(port, v).parser->Reset();
+        EndPartialPacket(port, v, true);
+      }
+      it = flushes_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  port_down_[port] = false;
+  for (unsigned v = 0; v < vcs_; ++v) {
+    // The neighbour lost every credit it held when the link went down
+    // (its output was reset as this one was); it gets the VC's room now,
+    // and slots still held here come back as they leave (NET-8.2).
+    InputVc& in = input(port, v);
+    const uint64_t arrived_slots = in.arrived_bytes / config_.slot_bytes;
+    const uint64_t freed_slots =
+        (in.arrived_bytes - in.held_bytes) / config_.slot_bytes;
+    in.credits_returned = freed_slots;
+    const auto room = static_cast<unsigned>(config_.vc_buffer_slots -
+                                            (arrived_slots - freed_slots));
+    if (room > 0) {
+      this->port(port).out->Credit(v, room, sc_core::SC_ZERO_TIME);
+    }
+  }
+  wake_.notify(period_);
+}
+
 void Router::Fail(uint64_t admitted, uint64_t never_admitted) {
   // Slots already on their way in land first, so that every packet whose
   // header was sent here is held here and counted once.

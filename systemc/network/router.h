@@ -173,8 +173,14 @@ class Router : public sc_core::sc_module {
   // it that have not started are dropped (drops_link_down), one partly
   // sent is cut (its receiver counts it), later routes to it drop. Packets
   // arriving on it partly received are dropped after `flush`, once every
-  // slot sent before the failure has landed. The port stays down.
+  // slot sent before the failure has landed. The port stays down until
+  // SetPortUp.
   void SetPortDown(unsigned port, const sc_core::sc_time& flush);
+  // NET-7.1: the link on network port `port` came back up. The mark is
+  // cleared: routes may select the port again, once the neighbour grants
+  // credits, and this router grants the neighbour the room its input VCs
+  // on the port have (a flush still pending for the port is done first).
+  void SetPortUp(unsigned port);
   bool port_down(unsigned port) const { return port_down_.at(port); }
   // The node failed (NET-7.8). Its packets are lost and counted
   // (drops_node_down): those it holds or that are on their way in — all

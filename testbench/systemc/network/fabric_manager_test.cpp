@@ -15,9 +15,7 @@
 #include "models/network/failover.h"
 #include "models/network/traffic_pattern.h"
 #include "models/topology/path.h"
-#include "models/topology/routing_registry.h"
-#include "models/topology/topology_registry.h"
-#include "systemc/network/network.h"
+#include "testbench/systemc/network/loaded_torus.h"
 
 namespace lq::net {
 namespace {
@@ -39,24 +37,10 @@ constexpr topo::PortId kCutPort = 0;
 const sc_time kCutAt(3, SC_US);
 
 TEST(LQ_FM_SUITE, NET_7_7_RoutesAroundTheFailureAndNET_7_8_LosesNothing) {
-  auto topology = topo::CreateTopology("torus", {{"dims", "4x4"}}).value();
-  std::shared_ptr<const topo::RoutingFunction> dor =
-      topo::CreateRouting("dor", topology, {}).value();
-  NetworkConfig config;
-  config.router.vc_buffer_slots = 4;
-  config.traffic.packets_per_cycle = 0.12;
-  config.traffic.payload_bytes = 600;  // 3 slots: worms span hops
-  config.traffic.stop = sc_time(30, SC_US);
-  config.link_latency = sc_time(2, SC_NS);
-  config.watchdog_window = sc_time(5, SC_US);
-  FabricManagerConfig fm;
-  fm.oob_latency = sc_time(100, SC_NS);
-  fm.holdoff = sc_time(1, SC_US);
-  fm.compute_time = sc_time(2, SC_US);
-  fm.drain_timeout = sc_time(10, SC_US);
-  config.fabric_manager = fm;
-  Network network("network", topology, dor,
-                  CreateTrafficPattern("uniform", 16, {}).value(), config);
+  const FabricManagerConfig fm = ShortFabricManagerTimers();
+  const LoadedTorus torus = MakeLoadedTorus(fm, sc_time(30, SC_US));
+  const auto& [topology, dor, made] = torus;
+  Network& network = *made;
 
   // The ports that lead into the failure, and what they had sent.
   std::vector<topo::PortRef> into;
@@ -107,15 +91,10 @@ TEST(LQ_FM_SUITE, NET_7_7_RoutesAroundTheFailureAndNET_7_8_LosesNothing) {
         << "nothing is sent on a down port (NET-7.1)";
   }
 
-  uint64_t sent = 0, delivered = 0, dropped = 0, by_failure = 0;
   std::vector<FlowDelivery> deliveries;
   for (unsigned n = 0; n < network.nodes(); ++n) {
     const TrafficSource& source = network.source(n);
-    sent += source.sent();
-    delivered += source.latencies_ns().size();
     const RouterCounters& counters = network.router(n).counters();
-    dropped += counters.Dropped();
-    by_failure += counters.FailureDropped();
     EXPECT_EQ(counters.drops_stale_epoch, 0u) << "drained before the switch";
     EXPECT_EQ(network.router(n).packets_held(), 0u) << "no worm left stuck";
     EXPECT_EQ(network.router(n).epoch(), n == kFailed && kNodeFailure ? 0 : 1)
@@ -126,12 +105,14 @@ TEST(LQ_FM_SUITE, NET_7_7_RoutesAroundTheFailureAndNET_7_8_LosesNothing) {
                             source.epochs()[i]});
     }
   }
-  EXPECT_GT(by_failure, 0u) << "the failure caught packets under this load";
-  EXPECT_EQ(dropped, by_failure) << "every drop is the failure's";
+  const PacketTally tally = TallyPackets(network);
+  EXPECT_GT(tally.by_failure, 0u)
+      << "the failure caught packets under this load";
+  EXPECT_EQ(tally.dropped, tally.by_failure) << "every drop is the failure's";
   if (kNodeFailure) {
     EXPECT_GT(network.router(kFailed).counters().drops_node_down, 0u);
   }
-  EXPECT_EQ(sent, delivered + dropped)
+  EXPECT_EQ(tally.sent, tally.delivered + tally.dropped)
       << "every packet delivered once or counted as dropped (NET-7.8)";
   ASSERT_FALSE(network.watchdog()->deadlocked())
       << network.watchdog()->report();

@@ -4,7 +4,9 @@
 // forwarded the packet's front, counts it lost and ends it with an abort
 // that travels to node 2, so no buffer is left holding half a packet and
 // node 2 delivers nothing incomplete. A packet routed to the down port
-// later is dropped and counted; other traffic still flows.
+// later is dropped and counted; other traffic still flows. When the link
+// comes back up, the mark clears and worms longer than the VC buffers
+// cross it again, on credits the two ends grant each other afresh.
 #include <gtest/gtest.h>
 
 #include <memory>
@@ -84,6 +86,23 @@ TEST(RouterLinkDownTest, NET_7_1_CutWormIsAbortedAndCountedOnce) {
   ASSERT_EQ(delivered.size(), 1u);
   EXPECT_EQ(delivered[0].header.src, 3);
   EXPECT_EQ(delivered[0].payload, Bytes(40, 2));
+
+  // Up again: two worms of 20 slots, each five times a VC buffer, both ways.
+  nodes[0].router->SetPortUp(0);
+  nodes[1].router->SetPortUp(1);
+  EXPECT_FALSE(nodes[0].router->port_down(0)) << "a link-up clears the mark";
+  nodes[0].ni->Send(1, 0, Bytes(kWormPayload, 3));
+  nodes[1].ni->Send(0, 0, Bytes(kWormPayload, 4));
+  sc_core::sc_start(sc_time(400, SC_NS));
+  ASSERT_EQ(delivered.size(), 3u) << "both worms crossed the restored link";
+  for (const uint8_t fill : {3, 4}) {
+    EXPECT_TRUE(delivered[1].payload == Bytes(kWormPayload, fill) ||
+                delivered[2].payload == Bytes(kWormPayload, fill))
+        << "the worm of bytes " << int{fill} << " arrived changed";
+  }
+  EXPECT_EQ(nodes[0].router->counters().drops_link_down, 1u);
+  EXPECT_EQ(nodes[0].router->flits_out(0), nodes[1].router->flits_in(1))
+      << "every slot sent over the link arrived";
 }
 
 }  // namespace
