@@ -159,9 +159,7 @@ void FabricManager::Update(RouteUpdate& update) {
   update.computed = sc_core::sc_time_stamp();
   std::set<std::pair<topo::NodeId, topo::PortId>> links;
   for (const topo::PortRef& end : failures_.links) {
-    const auto far = topology_->Neighbour(end.node, end.port);
-    links.insert(std::min(std::make_pair(end.node, end.port),
-                          std::make_pair(far->node, far->port)));
+    links.insert(LinkOf(end));
   }
   update.failed_links = static_cast<unsigned>(links.size());
   update.failed_nodes = static_cast<unsigned>(failures_.nodes.size());

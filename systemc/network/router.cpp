@@ -455,10 +455,7 @@ void Router::SetPortUp(unsigned port) {
   // link may meet the new link's first slots.
   for (auto it = flushes_.begin(); it != flushes_.end();) {
     if (it->second == port) {
-      for (unsigned v = 0; v < vcs_; ++v) {
-        input(port, v).parser->Reset();
-        EndPartialPacket(port, v, true);
-      }
+      FlushPort(port);
       it = flushes_.erase(it);
     } else {
       ++it;
@@ -471,8 +468,7 @@ void Router::SetPortUp(unsigned port) {
     // and slots still held here come back as they leave (NET-8.2).
     InputVc& in = input(port, v);
     const uint64_t arrived_slots = in.arrived_bytes / config_.slot_bytes;
-    const uint64_t freed_slots =
-        (in.arrived_bytes - in.held_bytes) / config_.slot_bytes;
+    const uint64_t freed_slots = FreedSlots(in);
     in.credits_returned = freed_slots;
     const auto room = static_cast<unsigned>(config_.vc_buffer_slots -
                                             (arrived_slots - freed_slots));
@@ -513,17 +509,20 @@ void Router::FlushInputs() {
   }
   const sc_core::sc_time now = sc_core::sc_time_stamp();
   while (!flushes_.empty() && flushes_.front().first <= now) {
-    const unsigned port = flushes_.front().second;
+    FlushPort(flushes_.front().second);
     flushes_.pop_front();
-    for (unsigned v = 0; v < vcs_; ++v) {
-      input(port, v).parser->Reset();
-      EndPartialPacket(port, v, true);
-    }
   }
   if (!flushes_.empty()) {
     flush_due_.notify(flushes_.front().first - now);
   }
   wake_.notify(period_);
+}
+
+void Router::FlushPort(unsigned port) {
+  for (unsigned v = 0; v < vcs_; ++v) {
+    input(port, v).parser->Reset();
+    EndPartialPacket(port, v, true);
+  }
 }
 
 bool Router::Stranded(const InputPacket& packet) {
@@ -895,8 +894,7 @@ void Router::Send(unsigned in_port, unsigned in_vc) {
 void Router::ReturnCredits(unsigned i) {
   InputVc& in = inputs_[i];
   in.dirty = false;
-  const uint64_t freed_slots =
-      (in.arrived_bytes - in.held_bytes) / config_.slot_bytes;
+  const uint64_t freed_slots = FreedSlots(in);
   if (freed_slots > in.credits_returned && !port_down_[i / vcs_]) {
     const auto count = static_cast<unsigned>(freed_slots - in.credits_returned);
     in.credits_returned = freed_slots;

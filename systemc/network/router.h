@@ -291,6 +291,9 @@ class Router : public sc_core::sc_module {
                                          const InputPacket& packet);
   void Discard(unsigned port, unsigned vc, InputPacket& packet);
   void FlushInputs();  // SC_METHOD: NET-7.1's receive side, when due
+  // Drops what arrived partly on `port`'s input VCs and restarts their
+  // parsers (NET-7.1).
+  void FlushPort(unsigned port);
   // Ends `packet` at the bytes it has: dropped if none went on, else its
   // last slot out carries an abort (NET-7.1). Counts drops_link_down if
   // asked.
@@ -308,6 +311,11 @@ class Router : public sc_core::sc_module {
   bool Sendable(unsigned port, unsigned vc, const sc_core::sc_time& now);
   void Send(unsigned in_port, unsigned in_vc);
   void ReturnCredits(unsigned index);
+  // Slots' worth of bytes that left input VC `in` (NET-8.2): sent, padding
+  // or dropped.
+  uint64_t FreedSlots(const InputVc& in) const {
+    return (in.arrived_bytes - in.held_bytes) / config_.slot_bytes;
+  }
   void ScheduleNext(const sc_core::sc_time& now);
 
   // Bookkeeping of the bytes a packet holds, per input and per output.
