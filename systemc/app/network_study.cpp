@@ -10,6 +10,7 @@
 #include <numeric>
 #include <systemc>
 
+#include "models/network/cycle_fabric.h"
 #include "models/network/traffic_pattern.h"
 #include "models/phy/link_profile.h"
 #include "systemc/app/network_collective.h"
@@ -37,6 +38,7 @@ struct StudyShape {
   std::shared_ptr<const net::TrafficPattern> pattern;
   net::NetworkConfig config;
   unsigned flits_per_packet = 1;
+  bool cycle_kernel = false;  // sim.kernel: cycle (decision 0025)
   std::optional<FaultPlan> fault;
   std::optional<net::CollectiveSchedule> collective;
 };
@@ -162,12 +164,19 @@ Result<StudyShape> Shape(const ParamSet& params) {
   if (shape.collective) {
     traffic.packets_per_cycle = 0;  // the collective is the only traffic
   }
+  shape.cycle_kernel = params.Text("sim.kernel") == "cycle";
+  if (shape.cycle_kernel && (shape.fault || shape.collective)) {
+    return Fail(
+        "sim.kernel: the cycle kernel models no faults or collectives "
+        "(fault.kind, collective.name); use sim.kernel systemc");
+  }
   return shape;
 }
 
 // What one run measured.
 struct StudyResult {
   bool timed = false;  // sim.cycles given, else until every packet is in
+  bool cycle_kernel = false;
   double cycles = 0, warmup = 0, clock_ns = 1;
   unsigned nodes = 0, links = 0, flits_per_packet = 1;
   size_t slot_bytes = 0;
@@ -176,6 +185,7 @@ struct StudyResult {
   std::vector<double> latencies_cycles;  // packets sent in the window
   std::vector<double> hops;
   uint64_t sent = 0, delivered = 0, dropped = 0;
+  uint64_t flit_hops = 0;  // flits over links, the kernels' unit of work
   std::optional<FaultOutcome> fault;
   const net::CollectiveDriver* collective = nullptr;
   bool deadlocked = false;
@@ -208,6 +218,12 @@ struct StudyResult {
 };
 
 void Measure(net::Network& network, StudyResult& result) {
+  for (unsigned n = 0; n < network.routers(); ++n) {
+    const net::Router& router = network.router(n);
+    for (unsigned p = 0; p < router.local_port(); ++p) {
+      result.flit_hops += router.flits_out(p);
+    }
+  }
   const double window_start = result.warmup * result.clock_ns;
   const double window_end = result.timed ? result.cycles * result.clock_ns
                                          : std::numeric_limits<double>::max();
@@ -234,8 +250,10 @@ void PrintStudy(const std::string& scenario, uint64_t seed,
                 const std::string& shape, const StudyResult& r,
                 std::FILE* out) {
   const LatencySummary latency = Summarise(r.latencies_cycles);
-  std::fprintf(out, "lqemu run: %s (seed %llu), network study on ideal links\n",
-               scenario.c_str(), static_cast<unsigned long long>(seed));
+  std::fprintf(out,
+               "lqemu run: %s (seed %llu), network study on ideal links%s\n",
+               scenario.c_str(), static_cast<unsigned long long>(seed),
+               r.cycle_kernel ? " (cycle kernel)" : "");
   std::fprintf(out, "  network    %s\n", shape.c_str());
   std::fprintf(out,
                "  time       %.0f cycles measured after %.0f of warm-up, "
@@ -250,6 +268,11 @@ void PrintStudy(const std::string& scenario, uint64_t seed,
                latency.mean, latency.p50, latency.p99, latency.max,
                r.latencies_cycles.size());
   std::fprintf(out, "  hops       mean %.3f\n", r.MeanHops());
+  std::fprintf(out, "  speed      %llu flit-hops, %.3f M per wall second\n",
+               static_cast<unsigned long long>(r.flit_hops),
+               r.wall_time_s > 0
+                   ? static_cast<double>(r.flit_hops) / r.wall_time_s / 1e6
+                   : 0.0);
   if (r.fault) {
     PrintFault(*r.fault, r.clock_ns, out);
   }
@@ -295,7 +318,9 @@ std::string WriteStudyJson(const std::string& scenario, uint64_t seed,
   json["bandwidth"] = {
       {"aggregate_GBps", r.Accepted() * r.nodes *
                              static_cast<double>(r.slot_bytes) / r.clock_ns}};
-  json["network"] = {{"cycles", r.cycles - r.warmup},
+  json["network"] = {{"kernel", r.cycle_kernel ? "cycle" : "systemc"},
+                     {"cycles", r.cycles - r.warmup},
+                     {"flit_hops", r.flit_hops},
                      {"in_flight", r.InFlight()},
                      {"warmup_cycles", r.warmup},
                      {"flits_per_packet", r.flits_per_packet},
@@ -339,6 +364,173 @@ std::string DescribeShape(const StudyShape& shape) {
       r.allocator == net::SwitchAllocator::kIslip ? "iSLIP" : "round-robin",
       shape.config.link_latency.to_seconds() * 1e9 / r.clock_ns);
   return text;
+}
+
+// Builds the Network of SystemC routers and runs it; `network` and
+// `collective` outlive the run for the report.
+void RunOnSystemC(StudyShape& shape, bool show_progress, StudyResult& result,
+                  std::unique_ptr<net::Network>& network,
+                  std::unique_ptr<net::CollectiveDriver>& collective) {
+  network = std::make_unique<net::Network>(
+      "network", shape.topology, shape.routing, shape.pattern, shape.config);
+  if (shape.collective) {
+    collective = std::make_unique<net::CollectiveDriver>(
+        "collective", *network, std::move(*shape.collective),
+        shape.config.traffic.payload_bytes);
+    result.collective = collective.get();
+  }
+  result.nodes = network->nodes();
+  result.links = network->links();
+
+  const double run_ns = result.timed ? result.cycles * result.clock_ns : 0;
+  std::unique_ptr<ProgressMeter> progress;
+  if (show_progress) {
+    const double expected =
+        static_cast<double>(shape.config.traffic.packets) * result.nodes;
+    progress = std::make_unique<ProgressMeter>(
+        "progress",
+        [&net = *network, run_ns, expected] {
+          if (run_ns > 0) {
+            return std::min(
+                1.0, sc_core::sc_time_stamp().to_seconds() * 1e9 / run_ns);
+          }
+          double delivered = 0;
+          for (unsigned n = 0; n < net.nodes(); ++n) {
+            delivered +=
+                static_cast<double>(net.source(n).latencies_ns().size());
+          }
+          return expected == 0 ? 1.0 : delivered / expected;
+        },
+        sc_time(100 * result.clock_ns, SC_NS), stderr);
+  }
+  // The watchdog's sc_stop() is reported as an info message; the report
+  // says what happened.
+  sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO,
+                                          sc_core::SC_DO_NOTHING);
+  const auto start = std::chrono::steady_clock::now();
+  if (result.timed) {
+    // The measured window, then a drain with no new packets so that those
+    // sent in the window arrive and count; the fault strikes on the way.
+    const sc_time end(run_ns * (1 + kDrainWindows), SC_NS);
+    if (shape.fault) {
+      const sc_time at(shape.fault->at_cycles * result.clock_ns, SC_NS);
+      sc_core::sc_start(at);
+      InjectFault(*network, *shape.fault);
+      sc_core::sc_start(end - at);
+    } else {
+      sc_core::sc_start(end);
+    }
+  } else {
+    sc_core::sc_start();
+  }
+  result.wall_time_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+  result.sim_time_ns = sc_core::sc_time_stamp().to_seconds() * 1e9;
+  if (!result.timed) {
+    result.cycles = result.sim_time_ns / result.clock_ns;
+  }
+  const net::DeadlockWatchdog& watchdog = *network->watchdog();
+  result.deadlocked = watchdog.deadlocked();
+  result.deadlock_at_ns = watchdog.detected_at().to_seconds() * 1e9;
+  result.deadlock_report = watchdog.report();
+  Measure(*network, result);
+  if (shape.fault) {
+    result.fault =
+        MeasureFault(*network, *shape.fault,
+                     shape.fault->at_cycles * result.clock_ns, *shape.routing);
+  }
+}
+
+// The same study on the flit-level cycle kernel (decision 0025): the
+// shape's router, sources and links, one loop, and the same measurement
+// (creation to delivery, in the window).
+void RunOnCycleKernel(const StudyShape& shape, const ParamSet& params,
+                      bool show_progress, StudyResult& result) {
+  const net::RouterConfig& router = shape.config.router;
+  net::CycleFabricConfig config;
+  config.vc_classes = router.vc_classes;
+  config.vc_sets = router.vc_sets;
+  config.vc_buffer_flits = router.vc_buffer_slots;
+  config.rc_cycles = router.rc_cycles;
+  config.va_cycles = router.va_cycles;
+  config.sa_cycles = router.sa_cycles;
+  config.st_cycles = router.st_cycles;
+  config.link_cycles =
+      static_cast<unsigned>(params.Integer("link.latency_cycles"));
+  config.islip = router.allocator == net::SwitchAllocator::kIslip;
+  config.islip_iterations = router.islip_iterations;
+  config.flits_per_packet = shape.flits_per_packet;
+  config.initial_ttl = shape.config.interface.initial_ttl;
+  config.packets_per_cycle = shape.config.traffic.packets_per_cycle;
+  config.packets_per_node = shape.config.traffic.packets;
+  config.stop_cycle = static_cast<uint64_t>(result.cycles);
+  config.seed = shape.config.traffic.seed;
+  config.watchdog_cycles =
+      static_cast<uint64_t>(params.Integer("sim.watchdog_cycles"));
+  net::CycleFabric fabric(shape.routing, shape.pattern, config);
+  result.nodes = fabric.endpoints();
+  result.links = fabric.links();
+
+  const auto window_start = static_cast<uint64_t>(result.warmup);
+  const uint64_t window_end = result.timed
+                                  ? static_cast<uint64_t>(result.cycles)
+                                  : std::numeric_limits<uint64_t>::max();
+  fabric.SetDeliveryHook([&](const net::CycleDelivery& d) {
+    result.window_deliveries +=
+        d.delivered >= window_start && d.delivered < window_end;
+    if (d.created >= window_start && d.created < window_end) {
+      result.latencies_cycles.push_back(
+          static_cast<double>(d.delivered - d.created));
+      result.hops.push_back(d.hops);
+    }
+  });
+  // The measured window, then a drain with no new packets so that those
+  // sent in the window arrive and count.
+  const auto end = static_cast<uint64_t>(result.cycles * (1 + kDrainWindows));
+  const uint64_t expected = config.packets_per_node * result.nodes;
+  const auto done = [&] {
+    if (result.timed) {
+      return static_cast<double>(fabric.now()) / static_cast<double>(end);
+    }
+    return expected == 0 ? 1.0
+                         : static_cast<double>(fabric.delivered()) /
+                               static_cast<double>(expected);
+  };
+  constexpr uint64_t kChunk = 1000;  // cycles between progress checks
+  const auto start = std::chrono::steady_clock::now();
+  auto last_draw = start;
+  for (bool finished = false; !finished && !fabric.deadlocked();) {
+    const uint64_t until = fabric.now() + kChunk;
+    finished = result.timed ? (fabric.RunUntil(std::min(until, end)),
+                               fabric.now() >= end)
+                            : fabric.RunToCompletion(until);
+    const auto now = std::chrono::steady_clock::now();
+    if (show_progress && now - last_draw > std::chrono::milliseconds(250)) {
+      last_draw = now;
+      DrawProgress(stderr,
+                   static_cast<double>(fabric.now()) * result.clock_ns / 1e3,
+                   done(), std::chrono::duration<double>(now - start).count());
+    }
+  }
+  if (show_progress) {
+    ClearProgress(stderr);
+  }
+  result.wall_time_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+  result.sim_time_ns = static_cast<double>(fabric.now()) * result.clock_ns;
+  if (!result.timed) {
+    result.cycles = static_cast<double>(fabric.now());
+  }
+  result.sent = fabric.sent();
+  result.delivered = fabric.delivered();
+  result.dropped = fabric.dropped();
+  result.deadlocked = fabric.deadlocked();
+  result.deadlock_at_ns =
+      static_cast<double>(fabric.deadlock_cycle()) * result.clock_ns;
+  result.deadlock_report = fabric.deadlock_report();
+  result.flit_hops = fabric.flit_hops();
 }
 
 }  // namespace
@@ -387,6 +579,16 @@ std::vector<ParamSpec> NetworkStudyParamSpecs() {
       IntegerParam("sim.warmup_cycles",
                    "network study: cycles before measurement starts", "0",
                    "cycles", 0, 1e9),
+      {"sim.kernel",
+       "network study: systemc (every router a SystemC module moving bytes) "
+       "or cycle (one flit-level loop, no faults or collectives; decision "
+       "0025)",
+       "systemc",
+       "",
+       ParamType::kChoice,
+       0,
+       0,
+       {"systemc", "cycle"}},
       IntegerParam(
           "sim.watchdog_cycles",
           "network study: cycles without progress that declare a deadlock",
@@ -436,75 +638,13 @@ int RunNetworkStudy(const ParamSet& params, const RunOptions& options) {
     shape.config.traffic.packets =
         static_cast<uint64_t>(params.Integer("traffic.messages_per_node"));
   }
-  net::Network network("network", shape.topology, shape.routing, shape.pattern,
-                       shape.config);
+  result.cycle_kernel = shape.cycle_kernel;
+  std::unique_ptr<net::Network> network;
   std::unique_ptr<net::CollectiveDriver> collective;
-  if (shape.collective) {
-    collective = std::make_unique<net::CollectiveDriver>(
-        "collective", network, std::move(*shape.collective),
-        shape.config.traffic.payload_bytes);
-    result.collective = collective.get();
-  }
-  result.nodes = network.nodes();
-  result.links = network.links();
-
-  const double run_ns = cycles * result.clock_ns;
-  std::unique_ptr<ProgressMeter> progress;
-  if (options.progress) {
-    const double expected =
-        static_cast<double>(shape.config.traffic.packets) * result.nodes;
-    progress = std::make_unique<ProgressMeter>(
-        "progress",
-        [&network, run_ns, expected] {
-          if (run_ns > 0) {
-            return std::min(
-                1.0, sc_core::sc_time_stamp().to_seconds() * 1e9 / run_ns);
-          }
-          double delivered = 0;
-          for (unsigned n = 0; n < network.nodes(); ++n) {
-            delivered +=
-                static_cast<double>(network.source(n).latencies_ns().size());
-          }
-          return expected == 0 ? 1.0 : delivered / expected;
-        },
-        sc_time(100 * result.clock_ns, SC_NS), stderr);
-  }
-  // The watchdog's sc_stop() is reported as an info message; the report
-  // says what happened.
-  sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO,
-                                          sc_core::SC_DO_NOTHING);
-  const auto start = std::chrono::steady_clock::now();
-  if (result.timed) {
-    // The measured window, then a drain with no new packets so that those
-    // sent in the window arrive and count; the fault strikes on the way.
-    const sc_time end(run_ns * (1 + kDrainWindows), SC_NS);
-    if (shape.fault) {
-      const sc_time at(shape.fault->at_cycles * result.clock_ns, SC_NS);
-      sc_core::sc_start(at);
-      InjectFault(network, *shape.fault);
-      sc_core::sc_start(end - at);
-    } else {
-      sc_core::sc_start(end);
-    }
+  if (shape.cycle_kernel) {
+    RunOnCycleKernel(shape, params, options.progress, result);
   } else {
-    sc_core::sc_start();
-  }
-  result.wall_time_s =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-          .count();
-  result.sim_time_ns = sc_core::sc_time_stamp().to_seconds() * 1e9;
-  if (!result.timed) {
-    result.cycles = result.sim_time_ns / result.clock_ns;
-  }
-  const net::DeadlockWatchdog& watchdog = *network.watchdog();
-  result.deadlocked = watchdog.deadlocked();
-  result.deadlock_at_ns = watchdog.detected_at().to_seconds() * 1e9;
-  result.deadlock_report = watchdog.report();
-  Measure(network, result);
-  if (shape.fault) {
-    result.fault =
-        MeasureFault(network, *shape.fault,
-                     shape.fault->at_cycles * result.clock_ns, *shape.routing);
+    RunOnSystemC(shape, options.progress, result, network, collective);
   }
 
   const std::string scenario =

@@ -29,14 +29,23 @@ void ProgressMeter::Run() {
       continue;
     }
     last_draw = now;
-    const double wall_s = std::chrono::duration<double>(now - start).count();
-    const double sim_us = sc_core::sc_time_stamp().to_seconds() * 1e6;
-    std::fprintf(out_, "\r  simulated %.2f us | %5.1f%% | %.2f us/s   ", sim_us,
-                 100.0 * done_fraction_(), sim_us / wall_s);
-    std::fflush(out_);
+    DrawProgress(out_, sc_core::sc_time_stamp().to_seconds() * 1e6,
+                 done_fraction_(),
+                 std::chrono::duration<double>(now - start).count());
   }
-  std::fprintf(out_, "\r%60s\r", "");
-  std::fflush(out_);
+  ClearProgress(out_);
+}
+
+void DrawProgress(std::FILE* out, double sim_us, double fraction,
+                  double wall_s) {
+  std::fprintf(out, "\r  simulated %.2f us | %5.1f%% | %.2f us/s   ", sim_us,
+               100.0 * fraction, sim_us / wall_s);
+  std::fflush(out);
+}
+
+void ClearProgress(std::FILE* out) {
+  std::fprintf(out, "\r%60s\r", "");
+  std::fflush(out);
 }
 
 }  // namespace lq::app

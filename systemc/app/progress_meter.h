@@ -9,6 +9,13 @@
 
 namespace lq::app {
 
+// Redraws the progress line: `sim_us` simulated in `wall_s`, `fraction`
+// of the run done. ClearProgress() erases it.
+void DrawProgress(std::FILE* out, double sim_us, double fraction,
+                  double wall_s);
+void ClearProgress(std::FILE* out);
+
+// Draws the line from a SystemC simulation, polling every `poll`.
 class ProgressMeter : public sc_core::sc_module {
  public:
   // `done_fraction` reports 0..1; the meter stops polling at 1, so it never

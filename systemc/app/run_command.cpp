@@ -90,6 +90,11 @@ Result<ParamSet> LoadScenarioParams(const RunOptions& options) {
         "fault.kind: faults are injected in network studies "
         "(link.fidelity: ideal) so far");
   }
+  if (!study && params.Text("sim.kernel") != "systemc") {
+    return Fail(
+        "sim.kernel: the cycle kernel runs network studies "
+        "(link.fidelity: ideal)");
+  }
   if (!study && params.Text("transport.workload") != "none") {
     return Fail(
         "transport.workload: transport studies run on link.fidelity: ideal "

@@ -1,9 +1,7 @@
 // DeadlockWatchdog: progress sampling and the wait-for cycle.
 #include "systemc/network/deadlock_watchdog.h"
 
-#include <map>
-#include <optional>
-#include <tuple>
+#include "models/network/wait_cycle.h"
 
 namespace lq::net {
 
@@ -68,47 +66,20 @@ void DeadlockWatchdog::Check() {
   }
 }
 
-// Every held head packet waits on the input VC its output leads to; each
-// input VC waits on at most one other, so following the waits from any
-// blocked VC either ends or runs into a cycle.
+// Every held head packet waits on the input VC its output leads to.
 std::string DeadlockWatchdog::DescribeWaitCycle() const {
-  using Vc = std::tuple<topo::NodeId, unsigned, unsigned>;  // node, port, vc
-  std::map<Vc, Vc> waits_on;
+  std::vector<VcWait> waits;
   for (topo::NodeId node = 0; node < routers_.size(); ++node) {
     for (const HeadWait& wait : routers_[node]->HeadWaits()) {
       const auto far = topology_->Neighbour(node, wait.out_port);
       if (wait.out_port == routers_[node]->local_port() || !far) {
         continue;
       }
-      waits_on[{node, wait.in_port, wait.in_vc}] = {far->node, far->port,
-                                                    wait.out_vc};
+      waits.push_back({{node, wait.in_port, wait.in_vc},
+                       {far->node, far->port, wait.out_vc}});
     }
   }
-  auto name = [this](const Vc& vc) {
-    return topology_->PortName(std::get<0>(vc), std::get<1>(vc)) + ".vc" +
-           std::to_string(std::get<2>(vc));
-  };
-  for (const auto& start : waits_on) {
-    std::map<Vc, size_t> seen;
-    std::vector<Vc> path;
-    std::optional<Vc> at = start.first;
-    while (at && !seen.count(*at)) {
-      seen[*at] = path.size();
-      path.push_back(*at);
-      const auto next = waits_on.find(*at);
-      at = next == waits_on.end() ? std::nullopt
-                                  : std::optional<Vc>(next->second);
-    }
-    if (!at) {
-      continue;  // this chain ends at a VC that is not waiting
-    }
-    std::string cycle;
-    for (size_t i = seen[*at]; i < path.size(); ++i) {
-      cycle += name(path[i]) + " -> ";
-    }
-    return cycle + name(*at);
-  }
-  return "none found (packets wait on something other than buffers)";
+  return net::DescribeWaitCycle(*topology_, waits);
 }
 
 }  // namespace lq::net

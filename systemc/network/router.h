@@ -19,13 +19,13 @@
 #include <tlm>
 #include <vector>
 
+#include "models/network/round_robin_round.h"
 #include "models/network/route_header.h"
 #include "models/network/vc_stream.h"
 #include "models/topology/routing.h"
 #include "systemc/common/path_probe.h"
 #include "systemc/common/stat_list.h"
 #include "systemc/link/slot_socket.h"
-#include "systemc/network/round_robin_round.h"
 
 namespace lq::net {
 

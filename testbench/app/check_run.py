@@ -128,6 +128,9 @@ def bad_input_exits_2(lqemu, work, scenarios):
         (["run", *ONE, "--set", "link.fidelity=ideal", "--set", "traffic.messages_per_node=0"],
          "sim.cycles or traffic.messages_per_node"),
         (["run", *ONE, "--set", "fault.kind=link"], "network studies"),
+        (["run", *ONE, "--set", "sim.kernel=cycle"], "link.fidelity: ideal"),
+        (["run", str(scenarios / "failover_4x4x4.yaml"), "--set", "sim.kernel=cycle"],
+         "no faults or collectives"),
         (["run", str(scenarios / "failover_4x4x4.yaml"), "--set", "fault.port=7"],
          "has no cable"),
         (["run", str(scenarios / "failover_4x4x4.yaml"), "--set", "fault.at_cycles=0"],
@@ -396,14 +399,49 @@ def trace_opens_in_perfetto(lqemu, work, _):
 
 
 def broken_vc_assignment_exits_1(lqemu, work, _):
-    """Every hop on VC class 0 deadlocks a saturated ring: exit 1, named."""
-    result = run(lqemu, "run", *ONE, "--set", "link.fidelity=ideal", "--set", "topology.dims=8",
-                 "--set", "routing.dateline=off", "--set", "router.vc_buffer_flits=2",
-                 "--set", "traffic.message_bytes=600", "--set", "traffic.load=0.9",
-                 "--set", "sim.cycles=20000", "--set", "sim.watchdog_cycles=1000")
-    expect(result.returncode == 1, "a deadlock must exit 1, exited %d" % result.returncode)
-    expect("deadlock" in result.stderr and "waiting cycle: node" in result.stderr,
-           "the watchdog should name the cycle: " + result.stderr)
+    """Every hop on VC class 0 deadlocks a saturated ring: exit 1, named,
+    on either kernel."""
+    for kernel in ["systemc", "cycle"]:
+        result = run(lqemu, "run", *ONE, "--set", "link.fidelity=ideal",
+                     "--set", "topology.dims=8", "--set", "routing.dateline=off",
+                     "--set", "router.vc_buffer_flits=2",
+                     "--set", "traffic.message_bytes=600", "--set", "traffic.load=0.9",
+                     "--set", "sim.cycles=20000", "--set", "sim.watchdog_cycles=1000",
+                     "--set", "sim.kernel=" + kernel)
+        expect(result.returncode == 1, "%s: a deadlock must exit 1, exited %d"
+               % (kernel, result.returncode))
+        expect("deadlock" in result.stderr and "waiting cycle: node" in result.stderr,
+               "%s: the watchdog should name the cycle: %s" % (kernel, result.stderr))
+
+
+def cycle_kernel_agrees_with_systemc(lqemu, work, scenarios):
+    """Below saturation both kernels send the same packets over the same
+    paths (same seed) and measure the same throughput and latency."""
+    for scenario, load in [("comparability_4x4x4.yaml", "0.3"), ("adaptive_4x4x4.yaml", "0.5")]:
+        stats = {}
+        for kernel in ["systemc", "cycle"]:
+            path = work / (kernel + "-" + scenario + ".json")
+            result = run(lqemu, "run", str(scenarios / scenario), "--quiet",
+                         "--stats", str(path), *SHORT_STUDY, "--set",
+                         "traffic.load=" + load, "--set", "sim.kernel=" + kernel)
+            expect(result.returncode == 0, "%s on %s exited %d: %s"
+                   % (scenario, kernel, result.returncode, result.stderr))
+            stats[kernel] = json.loads(path.read_text())
+        a, b = stats["systemc"], stats["cycle"]
+        expect(b["network"]["kernel"] == "cycle", "the stats should name the kernel")
+        for key in ["sent", "delivered"]:
+            expect(a["integrity"][key] == b["integrity"][key],
+                   "%s: %s %d against %d" % (scenario, key, a["integrity"][key],
+                                             b["integrity"][key]))
+        expect(a["hops"]["mean"] == b["hops"]["mean"], "%s: hops differ" % scenario)
+        expect(a["network"]["flit_hops"] == b["network"]["flit_hops"],
+               "%s: flit-hops differ" % scenario)
+        accepted = [s["network"]["accepted_flits_per_node_cycle"] for s in (a, b)]
+        expect(abs(accepted[0] - accepted[1]) <= 0.005 * accepted[0],
+               "%s: accepted %s" % (scenario, accepted))
+        latency = [s["network"]["latency_cycles"]["mean"] for s in (a, b)]
+        expect(abs(latency[0] - latency[1]) <= 0.02 * latency[0],
+               "%s: mean latency %s" % (scenario, latency))
 
 
 def transport_study_checks_every_write(lqemu, work, scenarios):

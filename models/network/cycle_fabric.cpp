@@ -1,0 +1,649 @@
+// CycleFabric: routers, interfaces and links stepped cycle by cycle.
+#include "models/network/cycle_fabric.h"
+
+#include <algorithm>
+#include <deque>
+#include <limits>
+#include <stdexcept>
+
+#include "models/network/round_robin_round.h"
+#include "models/network/wait_cycle.h"
+
+namespace lq::net {
+namespace {
+
+constexpr uint32_t kNoNode = std::numeric_limits<uint32_t>::max();
+constexpr unsigned kNone = RoundRobinRound::kNone;
+
+}  // namespace
+
+// A packet in an input VC, from its head flit's arrival to its last flit's
+// departure.
+struct CycleFabric::Entry {
+  uint64_t ready = 0;  // when the next pipeline stage may act
+  uint32_t packet = 0;
+  uint32_t arrived = 0;  // flits
+  uint32_t sent = 0;
+  uint16_t out_port = 0;
+  uint8_t out_vc = 0;
+  bool routed = false;
+  bool allocated = false;
+  bool adaptive = false;  // may still pick any productive port (NET-4.3)
+  bool discard = false;   // dropped: absorb its flits
+};
+
+struct CycleFabric::Router {
+  // An input VC's packets: a FIFO in the router's pool of entries. It
+  // never holds more packets than its buffer has flits, plus the one whose
+  // flits have all moved on while more are still to come.
+  struct InputVc {
+    uint32_t first = 0;  // the FIFO's slice of the pool
+    uint32_t head = 0;   // its oldest packet's place in the slice
+    uint32_t size = 0;
+    uint32_t freed = 0;  // flits gone since credits were last returned
+    bool empty() const { return size == 0; }
+  };
+  struct OutputVc {
+    bool owned = false;
+    uint32_t credits = 0;
+  };
+  struct Request {
+    unsigned port, vc, out_port;
+  };
+
+  Router(uint32_t node_id, unsigned network_ports, bool endpoint, unsigned vcs,
+         unsigned buffer)
+      : node(node_id),
+        local(network_ports),
+        ports(network_ports + (endpoint ? 1 : 0)),
+        far(network_ports, topo::PortRef{kNoNode, 0}),
+        capacity(buffer + 1),
+        inputs(ports * vcs),
+        pool(ports * vcs * capacity),
+        occupied((ports * vcs + 63) / 64, 0),
+        outputs(ports * vcs),
+        va_next(ports * vcs, 0),
+        sa_input_next(ports, 0),
+        sa_output_next(ports, 0),
+        accept_next(ports, 0),
+        va_round(ports * vcs),
+        grant_round(ports),
+        accept_round(ports),
+        matched(ports, kNone),
+        out_taken(ports, false) {
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      inputs[i].first = static_cast<uint32_t>(i * capacity);
+    }
+  }
+
+  Entry& front(const InputVc& in) { return pool[in.first + in.head]; }
+  Entry& back(const InputVc& in) {
+    uint32_t at = in.head + in.size - 1;
+    at -= at >= capacity ? capacity : 0;
+    return pool[in.first + at];
+  }
+  void push_back(unsigned i, const Entry& entry) {
+    InputVc& in = inputs[i];
+    uint32_t at = in.head + in.size;
+    at -= at >= capacity ? capacity : 0;
+    pool[in.first + at] = entry;
+    if (in.size++ == 0) {
+      occupied[i / 64] |= uint64_t{1} << (i % 64);
+    }
+  }
+  void pop_front(unsigned i) {
+    InputVc& in = inputs[i];
+    in.head = in.head + 1 == capacity ? 0 : in.head + 1;
+    if (--in.size == 0) {
+      occupied[i / 64] &= ~(uint64_t{1} << (i % 64));
+    }
+  }
+  // Calls visit(i) for each input VC holding a packet, in ascending order
+  // of i, as they were when the call began.
+  template <typename Visit>
+  void ForEachOccupied(Visit visit) const {
+    for (size_t w = 0; w < occupied.size(); ++w) {
+      for (uint64_t bits = occupied[w]; bits != 0; bits &= bits - 1) {
+        visit(static_cast<unsigned>(w * 64 + __builtin_ctzll(bits)));
+      }
+    }
+  }
+
+  uint32_t node;
+  unsigned local;  // the local port, if an endpoint
+  unsigned ports;
+  std::vector<topo::PortRef> far;  // per network port; kNoNode: uncabled
+  uint32_t capacity;               // entries per input VC
+  std::vector<InputVc> inputs;     // [port][vc]
+  std::vector<Entry> pool;
+  std::vector<uint64_t> occupied;  // a bit per input VC holding packets
+  std::vector<OutputVc> outputs;   // [port][vc]
+  std::vector<unsigned> va_next, sa_input_next, sa_output_next, accept_next;
+  RoundRobinRound va_round, grant_round, accept_round;
+  std::vector<unsigned> matched;
+  std::vector<bool> out_taken;
+  std::vector<unsigned> matched_inputs;
+  std::vector<Request> requests;
+  std::vector<unsigned> dirty;  // inputs with freed flits
+  std::vector<topo::PortId> candidates;
+  uint64_t held = 0;  // packets in input VCs
+  bool busy = false;
+};
+
+struct CycleFabric::Source {
+  Source(uint32_t node_id, unsigned vcs, unsigned buffer, uint64_t seed)
+      : node(node_id),
+        random(seed),
+        pending_packet(vcs, 0),
+        pending_flits(vcs, 0),
+        credits(vcs, buffer) {}
+
+  uint32_t node;
+  std::mt19937_64 random;
+  uint64_t sent = 0;
+  std::deque<uint32_t> waiting;  // made, not yet admitted
+  // Per VC: the admitted packet whose flits are still to go (NET-8.8: one
+  // at a time, admitted whole).
+  std::vector<uint32_t> pending_packet, pending_flits, credits;
+  unsigned next_vc = 0;
+  bool busy = false;
+};
+
+CycleFabric::CycleFabric(std::shared_ptr<const topo::RoutingFunction> routing,
+                         std::shared_ptr<const TrafficPattern> pattern,
+                         const CycleFabricConfig& config)
+    : routing_(std::move(routing)),
+      pattern_(std::move(pattern)),
+      config_(config),
+      vcs_(config.vc_classes * config.vc_sets) {
+  if (vcs_ == 0 || config.vc_buffer_flits == 0 ||
+      config.flits_per_packet == 0) {
+    throw std::invalid_argument("a router needs VCs, buffers and flits");
+  }
+  if (routing_->VcClasses() > config.vc_classes) {
+    throw std::invalid_argument(routing_->Name() + " routing needs " +
+                                std::to_string(routing_->VcClasses()) +
+                                " VC classes");
+  }
+  if (config.rc_cycles == 0 || config.va_cycles == 0 || config.sa_cycles == 0 ||
+      config.st_cycles == 0 || config.link_cycles == 0) {
+    throw std::invalid_argument("every pipeline stage takes a cycle or more");
+  }
+  const topo::Topology& topology = routing_->topology();
+  endpoints_ = topology.EndpointCount();
+  for (topo::NodeId n = 0; n < topology.NodeCount(); ++n) {
+    const unsigned ports = topology.PortCount(n);
+    auto router = std::make_unique<Router>(n, ports, topology.IsEndpoint(n),
+                                           vcs_, config.vc_buffer_flits);
+    for (topo::PortId p = 0; p < ports; ++p) {
+      if (auto far = topology.Neighbour(n, p)) {
+        router->far[p] = *far;
+        links_ += far->node > n || (far->node == n && far->port > p);
+        for (unsigned v = 0; v < vcs_; ++v) {
+          router->outputs[p * vcs_ + v].credits = config.vc_buffer_flits;
+        }
+      }
+    }
+    if (topology.IsEndpoint(n)) {
+      for (unsigned v = 0; v < vcs_; ++v) {
+        router->outputs[router->local * vcs_ + v].credits =
+            std::numeric_limits<uint32_t>::max();  // the interface sinks all
+      }
+    }
+    routers_.push_back(std::move(router));
+  }
+  for (uint32_t n = 0; n < endpoints_; ++n) {
+    sources_.emplace_back(n, vcs_, config.vc_buffer_flits, config.seed + n);
+    if (config.packets_per_cycle > 0) {
+      injections_.push({0, n});
+    }
+  }
+  wheel_.resize(config.sa_cycles + config.st_cycles + config.link_cycles + 1);
+}
+
+CycleFabric::~CycleFabric() = default;
+
+void CycleFabric::RunUntil(uint64_t cycle) {
+  while (now_ < cycle && !deadlocked_) {
+    Step();
+  }
+}
+
+bool CycleFabric::RunToCompletion(uint64_t limit) {
+  const uint64_t expected = config_.packets_per_node * endpoints_;
+  while (now_ < limit && !deadlocked_) {
+    if (config_.packets_per_cycle <= 0 ||
+        (sent_ == expected && delivered_ + dropped_ == sent_)) {
+      return true;
+    }
+    Step();
+  }
+  return deadlocked_;
+}
+
+// One cycle: what the links bring, every busy router's pipeline, then the
+// sources (which see the credits their routers returned this cycle, as
+// the SystemC interface does).
+void CycleFabric::Step() {
+  DeliverEvents();
+  for (size_t i = 0; i < busy_routers_.size();) {
+    Router& router = *routers_[busy_routers_[i]];
+    StepRouter(router);
+    if (router.held == 0) {
+      router.busy = false;
+      busy_routers_[i] = busy_routers_.back();
+      busy_routers_.pop_back();
+    } else {
+      ++i;
+    }
+  }
+  while (!injections_.empty() && injections_.top().first == now_) {
+    const uint32_t n = injections_.top().second;
+    injections_.pop();
+    Source& source = sources_[n];
+    const uint32_t dst = pattern_->Destination(n, source.random);
+    source.waiting.push_back(NewPacket(n, dst));
+    ++source.sent;
+    ++sent_;
+    if (!source.busy) {
+      source.busy = true;
+      busy_sources_.push_back(n);
+    }
+    // Bernoulli trials once per cycle: the gap to the next success is
+    // geometric (TrafficSource draws the same numbers).
+    if (config_.packets_per_node != 0 &&
+        source.sent >= config_.packets_per_node) {
+      continue;
+    }
+    const double p = std::min(config_.packets_per_cycle, 1.0);
+    uint64_t gap = 1;
+    if (p < 1.0) {
+      std::geometric_distribution<uint64_t> cycles(p);
+      gap = 1 + cycles(source.random);
+    }
+    if (config_.stop_cycle == 0 || now_ + gap < config_.stop_cycle) {
+      injections_.push({now_ + gap, n});
+    }
+  }
+  for (size_t i = 0; i < busy_sources_.size();) {
+    Source& source = sources_[busy_sources_[i]];
+    StepSource(source);
+    if (!source.busy) {
+      busy_sources_[i] = busy_sources_.back();
+      busy_sources_.pop_back();
+    } else {
+      ++i;
+    }
+  }
+  CheckWatchdog();
+  ++now_;
+}
+
+uint32_t CycleFabric::NewPacket(uint32_t src, uint32_t dst) {
+  const PacketRecord record{src, dst, now_, 0};
+  if (!free_packets_.empty()) {
+    const uint32_t id = free_packets_.back();
+    free_packets_.pop_back();
+    packets_[id] = record;
+    return id;
+  }
+  packets_.push_back(record);
+  return static_cast<uint32_t>(packets_.size() - 1);
+}
+
+void CycleFabric::Schedule(uint64_t delay, const Event& event) {
+  wheel_[(now_ + delay) % wheel_.size()].push_back(event);
+}
+
+void CycleFabric::DeliverEvents() {
+  std::vector<Event>& due = wheel_[now_ % wheel_.size()];
+  for (const Event& event : due) {
+    Router& router = *routers_[event.node];
+    const unsigned i = event.port * vcs_ + event.vc;
+    if (event.credit) {
+      router.outputs[i].credits += event.packet;  // a count, for credits
+      continue;
+    }
+    Router::InputVc& in = router.inputs[i];
+    if (!in.empty()) {
+      Entry& tail = router.back(in);
+      if (tail.packet == event.packet &&
+          tail.arrived < config_.flits_per_packet) {
+        ++tail.arrived;
+        continue;
+      }
+    }
+    Entry entry;
+    entry.packet = event.packet;
+    entry.arrived = 1;
+    entry.ready = now_ + config_.rc_cycles;
+    router.push_back(i, entry);
+    ++router.held;
+    if (!router.busy) {
+      router.busy = true;
+      busy_routers_.push_back(event.node);
+    }
+  }
+  due.clear();
+}
+
+void CycleFabric::StepRouter(Router& r) {
+  const unsigned inputs = r.ports * vcs_;
+  const unsigned flits = config_.flits_per_packet;
+  // Route computation (NET-4, NET-8.4), then VC allocation's requests:
+  // round-robin per output VC (NET-8.3); an adaptive packet asks for the
+  // free productive VC with the most credits, else for its escape.
+  r.va_round.Clear();
+  r.ForEachOccupied([&](unsigned i) {
+    Entry& head = r.front(r.inputs[i]);
+    if (head.allocated || head.ready > now_) {
+      return;
+    }
+    if (!head.routed) {
+      Route(r, i, head);
+    }
+    if (head.discard) {
+      return;
+    }
+    unsigned o = kNone;
+    if (head.adaptive) {
+      const unsigned set = (i % vcs_) / config_.vc_classes;
+      const unsigned out_vc =
+          set * config_.vc_classes + *routing_->AdaptiveClass();
+      routing_->AdaptivePorts(r.node, packets_[head.packet].dst, r.candidates);
+      for (const topo::PortId port : r.candidates) {
+        const unsigned c = port * vcs_ + out_vc;
+        const Router::OutputVc& out = r.outputs[c];
+        if (!out.owned && out.credits > 0 &&
+            (o == kNone || out.credits > r.outputs[o].credits)) {
+          o = c;
+        }
+      }
+    }
+    if (o == kNone) {
+      o = head.out_port * vcs_ + head.out_vc;
+      if (r.outputs[o].owned) {
+        return;
+      }
+    }
+    r.va_round.Offer(o, i, RoundRobinRound::Distance(i, r.va_next[o], inputs));
+  });
+  for (const unsigned o : r.va_round.touched()) {
+    const unsigned i = r.va_round.winner(o);
+    Entry& head = r.front(r.inputs[i]);
+    head.adaptive = false;
+    head.out_port = static_cast<uint16_t>(o / vcs_);
+    head.out_vc = static_cast<uint8_t>(o % vcs_);
+    head.allocated = true;
+    head.ready = now_ + config_.va_cycles;
+    r.outputs[o].owned = true;
+    r.va_next[o] = (i + 1) % inputs;
+  }
+  // Switch-allocation requests: per input port, its VCs in round-robin
+  // order; round-robin asks with the first that can send, iSLIP with all.
+  r.requests.clear();
+  unsigned last_port = kNone;
+  r.ForEachOccupied([&](unsigned occupied) {
+    const unsigned p = occupied / vcs_;
+    if (p == last_port) {
+      return;  // its VCs were all visited
+    }
+    last_port = p;
+    for (unsigned k = 0; k < vcs_; ++k) {
+      const unsigned v = (r.sa_input_next[p] + k) % vcs_;
+      Router::InputVc& in = r.inputs[p * vcs_ + v];
+      while (!in.empty() && r.front(in).discard &&
+             r.front(in).arrived == flits) {
+        r.pop_front(p * vcs_ + v);
+        in.freed += flits;
+        r.dirty.push_back(p * vcs_ + v);
+        --r.held;
+        --held_;
+      }
+      if (in.empty()) {
+        continue;
+      }
+      const Entry& head = r.front(in);
+      if (head.discard || !head.allocated || head.ready > now_ ||
+          head.arrived == head.sent ||
+          r.outputs[head.out_port * vcs_ + head.out_vc].credits == 0) {
+        continue;
+      }
+      r.requests.push_back({p, v, head.out_port});
+      if (!config_.islip) {
+        break;
+      }
+    }
+  });
+  const auto send = [this, &r, flits](unsigned p, unsigned v) {
+    Router::InputVc& in = r.inputs[p * vcs_ + v];
+    Entry& head = r.front(in);
+    ++head.sent;
+    ++in.freed;
+    r.dirty.push_back(p * vcs_ + v);
+    Router::OutputVc& out = r.outputs[head.out_port * vcs_ + head.out_vc];
+    --out.credits;
+    ++flits_switched_;
+    last_progress_ = now_;
+    // Switch allocation and crossbar traversal: the flit leaves that many
+    // cycles after the grant.
+    const uint64_t leaves = config_.sa_cycles + config_.st_cycles;
+    if (head.out_port == r.local) {
+      if (head.sent == flits) {
+        PacketRecord& packet = packets_[head.packet];
+        ++delivered_;
+        --held_;
+        if (on_delivery_) {
+          on_delivery_({packet.src, packet.dst, packet.created, now_ + leaves,
+                        packet.hops});
+        }
+        free_packets_.push_back(head.packet);
+      }
+    } else {
+      if (head.sent == 1) {
+        ++packets_[head.packet].hops;
+      }
+      ++flit_hops_;
+      const topo::PortRef far = r.far[head.out_port];
+      Schedule(leaves + config_.link_cycles,
+               {far.node, static_cast<uint16_t>(far.port),
+                static_cast<uint8_t>(head.out_vc), false, head.packet});
+    }
+    if (head.sent == flits) {
+      out.owned = false;
+      r.pop_front(p * vcs_ + v);
+      --r.held;
+    } else {
+      head.ready = now_ + 1;  // later flits follow one cycle apart
+    }
+  };
+  if (!config_.islip) {
+    r.grant_round.Clear();
+    for (unsigned q = 0; q < r.requests.size(); ++q) {
+      const Router::Request& request = r.requests[q];
+      r.grant_round.Offer(
+          request.out_port, q,
+          RoundRobinRound::Distance(
+              request.port, r.sa_output_next[request.out_port], r.ports));
+    }
+    for (const unsigned o : r.grant_round.touched()) {
+      const Router::Request request = r.requests[r.grant_round.winner(o)];
+      send(request.port, request.vc);
+      r.sa_output_next[o] = (request.port + 1) % r.ports;
+      r.sa_input_next[request.port] = (request.vc + 1) % vcs_;
+    }
+  } else {
+    r.matched_inputs.clear();
+    for (unsigned iteration = 0; iteration < config_.islip_iterations;
+         ++iteration) {
+      r.grant_round.Clear();
+      for (const Router::Request& request : r.requests) {
+        const unsigned o = request.out_port;
+        if (r.matched[request.port] == kNone && !r.out_taken[o]) {
+          r.grant_round.Offer(o, request.port,
+                              RoundRobinRound::Distance(
+                                  request.port, r.sa_output_next[o], r.ports));
+        }
+      }
+      r.accept_round.Clear();
+      for (const unsigned o : r.grant_round.touched()) {
+        const unsigned p = r.grant_round.winner(o);
+        r.accept_round.Offer(
+            p, o, RoundRobinRound::Distance(o, r.accept_next[p], r.ports));
+      }
+      if (r.accept_round.empty()) {
+        break;
+      }
+      for (const unsigned p : r.accept_round.touched()) {
+        const unsigned o = r.accept_round.winner(p);
+        r.matched[p] = o;
+        r.out_taken[o] = true;
+        r.matched_inputs.push_back(p);
+        if (iteration == 0) {
+          r.sa_output_next[o] = (p + 1) % r.ports;
+          r.accept_next[p] = (o + 1) % r.ports;
+        }
+      }
+    }
+    for (const unsigned p : r.matched_inputs) {
+      const unsigned o = r.matched[p];
+      r.matched[p] = kNone;
+      r.out_taken[o] = false;
+      for (const Router::Request& request : r.requests) {
+        if (request.port == p && request.out_port == o) {
+          send(p, request.vc);
+          r.sa_input_next[p] = (request.vc + 1) % vcs_;
+          break;
+        }
+      }
+    }
+  }
+  // Credits for the flits that left (NET-8.2): over the link, or at once
+  // to the local interface.
+  for (const unsigned i : r.dirty) {
+    Router::InputVc& in = r.inputs[i];
+    if (in.freed == 0) {
+      continue;
+    }
+    const unsigned port = i / vcs_, vc = i % vcs_;
+    if (port == r.local) {
+      sources_[r.node].credits[vc] += in.freed;
+    } else {
+      const topo::PortRef far = r.far[port];
+      Schedule(config_.link_cycles, {far.node, static_cast<uint16_t>(far.port),
+                                     static_cast<uint8_t>(vc), true, in.freed});
+    }
+    in.freed = 0;
+  }
+  r.dirty.clear();
+}
+
+// The packet at the head of input `i` of `r` takes its route (NET-4), or is
+// dropped: no route, or its TTL spent (NET-2.4).
+void CycleFabric::Route(Router& r, unsigned i, Entry& head) {
+  head.routed = true;
+  const unsigned port = i / vcs_, vc = i % vcs_;
+  const PacketRecord& packet = packets_[head.packet];
+  // Any local VC of the set holds injected packets, all in class 0.
+  const unsigned in_class = port == r.local ? 0 : vc % config_.vc_classes;
+  const auto step = routing_->Route(r.node, port, in_class, packet.dst);
+  if (!step.ok() ||
+      (step->port != r.local && packet.hops >= config_.initial_ttl)) {
+    head.discard = true;
+    ++dropped_;
+    return;
+  }
+  head.out_port = static_cast<uint16_t>(step->port);
+  const unsigned set = vc / config_.vc_classes;
+  head.out_vc = static_cast<uint8_t>(
+      step->port == r.local ? vc : set * config_.vc_classes + step->vc);
+  const auto adaptive_class = routing_->AdaptiveClass();
+  head.adaptive = adaptive_class && step->port != r.local &&
+                  (port == r.local || in_class == *adaptive_class);
+}
+
+// The interface admits waiting packets whole (NET-8.8), each into the VC
+// of set 0 with the most room once that VC has none of another packet's
+// flits left, and sends at most one flit per cycle, round-robin over VCs.
+void CycleFabric::StepSource(Source& s) {
+  while (!s.waiting.empty()) {
+    const auto room = [&s](unsigned v) {
+      return static_cast<int64_t>(s.credits[v]) -
+             static_cast<int64_t>(s.pending_flits[v]);
+    };
+    unsigned best = 0;
+    for (unsigned v = 1; v < config_.vc_classes; ++v) {
+      if (room(v) > room(best)) {
+        best = v;
+      }
+    }
+    if (s.pending_flits[best] > 0) {
+      break;
+    }
+    s.pending_packet[best] = s.waiting.front();
+    s.pending_flits[best] = config_.flits_per_packet;
+    s.waiting.pop_front();
+  }
+  bool more = false;
+  for (unsigned k = 0; k < vcs_; ++k) {
+    const unsigned v = (s.next_vc + k) % vcs_;
+    if (s.credits[v] == 0 || s.pending_flits[v] == 0) {
+      continue;
+    }
+    if (s.pending_flits[v] == config_.flits_per_packet) {
+      ++held_;  // the head flit enters the network
+    }
+    --s.credits[v];
+    --s.pending_flits[v];
+    Schedule(1, {s.node, static_cast<uint16_t>(routers_[s.node]->local),
+                 static_cast<uint8_t>(v), false, s.pending_packet[v]});
+    s.next_vc = (v + 1) % vcs_;
+    break;
+  }
+  for (unsigned v = 0; v < vcs_ && !more; ++v) {
+    more = s.pending_flits[v] > 0;
+  }
+  s.busy = more || !s.waiting.empty();
+}
+
+// NET-4.7's failure seen in simulation: packets held and no flit through
+// any crossbar for a whole window.
+void CycleFabric::CheckWatchdog() {
+  if (config_.watchdog_cycles == 0 || held_ == 0) {
+    last_progress_ = now_;
+    return;
+  }
+  if (now_ - last_progress_ < config_.watchdog_cycles) {
+    return;
+  }
+  deadlocked_ = true;
+  deadlock_cycle_ = now_;
+  deadlock_report_ = std::to_string(held_) +
+                     " packets held and no flit moved for " +
+                     std::to_string(config_.watchdog_cycles) +
+                     " cycles; waiting cycle: " + FindWaitCycle();
+}
+
+std::string CycleFabric::FindWaitCycle() const {
+  std::vector<VcWait> waits;
+  for (const auto& router : routers_) {
+    const Router& r = *router;
+    for (unsigned i = 0; i < r.ports * vcs_; ++i) {
+      const Router::InputVc& in = r.inputs[i];
+      if (in.empty()) {
+        continue;
+      }
+      const Entry& head = r.pool[in.first + in.head];
+      if (!head.routed || head.discard || head.out_port == r.local ||
+          r.far[head.out_port].node == kNoNode) {
+        continue;
+      }
+      const topo::PortRef far = r.far[head.out_port];
+      waits.push_back(
+          {{r.node, i / vcs_, i % vcs_}, {far.node, far.port, head.out_vc}});
+    }
+  }
+  return DescribeWaitCycle(routing_->topology(), waits);
+}
+
+}  // namespace lq::net

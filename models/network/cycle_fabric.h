@@ -1,0 +1,153 @@
+// CycleFabric: a whole network study's routers, network interfaces and
+// ideal links as one compact, cycle-stepped kernel (decision 0025). It
+// models the same router as systemc/network/Router (docs/spec/net.md
+// section 8: input-buffered VCs, credits per VC in flits, separable
+// round-robin or iSLIP allocation, the RC/VA/SA/ST pipeline) and the same
+// Bernoulli sources, at flit level: a packet is a number of flits, not
+// bytes, and one loop steps every busy router once per cycle. What it
+// leaves out: payload bytes and header checks, faults and failover, PFC,
+// ECN and collectives (the SystemC kernel's network study does those).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <queue>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "models/network/traffic_pattern.h"
+#include "models/topology/routing.h"
+#include "models/topology/topology.h"
+
+namespace lq::net {
+
+struct CycleFabricConfig {
+  unsigned vc_classes = 2;  // net.vc_classes (C)
+  unsigned vc_sets = 1;     // net.vc_sets; sources inject in set 0
+  unsigned vc_buffer_flits = 8;
+  unsigned rc_cycles = 1, va_cycles = 1, sa_cycles = 1, st_cycles = 1;
+  unsigned link_cycles = 2;  // a flit's and a credit's time on a link
+  bool islip = false;        // else round-robin (NET-8.5)
+  unsigned islip_iterations = 1;
+  unsigned flits_per_packet = 1;
+  uint8_t initial_ttl = 64;  // NET-2.4
+  // Sources: Bernoulli injection per endpoint, seeded seed + node.
+  double packets_per_cycle = 0;
+  uint64_t packets_per_node = 0;  // 0: no limit
+  uint64_t stop_cycle = 0;        // no injection from then on (0: never)
+  uint64_t seed = 1;
+  // A deadlock is declared after this many cycles without a flit crossing
+  // any crossbar while packets are held (0: never).
+  uint64_t watchdog_cycles = 10000;
+};
+
+// A packet handed up at its destination endpoint.
+struct CycleDelivery {
+  uint32_t src = 0;
+  uint32_t dst = 0;
+  uint64_t created = 0;    // the cycle the source made it
+  uint64_t delivered = 0;  // the cycle its last flit reached the interface
+  uint32_t hops = 0;       // links crossed
+};
+
+class CycleFabric {
+ public:
+  // Throws std::invalid_argument for a configuration no router could have
+  // (no VCs, a routing function needing more classes, zero-cycle stages).
+  CycleFabric(std::shared_ptr<const topo::RoutingFunction> routing,
+              std::shared_ptr<const TrafficPattern> pattern,
+              const CycleFabricConfig& config);
+  ~CycleFabric();
+
+  // Called for every packet delivered, in delivery order.
+  void SetDeliveryHook(std::function<void(const CycleDelivery&)> hook) {
+    on_delivery_ = std::move(hook);
+  }
+
+  // Runs until `cycle` (exclusive), or until a deadlock is declared.
+  void RunUntil(uint64_t cycle);
+  // Runs until every source has sent its packets and all are delivered
+  // (packets_per_node > 0), or a deadlock; false if neither happened by
+  // `limit`.
+  bool RunToCompletion(uint64_t limit);
+
+  uint64_t now() const { return now_; }
+  unsigned endpoints() const { return endpoints_; }
+  unsigned links() const { return links_; }
+  uint64_t sent() const { return sent_; }
+  uint64_t delivered() const { return delivered_; }
+  uint64_t dropped() const { return dropped_; }  // no route or TTL spent
+  uint64_t in_flight() const { return sent_ - delivered_ - dropped_; }
+  // Flits moved through all crossbars, and flit-hops (flits over links).
+  uint64_t flits_switched() const { return flits_switched_; }
+  uint64_t flit_hops() const { return flit_hops_; }
+
+  bool deadlocked() const { return deadlocked_; }
+  uint64_t deadlock_cycle() const { return deadlock_cycle_; }
+  // The cycle of input VCs waiting on one another, as the SystemC
+  // watchdog names it: "router3.port0.vc0 -> router0.port1.vc0 -> ...".
+  const std::string& deadlock_report() const { return deadlock_report_; }
+
+ private:
+  struct Entry;
+  struct Router;
+  struct Source;
+  struct Event {
+    uint32_t node;
+    uint16_t port;
+    uint8_t vc;
+    bool credit;
+    uint32_t packet;  // a flit's packet
+  };
+
+  void Step();
+  void DeliverEvents();
+  void StepRouter(Router& router);
+  void Route(Router& router, unsigned input, Entry& head);
+  void StepSource(Source& source);
+  void Schedule(uint64_t delay, const Event& event);
+  void CheckWatchdog();
+  std::string FindWaitCycle() const;
+  uint32_t NewPacket(uint32_t src, uint32_t dst);
+
+  std::shared_ptr<const topo::RoutingFunction> routing_;
+  std::shared_ptr<const TrafficPattern> pattern_;
+  CycleFabricConfig config_;
+  unsigned vcs_;
+  unsigned endpoints_ = 0;
+  unsigned links_ = 0;
+
+  struct PacketRecord {
+    uint32_t src, dst;
+    uint64_t created;
+    uint32_t hops;
+  };
+  std::vector<PacketRecord> packets_;
+  std::vector<uint32_t> free_packets_;
+
+  std::vector<std::unique_ptr<Router>> routers_;
+  std::vector<uint32_t> busy_routers_;  // with packets held
+  std::vector<Source> sources_;
+  std::vector<uint32_t> busy_sources_;  // with packets waiting to go
+  // Sources' next injection cycles, earliest first.
+  std::priority_queue<std::pair<uint64_t, uint32_t>,
+                      std::vector<std::pair<uint64_t, uint32_t>>,
+                      std::greater<>>
+      injections_;
+  // Flits and credits on their way, by due cycle modulo the wheel's size.
+  std::vector<std::vector<Event>> wheel_;
+
+  uint64_t now_ = 0;
+  uint64_t sent_ = 0, delivered_ = 0, dropped_ = 0;
+  uint64_t flits_switched_ = 0, flit_hops_ = 0;
+  uint64_t held_ = 0;  // packets inside routers or on links
+  uint64_t last_progress_ = 0;
+  bool deadlocked_ = false;
+  uint64_t deadlock_cycle_ = 0;
+  std::string deadlock_report_;
+  std::function<void(const CycleDelivery&)> on_delivery_;
+};
+
+}  // namespace lq::net

@@ -1,0 +1,189 @@
+// Tests of the flit-level cycle kernel: NET-8.4's zero-load pipeline to the
+// cycle, every packet delivered once over a minimal path, NET-4.7's
+// deadlock freedom with dateline VCs and the watchdog's report without
+// them, and the other allocators and routing functions running to
+// completion.
+#include "models/network/cycle_fabric.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <memory>
+
+#include "models/topology/routing_registry.h"
+#include "models/topology/topology_registry.h"
+
+namespace lq::net {
+namespace {
+
+// Sends each source's packets to a fixed node. Sources without an entry
+// send to themselves, which no real pattern does, so that only the chosen
+// packets use links.
+class FixedPattern : public TrafficPattern {
+ public:
+  explicit FixedPattern(std::map<uint32_t, uint32_t> destinations)
+      : destinations_(std::move(destinations)) {}
+  std::string Name() const override { return "fixed"; }
+  uint32_t Destination(uint32_t src, std::mt19937_64&) const override {
+    const auto it = destinations_.find(src);
+    return it == destinations_.end() ? src : it->second;
+  }
+
+ private:
+  std::map<uint32_t, uint32_t> destinations_;
+};
+
+std::shared_ptr<const topo::RoutingFunction> Routing(
+    const std::string& topology, const topo::ParamMap& shape,
+    const std::string& routing, const topo::ParamMap& params = {}) {
+  auto built = topo::CreateTopology(topology, shape).value();
+  return topo::CreateRouting(routing, built, params).value();
+}
+
+std::shared_ptr<const TrafficPattern> Uniform(uint32_t nodes) {
+  return CreateTrafficPattern("uniform", nodes, {}).value();
+}
+
+struct Outcome {
+  std::vector<CycleDelivery> deliveries;
+  uint64_t hop_sum = 0;
+};
+
+Outcome RunAll(CycleFabric& fabric, uint64_t limit) {
+  Outcome outcome;
+  fabric.SetDeliveryHook([&outcome](const CycleDelivery& d) {
+    outcome.deliveries.push_back(d);
+    outcome.hop_sum += d.hops;
+  });
+  EXPECT_TRUE(fabric.RunToCompletion(limit)) << "ran out of cycles";
+  return outcome;
+}
+
+// NET-8.4: a lone packet takes 1 cycle out of the interface, 4 in each of
+// the h + 1 routers, L on each of h links, and a cycle for each later
+// flit; one to itself takes 1 + 4.
+TEST(CycleFabric, NET_8_4_ZeroLoadLatencyIsThePipelineSum) {
+  // node 0 = (0,0,0) to node 42 = (2,2,2): 6 hops on a 4x4x4 torus.
+  const auto routing =
+      Routing("torus", {{"dims", "4x4x4"}}, "dor", {{"dateline", "on"}});
+  for (const unsigned flits : {1u, 3u}) {
+    for (const unsigned link : {1u, 2u}) {
+      CycleFabricConfig config;
+      config.link_cycles = link;
+      config.flits_per_packet = flits;
+      config.packets_per_cycle = 0.5;
+      config.packets_per_node = 1;
+      CycleFabric fabric(
+          routing,
+          std::make_shared<FixedPattern>(std::map<uint32_t, uint32_t>{{0, 42}}),
+          config);
+      const Outcome outcome = RunAll(fabric, 1000);
+      ASSERT_EQ(outcome.deliveries.size(), 64u);
+      for (const CycleDelivery& d : outcome.deliveries) {
+        const uint64_t hops = d.src == 0 ? 6 : 0;
+        EXPECT_EQ(d.hops, hops);
+        EXPECT_EQ(d.delivered - d.created,
+                  1 + 4 * (hops + 1) + link * hops + (flits - 1))
+            << "from node " << d.src << ", " << flits << " flits, link "
+            << link;
+      }
+    }
+  }
+}
+
+// Every packet sent arrives exactly once, over a minimal path (mean hop
+// count n·k/4 · N/(N-1) = 3.048 on 4x4x4 without self pairs, NET-6.4),
+// and the flit-hops are the packets' hops times their flits.
+TEST(CycleFabric, EveryPacketArrivesOnceOverAMinimalPath) {
+  const auto routing =
+      Routing("torus", {{"dims", "4x4x4"}}, "dor", {{"dateline", "on"}});
+  CycleFabricConfig config;
+  config.flits_per_packet = 2;
+  config.packets_per_cycle = 0.1;
+  config.packets_per_node = 200;
+  CycleFabric fabric(routing, Uniform(64), config);
+  const Outcome outcome = RunAll(fabric, 100000);
+  EXPECT_EQ(fabric.sent(), 64u * 200);
+  EXPECT_EQ(fabric.delivered(), fabric.sent());
+  EXPECT_EQ(fabric.dropped(), 0u);
+  EXPECT_EQ(fabric.in_flight(), 0u);
+  EXPECT_EQ(fabric.flit_hops(), outcome.hop_sum * 2);
+  for (const CycleDelivery& d : outcome.deliveries) {
+    EXPECT_NE(d.src, d.dst);
+    EXPECT_LE(d.hops, 6u);  // the 4x4x4 diameter
+  }
+  const double mean =
+      static_cast<double>(outcome.hop_sum) / outcome.deliveries.size();
+  EXPECT_NEAR(mean, 3.048, 0.02 * 3.048);
+}
+
+// NET-4.7: on a ring with every hop in one VC class, wormholes close a
+// cycle of waiting buffers; the watchdog names it. With the dateline the
+// same load drains.
+TEST(CycleFabric, NET_4_7_BrokenVcAssignmentDeadlocksAndIsNamed) {
+  for (const std::string dateline : {"off", "on"}) {
+    const auto routing =
+        Routing("torus", {{"dims", "8"}}, "dor", {{"dateline", dateline}});
+    CycleFabricConfig config;
+    config.vc_buffer_flits = 2;
+    config.flits_per_packet = 3;
+    config.packets_per_cycle = 0.9;
+    config.packets_per_node = 300;
+    config.watchdog_cycles = 1000;
+    CycleFabric fabric(routing, Uniform(8), config);
+    fabric.RunToCompletion(1000000);
+    if (dateline == "off") {
+      ASSERT_TRUE(fabric.deadlocked());
+      EXPECT_NE(fabric.deadlock_report().find("waiting cycle: node"),
+                std::string::npos)
+          << fabric.deadlock_report();
+      EXPECT_NE(fabric.deadlock_report().find("->"), std::string::npos);
+    } else {
+      EXPECT_FALSE(fabric.deadlocked()) << fabric.deadlock_report();
+      EXPECT_EQ(fabric.delivered(), 8u * 300);
+    }
+  }
+}
+
+// iSLIP, minimal adaptive routing and a fat-tree's switches all deliver
+// everything.
+TEST(CycleFabric, OtherAllocatorsAndRoutingFunctionsDeliverEverything) {
+  struct Case {
+    std::string topology;
+    topo::ParamMap shape;
+    std::string routing;
+    unsigned classes;
+    bool islip;
+  };
+  const std::vector<Case> cases = {
+      {"torus", {{"dims", "4x4x4"}}, "dor", 2, true},
+      {"torus", {{"dims", "4x4x4"}}, "adaptive", 3, false},
+      {"fattree", {{"endpoints", "64"}}, "updown", 1, false},
+  };
+  for (const Case& c : cases) {
+    const auto routing = Routing(c.topology, c.shape, c.routing);
+    CycleFabricConfig config;
+    config.vc_classes = c.classes;
+    config.islip = c.islip;
+    config.islip_iterations = 2;
+    config.packets_per_cycle = 0.3;
+    config.packets_per_node = 100;
+    const uint32_t endpoints = routing->topology().EndpointCount();
+    CycleFabric fabric(routing, Uniform(endpoints), config);
+    RunAll(fabric, 100000);
+    EXPECT_EQ(fabric.delivered(), endpoints * 100u) << c.routing;
+    EXPECT_FALSE(fabric.deadlocked()) << c.routing;
+  }
+}
+
+TEST(CycleFabric, RefusesARouterWithoutTheClassesItsRoutingNeeds) {
+  const auto routing =
+      Routing("torus", {{"dims", "4x4x4"}}, "dor", {{"dateline", "on"}});
+  CycleFabricConfig config;
+  config.vc_classes = 1;
+  EXPECT_THROW(CycleFabric(routing, Uniform(64), config),
+               std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace lq::net
