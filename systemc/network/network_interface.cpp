@@ -154,7 +154,11 @@ void NetworkInterface::Transmit() {
     return;
   }
   Admit();
-  for (unsigned k = 0; k < vcs_; ++k) {
+  // A credit the router returns in the delta a slot left wakes this again
+  // within that cycle; the next slot still waits for the next cycle.
+  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  const auto next_free = [this] { return last_sent_ + period_; };
+  for (unsigned k = 0; k < vcs_ && !(has_sent_ && now < next_free()); ++k) {
     const unsigned v = (next_vc_ + k) % vcs_;
     if (credits_[v] == 0 || !packers_[v].HasSlot(true)) {
       continue;
@@ -165,11 +169,13 @@ void NetworkInterface::Transmit() {
     --credits_[v];
     socket.out->Put(std::move(slot), period_);
     next_vc_ = (v + 1) % vcs_;
-    break;
+    last_sent_ = now;
+    has_sent_ = true;
   }
   for (unsigned v = 0; v < vcs_; ++v) {
     if (credits_[v] > 0 && packers_[v].HasSlot(true)) {
-      wake_.notify(period_);
+      wake_.notify(has_sent_ && now < next_free() ? next_free() - now
+                                                  : period_);
       return;
     }
   }

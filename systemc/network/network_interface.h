@@ -128,6 +128,8 @@ class NetworkInterface : public sc_core::sc_module, private link::SlotIf {
   std::vector<unsigned> credits_;
   std::vector<std::unique_ptr<SlotParser>> parsers_;
   unsigned next_vc_ = 0;
+  sc_core::sc_time last_sent_;  // when the latest slot left
+  bool has_sent_ = false;
   std::deque<WaitingPacket> waiting_;  // sent, not yet admitted
   size_t waiting_bytes_ = 0;
   uint64_t admitted_ = 0;

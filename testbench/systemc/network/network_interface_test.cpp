@@ -1,0 +1,68 @@
+// Tests of the network interface at the router's local port: one slot per
+// cycle (NET-8.8, docs/spec/net.md section 8) even when the router hands
+// a credit back in the very delta the slot leaves.
+#include "systemc/network/network_interface.h"
+
+#include <gtest/gtest.h>
+
+#include <systemc>
+#include <vector>
+
+namespace lq::net {
+namespace {
+
+using sc_core::SC_NS;
+using sc_core::sc_time;
+
+// A router's local port as the interface sees it: it grants one credit per
+// VC at the start, records when each slot reaches it, and returns the
+// credit at once, as Router::Cycle does for the local input it sends from.
+class EagerLocalPort : public sc_core::sc_module, public link::SlotIf {
+ public:
+  link::SlotSocket socket{"socket"};
+  std::vector<sc_time> arrivals;
+
+  explicit EagerLocalPort(const sc_core::sc_module_name& name)
+      : sc_module(name) {
+    socket.in.bind(*this);
+  }
+  void start_of_simulation() override {
+    for (unsigned vc = 0; vc < 2; ++vc) {
+      socket.out->Credit(vc, 1, sc_core::SC_ZERO_TIME);
+    }
+  }
+  void Put(link::Slot slot, const sc_time& delay) override {
+    arrivals.push_back(sc_core::sc_time_stamp() + delay);
+    socket.out->Credit(slot.vc, 1, sc_core::SC_ZERO_TIME);
+  }
+  void Credit(unsigned, unsigned, const sc_time&) override {}
+  void Control(Bytes, const sc_time&) override {}
+};
+
+TEST(NetworkInterface, NET_8_8_SendsAtMostOneSlotPerCycle) {
+  NetworkInterfaceConfig config;
+  config.nodes = 2;
+  config.vc_classes = 2;
+  config.vc_sets = 1;
+  config.tc_map = DefaultTcMap(1);
+  NetworkInterface ni("ni", config, [](Delivered) {});
+  EagerLocalPort port("port");
+  Connect(ni.socket, port.socket);
+  constexpr size_t kPackets = 4, kPayload = 1000;
+  for (size_t i = 0; i < kPackets; ++i) {
+    ni.Send(1, 0, Bytes(kPayload, 0x5a));
+  }
+  sc_core::sc_start(sc_time(100, SC_NS));
+  // Back to back in the VCs' byte streams (NET-2.7), the last slot of
+  // each VC padded.
+  ASSERT_GE(port.arrivals.size(), (kPackets * (kRouteHeaderBytes + kPayload) +
+                                   config.slot_bytes - 1) /
+                                      config.slot_bytes);
+  for (size_t i = 1; i < port.arrivals.size(); ++i) {
+    EXPECT_GE(port.arrivals[i] - port.arrivals[i - 1], sc_time(1, SC_NS))
+        << "slots " << i - 1 << " and " << i << " in one cycle";
+  }
+}
+
+}  // namespace
+}  // namespace lq::net
