@@ -10,6 +10,29 @@ namespace {
 
 double Ns(const sc_core::sc_time& t) { return t.to_seconds() * 1e9; }
 
+// Slots the cut link has carried, both ways, since the run began.
+uint64_t LinkFlits(net::Network& network, const FaultPlan& plan,
+                   const topo::Topology& topology) {
+  const topo::PortRef far = *topology.Neighbour(plan.node, plan.port);
+  return network.router(plan.node).flits_out(plan.port) +
+         network.router(far.node).flits_out(far.port);
+}
+
+nlohmann::ordered_json UpdateJson(const net::RouteUpdate& u) {
+  return {{"failure", u.failure},
+          {"report_ns", Ns(u.first_event)},
+          {"computed_ns", Ns(u.computed)},
+          {"frozen_ns", Ns(u.frozen)},
+          {"switched_ns", Ns(u.switched)},
+          {"resumed_ns", Ns(u.resumed)},
+          {"failed_links", u.failed_links},
+          {"failed_nodes", u.failed_nodes},
+          {"changed_nodes", u.changed_nodes},
+          {"drain_rounds", u.drain_rounds},
+          {"drained", u.drained},
+          {"messages", u.messages}};
+}
+
 }  // namespace
 
 std::vector<ParamSpec> NetworkFaultParamSpecs() {
@@ -25,6 +48,15 @@ std::vector<ParamSpec> NetworkFaultParamSpecs() {
        {"none", "link", "node"}},
       {"fault.at_cycles",
        "network study: when the fault strikes",
+       "0",
+       "cycles",
+       ParamType::kInteger,
+       0,
+       1e9,
+       {}},
+      {"fault.restore_at_cycles",
+       "network study: when a cut link comes back up (NET-7.11); the "
+       "fabric manager takes it back fm.restore_holdoff later (0: never)",
        "0",
        "cycles",
        ParamType::kInteger,
@@ -61,6 +93,10 @@ std::vector<ParamSpec> NetworkFaultParamSpecs() {
       RealParam("fm.drain_timeout",
                 "fabric manager: longest drain wait (NET-7.7)", "1", "ms", 0,
                 1e4),
+      RealParam("fm.restore_holdoff",
+                "fabric manager: last link-up report to taking the links "
+                "back (NET-7.11)",
+                "10", "ms", 0, 1e4),
   };
 }
 
@@ -96,6 +132,21 @@ Result<std::optional<FaultPlan>> ScenarioFault(const ParamSet& params,
         "sim.cycles - 1 (sim.cycles is " +
         std::to_string(cycles) + ")");
   }
+  plan.restore_at_cycles =
+      static_cast<double>(params.Integer("fault.restore_at_cycles"));
+  if (plan.restore_at_cycles > 0 && plan.kind == FaultPlan::Kind::kNode) {
+    return Fail(
+        "fault.restore_at_cycles: only a cut link comes back; a failed node "
+        "stays failed (fault.kind link)");
+  }
+  if (plan.restore_at_cycles > 0 &&
+      (plan.restore_at_cycles <= plan.at_cycles ||
+       plan.restore_at_cycles >= static_cast<double>(cycles))) {
+    return Fail(
+        "fault.restore_at_cycles must lie after fault.at_cycles and inside "
+        "the run (sim.cycles is " +
+        std::to_string(cycles) + ")");
+  }
   net::FabricManagerConfig& fm = plan.fabric_manager;
   fm.oob_latency =
       sc_core::sc_time(params.Real("fm.oob_latency"), sc_core::SC_US);
@@ -104,6 +155,8 @@ Result<std::optional<FaultPlan>> ScenarioFault(const ParamSet& params,
       sc_core::sc_time(params.Real("fm.compute_time"), sc_core::SC_MS);
   fm.drain_timeout =
       sc_core::sc_time(params.Real("fm.drain_timeout"), sc_core::SC_MS);
+  fm.restore_holdoff =
+      sc_core::sc_time(params.Real("fm.restore_holdoff"), sc_core::SC_MS);
   fm.table_classes = static_cast<topo::VcClass>(vc_classes);
   return std::optional<FaultPlan>(plan);
 }
@@ -116,14 +169,28 @@ void InjectFault(net::Network& network, const FaultPlan& plan) {
   }
 }
 
+RestoreSample RestoreFault(net::Network& network, const FaultPlan& plan) {
+  network.RestoreLink(plan.node, plan.port);
+  return {Ns(sc_core::sc_time_stamp()),
+          LinkFlits(network, plan, network.topology())};
+}
+
 FaultOutcome MeasureFault(net::Network& network, const FaultPlan& plan,
-                          double at_ns, const topo::RoutingFunction& routing) {
+                          double at_ns, std::optional<RestoreSample> restore,
+                          const topo::RoutingFunction& routing) {
   FaultOutcome outcome;
   outcome.plan = plan;
   outcome.at_ns = at_ns;
-  const net::FabricManager& fm = *network.fabric_manager();
-  if (!fm.updates().empty()) {
-    outcome.update = fm.updates().front();
+  outcome.restore = restore;
+  for (const net::RouteUpdate& update : network.fabric_manager()->updates()) {
+    auto& slot = update.restore ? outcome.restore_update : outcome.update;
+    if (!slot) {
+      slot = update;
+    }
+  }
+  if (restore) {
+    outcome.link_flits_after_restore =
+        LinkFlits(network, plan, routing.topology()) - restore->link_flits;
   }
   const bool node = plan.kind == FaultPlan::Kind::kNode;
   const auto far =
@@ -138,15 +205,17 @@ FaultOutcome MeasureFault(net::Network& network, const FaultPlan& plan,
     }
     outcome.failure_drops += network.router(n).counters().FailureDropped();
   }
-  // The repaired epoch is any working router's.
+  // The repaired epoch is any working router's, before a restore flipped
+  // it back (EPOCH is one bit, NET-5.6).
   unsigned working = 0;
   while (network.router(working).failed()) {
     ++working;
   }
+  const uint8_t repaired_epoch =
+      network.router(working).epoch() ^ (outcome.restore_update ? 1 : 0);
   topo::Path path;
   outcome.failover = net::MeasureFailover(
-      deliveries, at_ns, network.router(working).epoch(),
-      [&](uint32_t src, uint32_t dst) {
+      deliveries, at_ns, repaired_epoch, [&](uint32_t src, uint32_t dst) {
         if ((node && (src == plan.node || dst == plan.node)) ||
             !topo::TracePathInto(routing, src, dst, path)) {
           return false;
@@ -165,6 +234,33 @@ FaultOutcome MeasureFault(net::Network& network, const FaultPlan& plan,
   return outcome;
 }
 
+namespace {
+
+// The restore's line, if the link came back.
+void PrintRestore(const FaultOutcome& o, double clock_ns, std::FILE* out) {
+  if (!o.restore) {
+    return;
+  }
+  std::fprintf(out, "  restore    link up at %.0f cycles; ",
+               o.restore->at_ns / clock_ns);
+  if (!o.restore_update) {
+    std::fprintf(out,
+                 "the fabric manager had not taken it back by the run's end "
+                 "(lengthen sim.cycles or shorten fm.restore_holdoff)\n");
+    return;
+  }
+  const net::RouteUpdate& r = *o.restore_update;
+  const double at = o.restore->at_ns;
+  std::fprintf(out,
+               "fabric manager: tables +%.1f us (%u nodes rewritten), switch "
+               "+%.1f us, resume +%.1f us; %llu slots over the link since\n",
+               (Ns(r.computed) - at) / 1e3, r.changed_nodes,
+               (Ns(r.switched) - at) / 1e3, (Ns(r.resumed) - at) / 1e3,
+               static_cast<unsigned long long>(o.link_flits_after_restore));
+}
+
+}  // namespace
+
 void PrintFault(const FaultOutcome& o, double clock_ns, std::FILE* out) {
   if (o.plan.kind == FaultPlan::Kind::kNode) {
     std::fprintf(out, "  fault      node %u killed at %.0f cycles\n",
@@ -178,11 +274,13 @@ void PrintFault(const FaultOutcome& o, double clock_ns, std::FILE* out) {
     std::fprintf(out,
                  "  reroute    not finished within the run (lengthen "
                  "sim.cycles or shorten fm.*)\n");
+    PrintRestore(o, clock_ns, out);
     return;
   }
   const net::RouteUpdate& u = *o.update;
   if (!u.failure.empty()) {
     std::fprintf(out, "  reroute    failed: %s\n", u.failure.c_str());
+    PrintRestore(o, clock_ns, out);
     return;
   }
   std::fprintf(
@@ -201,6 +299,7 @@ void PrintFault(const FaultOutcome& o, double clock_ns, std::FILE* out) {
                "the failure, each counted once\n",
                f.max_ns / 1e3, f.flows.size() - f.unmeasured, f.unmeasured,
                static_cast<unsigned long long>(o.failure_drops));
+  PrintRestore(o, clock_ns, out);
 }
 
 nlohmann::ordered_json FaultJson(const FaultOutcome& o) {
@@ -218,19 +317,15 @@ nlohmann::ordered_json FaultJson(const FaultOutcome& o) {
           : nlohmann::ordered_json();
   fault["dropped"] = o.failure_drops;
   if (o.update) {
-    const net::RouteUpdate& u = *o.update;
-    fault["update"] = {{"failure", u.failure},
-                       {"report_ns", Ns(u.first_event)},
-                       {"computed_ns", Ns(u.computed)},
-                       {"frozen_ns", Ns(u.frozen)},
-                       {"switched_ns", Ns(u.switched)},
-                       {"resumed_ns", Ns(u.resumed)},
-                       {"failed_links", u.failed_links},
-                       {"failed_nodes", u.failed_nodes},
-                       {"changed_nodes", u.changed_nodes},
-                       {"drain_rounds", u.drain_rounds},
-                       {"drained", u.drained},
-                       {"messages", u.messages}};
+    fault["update"] = UpdateJson(*o.update);
+  }
+  fault["restore"] = nlohmann::ordered_json();
+  if (o.restore) {
+    fault["restore"] = {
+        {"at_ns", o.restore->at_ns},
+        {"update", o.restore_update ? UpdateJson(*o.restore_update)
+                                    : nlohmann::ordered_json()},
+        {"link_flits_after", o.link_flits_after_restore}};
   }
   nlohmann::ordered_json flows = nlohmann::ordered_json::array();
   for (const net::FlowFailover& flow : o.failover.flows) {

@@ -29,7 +29,15 @@ struct FaultPlan {
   topo::NodeId node = 0;
   topo::PortId port = 0;
   double at_cycles = 0;
+  double restore_at_cycles = 0;  // a cut link comes back (0: never)
   net::FabricManagerConfig fabric_manager;
+};
+
+// The moment a cut link came back (NET-7.11), and the slots it had carried
+// both ways until then.
+struct RestoreSample {
+  double at_ns = 0;
+  uint64_t link_flits = 0;
 };
 
 // The scenario's fault, nothing if fault.kind is none, or why it is bad
@@ -44,19 +52,26 @@ struct FaultOutcome {
   double at_ns = 0;
   std::optional<net::RouteUpdate> update;  // none: no update finished
   net::FailoverReport failover;
-  uint64_t failure_drops = 0;  // link down, stale epoch, no route
+  std::optional<RestoreSample> restore;            // the link came back
+  std::optional<net::RouteUpdate> restore_update;  // none: not finished
+  uint64_t link_flits_after_restore = 0;  // both ways, to the run's end
+  uint64_t failure_drops = 0;             // link down, stale epoch, no route
   bool Repaired() const { return update && update->failure.empty(); }
 };
 
 // Carries out `plan` on `network` now.
 void InjectFault(net::Network& network, const FaultPlan& plan);
+// Brings the link `plan` cut back up now (NET-7.11).
+RestoreSample RestoreFault(net::Network& network, const FaultPlan& plan);
 
 // Measures `network` after a run in which `plan` was carried out at
-// `at_ns`; `routing` is the routing before the fault (its paths decide
-// which flows the fault affected; flows from or to a failed node cannot
-// recover and are left out).
+// `at_ns`, and its link restored as `restore` says; `routing` is the
+// routing before the fault (its paths decide which flows the fault
+// affected; flows from or to a failed node cannot recover and are left
+// out).
 FaultOutcome MeasureFault(net::Network& network, const FaultPlan& plan,
-                          double at_ns, const topo::RoutingFunction& routing);
+                          double at_ns, std::optional<RestoreSample> restore,
+                          const topo::RoutingFunction& routing);
 
 // The report's lines and the stats file's faults[] entry.
 void PrintFault(const FaultOutcome& outcome, double clock_ns, std::FILE* out);

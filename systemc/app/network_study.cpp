@@ -408,6 +408,7 @@ void RunOnSystemC(StudyShape& shape, bool show_progress, StudyResult& result,
   sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO,
                                           sc_core::SC_DO_NOTHING);
   const auto start = std::chrono::steady_clock::now();
+  std::optional<RestoreSample> restore;
   if (result.timed) {
     // The measured window, then a drain with no new packets so that those
     // sent in the window arrive and count; the fault strikes on the way.
@@ -416,7 +417,13 @@ void RunOnSystemC(StudyShape& shape, bool show_progress, StudyResult& result,
       const sc_time at(shape.fault->at_cycles * result.clock_ns, SC_NS);
       sc_core::sc_start(at);
       InjectFault(*network, *shape.fault);
-      sc_core::sc_start(end - at);
+      if (shape.fault->restore_at_cycles > 0) {
+        const sc_time back(shape.fault->restore_at_cycles * result.clock_ns,
+                           SC_NS);
+        sc_core::sc_start(back - at);
+        restore = RestoreFault(*network, *shape.fault);
+      }
+      sc_core::sc_start(end - sc_core::sc_time_stamp());
     } else {
       sc_core::sc_start(end);
     }
@@ -436,9 +443,9 @@ void RunOnSystemC(StudyShape& shape, bool show_progress, StudyResult& result,
   result.deadlock_report = watchdog.report();
   Measure(*network, result);
   if (shape.fault) {
-    result.fault =
-        MeasureFault(*network, *shape.fault,
-                     shape.fault->at_cycles * result.clock_ns, *shape.routing);
+    result.fault = MeasureFault(*network, *shape.fault,
+                                shape.fault->at_cycles * result.clock_ns,
+                                restore, *shape.routing);
   }
 }
 

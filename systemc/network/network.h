@@ -50,6 +50,7 @@ class Network : public sc_core::sc_module {
   unsigned nodes() const { return static_cast<unsigned>(sources_.size()); }
   // Cables, each an ideal channel both ways.
   unsigned links() const { return static_cast<unsigned>(channels_.size()); }
+  const topo::Topology& topology() const { return *topology_; }
   // Routers: the endpoints' and then any switches'.
   unsigned routers() const { return static_cast<unsigned>(routers_.size()); }
   Router& router(unsigned node) { return *routers_.at(node); }

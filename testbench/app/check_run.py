@@ -135,6 +135,11 @@ def bad_input_exits_2(lqemu, work, scenarios):
          "has no cable"),
         (["run", str(scenarios / "failover_4x4x4.yaml"), "--set", "fault.at_cycles=0"],
          "inside a timed run"),
+        (["run", str(scenarios / "failover_4x4x4.yaml"), "--set",
+          "fault.restore_at_cycles=50000"], "fault.restore_at_cycles must lie after"),
+        (["run", str(scenarios / "failover_4x4x4.yaml"), "--set", "fault.kind=node",
+          "--set", "fault.node=21", "--set", "fault.restore_at_cycles=200000"],
+         "a failed node stays failed"),
         (["run", str(scenarios / "failover_4x4x4.yaml"), "--set", "fault.kind=node",
           "--set", "fault.node=64"], "no endpoint 64"),
         (["run", str(scenarios / "allreduce_4x4x4.yaml"), "--set", "sim.cycles=100"],
@@ -236,6 +241,34 @@ def failures_are_rerouted(lqemu, work, scenarios):
         expect(integrity["delivered"] + integrity["lost"] == integrity["sent"],
                "packets unaccounted: %s" % integrity)
         expect(integrity["lost"] == fault["dropped"] > 0, "losses are the fault's: %s" % integrity)
+
+
+def NET_7_11_restored_link_is_taken_back(lqemu, work, scenarios):
+    """A cut link that comes back is taken back fm.restore_holdoff after its
+    up report, and traffic crosses it again; nothing is lost to the restore."""
+    path = work / "restore.json"
+    result = run(lqemu, "run", str(scenarios / "failover_4x4x4.yaml"), "--stats", str(path),
+                 "--set", "sim.cycles=20000", "--set", "fault.at_cycles=5000",
+                 "--set", "fault.restore_at_cycles=12000",
+                 "--set", "fm.restore_holdoff=0.001", *QUICK_FM)
+    expect(result.returncode == 0, "restore run failed: " + result.stderr)
+    expect("restore    link up at 12000 cycles" in result.stdout, "no restore line:\n" + result.stdout)
+    stats = json.loads(path.read_text())
+    fault = stats["faults"][0]
+    restore = fault["restore"]
+    expect(restore["at_ns"] == 12000.0, "restore %s" % restore)
+    update = restore["update"]
+    expect(update is not None and update["failure"] == "", "restore update %s" % update)
+    # Holdoff (1 us) and computation (2 us) after the up report (0.1 us).
+    expect(update["computed_ns"] >= restore["at_ns"] + 100 + 1000 + 2000,
+           "tables before the holdoff and computation: %s" % update)
+    expect(update["failed_links"] == 0, "the restored tables still avoid a link: %s" % update)
+    expect(restore["link_flits_after"] > 0, "no traffic over the restored link")
+    expect(fault["update"]["failed_links"] == 1, "the failover update comes first")
+    integrity = stats["integrity"]
+    expect(integrity["delivered"] + integrity["lost"] == integrity["sent"],
+           "packets unaccounted: %s" % integrity)
+    expect(integrity["lost"] == fault["dropped"], "losses are the cut's: %s" % integrity)
 
 
 def network_study_reports_cycles_and_flits(lqemu, work, scenarios):
