@@ -680,6 +680,80 @@ void AdaptsAmongProductivePorts(RouterCaseContext& context) {
   }
 }
 
+// NET-7.1: the link controller on +X reports the link down, then up; the
+// bench makes those reports as that controller would. Packets for +X wait
+// there (no credit), then: one buffered for the port and one routed to it
+// later are dropped and counted; at link-up the DUT grants the neighbour
+// its whole input buffer on every VC; the credits the neighbour granted
+// before the link came up are void, so the next packet waits for new
+// ones and then crosses whole.
+void DropsForADownLinkAndGrantsAtLinkUp(RouterCaseContext& context) {
+  RouterBench& bench = context.bench;
+  Verdict& verdict = context.verdict;
+  RouterPeer& east = bench.peer(kPlusX);
+  const unsigned vcs = bench.dut().vcs();
+  const auto drops = [&context] {
+    return ReadRegister(context, regs::kDropsLinkDownOffset);
+  };
+  const uint32_t drops_before = drops();
+  SendPackets(bench, kMinusX, Packets(bench, kMinusX, kPlusX, kTc, 1, 500, 0),
+              kTc);
+  sc_core::wait(sc_time(1, SC_US));
+  bench.dut().SetPortDown(kPlusX, sc_time(10, SC_NS));
+  sc_core::wait(sc_time(1, SC_US));
+  verdict.Expect(drops() == drops_before + 1,
+                 "drops_link_down rose by " +
+                     std::to_string(drops() - drops_before) +
+                     " for the packet buffered for the port; expected 1",
+                 {"NET-7.1"});
+  for (unsigned vc = 0; vc < vcs; ++vc) {
+    east.Grant(vc, 4);  // from a link that is down: void
+  }
+  SendPackets(bench, kMinusX, Packets(bench, kMinusX, kPlusX, kTc, 1, 500, 1),
+              kTc);
+  sc_core::wait(sc_time(1, SC_US));
+  verdict.Expect(drops() == drops_before + 2,
+                 "drops_link_down rose by " +
+                     std::to_string(drops() - drops_before) +
+                     " after a second packet was routed to the down port; "
+                     "expected 2",
+                 {"NET-7.1"});
+  verdict.Expect(east.received().empty(),
+                 std::to_string(east.received().size()) +
+                     " slots left by the port while it was down",
+                 {"NET-7.1"});
+
+  std::vector<uint64_t> granted;
+  for (unsigned vc = 0; vc < vcs; ++vc) {
+    granted.push_back(east.credits_granted(vc));
+  }
+  bench.dut().SetPortUp(kPlusX);
+  sc_core::wait(sc_time(100, SC_NS));
+  const unsigned room = bench.config().router.vc_buffer_slots;
+  for (unsigned vc = 0; vc < vcs; ++vc) {
+    const uint64_t grant = east.credits_granted(vc) - granted[vc];
+    verdict.Expect(grant == room,
+                   "at link-up the DUT granted " + std::to_string(grant) +
+                       " slots of room on VC " + std::to_string(vc) +
+                       "; its empty buffer holds " + std::to_string(room),
+                   {"NET-7.1", "NET-8.2"});
+  }
+  SendPackets(bench, kMinusX, Packets(bench, kMinusX, kPlusX, kTc, 1, 500, 2),
+              kTc);
+  sc_core::wait(sc_time(1, SC_US));
+  verdict.Expect(east.received().empty(),
+                 "the DUT sent on credits granted while the link was down",
+                 {"NET-7.1"});
+  for (unsigned vc = 0; vc < vcs; ++vc) {
+    east.Grant(vc, room);
+  }
+  AwaitPackets(east, 1, sc_time(2, SC_US));
+  verdict.Expect(east.packets().size() == 1 && east.bad_headers() == 0,
+                 std::to_string(east.packets().size()) +
+                     " whole packets crossed the restored link; expected 1",
+                 {"NET-7.1"});
+}
+
 }  // namespace
 
 std::vector<ConformanceCase> NetRouterCases() {
@@ -696,6 +770,8 @@ std::vector<ConformanceCase> NetRouterCases() {
       RouterCase("NET_8_5_ArbitratesRoundRobin", ArbitratesRoundRobin),
       RouterCase("NET_2_5_CarriesWholePacketsOfEveryLength",
                  CarriesWholePacketsOfEveryLength),
+      RouterCase("NET_7_1_DropsForADownLinkAndGrantsAtLinkUp",
+                 DropsForADownLinkAndGrantsAtLinkUp),
       RouterCase("NET_4_3_AdaptsAmongProductivePorts",
                  AdaptsAmongProductivePorts,
                  RouterBenchOptions{{{"routing.name", "adaptive"},
