@@ -194,13 +194,29 @@ Result<uint32_t> Board::Load(const elf::ElfImage& image) {
   return image.entry;
 }
 
+const ComponentDecl& Board::Declaration() {
+  static const ComponentDecl decl{
+      "board",
+      "a card's virtual board: CPU, memories, bus and peripherals "
+      "(docs/board.md); the CPU reports as cpu",
+      {{"csr windows", "TLM-2.0 initiators on the bus",
+        "the blocks' register windows: link controllers, router, transport "
+        "engine, logical unit"},
+       {"dma", "TLM-2.0 target", "where a transport engine's DMA enters"}},
+      {{"bus.decode_errors", "accesses to unmapped addresses"},
+       {"uart.bytes", "bytes written to the console"},
+       {"plic.claims", "interrupts claimed from the PLIC"}}};
+  return decl;
+}
+
 StatList Board::Stats() const {
-  StatList stats = cpu_.Stats();
-  const std::string prefix = std::string(name()) + ".";
-  stats.push_back({prefix + "bus.decode_errors", bus_.decode_errors()});
-  stats.push_back({prefix + "uart.bytes", uart_.bytes_sent()});
-  stats.push_back({prefix + "plic.claims", plic_.claims()});
-  return stats;
+  StatList all = cpu_.Stats();
+  StatWriter stats(Declaration(), std::string(name()) + ".");
+  stats.Add("bus.decode_errors", bus_.decode_errors())
+      .Add("uart.bytes", uart_.bytes_sent())
+      .Add("plic.claims", plic_.claims());
+  Append(all, stats.Take());
+  return all;
 }
 
 }  // namespace lq::board

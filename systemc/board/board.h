@@ -21,6 +21,7 @@
 #include "systemc/board/rv32_cpu.h"
 #include "systemc/board/test_finisher.h"
 #include "systemc/board/uart.h"
+#include "systemc/common/component_decl.h"
 #include "systemc/common/stat_list.h"
 
 namespace lq::board {
@@ -120,6 +121,7 @@ class Board : public sc_core::sc_module {
   int exit_status() const { return exit_status_; }
   void FlushConsole() { uart_.Flush(); }
   StatList Stats() const;
+  static const ComponentDecl& Declaration();
 
  private:
   void before_end_of_elaboration() override;

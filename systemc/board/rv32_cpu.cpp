@@ -319,15 +319,31 @@ bool Rv32Cpu::DebugAccess(tlm::tlm_command command, uint32_t address,
   return true;
 }
 
+const ComponentDecl& Rv32Cpu::Declaration() {
+  static const ComponentDecl decl{
+      "cpu",
+      "the board's RV32IMAC hart (docs/board.md)",
+      {{"bus", "TLM-2.0 initiator, 32-bit", "the board bus"}},
+      {{"instructions", "instructions retired"},
+       {"cycles", "core cycles, stalls included, WFI sleep excluded"},
+       {"traps", "exceptions and interrupts taken"},
+       {"syncs", "synchronisations with the kernel"},
+       {"bus_accesses", "accesses over the bus instead of DMI"},
+       {"wfi_sleeps", "WFIs that slept"},
+       {"dmi_grants", "DMI regions granted"}}};
+  return decl;
+}
+
 StatList Rv32Cpu::Stats() const {
-  const std::string prefix = std::string(name()) + ".";
-  return {{prefix + "instructions", core_.instructions_retired()},
-          {prefix + "cycles", core_.cycles()},
-          {prefix + "traps", core_.traps_taken()},
-          {prefix + "syncs", syncs_},
-          {prefix + "bus_accesses", bus_accesses_},
-          {prefix + "wfi_sleeps", wfi_sleeps_},
-          {prefix + "dmi_grants", dmi_grants_}};
+  StatWriter stats(Declaration(), std::string(name()) + ".");
+  stats.Add("instructions", core_.instructions_retired())
+      .Add("cycles", core_.cycles())
+      .Add("traps", core_.traps_taken())
+      .Add("syncs", syncs_)
+      .Add("bus_accesses", bus_accesses_)
+      .Add("wfi_sleeps", wfi_sleeps_)
+      .Add("dmi_grants", dmi_grants_);
+  return stats.Take();
 }
 
 int Rv32Cpu::RegisterCount() const { return 33; }

@@ -17,6 +17,7 @@
 #include "models/riscv/hart_bus.h"
 #include "models/riscv/rv32_core.h"
 #include "systemc/common/bus_amo_extension.h"
+#include "systemc/common/component_decl.h"
 #include "systemc/common/stat_list.h"
 
 namespace lq::board {
@@ -59,6 +60,7 @@ class Rv32Cpu : public sc_core::sc_module,
 
   const riscv::Rv32Core& core() const { return core_; }
   StatList Stats() const;
+  static const ComponentDecl& Declaration();
 
  private:
   void Run();           // SC_THREAD

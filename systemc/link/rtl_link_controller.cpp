@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "models/flit/control_slot.h"
+#include "systemc/link/lc_declaration.h"
 
 namespace lq::link {
 
@@ -288,22 +289,25 @@ unsigned int RtlLinkController::TransportDebug(
   return 0;
 }
 
+const ComponentDecl& RtlLinkController::Declaration() {
+  return RtlLinkControllerDeclaration();
+}
+
 StatList RtlLinkController::Stats() const {
-  const std::string prefix = std::string(name()) + ".";
-  return {
-      {prefix + "cycles", model_->cycles()},
-      {prefix + "activations", activations_},
-      {prefix + "tx_flits", tx_flits_},
-      {prefix + "rx_flits", rx_flits_in_},
-      {prefix + "slots_in", slots_in_},
-      {prefix + "slots_out", slots_out_},
-      {prefix + "control_sent", control_sent_},
-      {prefix + "control_received", control_received_},
-      {prefix + "control_dropped", control_.dropped()},
-      {prefix + "control_rejected", control_rejected_},
-      {prefix + "csr_accesses", csr_accesses_},
-      {prefix + "late_inputs", late_inputs_},
-  };
+  StatWriter stats(Declaration(), std::string(name()) + ".");
+  stats.Add("cycles", model_->cycles())
+      .Add("activations", activations_)
+      .Add("tx_flits", tx_flits_)
+      .Add("rx_flits", rx_flits_in_)
+      .Add("slots_in", slots_in_)
+      .Add("slots_out", slots_out_)
+      .Add("control_sent", control_sent_)
+      .Add("control_received", control_received_)
+      .Add("control_dropped", control_.dropped())
+      .Add("control_rejected", control_rejected_)
+      .Add("csr_accesses", csr_accesses_)
+      .Add("late_inputs", late_inputs_);
+  return stats.Take();
 }
 
 }  // namespace lq::link

@@ -20,6 +20,7 @@
 
 #include "models/common/bytes.h"
 #include "models/link/control_queue.h"
+#include "systemc/common/component_decl.h"
 #include "systemc/common/cycle_clock.h"
 #include "systemc/common/register_port.h"
 #include "systemc/common/stat_list.h"
@@ -57,6 +58,7 @@ class RtlLinkController : public sc_core::sc_module,
   uint64_t cycles() const { return model_->cycles(); }
   unsigned batch_cycles() const { return batch_cycles_; }
   StatList Stats() const;
+  static const ComponentDecl& Declaration();
 
  private:
   struct Timed {

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "generated/cpp/lc_regs.h"
+#include "systemc/link/lc_declaration.h"
 
 namespace lq::link {
 
@@ -536,21 +537,24 @@ unsigned int TlLinkController::TransportDebug(tlm::tlm_generic_payload& trans) {
   return 0;
 }
 
+const ComponentDecl& TlLinkController::Declaration() {
+  return TlLinkControllerDeclaration();
+}
+
 StatList TlLinkController::Stats() const {
-  const std::string prefix = std::string(name()) + ".";
-  return {
-      {prefix + "activations", activations_},
-      {prefix + "tx_flits", tx_flits_},
-      {prefix + "tx_idle_fill", tx_idle_fill_},
-      {prefix + "rx_flits", rx_flits_},
-      {prefix + "slots_in", slots_in_},
-      {prefix + "slots_out", slots_out_},
-      {prefix + "control_sent", control_sent_},
-      {prefix + "control_received", control_received_},
-      {prefix + "control_dropped", control_.dropped()},
-      {prefix + "control_rejected", control_rejected_},
-      {prefix + "csr_accesses", csr_accesses_},
-  };
+  StatWriter stats(Declaration(), std::string(name()) + ".");
+  stats.Add("activations", activations_)
+      .Add("tx_flits", tx_flits_)
+      .Add("tx_idle_fill", tx_idle_fill_)
+      .Add("rx_flits", rx_flits_)
+      .Add("slots_in", slots_in_)
+      .Add("slots_out", slots_out_)
+      .Add("control_sent", control_sent_)
+      .Add("control_received", control_received_)
+      .Add("control_dropped", control_.dropped())
+      .Add("control_rejected", control_rejected_)
+      .Add("csr_accesses", csr_accesses_);
+  return stats.Take();
 }
 
 }  // namespace lq::link

@@ -26,6 +26,7 @@
 #include "models/link/link_transmitter.h"
 #include "models/link/ltssm.h"
 #include "models/phy/link_profile.h"
+#include "systemc/common/component_decl.h"
 #include "systemc/common/cycle_clock.h"
 #include "systemc/common/path_probe.h"
 #include "systemc/common/register_port.h"
@@ -70,6 +71,7 @@ class TlLinkController : public sc_core::sc_module,
   LtssmState ltssm_state() const { return ltssm_.state(); }
   uint64_t counter(LcCounter counter) const { return regs_.counter(counter); }
   StatList Stats() const;
+  static const ComponentDecl& Declaration();
   // Reports slots in and out and payload flits to the PHY to `probe`.
   void set_probe(PathProbe* probe) { probe_ = probe; }
   // Called with the new state and the time, in ps, whenever the LTSSM

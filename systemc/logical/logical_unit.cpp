@@ -524,37 +524,75 @@ void LogicalUnit::DmaTransport(tlm::tlm_generic_payload& trans,
   trans.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 
+const ComponentDecl& LogicalUnit::Declaration() {
+  static const ComponentDecl decl{
+      "logical",
+      "a card's logical unit: global loads, stores and atomics (log.md)",
+      {{"socket", "TLM-2.0 target (multi)",
+        "requesters: the workload, the CPU's window"},
+       {"memory", "TLM-2.0 initiator", "the card's memory"},
+       {"bus", "TLM-2.0 initiator (optional)",
+        "the board bus, for the engine's DMA of firmware's work requests"},
+       {"dma", "TLM-2.0 target", "the transport engine's DMA"},
+       {"window", "TLM-2.0 target (optional)",
+        "the bus's global window (LOG-3.8)"}},
+      {{"local_ops", "accesses to this card's own memory (LOG-6.11)"},
+       {"remote_loads", "loads sent to other cards"},
+       {"remote_stores", "stores sent to other cards"},
+       {"remote_atomics", "atomics sent to other cards"},
+       {"cmpswap_retries", "LOG-3.7 rounds lost to another requester"},
+       {"address_errors", "accesses that ended in an address error"},
+       {"shape_errors", "BURST, BYTE_ENABLE and COMMAND errors"},
+       {"unreachable", "accesses that ended UNREACHABLE (LOG-6.12)"},
+       {"bad_ptes", "malformed page table entries met"},
+       {"faults_served", "fault answers sent as owner"},
+       {"fault_rejects", "accesses completed by a REJECT"},
+       {"fault_timeouts", "faults that timed out"},
+       {"busy_responses", "BUSY answers sent as owner"},
+       {"late_fault_responses", "fault answers that came after their timeout"},
+       {"held_slot_waits", "accesses that waited for a held slot"},
+       {"fault_latency_ns.sum", "first FAULT_REQ to completion, summed (ns)"},
+       {"fault_latency_ns.count", "faults timed"},
+       {"bad_messages", "logical-layer messages dropped as malformed"},
+       {"invalidations", "INVAL_REQs acted on as sharer"},
+       {"copies", "COPY commands that ended OK (LOG-6.13)"},
+       {"migrations", "MIGRATE commands that ended OK"},
+       {"faults_raised.<cause>",
+        "faults raised as requester, by cause: not_mapped, no_read, no_write, "
+        "no_atomic, migrating"}}};
+  return decl;
+}
+
 StatList LogicalUnit::Stats() const {
-  const std::string prefix = std::string(name()) + ".";
-  StatList stats = {
-      {prefix + "local_ops", counters_.local_ops},
-      {prefix + "remote_loads", counters_.remote_loads},
-      {prefix + "remote_stores", counters_.remote_stores},
-      {prefix + "remote_atomics", counters_.remote_atomics},
-      {prefix + "cmpswap_retries", counters_.cmpswap_retries},
-      {prefix + "address_errors", counters_.address_errors},
-      {prefix + "shape_errors", counters_.shape_errors},
-      {prefix + "unreachable", counters_.unreachable},
-      {prefix + "bad_ptes", counters_.bad_ptes},
-      {prefix + "faults_served", counters_.faults_served},
-      {prefix + "fault_rejects", counters_.fault_rejects},
-      {prefix + "fault_timeouts", counters_.fault_timeouts},
-      {prefix + "busy_responses", counters_.busy_responses},
-      {prefix + "late_fault_responses", counters_.late_fault_responses},
-      {prefix + "held_slot_waits", counters_.held_slot_waits},
-      {prefix + "fault_latency_ns.sum", counters_.fault_latency_ns_sum},
-      {prefix + "fault_latency_ns.count", counters_.fault_latency_count},
-      {prefix + "bad_messages", messenger_.bad_messages()},
-      {prefix + "invalidations", counters_.invalidations},
-      {prefix + "copies", counters_.copies},
-      {prefix + "migrations", counters_.migrations}};
+  StatWriter stats(Declaration(), std::string(name()) + ".");
+  stats.Add("local_ops", counters_.local_ops)
+      .Add("remote_loads", counters_.remote_loads)
+      .Add("remote_stores", counters_.remote_stores)
+      .Add("remote_atomics", counters_.remote_atomics)
+      .Add("cmpswap_retries", counters_.cmpswap_retries)
+      .Add("address_errors", counters_.address_errors)
+      .Add("shape_errors", counters_.shape_errors)
+      .Add("unreachable", counters_.unreachable)
+      .Add("bad_ptes", counters_.bad_ptes)
+      .Add("faults_served", counters_.faults_served)
+      .Add("fault_rejects", counters_.fault_rejects)
+      .Add("fault_timeouts", counters_.fault_timeouts)
+      .Add("busy_responses", counters_.busy_responses)
+      .Add("late_fault_responses", counters_.late_fault_responses)
+      .Add("held_slot_waits", counters_.held_slot_waits)
+      .Add("fault_latency_ns.sum", counters_.fault_latency_ns_sum)
+      .Add("fault_latency_ns.count", counters_.fault_latency_count)
+      .Add("bad_messages", messenger_.bad_messages())
+      .Add("invalidations", counters_.invalidations)
+      .Add("copies", counters_.copies)
+      .Add("migrations", counters_.migrations);
   static constexpr const char* kCauses[] = {
       "", "not_mapped", "no_read", "no_write", "no_atomic", "migrating"};
   for (size_t cause = 1; cause < counters_.faults_raised.size(); ++cause) {
-    stats.push_back({prefix + "faults_raised." + kCauses[cause],
-                     counters_.faults_raised[cause]});
+    stats.Add("faults_raised.<cause>", {kCauses[cause]},
+              counters_.faults_raised[cause]);
   }
-  return stats;
+  return stats.Take();
 }
 
 }  // namespace lq::logical

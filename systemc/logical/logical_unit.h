@@ -43,6 +43,7 @@
 #include "models/logical/log_message.h"
 #include "models/logical/page_table.h"
 #include "models/transport/work_request.h"
+#include "systemc/common/component_decl.h"
 #include "systemc/common/path_probe.h"
 #include "systemc/common/stat_list.h"
 #include "systemc/logical/log_messenger.h"
@@ -221,6 +222,7 @@ class LogicalUnit : public sc_core::sc_module {
   const LogicalCounters& counters() const { return counters_; }
   uint64_t bad_messages() const { return messenger_.bad_messages(); }
   StatList Stats() const;
+  static const ComponentDecl& Declaration();
   // Reports accesses issued and answered and work requests posted.
   void set_probe(PathProbe* probe) { probe_ = probe; }
 

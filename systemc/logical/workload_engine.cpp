@@ -112,15 +112,27 @@ void WorkloadEngine::Stream() {
   }
 }
 
+const ComponentDecl& WorkloadEngine::Declaration() {
+  static const ComponentDecl decl{
+      "workload",
+      "a card's load/store workload generator (log.md)",
+      {{"socket", "TLM-2.0 initiator", "to its logical unit"}},
+      {{"<class>",
+        "accesses of each class completed: local_load, "
+        "remote_load, local_store, remote_store, local_atomic, "
+        "remote_atomic"},
+       {"errors", "accesses that failed"}}};
+  return decl;
+}
+
 StatList WorkloadEngine::Stats() const {
-  const std::string prefix = std::string(name()) + ".";
-  StatList stats;
+  StatWriter stats(Declaration(), std::string(name()) + ".");
   for (size_t c = 0; c < kAccessClasses; ++c) {
-    stats.push_back({prefix + AccessClassName(static_cast<AccessClass>(c)),
-                     static_cast<uint64_t>(latencies_ns_[c].size())});
+    stats.Add("<class>", {AccessClassName(static_cast<AccessClass>(c))},
+              static_cast<uint64_t>(latencies_ns_[c].size()));
   }
-  stats.push_back({prefix + "errors", errors_});
-  return stats;
+  stats.Add("errors", errors_);
+  return stats.Take();
 }
 
 }  // namespace lq::logical

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "models/logical/global_address.h"
+#include "systemc/common/component_decl.h"
 #include "systemc/common/stat_list.h"
 #include "systemc/logical/logical_extension.h"
 
@@ -69,6 +70,7 @@ class WorkloadEngine : public sc_core::sc_module {
   // Notified when every stream has issued all its accesses.
   const sc_core::sc_event& done() const { return done_; }
   StatList Stats() const;
+  static const ComponentDecl& Declaration();
 
  private:
   void Stream();  // SC_THREAD, one per stream

@@ -918,27 +918,54 @@ std::vector<HeadWait> Router::HeadWaits() const {
   return waits;
 }
 
+const ComponentDecl& Router::Declaration() {
+  static const ComponentDecl decl{
+      "router",
+      "a card's or switch's input-buffered VC router (net.md section 8)",
+      {{"port<p>", "slot socket",
+        "to the link controller of network port p (NET-1.4)"},
+       {"local", "slot socket",
+        "to the network interface (an endpoint's port P; NET-8.8)"},
+       {"csr", "TLM-2.0 target, 32-bit",
+        "register block (docs/registers/router.md)"}},
+      {{"injected", "packets admitted at the local port"},
+       {"ejected", "packets delivered to the local port"},
+       {"forwarded", "packets sent on to a neighbour"},
+       {"hops", "HOPS summed over the packets ejected"},
+       {"drops_ttl", "packets dropped with TTL spent (NET-2.4)"},
+       {"drops_header", "headers refused (NET-2.10)"},
+       {"stream_errors", "VC byte streams that could not be parsed"},
+       {"drops_no_route", "packets with no route (NET-7)"},
+       {"drops_link_down", "packets for a down port or cut (NET-7.1)"},
+       {"drops_stale_epoch", "packets of the old routing epoch (NET-7.7)"},
+       {"drops_node_down", "packets lost inside this failed node (NET-7.8)"},
+       {"control_ignored", "link control messages no hook took"},
+       {"<port>.flits_in", "slots received on port<p>, or local"},
+       {"<port>.flits_out", "slots sent on port<p>, or local"}}};
+  return decl;
+}
+
 StatList Router::Stats() const {
-  const std::string prefix = std::string(name()) + ".";
-  StatList stats = {{prefix + "injected", counters_.injected},
-                    {prefix + "ejected", counters_.ejected},
-                    {prefix + "forwarded", counters_.forwarded},
-                    {prefix + "hops", counters_.hops},
-                    {prefix + "drops_ttl", counters_.drops_ttl},
-                    {prefix + "drops_header", counters_.drops_header},
-                    {prefix + "stream_errors", counters_.stream_errors},
-                    {prefix + "drops_no_route", counters_.drops_no_route},
-                    {prefix + "drops_link_down", counters_.drops_link_down},
-                    {prefix + "drops_stale_epoch", counters_.drops_stale_epoch},
-                    {prefix + "drops_node_down", counters_.drops_node_down},
-                    {prefix + "control_ignored", counters_.control_ignored}};
+  StatWriter stats(Declaration(), std::string(name()) + ".");
+  stats.Add("injected", counters_.injected)
+      .Add("ejected", counters_.ejected)
+      .Add("forwarded", counters_.forwarded)
+      .Add("hops", counters_.hops)
+      .Add("drops_ttl", counters_.drops_ttl)
+      .Add("drops_header", counters_.drops_header)
+      .Add("stream_errors", counters_.stream_errors)
+      .Add("drops_no_route", counters_.drops_no_route)
+      .Add("drops_link_down", counters_.drops_link_down)
+      .Add("drops_stale_epoch", counters_.drops_stale_epoch)
+      .Add("drops_node_down", counters_.drops_node_down)
+      .Add("control_ignored", counters_.control_ignored);
   for (unsigned p = 0; p < port_count(); ++p) {
-    const std::string port_prefix =
-        prefix + (p == local_port() ? "local" : "port" + std::to_string(p));
-    stats.push_back({port_prefix + ".flits_in", flits_in_[p]});
-    stats.push_back({port_prefix + ".flits_out", flits_out_[p]});
+    const std::string port =
+        p == local_port() ? "local" : "port" + std::to_string(p);
+    stats.Add("<port>.flits_in", {port}, flits_in_[p]);
+    stats.Add("<port>.flits_out", {port}, flits_out_[p]);
   }
-  return stats;
+  return stats.Take();
 }
 
 }  // namespace lq::net

@@ -23,6 +23,7 @@
 #include "models/network/route_header.h"
 #include "models/network/vc_stream.h"
 #include "models/topology/routing.h"
+#include "systemc/common/component_decl.h"
 #include "systemc/common/path_probe.h"
 #include "systemc/common/stat_list.h"
 #include "systemc/link/slot_socket.h"
@@ -211,6 +212,7 @@ class Router : public sc_core::sc_module {
   // The routed head packet of every input VC that holds one.
   std::vector<HeadWait> HeadWaits() const;
   StatList Stats() const;
+  static const ComponentDecl& Declaration();
 
  private:
   class PortEnd;

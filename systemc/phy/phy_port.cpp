@@ -384,21 +384,41 @@ void PhyPort::ApplyLaneChanges(const sc_time& time) {
   }
 }
 
+const ComponentDecl& PhyPort::Declaration() {
+  static const ComponentDecl decl{
+      "phy",
+      "a port's physical layer: serialisation, FEC, the wire's errors "
+      "(phy.md)",
+      {{"link", "PHY target socket", "to this card's link controller"},
+       {"cable", "cable socket", "to the PHY at the cable's far end"}},
+      {{"tx_flits", "striped flits serialised"},
+       {"tx_training_flits", "TRAINING flits, each sent on every lane"},
+       {"tx_busy_ps", "time the serialiser was busy"},
+       {"bit_errors", "bits flipped by the BER process"},
+       {"bursts", "error bursts started"},
+       {"noise_bits", "bits flipped by failed lanes"},
+       {"corrupt_injected", "flits damaged by ERR_INJECT.CORRUPT"},
+       {"rx_flits", "flits (and training copies) received"},
+       {"rx_bad", "of those, uncorrectable"},
+       {"rx_fec_corrected", "of those, corrected by the FEC"},
+       {"lanes_failed", "lane failures applied to this direction"}}};
+  return decl;
+}
+
 StatList PhyPort::Stats() const {
-  const std::string prefix = std::string(name()) + ".";
-  return {
-      {prefix + "tx_flits", stats_.tx_flits},
-      {prefix + "tx_training_flits", stats_.tx_training_flits},
-      {prefix + "tx_busy_ps", stats_.tx_busy_ps},
-      {prefix + "bit_errors", stats_.bit_errors},
-      {prefix + "bursts", stats_.bursts},
-      {prefix + "noise_bits", stats_.noise_bits},
-      {prefix + "corrupt_injected", stats_.corrupt_injected},
-      {prefix + "rx_flits", stats_.rx_flits},
-      {prefix + "rx_bad", stats_.rx_bad},
-      {prefix + "rx_fec_corrected", stats_.rx_fec_corrected},
-      {prefix + "lanes_failed", stats_.lanes_failed},
-  };
+  StatWriter stats(Declaration(), std::string(name()) + ".");
+  stats.Add("tx_flits", stats_.tx_flits)
+      .Add("tx_training_flits", stats_.tx_training_flits)
+      .Add("tx_busy_ps", stats_.tx_busy_ps)
+      .Add("bit_errors", stats_.bit_errors)
+      .Add("bursts", stats_.bursts)
+      .Add("noise_bits", stats_.noise_bits)
+      .Add("corrupt_injected", stats_.corrupt_injected)
+      .Add("rx_flits", stats_.rx_flits)
+      .Add("rx_bad", stats_.rx_bad)
+      .Add("rx_fec_corrected", stats_.rx_fec_corrected)
+      .Add("lanes_failed", stats_.lanes_failed);
+  return stats.Take();
 }
 
 }  // namespace lq::phy

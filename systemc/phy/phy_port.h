@@ -17,6 +17,7 @@
 #include "models/common/result.h"
 #include "models/phy/bit_error_channel.h"
 #include "models/phy/link_profile.h"
+#include "systemc/common/component_decl.h"
 #include "systemc/common/param.h"
 #include "systemc/common/path_probe.h"
 #include "systemc/common/stat_list.h"
@@ -79,6 +80,7 @@ class PhyPort : public sc_core::sc_module, private PhyTxIf, private CableIf {
   const PhyPortStats& stats() const { return stats_; }
   // The counters under this module's hierarchical name.
   StatList Stats() const;
+  static const ComponentDecl& Declaration();
 
  private:
   struct LaneChange {

@@ -161,24 +161,40 @@ uint64_t RouterFlowControl::paused_ps(unsigned port, uint8_t tc) const {
   return pause_.at(port).paused_ps(tc, CycleClock::NowPs());
 }
 
+const ComponentDecl& RouterFlowControl::Declaration() {
+  static const ComponentDecl decl{
+      "flow",
+      "a router's PFC and ECN marking (trn.md sections 8 and 9)",
+      {},
+      {{"pfc_frames", "PFC messages sent (TRN-8.10)"},
+       {"xoff_frames", "of them XOFF"},
+       {"xon_frames", "of them XON"},
+       {"bad_pfc_frames", "PFC messages received and rejected (TRN-8.2)"},
+       {"ecn_marked", "packets marked CE (TRN-9.2)"},
+       {"peak_held_bytes",
+        "most bytes any input held for a PFC priority (TRN-8.9)"},
+       {"port<p>.tc<t>.paused_ps",
+        "time output p spent paused for priority t; only when non-zero"}}};
+  return decl;
+}
+
 StatList RouterFlowControl::Stats() const {
-  const std::string prefix = std::string(name()) + ".";
-  StatList stats = {{prefix + "pfc_frames", counters_.pfc_frames},
-                    {prefix + "xoff_frames", counters_.xoff_frames},
-                    {prefix + "xon_frames", counters_.xon_frames},
-                    {prefix + "bad_pfc_frames", counters_.bad_frames},
-                    {prefix + "ecn_marked", counters_.ecn_marked},
-                    {prefix + "peak_held_bytes", counters_.peak_held_bytes}};
+  StatWriter stats(Declaration(), std::string(name()) + ".");
+  stats.Add("pfc_frames", counters_.pfc_frames)
+      .Add("xoff_frames", counters_.xoff_frames)
+      .Add("xon_frames", counters_.xon_frames)
+      .Add("bad_pfc_frames", counters_.bad_frames)
+      .Add("ecn_marked", counters_.ecn_marked)
+      .Add("peak_held_bytes", counters_.peak_held_bytes);
   for (unsigned p = 0; p < pause_.size(); ++p) {
     for (uint8_t tc = 0; tc < net::Router::kTrafficClasses; ++tc) {
       if (const uint64_t ps = paused_ps(p, tc); ps > 0) {
-        stats.push_back({prefix + "port" + std::to_string(p) + ".tc" +
-                             std::to_string(tc) + ".paused_ps",
-                         ps});
+        stats.Add("port<p>.tc<t>.paused_ps",
+                  {std::to_string(p), std::to_string(tc)}, ps);
       }
     }
   }
-  return stats;
+  return stats.Take();
 }
 
 }  // namespace lq::transport

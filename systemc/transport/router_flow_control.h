@@ -23,6 +23,7 @@
 #include "models/transport/ecn_marking.h"
 #include "models/transport/pfc_ingress.h"
 #include "models/transport/pfc_pause.h"
+#include "systemc/common/component_decl.h"
 #include "systemc/common/stat_list.h"
 #include "systemc/network/network_interface.h"
 #include "systemc/network/router.h"
@@ -67,6 +68,7 @@ class RouterFlowControl : public sc_core::sc_module {
   // paused for `tc` so far (TRN-8.10).
   uint64_t paused_ps(unsigned port, uint8_t tc) const;
   StatList Stats() const;
+  static const ComponentDecl& Declaration();
   // Called whenever output `port` pauses or resumes `tc`, with the time in
   // ps (for pause timelines; the counters above give the totals).
   using PauseObserver = std::function<void(unsigned port, uint8_t tc,

@@ -824,24 +824,55 @@ void TransportEngine::WaitOutOfDma() {
   }
 }
 
+const ComponentDecl& TransportEngine::Declaration() {
+  static const ComponentDecl decl{
+      "transport",
+      "a card's RDMA transport engine: RC queue pairs over RoCEv2 (trn.md)",
+      {{"network", "slot socket",
+        "to the router's local port, through its network interface"},
+       {"memory", "TLM-2.0 initiator", "DMA to the card's memory"}},
+      {{"packets_sent", "packets sent"},
+       {"packets_received", "packets received"},
+       {"retransmits", "requests sent again (TRN-7.3)"},
+       {"bad_packets", "packets failing TRN-4 parsing or the ICRC, dropped"},
+       {"stray_packets",
+        "packets for no QP, one not accepting them, or another P_Key"},
+       {"duplicates",
+        "requests that arrived again, not executed again (TRN-6.11)"},
+       {"out_of_sequence", "requests ahead of the expected PSN (TRN-7.2)"},
+       {"dma_errors", "DMA accesses that failed"},
+       {"access_errors", "accesses refused by TRN-6.14's region check"},
+       {"ce_received", "packets that arrived CE-marked (TRN-9.2)"},
+       {"cnps_sent", "CNPs sent (TRN-9.6)"},
+       {"cnps_received", "CNPs handed to a QP's congestion control"},
+       {"work_posted", "work requests posted, send and receive"},
+       {"work_completed", "work requests completed successfully"},
+       {"work_failed",
+        "work requests completed with an error, flushes included"},
+       {"work_discarded",
+        "work requests discarded by a modify to RESET (TRN-5.2)"}}};
+  return decl;
+}
+
 StatList TransportEngine::Stats() const {
-  const std::string prefix = std::string(name()) + ".";
-  return {{prefix + "packets_sent", counters_.packets_sent},
-          {prefix + "packets_received", counters_.packets_received},
-          {prefix + "retransmits", counters_.retransmits},
-          {prefix + "bad_packets", counters_.bad_packets},
-          {prefix + "stray_packets", counters_.stray_packets},
-          {prefix + "duplicates", counters_.duplicates},
-          {prefix + "out_of_sequence", counters_.out_of_sequence},
-          {prefix + "dma_errors", counters_.dma_errors},
-          {prefix + "access_errors", counters_.access_errors},
-          {prefix + "ce_received", counters_.ce_received},
-          {prefix + "cnps_sent", counters_.cnps_sent},
-          {prefix + "cnps_received", counters_.cnps_received},
-          {prefix + "work_posted", counters_.work_posted},
-          {prefix + "work_completed", counters_.work_completed},
-          {prefix + "work_failed", counters_.work_failed},
-          {prefix + "work_discarded", counters_.work_discarded}};
+  StatWriter stats(Declaration(), std::string(name()) + ".");
+  stats.Add("packets_sent", counters_.packets_sent)
+      .Add("packets_received", counters_.packets_received)
+      .Add("retransmits", counters_.retransmits)
+      .Add("bad_packets", counters_.bad_packets)
+      .Add("stray_packets", counters_.stray_packets)
+      .Add("duplicates", counters_.duplicates)
+      .Add("out_of_sequence", counters_.out_of_sequence)
+      .Add("dma_errors", counters_.dma_errors)
+      .Add("access_errors", counters_.access_errors)
+      .Add("ce_received", counters_.ce_received)
+      .Add("cnps_sent", counters_.cnps_sent)
+      .Add("cnps_received", counters_.cnps_received)
+      .Add("work_posted", counters_.work_posted)
+      .Add("work_completed", counters_.work_completed)
+      .Add("work_failed", counters_.work_failed)
+      .Add("work_discarded", counters_.work_discarded);
+  return stats.Take();
 }
 
 }  // namespace lq::transport

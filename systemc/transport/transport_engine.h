@@ -29,6 +29,7 @@
 #include "models/transport/qp_state.h"
 #include "models/transport/requester.h"
 #include "models/transport/responder.h"
+#include "systemc/common/component_decl.h"
 #include "systemc/common/path_probe.h"
 #include "systemc/common/stat_list.h"
 #include "systemc/network/network_interface.h"
@@ -137,6 +138,7 @@ class TransportEngine : public sc_core::sc_module {
 
   const EngineCounters& counters() const { return counters_; }
   StatList Stats() const;
+  static const ComponentDecl& Declaration();
 
  private:
   struct QueuedReply {

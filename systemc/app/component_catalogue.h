@@ -1,0 +1,19 @@
+// Every component of a node that declares its ports and statistics, in the
+// order a node is built from its board outwards: what `lqemu list` prints.
+#pragma once
+
+#include <cstdio>
+#include <vector>
+
+#include "systemc/common/component_decl.h"
+
+namespace lq::app {
+
+std::vector<const ComponentDecl*> ComponentCatalogue();
+
+// The components' ports and statistics as text (`lqemu list`) or as the
+// scenario reference's Markdown section.
+void PrintComponents(std::FILE* out);
+void PrintComponentsMarkdown(std::FILE* out);
+
+}  // namespace lq::app
