@@ -202,6 +202,20 @@ struct StudyResult {
                         : std::accumulate(hops.begin(), hops.end(), 0.0) /
                               static_cast<double>(hops.size());
   }
+  // Counts a delivered packet, sent at `sent_ns` and delivered
+  // `latency_ns` later: a delivery in the window if it arrived there, and
+  // its latency and hops if it was sent there.
+  void Count(double sent_ns, double latency_ns, double hop_count) {
+    const double window_start = warmup * clock_ns;
+    const double window_end =
+        timed ? cycles * clock_ns : std::numeric_limits<double>::max();
+    const double arrived = sent_ns + latency_ns;
+    window_deliveries += arrived >= window_start && arrived < window_end;
+    if (sent_ns >= window_start && sent_ns < window_end) {
+      latencies_cycles.push_back(latency_ns / clock_ns);
+      hops.push_back(hop_count);
+    }
+  }
   uint64_t InFlight() const {
     return sent > delivered + dropped ? sent - delivered - dropped : 0;
   }
@@ -224,24 +238,14 @@ void Measure(net::Network& network, StudyResult& result) {
       result.flit_hops += router.flits_out(p);
     }
   }
-  const double window_start = result.warmup * result.clock_ns;
-  const double window_end = result.timed ? result.cycles * result.clock_ns
-                                         : std::numeric_limits<double>::max();
   for (unsigned n = 0; n < network.nodes(); ++n) {
     const net::TrafficSource& source = network.source(n);
     result.sent += source.sent();
     result.delivered += source.latencies_ns().size();
     result.dropped += network.router(n).counters().Dropped();
     for (size_t i = 0; i < source.latencies_ns().size(); ++i) {
-      const double sent = source.sent_ns()[i];
-      const double arrived = sent + source.latencies_ns()[i];
-      result.window_deliveries +=
-          arrived >= window_start && arrived < window_end;
-      if (sent >= window_start && sent < window_end) {
-        result.latencies_cycles.push_back(source.latencies_ns()[i] /
-                                          result.clock_ns);
-        result.hops.push_back(source.hops()[i]);
-      }
+      result.Count(source.sent_ns()[i], source.latencies_ns()[i],
+                   source.hops()[i]);
     }
   }
 }
@@ -479,18 +483,10 @@ void RunOnCycleKernel(const StudyShape& shape, const ParamSet& params,
   result.nodes = fabric.endpoints();
   result.links = fabric.links();
 
-  const auto window_start = static_cast<uint64_t>(result.warmup);
-  const uint64_t window_end = result.timed
-                                  ? static_cast<uint64_t>(result.cycles)
-                                  : std::numeric_limits<uint64_t>::max();
-  fabric.SetDeliveryHook([&](const net::CycleDelivery& d) {
-    result.window_deliveries +=
-        d.delivered >= window_start && d.delivered < window_end;
-    if (d.created >= window_start && d.created < window_end) {
-      result.latencies_cycles.push_back(
-          static_cast<double>(d.delivered - d.created));
-      result.hops.push_back(d.hops);
-    }
+  fabric.SetDeliveryHook([&result](const net::CycleDelivery& d) {
+    result.Count(static_cast<double>(d.created) * result.clock_ns,
+                 static_cast<double>(d.delivered - d.created) * result.clock_ns,
+                 d.hops);
   });
   // The measured window, then a drain with no new packets so that those
   // sent in the window arrive and count.
