@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "models/network/round_robin_round.h"
+#include "models/network/separable_allocator.h"
 #include "models/network/wait_cycle.h"
 
 namespace lq::net {
@@ -47,12 +48,8 @@ struct CycleFabric::Router {
     bool owned = false;
     uint32_t credits = 0;
   };
-  struct Request {
-    unsigned port, vc, out_port;
-  };
-
   Router(uint32_t node_id, unsigned network_ports, bool endpoint, unsigned vcs,
-         unsigned buffer)
+         unsigned buffer, unsigned islip_iterations)
       : node(node_id),
         local(network_ports),
         ports(network_ports + (endpoint ? 1 : 0)),
@@ -63,14 +60,8 @@ struct CycleFabric::Router {
         occupied((ports * vcs + 63) / 64, 0),
         outputs(ports * vcs),
         va_next(ports * vcs, 0),
-        sa_input_next(ports, 0),
-        sa_output_next(ports, 0),
-        accept_next(ports, 0),
         va_round(ports * vcs),
-        grant_round(ports),
-        accept_round(ports),
-        matched(ports, kNone),
-        out_taken(ports, false) {
+        switch_allocator(ports, vcs, islip_iterations) {
     for (size_t i = 0; i < inputs.size(); ++i) {
       inputs[i].first = static_cast<uint32_t>(i * capacity);
     }
@@ -118,12 +109,9 @@ struct CycleFabric::Router {
   std::vector<Entry> pool;
   std::vector<uint64_t> occupied;  // a bit per input VC holding packets
   std::vector<OutputVc> outputs;   // [port][vc]
-  std::vector<unsigned> va_next, sa_input_next, sa_output_next, accept_next;
-  RoundRobinRound va_round, grant_round, accept_round;
-  std::vector<unsigned> matched;
-  std::vector<bool> out_taken;
-  std::vector<unsigned> matched_inputs;
-  std::vector<Request> requests;
+  std::vector<unsigned> va_next;   // VC allocation's pointers, per output VC
+  RoundRobinRound va_round;
+  SeparableAllocator switch_allocator;
   std::vector<unsigned> dirty;  // inputs with freed flits
   std::vector<topo::PortId> candidates;
   uint64_t held = 0;  // packets in input VCs
@@ -173,8 +161,9 @@ CycleFabric::CycleFabric(std::shared_ptr<const topo::RoutingFunction> routing,
   endpoints_ = topology.EndpointCount();
   for (topo::NodeId n = 0; n < topology.NodeCount(); ++n) {
     const unsigned ports = topology.PortCount(n);
-    auto router = std::make_unique<Router>(n, ports, topology.IsEndpoint(n),
-                                           vcs_, config.vc_buffer_flits);
+    auto router = std::make_unique<Router>(
+        n, ports, topology.IsEndpoint(n), vcs_, config.vc_buffer_flits,
+        config.islip ? config.islip_iterations : 0);
     for (topo::PortId p = 0; p < ports; ++p) {
       if (auto far = topology.Neighbour(n, p)) {
         router->far[p] = *far;
@@ -381,7 +370,8 @@ void CycleFabric::StepRouter(Router& r) {
   }
   // Switch-allocation requests: per input port, its VCs in round-robin
   // order; round-robin asks with the first that can send, iSLIP with all.
-  r.requests.clear();
+  SeparableAllocator& allocator = r.switch_allocator;
+  allocator.Clear();
   unsigned last_port = kNone;
   r.ForEachOccupied([&](unsigned occupied) {
     const unsigned p = occupied / vcs_;
@@ -390,7 +380,7 @@ void CycleFabric::StepRouter(Router& r) {
     }
     last_port = p;
     for (unsigned k = 0; k < vcs_; ++k) {
-      const unsigned v = (r.sa_input_next[p] + k) % vcs_;
+      const unsigned v = (allocator.first_vc(p) + k) % vcs_;
       Router::InputVc& in = r.inputs[p * vcs_ + v];
       while (!in.empty() && r.front(in).discard &&
              r.front(in).arrived == flits) {
@@ -409,8 +399,8 @@ void CycleFabric::StepRouter(Router& r) {
           r.outputs[head.out_port * vcs_ + head.out_vc].credits == 0) {
         continue;
       }
-      r.requests.push_back({p, v, head.out_port});
-      if (!config_.islip) {
+      allocator.Request(p, v, head.out_port);
+      if (!allocator.every_vc()) {
         break;
       }
     }
@@ -457,67 +447,7 @@ void CycleFabric::StepRouter(Router& r) {
       head.ready = now_ + 1;  // later flits follow one cycle apart
     }
   };
-  if (!config_.islip) {
-    r.grant_round.Clear();
-    for (unsigned q = 0; q < r.requests.size(); ++q) {
-      const Router::Request& request = r.requests[q];
-      r.grant_round.Offer(
-          request.out_port, q,
-          RoundRobinRound::Distance(
-              request.port, r.sa_output_next[request.out_port], r.ports));
-    }
-    for (const unsigned o : r.grant_round.touched()) {
-      const Router::Request request = r.requests[r.grant_round.winner(o)];
-      send(request.port, request.vc);
-      r.sa_output_next[o] = (request.port + 1) % r.ports;
-      r.sa_input_next[request.port] = (request.vc + 1) % vcs_;
-    }
-  } else {
-    r.matched_inputs.clear();
-    for (unsigned iteration = 0; iteration < config_.islip_iterations;
-         ++iteration) {
-      r.grant_round.Clear();
-      for (const Router::Request& request : r.requests) {
-        const unsigned o = request.out_port;
-        if (r.matched[request.port] == kNone && !r.out_taken[o]) {
-          r.grant_round.Offer(o, request.port,
-                              RoundRobinRound::Distance(
-                                  request.port, r.sa_output_next[o], r.ports));
-        }
-      }
-      r.accept_round.Clear();
-      for (const unsigned o : r.grant_round.touched()) {
-        const unsigned p = r.grant_round.winner(o);
-        r.accept_round.Offer(
-            p, o, RoundRobinRound::Distance(o, r.accept_next[p], r.ports));
-      }
-      if (r.accept_round.empty()) {
-        break;
-      }
-      for (const unsigned p : r.accept_round.touched()) {
-        const unsigned o = r.accept_round.winner(p);
-        r.matched[p] = o;
-        r.out_taken[o] = true;
-        r.matched_inputs.push_back(p);
-        if (iteration == 0) {
-          r.sa_output_next[o] = (p + 1) % r.ports;
-          r.accept_next[p] = (o + 1) % r.ports;
-        }
-      }
-    }
-    for (const unsigned p : r.matched_inputs) {
-      const unsigned o = r.matched[p];
-      r.matched[p] = kNone;
-      r.out_taken[o] = false;
-      for (const Router::Request& request : r.requests) {
-        if (request.port == p && request.out_port == o) {
-          send(p, request.vc);
-          r.sa_input_next[p] = (request.vc + 1) % vcs_;
-          break;
-        }
-      }
-    }
-  }
+  allocator.Allocate(send);
   // Credits for the flits that left (NET-8.2): over the link, or at once
   // to the local interface.
   for (const unsigned i : r.dirty) {

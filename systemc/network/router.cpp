@@ -71,8 +71,10 @@ Router::Router(const sc_core::sc_module_name& name, const RouterConfig& config)
       vcs_(config.vc_classes * config.vc_sets),
       period_(config.clock_ns, sc_core::SC_NS),
       va_round_((config.network_ports + 1) * vcs_),
-      grant_round_(config.network_ports + 1),
-      accept_round_(config.network_ports + 1) {
+      switch_allocator_(config.network_ports + 1, vcs_,
+                        config.allocator == SwitchAllocator::kIslip
+                            ? config.islip_iterations
+                            : 0) {
   if (auto problem = RouterConfigProblem(config)) {
     throw std::invalid_argument(std::string(this->name()) + ": " + *problem);
   }
@@ -100,11 +102,6 @@ Router::Router(const sc_core::sc_module_name& name, const RouterConfig& config)
   port_active_.assign(ports, false);
   port_down_.assign(ports, false);
   va_next_.assign(ports * vcs_, 0);
-  sa_input_next_.assign(ports, 0);
-  sa_output_next_.assign(ports, 0);
-  accept_next_.assign(ports, 0);
-  matched_.assign(ports, kNone);
-  out_taken_.assign(ports, false);
   flits_in_.assign(ports, 0);
   flits_out_.assign(ports, 0);
   SC_HAS_PROCESS(Router);
@@ -216,11 +213,8 @@ void Router::Cycle() {
   RouteHeads(now);
   AllocateVcs(now);
   CollectRequests(now);
-  if (config_.allocator == SwitchAllocator::kIslip) {
-    AllocateIslip();
-  } else {
-    AllocateRoundRobin();
-  }
+  switch_allocator_.Allocate(
+      [this](unsigned port, unsigned vc) { Send(port, vc); });
   for (const unsigned i : dirty_inputs_) {
     ReturnCredits(i);
   }
@@ -736,11 +730,10 @@ bool Router::Sendable(unsigned port, unsigned vc, const sc_core::sc_time& now) {
 // port's pointer: round-robin allocation takes each port's first, iSLIP
 // all of them. Dropped packets leave here once their last byte is in.
 void Router::CollectRequests(const sc_core::sc_time& now) {
-  const bool every_vc = config_.allocator == SwitchAllocator::kIslip;
-  requests_.clear();
+  switch_allocator_.Clear();
   for (const unsigned p : active_ports_) {
     for (unsigned k = 0; k < vcs_; ++k) {
-      const unsigned v = (sa_input_next_[p] + k) % vcs_;
+      const unsigned v = (switch_allocator_.first_vc(p) + k) % vcs_;
       InputVc& in = input(p, v);
       while (!in.packets.empty() && in.packets.front().discard &&
              in.packets.front().received == in.packets.front().total) {
@@ -752,81 +745,8 @@ void Router::CollectRequests(const sc_core::sc_time& now) {
           !Sendable(p, v, now)) {
         continue;
       }
-      requests_.push_back({p, v, in.packets.front().out_port});
-      if (!every_vc) {
-        break;
-      }
-    }
-  }
-}
-
-// Separable input-first: each input port has made one request; each output
-// port grants the requester nearest after its pointer.
-void Router::AllocateRoundRobin() {
-  const unsigned ports = port_count();
-  grant_round_.Clear();
-  for (unsigned r = 0; r < requests_.size(); ++r) {
-    const Request& request = requests_[r];
-    const unsigned o = request.out_port;
-    grant_round_.Offer(
-        o, r,
-        RoundRobinRound::Distance(request.port, sa_output_next_[o], ports));
-  }
-  for (const unsigned o : grant_round_.touched()) {
-    const Request request = requests_[grant_round_.winner(o)];
-    Send(request.port, request.vc);
-    sa_output_next_[o] = (request.port + 1) % ports;
-    sa_input_next_[request.port] = (request.vc + 1) % vcs_;
-  }
-}
-
-// iSLIP (McKeown): each iteration, every unmatched output grants the
-// unmatched requesting input nearest after its grant pointer, and every
-// input accepts the granting output nearest after its accept pointer.
-// Pointers move past a match only in the first iteration. A matched input
-// sends from its first requesting VC for that output in round-robin order.
-void Router::AllocateIslip() {
-  const unsigned ports = port_count();
-  matched_inputs_.clear();
-  for (unsigned iteration = 0; iteration < config_.islip_iterations;
-       ++iteration) {
-    grant_round_.Clear();
-    for (const Request& request : requests_) {
-      const unsigned o = request.out_port;
-      if (matched_[request.port] == kNone && !out_taken_[o]) {
-        grant_round_.Offer(
-            o, request.port,
-            RoundRobinRound::Distance(request.port, sa_output_next_[o], ports));
-      }
-    }
-    accept_round_.Clear();
-    for (const unsigned o : grant_round_.touched()) {
-      const unsigned p = grant_round_.winner(o);
-      accept_round_.Offer(p, o,
-                          RoundRobinRound::Distance(o, accept_next_[p], ports));
-    }
-    if (accept_round_.empty()) {
-      break;
-    }
-    for (const unsigned p : accept_round_.touched()) {
-      const unsigned o = accept_round_.winner(p);
-      matched_[p] = o;
-      out_taken_[o] = true;
-      matched_inputs_.push_back(p);
-      if (iteration == 0) {
-        sa_output_next_[o] = (p + 1) % ports;
-        accept_next_[p] = (o + 1) % ports;
-      }
-    }
-  }
-  for (const unsigned p : matched_inputs_) {
-    const unsigned o = matched_[p];
-    matched_[p] = kNone;
-    out_taken_[o] = false;
-    for (const Request& request : requests_) {
-      if (request.port == p && request.out_port == o) {
-        Send(p, request.vc);
-        sa_input_next_[p] = (request.vc + 1) % vcs_;
+      switch_allocator_.Request(p, v, in.packets.front().out_port);
+      if (!switch_allocator_.every_vc()) {
         break;
       }
     }

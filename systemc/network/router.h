@@ -21,6 +21,7 @@
 
 #include "models/network/round_robin_round.h"
 #include "models/network/route_header.h"
+#include "models/network/separable_allocator.h"
 #include "models/network/vc_stream.h"
 #include "models/topology/routing.h"
 #include "systemc/common/component_decl.h"
@@ -258,13 +259,6 @@ class Router : public sc_core::sc_module {
     Bytes slot;
     bool abort;  // link::Slot::abort
   };
-  // One input port's choice in switch allocation.
-  struct Request {
-    unsigned port;
-    unsigned vc;
-    unsigned out_port;
-  };
-
   void OnSlot(unsigned port, link::Slot slot, const sc_core::sc_time& delay);
   void OnCredit(unsigned port, unsigned vc, unsigned count,
                 const sc_core::sc_time& delay);
@@ -308,8 +302,6 @@ class Router : public sc_core::sc_module {
   void RouteHeads(const sc_core::sc_time& now);
   void AllocateVcs(const sc_core::sc_time& now);
   void CollectRequests(const sc_core::sc_time& now);
-  void AllocateRoundRobin();
-  void AllocateIslip();
   bool Sendable(unsigned port, unsigned vc, const sc_core::sc_time& now);
   void Send(unsigned in_port, unsigned in_vc);
   void ReturnCredits(unsigned index);
@@ -367,19 +359,10 @@ class Router : public sc_core::sc_module {
   std::vector<bool> port_active_;
   std::vector<unsigned> dirty_inputs_;
 
-  // Round-robin pointers: per output VC (VA), per input port (the VC it
-  // serves next) and per output port (SA; iSLIP's grant pointers), and
-  // iSLIP's accept pointers per input port.
-  std::vector<unsigned> va_next_, sa_input_next_, sa_output_next_;
-  std::vector<unsigned> accept_next_;
-  // One allocation round's arbiters: per output VC (VA), per output port
-  // (SA grants) and per input port (iSLIP accepts); iSLIP's matches: per
-  // input port its output, per output port whether it is taken.
-  static constexpr unsigned kNone = RoundRobinRound::kNone;
-  RoundRobinRound va_round_, grant_round_, accept_round_;
-  std::vector<unsigned> matched_, matched_inputs_;
-  std::vector<bool> out_taken_;
-  std::vector<Request> requests_;
+  // VC allocation: a round-robin pointer and an arbiter per output VC.
+  std::vector<unsigned> va_next_;
+  RoundRobinRound va_round_;
+  SeparableAllocator switch_allocator_;   // NET-8.5
   std::vector<topo::PortId> candidates_;  // AdaptiveChoice()'s scratch
 
   std::vector<uint64_t> flits_in_, flits_out_;
