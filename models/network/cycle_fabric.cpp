@@ -336,16 +336,19 @@ void CycleFabric::StepRouter(Router& r) {
     }
     unsigned o = kNone;
     if (head.adaptive) {
-      const unsigned set = (i % vcs_) / config_.vc_classes;
-      const unsigned out_vc =
-          set * config_.vc_classes + *routing_->AdaptiveClass();
+      const unsigned first =
+          ((i % vcs_) / config_.vc_classes) * config_.vc_classes;
+      const unsigned lowest = first + *routing_->AdaptiveClass();
+      const unsigned end = first + routing_->VcClasses();
       routing_->AdaptivePorts(r.node, packets_[head.packet].dst, r.candidates);
       for (const topo::PortId port : r.candidates) {
-        const unsigned c = port * vcs_ + out_vc;
-        const Router::OutputVc& out = r.outputs[c];
-        if (!out.owned && out.credits > 0 &&
-            (o == kNone || out.credits > r.outputs[o].credits)) {
-          o = c;
+        for (unsigned out_vc = lowest; out_vc < end; ++out_vc) {
+          const unsigned c = port * vcs_ + out_vc;
+          const Router::OutputVc& out = r.outputs[c];
+          if (!out.owned && out.credits > 0 &&
+              (o == kNone || out.credits > r.outputs[o].credits)) {
+            o = c;
+          }
         }
       }
     }
@@ -489,7 +492,7 @@ void CycleFabric::Route(Router& r, unsigned i, Entry& head) {
       step->port == r.local ? vc : set * config_.vc_classes + step->vc);
   const auto adaptive_class = routing_->AdaptiveClass();
   head.adaptive = adaptive_class && step->port != r.local &&
-                  (port == r.local || in_class == *adaptive_class);
+                  (port == r.local || in_class >= *adaptive_class);
 }
 
 // The interface admits waiting packets whole (NET-8.8), each into the VC

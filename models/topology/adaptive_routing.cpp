@@ -1,14 +1,25 @@
 // Adaptive routing's productive ports and its escape steps.
 #include "models/topology/adaptive_routing.h"
 
+#include <stdexcept>
+
 namespace lq::topo {
 
-AdaptiveRouting::AdaptiveRouting(std::shared_ptr<const Torus> torus)
-    : RoutingFunction(torus), torus_(torus), escape_(std::move(torus), true) {}
+AdaptiveRouting::AdaptiveRouting(std::shared_ptr<const Torus> torus,
+                                 VcClass adaptive_classes)
+    : RoutingFunction(torus),
+      torus_(torus),
+      escape_(std::move(torus), true),
+      adaptive_classes_(adaptive_classes) {
+  if (adaptive_classes_ < 1 || adaptive_classes_ > kMaxAdaptiveClasses) {
+    throw std::invalid_argument(
+        "adaptive routing takes 1 or 2 adaptive classes");
+  }
+}
 
 Result<RouteStep> AdaptiveRouting::Route(NodeId current, PortId in_port,
                                          VcClass in_vc, NodeId dst) const {
-  if (in_vc == kAdaptiveClass && current != dst) {
+  if (in_vc >= kAdaptiveClass && current != dst) {
     // Leaving the adaptive class: the escape network as if injected here.
     return escape_.Route(current, torus_->LocalPort(current), 0, dst);
   }

@@ -12,19 +12,24 @@
 namespace lq::topo {
 
 // Duato's method with an absorbing escape: classes 0 and 1 are `dor` with
-// its dateline rule, class 2 is adaptive. A packet in class 2 (or just
-// injected) may take any productive port on class 2; when none is free the
-// router sends it on Route()'s step, the dor step of a packet injected at
-// this node, and from then on it follows dor in the escape classes. Route()
-// alone therefore traces the escape network, which is dor and acyclic.
+// its dateline rule, classes 2 and up (one or two of them) are adaptive. A
+// packet in an adaptive class (or just injected) may take any productive
+// port on any adaptive class; when none is free the router sends it on
+// Route()'s step, the dor step of a packet injected at this node, and from
+// then on it follows dor in the escape classes. Route() alone therefore
+// traces the escape network, which is dor and acyclic.
 class AdaptiveRouting : public RoutingFunction {
  public:
-  static constexpr VcClass kAdaptiveClass = 2;
+  static constexpr VcClass kAdaptiveClass = 2;  // the lowest adaptive class
+  static constexpr VcClass kMaxAdaptiveClasses = 2;
 
-  explicit AdaptiveRouting(std::shared_ptr<const Torus> torus);
+  AdaptiveRouting(std::shared_ptr<const Torus> torus,
+                  VcClass adaptive_classes = 1);
 
   std::string Name() const override { return "adaptive"; }
-  VcClass VcClasses() const override { return 3; }
+  VcClass VcClasses() const override {
+    return kAdaptiveClass + adaptive_classes_;
+  }
   Result<RouteStep> Route(NodeId current, PortId in_port, VcClass in_vc,
                           NodeId dst) const override;
   std::optional<VcClass> AdaptiveClass() const override {
@@ -36,6 +41,7 @@ class AdaptiveRouting : public RoutingFunction {
  private:
   std::shared_ptr<const Torus> torus_;
   DorRouting escape_;
+  VcClass adaptive_classes_;
 };
 
 }  // namespace lq::topo

@@ -35,8 +35,9 @@ class RoutingFunction {
   virtual Result<RouteStep> Route(NodeId current, PortId in_port, VcClass in_vc,
                                   NodeId dst) const = 0;
 
-  // Adaptive functions (NET-4.3) only: the class on which a packet may
-  // choose among AdaptivePorts(); Route() then gives its escape step.
+  // Adaptive functions (NET-4.3) only: the lowest class on which a packet
+  // may choose among AdaptivePorts(); every class from it up to
+  // VcClasses() - 1 is adaptive. Route() then gives the escape step.
   virtual std::optional<VcClass> AdaptiveClass() const { return std::nullopt; }
   // The productive ports at `current` toward `dst`, ascending; empty at DST.
   virtual void AdaptivePorts(NodeId /*current*/, NodeId /*dst*/,

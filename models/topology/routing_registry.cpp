@@ -51,16 +51,22 @@ RoutingResult MakeDor(const ComponentInfo& info,
       std::make_unique<DorRouting>(*torus, *dateline == 1));
 }
 
-RoutingResult MakeAdaptive(const ComponentInfo&,
+RoutingResult MakeAdaptive(const ComponentInfo& info,
                            std::shared_ptr<const Topology> topology,
-                           const ParamMap&) {
+                           const ParamMap& params) {
   Result<std::shared_ptr<const Torus>> torus =
       As<Torus>(topology, "adaptive", "torus");
   if (!torus) {
     return torus.error();
   }
-  return std::unique_ptr<RoutingFunction>(
-      std::make_unique<AdaptiveRouting>(*torus));
+  Result<uint32_t> classes = ParseUnsigned(
+      "adaptive_classes", ParamOrDefault(info, params, "adaptive_classes"), 1,
+      AdaptiveRouting::kMaxAdaptiveClasses);
+  if (!classes) {
+    return classes.error();
+  }
+  return std::unique_ptr<RoutingFunction>(std::make_unique<AdaptiveRouting>(
+      *torus, static_cast<VcClass>(*classes)));
 }
 
 RoutingResult MakeUpDown(const ComponentInfo&,
@@ -134,9 +140,9 @@ const std::vector<Entry>& Entries() {
           "on"}}},
        MakeDor},
       {{"adaptive",
-        "torus: minimal adaptive on class 2, dor escape on classes 0-1; "
-        "needs net.vc_classes 3 (NET-4.3)",
-        {}},
+        "torus: minimal adaptive on classes 2 and up, dor escape on classes "
+        "0-1; needs net.vc_classes 2 + adaptive_classes (NET-4.3)",
+        {{"adaptive_classes", "adaptive VC classes, 1..2", "1"}}},
        MakeAdaptive},
       {{"updown",
         "fattree: up to the lowest common tier, then down (NET-4.4)",

@@ -633,7 +633,7 @@ void Router::Route(unsigned port, unsigned vc, InputPacket& packet) {
   // VC allocation; the step above is its escape (NET-4.3).
   const std::optional<topo::VcClass> adaptive_class = routing_->AdaptiveClass();
   packet.adaptive = adaptive_class && step->port != local_port() &&
-                    (port == local_port() || in_class == *adaptive_class);
+                    (port == local_port() || in_class >= *adaptive_class);
   if (Stranded(packet)) {
     ++counters_.drops_link_down;  // NET-7.1
     Discard(port, vc, packet);
@@ -696,23 +696,28 @@ void Router::AllocateVcs(const sc_core::sc_time& now) {
   }
 }
 
-// NET-4.3: the productive port whose adaptive-class VC is free, not paused
-// and has the most credits (the lowest port among equals), or nothing, in
-// which case the packet asks for its escape step.
+// NET-4.3: the productive port's adaptive-class VC that is free, not paused
+// and has the most credits (the lowest port, then the lowest class, among
+// equals), or nothing, in which case the packet asks for its escape step.
 std::optional<unsigned> Router::AdaptiveChoice(unsigned vc,
                                                const InputPacket& packet) {
-  const unsigned set = vc / config_.vc_classes;
-  const unsigned out_vc = set * config_.vc_classes + *routing_->AdaptiveClass();
+  const unsigned first = (vc / config_.vc_classes) * config_.vc_classes;
+  const unsigned lowest = first + *routing_->AdaptiveClass();
+  const unsigned end = first + routing_->VcClasses();
   routing_->AdaptivePorts(config_.node, packet.header.dst, candidates_);
   std::optional<unsigned> best;
   for (const topo::PortId port : candidates_) {
-    const unsigned o = index(port, out_vc);
-    if (port_down_[port] || outputs_[o].owned || outputs_[o].credits == 0 ||
-        paused(port, packet.header.tc)) {
+    if (port_down_[port] || paused(port, packet.header.tc)) {
       continue;
     }
-    if (!best || outputs_[o].credits > outputs_[*best].credits) {
-      best = o;
+    for (unsigned out_vc = lowest; out_vc < end; ++out_vc) {
+      const unsigned o = index(port, out_vc);
+      if (outputs_[o].owned || outputs_[o].credits == 0) {
+        continue;
+      }
+      if (!best || outputs_[o].credits > outputs_[*best].credits) {
+        best = o;
+      }
     }
   }
   return best;

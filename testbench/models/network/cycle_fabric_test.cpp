@@ -152,16 +152,23 @@ TEST(CycleFabric, OtherAllocatorsAndRoutingFunctionsDeliverEverything) {
     std::string topology;
     topo::ParamMap shape;
     std::string routing;
+    topo::ParamMap params;
     unsigned classes;
     bool islip;
   };
   const std::vector<Case> cases = {
-      {"torus", {{"dims", "4x4x4"}}, "dor", 2, true},
-      {"torus", {{"dims", "4x4x4"}}, "adaptive", 3, false},
-      {"fattree", {{"endpoints", "64"}}, "updown", 1, false},
+      {"torus", {{"dims", "4x4x4"}}, "dor", {}, 2, true},
+      {"torus", {{"dims", "4x4x4"}}, "adaptive", {}, 3, false},
+      {"torus",
+       {{"dims", "4x4x4"}},
+       "adaptive",
+       {{"adaptive_classes", "2"}},
+       4,
+       false},
+      {"fattree", {{"endpoints", "64"}}, "updown", {}, 1, false},
   };
   for (const Case& c : cases) {
-    const auto routing = Routing(c.topology, c.shape, c.routing);
+    const auto routing = Routing(c.topology, c.shape, c.routing, c.params);
     CycleFabricConfig config;
     config.vc_classes = c.classes;
     config.islip = c.islip;
@@ -171,7 +178,8 @@ TEST(CycleFabric, OtherAllocatorsAndRoutingFunctionsDeliverEverything) {
     const uint32_t endpoints = routing->topology().EndpointCount();
     CycleFabric fabric(routing, Uniform(endpoints), config);
     RunAll(fabric, 100000);
-    EXPECT_EQ(fabric.delivered(), endpoints * 100u) << c.routing;
+    EXPECT_EQ(fabric.delivered(), endpoints * 100u)
+        << c.routing << " with " << c.classes << " classes";
     EXPECT_FALSE(fabric.deadlocked()) << c.routing;
   }
 }

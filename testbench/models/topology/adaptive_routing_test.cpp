@@ -83,26 +83,41 @@ TEST(AdaptiveRouting, NET_4_3_EscapeClassesFollowDorExactly) {
   }
 }
 
-TEST(AdaptiveRouting, NET_4_3_LeavingTheAdaptiveClassIsDorAsIfInjectedHere) {
+TEST(AdaptiveRouting, NET_4_3_LeavingAnAdaptiveClassIsDorAsIfInjectedHere) {
   const std::shared_ptr<const Torus> torus = MakeTorus({4, 4, 4});
-  const AdaptiveRouting routing(torus);
+  const AdaptiveRouting routing(torus, 2);
   const DorRouting dor(torus, true);
   for (NodeId here = 0; here < torus->NodeCount(); ++here) {
     for (NodeId dst = 0; dst < torus->NodeCount(); ++dst) {
       const Result<RouteStep> injected =
           dor.Route(here, torus->LocalPort(here), 0, dst);
       for (PortId in_port = 0; in_port < torus->PortCount(here); ++in_port) {
-        const Result<RouteStep> escape =
-            routing.Route(here, in_port, AdaptiveRouting::kAdaptiveClass, dst);
-        ASSERT_TRUE(escape.ok());
-        EXPECT_EQ(escape->port, injected->port);
-        if (here != dst) {
-          EXPECT_EQ(escape->vc, injected->vc)
-              << "the escape restarts dor's dateline classes at this node";
+        for (VcClass in_vc = AdaptiveRouting::kAdaptiveClass;
+             in_vc < routing.VcClasses(); ++in_vc) {
+          const Result<RouteStep> escape =
+              routing.Route(here, in_port, in_vc, dst);
+          ASSERT_TRUE(escape.ok());
+          EXPECT_EQ(escape->port, injected->port) << "from class " << in_vc;
+          if (here != dst) {
+            EXPECT_EQ(escape->vc, injected->vc)
+                << "the escape from class " << in_vc
+                << " restarts dor's dateline classes at this node";
+          }
         }
       }
     }
   }
+}
+
+TEST(AdaptiveRouting, NET_4_3_AdaptiveClassesParameterSetsTheClassCount) {
+  const std::shared_ptr<const Torus> torus = MakeTorus({4, 4, 4});
+  EXPECT_EQ(AdaptiveRouting(torus).VcClasses(), 3u) << "one adaptive class";
+  EXPECT_EQ(AdaptiveRouting(torus, 2).VcClasses(), 4u) << "two";
+  EXPECT_EQ(AdaptiveRouting(torus, 2).AdaptiveClass(), VcClass{2})
+      << "the adaptive classes start above the two escape classes";
+  EXPECT_THROW(AdaptiveRouting(torus, 0), std::invalid_argument);
+  EXPECT_THROW(AdaptiveRouting(torus, 3), std::invalid_argument)
+      << "escape and adaptive classes must fit the link's 4 VCs (NET-3.1)";
 }
 
 TEST(AdaptiveRouting, NET_4_7_EscapeNetworkIsAcyclicAndMinimal) {

@@ -70,6 +70,10 @@ TEST(RoutingRegistry, NET_4_8_BuildsEachFunctionForItsTopology) {
       CreateRouting("dor", Create("torus"), {{"dateline", "off"}});
   ASSERT_TRUE(no_dateline.ok());
   EXPECT_EQ((*no_dateline)->VcClasses(), 1u);
+  Result<std::unique_ptr<RoutingFunction>> two_adaptive =
+      CreateRouting("adaptive", Create("torus"), {{"adaptive_classes", "2"}});
+  ASSERT_TRUE(two_adaptive.ok()) << two_adaptive.error().reason;
+  EXPECT_EQ((*two_adaptive)->VcClasses(), 4u) << "2 escape + 2 adaptive";
 }
 
 TEST(RoutingRegistry,
@@ -83,6 +87,12 @@ TEST(RoutingRegistry,
   EXPECT_FALSE(CreateRouting("adaptive", Create("fattree"), {}).ok())
       << "adaptive needs torus coordinates";
   EXPECT_FALSE(CreateRouting("dor", Create("torus"), {{"dateline", "1"}}).ok());
+  for (const char* classes : {"0", "3", "x"}) {
+    EXPECT_FALSE(CreateRouting("adaptive", Create("torus"),
+                               {{"adaptive_classes", classes}})
+                     .ok())
+        << "adaptive_classes " << classes << " is outside 1..2";
+  }
   EXPECT_FALSE(
       CreateRouting("fullmesh", Create("fullmesh"), {{"vls", "3"}}).ok());
   EXPECT_FALSE(CreateRouting("table", Create("torus"), {{"root", "x"}}).ok());
