@@ -10,12 +10,20 @@ namespace {
 
 double Ns(const sc_core::sc_time& t) { return t.to_seconds() * 1e9; }
 
-// Slots the cut link has carried, both ways, since the run began.
+// Slots the faulted links have carried, both ways, since the run began:
+// the cut link, or every cabled link of the failed node.
 uint64_t LinkFlits(net::Network& network, const FaultPlan& plan,
                    const topo::Topology& topology) {
-  const topo::PortRef far = *topology.Neighbour(plan.node, plan.port);
-  return network.router(plan.node).flits_out(plan.port) +
-         network.router(far.node).flits_out(far.port);
+  const bool node = plan.kind == FaultPlan::Kind::kNode;
+  uint64_t flits = 0;
+  for (topo::PortId p = 0; p < topology.PortCount(plan.node); ++p) {
+    const auto far = topology.Neighbour(plan.node, p);
+    if (far && (node || p == plan.port)) {
+      flits += network.router(plan.node).flits_out(p) +
+               network.router(far->node).flits_out(far->port);
+    }
+  }
+  return flits;
 }
 
 nlohmann::ordered_json UpdateJson(const net::RouteUpdate& u) {
@@ -28,6 +36,7 @@ nlohmann::ordered_json UpdateJson(const net::RouteUpdate& u) {
           {"failed_links", u.failed_links},
           {"failed_nodes", u.failed_nodes},
           {"changed_nodes", u.changed_nodes},
+          {"restored_nodes", u.restored_nodes},
           {"drain_rounds", u.drain_rounds},
           {"drained", u.drained},
           {"messages", u.messages}};
@@ -55,8 +64,9 @@ std::vector<ParamSpec> NetworkFaultParamSpecs() {
        1e9,
        {}},
       {"fault.restore_at_cycles",
-       "network study: when a cut link comes back up (NET-7.11); the "
-       "fabric manager takes it back fm.restore_holdoff later (0: never)",
+       "network study: when the cut link or failed node comes back "
+       "(NET-7.11, NET-7.12); the fabric manager takes it back "
+       "fm.restore_holdoff later (0: never)",
        "0",
        "cycles",
        ParamType::kInteger,
@@ -134,11 +144,6 @@ Result<std::optional<FaultPlan>> ScenarioFault(const ParamSet& params,
   }
   plan.restore_at_cycles =
       static_cast<double>(params.Integer("fault.restore_at_cycles"));
-  if (plan.restore_at_cycles > 0 && plan.kind == FaultPlan::Kind::kNode) {
-    return Fail(
-        "fault.restore_at_cycles: only a cut link comes back; a failed node "
-        "stays failed (fault.kind link)");
-  }
   if (plan.restore_at_cycles > 0 &&
       (plan.restore_at_cycles <= plan.at_cycles ||
        plan.restore_at_cycles >= static_cast<double>(cycles))) {
@@ -170,7 +175,11 @@ void InjectFault(net::Network& network, const FaultPlan& plan) {
 }
 
 RestoreSample RestoreFault(net::Network& network, const FaultPlan& plan) {
-  network.RestoreLink(plan.node, plan.port);
+  if (plan.kind == FaultPlan::Kind::kNode) {
+    network.RestoreNode(plan.node);
+  } else {
+    network.RestoreLink(plan.node, plan.port);
+  }
   return {Ns(sc_core::sc_time_stamp()),
           LinkFlits(network, plan, network.topology())};
 }
@@ -236,13 +245,14 @@ FaultOutcome MeasureFault(net::Network& network, const FaultPlan& plan,
 
 namespace {
 
-// The restore's line, if the link came back.
+// The restore's line, if the link or node came back.
 void PrintRestore(const FaultOutcome& o, double clock_ns, std::FILE* out) {
   if (!o.restore) {
     return;
   }
-  std::fprintf(out, "  restore    link up at %.0f cycles; ",
-               o.restore->at_ns / clock_ns);
+  const bool node = o.plan.kind == FaultPlan::Kind::kNode;
+  std::fprintf(out, "  restore    %s at %.0f cycles; ",
+               node ? "node back" : "link up", o.restore->at_ns / clock_ns);
   if (!o.restore_update) {
     std::fprintf(out,
                  "the fabric manager had not taken it back by the run's end "
@@ -253,10 +263,11 @@ void PrintRestore(const FaultOutcome& o, double clock_ns, std::FILE* out) {
   const double at = o.restore->at_ns;
   std::fprintf(out,
                "fabric manager: tables +%.1f us (%u nodes rewritten), switch "
-               "+%.1f us, resume +%.1f us; %llu slots over the link since\n",
+               "+%.1f us, resume +%.1f us; %llu slots over %s since\n",
                (Ns(r.computed) - at) / 1e3, r.changed_nodes,
                (Ns(r.switched) - at) / 1e3, (Ns(r.resumed) - at) / 1e3,
-               static_cast<unsigned long long>(o.link_flits_after_restore));
+               static_cast<unsigned long long>(o.link_flits_after_restore),
+               node ? "its links" : "the link");
 }
 
 }  // namespace

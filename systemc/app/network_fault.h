@@ -29,12 +29,12 @@ struct FaultPlan {
   topo::NodeId node = 0;
   topo::PortId port = 0;
   double at_cycles = 0;
-  double restore_at_cycles = 0;  // a cut link comes back (0: never)
+  double restore_at_cycles = 0;  // it comes back (0: never)
   net::FabricManagerConfig fabric_manager;
 };
 
-// The moment a cut link came back (NET-7.11), and the slots it had carried
-// both ways until then.
+// The moment the cut link or failed node came back (NET-7.11, NET-7.12),
+// and the slots its links had carried both ways until then.
 struct RestoreSample {
   double at_ns = 0;
   uint64_t link_flits = 0;
@@ -52,7 +52,7 @@ struct FaultOutcome {
   double at_ns = 0;
   std::optional<net::RouteUpdate> update;  // none: no update finished
   net::FailoverReport failover;
-  std::optional<RestoreSample> restore;            // the link came back
+  std::optional<RestoreSample> restore;            // it came back
   std::optional<net::RouteUpdate> restore_update;  // none: not finished
   uint64_t link_flits_after_restore = 0;  // both ways, to the run's end
   uint64_t failure_drops = 0;             // link down, stale epoch, no route
@@ -61,11 +61,11 @@ struct FaultOutcome {
 
 // Carries out `plan` on `network` now.
 void InjectFault(net::Network& network, const FaultPlan& plan);
-// Brings the link `plan` cut back up now (NET-7.11).
+// Brings the link `plan` cut, or the node it killed, back now.
 RestoreSample RestoreFault(net::Network& network, const FaultPlan& plan);
 
 // Measures `network` after a run in which `plan` was carried out at
-// `at_ns`, and its link restored as `restore` says; `routing` is the
+// `at_ns`, and brought back as `restore` says; `routing` is the
 // routing before the fault (its paths decide which flows the fault
 // affected; flows from or to a failed node cannot recover and are left
 // out).

@@ -102,6 +102,7 @@ void FabricManager::Run() {
                                  }),
                   links.end());
       coming_up_.clear();
+      MarkRestoredNodes();
     } else {
       if (taken_ < reports_.size()) {
         wait(reports_[taken_].arrives - now);
@@ -111,6 +112,7 @@ void FabricManager::Run() {
       continue;
     }
     Update(update);
+    rejoining_.clear();
     updates_.push_back(update);
   }
 }
@@ -132,6 +134,41 @@ void FabricManager::MarkFailedNodes() {
       failures_.nodes.push_back(node);
     }
   }
+}
+
+void FabricManager::MarkRestoredNodes() {
+  std::set<std::pair<topo::NodeId, topo::PortId>> down;
+  for (const topo::PortRef& end : failures_.links) {
+    down.insert(LinkOf(end));
+  }
+  auto& nodes = failures_.nodes;
+  for (auto it = nodes.begin(); it != nodes.end();) {
+    bool back = false;
+    for (topo::PortId p = 0; !back && p < topology_->PortCount(*it); ++p) {
+      back = topology_->Neighbour(*it, p) && down.count(LinkOf({*it, p})) == 0;
+    }
+    if (back) {
+      node_failed_[*it] = false;
+      rejoining_.push_back(*it);
+      it = nodes.erase(it);
+    } else {
+      ++it;
+    }
+  }
+}
+
+bool FabricManager::Rejoining(topo::NodeId node) const {
+  return std::find(rejoining_.begin(), rejoining_.end(), node) !=
+         rejoining_.end();
+}
+
+uint8_t FabricManager::ClusterEpoch() const {
+  for (topo::NodeId n = 0; n < routers_.size(); ++n) {
+    if (Working(n) && !Rejoining(n)) {
+      return routers_[n]->epoch();
+    }
+  }
+  return 0;
 }
 
 size_t FabricManager::WorkingCount() const {
@@ -163,6 +200,7 @@ void FabricManager::Update(RouteUpdate& update) {
   }
   update.failed_links = static_cast<unsigned>(links.size());
   update.failed_nodes = static_cast<unsigned>(failures_.nodes.size());
+  update.restored_nodes = static_cast<unsigned>(rejoining_.size());
   const size_t working = WorkingCount();
 
   // 2. Write: TABLE_WRITE only to the nodes whose routes change (direct
@@ -171,6 +209,22 @@ void FabricManager::Update(RouteUpdate& update) {
   update.changed_nodes = static_cast<unsigned>(ChangedNodes(*next).size());
   Exchange(update, update.changed_nodes,
            [&](topo::NodeId n) { routers_[n]->WriteShadowRouting(next); });
+  // A rejoining node restarted in epoch 0 (NET-7.12): if the others are in
+  // epoch 1 it switches once now, frozen and unreachable, and has its
+  // shadow bank written again, so that step 5 flips it with them.
+  const bool rejoining_behind = !rejoining_.empty() && ClusterEpoch() == 1;
+  if (rejoining_behind) {
+    Exchange(update, rejoining_.size(), [&](topo::NodeId n) {
+      if (Rejoining(n)) {
+        routers_[n]->SwitchRouting();
+      }
+    });
+    Exchange(update, rejoining_.size(), [&](topo::NodeId n) {
+      if (Rejoining(n)) {
+        routers_[n]->WriteShadowRouting(next);
+      }
+    });
+  }
 
   // 3. Freeze every working endpoint's injection.
   Exchange(update, working, [&](topo::NodeId n) {
@@ -248,7 +302,7 @@ std::vector<topo::NodeId> FabricManager::ChangedNodes(
         }
       }
     }
-    if (!same) {
+    if (!same || Rejoining(node)) {
       changed.push_back(node);  // a new ROUTE_MODE, tables or PORT_UP
     }
   }
@@ -256,18 +310,19 @@ std::vector<topo::NodeId> FabricManager::ChangedNodes(
 }
 
 // NET-7.7 step 4's sums over the working nodes (the COUNT_REPs): packets
-// admitted at their local ports against those ejected or dropped. Packets
-// lost inside a failed node keep them apart until the drain times out.
+// injected against those ejected or dropped. Packets lost inside a failed
+// node keep them apart until the drain times out, or until the node is
+// back with its counts (NET-7.12).
 bool FabricManager::Drained() const {
-  uint64_t admitted = 0, gone = 0;
+  uint64_t injected = 0, gone = 0;
   for (topo::NodeId n = 0; n < routers_.size(); ++n) {
     if (Working(n)) {
-      admitted += interfaces_[n] != nullptr ? interfaces_[n]->admitted() : 0;
+      injected += interfaces_[n] != nullptr ? interfaces_[n]->injected() : 0;
       gone +=
           routers_[n]->counters().ejected + routers_[n]->counters().Dropped();
     }
   }
-  return admitted == gone;
+  return injected == gone;
 }
 
 }  // namespace lq::net

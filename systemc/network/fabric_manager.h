@@ -46,6 +46,7 @@ struct RouteUpdate {
   uint64_t messages = 0;         // management messages, ACKs included
   std::string failure;           // why no tables could be installed
   bool restore = false;          // NET-7.11: links came back, none went down
+  unsigned restored_nodes = 0;   // failed nodes taken back (NET-7.12)
 };
 
 class FabricManager : public sc_core::sc_module {
@@ -87,7 +88,13 @@ class FabricManager : public sc_core::sc_module {
   bool Drained() const;
   // NET-7.3: a node all of whose cabled links are down has failed.
   void MarkFailedNodes();
+  // NET-7.3: a failed node one of whose cabled links is no longer down is
+  // restored; it rejoins in the next update (NET-7.12).
+  void MarkRestoredNodes();
   bool Working(topo::NodeId node) const { return !node_failed_[node]; }
+  bool Rejoining(topo::NodeId node) const;
+  // The EPOCH of the working nodes that never left (NET-7.12).
+  uint8_t ClusterEpoch() const;
   size_t WorkingCount() const;
 
   std::shared_ptr<const topo::Topology> topology_;
@@ -103,6 +110,7 @@ class FabricManager : public sc_core::sc_module {
   sc_core::sc_time first_down_, last_up_;
   topo::FailureSet failures_;  // failed links (one end each), failed nodes
   std::vector<bool> node_failed_;
+  std::vector<topo::NodeId> rejoining_;  // restored, not yet taken back
   std::vector<RouteUpdate> updates_;
   sc_core::sc_event report_arrived_;
 };

@@ -121,6 +121,31 @@ void Network::FailNode(topo::NodeId node) {
   }
 }
 
+void Network::RestoreNode(topo::NodeId node) {
+  if (node >= sources_.size() || !routers_[node]->failed()) {
+    throw std::invalid_argument("no failed endpoint " + std::to_string(node) +
+                                " to restore");
+  }
+  TrafficSource& source = *sources_[node];
+  Router& router = *routers_[node];
+  router.Restore();
+  source.interface().Restore();
+  router.SetPortUp(router.local_port());
+  for (topo::PortId p = 0; p < topology_->PortCount(node); ++p) {
+    const auto far = topology_->Neighbour(node, p);
+    if (!far) {
+      continue;
+    }
+    router.SetPortUp(p);
+    routers_[far->node]->SetPortUp(far->port);
+    if (fabric_manager_) {
+      fabric_manager_->ReportLinkUp(node, p);
+      fabric_manager_->ReportLinkUp(far->node, far->port);
+    }
+  }
+  source.Resume();
+}
+
 void Network::CutLink(topo::NodeId node, topo::PortId port) {
   const auto far =
       node < routers_.size() ? topology_->Neighbour(node, port) : std::nullopt;

@@ -73,6 +73,11 @@ class Network : public sc_core::sc_module {
   // lost and counted, and its neighbours see every link of it go down and
   // report them. Throws std::invalid_argument for an unknown endpoint.
   void FailNode(topo::NodeId node);
+  // Brings failed endpoint `node` back now (NET-7.12): it restarts reset and
+  // frozen, every cabled link of it comes up at both ends, which report it,
+  // and its source sends again once the fabric manager has taken it back.
+  // Throws std::invalid_argument unless `node` is a failed endpoint.
+  void RestoreNode(topo::NodeId node);
 
  private:
   std::shared_ptr<const topo::Topology> topology_;

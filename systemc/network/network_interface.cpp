@@ -57,10 +57,24 @@ void NetworkInterface::Send(uint16_t dst, uint8_t tc, Bytes payload) {
 uint64_t NetworkInterface::Fail() {
   failed_ = true;
   const uint64_t never_admitted = waiting_.size();
+  lost_waiting_ += never_admitted;
   waiting_.clear();
   waiting_bytes_ = 0;
   packers_.assign(vcs_, SlotPacker(config_.slot_bytes));
   return never_admitted;
+}
+
+void NetworkInterface::Restore() {
+  failed_ = false;
+  frozen_ = true;
+  epoch_ = 0;
+  paused_ = {};
+  credits_.assign(vcs_, 0);
+  next_vc_ = 0;
+  for (unsigned v = 0; v < vcs_; ++v) {
+    parsers_[v]->Reset();
+    socket.out->Credit(v, config_.rx_buffer_slots, sc_core::SC_ZERO_TIME);
+  }
 }
 
 void NetworkInterface::SetFrozen(bool frozen) {

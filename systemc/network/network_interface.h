@@ -91,15 +91,22 @@ class NetworkInterface : public sc_core::sc_module, private link::SlotIf {
   }
   // The routing epoch stamped on packets admitted from now on (NET-7.7).
   void SetEpoch(uint8_t epoch) { epoch_ = epoch; }
-  // Packets the local port has admitted: the node's injected count for the
-  // fabric manager's drain (NET-7.7 step 4).
+  // Packets the local port has admitted.
   uint64_t admitted() const { return admitted_; }
+  // The node's injected count for the fabric manager's drain (NET-7.7
+  // step 4): packets admitted, and those lost waiting when the node failed,
+  // which its router counts as dropped (NET-7.8).
+  uint64_t injected() const { return admitted_ + lost_waiting_; }
   // Packets NET-8.10's injection dropped or corrupted.
   uint64_t fault_drops() const { return fault_drops_; }
   uint64_t fault_corruptions() const { return fault_corruptions_; }
   // The node failed: everything waiting is dropped; returns how many
   // packets were never admitted. Sends and receives nothing from then on.
   uint64_t Fail();
+  // The failed node came back (NET-7.12): reset, epoch 0, frozen until
+  // the fabric manager resumes it. Grants the router its ejection buffer;
+  // the router grants the injection buffer when its local port comes up.
+  void Restore();
 
  private:
   struct WaitingPacket {
@@ -133,6 +140,7 @@ class NetworkInterface : public sc_core::sc_module, private link::SlotIf {
   std::deque<WaitingPacket> waiting_;  // sent, not yet admitted
   size_t waiting_bytes_ = 0;
   uint64_t admitted_ = 0;
+  uint64_t lost_waiting_ = 0;  // waiting when the node failed
   std::mt19937_64 fault_random_;
   uint64_t fault_drops_ = 0;
   uint64_t fault_corruptions_ = 0;

@@ -497,6 +497,26 @@ void Router::Fail(uint64_t admitted, uint64_t never_admitted) {
   port_down_.assign(port_down_.size(), true);
 }
 
+void Router::Restore() {
+  if (!failed_) {
+    return;
+  }
+  failed_ = false;
+  epoch_ = 0;
+  for (InputVc& in : inputs_) {
+    in.parser->Reset();
+    in.arrived_bytes = 0;
+    in.held_bytes = 0;
+    in.credits_returned = 0;
+    in.dirty = false;
+  }
+  dirty_inputs_.clear();
+  outputs_.assign(outputs_.size(), OutputVc{});
+  paused_.assign(paused_.size(), false);
+  egress_bytes_.assign(egress_bytes_.size(), 0);
+  ingress_bytes_.assign(ingress_bytes_.size(), 0);
+}
+
 void Router::FlushInputs() {
   if (failed_) {
     return;

@@ -192,6 +192,12 @@ class Router : public sc_core::sc_module {
   // moves and answers nothing from then on.
   void Fail(uint64_t admitted, uint64_t never_admitted);
   bool failed() const { return failed_; }
+  // The failed node came back (NET-7.12): empty, every VC free, EPOCH 0,
+  // every port still down until SetPortUp (the local port's grants the
+  // interface its injection buffer). The table banks keep what they held;
+  // the fabric manager rewrites them before any packet is routed here.
+  // Counters carry on.
+  void Restore();
 
   // Routing banks (NET-5.6, NET-7.7): the fabric manager writes the shadow
   // bank; SwitchRouting() makes it active for every packet routed from now

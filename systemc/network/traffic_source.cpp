@@ -52,8 +52,18 @@ void TrafficSource::ScheduleNext() {
   next_.notify(wait);
 }
 
+void TrafficSource::Resume() {
+  if (!halted_) {
+    return;
+  }
+  halted_ = false;
+  if (!stopped_ && config_.packets_per_cycle > 0) {
+    ScheduleNext();
+  }
+}
+
 void TrafficSource::Inject() {
-  if (stopped_) {
+  if (stopped_ || halted_) {
     return;
   }
   const uint32_t dst = pattern_->Destination(node_, random_);

@@ -38,8 +38,11 @@ class TrafficSource : public sc_core::sc_module {
 
   link::SlotSocket& socket() { return ni_.socket; }
   NetworkInterface& interface() { return ni_; }
-  // The node failed: no more packets (stays stopped).
-  void Stop() { stopped_ = true; }
+  // The node failed: no more packets until Resume().
+  void Stop() { halted_ = true; }
+  // The node came back (NET-7.12): packets again, from the next trial on
+  // (its interface holds them until the fabric manager resumes it).
+  void Resume();
   // Sends one packet now, on behalf of a workload beyond the synthetic
   // one (a collective): its payload is the injection stamp, then `body`.
   // Counted and measured as the source's own.
@@ -57,7 +60,8 @@ class TrafficSource : public sc_core::sc_module {
   // once for a source that offers no load).
   bool finished() const {
     const bool done_sending =
-        stopped_ || (config_.packets != 0 && sent_ >= config_.packets);
+        halted_ || stopped_ ||
+        (config_.packets != 0 && sent_ >= config_.packets);
     return config_.packets_per_cycle <= 0 ||
            (done_sending && ni_.pending_bytes() == 0);
   }
@@ -83,6 +87,7 @@ class TrafficSource : public sc_core::sc_module {
   sc_core::sc_time period_;
   uint64_t sent_ = 0;
   bool stopped_ = false;  // reached config_.stop
+  bool halted_ = false;   // the node has failed
   std::vector<double> latencies_ns_;
   std::vector<double> sent_ns_;
   std::vector<uint8_t> hops_;

@@ -4,6 +4,8 @@
 // of what became of the packets sent.
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <cstdint>
 #include <memory>
 #include <systemc>
@@ -65,6 +67,21 @@ inline PacketTally TallyPackets(Network& network) {
     tally.by_failure += network.router(n).counters().FailureDropped();
   }
   return tally;
+}
+
+// The end every repair must reach: no worm left in a router, no deadlock,
+// and every packet delivered once or dropped, by the failure, once.
+inline void ExpectCleanEnd(Network& network) {
+  for (unsigned n = 0; n < network.nodes(); ++n) {
+    EXPECT_EQ(network.router(n).packets_held(), 0u)
+        << "node " << n << ": no worm left stuck";
+  }
+  const PacketTally tally = TallyPackets(network);
+  EXPECT_EQ(tally.dropped, tally.by_failure) << "every drop is the failure's";
+  EXPECT_EQ(tally.sent, tally.delivered + tally.dropped)
+      << "every packet delivered once or counted as dropped (NET-7.8)";
+  EXPECT_FALSE(network.watchdog()->deadlocked())
+      << network.watchdog()->report();
 }
 
 }  // namespace lq::net
