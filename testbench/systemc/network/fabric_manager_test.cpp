@@ -36,7 +36,8 @@ constexpr topo::NodeId kFailed = 0;  // its +X link, to node 1, is cut
 constexpr topo::PortId kCutPort = 0;
 const sc_time kCutAt(3, SC_US);
 
-TEST(LQ_FM_SUITE, NET_7_7_RoutesAroundTheFailureAndNET_7_8_LosesNothing) {
+TEST(LQ_FM_SUITE,
+     NET_7_3_NET_7_7_RoutesAroundTheFailure_NET_7_8_LosingNothing) {
   const FabricManagerConfig fm = ShortFabricManagerTimers();
   const LoadedTorus torus = MakeLoadedTorus(fm, sc_time(30, SC_US));
   const auto& [topology, dor, made] = torus;

@@ -1,0 +1,54 @@
+// Tests of the router configuration's VC rules: a link carries at most 4
+// VCs, S x C of them (NET-3.1), and C covers the routing function's
+// classes (NET-3.2), including adaptive routing's second adaptive class.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "models/topology/routing_registry.h"
+#include "models/topology/topology_registry.h"
+#include "systemc/network/router.h"
+
+namespace lq::net {
+namespace {
+
+RouterConfig Config(const std::string& routing, const topo::ParamMap& params,
+                    unsigned classes, unsigned sets) {
+  RouterConfig config;
+  config.routing =
+      topo::CreateRouting(
+          routing, topo::CreateTopology("torus", {{"dims", "4x4"}}).value(),
+          params)
+          .value();
+  config.vc_classes = classes;
+  config.vc_sets = sets;
+  return config;
+}
+
+TEST(RouterConfig, NET_3_1_ALinkCarriesOneToFourVcs_fail) {
+  EXPECT_FALSE(RouterConfigProblem(Config("dor", {}, 2, 2))) << "2 x 2 = 4";
+  const auto five = RouterConfigProblem(Config("dor", {}, 5, 1));
+  ASSERT_TRUE(five);
+  EXPECT_NE(five->find("NET-3.1"), std::string::npos) << *five;
+  EXPECT_TRUE(RouterConfigProblem(Config("dor", {}, 3, 2))) << "3 x 2 = 6";
+  EXPECT_TRUE(RouterConfigProblem(Config("dor", {}, 0, 1))) << "no VC at all";
+}
+
+TEST(RouterConfig, NET_3_2_ClassesCoverTheRoutingFunctions_fail) {
+  EXPECT_FALSE(RouterConfigProblem(Config("adaptive", {}, 3, 1)));
+  const auto short_of_adaptive =
+      RouterConfigProblem(Config("adaptive", {}, 2, 2));
+  ASSERT_TRUE(short_of_adaptive) << "adaptive needs 3 classes";
+  EXPECT_NE(short_of_adaptive->find("NET-3.2"), std::string::npos)
+      << *short_of_adaptive;
+  EXPECT_TRUE(RouterConfigProblem(
+      Config("adaptive", {{"adaptive_classes", "2"}}, 3, 1)))
+      << "two adaptive classes need C = 4";
+  EXPECT_FALSE(RouterConfigProblem(
+      Config("adaptive", {{"adaptive_classes", "2"}}, 4, 1)));
+  EXPECT_FALSE(RouterConfigProblem(Config("dor", {{"dateline", "off"}}, 1, 4)))
+      << "dor without the dateline uses one class";
+}
+
+}  // namespace
+}  // namespace lq::net
