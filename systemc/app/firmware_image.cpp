@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <fstream>
 #include <iterator>
+#include <sstream>
 
 namespace lq::app {
 
@@ -31,6 +32,38 @@ Result<elf::ElfImage> BringUpImage() {
   }
   return elf::ParseRv32Elf(
       Bytes(kBringUpImage, kBringUpImage + kBringUpImageBytes));
+}
+
+Result<std::map<uint32_t, std::string>> ParseNodeFirmware(
+    const std::string& text, uint32_t nodes) {
+  std::map<uint32_t, std::string> paths;
+  if (text.empty()) {
+    return paths;
+  }
+  std::istringstream entries(text);
+  std::string entry;
+  while (std::getline(entries, entry, ',')) {
+    const size_t equals = entry.find('=');
+    const std::string node = entry.substr(0, equals);
+    if (equals == std::string::npos || node.empty() ||
+        node.find_first_not_of("0123456789") != std::string::npos ||
+        equals + 1 == entry.size()) {
+      return Fail("\"" + entry + "\" is not NODE=PATH");
+    }
+    const unsigned long id = std::stoul(node);
+    if (node.size() > 9 || id >= nodes) {
+      return Fail("node " + node + " is not one of the " +
+                  std::to_string(nodes) + " boards");
+    }
+    if (!paths.emplace(static_cast<uint32_t>(id), entry.substr(equals + 1))
+             .second) {
+      return Fail("node " + node + " is named twice");
+    }
+  }
+  if (text.back() == ',') {
+    return Fail("an empty entry after the last comma");
+  }
+  return paths;
 }
 
 }  // namespace lq::app

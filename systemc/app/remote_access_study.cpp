@@ -39,6 +39,25 @@ Result<elf::ElfImage> ScenarioImage(const ParamSet& params) {
   return image;
 }
 
+// board.node_firmware's images, by node.
+Result<std::map<uint32_t, elf::ElfImage>> NodeImages(const ParamSet& params,
+                                                     uint32_t nodes) {
+  auto paths = ParseNodeFirmware(params.Text("board.node_firmware"), nodes);
+  if (!paths) {
+    return Fail("board.node_firmware: " + paths.error().reason);
+  }
+  std::map<uint32_t, elf::ElfImage> images;
+  for (const auto& [node, path] : *paths) {
+    auto image = ReadFirmwareImage(path);
+    if (!image) {
+      return Fail("board.node_firmware: node " + std::to_string(node) + ": " +
+                  path + ": " + image.error().reason);
+    }
+    images.emplace(node, std::move(image.value()));
+  }
+  return images;
+}
+
 // The measurement the keys describe, or why they describe none.
 Result<cluster::RemoteAccessConfig> Plan(const ParamSet& params) {
   if (params.Text("topology.name") != "torus" ||
@@ -66,6 +85,11 @@ Result<cluster::RemoteAccessConfig> Plan(const ParamSet& params) {
     return image.error();
   }
   config.image = std::move(image.value());
+  auto node_images = NodeImages(params, config.topology->EndpointCount());
+  if (!node_images) {
+    return node_images.error();
+  }
+  config.node_images = std::move(node_images.value());
 
   const phy::LinkProfile profile =
       phy::FindLinkProfile(params.Text("link.profile")).value();
@@ -255,6 +279,15 @@ std::vector<ParamSpec> RemoteAccessParamSpecs() {
       {"board.firmware",
        "firmware image every board boots (logical.workload remote_access); "
        "empty: the link bring-up image compiled into lqemu",
+       "",
+       "",
+       ParamType::kText,
+       0,
+       0,
+       {}},
+      {"board.node_firmware",
+       "boards that boot another image: NODE=ELF[,NODE=ELF...] "
+       "(logical.workload remote_access); the others boot board.firmware",
        "",
        "",
        ParamType::kText,

@@ -162,10 +162,14 @@ Cluster::Cluster(const sc_core::sc_module_name& name,
   }
 }
 
-Result<uint32_t> Cluster::Load(const elf::ElfImage& image) {
+Result<uint32_t> Cluster::Load(
+    const elf::ElfImage& image,
+    const std::map<uint32_t, elf::ElfImage>& per_node) {
   uint32_t entry = 0;
-  for (auto& node : nodes_) {
-    auto loaded = node->board().Load(image);
+  for (uint32_t n = 0; n < nodes_.size(); ++n) {
+    const auto own = per_node.find(n);
+    auto loaded =
+        nodes_[n]->board().Load(own == per_node.end() ? image : own->second);
     if (!loaded.ok()) {
       return loaded.error();
     }

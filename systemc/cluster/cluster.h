@@ -8,6 +8,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <systemc>
@@ -52,8 +53,10 @@ class Cluster : public sc_core::sc_module {
   Cluster(const sc_core::sc_module_name& name, const ClusterConfig& config,
           unsigned ports);
 
-  // Loads the image into every board; the first failure's reason.
-  Result<uint32_t> Load(const elf::ElfImage& image);
+  // Loads `image` into every board, or the board's own image in `per_node`
+  // (by node index); the first failure's reason.
+  Result<uint32_t> Load(const elf::ElfImage& image,
+                        const std::map<uint32_t, elf::ElfImage>& per_node = {});
 
   unsigned node_count() const { return static_cast<unsigned>(nodes_.size()); }
   Node& node(unsigned index) { return *nodes_.at(index); }

@@ -101,7 +101,7 @@ Result<RemoteAccessReport> MeasureRemoteAccess(
     }
   };
   Cluster cluster("cluster", cluster_config, config.topology);
-  if (auto loaded = cluster.Load(config.image); !loaded) {
+  if (auto loaded = cluster.Load(config.image, config.node_images); !loaded) {
     return loaded.error();
   }
   report.nodes = cluster.node_count();

@@ -9,6 +9,7 @@
 // (LOG-6).
 #pragma once
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -29,7 +30,9 @@ struct RemoteAccessConfig {
   std::shared_ptr<const topo::Topology> topology;
   std::shared_ptr<const topo::RoutingFunction> routing;  // finds the farthest
   elf::ElfImage image;  // the bring-up firmware (it prints "watching")
-  uint32_t size = 64;   // bytes per access
+  // Boards that boot another image instead (board.node_firmware).
+  std::map<uint32_t, elf::ElfImage> node_images;
+  uint32_t size = 64;  // bytes per access
   // Longest wait for every board's firmware to train its links and serve.
   sc_core::sc_time serving_timeout = sc_core::sc_time(50, sc_core::SC_MS);
   // Longest wait for one access; one that takes longer has no figure.

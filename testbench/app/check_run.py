@@ -4,6 +4,7 @@ report, the stats JSON, determinism and captures. Usage:
 check_run.py CASE LQEMU WORK_DIR SCENARIO_DIR"""
 import json
 import pathlib
+import re
 import shutil
 import subprocess
 import sys
@@ -139,6 +140,12 @@ def bad_input_exits_2(lqemu, work, scenarios):
           "fault.restore_at_cycles=50000"], "fault.restore_at_cycles must lie after"),
         (["run", str(scenarios / "failover_4x4x4.yaml"), "--set", "fault.kind=node",
           "--set", "fault.node=64"], "no endpoint 64"),
+        (["run", *ONE, "--set", "logical.workload=remote_access", "--set",
+          "topology.dims=2x2x2", "--set", "board.node_firmware=8=a.elf"],
+         "board.node_firmware: node 8 is not one of the 8 boards"),
+        (["run", *ONE, "--set", "logical.workload=remote_access", "--set",
+          "board.node_firmware=1=/nonexistent/lqemu.elf"],
+         "board.node_firmware: node 1: /nonexistent/lqemu.elf: cannot open"),
         (["run", str(scenarios / "allreduce_4x4x4.yaml"), "--set", "sim.cycles=100"],
          "runs to completion"),
         (["run", str(scenarios / "incast_4x4x4.yaml"), "--set", "transport.pmtu=300"],
@@ -410,6 +417,29 @@ def remote_access_study_boots_every_board(lqemu, work, _):
            "the farthest card is farther")
     expect(stats["integrity"]["delivered"] == 6 and stats["links"] == 24,
            "2x2x2 has 24 cables: %s" % stats["links"])
+
+
+def remote_access_boots_each_nodes_firmware(lqemu, work, _):
+    """board.node_firmware boots another image on chosen boards: the
+    bring-up image from a file serves like the built-in one; a board that
+    boots hello.elf greets on its console and never serves, so the study
+    fails (exit 1)."""
+    images = pathlib.Path(lqemu).parent / "firmware"
+    result = run(lqemu, "run", *ONE, "--set", "logical.workload=remote_access",
+                 "--set", "topology.dims=2x2x2", "--set",
+                 "board.node_firmware=7=%s" % (images / "link_bringup_watch.elf"))
+    expect(result.returncode == 0, "bring-up image from a file: " + result.stderr)
+    expect("8 of 8 boards trained their links" in result.stdout, result.stdout)
+    trace = work / "hello-trace.json"
+    result = run(lqemu, "run", *ONE, "--set", "logical.workload=remote_access",
+                 "--set", "topology.dims=2x2x2", "--set",
+                 "board.node_firmware=2=%s" % (images / "hello.elf"),
+                 "--trace", str(trace))
+    expect(result.returncode == 1, "a board that never serves must fail the study: %d\n%s"
+           % (result.returncode, result.stdout))
+    expect("7 of 8 boards trained their links" in result.stdout, result.stdout)
+    greetings = re.findall(r"Hello from node (\d+)", trace.read_text())
+    expect(greetings == ["2"], "only node 2 boots hello.elf: %s" % greetings)
 
 
 def trace_opens_in_perfetto(lqemu, work, _):
