@@ -756,6 +756,95 @@ void DropsForADownLinkAndGrantsAtLinkUp(RouterCaseContext& context) {
 
 }  // namespace
 
+// What a received header says, field by field, for a verdict's evidence.
+std::string DescribeHeader(const net::RouteHeader& h) {
+  char text[128];
+  std::snprintf(text, sizeof(text),
+                "kind %u tc %u dst %u src %u epoch %u vc %u ttl %u hops %u "
+                "len %u",
+                h.kind, h.tc, h.dst, h.src, h.epoch, h.vc, h.ttl, h.hops,
+                h.len);
+  return text;
+}
+
+// NET-2.3, NET-8.8: the DUT's own network interface builds each header as
+// it admits the packet, so the packet carries the epoch in force then; it
+// admits nothing while INJECT_FREEZE is 1, and what waited leaves whole
+// once it is cleared. The packets are seen one hop on, so the router's
+// NET-2.4 edits (VC, TTL - 1, HOPS 1) are in them too.
+void InjectsWithTheHeaderItBuilds(RouterCaseContext& context) {
+  RouterBench& bench = context.bench;
+  Verdict& verdict = context.verdict;
+  RouterPeer& east = bench.peer(kPlusX);
+  OpenOutput(bench, kPlusX, sc_core::SC_ZERO_TIME);
+  const auto expect_header = [&](size_t index, uint8_t tc, size_t len,
+                                 uint32_t epoch, const std::string& what) {
+    net::RouteHeader want;
+    want.kind = static_cast<uint8_t>(net::PacketKind::kData);
+    want.tc = tc;
+    want.dst = bench.neighbour(kPlusX);
+    want.src = bench.neighbour(bench.dut().local_port());
+    want.epoch = static_cast<uint8_t>(epoch);
+    want.vc = static_cast<uint8_t>(bench.VcOf(tc));
+    want.ttl = static_cast<uint8_t>(bench.initial_ttl() - 1);
+    want.hops = 1;
+    want.len = static_cast<uint16_t>(len);
+    const net::RouteHeader got =
+        net::DecodeRouteHeader(east.packets()[index].bytes.data());
+    verdict.Expect(got == want,
+                   what + ": header " + DescribeHeader(got) + ", expected " +
+                       DescribeHeader(want),
+                   {"NET-2.3"});
+  };
+
+  const Bytes first = WriteFrame(0, 300, Ecn::kNotEct, kTc);
+  bench.interface().Send(bench.neighbour(kPlusX), kTc, first);
+  if (!verdict.Expect(AwaitPackets(east, 1, sc_time(2, SC_US)),
+                      "an injected packet did not leave by +X", {"NET-2.3"})) {
+    return;
+  }
+  expect_header(0, kTc, first.size(), ReadRegister(context, regs::kEpochOffset),
+                "the first packet");
+
+  WriteRegister(context, regs::kInjectFreezeOffset,
+                regs::kInjectFreezeFreeze.Place(1));
+  const size_t slots_before = east.received().size();
+  const Bytes second = WriteFrame(1, 300, Ecn::kNotEct, kTc);
+  const Bytes third = WriteFrame(2, 4000, Ecn::kNotEct, kTcHigh);
+  bench.interface().Send(bench.neighbour(kPlusX), kTc, second);
+  bench.interface().Send(bench.neighbour(kPlusX), kTcHigh, third);
+  sc_core::wait(sc_time(2, SC_US));
+  verdict.Expect(east.received().size() == slots_before,
+                 std::to_string(east.received().size() - slots_before) +
+                     " slots left while INJECT_FREEZE was 1",
+                 {"NET-8.8"});
+  // A switch while the packets wait: they are admitted in the new epoch.
+  WriteRegister(context, regs::kTableSwitchOffset,
+                regs::kTableSwitchApply.Mask());
+  const uint32_t epoch = ReadRegister(context, regs::kEpochOffset);
+  WriteRegister(context, regs::kInjectFreezeOffset,
+                regs::kInjectFreezeFreeze.Place(0));
+  if (!verdict.Expect(AwaitPackets(east, 3, sc_time(5, SC_US)),
+                      std::to_string(east.packets().size() - 1) +
+                          " of the 2 held packets left after INJECT_FREEZE "
+                          "was cleared",
+                      {"NET-8.8"})) {
+    return;
+  }
+  verdict.Expect(
+      east.bad_headers() == 0,
+      std::to_string(east.bad_headers()) + " headers with a bad VER or HCRC",
+      {"NET-2.3"});
+  expect_header(1, kTc, second.size(), epoch,
+                "a packet held by INJECT_FREEZE, admitted after a switch");
+  expect_header(2, kTcHigh, third.size(), epoch,
+                "a 4000-byte class-6 packet held by INJECT_FREEZE");
+  verdict.Expect(
+      east.packets().size() == 3 && east.packets()[2].bytes.size() ==
+                                        net::kRouteHeaderBytes + third.size(),
+      "the held 4000-byte packet did not arrive whole", {"NET-8.8"});
+}
+
 std::vector<ConformanceCase> NetRouterCases() {
   return {
       RouterCase("NET_2_4_ForwardsWithItsHeaderEdited",
@@ -777,6 +866,9 @@ std::vector<ConformanceCase> NetRouterCases() {
                  RouterBenchOptions{{{"routing.name", "adaptive"},
                                      {"net.vc_classes", "3"},
                                      {"net.vc_sets", "1"}}}),
+      RouterCase("NET_2_3_InjectsWithTheHeaderItBuilds",
+                 InjectsWithTheHeaderItBuilds,
+                 RouterBenchOptions{{}, /*interface_at_local_port=*/true}),
   };
 }
 

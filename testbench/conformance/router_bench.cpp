@@ -6,9 +6,11 @@
 
 #include "models/network/route_header.h"
 #include "models/phy/link_profile.h"
+#include "systemc/app/network_study.h"
 #include "systemc/app/run_command.h"
 #include "systemc/fabric/fabric.h"
 #include "systemc/network/network_interface.h"
+#include "systemc/network/router_registers.h"
 
 namespace lq::conformance {
 
@@ -78,9 +80,24 @@ RouterBench::RouterBench(const RouterBenchOptions& options,
     peer.mutate_received = mutant->sends;
   }
   for (unsigned p = 0; p < router_->port_count(); ++p) {
+    if (p == router_->local_port() && options.interface_at_local_port) {
+      break;
+    }
     peers_.push_back(std::make_unique<RouterPeer>(
         ("peer" + std::to_string(p)).c_str(), peer));
     Connect(router_->port(p), peers_.back()->socket);
+  }
+  if (options.interface_at_local_port) {
+    net::NetworkInterfaceConfig local = app::InterfaceFor(router);
+    local.node = kDutNode;
+    local.nodes = router.nodes;
+    local.max_payload = router.max_payload;
+    initial_ttl_ = local.initial_ttl;
+    interface_ = std::make_unique<net::NetworkInterface>("dut_interface", local,
+                                                         [](net::Delivered) {});
+    Connect(router_->port(router_->local_port()), interface_->socket);
+    router_->registers().SetHooks(net::LocalPortHooks(*interface_));
+    router_->registers().PresetMode(params.Text("routing.name"));
   }
 }
 

@@ -6,7 +6,9 @@
 // (app::ScenarioLosslessRouter), and a RouterPeer stands on each of its
 // ports, the local port's included. Cases drive the DUT only as its
 // neighbours would: packets and PFC frames in, packets and PFC frames out,
-// and credits.
+// and credits. For the injection clauses (NET-2.3, NET-8.8) the local port
+// is instead the DUT's own network interface, which a case hands packets
+// as the transport engine would.
 #pragma once
 
 #include <cstdint>
@@ -20,6 +22,7 @@
 #include "models/network/route_header.h"
 #include "models/topology/topology.h"
 #include "systemc/app/scenario_lossless.h"
+#include "systemc/network/network_interface.h"
 #include "systemc/network/router.h"
 #include "systemc/transport/router_flow_control.h"
 #include "testbench/conformance/router_peer.h"
@@ -39,6 +42,9 @@ struct RouterBenchOptions {
   // The scenario keys the DUT is built with, beyond the defaults: e.g.
   // {"transport.cc", "lqcc"} picks the lqcc marking profile (TRN-9.3).
   std::vector<std::pair<std::string, std::string>> keys;
+  // The DUT's network interface at the local port (following the router's
+  // registers, as on a card) instead of a peer.
+  bool interface_at_local_port = false;
 };
 
 // A packet as a neighbour sends it: `header`'s wire bytes with its HCRC
@@ -54,6 +60,10 @@ class RouterBench {
   net::Router& dut() { return *router_; }
   transport::RouterFlowControl& flow() { return *flow_; }
   RouterPeer& peer(unsigned port) { return *peers_.at(port); }
+  // The DUT's network interface (interface_at_local_port only).
+  net::NetworkInterface& interface() { return *interface_; }
+  // net.initial_ttl, which the interface writes in each header it builds.
+  uint8_t initial_ttl() const { return initial_ttl_; }
   // The neighbour node beyond network port `port`.
   uint16_t neighbour(unsigned port) const;
   // A bus master on the DUT's register block (NET-5.6): firmware's view.
@@ -75,6 +85,8 @@ class RouterBench {
   std::unique_ptr<net::Router> router_;
   std::unique_ptr<transport::RouterFlowControl> flow_;
   std::vector<std::unique_ptr<RouterPeer>> peers_;
+  std::unique_ptr<net::NetworkInterface> interface_;
+  uint8_t initial_ttl_ = 0;
   std::unique_ptr<testing::RegisterMaster> csr_;
 };
 
