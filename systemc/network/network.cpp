@@ -132,15 +132,8 @@ void Network::RestoreNode(topo::NodeId node) {
   source.interface().Restore();
   router.SetPortUp(router.local_port());
   for (topo::PortId p = 0; p < topology_->PortCount(node); ++p) {
-    const auto far = topology_->Neighbour(node, p);
-    if (!far) {
-      continue;
-    }
-    router.SetPortUp(p);
-    routers_[far->node]->SetPortUp(far->port);
-    if (fabric_manager_) {
-      fabric_manager_->ReportLinkUp(node, p);
-      fabric_manager_->ReportLinkUp(far->node, far->port);
+    if (topology_->Neighbour(node, p)) {
+      RestoreLink(node, p);  // Fail() took every port down
     }
   }
   source.Resume();
