@@ -50,13 +50,14 @@ Result<std::map<uint32_t, std::string>> ParseNodeFirmware(
         equals + 1 == entry.size()) {
       return Fail("\"" + entry + "\" is not NODE=PATH");
     }
-    const unsigned long id = std::stoul(node);
-    if (node.size() > 9 || id >= nodes) {
+    // Nine digits hold any board count; more might overflow std::stoul.
+    const uint32_t id =
+        node.size() > 9 ? nodes : static_cast<uint32_t>(std::stoul(node));
+    if (id >= nodes) {
       return Fail("node " + node + " is not one of the " +
                   std::to_string(nodes) + " boards");
     }
-    if (!paths.emplace(static_cast<uint32_t>(id), entry.substr(equals + 1))
-             .second) {
+    if (!paths.emplace(id, entry.substr(equals + 1)).second) {
       return Fail("node " + node + " is named twice");
     }
   }

@@ -27,6 +27,7 @@ TEST(NodeFirmware, RefusesMalformedEntriesWithAReason_fail) {
       {"-1=a.elf", "is not NODE=PATH"},
       {"8=a.elf", "node 8 is not one of the 8 boards"},
       {"99999999999=a.elf", "is not one of the 8 boards"},
+      {"123456789012345678901234567890=a.elf", "is not one of the 8 boards"},
       {"1=a.elf,1=b.elf", "node 1 is named twice"},
       {"1=a.elf,", "empty entry"},
       {"1=a.elf,,2=b.elf", "is not NODE=PATH"},
