@@ -14,6 +14,7 @@
 #include "models/phy/link_profile.h"
 #include "systemc/app/congestion_params.h"
 #include "systemc/app/firmware_image.h"
+#include "systemc/app/rtl_ports.h"
 #include "systemc/app/run_command.h"
 #include "systemc/app/scenario.h"
 #include "systemc/app/scenario_lossless.h"
@@ -101,6 +102,32 @@ int RunBoard(const BoardOptions& options) {
     return BadInput("link.profile: " + profile.error().reason);
   }
 
+  std::shared_ptr<const topo::Topology> topology;
+  if (!options.scenario_file.empty()) {
+    auto scenario_topology = fabric::ScenarioTopology(*params);
+    if (!scenario_topology) {
+      return BadInput(options.scenario_file +
+                      ": topology: " + scenario_topology.error().reason);
+    }
+    topology = std::move(scenario_topology.value());
+  }
+  const auto rtl_ports =
+      topology ? ScenarioRtlPorts(*params, topology->EndpointCount(),
+                                  [&topology](uint32_t node) {
+                                    return topology->PortCount(node);
+                                  })
+               : ScenarioRtlPorts(*params, 1, [&options](uint32_t) {
+                   return options.ports;
+                 });
+  if (!rtl_ports) {
+    return BadInput(rtl_ports.error().reason);
+  }
+  if (!options.vcd_file.empty()) {
+    if (auto error = CheckRtlWaveforms(*rtl_ports, options.vcd_file)) {
+      return BadInput("--vcd: " + *error);
+    }
+  }
+
   ConsoleWriter console(options.console_dir);
   cluster::ClusterConfig config;
   config.board.cpu.clock_period =
@@ -112,6 +139,7 @@ int RunBoard(const BoardOptions& options) {
   config.port.phy.seed = static_cast<uint64_t>(params->Integer("sim.seed"));
   config.port.controller.profile = *profile;
   config.port.controller.ltssm_time_scale = options.ltssm_time_scale;
+  PlaceRtlPorts(*rtl_ports, *params, options.vcd_file, config);
   config.on_console_line = [&console](const std::string& node,
                                       const std::string& line) {
     console.Line(node, line);
@@ -119,15 +147,10 @@ int RunBoard(const BoardOptions& options) {
 
   std::unique_ptr<cluster::Cluster> cluster;
   try {
-    if (options.scenario_file.empty()) {
+    if (!topology) {
       cluster =
           std::make_unique<cluster::Cluster>("cluster", config, options.ports);
     } else {
-      const auto topology = fabric::ScenarioTopology(*params);
-      if (!topology) {
-        return BadInput(options.scenario_file +
-                        ": topology: " + topology.error().reason);
-      }
       // Every card of a fabric has a transport engine (DEVICES.TRANSPORT);
       // congestion control paces at one port's goodput (TRN-10.1).
       transport::TransportEngineConfig engine;
@@ -151,8 +174,7 @@ int RunBoard(const BoardOptions& options) {
       config.network.flow_control = lossless->flow;
       config.network.router.vc_buffer_slots =
           lossless->VcBufferSlots(profile->payload_bytes);
-      cluster = std::make_unique<cluster::Cluster>("cluster", config,
-                                                   topology.value());
+      cluster = std::make_unique<cluster::Cluster>("cluster", config, topology);
     }
     if (options.gdb_port) {
       cluster->node(0).board().cpu().EnableGdb(*options.gdb_port, options.halt);

@@ -21,8 +21,10 @@ struct BoardOptions {
   double max_time_us = 0;   // simulated-time limit; 0: none
   std::string console_dir;  // one log per node instead of stdout
   std::string stats_file;
+  std::string vcd_file;  // waveforms of the RTL ports (link.rtl_ports)
   double quantum_ns = 1000;
   double cpu_mhz = 100;
+  // Ignored (the RTL build's 1e-4 applies) when link.rtl_ports names ports.
   double ltssm_time_scale = 1.0;
   bool quiet = false;
 };

@@ -46,7 +46,9 @@ int sc_main(int argc, char* argv[]) {
                           "(opens in Perfetto): firmware lines, link states, "
                           "accesses");
   run_command->add_option("--vcd", run.vcd_file,
-                          "Waveforms of RTL links (not available yet)");
+                          "Write a VCD waveform of each RTL link controller "
+                          "(link.rtl_ports) to FILE with .nodeN.portP before "
+                          "its extension");
   run_command->add_flag("--quiet", run.quiet, "No progress line or report");
 
   auto* list_command = app.add_subcommand(
@@ -104,6 +106,10 @@ int sc_main(int argc, char* argv[]) {
       ->check(CLI::ExistingDirectory);
   board_command->add_option("--stats", board.stats_file,
                             "Write the run's statistics as JSON to FILE");
+  board_command->add_option(
+      "--vcd", board.vcd_file,
+      "Write a VCD waveform of each RTL link controller (link.rtl_ports) to "
+      "FILE with .nodeN.portP before its extension");
   board_command
       ->add_option("--quantum-ns", board.quantum_ns,
                    "How far a CPU may run ahead of simulated time")
@@ -114,7 +120,8 @@ int sc_main(int argc, char* argv[]) {
       ->capture_default_str();
   board_command
       ->add_option("--ltssm-time-scale", board.ltssm_time_scale,
-                   "Scale of every link-training timeout (DLL-6.2)")
+                   "Scale of every link-training timeout (DLL-6.2); with "
+                   "link.rtl_ports, the RTL build's 1e-4")
       ->check(CLI::Range(1e-6, 1.0))
       ->capture_default_str();
   board_command->add_flag("--quiet", board.quiet, "No summary line");

@@ -7,12 +7,14 @@
 #include <cstdio>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <string>
 #include <utility>
 
 #include "models/phy/link_profile.h"
 #include "systemc/app/chrome_trace.h"
 #include "systemc/app/firmware_image.h"
+#include "systemc/app/rtl_ports.h"
 #include "systemc/app/run_report.h"
 #include "systemc/cluster/remote_access.h"
 #include "systemc/fabric/fabric.h"
@@ -58,8 +60,10 @@ Result<std::map<uint32_t, elf::ElfImage>> NodeImages(const ParamSet& params,
   return images;
 }
 
-// The measurement the keys describe, or why they describe none.
-Result<cluster::RemoteAccessConfig> Plan(const ParamSet& params) {
+// The measurement the keys describe, or why they describe none; RTL ports
+// write their waveforms to `vcd_path` if one is given.
+Result<cluster::RemoteAccessConfig> Plan(const ParamSet& params,
+                                         const std::string& vcd_path = "") {
   if (params.Text("topology.name") != "torus" ||
       params.Text("routing.name") != "dor") {
     return Fail(
@@ -99,7 +103,16 @@ Result<cluster::RemoteAccessConfig> Plan(const ParamSet& params) {
   port.phy.errors.ber = params.Real("link.ber");
   port.phy.seed = static_cast<uint64_t>(params.Integer("sim.seed"));
   port.controller.profile = profile;
-  port.controller.ltssm_time_scale = 1;  // Training at full scale.
+  port.controller.ltssm_time_scale = 1;  // Training at full scale...
+  const topo::Topology& topology = *config.topology;
+  const auto rtl_ports = ScenarioRtlPorts(
+      params, topology.EndpointCount(),
+      [&topology](uint32_t node) { return topology.PortCount(node); });
+  if (!rtl_ports) {
+    return rtl_ports.error();
+  }
+  // ...unless some ports are RTL.
+  PlaceRtlPorts(*rtl_ports, params, vcd_path, config.cluster);
   net::RouterConfig& router = config.cluster.network.router;
   router.clock_ns = 1;
   router.va_cycles = router.sa_cycles = router.st_cycles = 1;
@@ -258,8 +271,36 @@ void PrintReport(const cluster::RemoteAccessReport& report,
                 access.access.c_str(), access.target.c_str(), access.home,
                 access.hops, access.latency_ns, layers.c_str());
   }
+  for (const auto& rtl : report.rtl_ports) {
+    std::printf(
+        "  rtl        node %u port %u: %s, %llu cycles, %llu slots in, %llu "
+        "out\n",
+        rtl.node, rtl.port, link::LtssmStateName(rtl.state),
+        static_cast<unsigned long long>(
+            StatValue(rtl.stats, "cycles").value_or(0)),
+        static_cast<unsigned long long>(
+            StatValue(rtl.stats, "slots_in").value_or(0)),
+        static_cast<unsigned long long>(
+            StatValue(rtl.stats, "slots_out").value_or(0)));
+  }
   std::printf("  time       %.1f us simulated in %.2f s wall\n",
               report.sim_ns / 1000, wall_s);
+}
+
+// Each RTL port's final LTSSM state and its controller's statistics.
+Json RtlPortsJson(const std::vector<cluster::RtlPortReport>& ports) {
+  Json json = Json::array();
+  for (const auto& rtl : ports) {
+    Json stats = Json::object();
+    for (const Stat& stat : rtl.stats) {
+      stats[stat.name.substr(stat.name.find_last_of('.') + 1)] = stat.value;
+    }
+    json.push_back({{"node", rtl.node},
+                    {"port", rtl.port},
+                    {"ltssm", link::LtssmStateName(rtl.state)},
+                    {"stats", std::move(stats)}});
+  }
+  return json;
 }
 
 }  // namespace
@@ -310,8 +351,26 @@ std::optional<std::string> ValidateRemoteAccessStudy(const ParamSet& params) {
   return plan ? std::nullopt : std::optional<std::string>(plan.error().reason);
 }
 
+std::optional<std::string> CheckRunWaveforms(const ParamSet& params,
+                                             const std::string& vcd_path) {
+  std::set<NodePort> ports;
+  if (IsRemoteAccessStudy(params)) {
+    if (const auto plan = Plan(params)) {
+      for (const auto& [port, rtl] : plan->cluster.rtl_ports) {
+        ports.insert(port);
+      }
+    }
+  }
+  auto error = CheckRtlWaveforms(ports, vcd_path);
+  if (error && ports.empty()) {
+    *error += " (run.phases: none, logical.workload: remote_access)";
+  }
+  return error;
+}
+
 int RunRemoteAccessStudy(const ParamSet& params, const RunOptions& options) {
-  auto plan = Plan(params).value();  // Checked when loaded.
+  // Checked when loaded.
+  auto plan = Plan(params, options.vcd_file).value();
   ChromeTrace trace;
   ClusterTracer tracer(trace);
   if (!options.trace_file.empty()) {
@@ -370,7 +429,8 @@ int RunRemoteAccessStudy(const ParamSet& params, const RunOptions& options) {
     json["logical"] = {{"remote_ops", report.remote_ops},
                        {"page_faults", report.page_faults}};
     json["remote_access"] = {{"serving", report.serving},
-                             {"accesses", std::move(accesses)}};
+                             {"accesses", std::move(accesses)},
+                             {"rtl_ports", RtlPortsJson(report.rtl_ports)}};
     json["faults"] = Json::array();
     json["integrity"] = integrity.Json();
     json["parameters"] = ParametersJson(params.Values());

@@ -1,7 +1,8 @@
 // `lqemu run` with `logical.workload: remote_access`: the full stack on a
 // torus of boards (issue 8's figure). Every card boots the firmware
 // (board.firmware, by default the bring-up image compiled into lqemu),
-// trains its links through the TL link controllers and PHYs and programs
+// trains its links through the link controllers (TL models, or the
+// Verilated RTL on the ports link.rtl_ports names) and PHYs and programs
 // its router; node 0 then loads from and stores to a neighbour and the
 // farthest card, and takes a page fault at each, while a path probe splits
 // every access's latency into layers (cluster::MeasureRemoteAccess).
@@ -16,7 +17,7 @@
 
 namespace lq::app {
 
-// The logical.workload and board.firmware keys.
+// The logical.workload and board.* keys.
 std::vector<ParamSpec> RemoteAccessParamSpecs();
 
 // True if the scenario asks for the remote access study.
@@ -25,6 +26,11 @@ bool IsRemoteAccessStudy(const ParamSet& params);
 // Checks what the key ranges cannot: a torus with dor routing, routers of
 // whole nanoseconds from 4 up, a firmware image; returns why not.
 std::optional<std::string> ValidateRemoteAccessStudy(const ParamSet& params);
+
+// Whether `--vcd vcd_path` can write a waveform for every port of the
+// run's link.rtl_ports, and there is one; returns why not.
+std::optional<std::string> CheckRunWaveforms(const ParamSet& params,
+                                             const std::string& vcd_path);
 
 // Runs the study; returns the exit status (0, or 1 if a board's firmware
 // did not come up or an access has no figure).

@@ -16,6 +16,7 @@
 #include "systemc/app/network_study.h"
 #include "systemc/app/progress_meter.h"
 #include "systemc/app/remote_access_study.h"
+#include "systemc/app/rtl_ports.h"
 #include "systemc/app/run_report.h"
 #include "systemc/app/scenario.h"
 #include "systemc/app/supernode_run.h"
@@ -48,6 +49,9 @@ std::vector<ParamSpec> ScenarioParamSpecs() {
     specs.push_back(std::move(spec));
   }
   for (auto& spec : RemoteAccessParamSpecs()) {
+    specs.push_back(std::move(spec));
+  }
+  for (auto& spec : RtlPortParamSpecs()) {
     specs.push_back(std::move(spec));
   }
   for (auto& spec : SupernodeParamSpecs()) {
@@ -138,12 +142,21 @@ std::string WritePcap(const fabric::Fabric& fabric, const std::string& path) {
 }  // namespace
 
 int RunScenario(const RunOptions& options) {
-  if (!options.vcd_file.empty()) {
-    return BadInput("--vcd: there are no RTL links to trace yet (issue 4)");
-  }
   auto loaded = LoadScenarioParams(options);
   if (!loaded) {
     return BadInput(loaded.error().reason);
+  }
+  const bool boards =
+      !IsSupernodeRun(loaded.value()) && IsRemoteAccessStudy(loaded.value());
+  if (!loaded->Text("link.rtl_ports").empty() && !boards) {
+    return BadInput(
+        "link.rtl_ports: only a run of boards has link controllers to put in "
+        "RTL (run.phases: none, logical.workload: remote_access)");
+  }
+  if (!options.vcd_file.empty()) {
+    if (auto error = CheckRunWaveforms(loaded.value(), options.vcd_file)) {
+      return BadInput("--vcd: " + *error);
+    }
   }
   const bool traced =
       IsSupernodeRun(loaded.value()) || IsRemoteAccessStudy(loaded.value());

@@ -40,6 +40,29 @@ board::BoardConfig Cluster::BoardFor(unsigned node_id,
   return board;
 }
 
+std::vector<LinkPortConfig> Cluster::PortsFor(unsigned node_id,
+                                              unsigned ports) const {
+  std::vector<LinkPortConfig> configs(ports, config_.port);
+  for (unsigned port = 0; port < ports; ++port) {
+    const auto rtl = config_.rtl_ports.find({node_id, port});
+    if (rtl != config_.rtl_ports.end()) {
+      configs[port].rtl = rtl->second;
+    }
+  }
+  return configs;
+}
+
+void Cluster::CheckRtlPorts() const {
+  for (const auto& [where, rtl] : config_.rtl_ports) {
+    if (where.first >= nodes_.size() ||
+        where.second >= nodes_[where.first]->port_count()) {
+      throw std::invalid_argument("port " + std::to_string(where.second) +
+                                  " of node " + std::to_string(where.first) +
+                                  " is not in the cluster");
+    }
+  }
+}
+
 NodeNetworkConfig Cluster::NetworkFor(
     topo::NodeId node,
     const std::shared_ptr<const topo::Topology>& topology) const {
@@ -87,18 +110,19 @@ Cluster::Cluster(const sc_core::sc_module_name& name,
                                   " ports; a board maps at most 8");
     }
     nodes_.push_back(std::make_unique<Node>(
-        node_name.c_str(), BoardFor(id, node_name, ports), config.port,
+        node_name.c_str(), BoardFor(id, node_name, ports), PortsFor(id, ports),
         NetworkFor(id, shared_topology)));
     if (fixed) {
       nodes_.back()->router()->registers().PresetMode(*fixed);
     }
     for (unsigned port = 0; config.on_link_state && port < ports; ++port) {
-      nodes_.back()->port(port).controller.set_state_observer(
+      nodes_.back()->port(port).controller().set_state_observer(
           [this, node_name, port](link::LtssmState state, uint64_t at_ps) {
             config_.on_link_state(node_name, port, state, at_ps);
           });
     }
   }
+  CheckRtlPorts();
   for (topo::NodeId id = 0; id < topology.EndpointCount(); ++id) {
     for (topo::PortId port = 0; port < topology.PortCount(id); ++port) {
       const auto far = topology.Neighbour(id, port);
@@ -143,7 +167,8 @@ Cluster::Cluster(const sc_core::sc_module_name& name,
                  const ClusterConfig& config, unsigned ports)
     : sc_module(name), config_(config) {
   nodes_.push_back(std::make_unique<Node>("node0", BoardFor(0, "node0", ports),
-                                          config.port));
+                                          PortsFor(0, ports)));
+  CheckRtlPorts();
   for (unsigned p = 0; p < ports; ++p) {
     LinkPortConfig partner = config.port;
     partner.phy.seed = config.port.phy.seed * 64 + 32 + p;
@@ -153,12 +178,12 @@ Cluster::Cluster(const sc_core::sc_module_name& name,
     partner_sinks_.push_back(std::make_unique<link::SlotSink>(
         ("partner_sink" + std::to_string(p)).c_str(), flit::kLinkVcs,
         config.port.controller.tx_slots_per_vc));
-    Connect(partners_.back()->controller.network,
+    Connect(partners_.back()->controller().network_socket(),
             partner_sinks_.back()->socket);
     partner_csr_.push_back(
         std::make_unique<tlm_utils::simple_initiator_socket<Cluster>>(
             ("partner_csr" + std::to_string(p)).c_str()));
-    partner_csr_.back()->bind(partners_.back()->controller.csr);
+    partner_csr_.back()->bind(partners_.back()->controller().csr_socket());
   }
 }
 
@@ -198,7 +223,7 @@ unsigned Cluster::ports_up() {
   unsigned up = 0;
   for (auto& node : nodes_) {
     for (unsigned p = 0; p < node->port_count(); ++p) {
-      if (node->port(p).controller.ltssm_state() == link::LtssmState::kL0) {
+      if (node->port(p).controller().ltssm_state() == link::LtssmState::kL0) {
         ++up;
       }
     }

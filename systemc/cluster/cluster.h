@@ -25,6 +25,11 @@ struct ClusterConfig {
   // per node by the cluster.
   board::BoardConfig board;
   LinkPortConfig port;
+  // Ports whose link controller is the Verilated RTL rather than the TL
+  // model, by (node index, port), each with its settings (DESIGN §2:
+  // fidelity is chosen per link controller). The rest take `port`.
+  std::map<std::pair<unsigned, unsigned>, link::RtlLinkControllerConfig>
+      rtl_ports;
   // A fabric's nodes: router and interface settings (node, ports, sizes and
   // the initial routing are set per node), and where each node's interface
   // hands up what it receives.
@@ -45,8 +50,8 @@ class Cluster : public sc_core::sc_module {
   // One node per endpoint of `topology`, each with a router whose table is
   // empty until firmware switches in routes (the shadow bank is preset to
   // the fabric's fixed function, e.g. dor on a torus). Throws
-  // std::invalid_argument if an endpoint port is uncabled or a node has
-  // more ports than a board.
+  // std::invalid_argument if an endpoint port is uncabled, a node has more
+  // ports than a board, or `rtl_ports` names a port the cluster lacks.
   Cluster(const sc_core::sc_module_name& name, const ClusterConfig& config,
           std::shared_ptr<const topo::Topology> topology);
   // One node ("node0") with `ports` ports, each cabled to a partner port.
@@ -74,6 +79,9 @@ class Cluster : public sc_core::sc_module {
  private:
   board::BoardConfig BoardFor(unsigned node_id, const std::string& node_name,
                               unsigned ports);
+  // `port`'s settings for each port of node `node_id`, with its RTL ports'.
+  std::vector<LinkPortConfig> PortsFor(unsigned node_id, unsigned ports) const;
+  void CheckRtlPorts() const;
   NodeNetworkConfig NetworkFor(
       topo::NodeId node,
       const std::shared_ptr<const topo::Topology>& topology) const;

@@ -1,6 +1,8 @@
 // Node: the board with its link ports and, on a fabric, its router.
 #include "systemc/cluster/node.h"
 
+#include <stdexcept>
+
 #include "models/flit/dlp.h"
 #include "systemc/network/router_registers.h"
 
@@ -19,23 +21,28 @@ board::BoardConfig WithDevices(
 }  // namespace
 
 Node::Node(const sc_core::sc_module_name& name, const board::BoardConfig& board,
-           const LinkPortConfig& port,
+           const std::vector<LinkPortConfig>& ports,
            const std::optional<NodeNetworkConfig>& network)
     : sc_module(name), board_("board", WithDevices(board, network)) {
+  if (ports.size() != board.ports) {
+    throw std::invalid_argument(
+        std::string(this->name()) + ": " + std::to_string(ports.size()) +
+        " port settings for " + std::to_string(board.ports) + " ports");
+  }
   for (unsigned p = 0; p < board.ports; ++p) {
-    LinkPortConfig config = port;
-    config.phy.seed = port.phy.seed * 64 + p;  // one error stream per port
+    LinkPortConfig config = ports[p];
+    config.phy.seed = ports[p].phy.seed * 64 + p;  // one error stream per port
     ports_.push_back(std::make_unique<LinkPort>(
         ("port" + std::to_string(p)).c_str(), config));
-    board_.AttachLinkController(p, ports_.back()->controller.csr,
+    board_.AttachLinkController(p, ports_.back()->controller().csr_socket(),
                                 ports_.back()->irq);
   }
   if (!network) {
     for (unsigned p = 0; p < board.ports; ++p) {
       sinks_.push_back(std::make_unique<link::SlotSink>(
           ("sink" + std::to_string(p)).c_str(), flit::kLinkVcs,
-          port.controller.tx_slots_per_vc));
-      Connect(ports_[p]->controller.network, sinks_.back()->socket);
+          ports[p].controller.tx_slots_per_vc));
+      Connect(ports_[p]->controller().network_socket(), sinks_.back()->socket);
     }
     return;
   }
@@ -44,7 +51,7 @@ Node::Node(const sc_core::sc_module_name& name, const board::BoardConfig& board,
   router.local_port = true;
   router_ = std::make_unique<net::Router>("router", router);
   for (unsigned p = 0; p < board.ports; ++p) {
-    Connect(ports_[p]->controller.network, router_->port(p));
+    Connect(ports_[p]->controller().network_socket(), router_->port(p));
   }
   if (network->transport) {
     transport::TransportEngineConfig engine = *network->transport;
@@ -96,7 +103,7 @@ net::NetworkInterface* Node::interface() {
 
 void Node::SetProbe(PathProbe* probe) {
   for (const auto& port : ports_) {
-    port->controller.set_probe(probe);
+    port->controller().set_probe(probe);
     port->phy.set_probe(probe);
   }
   if (router_) {
@@ -114,7 +121,7 @@ void Node::SetProbe(PathProbe* probe) {
 StatList Node::Stats() const {
   StatList stats = board_.Stats();
   for (const auto& port : ports_) {
-    Append(stats, port->controller.Stats());
+    Append(stats, port->controller().Stats());
   }
   if (router_) {
     Append(stats, router_->Stats());

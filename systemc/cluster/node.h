@@ -54,10 +54,11 @@ struct NodeNetworkConfig {
 
 class Node : public sc_core::sc_module {
  public:
-  // `board.ports` link ports are built, each from `port`. Without
-  // `network` their network sides end in SlotSinks.
+  // One link port per entry of `ports`, as many as `board.ports` (else
+  // std::invalid_argument). Without `network` their network sides end in
+  // SlotSinks.
   Node(const sc_core::sc_module_name& name, const board::BoardConfig& board,
-       const LinkPortConfig& port,
+       const std::vector<LinkPortConfig>& ports,
        const std::optional<NodeNetworkConfig>& network = std::nullopt);
 
   board::Board& board() { return board_; }

@@ -188,6 +188,12 @@ Result<RemoteAccessReport> MeasureRemoteAccess(
     report.remote_ops += c.remote_loads + c.remote_stores + c.remote_atomics;
     report.page_faults += c.faults_served;
   }
+  for (const auto& [where, rtl] : config.cluster.rtl_ports) {
+    const link::LinkController& controller =
+        cluster.node(where.first).port(where.second).controller();
+    report.rtl_ports.push_back({where.first, where.second,
+                                controller.ltssm_state(), controller.Stats()});
+  }
   return report;
 }
 

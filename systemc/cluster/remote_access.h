@@ -20,6 +20,7 @@
 #include "models/topology/routing.h"
 #include "systemc/cluster/cluster.h"
 #include "systemc/common/path_breakdown.h"
+#include "systemc/common/stat_list.h"
 
 namespace lq::cluster {
 
@@ -54,11 +55,20 @@ struct RemoteAccess {
   bool Ok() const { return failure.empty(); }
 };
 
+// A port whose link controller is the Verilated RTL, at the end of the run.
+struct RtlPortReport {
+  unsigned node = 0;
+  unsigned port = 0;
+  link::LtssmState state = link::LtssmState::kDisabled;
+  StatList stats;  // the controller's
+};
+
 struct RemoteAccessReport {
   unsigned nodes = 0;
   unsigned serving = 0;  // boards whose firmware trained its links and served
   std::vector<RemoteAccess> accesses;  // load, store, fault; 1 hop, farthest
   uint64_t remote_ops = 0, page_faults = 0;  // summed over every node
+  std::vector<RtlPortReport> rtl_ports;      // ClusterConfig::rtl_ports
   double build_s = 0;  // wall time to elaborate the cluster
   double sim_ns = 0;   // simulated time at the end
   bool Ok() const;     // every board served and every access has a figure

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <iterator>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,21 @@ using StatList = std::vector<Stat>;
 inline void Append(StatList& stats, StatList more) {
   stats.insert(stats.end(), std::make_move_iterator(more.begin()),
                std::make_move_iterator(more.end()));
+}
+
+// The value of the statistic whose name is `leaf` or ends in "." + `leaf`
+// (a component's statistics carry its hierarchical name), if there is one.
+inline std::optional<uint64_t> StatValue(const StatList& stats,
+                                         const std::string& leaf) {
+  for (const Stat& stat : stats) {
+    const size_t size = stat.name.size();
+    if (stat.name == leaf ||
+        (size > leaf.size() && stat.name[size - leaf.size() - 1] == '.' &&
+         stat.name.compare(size - leaf.size(), leaf.size(), leaf) == 0)) {
+      return stat.value;
+    }
+  }
+  return std::nullopt;
 }
 
 }  // namespace lq

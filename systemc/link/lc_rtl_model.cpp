@@ -8,8 +8,8 @@
 
 namespace lq::link {
 
-LcRtlModel::LcRtlModel(const std::string& fst_path, uint64_t clock_ps)
-    : model_(std::make_unique<VerilatedLc<Vlq_lc_top>>(fst_path, clock_ps,
+LcRtlModel::LcRtlModel(const LcWaveform& waveform, uint64_t clock_ps)
+    : model_(std::make_unique<VerilatedLc<Vlq_lc_top>>(waveform, clock_ps,
                                                        "lc_top")) {}
 
 LcRtlModel::~LcRtlModel() = default;

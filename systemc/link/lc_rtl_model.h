@@ -7,7 +7,9 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "models/common/bytes.h"
@@ -17,6 +19,9 @@ namespace lq::link {
 inline constexpr unsigned kLcVcs = 4;           // lc_pkg::NUM_VCS.
 inline constexpr size_t kLcSlotBytes = 236;     // Built for profile pcie6.
 inline constexpr size_t kLcContentBytes = 250;  // Slot + DLP + flit CRC.
+// LTSSM_TIME_SCALE of the library built for clusters (rtl/CMakeLists.txt,
+// MsCycles = 100): its timeouts run 10^4 times faster than the spec's.
+inline constexpr double kLcRtlLtssmTimeScale = 1e-4;
 
 // Inputs of one cycle. Byte buffers are read only when their valid is set.
 struct LcInputs {
@@ -69,17 +74,28 @@ class LcPinModel {
   // The VC of the slot offered next (a register: stable until the edge).
   virtual unsigned NextRxVc() const = 0;
   virtual uint64_t cycles() const = 0;
+  // The LTSSM's state (LtssmState's order, lc_ltssm's state_e) after the
+  // last cycle; none if the model does not make it public.
+  virtual std::optional<unsigned> LtssmState() const { return std::nullopt; }
 };
 
-// Makes a model in reset; a non-empty `fst_path` writes an FST waveform.
+// Where and when a model writes its waveform: the clock edges in
+// [from_ps, until_ps) go to a VCD file at `vcd_path`, if one is named.
+struct LcWaveform {
+  std::string vcd_path;
+  uint64_t from_ps = 0;
+  uint64_t until_ps = std::numeric_limits<uint64_t>::max();
+};
+
+// Makes a model in reset, writing `waveform`.
 using LcPinModelFactory = std::function<std::unique_ptr<LcPinModel>(
-    const std::string& fst_path, uint64_t clock_ps)>;
+    const LcWaveform& waveform, uint64_t clock_ps)>;
 
 // lqemu's RTL link controller, rtl/lc/lc_top.sv.
 class LcRtlModel final : public LcPinModel {
  public:
-  // Resets the model. A non-empty `fst_path` writes an FST waveform there.
-  explicit LcRtlModel(const std::string& fst_path = "",
+  // Resets the model, writing `waveform`.
+  explicit LcRtlModel(const LcWaveform& waveform = {},
                       uint64_t clock_ps = 1000);
   ~LcRtlModel() override;
   LcRtlModel(const LcRtlModel&) = delete;
@@ -90,6 +106,9 @@ class LcRtlModel final : public LcPinModel {
   }
   unsigned NextRxVc() const override { return model_->NextRxVc(); }
   uint64_t cycles() const override { return model_->cycles(); }
+  std::optional<unsigned> LtssmState() const override {
+    return model_->LtssmState();
+  }
 
  private:
   std::unique_ptr<LcPinModel> model_;

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "models/flit/control_slot.h"
+#include "models/flit/dlp.h"
 #include "systemc/link/lc_declaration.h"
 
 namespace lq::link {
@@ -14,6 +15,13 @@ namespace {
 using sc_core::sc_time;
 
 constexpr unsigned kVcs = kLcVcs;
+
+// Whether a flit's content, as lc_top sends it, carries a payload slot: its
+// DLP follows the slot.
+bool CarriesSlot(const Bytes& content) {
+  return content.size() > kLcSlotBytes &&
+         flit::CarriesSlot(flit::PeekFlitType(content[kLcSlotBytes]));
+}
 
 }  // namespace
 
@@ -26,8 +34,8 @@ RtlLinkController::RtlLinkController(sc_core::sc_module_name name,
       irq("irq"),
       config_(config),
       clock_(CycleClock::FromNs(config.clock_ns)),
-      model_(config.model ? config.model(config.fst_path, clock_.period_ps())
-                          : std::make_unique<LcRtlModel>(config.fst_path,
+      model_(config.model ? config.model(config.waveform, clock_.period_ps())
+                          : std::make_unique<LcRtlModel>(config.waveform,
                                                          clock_.period_ps())),
       tx_slots_(kVcs),
       control_(kSlotBytes),
@@ -38,6 +46,8 @@ RtlLinkController::RtlLinkController(sc_core::sc_module_name name,
   if (!model_) {
     SC_REPORT_ERROR(this->name(), "the model factory made no model");
   }
+  // The state out of reset is where the LTSSM starts, not a change.
+  ltssm_state_ = ModelLtssmState().value_or(LtssmState::kDisabled);
   phy.in(*static_cast<phy::PhyRxIf*>(this));
   network.in(*static_cast<SlotIf*>(this));
   csr.register_b_transport(this, &RtlLinkController::BTransport);
@@ -93,6 +103,7 @@ void RtlLinkController::Put(Slot slot, const sc_time& delay) {
   slot.bytes.resize(kSlotBytes);  // Short slots are zero-padded (PHY-2.4).
   queue.push_back({{Late(clock_.CycleAt(delay))}, std::move(slot.bytes)});
   ++slots_in_;
+  Probe(probe_, *this, PathPoint::kLinkIn, delay);
 }
 
 void RtlLinkController::Control(Bytes message, const sc_time& delay) {
@@ -138,6 +149,27 @@ void RtlLinkController::StepCycle(CsrAccess* csr_access) {
   TakeOutputs(cycle, outputs_, csr_access);  // Moves the byte buffers out.
   if (in.phy_rx_valid) {
     rx_flits_.pop_front();
+  }
+  WatchLtssm(cycle);
+}
+
+std::optional<LtssmState> RtlLinkController::ModelLtssmState() const {
+  const std::optional<unsigned> code = model_->LtssmState();
+  if (!code || *code > static_cast<unsigned>(LtssmState::kRecoveryIdle)) {
+    return std::nullopt;
+  }
+  return static_cast<LtssmState>(*code);
+}
+
+void RtlLinkController::WatchLtssm(uint64_t cycle) {
+  const std::optional<LtssmState> state = ModelLtssmState();
+  if (!state || *state == ltssm_state_) {
+    return;
+  }
+  ltssm_state_ = *state;
+  if (state_observer_) {
+    // The state register changed at the clock edge that ended `cycle`.
+    state_observer_(ltssm_state_, (cycle + 1) * clock_.period_ps());
   }
 }
 
@@ -195,8 +227,16 @@ void RtlLinkController::TakeOutputs(uint64_t cycle, LcOutputs& out,
     }
   }
   if (out.phy_tx) {
-    const sc_time busy = phy.out->Transmit(
-        {std::move(out.phy_tx_flit), out.width, out.corrupt_bytes}, offset);
+    const bool payload = CarriesSlot(out.phy_tx_flit);
+    if (payload) {
+      Probe(probe_, *this, PathPoint::kLinkToPhy, offset);
+    }
+    phy::PhyTxFlit flit;
+    flit.content = std::move(out.phy_tx_flit);
+    flit.width = out.width;
+    flit.corrupt_bytes = out.corrupt_bytes;
+    flit.carries_slot = payload;
+    const sc_time busy = phy.out->Transmit(std::move(flit), offset);
     phy_free_cycle_ = cycle + clock_.Cycles(busy);
     ++tx_flits_;
   }
@@ -205,6 +245,7 @@ void RtlLinkController::TakeOutputs(uint64_t cycle, LcOutputs& out,
       SC_REPORT_ERROR(name(), "rx_vc_o changed within a cycle");
     }
     --network_room_[out.rx_vc];
+    Probe(probe_, *this, PathPoint::kLinkOut, offset);
     network.out->Put({out.rx_vc, std::move(out.rx_slot)}, offset);
     ++slots_out_;
   }

@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <optional>
 #include <string>
 #include <systemc>
 #include <tlm>
@@ -25,6 +26,7 @@
 #include "systemc/common/register_port.h"
 #include "systemc/common/stat_list.h"
 #include "systemc/link/lc_rtl_model.h"
+#include "systemc/link/link_controller.h"
 #include "systemc/link/slot_socket.h"
 #include "systemc/phy/phy_sockets.h"
 
@@ -35,12 +37,13 @@ struct RtlLinkControllerConfig {
   unsigned batch_cycles = 64;    // Most cycles per activation; capped by
                                  // the PHY's lookahead.
   unsigned tx_slots_per_vc = 4;  // Room granted to the network per VC.
-  std::string fst_path;          // Non-empty: write an FST waveform here.
+  LcWaveform waveform;           // None unless it names a VCD file.
   // The controller behind the sockets; empty: lqemu's own (LcRtlModel).
   LcPinModelFactory model;
 };
 
 class RtlLinkController : public sc_core::sc_module,
+                          public LinkController,
                           private phy::PhyRxIf,
                           private SlotIf {
  public:
@@ -57,8 +60,21 @@ class RtlLinkController : public sc_core::sc_module,
 
   uint64_t cycles() const { return model_->cycles(); }
   unsigned batch_cycles() const { return batch_cycles_; }
-  StatList Stats() const;
   static const ComponentDecl& Declaration();
+
+  // LinkController. The LTSSM's state is the model's after the last cycle
+  // it ran; a model that does not make it public (a user's RTL) reports
+  // kDisabled and calls no observer.
+  tlm::tlm_target_socket<32>& csr_socket() override { return csr; }
+  phy::PhyInitiatorSocket& phy_socket() override { return phy; }
+  SlotSocket& network_socket() override { return network; }
+  sc_core::sc_out<bool>& irq_port() override { return irq; }
+  LtssmState ltssm_state() const override { return ltssm_state_; }
+  void set_state_observer(StateObserver observer) override {
+    state_observer_ = std::move(observer);
+  }
+  void set_probe(PathProbe* probe) override { probe_ = probe; }
+  StatList Stats() const override;
 
  private:
   struct Timed {
@@ -100,11 +116,18 @@ class RtlLinkController : public sc_core::sc_module,
   void ApplyInputs(CsrAccess* csr_access, LcInputs& in);
   // The outputs of `cycle`.
   void TakeOutputs(uint64_t cycle, LcOutputs& out, CsrAccess* csr_access);
+  // The model's LTSSM state, if it makes it public.
+  std::optional<LtssmState> ModelLtssmState() const;
+  // Calls the observer if the model's LTSSM left its state in `cycle`.
+  void WatchLtssm(uint64_t cycle);
   // From the kernel's time to the model's next cycle.
   sc_core::sc_time Offset() const;
   uint64_t Late(uint64_t cycle);  // Clamps a past cycle to the next one.
 
   RtlLinkControllerConfig config_;
+  PathProbe* probe_ = nullptr;
+  StateObserver state_observer_;
+  LtssmState ltssm_state_ = LtssmState::kDisabled;
   CycleClock clock_;
   unsigned batch_cycles_ = 1;
   std::unique_ptr<LcPinModel> model_;  // Cycle c is at time c * clock.

@@ -32,6 +32,7 @@
 #include "systemc/common/register_port.h"
 #include "systemc/common/stat_list.h"
 #include "systemc/link/lc_registers.h"
+#include "systemc/link/link_controller.h"
 #include "systemc/link/slot_socket.h"
 #include "systemc/phy/phy_sockets.h"
 
@@ -56,6 +57,7 @@ struct TlLinkControllerConfig {
 };
 
 class TlLinkController : public sc_core::sc_module,
+                         public LinkController,
                          private phy::PhyRxIf,
                          private SlotIf {
  public:
@@ -68,18 +70,20 @@ class TlLinkController : public sc_core::sc_module,
                    const TlLinkControllerConfig& config);
 
   size_t slot_bytes() const { return config_.profile.payload_bytes; }
-  LtssmState ltssm_state() const { return ltssm_.state(); }
   uint64_t counter(LcCounter counter) const { return regs_.counter(counter); }
-  StatList Stats() const;
   static const ComponentDecl& Declaration();
-  // Reports slots in and out and payload flits to the PHY to `probe`.
-  void set_probe(PathProbe* probe) { probe_ = probe; }
-  // Called with the new state and the time, in ps, whenever the LTSSM
-  // changes state (for traces; the registers report it to firmware).
-  using StateObserver = std::function<void(LtssmState state, uint64_t at_ps)>;
-  void set_state_observer(StateObserver observer) {
+
+  // LinkController.
+  tlm::tlm_target_socket<32>& csr_socket() override { return csr; }
+  phy::PhyInitiatorSocket& phy_socket() override { return phy; }
+  SlotSocket& network_socket() override { return network; }
+  sc_core::sc_out<bool>& irq_port() override { return irq; }
+  LtssmState ltssm_state() const override { return ltssm_.state(); }
+  void set_state_observer(StateObserver observer) override {
     state_observer_ = std::move(observer);
   }
+  void set_probe(PathProbe* probe) override { probe_ = probe; }
+  StatList Stats() const override;
 
  private:
   struct TxSlot {

@@ -3,15 +3,22 @@
 // a Verilated library's target, which sees that model's VM_* definitions:
 // lc_rtl_model.cpp for lqemu's lc_top, and the conformance suite's
 // external DUT for a user's RTL.
+//
+// The LTSSM's state is read from a register made public by the library's
+// Verilator configuration (rtl/lc/lc_state_public.vlt): a model without
+// one, such as a user's, reports none.
 #pragma once
 
+#include <cstring>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "systemc/common/wide_bytes.h"
 #include "systemc/link/lc_rtl_model.h"
 #include "verilated.h"
-#include "verilated_fst_c.h"
+#include "verilated_syms.h"
+#include "verilated_vcd_c.h"
 
 namespace lq::link {
 
@@ -19,17 +26,18 @@ template <typename Top>
 class VerilatedLc final : public LcPinModel {
  public:
   // Resets the model; `name` is its top scope.
-  VerilatedLc(const std::string& fst_path, uint64_t clock_ps, const char* name)
-      : clock_ps_(clock_ps) {
-    if (!fst_path.empty()) {
+  VerilatedLc(const LcWaveform& waveform, uint64_t clock_ps, const char* name)
+      : clock_ps_(clock_ps), waveform_(waveform) {
+    if (!waveform.vcd_path.empty()) {
       context_.traceEverOn(true);
     }
     top_ = std::make_unique<Top>(&context_, name);
-    if (!fst_path.empty()) {
-      fst_ = std::make_unique<VerilatedFstC>();
-      top_->trace(fst_.get(), kFstDepth);
-      fst_->open(fst_path.c_str());
+    if (!waveform.vcd_path.empty()) {
+      vcd_ = std::make_unique<VerilatedVcdC>();
+      top_->trace(vcd_.get(), kVcdDepth);
+      vcd_->open(waveform.vcd_path.c_str());
     }
+    ltssm_state_ = FindLtssmState();
     top_->clk_i = 0;
     top_->rst_ni = 0;
     top_->eval();
@@ -44,15 +52,21 @@ class VerilatedLc final : public LcPinModel {
     // already: make it this model's own first.
     Verilated::threadContextp(&context_);
     top_->final();
-    if (fst_) {
-      fst_->close();
+    if (vcd_) {
+      vcd_->close();
     }
-    fst_.reset();
+    vcd_.reset();
     top_.reset();
   }
 
   unsigned NextRxVc() const override { return top_->rx_vc_o; }
   uint64_t cycles() const override { return cycles_; }
+  std::optional<unsigned> LtssmState() const override {
+    if (ltssm_state_ == nullptr) {
+      return std::nullopt;
+    }
+    return *ltssm_state_;
+  }
 
   void Cycle(const LcInputs& in, LcOutputs& out) override {
     Top& top = *top_;
@@ -115,25 +129,48 @@ class VerilatedLc final : public LcPinModel {
   static constexpr size_t kSlotBits = kLcSlotBytes * rtl::kBitsPerByte;
   static_assert(kSlotBits % rtl::kBitsPerWord == 0, "slot not word aligned");
   static constexpr size_t kSlotWords = kSlotBits / rtl::kBitsPerWord;
-  static constexpr int kFstDepth = 99;  // Every level of the hierarchy.
+  static constexpr int kVcdDepth = 99;  // Every level of the hierarchy.
+
+  // The LTSSM's state register, if the model makes it public.
+  const uint8_t* FindLtssmState() {
+    const VerilatedScopeNameMap* scopes = context_.scopeNameMap();
+    if (scopes == nullptr) {
+      return nullptr;
+    }
+    for (const auto& [scope_name, scope] : *scopes) {
+      const char* leaf = std::strrchr(scope_name, '.');
+      if (leaf == nullptr || std::strcmp(leaf, ".u_ltssm") != 0) {
+        continue;
+      }
+      const VerilatedVar* state = scope->varFind("state_q");
+      if (state != nullptr && state->vltype() == VLVT_UINT8) {
+        return static_cast<const uint8_t*>(state->datap());
+      }
+    }
+    return nullptr;
+  }
 
   void Tick(uint64_t cycle) {
     top_->clk_i = 1;
     top_->eval();
-    if (fst_) {
-      fst_->dump(cycle * clock_ps_);
-    }
+    Dump(cycle * clock_ps_);
     top_->clk_i = 0;
     top_->eval();
-    if (fst_) {
-      fst_->dump(cycle * clock_ps_ + clock_ps_ / 2);
+    Dump(cycle * clock_ps_ + clock_ps_ / 2);
+  }
+
+  void Dump(uint64_t ps) {
+    if (vcd_ && ps >= waveform_.from_ps && ps < waveform_.until_ps) {
+      vcd_->dump(ps);
     }
   }
 
   VerilatedContext context_;
   std::unique_ptr<Top> top_;
-  std::unique_ptr<VerilatedFstC> fst_;
+  std::unique_ptr<VerilatedVcdC> vcd_;
+  const uint8_t* ltssm_state_ = nullptr;
   uint64_t clock_ps_;
+  LcWaveform waveform_;
   uint64_t cycles_ = 0;
 };
 

@@ -170,6 +170,22 @@ def bad_input_exits_2(lqemu, work, scenarios):
           "router.latency_ns=2.5"], "whole nanoseconds"),
         (["run", *ONE, "--set", "logical.workload=remote_access", "--set",
           "board.firmware=" + str(work / "missing.elf")], "board.firmware: "),
+        (["run", *ONE, "--set", "logical.workload=remote_access", "--set",
+          "topology.dims=2x2x2", "--set", "link.rtl_ports=8"],
+         "link.rtl_ports: \"8\": node: 8 is outside 0..7"),
+        (["run", *ONE, "--set", "logical.workload=remote_access", "--set",
+          "link.rtl_ports=0:6"], "port: 6 is outside 0..5"),
+        (["run", *ONE, "--set", "logical.workload=remote_access", "--set",
+          "link.rtl_ports=0:1,0"], "port 1 of node 0 is named twice"),
+        (["run", *ONE, "--set", "logical.workload=remote_access", "--set",
+          "link.rtl_ports=0", "--set", "link.profile=ib"], "built for link.profile pcie6"),
+        (["run", *ONE, "--set", "link.rtl_ports=0"], "only a run of boards"),
+        (["run", "--set", "link.rtl_ports=0"], "only a run of boards"),
+        (["run", *ONE, "--set", "logical.workload=remote_access", "--vcd",
+          str(work / "t.json")], "--vcd: only link controllers at RTL fidelity"),
+        (["run", *ONE, "--set", "logical.workload=remote_access", "--set",
+          "link.rtl_ports=0:0", "--vcd", "/nonexistent/w.vcd"],
+         "--vcd: cannot write /nonexistent/w.node0.port0.vcd"),
         # Every phase's scenario is checked before any runs.
         (["run", "--set", "transport.pmtu=300"], "phase link: "),
     ]
@@ -440,6 +456,72 @@ def remote_access_boots_each_nodes_firmware(lqemu, work, _):
     expect("7 of 8 boards trained their links" in result.stdout, result.stdout)
     greetings = re.findall(r"Hello from node (\d+)", trace.read_text())
     expect(greetings == ["2"], "only node 2 boots hello.elf: %s" % greetings)
+
+
+def rtl_ports_run_the_verilated_controller(lqemu, work, _):
+    """link.rtl_ports puts the Verilated controller on node 0's port 0 of a
+    run of boards (DESIGN section 2): the cluster trains and serves as with
+    TL models only, every access takes the same time within 2 ns a hop each
+    way, the RTL port reports its LTSSM to the trace and its statistics to
+    the stats, and --vcd writes its waveform over the window link.vcd_*
+    give."""
+    boards = [*ONE, "--set", "logical.workload=remote_access", "--set", "topology.dims=2x2x2"]
+    tl_path = work / "tl.json"
+    result = run(lqemu, "run", "--quiet", *boards, "--stats", str(tl_path))
+    expect(result.returncode == 0, "TL only: " + result.stderr)
+    path, trace, vcd = work / "rtl.json", work / "rtl-trace.json", work / "w.vcd"
+    result = run(lqemu, "run", *boards, "--set", "link.rtl_ports=0:0",
+                 "--set", "link.vcd_length_us=3", "--stats", str(path),
+                 "--trace", str(trace), "--vcd", str(vcd))
+    expect(result.returncode == 0, "with an RTL port: " + result.stderr)
+    expect("8 of 8 boards trained their links" in result.stdout, result.stdout)
+    expect("rtl        node 0 port 0: L0" in result.stdout, result.stdout)
+    stats = json.loads(path.read_text())
+    ports = stats["remote_access"]["rtl_ports"]
+    expect(len(ports) == 1 and ports[0]["node"] == 0 and ports[0]["port"] == 0
+           and ports[0]["ltssm"] == "L0", "one RTL port, trained: %s" % ports)
+    counters = ports[0]["stats"]
+    expect(counters["slots_in"] > 0 and counters["cycles"] > 0
+           and counters["late_inputs"] == 0,
+           "the RTL port carried the accesses on time: %s" % counters)
+    tl_accesses = json.loads(tl_path.read_text())["remote_access"]["accesses"]
+    for rtl, tl in zip(stats["remote_access"]["accesses"], tl_accesses):
+        expect(rtl["failure"] == "" and tl["failure"] == "", "every access has a figure")
+        expect(abs(rtl["latency_ns"] - tl["latency_ns"]) <= 2 * rtl["hops"] * 2,
+               "%s %s: RTL port %.1f ns, TL only %.1f ns"
+               % (rtl["access"], rtl["target"], rtl["latency_ns"], tl["latency_ns"]))
+    spans = [e for e in json.loads(trace.read_text())["traceEvents"]
+             if e.get("ph") == "X" and e.get("name") == "L0"]
+    expect(spans, "the trace shows links entering L0")
+    waveform = work / "w.node0.port0.vcd"
+    expect(waveform.exists(), "--vcd writes w.node0.port0.vcd")
+    with waveform.open() as text:
+        head = text.read(4096)
+        times = [int(line[1:]) for line in text if line.startswith("#")]
+    expect(head.startswith("$version") and "$scope module lc_top" in head,
+           "a VCD of lc_top: %r" % head[:200])
+    expect(times and max(times) < 3_000_000, "the window ends at 3 us: %s" % times[-1:])
+
+
+def board_trains_an_rtl_port(lqemu, work, _):
+    """lqemu board with link.rtl_ports: the bring-up firmware trains a
+    board's RTL port beside its TL port, through the same registers, and
+    --vcd writes the RTL port's waveform; bad port lists exit 2."""
+    bringup = str(pathlib.Path(lqemu).parent / "firmware" / "link_bringup.elf")
+    vcd = work / "b.vcd"
+    result = run(lqemu, "board", "--firmware", bringup, "--ports", "2", "--set",
+                 "link.rtl_ports=0:1", "--set", "link.vcd_length_us=3", "--vcd", str(vcd))
+    expect(result.returncode == 0, "board with an RTL port: " + result.stderr)
+    expect("2 of 2 ports up" in result.stdout, result.stdout)
+    expect((work / "b.node0.port1.vcd").exists() and not (work / "b.node0.port0.vcd").exists(),
+           "only the RTL port has a waveform: %s" % sorted(p.name for p in work.iterdir()))
+    for args, needle in [
+            (["--set", "link.rtl_ports=0:2"], "link.rtl_ports: \"0:2\": port: 2 is outside 0..1"),
+            (["--set", "link.rtl_ports=1"], "node: 1 is outside 0..0"),
+            (["--vcd", str(work / "none.vcd")], "--vcd: only link controllers at RTL fidelity")]:
+        result = run(lqemu, "board", "--firmware", bringup, "--ports", "2", *args)
+        expect(result.returncode == 2 and needle in result.stderr,
+               "%s: exit %d, %s" % (args, result.returncode, result.stderr))
 
 
 def trace_opens_in_perfetto(lqemu, work, _):

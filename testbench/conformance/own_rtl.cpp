@@ -8,9 +8,9 @@
 
 namespace lq::conformance {
 
-std::unique_ptr<link::LcPinModel> MakeOwnRtlModel(const std::string& fst_path,
-                                                  uint64_t clock_ps) {
-  return std::make_unique<link::VerilatedLc<Vlq_dut_top>>(fst_path, clock_ps,
+std::unique_ptr<link::LcPinModel> MakeOwnRtlModel(
+    const link::LcWaveform& waveform, uint64_t clock_ps) {
+  return std::make_unique<link::VerilatedLc<Vlq_dut_top>>(waveform, clock_ps,
                                                           "dut_top");
 }
 

@@ -11,7 +11,7 @@
 
 namespace lq::conformance {
 
-std::unique_ptr<link::LcPinModel> MakeOwnRtlModel(const std::string& fst_path,
-                                                  uint64_t clock_ps);
+std::unique_ptr<link::LcPinModel> MakeOwnRtlModel(
+    const link::LcWaveform& waveform, uint64_t clock_ps);
 
 }  // namespace lq::conformance

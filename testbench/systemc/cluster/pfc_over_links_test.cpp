@@ -48,15 +48,12 @@ Bytes Payload(unsigned src, unsigned seq) {
 }
 
 // The controller's statistic `<name>.<what>`.
-uint64_t StatOf(const link::TlLinkController& controller,
+uint64_t StatOf(const link::LinkController& controller,
                 const std::string& what) {
-  const std::string name = std::string(controller.name()) + "." + what;
-  for (const Stat& stat : controller.Stats()) {
-    if (stat.name == name) {
-      return stat.value;
-    }
+  if (const auto value = StatValue(controller.Stats(), what)) {
+    return *value;
   }
-  ADD_FAILURE() << "no statistic " << name;
+  ADD_FAILURE() << "no statistic " << what;
   return 0;
 }
 
@@ -126,8 +123,10 @@ TEST(PfcOverLinksTest, TRN_8_3_PfcMessagesRideTheLinksControlFlits) {
           std::make_unique<cluster::LinkPort>(name.c_str(), port));
       card.csr.push_back(
           std::make_unique<testing::CsrMaster>((name + "_csr").c_str()));
-      card.csr.back()->socket.bind(card.ports.back()->controller.csr);
-      Connect(card.router->port(p), card.ports.back()->controller.network);
+      card.csr.back()->socket.bind(
+          card.ports.back()->controller().csr_socket());
+      Connect(card.router->port(p),
+              card.ports.back()->controller().network_socket());
     }
   }
   for (unsigned n = 0; n < kNodes; ++n) {
@@ -156,14 +155,14 @@ TEST(PfcOverLinksTest, TRN_8_3_PfcMessagesRideTheLinksControlFlits) {
   EXPECT_GT(sink.xon_frames, 0u) << "and fell below XON again";
   uint64_t sent = 0, received = 0;
   for (unsigned p = 0; p < topology->PortCount(0); ++p) {
-    sent += StatOf(cards[0].ports[p]->controller, "control_sent");
+    sent += StatOf(cards[0].ports[p]->controller(), "control_sent");
     const auto far = topology->Neighbour(0, p).value();
     Card& neighbour = cards[far.node];
-    const link::TlLinkController& far_lc =
-        neighbour.ports[far.port]->controller;
+    const link::LinkController& far_lc =
+        neighbour.ports[far.port]->controller();
     received += StatOf(far_lc, "control_received");
     EXPECT_EQ(StatOf(far_lc, "control_rejected"), 0u);
-    EXPECT_EQ(StatOf(cards[0].ports[p]->controller, "control_dropped"), 0u);
+    EXPECT_EQ(StatOf(cards[0].ports[p]->controller(), "control_dropped"), 0u);
     EXPECT_GT(neighbour.flow->paused_ps(far.port, kTc), 0u)
         << "card " << far.node << " held its output towards card 0";
     EXPECT_FALSE(neighbour.router->paused(far.port, kTc)) << "and resumed it";

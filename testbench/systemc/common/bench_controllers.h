@@ -18,7 +18,7 @@ inline link::RtlLinkControllerConfig BenchRtlConfig() {
 inline link::TlLinkControllerConfig BenchTlConfig() {
   link::TlLinkControllerConfig config;
   config.tx_slots_per_vc = kBenchSlotsPerVc;
-  config.ltssm_time_scale = kRtlLtssmTimeScale;
+  config.ltssm_time_scale = link::kLcRtlLtssmTimeScale;  // as the RTL is built
   return config;
 }
 

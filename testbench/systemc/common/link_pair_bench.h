@@ -20,9 +20,6 @@ inline constexpr unsigned kBenchSides = 2;
 // Room a bench's controller grants its network per VC: enough to cover the
 // credit loop at line rate.
 inline constexpr unsigned kBenchSlotsPerVc = 32;
-// LTSSM_TIME_SCALE the Verilated controller is built with (lq_lc_rtl:
-// MsCycles=100), which TL controllers compared with it use too.
-inline constexpr double kRtlLtssmTimeScale = 1e-4;
 
 template <typename Controller>
 class LinkPairBench {

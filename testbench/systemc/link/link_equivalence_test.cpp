@@ -223,5 +223,82 @@ TEST(LinkEquivalence, DLL_11_4_RtlAndTlCarryControlMessagesAlike) {
   }
 }
 
+// The states of `entered` that last longer than one clock cycle: the RTL
+// spends a cycle in a state whose exit condition already holds (say
+// Detect.Active with the partner's receivers present), which the TL model
+// passes through in zero time.
+template <typename Entered>
+std::vector<Entered> Lasting(const std::vector<Entered>& entered) {
+  constexpr uint64_t kCyclePs = 1000;
+  std::vector<Entered> lasting;
+  for (size_t i = 0; i < entered.size(); ++i) {
+    if (i + 1 == entered.size() ||
+        entered[i + 1].at_ps - entered[i].at_ps > kCyclePs) {
+      lasting.push_back(entered[i]);
+    }
+  }
+  return lasting;
+}
+
+// Both fidelities train through the same states of the LTSSM (the diagram
+// of DLL-6.1), each entered at the same time within the latency tolerance,
+// and report them alike to an observer (LinkController): the RTL's from its
+// state register, the TL model's from its state machine.
+TEST(LinkEquivalence, DLL_6_1_RtlAndTlTrainThroughTheSameStates) {
+  phy::PhyPortConfig phy =
+      phy::PhyPortConfig::ForProfile(phy::FindLinkProfile("pcie6").value());
+  const auto idle = SymmetricTraffic(0, link::RtlLinkController::kSlotBytes);
+  LinkPairBench<link::RtlLinkController> rtl(phy, BenchRtlConfig(), idle,
+                                             "rtl_");
+  LinkPairBench<link::TlLinkController> tl(phy, BenchTlConfig(), idle, "tl_");
+  struct Entered {
+    link::LtssmState state;
+    uint64_t at_ps;
+  };
+  std::array<std::vector<Entered>, kBenchSides> rtl_states, tl_states;
+  for (unsigned side = 0; side < kBenchSides; ++side) {
+    rtl.controllers[side]->set_state_observer(
+        [&rtl_states, side](link::LtssmState state, uint64_t at_ps) {
+          rtl_states[side].push_back({state, at_ps});
+        });
+    tl.controllers[side]->set_state_observer(
+        [&tl_states, side](link::LtssmState state, uint64_t at_ps) {
+          tl_states[side].push_back({state, at_ps});
+        });
+  }
+  sc_core::sc_start(sc_time(20, SC_US));
+
+  for (unsigned side = 0; side < kBenchSides; ++side) {
+    for (const auto& [name, states] :
+         {std::make_pair("RTL", &rtl_states[side]),
+          std::make_pair("TL", &tl_states[side])}) {
+      std::printf("side %u %s:", side, name);
+      for (const Entered& entered : *states) {
+        std::printf(" %s@%.1f", link::LtssmStateName(entered.state),
+                    static_cast<double>(entered.at_ps) / 1000);
+      }
+      std::printf("\n");
+    }
+    EXPECT_EQ(rtl.controllers[side]->ltssm_state(), link::LtssmState::kL0);
+    EXPECT_EQ(tl.controllers[side]->ltssm_state(), link::LtssmState::kL0);
+    const auto rtl_lasting = Lasting(rtl_states[side]);
+    const auto tl_lasting = Lasting(tl_states[side]);
+    ASSERT_EQ(rtl_lasting.size(), tl_lasting.size())
+        << "side " << side << ": the fidelities pass through different states";
+    ASSERT_GE(rtl_lasting.size(), 5u)
+        << "Polling, Configuration and L0 are all reported";
+    for (size_t i = 0; i < rtl_lasting.size(); ++i) {
+      const Entered& r = rtl_lasting[i];
+      const Entered& t = tl_lasting[i];
+      const double rtl_ns = static_cast<double>(r.at_ps) / 1000;
+      const double tl_ns = static_cast<double>(t.at_ps) / 1000;
+      EXPECT_EQ(r.state, t.state) << "side " << side << " change " << i;
+      EXPECT_LE(std::fabs(rtl_ns - tl_ns),
+                std::max(kToleranceCycles, kToleranceShare * rtl_ns))
+          << "side " << side << " change " << i;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace lq::testing

@@ -8,6 +8,7 @@
 
 #include "generated/cpp/lc_regs.h"
 #include "models/phy/link_profile.h"
+#include "systemc/link/lc_rtl_model.h"
 #include "systemc/link/tl_link_controller.h"
 #include "systemc/phy/phy_port.h"
 #include "testbench/systemc/common/csr_master.h"
@@ -28,7 +29,7 @@ TEST(TlLinkController, DLL_6_11_LoopbackTrainsAgainstItselfAndReturnsSlots) {
   phy::PhyPortConfig phy_config;
   phy_config.profile = phy::FindLinkProfile("pcie6").value();
   link::TlLinkControllerConfig config;
-  config.ltssm_time_scale = kRtlLtssmTimeScale;
+  config.ltssm_time_scale = link::kLcRtlLtssmTimeScale;  // as the RTL is built
   link::TlLinkController controller("lc", config);
   phy::PhyPort near("near", phy_config), far("far", phy_config);
   SlotEndpointConfig traffic;
