@@ -336,10 +336,8 @@ void CycleFabric::StepRouter(Router& r) {
     }
     unsigned o = kNone;
     if (head.adaptive) {
-      const unsigned first =
-          ((i % vcs_) / config_.vc_classes) * config_.vc_classes;
-      const unsigned lowest = first + *routing_->AdaptiveClass();
-      const unsigned end = first + routing_->VcClasses();
+      const auto [lowest, end] =
+          routing_->AdaptiveVcs(i % vcs_, config_.vc_classes);
       routing_->AdaptivePorts(r.node, packets_[head.packet].dst, r.candidates);
       for (const topo::PortId port : r.candidates) {
         for (unsigned out_vc = lowest; out_vc < end; ++out_vc) {
@@ -490,9 +488,8 @@ void CycleFabric::Route(Router& r, unsigned i, Entry& head) {
   const unsigned set = vc / config_.vc_classes;
   head.out_vc = static_cast<uint8_t>(
       step->port == r.local ? vc : set * config_.vc_classes + step->vc);
-  const auto adaptive_class = routing_->AdaptiveClass();
-  head.adaptive = adaptive_class && step->port != r.local &&
-                  (port == r.local || in_class >= *adaptive_class);
+  head.adaptive =
+      routing_->ChoosesAdaptively(port, in_class, step->port, r.local);
 }
 
 // The interface admits waiting packets whole (NET-8.8), each into the VC

@@ -10,4 +10,18 @@ RoutingFunction::RoutingFunction(std::shared_ptr<const Topology> topology)
   }
 }
 
+bool RoutingFunction::ChoosesAdaptively(PortId in_port, VcClass in_class,
+                                        PortId out_port,
+                                        PortId local_port) const {
+  const std::optional<VcClass> adaptive = AdaptiveClass();
+  return adaptive && out_port != local_port &&
+         (in_port == local_port || in_class >= *adaptive);
+}
+
+RoutingFunction::VcRange RoutingFunction::AdaptiveVcs(
+    unsigned vc, unsigned vc_classes) const {
+  const unsigned set_first = (vc / vc_classes) * vc_classes;
+  return {set_first + AdaptiveClass().value(), set_first + VcClasses()};
+}
+
 }  // namespace lq::topo

@@ -44,6 +44,20 @@ class RoutingFunction {
                              std::vector<PortId>& ports) const {
     ports.clear();
   }
+  // Whether a packet that arrived through `in_port` on class `in_class`,
+  // and whose step leaves through `out_port`, still chooses among
+  // AdaptivePorts() at VC allocation: one just injected at `local_port` or
+  // in an adaptive class, not one leaving at the local port (NET-4.3).
+  bool ChoosesAdaptively(PortId in_port, VcClass in_class, PortId out_port,
+                         PortId local_port) const;
+  // Adaptive functions only: the router VCs [first, end) of the adaptive
+  // classes in the VC set of router VC `vc`, with `vc_classes` classes per
+  // set (NET-3.4).
+  struct VcRange {
+    unsigned first;
+    unsigned end;
+  };
+  VcRange AdaptiveVcs(unsigned vc, unsigned vc_classes) const;
 
   const Topology& topology() const { return *topology_; }
   const std::shared_ptr<const Topology>& shared_topology() const {

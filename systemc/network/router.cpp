@@ -651,9 +651,8 @@ void Router::Route(unsigned port, unsigned vc, InputPacket& packet) {
       step->port == local_port() ? vc : set * config_.vc_classes + step->vc;
   // A packet just injected or in the adaptive class chooses its port at
   // VC allocation; the step above is its escape (NET-4.3).
-  const std::optional<topo::VcClass> adaptive_class = routing_->AdaptiveClass();
-  packet.adaptive = adaptive_class && step->port != local_port() &&
-                    (port == local_port() || in_class >= *adaptive_class);
+  packet.adaptive =
+      routing_->ChoosesAdaptively(port, in_class, step->port, local_port());
   if (Stranded(packet)) {
     ++counters_.drops_link_down;  // NET-7.1
     Discard(port, vc, packet);
@@ -721,9 +720,7 @@ void Router::AllocateVcs(const sc_core::sc_time& now) {
 // equals), or nothing, in which case the packet asks for its escape step.
 std::optional<unsigned> Router::AdaptiveChoice(unsigned vc,
                                                const InputPacket& packet) {
-  const unsigned first = (vc / config_.vc_classes) * config_.vc_classes;
-  const unsigned lowest = first + *routing_->AdaptiveClass();
-  const unsigned end = first + routing_->VcClasses();
+  const auto [lowest, end] = routing_->AdaptiveVcs(vc, config_.vc_classes);
   routing_->AdaptivePorts(config_.node, packet.header.dst, candidates_);
   std::optional<unsigned> best;
   for (const topo::PortId port : candidates_) {
