@@ -134,10 +134,10 @@ int sc_main(int argc, char* argv[]) {
       "(docs/guide-conformance.md).");
   conformance_command
       ->add_option("--dut", conformance.dut,
-                   "Device under test: tlm (the TL models, checked at DLL "
-                   "and TRN), rtl (the Verilated link controller, DLL) or "
-                   "own (the RTL this build was configured with, "
-                   "-DLQ_DUT_RTL; DLL)")
+                   "Device under test: tlm (the TL models, checked at PHY, "
+                   "DLL, NET and TRN), rtl (the Verilated link controller, "
+                   "PHY and DLL) or own (the RTL this build was configured "
+                   "with, -DLQ_DUT_RTL; PHY and DLL)")
       ->capture_default_str();
   conformance_command
       ->add_option("--filter", conformance.filter,

@@ -6,9 +6,9 @@
 namespace lq::conformance {
 
 std::vector<ConformanceCase> AllCases() {
-  std::vector<ConformanceCase> cases = DllFlitCases();
+  std::vector<ConformanceCase> cases = PhyPortCases();
   for (auto chapter :
-       {DllLinkCases, NetRouterCases, TrnFrameCases, TrnQpCases,
+       {DllFlitCases, DllLinkCases, NetRouterCases, TrnFrameCases, TrnQpCases,
         TrnReliabilityCases, TrnCongestionCases, TrnRouterCases}) {
     for (ConformanceCase& c : chapter()) {
       cases.push_back(std::move(c));

@@ -105,6 +105,16 @@ void WaitForNewPayloads(const PortTap& tap, size_t count) {
   }
 }
 
+sc_core::sc_time WaitForLinkDown(RegisterMaster& csr, sc_core::sc_time since,
+                                 const sc_core::sc_time& within,
+                                 const sc_core::sc_time& poll) {
+  while (sc_core::sc_time_stamp() < since + within &&
+         csr.Read(regs::kLinkDownsOffset) == 0) {
+    sc_core::wait(poll);
+  }
+  return sc_core::sc_time_stamp() - since;
+}
+
 void WaitUntil(const sc_time& at) {
   if (at > sc_core::sc_time_stamp()) {
     sc_core::wait(at - sc_core::sc_time_stamp());

@@ -46,6 +46,18 @@ void WriteCreditInit(RegisterMaster& csr, uint32_t credits);
 // Waits until the DUT has sent `count` new PAYLOAD flits.
 void WaitForNewPayloads(const PortTap& tap, size_t count);
 
+// The 24 ms timeout of Polling.Active and Recovery.RcvrLock at the bench's
+// LTSSM_TIME_SCALE (dll.md §9).
+inline const sc_core::sc_time kRcvrLockTimeout(24e-3 * kLtssmTimeScale,
+                                               sc_core::SC_SEC);
+
+// Polls the DUT's LINK_DOWNS every `poll` until it counts one or `within`
+// has passed since `since`; returns how long after `since` that was.
+// (`since` is a copy: sc_time_stamp() refers to the kernel's clock.)
+sc_core::sc_time WaitForLinkDown(RegisterMaster& csr, sc_core::sc_time since,
+                                 const sc_core::sc_time& within,
+                                 const sc_core::sc_time& poll);
+
 // Waits until simulated time `at`, if it is still ahead.
 void WaitUntil(const sc_core::sc_time& at);
 

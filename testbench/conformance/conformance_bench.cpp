@@ -51,10 +51,12 @@ std::vector<std::string> DutNames() {
 }
 
 std::vector<std::string> DutLayers(const std::string& name) {
+  // Every DUT is a link controller: it decides what its PHY port sends and
+  // how it meets what the PHY does (the points of layer phy).
   if (name == "tlm") {
-    return {"dll", "net", "trn"};
+    return {"phy", "dll", "net", "trn"};
   }
-  return {"dll"};
+  return {"phy", "dll"};
 }
 
 Dut MakeDut(const std::string& name) {
@@ -131,5 +133,10 @@ ConformanceBench::ConformanceBench(Dut dut, std::unique_ptr<PortTap> mutant,
 }
 
 ConformanceBench::~ConformanceBench() = default;
+
+void ConformanceBench::CutCable(const sc_core::sc_time& at) {
+  dut_phy_->ScheduleLaneFailure(dut_phy_->AllLanes(), at);
+  peer_phy_->ScheduleLaneFailure(peer_phy_->AllLanes(), at);
+}
 
 }  // namespace lq::conformance

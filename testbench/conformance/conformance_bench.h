@@ -75,6 +75,9 @@ class ConformanceBench {
   testing::SlotEndpoint& peer_net() { return *peer_net_; }
   const sc_core::sc_signal<bool>& dut_irq() const { return dut_irq_; }
   const BenchTraffic& traffic() const { return traffic_; }
+  // Cuts the cable at `at` (absolute): every lane of both directions
+  // delivers noise from then on (PHY-5.6).
+  void CutCable(const sc_core::sc_time& at);
 
  private:
   phy::LinkProfile profile_;

@@ -81,6 +81,7 @@ struct ConformanceCase {
 };
 
 // Every case of the suite, by chapter.
+std::vector<ConformanceCase> PhyPortCases();         // phy.md sections 4-5
 std::vector<ConformanceCase> DllFlitCases();         // dll.md sections 1-5
 std::vector<ConformanceCase> DllLinkCases();         // sections 6-8, 11
 std::vector<ConformanceCase> NetRouterCases();       // net.md sections 2-4, 8

@@ -19,7 +19,7 @@
 namespace lq::conformance {
 namespace {
 
-const std::vector<std::string> kEveryLayer = {"dll", "net", "trn"};
+const std::vector<std::string> kEveryLayer = {"phy", "dll", "net", "trn"};
 
 // Clause IDs defined in docs/spec/*.md ("**[DLL-3.5]**"), by chapter.
 std::map<std::string, std::set<std::string>> SpecClauses() {
@@ -172,7 +172,7 @@ TEST(ConformancePlan, ADutIsCheckedOnlyAtTheLayersItImplements) {
   ASSERT_TRUE(SelectPoints(plan, "TRN-*", kEveryLayer));
   EXPECT_FALSE(SelectPoints(plan, "TRN-*", {"dll"}));
   EXPECT_EQ(DutLayers("tlm"), kEveryLayer);
-  EXPECT_EQ(DutLayers("rtl"), std::vector<std::string>{"dll"});
+  EXPECT_EQ(DutLayers("rtl"), (std::vector<std::string>{"phy", "dll"}));
 }
 
 TEST(ConformanceReport, PointFailsOnlyOnItsClauseOrOnAnUntaggedCheck) {

@@ -306,7 +306,7 @@ ConformanceCase SilentPartner() {
     if (!context.verdict.Expect(first.has_value(), "no training flit sent")) {
       return;
     }
-    const sc_time expected(24e-3 * kLtssmTimeScale, sc_core::SC_SEC);
+    const sc_time expected = kRcvrLockTimeout;  // Polling.Active's, the same
     const sc_time burst = *last - *first;
     context.verdict.Expect(burst >= expected * 0.95 && burst <= expected * 1.05,
                            "Polling.Active sent for " + Micros(burst) +
@@ -387,13 +387,9 @@ ConformanceCase SilenceInL0EndsInLinkDown() {
     // The partner goes silent; the DUT's retraining gets no answer.
     WriteCtrl(context.bench.peer_csr(), 0, regs::kCtrlEnable.Mask());
     WriteCtrl(csr, regs::kCtrlRetrain.Mask());
-    const sc_time retrain_at = sc_core::sc_time_stamp();
-    while (sc_core::sc_time_stamp() < retrain_at + sc_time(20, SC_US) &&
-           csr.Read(regs::kLinkDownsOffset) == 0) {
-      sc_core::wait(100, SC_NS);
-    }
-    const sc_time waited = sc_core::sc_time_stamp() - retrain_at;
-    const sc_time timeout(24e-3 * kLtssmTimeScale, sc_core::SC_SEC);
+    const sc_time waited = WaitForLinkDown(
+        csr, sc_core::sc_time_stamp(), sc_time(20, SC_US), sc_time(100, SC_NS));
+    const sc_time timeout = kRcvrLockTimeout;
     // Polled every 100 ns, and the retrain starts within a few cycles.
     context.verdict.Expect(
         csr.Read(regs::kLinkDownsOffset) == 1 && waited >= timeout &&
@@ -908,12 +904,8 @@ ConformanceCase FreshPartnerInRecoveryIsALinkDown() {
       return PortTap::EditResult::kPass;
     });
     WriteCtrl(csr, regs::kCtrlRetrain.Mask());
-    const sc_time retrain_at = sc_core::sc_time_stamp();
-    while (sc_core::sc_time_stamp() < retrain_at + sc_time(2, SC_US) &&
-           csr.Read(regs::kLinkDownsOffset) == 0) {
-      sc_core::wait(50, SC_NS);
-    }
-    const sc_time waited = sc_core::sc_time_stamp() - retrain_at;
+    const sc_time waited = WaitForLinkDown(
+        csr, sc_core::sc_time_stamp(), sc_time(2, SC_US), sc_time(50, SC_NS));
     if (!context.verdict.Expect(*rewritten > 0,
                                 "stimulus: the partner sent no training set "
                                 "in Recovery")) {

@@ -63,6 +63,8 @@ sc_core::sc_time PortTap::Transmit(phy::PhyTxFlit flit,
   seen.at = sc_core::sc_time_stamp() + offset;
   seen.direction = FlitDirection::kFromDut;
   seen.content = std::move(flit.content);
+  seen.width = flit.width;
+  seen.idle_fill = flit.idle_fill;
   Decode(seen);
   if (from_dut_edit_ && from_dut_edit_(seen) == EditResult::kDrop &&
       !seen.content.empty()) {

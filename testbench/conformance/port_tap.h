@@ -31,6 +31,10 @@ struct PortFlit {
   Bytes content;      // Slot, DLP and flit CRC.
   bool bad = false;   // To the DUT: the PHY could not correct it.
   unsigned lane = 0;  // To the DUT: the lane of a TRAINING flit.
+  // From the DUT: the width it gives the PHY, and whether it marks the
+  // flit as standing for an idle link's NOP stream (DLL-4.11, PHY-5.8).
+  unsigned width = 0;
+  bool idle_fill = false;
 
   bool Is(flit::FlitType type) const { return header && header->type == type; }
 };
