@@ -312,6 +312,7 @@ void PhyPort::Carry(WireFlit wire, const sc_time& delay) {
     } else if (report.value().symbols_corrected > 0) {
       flit.fec_corrected = true;
       ++stats_.rx_fec_corrected;
+      stats_.rx_fec_symbols += report.value().symbols_corrected;
     }
     wire.bytes.resize(flit::ContentBytes(config_.profile));
   }
@@ -401,6 +402,7 @@ const ComponentDecl& PhyPort::Declaration() {
        {"rx_flits", "flits (and training copies) received"},
        {"rx_bad", "of those, uncorrectable"},
        {"rx_fec_corrected", "of those, corrected by the FEC"},
+       {"rx_fec_symbols", "symbols the FEC corrected (PHY-3.8)"},
        {"lanes_failed", "lane failures applied to this direction"}}};
   return decl;
 }
@@ -417,6 +419,7 @@ StatList PhyPort::Stats() const {
       .Add("rx_flits", stats_.rx_flits)
       .Add("rx_bad", stats_.rx_bad)
       .Add("rx_fec_corrected", stats_.rx_fec_corrected)
+      .Add("rx_fec_symbols", stats_.rx_fec_symbols)
       .Add("lanes_failed", stats_.lanes_failed);
   return stats.Take();
 }

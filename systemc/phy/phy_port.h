@@ -57,6 +57,7 @@ struct PhyPortStats {
   uint64_t rx_flits = 0;           // Flits (and training copies) received.
   uint64_t rx_bad = 0;             // Of those, uncorrectable.
   uint64_t rx_fec_corrected = 0;   // Of those, corrected.
+  uint64_t rx_fec_symbols = 0;     // Symbols the FEC corrected in them.
   uint64_t lanes_failed = 0;       // Lane failures applied to this direction.
 };
 
