@@ -41,8 +41,7 @@ LinkPort::LinkPort(const sc_core::sc_module_name& name,
     : sc_module(name),
       phy("phy", config.phy),
       irq("irq"),
-      controller_(MakeController(config)),
-      rtl_(config.rtl.has_value()) {
+      controller_(MakeController(config)) {
   Connect(controller_->phy_socket(), phy.link);
   controller_->irq_port()(irq);
 }

@@ -36,7 +36,6 @@ class LinkPort : public sc_core::sc_module {
 
   link::LinkController& controller() { return *controller_; }
   const link::LinkController& controller() const { return *controller_; }
-  bool rtl() const { return rtl_; }
 
   phy::PhyPort phy;
   sc_core::sc_signal<bool> irq;
@@ -45,7 +44,6 @@ class LinkPort : public sc_core::sc_module {
 
  private:
   std::unique_ptr<link::LinkController> controller_;
-  bool rtl_ = false;
 };
 
 }  // namespace lq::cluster
