@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "models/phy/link_profile.h"
+#include "systemc/link/lc_rtl_model.h"
 #include "systemc/link/slot_socket.h"
 #include "systemc/phy/phy_port.h"
 #include "systemc/phy/phy_sockets.h"
@@ -30,7 +31,7 @@ namespace lq::conformance {
 // LTSSM_TIME_SCALE of the Verilated controller (lq_lc_rtl: MsCycles=100);
 // every controller in the bench uses it, so that a case's timeouts are the
 // same whichever DUT it runs against.
-inline constexpr double kLtssmTimeScale = 1e-4;
+inline constexpr double kLtssmTimeScale = link::kLcRtlLtssmTimeScale;
 
 using testing::RegisterMaster;
 
