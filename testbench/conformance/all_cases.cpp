@@ -9,7 +9,8 @@ std::vector<ConformanceCase> AllCases() {
   std::vector<ConformanceCase> cases = PhyPortCases();
   for (auto chapter :
        {DllFlitCases, DllLinkCases, NetRouterCases, TrnFrameCases, TrnQpCases,
-        TrnReliabilityCases, TrnCongestionCases, TrnRouterCases}) {
+        TrnReliabilityCases, TrnCongestionCases, TrnRouterCases, LogAccessCases,
+        LogFaultCases}) {
     for (ConformanceCase& c : chapter()) {
       cases.push_back(std::move(c));
     }

@@ -35,6 +35,8 @@ MUTANT_CATCHES = {
     "trn-late-xoff": {"TRN-8.4/a", "TRN-8.5/a"},
     "trn-marks-as-lqcc": {"TRN-9.2/a", "TRN-9.3/c"},
     "net-forgets-hops": {"NET-2.4/a"},
+    "log-drops-inval-acks": {"LOG-6.8/a"},
+    "log-misnames-requester": {"LOG-6.1/a", "LOG-6.10/a"},
 }
 
 

@@ -54,7 +54,7 @@ std::vector<std::string> DutLayers(const std::string& name) {
   // Every DUT is a link controller: it decides what its PHY port sends and
   // how it meets what the PHY does (the points of layer phy).
   if (name == "tlm") {
-    return {"phy", "dll", "net", "trn"};
+    return {"phy", "dll", "net", "trn", "log"};
   }
   return {"phy", "dll"};
 }

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "testbench/conformance/conformance_bench.h"
+#include "testbench/conformance/logical_bench.h"
 #include "testbench/conformance/router_bench.h"
 #include "testbench/conformance/transport_bench.h"
 
@@ -60,6 +61,12 @@ struct RouterCaseContext {
   Verdict& verdict;
 };
 
+// The same for a case that runs in a LogicalBench.
+struct LogicalCaseContext {
+  LogicalBench& bench;
+  Verdict& verdict;
+};
+
 struct ConformanceCase {
   // Carries the clause ID it checks (docs/spec/README.md: "Tests cite
   // clauses"), e.g. DLL_3_5_GapGetsSelectiveNak.
@@ -71,13 +78,16 @@ struct ConformanceCase {
   RouterBenchOptions router;              // For a router case.
   // A link case runs `body` in a ConformanceBench, a transport case
   // `transport_body` in a TransportBench, a router case `router_body` in a
-  // RouterBench. Exactly one is set.
+  // RouterBench, a logical case `logical_body` in a LogicalBench. Exactly
+  // one is set.
   std::function<void(CaseContext&)> body;
   std::function<void(TransportCaseContext&)> transport_body;
   std::function<void(RouterCaseContext&)> router_body;
+  std::function<void(LogicalCaseContext&)> logical_body;
 
   bool transport() const { return static_cast<bool>(transport_body); }
   bool router_case() const { return static_cast<bool>(router_body); }
+  bool logical_case() const { return static_cast<bool>(logical_body); }
 };
 
 // Every case of the suite, by chapter.
@@ -90,6 +100,8 @@ std::vector<ConformanceCase> TrnQpCases();           // sections 5, 6.1, 6.15
 std::vector<ConformanceCase> TrnReliabilityCases();  // sections 6-7, 9, 12
 std::vector<ConformanceCase> TrnCongestionCases();   // sections 9-11
 std::vector<ConformanceCase> TrnRouterCases();  // sections 8, 9.1-9.3, 11.2
+std::vector<ConformanceCase> LogAccessCases();  // log.md sections 1-4
+std::vector<ConformanceCase> LogFaultCases();   // section 6
 std::vector<ConformanceCase> AllCases();
 
 }  // namespace lq::conformance

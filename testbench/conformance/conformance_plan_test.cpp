@@ -19,7 +19,8 @@
 namespace lq::conformance {
 namespace {
 
-const std::vector<std::string> kEveryLayer = {"phy", "dll", "net", "trn"};
+const std::vector<std::string> kEveryLayer = {"phy", "dll", "net", "trn",
+                                              "log"};
 
 // Clause IDs defined in docs/spec/*.md ("**[DLL-3.5]**"), by chapter.
 std::map<std::string, std::set<std::string>> SpecClauses() {

@@ -81,6 +81,40 @@ FrameMutant IgnoresCnps() {
   return mutant;
 }
 
+// Whether `frame` is a SEND ONLY carrying a LOG message of TYPE `type`
+// (log.md LOG-6.10).
+bool CarriesLogMessage(const PortFrame& frame, uint8_t type) {
+  return frame.opcode() == Opcode::kSendOnly &&
+         !frame.packet->payload.empty() && frame.packet->payload[0] == type;
+}
+
+// A logical unit that never acknowledges an invalidation (against
+// LOG-6.8): its INVAL_ACKs never leave it.
+FrameMutant DropsInvalAcks() {
+  FrameMutant mutant;
+  mutant.from_dut = [](PortFrame& frame) {
+    return CarriesLogMessage(frame, 4) ? EditResult::kDrop : EditResult::kPass;
+  };
+  return mutant;
+}
+
+// A logical unit that names node 5 as the REQUESTER of its FAULT_REQs
+// (against LOG-6.10): owners discard them, so its faults are never
+// answered (LOG-6.1).
+FrameMutant MisnamesRequester() {
+  FrameMutant mutant;
+  mutant.from_dut = [](PortFrame& frame) {
+    if (CarriesLogMessage(frame, 1) && frame.packet->payload.size() > 5) {
+      roce::RocePacket changed = *frame.packet;
+      changed.payload[4] = 0;
+      changed.payload[5] = 5;
+      frame.Rebuild(changed);
+    }
+    return EditResult::kPass;
+  };
+  return mutant;
+}
+
 }  // namespace
 
 std::vector<MutantInfo> FrameMutants() {
@@ -91,7 +125,10 @@ std::vector<MutantInfo> FrameMutants() {
           {"trn-skips-a-psn", "trn",
            "numbers its requests from sq_psn but skips one after the fourth"},
           {"trn-never-asks-for-acks", "trn", "sets AckReq on no request"},
-          {"trn-ignores-cnps", "trn", "does not slow down on a CNP"}};
+          {"trn-ignores-cnps", "trn", "does not slow down on a CNP"},
+          {"log-drops-inval-acks", "log", "never acknowledges an invalidation"},
+          {"log-misnames-requester", "log",
+           "names node 5 as the REQUESTER of its FAULT_REQs"}};
 }
 
 std::optional<FrameMutant> MakeFrameMutant(const std::string& name) {
@@ -109,6 +146,22 @@ std::optional<FrameMutant> MakeFrameMutant(const std::string& name) {
   }
   if (name == "trn-ignores-cnps") {
     return IgnoresCnps();
+  }
+  if (name == "log-drops-inval-acks") {
+    return DropsInvalAcks();
+  }
+  if (name == "log-misnames-requester") {
+    return MisnamesRequester();
+  }
+  return std::nullopt;
+}
+
+std::optional<FrameMutant> MakeFrameMutant(const std::string& name,
+                                           const std::string& layer) {
+  for (const MutantInfo& info : FrameMutants()) {
+    if (info.name == name && info.layer == layer) {
+      return MakeFrameMutant(name);
+    }
   }
   return std::nullopt;
 }

@@ -16,7 +16,7 @@ namespace lq::conformance {
 
 struct MutantInfo {
   std::string name;
-  std::string layer;   // The layer it breaks: "dll", "net" or "trn".
+  std::string layer;   // The layer it breaks: "dll", "net", "trn" or "log".
   std::string breaks;  // What the broken DUT does wrong.
 };
 

@@ -77,8 +77,17 @@ int RunCaseOrThrow(const ConformanceCase& c, const SuiteOptions& options,
   std::unique_ptr<ConformanceBench> link_bench;
   std::unique_ptr<TransportBench> transport_bench;
   std::unique_ptr<RouterBench> router_bench;
+  std::unique_ptr<LogicalBench> logical_bench;
   std::function<void()> body;
-  if (c.router_case()) {
+  if (c.logical_case()) {
+    const std::optional<FrameMutant> mutant =
+        MakeFrameMutant(options.mutant, "log");
+    logical_bench = std::make_unique<LogicalBench>(mutant ? &*mutant : nullptr);
+    body = [&] {
+      LogicalCaseContext context{*logical_bench, verdict};
+      c.logical_body(context);
+    };
+  } else if (c.router_case()) {
     const std::optional<RouterMutant> mutant = MakeRouterMutant(options.mutant);
     router_bench =
         std::make_unique<RouterBench>(c.router, mutant ? &*mutant : nullptr);
@@ -87,7 +96,8 @@ int RunCaseOrThrow(const ConformanceCase& c, const SuiteOptions& options,
       c.router_body(context);
     };
   } else if (c.transport()) {
-    const std::optional<FrameMutant> mutant = MakeFrameMutant(options.mutant);
+    const std::optional<FrameMutant> mutant =
+        MakeFrameMutant(options.mutant, "trn");
     transport_bench = std::make_unique<TransportBench>(
         c.transport_bench, mutant ? &*mutant : nullptr);
     body = [&] {

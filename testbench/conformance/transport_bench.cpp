@@ -3,33 +3,30 @@
 
 namespace lq::conformance {
 
-namespace {
-
 using transport::QpModify;
 using transport::QpState;
 using transport::TransportEngine;
-using transport::TransportEngineConfig;
 
-TransportEngineConfig EngineConfig(uint16_t node) {
-  TransportEngineConfig config;
+transport::TransportEngineConfig BenchEngineConfig(uint16_t node) {
+  transport::TransportEngineConfig config;
   config.node = node;
   config.interface.nodes = 2;
   config.interface.in_order = true;
   return config;
 }
 
-}  // namespace
-
 TransportBench::TransportBench(const TransportBenchOptions& options,
                                const FrameMutant* mutant)
-    : dut_(std::make_unique<TransportEngine>("dut", EngineConfig(kDutNode))),
-      peer_(std::make_unique<TransportEngine>("peer", EngineConfig(kPeerNode))),
+    : dut_(std::make_unique<TransportEngine>("dut",
+                                             BenchEngineConfig(kDutNode))),
+      peer_(std::make_unique<TransportEngine>("peer",
+                                              BenchEngineConfig(kPeerNode))),
       dut_memory_(
           std::make_unique<transport::TestMemory>("dut_memory", kMemoryBytes)),
       peer_memory_(
           std::make_unique<transport::TestMemory>("peer_memory", kMemoryBytes)),
       wire_(std::make_unique<FrameWire>("wire", kDutNode, kPeerNode,
-                                        EngineConfig(kDutNode).interface)),
+                                        BenchEngineConfig(kDutNode).interface)),
       dut_channel_(std::make_unique<net::SlotChannel>("dut_channel",
                                                       sc_core::SC_ZERO_TIME)) {
   if (options.registers) {

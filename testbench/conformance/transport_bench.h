@@ -59,6 +59,10 @@ struct TransportBenchOptions {
   bool registers = false;
 };
 
+// The engine configuration of node `node` in a two-node bench: its network
+// interface knows two nodes and delivers in order.
+transport::TransportEngineConfig BenchEngineConfig(uint16_t node);
+
 class TransportBench {
  public:
   static constexpr uint16_t kDutNode = 0;

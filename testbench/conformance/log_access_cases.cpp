@@ -1,0 +1,426 @@
+// Logical-layer conformance cases, log.md sections 1 to 4: how the DUT's
+// logical unit carries accesses to their homes (LOG-1.2, LOG-3.7), what
+// they return and leave in memory (LOG-3.2, LOG-3.3, LOG-4.4), the accesses it
+// must refuse without sending anything (LOG-1.3, LOG-2.6, LOG-3.1, LOG-3.4),
+// and the DUT as the home of another card's accesses.
+#include <string>
+#include <vector>
+
+#include "generated/cpp/logical_regs.h"
+#include "testbench/conformance/log_case_helpers.h"
+
+namespace lq::conformance {
+
+namespace {
+
+namespace regs = lq::regs::logical;
+using logical::AccessStatus;
+using logical::AccessStatusName;
+using logical::AtomicOp;
+using logical::AtomicRequest;
+using logical::testing::Requester;
+using roce::Opcode;
+using sc_core::SC_NS;
+using sc_core::sc_time;
+using sc_core::SC_US;
+
+constexpr uint16_t kDut = LogicalBench::kDutNode;
+constexpr uint16_t kPeer = LogicalBench::kPeerNode;
+
+AtomicRequest Atomic(AtomicOp op, unsigned size, uint64_t operand,
+                     uint64_t compare = 0) {
+  AtomicRequest request;
+  request.op = op;
+  request.size = size;
+  request.operand = operand;
+  request.compare = compare;
+  return request;
+}
+
+std::string ResponseName(tlm::tlm_response_status status) {
+  tlm::tlm_generic_payload trans;
+  trans.set_response_status(status);
+  return trans.get_response_string();
+}
+
+// Expects `answer` to be OK; `what` names the access.
+bool ExpectOk(LogicalCaseContext& context, const Answer& answer,
+              const std::string& what,
+              std::initializer_list<const char*> clauses) {
+  return context.verdict.Expect(
+      answer.status == AccessStatus::kOk,
+      what + " completed " + AccessStatusName(answer.status), clauses);
+}
+
+// LOG-1.2, LOG-2.7, LOG-3.2, LOG-3.3, LOG-3.7 and LOG-4.4, the DUT as
+// requester: a local store stays off the wire and out of the registers;
+// each remote access is the transport operation of LOG-3.7's table, at VA
+// 2^40 + home offset under the home's R_Key, and returns and leaves what
+// LOG-3.2 and LOG-3.3 say; a load after the home's own store sees it.
+void MapsAccessesOntoRdma(LogicalCaseContext& context) {
+  LogicalBench& bench = context.bench;
+  Verdict& verdict = context.verdict;
+  Requester& requester = bench.requester(0);
+  const uint32_t rkey = bench.peer().rkey();
+  const auto mark = [&] { return bench.wire().log().size(); };
+
+  // At offset 8, where LU_RKEY sits in the unit's register map: global
+  // addresses do not reach the registers (LOG-2.7).
+  const uint32_t lu_rkey = bench.dut_csr().Read(regs::kLuRkeyOffset);
+  size_t from = mark();
+  const Bytes local = Pattern(24, 0x11);
+  ExpectOk(
+      context,
+      requester.Store(LogicalBench::DirectGa(kDut, regs::kLuRkeyOffset), local),
+      "a local store of 24 B", {"LOG-1.2"});
+  sc_core::wait(1, SC_US);
+  verdict.Expect(
+      bench.dut_memory().Peek(regs::kLuRkeyOffset, 24) == local &&
+          bench.dut_csr().Read(regs::kLuRkeyOffset) == lu_rkey,
+      "a store to GA offset 8 of the DUT's window changed LU_RKEY or missed "
+      "its memory",
+      {"LOG-2.7"});
+  verdict.Expect(bench.dut_memory().Peek(regs::kLuRkeyOffset, 24) == local &&
+                     FramesWhere(
+                         bench.wire(),
+                         [](const PortFrame& f) { return f.from_dut(); }, from)
+                         .empty(),
+                 "a store to the DUT's own direct region went onto the wire "
+                 "or did not reach its memory",
+                 {"LOG-1.2"});
+
+  // A store: one WRITE, done only once its ACK is back (LOG-3.2).
+  from = mark();
+  const Bytes stored = Pattern(32, 0x40);
+  ExpectOk(context,
+           requester.Store(LogicalBench::DirectGa(kPeer, 0x1000), stored),
+           "a remote store of 32 B", {"LOG-3.7", "LOG-3.2"});
+  const sc_time store_done = sc_core::sc_time_stamp();
+  ExpectRdma(context, from, {{Opcode::kWriteOnly, 0x1000, 32}}, rkey,
+             "a store of 32 B", {"LOG-3.7"});
+  verdict.Expect(bench.peer_memory().Peek(0x1000, 32) == stored,
+                 "the home's memory does not hold the stored bytes",
+                 {"LOG-3.2"});
+  const auto ack = AwaitFrame(
+      bench.wire(),
+      [](const PortFrame& f) { return !f.from_dut() && f.is_ack(); },
+      sc_core::SC_ZERO_TIME, from);
+  verdict.Expect(ack && bench.wire().log()[*ack].at <= store_done,
+                 "the store completed at " +
+                     std::to_string(store_done.to_seconds() * 1e6) +
+                     " us, before its WRITE's ACK reached the DUT",
+                 {"LOG-3.2"});
+
+  // A load: one READ of its length.
+  const Bytes home_bytes = Pattern(64, 0x90);
+  bench.peer_memory().Poke(0x2000, home_bytes);
+  from = mark();
+  const Answer load = requester.Load(LogicalBench::DirectGa(kPeer, 0x2000), 64);
+  ExpectOk(context, load, "a remote load of 64 B", {"LOG-3.7", "LOG-3.2"});
+  ExpectRdma(context, from, {{Opcode::kReadRequest, 0x2000, 64}}, rkey,
+             "a load of 64 B", {"LOG-3.7"});
+  verdict.Expect(load.data == home_bytes,
+                 "the load did not return the home's bytes", {"LOG-3.2"});
+
+  // The home's bytes change under another requester: the DUT keeps no
+  // copy, so its next load goes to the home again and sees them.
+  const Bytes changed = Pattern(64, 0xC0);
+  ExpectOk(context,
+           bench.peer_requester(0).Store(LogicalBench::DirectGa(kPeer, 0x2000),
+                                         changed),
+           "the home's own store", {"LOG-4.4"});
+  from = mark();
+  const Answer reload =
+      requester.Load(LogicalBench::DirectGa(kPeer, 0x2000), 64);
+  ExpectRdma(context, from, {{Opcode::kReadRequest, 0x2000, 64}}, rkey,
+             "a load after the home's store", {"LOG-4.4"});
+  verdict.Expect(reload.data == changed,
+                 "a load after the home's own store returned the old bytes",
+                 {"LOG-4.4"});
+
+  // 8-byte CAS and FADD: one atomic each; SWAP and 4-byte atomics: a READ
+  // of the aligned word, then a CmpSwap of what it read.
+  constexpr uint64_t kWord = 0x3000;
+  const uint64_t w0 = 0x0123456789ABCDEFull;
+  const uint64_t w1 = 0x1111222233334444ull;
+  const uint64_t w2 = 0xFEDCBA9876543210ull;
+  const uint64_t add8 = 0x100000001ull;
+  const uint64_t add4 = 0x80000001ull;
+  SetWord(bench.peer_memory(), kWord, w0);
+  struct Step {
+    const char* what;
+    AtomicRequest request;
+    uint64_t offset;
+    std::vector<ExpectedRdma> ops;
+    uint64_t old;    // what it returns
+    uint64_t after;  // the word then
+  };
+  const uint64_t w3 = w1 + add8;
+  const uint64_t high = w2 >> 32;
+  const uint64_t w4 =
+      (w2 & 0xFFFFFFFFull) | (((high + add4) & 0xFFFFFFFFull) << 32);
+  const std::vector<Step> steps = {
+      {"a CAS of 8 B that succeeds",
+       Atomic(AtomicOp::kCas, 8, w1, w0),
+       kWord,
+       {{Opcode::kCompareSwap, kWord, 0, w0, w1}},
+       w0,
+       w1},
+      {"a CAS of 8 B that fails",
+       Atomic(AtomicOp::kCas, 8, w2, w0),
+       kWord,
+       {{Opcode::kCompareSwap, kWord, 0, w0, w2}},
+       w1,
+       w1},
+      {"a FADD of 8 B",
+       Atomic(AtomicOp::kFadd, 8, add8),
+       kWord,
+       {{Opcode::kFetchAdd, kWord, 0, 0, add8}},
+       w1,
+       w3},
+      {"a SWAP of 8 B",
+       Atomic(AtomicOp::kSwap, 8, w2),
+       kWord,
+       {{Opcode::kReadRequest, kWord, 8},
+        {Opcode::kCompareSwap, kWord, 0, w3, w2}},
+       w3,
+       w2},
+      {"a FADD of 4 B at the word's upper half",
+       Atomic(AtomicOp::kFadd, 4, add4),
+       kWord + 4,
+       {{Opcode::kReadRequest, kWord, 8},
+        {Opcode::kCompareSwap, kWord, 0, w2, w4}},
+       high,
+       w4},
+  };
+  for (const Step& step : steps) {
+    from = mark();
+    const Answer answer = requester.Atomic(
+        LogicalBench::DirectGa(kPeer, step.offset), step.request);
+    ExpectOk(context, answer, step.what, {"LOG-3.7", "LOG-3.3"});
+    ExpectRdma(context, from, step.ops, rkey, step.what, {"LOG-3.7"});
+    const uint64_t after = WordAt(bench.peer_memory(), kWord);
+    verdict.Expect(answer.old == step.old && after == step.after,
+                   std::string(step.what) + " returned " + Hex(answer.old) +
+                       " and left " + Hex(after) + "; LOG-3.3 gives " +
+                       Hex(step.old) + " and " + Hex(step.after),
+                   {"LOG-3.3"});
+  }
+}
+
+// LOG-3.7's loop, the DUT as requester: when another requester changes the
+// word between the DUT's READ and its CmpSwap, the CmpSwap fails and the
+// DUT tries again with the value it returned.
+void SwapLoopRetriesWhenTheWordChanged(LogicalCaseContext& context) {
+  LogicalBench& bench = context.bench;
+  constexpr uint64_t kWord = 0x3000;
+  const uint64_t first = 0xAAAA0000AAAA0000ull;
+  const uint64_t changed = 0xBBBB1111BBBB1111ull;
+  const uint64_t swapped = 0x0C0C0C0C0C0C0C0Cull;
+  SetWord(bench.peer_memory(), kWord, first);
+  // The home's word changes once the READ's answer is on its way.
+  bool stored = false;
+  bench.wire().SetEdit(FrameDirection::kToDut, [&](PortFrame& frame) {
+    if (!stored && frame.opcode() == Opcode::kReadResponseOnly) {
+      SetWord(bench.peer_memory(), kWord, changed);
+      stored = true;
+    }
+    return FrameWire::EditResult::kPass;
+  });
+  const size_t from = bench.wire().log().size();
+  const Answer answer =
+      bench.requester(0).Atomic(LogicalBench::DirectGa(kPeer, kWord),
+                                Atomic(AtomicOp::kSwap, 8, swapped));
+  ExpectOk(context, answer, "the SWAP", {"LOG-3.7"});
+  ExpectRdma(context, from,
+             {{Opcode::kReadRequest, kWord, 8},
+              {Opcode::kCompareSwap, kWord, 0, first, swapped},
+              {Opcode::kCompareSwap, kWord, 0, changed, swapped}},
+             bench.peer().rkey(), "a SWAP that loses one round", {"LOG-3.7"});
+  const uint64_t after = WordAt(bench.peer_memory(), kWord);
+  context.verdict.Expect(answer.old == changed && after == swapped,
+                         "the SWAP returned " + Hex(answer.old) + " and left " +
+                             Hex(after) + "; the value it replaced was " +
+                             Hex(changed),
+                         {"LOG-3.7"});
+}
+
+// LOG-1.3, LOG-2.6, LOG-3.1 and LOG-3.4: accesses that decode to nothing
+// or have a shape the clauses forbid complete at once with their status,
+// as the TLM response LOG-1.3's table gives, change nothing and send
+// nothing.
+void BadAccessesSendNothing(LogicalCaseContext& context) {
+  LogicalBench& bench = context.bench;
+  Requester& requester = bench.requester(0);
+  const size_t from = bench.wire().log().size();
+  const Bytes dut_before = bench.dut_memory().Peek(0x1000 - 8, 16);
+  uint8_t buffer[16] = {};
+  uint8_t enables[8] = {0xFF, 0, 0xFF, 0, 0xFF, 0, 0xFF, 0};
+  struct Refusal {
+    const char* what;
+    std::function<Answer()> access;
+    AccessStatus status;
+    tlm::tlm_response_status response;
+    const char* clause;
+  };
+  const auto raw = [&](uint32_t length, uint32_t width, uint8_t* byte_enables) {
+    return [&requester, &buffer, length, width, byte_enables] {
+      tlm::tlm_generic_payload& trans = requester.raw();
+      trans.set_command(tlm::TLM_READ_COMMAND);
+      trans.set_address(LogicalBench::DirectGa(kPeer, 0x100));
+      trans.set_data_ptr(buffer);
+      trans.set_data_length(length);
+      trans.set_streaming_width(width);
+      trans.set_byte_enable_ptr(byte_enables);
+      trans.set_byte_enable_length(byte_enables == nullptr ? 0 : length);
+      return requester.IssueRaw();
+    };
+  };
+  const std::vector<Refusal> refusals = {
+      {"a load from node 2, no endpoint",
+       [&] { return requester.Load(logical::GlobalAddress(2, 0x100), 8); },
+       AccessStatus::kAddressError, tlm::TLM_ADDRESS_ERROR_RESPONSE, "LOG-2.6"},
+      {"a load from node 0xFFFF",
+       [&] { return requester.Load(logical::GlobalAddress(0xFFFF, 0), 8); },
+       AccessStatus::kAddressError, tlm::TLM_ADDRESS_ERROR_RESPONSE, "LOG-2.6"},
+      {"a store with a reserved SPACE",
+       [&] {
+         return requester.Store(uint64_t{1} << logical::kSpaceShift |
+                                    LogicalBench::DirectGa(kPeer, 0x100),
+                                Pattern(8, 1));
+       },
+       AccessStatus::kAddressError, tlm::TLM_ADDRESS_ERROR_RESPONSE, "LOG-2.6"},
+      {"a load of 257 B",
+       [&] { return requester.Load(LogicalBench::DirectGa(kPeer, 0), 257); },
+       AccessStatus::kBurstError, tlm::TLM_BURST_ERROR_RESPONSE, "LOG-3.1"},
+      {"a load of 0 B",
+       [&] { return requester.Load(LogicalBench::DirectGa(kPeer, 0), 0); },
+       AccessStatus::kBurstError, tlm::TLM_BURST_ERROR_RESPONSE, "LOG-3.1"},
+      {"a remote store across a page boundary",
+       [&] {
+         return requester.Store(LogicalBench::DirectGa(kPeer, 0x1000 - 8),
+                                Pattern(16, 2));
+       },
+       AccessStatus::kBurstError, tlm::TLM_BURST_ERROR_RESPONSE, "LOG-3.1"},
+      {"a local store across a page boundary",
+       [&] {
+         return requester.Store(LogicalBench::DirectGa(kDut, 0x1000 - 8),
+                                Pattern(16, 3));
+       },
+       AccessStatus::kBurstError, tlm::TLM_BURST_ERROR_RESPONSE, "LOG-3.1"},
+      {"a load of 8 B with a streaming width of 4", raw(8, 4, nullptr),
+       AccessStatus::kBurstError, tlm::TLM_BURST_ERROR_RESPONSE, "LOG-3.1"},
+      {"a load of 8 B with byte enables", raw(8, 8, enables),
+       AccessStatus::kByteEnableError, tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE,
+       "LOG-3.1"},
+      {"a FADD of 8 B at a 4-byte boundary",
+       [&] {
+         return requester.Atomic(LogicalBench::DirectGa(kPeer, 0x3004),
+                                 Atomic(AtomicOp::kFadd, 8, 1));
+       },
+       AccessStatus::kCommandError, tlm::TLM_COMMAND_ERROR_RESPONSE, "LOG-3.4"},
+      {"a SWAP of 2 B",
+       [&] {
+         return requester.Atomic(LogicalBench::DirectGa(kPeer, 0x3000),
+                                 Atomic(AtomicOp::kSwap, 2, 1));
+       },
+       AccessStatus::kCommandError, tlm::TLM_COMMAND_ERROR_RESPONSE, "LOG-3.4"},
+  };
+  // "At once": the unit's own pipeline, in and out, and no more.
+  const sc_time at_once(20, SC_NS);
+  for (const Refusal& refusal : refusals) {
+    const sc_time issued = sc_core::sc_time_stamp();
+    const Answer answer = refusal.access();
+    const sc_time took = sc_core::sc_time_stamp() - issued;
+    context.verdict.Expect(answer.status == refusal.status && took <= at_once,
+                           std::string(refusal.what) + " completed " +
+                               AccessStatusName(answer.status) + " after " +
+                               took.to_string() + "; expected " +
+                               AccessStatusName(refusal.status) + " at once",
+                           {refusal.clause});
+    context.verdict.Expect(answer.response == refusal.response,
+                           std::string(refusal.what) + " answered " +
+                               ResponseName(answer.response) + ", not " +
+                               ResponseName(refusal.response),
+                           {"LOG-1.3"});
+  }
+  sc_core::wait(2, SC_US);
+  const std::vector<const PortFrame*> sent = FramesWhere(
+      bench.wire(), [](const PortFrame& f) { return f.from_dut(); }, from);
+  context.verdict.Expect(sent.empty(),
+                         "the DUT sent " +
+                             (sent.empty() ? "" : Evidence(*sent.front())) +
+                             " for an access it had to refuse",
+                         {"LOG-2.6", "LOG-3.1", "LOG-3.4"});
+  context.verdict.Expect(bench.dut_memory().Peek(0x1000 - 8, 16) == dut_before,
+                         "a refused local store changed the DUT's memory",
+                         {"LOG-1.3"});
+}
+
+// LOG-3.7, the DUT as home: another card's loads, stores and atomics reach
+// it as RDMA operations under the R_Key its LU_RKEY register gives, at
+// 2^40 + home offset, and the DUT performs them on its direct region.
+void HomeServesItsDirectRegion(LogicalCaseContext& context) {
+  LogicalBench& bench = context.bench;
+  Verdict& verdict = context.verdict;
+  Requester& peer = bench.peer_requester(0);
+  const uint32_t lu_rkey = bench.dut_csr().Read(regs::kLuRkeyOffset);
+  const size_t from = bench.wire().log().size();
+
+  const Bytes stored = Pattern(48, 0x21);
+  ExpectOk(context, peer.Store(LogicalBench::DirectGa(kDut, 0x4000), stored),
+           "the reference card's store to the DUT", {"LOG-3.7"});
+  verdict.Expect(bench.dut_memory().Peek(0x4000, 48) == stored,
+                 "the DUT's memory does not hold a store it acknowledged",
+                 {"LOG-3.7"});
+
+  const Bytes home_bytes = Pattern(40, 0x77);
+  bench.dut_memory().Poke(0x5000, home_bytes);
+  const Answer load = peer.Load(LogicalBench::DirectGa(kDut, 0x5000), 40);
+  ExpectOk(context, load, "the reference card's load from the DUT",
+           {"LOG-3.7"});
+  verdict.Expect(load.data == home_bytes,
+                 "a load from the DUT did not return its memory's bytes",
+                 {"LOG-3.7"});
+
+  SetWord(bench.dut_memory(), 0x6000, 41);
+  const Answer add = peer.Atomic(LogicalBench::DirectGa(kDut, 0x6000),
+                                 Atomic(AtomicOp::kFadd, 8, 1));
+  ExpectOk(context, add, "the reference card's FADD at the DUT", {"LOG-3.7"});
+  verdict.Expect(add.old == 41 && WordAt(bench.dut_memory(), 0x6000) == 42,
+                 "a FADD at the DUT returned " + Hex(add.old) + " and left " +
+                     Hex(WordAt(bench.dut_memory(), 0x6000)) + " of 0x29 + 1",
+                 {"LOG-3.7"});
+
+  // What reached the DUT named its direct region as LOG-3.7 says.
+  for (const PortFrame* frame : FramesWhere(
+           bench.wire(),
+           [](const PortFrame& f) { return !f.from_dut() && f.is_request(); },
+           from)) {
+    const roce::RocePacket& packet = *frame->packet;
+    const uint32_t rkey =
+        packet.reth ? packet.reth->rkey : packet.atomic_eth->rkey;
+    const uint64_t va = packet.reth ? packet.reth->virtual_address
+                                    : packet.atomic_eth->virtual_address;
+    verdict.Expect(rkey == lu_rkey && va >= kDirectVaBase &&
+                       va < kDirectVaBase + LogicalBench::kDirectBytes,
+                   Evidence(*frame) + " carried R_Key " + Hex(rkey) +
+                       " and VA " + Hex(va) + "; LU_RKEY reads " + Hex(lu_rkey),
+                   {"LOG-3.7"});
+  }
+}
+
+}  // namespace
+
+std::vector<ConformanceCase> LogAccessCases() {
+  return {
+      LogicalCase("LOG_3_7_MapsAccessesOntoRdma", MapsAccessesOntoRdma),
+      LogicalCase("LOG_3_7_SwapLoopRetriesWhenTheWordChanged",
+                  SwapLoopRetriesWhenTheWordChanged),
+      LogicalCase("LOG_2_6_BadAccessesSendNothing", BadAccessesSendNothing),
+      LogicalCase("LOG_3_7_HomeServesItsDirectRegion",
+                  HomeServesItsDirectRegion),
+  };
+}
+
+}  // namespace lq::conformance

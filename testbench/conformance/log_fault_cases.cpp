@@ -1,0 +1,601 @@
+// Logical-layer conformance cases, log.md section 6 and LOG-2.5, LOG-4.2:
+// the cross-node page-fault protocol at the DUT's port, with the DUT as
+// requester (the reference card owns the pages and the bench is its
+// firmware) and as owner (the bench is the DUT's firmware, through its
+// registers), and the LOG messages it must discard.
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "generated/cpp/logical_regs.h"
+#include "testbench/conformance/log_case_helpers.h"
+
+namespace lq::conformance {
+
+namespace {
+
+namespace regs = lq::regs::logical;
+using logical::AccessKind;
+using logical::AccessStatus;
+using logical::AccessStatusName;
+using logical::FaultCause;
+using logical::FaultRecord;
+using logical::FaultRequest;
+using logical::FaultResponse;
+using logical::FaultStatus;
+using logical::LogMessageType;
+using logical::RejectReason;
+using roce::Opcode;
+using sc_core::SC_NS;
+using sc_core::sc_time;
+using sc_core::SC_US;
+
+constexpr uint16_t kDut = LogicalBench::kDutNode;
+constexpr uint16_t kPeer = LogicalBench::kPeerNode;
+constexpr uint64_t kPage = LogicalBench::kPageBytes;
+// How long the bench waits for a message the DUT must send.
+const sc_time kWithin(5, SC_US);
+
+uint64_t PagedGa(uint16_t owner, uint64_t page, uint64_t within = 0) {
+  return LogicalBench::PagedGa(owner, page, within);
+}
+
+// The message of the record's frame `index`, as type T, if it is one.
+template <typename T>
+std::optional<T> MessageAt(const FrameWire& wire, size_t index) {
+  const auto message = LogMessageOf(wire.log()[index]);
+  if (!message || !std::holds_alternative<T>(*message)) {
+    return std::nullopt;
+  }
+  return std::get<T>(*message);
+}
+
+std::string Describe(const FaultRequest& request) {
+  return "ACCESS " + std::to_string(static_cast<int>(request.access)) +
+         " CAUSE " + std::to_string(static_cast<int>(request.cause)) +
+         " REQUESTER " + std::to_string(request.requester) + " GA " +
+         Hex(request.ga) + " SIZE " + std::to_string(request.size);
+}
+
+// LOG-6.1, LOG-6.10, LOG-4.2, LOG-6.6, the DUT as requester: accesses to
+// two unmapped pages of the reference card send one FAULT_REQ per page,
+// laid out as LOG-6.10 says, and nothing else; the page answered first
+// goes on while the other's accesses wait; those then go in issue order
+// under the PTE, which stays installed.
+void FaultGoesToTheOwnerOnce(LogicalCaseContext& context) {
+  LogicalBench& bench = context.bench;
+  Verdict& verdict = context.verdict;
+  const size_t from = bench.wire().log().size();
+  const uint64_t load_ga = PagedGa(kPeer, 2, 0x10);
+  const uint64_t store_ga = PagedGa(kPeer, 2, 0x20);
+  const uint64_t other_ga = PagedGa(kPeer, 7);
+  const Bytes stored = Pattern(8, 0x5A);
+  auto load = Issue([&] { return bench.requester(0).Load(load_ga, 16); });
+  sc_core::wait(10, SC_NS);
+  auto store =
+      Issue([&] { return bench.requester(1).Store(store_ga, stored); });
+  sc_core::wait(10, SC_NS);
+  auto other = Issue([&] { return bench.requester(2).Load(other_ga, 8); });
+
+  sc_core::wait(2, SC_US);
+  const std::vector<const PortFrame*> requests = FramesWhere(
+      bench.wire(), LogSendFromDut(LogMessageType::kFaultRequest), from);
+  verdict.Expect(requests.size() == 2,
+                 "the DUT sent " + std::to_string(requests.size()) +
+                     " FAULT_REQs for three accesses to two pages",
+                 {"LOG-6.1"});
+  const std::vector<FaultRequest> expected = {
+      {AccessKind::kLoad, FaultCause::kNotMapped, kDut, 0, load_ga, 16},
+      {AccessKind::kLoad, FaultCause::kNotMapped, kDut, 0, other_ga, 8}};
+  for (size_t i = 0; i < requests.size() && i < expected.size(); ++i) {
+    const auto message = LogMessageOf(*requests[i]);
+    const FaultRequest* request =
+        message ? std::get_if<FaultRequest>(&*message) : nullptr;
+    const FaultRequest& want = expected[i];
+    verdict.Expect(
+        request != nullptr && requests[i]->packet->payload.size() == 24 &&
+            request->access == want.access && request->cause == want.cause &&
+            request->requester == want.requester && request->ga == want.ga &&
+            request->size == want.size,
+        Evidence(*requests[i]) + " is not a 24-byte FAULT_REQ of " +
+            Describe(want) +
+            (request ? " but one of " + Describe(*request) : ""),
+        {"LOG-6.10"});
+  }
+  verdict.Expect(FramesWhere(bench.wire(), RdmaFromDut(), from).empty(),
+                 "the DUT performed a faulting access before its owner "
+                 "answered",
+                 {"LOG-6.1"});
+
+  const auto first = AwaitFaultAtPeer(context, kWithin);
+  const auto second = AwaitFaultAtPeer(context, kWithin);
+  if (!verdict.Expect(first && second,
+                      "the owner did not get a FAULT_REQ for each of the two "
+                      "pages within 5 us",
+                      {"LOG-6.1"})) {
+    return;
+  }
+
+  // Page 7 answered first: its access completes, page 2's wait.
+  const FaultRecord& page7 =
+      logical::PageNumber(bench.peer().space(), first->request.ga) ==
+              logical::PageNumber(bench.peer().space(), other_ga)
+          ? *first
+          : *second;
+  const FaultRecord& page2 = &page7 == &*first ? *second : *first;
+  const Bytes frame9 = Pattern(8, 0x33);
+  bench.peer_memory().Poke(9 * kPage, frame9);
+  AnswerFromPeer(context, page7, FaultStatus::kMap, GrantingPte(kPeer, 9));
+  verdict.Expect(AwaitDone(*other, kWithin) &&
+                     other->answer.status == AccessStatus::kOk &&
+                     other->answer.data == frame9,
+                 "the access to the page answered first did not complete "
+                 "with the bytes of its frame",
+                 {"LOG-4.2", "LOG-6.6"});
+  verdict.Expect(!load->done && !store->done,
+                 "an access to the page not yet answered completed",
+                 {"LOG-6.1", "LOG-4.2"});
+
+  const Bytes frame5 = Pattern(16, 0x44);
+  bench.peer_memory().Poke(5 * kPage + 0x10, frame5);
+  const size_t answered = bench.wire().log().size();
+  AnswerFromPeer(context, page2, FaultStatus::kMap, GrantingPte(kPeer, 5));
+  const bool done = AwaitDone(*load, kWithin) && AwaitDone(*store, kWithin);
+  verdict.Expect(done && load->answer.status == AccessStatus::kOk &&
+                     store->answer.status == AccessStatus::kOk &&
+                     load->answer.data == frame5 &&
+                     bench.peer_memory().Peek(5 * kPage + 0x20, 8) == stored,
+                 "the held load and store did not complete at frame 5 once "
+                 "their page was mapped",
+                 {"LOG-6.6"});
+  ExpectRdma(context, answered,
+             {{Opcode::kReadRequest, 5 * kPage + 0x10, 16},
+              {Opcode::kWriteOnly, 5 * kPage + 0x20, 8}},
+             bench.peer().rkey(), "the held load and store, in issue order",
+             {"LOG-6.6", "LOG-4.2"});
+
+  // The PTE stays: the page faults no more.
+  const size_t later = bench.wire().log().size();
+  const Answer again = bench.requester(0).Load(PagedGa(kPeer, 2, 0x100), 8);
+  verdict.Expect(
+      again.status == AccessStatus::kOk &&
+          FramesWhere(bench.wire(),
+                      LogSendFromDut(LogMessageType::kFaultRequest), later)
+              .empty(),
+      "a later load from the mapped page faulted again or completed " +
+          std::string(AccessStatusName(again.status)),
+      {"LOG-6.6"});
+}
+
+// LOG-6.5, LOG-6.6 and LOG-2.5: each REJECT completes the held access with
+// its status, and the accesses held behind it fault in turn; a PTE whose
+// frame lies outside the home's direct region is not used.
+void RejectsCompleteWithTheirStatus(LogicalCaseContext& context) {
+  LogicalBench& bench = context.bench;
+  Verdict& verdict = context.verdict;
+  struct Rejection {
+    RejectReason reason;
+    AccessStatus status;
+  };
+  const std::vector<Rejection> rejections = {
+      {RejectReason::kRange, AccessStatus::kAddressError},
+      {RejectReason::kPermission, AccessStatus::kCommandError},
+      {RejectReason::kNoMemory, AccessStatus::kFaultError},
+      {RejectReason::kHomeLost, AccessStatus::kFaultError}};
+  uint64_t page = 10;
+  for (const Rejection& rejection : rejections) {
+    auto access =
+        Issue([&] { return bench.requester(0).Load(PagedGa(kPeer, page), 8); });
+    const auto record = AwaitFaultAtPeer(context, kWithin);
+    if (!verdict.Expect(record.has_value(), "no FAULT_REQ reached the owner")) {
+      return;
+    }
+    AnswerFromPeer(context, *record, FaultStatus::kReject, 0, rejection.reason);
+    const bool done = AwaitDone(*access, kWithin);
+    verdict.Expect(done && access->answer.status == rejection.status,
+                   "REJECT with REASON " +
+                       std::to_string(static_cast<int>(rejection.reason)) +
+                       " completed the access " +
+                       (access->done ? AccessStatusName(access->answer.status)
+                                     : "not at all") +
+                       ", not " + AccessStatusName(rejection.status),
+                   {"LOG-6.5"});
+    ++page;
+  }
+
+  // Two accesses to one page: the first rejected, the second faults anew.
+  const uint64_t ga = PagedGa(kPeer, page);
+  auto rejected = Issue([&] { return bench.requester(0).Load(ga, 8); });
+  sc_core::wait(10, SC_NS);
+  auto behind = Issue([&] { return bench.requester(1).Load(ga + 8, 8); });
+  const auto first = AwaitFaultAtPeer(context, kWithin);
+  if (!verdict.Expect(first.has_value(), "no FAULT_REQ reached the owner")) {
+    return;
+  }
+  AnswerFromPeer(context, *first, FaultStatus::kReject, 0,
+                 RejectReason::kRange);
+  const auto second = AwaitFaultAtPeer(context, kWithin);
+  verdict.Expect(AwaitDone(*rejected, kWithin) && second &&
+                     second->request.ga == ga + 8 && !behind->done,
+                 "after a REJECT the access held behind it did not send a "
+                 "FAULT_REQ of its own",
+                 {"LOG-6.6"});
+  if (second) {
+    AnswerFromPeer(context, *second, FaultStatus::kMap, GrantingPte(kPeer, 3));
+    verdict.Expect(AwaitDone(*behind, kWithin) &&
+                       behind->answer.status == AccessStatus::kOk,
+                   "the access held behind a REJECT did not complete once "
+                   "its own fault was answered",
+                   {"LOG-6.6"});
+  }
+
+  // A PTE past the home's direct region (LOG-2.5, LOG-5.3).
+  const size_t from = bench.wire().log().size();
+  const auto frames = static_cast<uint32_t>(LogicalBench::kDirectBytes / kPage);
+  auto outside =
+      Issue([&] { return bench.requester(0).Load(PagedGa(kPeer, 30), 8); });
+  const auto record = AwaitFaultAtPeer(context, kWithin);
+  if (!verdict.Expect(record.has_value(), "no FAULT_REQ reached the owner")) {
+    return;
+  }
+  AnswerFromPeer(context, *record, FaultStatus::kMap,
+                 GrantingPte(kPeer, frames));
+  AwaitDone(*outside, kWithin);
+  verdict.Expect(
+      outside->done && outside->answer.status != AccessStatus::kOk &&
+          FramesWhere(bench.wire(), RdmaFromDut(), from).empty(),
+      "given a PTE of frame " + std::to_string(frames) +
+          ", past the home's direct region, the DUT " +
+          (outside->done
+               ? "completed the access " +
+                     std::string(AccessStatusName(outside->answer.status))
+               : "did not complete the access") +
+          " and sent " +
+          std::to_string(
+              FramesWhere(bench.wire(), RdmaFromDut(), from).size()) +
+          " RDMA operations",
+      {"LOG-2.5"});
+}
+
+// LOG-6.7: a FAULT_RSP that names no fault still waiting installs nothing
+// and is counted; the real answer then completes the access.
+void StrayFaultResponsesInstallNothing(LogicalCaseContext& context) {
+  LogicalBench& bench = context.bench;
+  Verdict& verdict = context.verdict;
+  const uint64_t ga = PagedGa(kPeer, 12);
+  const size_t from = bench.wire().log().size();
+  auto access = Issue([&] { return bench.requester(0).Load(ga, 8); });
+  const auto record = AwaitFaultAtPeer(context, kWithin);
+  if (!verdict.Expect(record.has_value(), "no FAULT_REQ reached the owner")) {
+    return;
+  }
+  FaultResponse stray;
+  stray.status = FaultStatus::kMap;
+  stray.page_ga = PagedGa(kPeer, 12);
+  stray.pte = GrantingPte(kPeer, 6);
+  stray.fault_id = static_cast<uint16_t>(record->request.fault_id + 1);
+  bench.peer().AnswerFault(kDut, stray);
+  FaultResponse other_page = stray;
+  other_page.fault_id = record->request.fault_id;
+  other_page.page_ga = PagedGa(kPeer, 13);
+  bench.peer().AnswerFault(kDut, other_page);
+  sc_core::wait(3, SC_US);
+  const uint64_t late = bench.dut().counters().late_fault_responses;
+  verdict.Expect(
+      !access->done && late == 2 &&
+          FramesWhere(bench.wire(), RdmaFromDut(), from).empty() &&
+          !bench.dut().FindPte(logical::PageNumber(bench.dut().space(), ga)),
+      "after FAULT_RSPs naming another FAULT_ID and another page, "
+      "the access " +
+          std::string(access->done ? "completed" : "waits") +
+          " and late_fault_responses is " + std::to_string(late) + " of 2",
+      {"LOG-6.7"});
+  AnswerFromPeer(context, *record, FaultStatus::kMap, GrantingPte(kPeer, 6));
+  verdict.Expect(
+      AwaitDone(*access, kWithin) && access->answer.status == AccessStatus::kOk,
+      "the right FAULT_RSP after two stray ones did not complete "
+      "the access",
+      {"LOG-6.7"});
+}
+
+// Writes the 64-bit `value` to the LO/HI register pair at `lo`.
+void WriteWide(testing::RegisterMaster& csr, uint32_t lo, uint64_t value) {
+  csr.Write(lo, static_cast<uint32_t>(value));
+  csr.Write(lo + 4, static_cast<uint32_t>(value >> 32));
+}
+
+// The index of the first FAULT_REQ to the DUT at `from` or later whose GA
+// is `ga`, waiting `within` for it.
+std::optional<size_t> AwaitFaultRequestToDut(FrameWire& wire, uint64_t ga,
+                                             size_t from) {
+  return AwaitFrame(
+      wire,
+      [ga](const PortFrame& frame) {
+        const auto message = LogMessageOf(frame);
+        return !frame.from_dut() && message &&
+               std::holds_alternative<FaultRequest>(*message) &&
+               std::get<FaultRequest>(*message).ga == ga;
+      },
+      kWithin, from);
+}
+
+// LOG-6.2, LOG-6.3, LOG-6.4 and LOG-6.10, the DUT as owner: a FAULT_REQ
+// becomes a fault record its firmware reads from FQ_DATA with the FAULT
+// interrupt raised; with the queue full the DUT answers BUSY at once; the
+// firmware's answer leaves as a FAULT_RSP laid out as LOG-6.10 says.
+void OwnerQueuesFaultsForFirmware(LogicalCaseContext& context) {
+  LogicalBench& bench = context.bench;
+  Verdict& verdict = context.verdict;
+  testing::RegisterMaster& csr = bench.dut_csr();
+  csr.Write(regs::kIrqEnableOffset, 1);  // FAULT
+  const uint64_t ga = PagedGa(kDut, 3, 0x40);
+  const size_t from = bench.wire().log().size();
+  auto load = Issue([&] { return bench.peer_requester(0).Load(ga, 8); });
+  const auto request_at = AwaitFaultRequestToDut(bench.wire(), ga, from);
+  if (!verdict.Expect(request_at.has_value(),
+                      "the reference card sent no FAULT_REQ")) {
+    return;
+  }
+  const FaultRequest request =
+      *MessageAt<FaultRequest>(bench.wire(), *request_at);
+  const sc_time arrived = bench.wire().log()[*request_at].at;
+  const sc_time deadline = sc_core::sc_time_stamp() + kWithin;
+  while (!bench.dut_irq().read() && sc_core::sc_time_stamp() < deadline) {
+    sc_core::wait(deadline - sc_core::sc_time_stamp(),
+                  bench.dut_irq().posedge_event());
+  }
+  verdict.Expect(bench.dut_irq().read() && csr.Read(regs::kFqCountOffset) == 1,
+                 "5 us after a FAULT_REQ the FAULT interrupt is " +
+                     std::string(bench.dut_irq().read() ? "high" : "low") +
+                     " and FQ_COUNT " +
+                     std::to_string(csr.Read(regs::kFqCountOffset)),
+                 {"LOG-6.2"});
+  uint32_t words[8];
+  for (uint32_t i = 0; i < 8; ++i) {
+    words[i] = csr.Read(regs::FqDataOffset(i));
+  }
+  const uint64_t time_ns = uint64_t{words[5]} << 32 | words[4];
+  const auto ns = [](const sc_time& t) {
+    return static_cast<uint64_t>(t.to_seconds() * 1e9 + 0.5);
+  };
+  verdict.Expect(
+      words[0] == static_cast<uint32_t>(ga) && words[1] == ga >> 32 &&
+          words[2] == (kPeer | uint32_t{request.fault_id} << 16) &&
+          words[3] == (0u | 1u << 8 | 8u << 16) && words[7] == 0 &&
+          time_ns >= ns(arrived) && time_ns <= ns(sc_core::sc_time_stamp()),
+      "FQ_DATA0-7 read " + Hex(words[0]) + " " + Hex(words[1]) + " " +
+          Hex(words[2]) + " " + Hex(words[3]) + " " + Hex(words[4]) + " " +
+          Hex(words[5]) + " " + Hex(words[6]) + " " + Hex(words[7]) +
+          " for a load of 8 B at " + Hex(ga) + " from node 1, FAULT_ID " +
+          Hex(request.fault_id) + ", that arrived at " +
+          std::to_string(ns(arrived)) + " ns",
+      {"LOG-6.3"});
+
+  // The queue (2 records) fills; a third FAULT_REQ is answered BUSY.
+  const size_t busy_from = bench.wire().log().size();
+  Issue([&] { return bench.peer_requester(1).Load(PagedGa(kDut, 4), 8); });
+  sc_core::wait(1, SC_US);
+  Issue([&] { return bench.peer_requester(2).Load(PagedGa(kDut, 5), 8); });
+  const auto third_at =
+      AwaitFaultRequestToDut(bench.wire(), PagedGa(kDut, 5), busy_from);
+  const auto busy_at =
+      third_at ? AwaitFrame(bench.wire(),
+                            LogSendFromDut(LogMessageType::kFaultResponse),
+                            kWithin, *third_at)
+               : std::nullopt;
+  const auto busy =
+      busy_at ? MessageAt<FaultResponse>(bench.wire(), *busy_at) : std::nullopt;
+  const auto third_request =
+      third_at ? MessageAt<FaultRequest>(bench.wire(), *third_at)
+               : std::nullopt;
+  const bool at_once =
+      busy_at && third_at &&
+      bench.wire().log()[*busy_at].at - bench.wire().log()[*third_at].at <=
+          sc_time(1, SC_US);
+  verdict.Expect(
+      busy && third_request && busy->status == FaultStatus::kBusy &&
+          busy->reason == RejectReason::kNone &&
+          busy->fault_id == third_request->fault_id && at_once &&
+          csr.Read(regs::kFqCountOffset) == 2,
+      "a FAULT_REQ to a full fault queue got " +
+          (busy_at ? Evidence(bench.wire().log()[*busy_at]) : "no answer") +
+          ", not a FAULT_RSP BUSY within 1 us",
+      {"LOG-6.2"});
+
+  // The firmware answers the head record: MAP to frame 7.
+  const Bytes frame7 = Pattern(8, 0x66);
+  bench.dut_memory().Poke(7 * kPage + 0x40, frame7);
+  const uint64_t pte = GrantingPte(kDut, 7);
+  const size_t answer_from = bench.wire().log().size();
+  csr.Write(regs::kFrRequesterOffset, kPeer);
+  csr.Write(regs::kFrFaultIdOffset, request.fault_id);
+  csr.Write(regs::kFrStatusOffset, static_cast<uint32_t>(FaultStatus::kMap));
+  csr.Write(regs::kFrReasonOffset, 0);
+  WriteWide(csr, regs::kFrGaLoOffset, PagedGa(kDut, 3));
+  WriteWide(csr, regs::kFrPteLoOffset, pte);
+  csr.Write(regs::kFrSendOffset, 1);
+  csr.Write(regs::kFqPopOffset, 1);
+  const uint32_t next_seq = csr.Read(regs::FqDataOffset(6));
+  verdict.Expect(
+      next_seq == words[6] + 1,
+      "the next record's SEQ is " + Hex(next_seq) + " after " + Hex(words[6]),
+      {"LOG-6.3"});
+  const auto response_at =
+      AwaitFrame(bench.wire(), LogSendFromDut(LogMessageType::kFaultResponse),
+                 kWithin, answer_from);
+  const auto response =
+      response_at ? MessageAt<FaultResponse>(bench.wire(), *response_at)
+                  : std::nullopt;
+  verdict.Expect(
+      response && response->status == FaultStatus::kMap &&
+          response->reason == RejectReason::kNone &&
+          response->fault_id == request.fault_id &&
+          response->page_ga == PagedGa(kDut, 3) && response->pte == pte &&
+          bench.wire().log()[*response_at].packet->payload.size() == 24,
+      "after FR_SEND the DUT sent " +
+          (response_at ? Evidence(bench.wire().log()[*response_at])
+                       : std::string("nothing")) +
+          ", not a 24-byte FAULT_RSP MAP echoing FAULT_ID " +
+          Hex(request.fault_id) + " with the page's GA and PTE",
+      {"LOG-6.4", "LOG-6.10"});
+  verdict.Expect(AwaitDone(*load, kWithin) &&
+                     load->answer.status == AccessStatus::kOk &&
+                     load->answer.data == frame7,
+                 "the reference card's load did not complete with the bytes "
+                 "of the frame the DUT's firmware mapped",
+                 {"LOG-6.4"});
+}
+
+// LOG-6.8 and LOG-6.10, the DUT as sharer: an INVAL_REQ from the owner
+// removes the DUT's translation, so that its next access faults, and is
+// acknowledged with an INVAL_ACK that echoes it; one for a page the DUT
+// holds no entry for is acknowledged at once.
+void InvalidationRemovesTranslations(LogicalCaseContext& context) {
+  LogicalBench& bench = context.bench;
+  Verdict& verdict = context.verdict;
+  const uint64_t ga = PagedGa(kPeer, 8);
+  auto map = [&](std::shared_ptr<Issued> access) {
+    const auto record = AwaitFaultAtPeer(context, kWithin);
+    if (record) {
+      AnswerFromPeer(context, *record, FaultStatus::kMap,
+                     GrantingPte(kPeer, 4));
+    }
+    return record.has_value() && AwaitDone(*access, kWithin) &&
+           access->answer.status == AccessStatus::kOk;
+  };
+  if (!verdict.Expect(
+          map(Issue([&] { return bench.requester(0).Load(ga, 8); })),
+          "the first access to the page did not fault and complete")) {
+    return;
+  }
+  for (const uint64_t page : {uint64_t{8}, uint64_t{9}}) {
+    const size_t from = bench.wire().log().size();
+    const sc_time sent = sc_core::sc_time_stamp();
+    const auto id = bench.peer().Invalidate(kDut, PagedGa(kPeer, page), 1);
+    const auto ack_at = AwaitFrame(
+        bench.wire(), LogSendFromDut(LogMessageType::kInvalAck), kWithin, from);
+    const auto ack = ack_at
+                         ? MessageAt<logical::InvalAck>(bench.wire(), *ack_at)
+                         : std::nullopt;
+    verdict.Expect(
+        id && ack && ack->inval_id == *id && ack->ga == PagedGa(kPeer, page) &&
+            bench.wire().log()[*ack_at].packet->payload.size() == 16 &&
+            bench.wire().log()[*ack_at].at - sent <= kWithin,
+        "an INVAL_REQ for page " + std::to_string(page) +
+            (page == 8 ? " (mapped)" : " (never mapped)") + " got " +
+            (ack_at ? Evidence(bench.wire().log()[*ack_at])
+                    : std::string("no INVAL_ACK")) +
+            ", not a 16-byte INVAL_ACK echoing its INVAL_ID and GA",
+        {"LOG-6.8", "LOG-6.10"});
+  }
+  const size_t from = bench.wire().log().size();
+  auto again = Issue([&] { return bench.requester(0).Load(ga, 8); });
+  verdict.Expect(
+      AwaitFrame(bench.wire(), LogSendFromDut(LogMessageType::kFaultRequest),
+                 kWithin, from)
+          .has_value(),
+      "after the INVAL_ACK an access to the invalidated page did not fault",
+      {"LOG-6.8"});
+  verdict.Expect(map(again),
+                 "the access after the invalidation did not complete once "
+                 "mapped again",
+                 {"LOG-6.8"});
+}
+
+// LOG-6.10 and LOG-6.8: LOG messages the DUT must discard and count, and
+// still serve the next good one.
+void MalformedMessagesAreDiscarded(LogicalCaseContext& context) {
+  LogicalBench& bench = context.bench;
+  Verdict& verdict = context.verdict;
+  FaultRequest good;
+  good.requester = kPeer;
+  good.fault_id = 3;
+  good.ga = PagedGa(kDut, 2);
+  good.size = 8;
+  const Bytes fault = logical::EncodeLogMessage(good);
+  struct Bad {
+    const char* what;
+    Bytes bytes;
+  };
+  std::vector<Bad> bad = {
+      {"TYPE 9", fault},
+      {"a FAULT_REQ of 20 bytes", Bytes(fault.begin(), fault.begin() + 20)},
+      {"a FAULT_REQ with reserved byte 3 set", fault},
+      {"a FAULT_REQ with CAUSE 9", fault},
+      {"a FAULT_REQ with ACCESS 3", fault},
+      {"a FAULT_REQ naming node 5 as its REQUESTER", fault},
+  };
+  bad[0].bytes[0] = 9;
+  bad[2].bytes[3] = 1;
+  bad[3].bytes[2] = 9;
+  bad[4].bytes[1] = 3;
+  bad[5].bytes[5] = 5;
+  FaultResponse response;
+  response.fault_id = 1;
+  response.page_ga = PagedGa(kPeer, 1);
+  Bytes reason_with_map = logical::EncodeLogMessage(response);
+  reason_with_map[2] = 1;
+  bad.push_back({"a FAULT_RSP MAP with REASON 1", reason_with_map});
+  logical::InvalRequest not_owner;
+  not_owner.inval_id = 1;
+  not_owner.ga = PagedGa(kDut, 2);
+  not_owner.pages = 1;
+  bad.push_back({"an INVAL_REQ from node 1 for a page node 0 owns",
+                 logical::EncodeLogMessage(not_owner)});
+
+  const size_t from = bench.wire().log().size();
+  const uint64_t before = bench.dut().bad_messages();
+  for (const Bad& message : bad) {
+    verdict.Expect(bench.SendFromPeer(message.bytes),
+                   std::string("the bench could not send ") + message.what);
+    sc_core::wait(1, SC_US);
+  }
+  sc_core::wait(3, SC_US);
+  const uint64_t counted = bench.dut().bad_messages() - before;
+  const std::vector<const PortFrame*> sends = FramesWhere(
+      bench.wire(),
+      [](const PortFrame& f) {
+        return f.from_dut() && f.opcode() == Opcode::kSendOnly;
+      },
+      from);
+  verdict.Expect(
+      counted == bad.size() &&
+          bench.dut_csr().Read(regs::kFqCountOffset) == 0 && sends.empty(),
+      "of " + std::to_string(bad.size()) +
+          " malformed or misdirected messages the DUT counted " +
+          std::to_string(counted) + " in bad_messages, queued " +
+          std::to_string(bench.dut_csr().Read(regs::kFqCountOffset)) +
+          " and answered " + std::to_string(sends.size()),
+      {"LOG-6.10"});
+  verdict.Expect(sends.empty(),
+                 "the DUT answered an INVAL_REQ from a node that does not own "
+                 "the page",
+                 {"LOG-6.8"});
+  verdict.Expect(bench.SendFromPeer(fault),
+                 "the bench could not send the good FAULT_REQ");
+  sc_core::wait(3, SC_US);
+  verdict.Expect(bench.dut_csr().Read(regs::kFqCountOffset) == 1,
+                 "a good FAULT_REQ after the bad ones was not queued",
+                 {"LOG-6.10"});
+}
+
+}  // namespace
+
+std::vector<ConformanceCase> LogFaultCases() {
+  return {
+      LogicalCase("LOG_6_1_FaultGoesToTheOwnerOnce", FaultGoesToTheOwnerOnce),
+      LogicalCase("LOG_6_5_RejectsCompleteWithTheirStatus",
+                  RejectsCompleteWithTheirStatus),
+      LogicalCase("LOG_6_7_StrayFaultResponsesInstallNothing",
+                  StrayFaultResponsesInstallNothing),
+      LogicalCase("LOG_6_2_OwnerQueuesFaultsForFirmware",
+                  OwnerQueuesFaultsForFirmware),
+      LogicalCase("LOG_6_8_InvalidationRemovesTranslations",
+                  InvalidationRemovesTranslations),
+      LogicalCase("LOG_6_10_MalformedMessagesAreDiscarded",
+                  MalformedMessagesAreDiscarded),
+  };
+}
+
+}  // namespace lq::conformance
