@@ -10,7 +10,7 @@ std::vector<ConformanceCase> AllCases() {
   for (auto chapter :
        {DllFlitCases, DllLinkCases, NetRouterCases, TrnFrameCases, TrnQpCases,
         TrnReliabilityCases, TrnCongestionCases, TrnRouterCases, LogAccessCases,
-        LogFaultCases}) {
+        LogFaultCases, LogFirmwareCases}) {
     for (ConformanceCase& c : chapter()) {
       cases.push_back(std::move(c));
     }

@@ -24,9 +24,6 @@ using sc_core::SC_NS;
 using sc_core::sc_time;
 using sc_core::SC_US;
 
-constexpr uint16_t kDut = LogicalBench::kDutNode;
-constexpr uint16_t kPeer = LogicalBench::kPeerNode;
-
 AtomicRequest Atomic(AtomicOp op, unsigned size, uint64_t operand,
                      uint64_t compare = 0) {
   AtomicRequest request;
@@ -410,6 +407,92 @@ void HomeServesItsDirectRegion(LogicalCaseContext& context) {
   }
 }
 
+// LOG-4.1 and LOG-3.7's gate: a SWAP's loop, a store and a load to one
+// home, issued 1 ns apart from three requesters, reach the home in issue
+// order, the store and load waiting for the loop's CmpSwap.
+void SameHomeInIssueOrder(LogicalCaseContext& context) {
+  LogicalBench& bench = context.bench;
+  constexpr uint64_t kWord = 0x300;
+  const uint64_t old_word = 0x5555AAAA5555AAAAull;
+  const uint64_t new_word = 0x0102030405060708ull;
+  SetWord(bench.peer_memory(), kWord, old_word);
+  const Bytes stored = Pattern(16, 0x31);
+  const size_t from = bench.wire().log().size();
+  auto swap = Issue([&] {
+    return bench.requester(0).Atomic(LogicalBench::DirectGa(kPeer, kWord),
+                                     Atomic(AtomicOp::kSwap, 8, new_word));
+  });
+  sc_core::wait(1, SC_NS);
+  auto store = Issue([&] {
+    return bench.requester(1).Store(LogicalBench::DirectGa(kPeer, 0x100),
+                                    stored);
+  });
+  sc_core::wait(1, SC_NS);
+  auto load = Issue([&] {
+    return bench.requester(2).Load(LogicalBench::DirectGa(kPeer, 0x200), 8);
+  });
+  const sc_time within(5, SC_US);
+  const bool done = AwaitDone(*swap, within) && AwaitDone(*store, within) &&
+                    AwaitDone(*load, within);
+  context.verdict.Expect(
+      done && swap->answer.status == AccessStatus::kOk &&
+          store->answer.status == AccessStatus::kOk &&
+          load->answer.status == AccessStatus::kOk,
+      "the three accesses did not all complete OK within 5 us");
+  ExpectRdma(context, from,
+             {{Opcode::kReadRequest, kWord, 8},
+              {Opcode::kCompareSwap, kWord, 0, old_word, new_word},
+              {Opcode::kWriteOnly, 0x100, 16},
+              {Opcode::kReadRequest, 0x200, 8}},
+             bench.peer().rkey(), "a SWAP, a store and a load 1 ns apart",
+             {"LOG-4.1"});
+}
+
+// LOG-3.6: a fence completes only after its requester's earlier remote
+// store, and a later access of that requester, even a local one, starts
+// only then; another requester's access is not held.
+void FenceHoldsLaterAccesses(LogicalCaseContext& context) {
+  LogicalBench& bench = context.bench;
+  Requester& fenced = bench.requester(0);
+  auto store = Issue([&] {
+    return fenced.Store(LogicalBench::DirectGa(kPeer, 0x500), Pattern(32, 5));
+  });
+  sc_core::wait(1, SC_NS);
+  auto fence = Issue([&] { return fenced.Fence(); });
+  sc_core::wait(1, SC_NS);
+  auto after = Issue([&] {
+    return fenced.Store(LogicalBench::DirectGa(kDut, 0x600), Pattern(8, 6));
+  });
+  auto other = Issue([&] {
+    return bench.requester(1).Store(LogicalBench::DirectGa(kDut, 0x700),
+                                    Pattern(8, 7));
+  });
+  const sc_time within(5, SC_US);
+  const bool done = AwaitDone(*store, within) && AwaitDone(*fence, within) &&
+                    AwaitDone(*after, within) && AwaitDone(*other, within);
+  if (!context.verdict.Expect(done,
+                              "the accesses and the fence did not all "
+                              "complete within 5 us")) {
+    return;
+  }
+  const auto us = [](const sc_time& t) {
+    return std::to_string(t.to_seconds() * 1e6) + " us";
+  };
+  context.verdict.Expect(
+      fence->answer.status == AccessStatus::kOk &&
+          fence->completed >= store->completed &&
+          after->completed > store->completed,
+      "the remote store completed at " + us(store->completed) +
+          ", the fence at " + us(fence->completed) +
+          " and the local store issued after it at " + us(after->completed),
+      {"LOG-3.6"});
+  context.verdict.Expect(other->completed < store->completed,
+                         "another requester's local store waited for the "
+                         "fence (done at " +
+                             us(other->completed) + ")",
+                         {"LOG-3.6"});
+}
+
 }  // namespace
 
 std::vector<ConformanceCase> LogAccessCases() {
@@ -420,6 +503,8 @@ std::vector<ConformanceCase> LogAccessCases() {
       LogicalCase("LOG_2_6_BadAccessesSendNothing", BadAccessesSendNothing),
       LogicalCase("LOG_3_7_HomeServesItsDirectRegion",
                   HomeServesItsDirectRegion),
+      LogicalCase("LOG_4_1_SameHomeInIssueOrder", SameHomeInIssueOrder),
+      LogicalCase("LOG_3_6_FenceHoldsLaterAccesses", FenceHoldsLaterAccesses),
   };
 }
 

@@ -182,6 +182,11 @@ uint64_t GrantingPte(uint16_t home, uint32_t frame) {
   return pte.Encode();
 }
 
+void WriteWide(testing::RegisterMaster& csr, uint32_t lo, uint64_t value) {
+  csr.Write(lo, static_cast<uint32_t>(value));
+  csr.Write(lo + 4, static_cast<uint32_t>(value >> 32));
+}
+
 std::string Hex(uint64_t value) {
   char text[24];
   std::snprintf(text, sizeof(text), "0x%llx",

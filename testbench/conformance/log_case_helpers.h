@@ -22,6 +22,11 @@ namespace lq::conformance {
 
 using logical::testing::Answer;
 
+// The bench's two nodes and its page size, as the cases name them.
+inline constexpr uint16_t kDut = LogicalBench::kDutNode;
+inline constexpr uint16_t kPeer = LogicalBench::kPeerNode;
+inline constexpr uint64_t kPage = LogicalBench::kPageBytes;
+
 // A logical case named `name` (with the clause it checks) that runs `body`
 // and fails if it has not returned by `limit` (simulated time).
 ConformanceCase LogicalCase(const char* name,
@@ -89,6 +94,9 @@ void SetWord(logical::CardMemory& memory, uint64_t offset, uint64_t value);
 // A valid PTE of frame `frame` of `home` that grants loads, stores and
 // atomics.
 uint64_t GrantingPte(uint16_t home, uint32_t frame);
+
+// Writes the 64-bit `value` to the LO/HI register pair at `lo`.
+void WriteWide(testing::RegisterMaster& csr, uint32_t lo, uint64_t value);
 
 std::string Hex(uint64_t value);
 

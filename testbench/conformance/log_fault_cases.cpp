@@ -31,9 +31,6 @@ using sc_core::SC_NS;
 using sc_core::sc_time;
 using sc_core::SC_US;
 
-constexpr uint16_t kDut = LogicalBench::kDutNode;
-constexpr uint16_t kPeer = LogicalBench::kPeerNode;
-constexpr uint64_t kPage = LogicalBench::kPageBytes;
 // How long the bench waits for a message the DUT must send.
 const sc_time kWithin(5, SC_US);
 
@@ -204,6 +201,29 @@ void RejectsCompleteWithTheirStatus(LogicalCaseContext& context) {
     ++page;
   }
 
+  // ALLOCATED and MIGRATED install their PTE as MAP does.
+  for (const FaultStatus grant :
+       {FaultStatus::kAllocated, FaultStatus::kMigrated}) {
+    const uint64_t ga = PagedGa(kPeer, page, 0x18);
+    const auto frame = static_cast<uint32_t>(page);
+    const Bytes bytes = Pattern(8, static_cast<uint8_t>(page));
+    bench.peer_memory().Poke(frame * kPage + 0x18, bytes);
+    auto access = Issue([&] { return bench.requester(0).Load(ga, 8); });
+    const auto record = AwaitFaultAtPeer(context, kWithin);
+    if (!verdict.Expect(record.has_value(), "no FAULT_REQ reached the owner")) {
+      return;
+    }
+    AnswerFromPeer(context, *record, grant, GrantingPte(kPeer, frame));
+    const bool done = AwaitDone(*access, kWithin);
+    verdict.Expect(done && access->answer.status == AccessStatus::kOk &&
+                       access->answer.data == bytes,
+                   "STATUS " + std::to_string(static_cast<int>(grant)) +
+                       " did not complete the access with the bytes of the "
+                       "frame its PTE names",
+                   {"LOG-6.5"});
+    ++page;
+  }
+
   // Two accesses to one page: the first rejected, the second faults anew.
   const uint64_t ga = PagedGa(kPeer, page);
   auto rejected = Issue([&] { return bench.requester(0).Load(ga, 8); });
@@ -297,12 +317,6 @@ void StrayFaultResponsesInstallNothing(LogicalCaseContext& context) {
       "the right FAULT_RSP after two stray ones did not complete "
       "the access",
       {"LOG-6.7"});
-}
-
-// Writes the 64-bit `value` to the LO/HI register pair at `lo`.
-void WriteWide(testing::RegisterMaster& csr, uint32_t lo, uint64_t value) {
-  csr.Write(lo, static_cast<uint32_t>(value));
-  csr.Write(lo + 4, static_cast<uint32_t>(value >> 32));
 }
 
 // The index of the first FAULT_REQ to the DUT at `from` or later whose GA

@@ -1,0 +1,344 @@
+// Logical-layer conformance cases that the DUT's firmware drives through
+// its unit's registers, log.md sections 5 and 6: page-table entries it
+// writes and what accesses then send (LOG-5.2 to LOG-5.4), the copy engine
+// (LOG-6.13), and a home that fails under the DUT's accesses (LOG-6.12),
+// whose news reaches the mailbox (LOG-6.10).
+#include <string>
+#include <vector>
+
+#include "generated/cpp/logical_regs.h"
+#include "testbench/conformance/log_case_helpers.h"
+
+namespace lq::conformance {
+
+namespace {
+
+namespace regs = lq::regs::logical;
+using logical::AccessStatus;
+using logical::AccessStatusName;
+using logical::FaultCause;
+using logical::FaultRequest;
+using logical::FaultStatus;
+using logical::LogMessageType;
+using logical::Pte;
+using logical::RejectReason;
+using roce::Opcode;
+using sc_core::SC_MS;
+using sc_core::SC_NS;
+using sc_core::sc_time;
+using sc_core::SC_US;
+
+const sc_time kWithin(5, SC_US);
+
+uint32_t Code(regs::CmdResult result) { return static_cast<uint32_t>(result); }
+
+// Runs PT_CMD `command` on the page of `ga` (with `pte` for a write) and
+// returns CMD_STATUS.
+uint32_t PageTableCommand(testing::RegisterMaster& csr, regs::PtCmd command,
+                          uint64_t ga, uint64_t pte = 0) {
+  WriteWide(csr, regs::kPtGaLoOffset, ga);
+  WriteWide(csr, regs::kPtPteLoOffset, pte);
+  csr.Write(regs::kPtCmdOffset, static_cast<uint32_t>(command));
+  return csr.Read(regs::kCmdStatusOffset);
+}
+
+uint64_t PteOf(bool read, bool write, bool atomic, bool migrating,
+               uint16_t home, uint32_t frame) {
+  Pte pte;
+  pte.valid = true;
+  pte.read = read;
+  pte.write = write;
+  pte.atomic = atomic;
+  pte.migrating = migrating;
+  pte.home = home;
+  pte.frame = frame;
+  return pte.Encode();
+}
+
+// Runs `access` and expects it to send a FAULT_REQ of CAUSE `cause`; the
+// reference card then rejects it (PERMISSION) so that it completes.
+void ExpectFault(LogicalCaseContext& context, std::function<Answer()> access,
+                 FaultCause cause, const std::string& what) {
+  LogicalBench& bench = context.bench;
+  const size_t from = bench.wire().log().size();
+  auto issued = Issue(std::move(access));
+  const auto at =
+      AwaitFrame(bench.wire(), LogSendFromDut(LogMessageType::kFaultRequest),
+                 kWithin, from);
+  const auto message =
+      at ? LogMessageOf(bench.wire().log()[*at]) : std::nullopt;
+  const FaultRequest* request =
+      message ? std::get_if<FaultRequest>(&*message) : nullptr;
+  context.verdict.Expect(
+      request != nullptr && request->cause == cause,
+      what + " sent " +
+          (at ? Evidence(bench.wire().log()[*at]) : std::string("nothing")) +
+          (request ? " with CAUSE " +
+                         std::to_string(static_cast<int>(request->cause))
+                   : std::string()) +
+          ", not a FAULT_REQ with CAUSE " +
+          std::to_string(static_cast<int>(cause)),
+      {"LOG-5.4"});
+  const auto record = AwaitFaultAtPeer(context, kWithin);
+  if (record) {
+    AnswerFromPeer(context, *record, FaultStatus::kReject, 0,
+                   RejectReason::kPermission);
+  }
+  AwaitDone(*issued, kWithin);
+}
+
+// LOG-5.2, LOG-5.3 and LOG-5.4: an entry the DUT's firmware writes is used
+// without a fault within its rights, faults with the right cause beyond
+// them, reads back, can be removed; entries LOG-5.3 forbids are refused.
+void TranslatesThroughFirmwaresEntries(LogicalCaseContext& context) {
+  LogicalBench& bench = context.bench;
+  Verdict& verdict = context.verdict;
+  testing::RegisterMaster& csr = bench.dut_csr();
+  const uint64_t ga = LogicalBench::PagedGa(kPeer, 20);
+  const uint64_t read_only = PteOf(true, false, false, false, kPeer, 11);
+  verdict.Expect(PageTableCommand(csr, regs::PtCmd::kWrite, ga, read_only) ==
+                     Code(regs::CmdResult::kOk),
+                 "PT_CMD WRITE of a read-only entry was refused", {"LOG-5.2"});
+
+  const Bytes frame_bytes = Pattern(8, 0x2B);
+  bench.peer_memory().Poke(11 * kPage + 0x30, frame_bytes);
+  size_t from = bench.wire().log().size();
+  const Answer load = bench.requester(0).Load(ga + 0x30, 8);
+  verdict.Expect(
+      load.status == AccessStatus::kOk && load.data == frame_bytes &&
+          FramesWhere(bench.wire(),
+                      LogSendFromDut(LogMessageType::kFaultRequest), from)
+              .empty(),
+      "a load within the written entry's rights faulted or did "
+      "not return its frame's bytes",
+      {"LOG-5.2", "LOG-5.4"});
+  ExpectRdma(context, from, {{Opcode::kReadRequest, 11 * kPage + 0x30, 8}},
+             bench.peer().rkey(), "a load through the written entry",
+             {"LOG-5.4"});
+
+  ExpectFault(
+      context,
+      [&] { return bench.requester(0).Store(ga + 0x40, Pattern(8, 1)); },
+      FaultCause::kNoWrite, "a store through a read-only entry");
+  ExpectFault(
+      context,
+      [&] {
+        logical::AtomicRequest add;
+        return bench.requester(0).Atomic(ga + 0x48, add);
+      },
+      FaultCause::kNoAtomic, "a FADD through a read-only entry");
+
+  // Read back; refused entries leave it as it was (LOG-5.3).
+  const auto read_back = [&] {
+    PageTableCommand(csr, regs::PtCmd::kRead, ga);
+    return uint64_t{csr.Read(regs::kPtPteHiOffset)} << 32 |
+           csr.Read(regs::kPtPteLoOffset);
+  };
+  verdict.Expect(
+      read_back() == read_only,
+      "PT_CMD READ returned " + Hex(read_back()) + ", not " + Hex(read_only),
+      {"LOG-5.2"});
+  const auto frames = static_cast<uint32_t>(LogicalBench::kDirectBytes / kPage);
+  for (const uint64_t bad : {PteOf(true, true, true, false, kPeer, frames),
+                             PteOf(true, true, true, false, 2, 11)}) {
+    verdict.Expect(PageTableCommand(csr, regs::PtCmd::kWrite, ga, bad) ==
+                           Code(regs::CmdResult::kBadPte) &&
+                       read_back() == read_only,
+                   "PT_CMD WRITE of " + Hex(bad) +
+                       " (a frame past the direct region, or HOME 2, no "
+                       "endpoint) was not refused with the entry kept",
+                   {"LOG-5.3"});
+  }
+
+  // MIGRATING: loads go on, stores and atomics fault.
+  verdict.Expect(PageTableCommand(csr, regs::PtCmd::kWrite, ga,
+                                  PteOf(true, true, true, true, kPeer, 11)) ==
+                     Code(regs::CmdResult::kOk),
+                 "PT_CMD WRITE of a MIGRATING entry was refused", {"LOG-5.2"});
+  verdict.Expect(
+      bench.requester(0).Load(ga + 0x30, 8).status == AccessStatus::kOk,
+      "a load through a MIGRATING entry did not complete", {"LOG-5.4"});
+  ExpectFault(
+      context,
+      [&] { return bench.requester(0).Store(ga + 0x40, Pattern(8, 2)); },
+      FaultCause::kMigrating, "a store through a MIGRATING entry");
+
+  // Removed: the next load faults NOT_MAPPED.
+  verdict.Expect(PageTableCommand(csr, regs::PtCmd::kRemove, ga) ==
+                     Code(regs::CmdResult::kOk),
+                 "PT_CMD REMOVE of the entry was refused", {"LOG-5.2"});
+  ExpectFault(
+      context, [&] { return bench.requester(0).Load(ga + 0x30, 8); },
+      FaultCause::kNotMapped, "a load after PT_CMD REMOVE");
+}
+
+// Waits until CP_STATUS.DONE is 1 or `within` has passed; returns
+// CP_STATUS.
+uint32_t AwaitCopy(testing::RegisterMaster& csr, const sc_time& within) {
+  const sc_time deadline = sc_core::sc_time_stamp() + within;
+  uint32_t status = csr.Read(regs::kCpStatusOffset);
+  while (!(status & regs::kCpStatusDone.Mask()) &&
+         sc_core::sc_time_stamp() < deadline) {
+    sc_core::wait(100, SC_NS);
+    status = csr.Read(regs::kCpStatusOffset);
+  }
+  return status;
+}
+
+// Starts a copy through CP_* and returns CMD_STATUS.
+uint32_t StartCopy(testing::RegisterMaster& csr, uint64_t src, uint64_t dst,
+                   uint32_t bytes) {
+  WriteWide(csr, regs::kCpSrcLoOffset, src);
+  WriteWide(csr, regs::kCpDstLoOffset, dst);
+  csr.Write(regs::kCpBytesOffset, bytes);
+  csr.Write(regs::kCpCmdOffset, static_cast<uint32_t>(regs::CpCmd::kCopy));
+  return csr.Read(regs::kCmdStatusOffset);
+}
+
+// LOG-6.13: the copy engine reads a remote source with one RDMA READ and
+// writes a remote destination with one WRITE, ends with DONE and RESULT
+// OK, and refuses commands its rules forbid, changing nothing.
+void CopiesBetweenDirectRegions(LogicalCaseContext& context) {
+  LogicalBench& bench = context.bench;
+  Verdict& verdict = context.verdict;
+  testing::RegisterMaster& csr = bench.dut_csr();
+  constexpr uint32_t kBytes = 512;
+  const Bytes source = Pattern(kBytes, 0x4D);
+  bench.peer_memory().Poke(0x7000, source);
+  const auto done_ok = [](uint32_t status) {
+    return (status & regs::kCpStatusDone.Mask()) != 0 &&
+           (status & regs::kCpStatusBusy.Mask()) == 0 &&
+           (status & regs::kCpStatusResult.Mask()) == 0;  // OK
+  };
+
+  size_t from = bench.wire().log().size();
+  verdict.Expect(StartCopy(csr, LogicalBench::DirectGa(kPeer, 0x7000),
+                           LogicalBench::DirectGa(kDut, 0x8000),
+                           kBytes) == Code(regs::CmdResult::kOk),
+                 "a copy from the reference card was refused", {"LOG-6.13"});
+  uint32_t status = AwaitCopy(csr, kWithin);
+  verdict.Expect(
+      done_ok(status) && bench.dut_memory().Peek(0x8000, kBytes) == source,
+      "a copy of 512 B from the reference card ended with "
+      "CP_STATUS " +
+          Hex(status) + " and the bytes " +
+          (bench.dut_memory().Peek(0x8000, kBytes) == source ? "copied"
+                                                             : "not copied"),
+      {"LOG-6.13"});
+  ExpectRdma(context, from, {{Opcode::kReadRequest, 0x7000, kBytes}},
+             bench.peer().rkey(), "a copy from the reference card",
+             {"LOG-6.13"});
+
+  // One at a time: DONE must be cleared first.
+  verdict.Expect(StartCopy(csr, LogicalBench::DirectGa(kDut, 0x8000),
+                           LogicalBench::DirectGa(kPeer, 0x9000),
+                           kBytes) == Code(regs::CmdResult::kFull),
+                 "a copy started while DONE was still 1", {"LOG-6.13"});
+  csr.Write(regs::kCpStatusOffset, regs::kCpStatusDone.Mask());
+  struct Refused {
+    const char* what;
+    uint64_t src;
+    uint32_t bytes;
+  };
+  for (const Refused& refused :
+       {Refused{"a copy of 0 B", LogicalBench::DirectGa(kDut, 0x8000), 0},
+        Refused{"a copy of a page and a byte",
+                LogicalBench::DirectGa(kDut, 0x8000),
+                static_cast<uint32_t>(kPage + 1)},
+        Refused{"a copy from a paged region", LogicalBench::PagedGa(kPeer, 1),
+                kBytes},
+        Refused{"a copy running past the direct region",
+                LogicalBench::DirectGa(kPeer, LogicalBench::kDirectBytes - 8),
+                16}}) {
+    const uint32_t result = StartCopy(
+        csr, refused.src, LogicalBench::DirectGa(kPeer, 0x9000), refused.bytes);
+    verdict.Expect(result == Code(regs::CmdResult::kBadRange) &&
+                       csr.Read(regs::kCpStatusOffset) == 0,
+                   std::string(refused.what) + " gave CMD_STATUS " +
+                       Hex(result) + ", not BAD_RANGE",
+                   {"LOG-6.13"});
+  }
+
+  from = bench.wire().log().size();
+  verdict.Expect(StartCopy(csr, LogicalBench::DirectGa(kDut, 0x8000),
+                           LogicalBench::DirectGa(kPeer, 0x9000),
+                           kBytes) == Code(regs::CmdResult::kOk),
+                 "a copy to the reference card was refused", {"LOG-6.13"});
+  status = AwaitCopy(csr, kWithin);
+  verdict.Expect(
+      done_ok(status) && bench.peer_memory().Peek(0x9000, kBytes) == source,
+      "a copy of 512 B to the reference card ended with "
+      "CP_STATUS " +
+          Hex(status),
+      {"LOG-6.13"});
+  ExpectRdma(context, from, {{Opcode::kWriteOnly, 0x9000, kBytes}},
+             bench.peer().rkey(), "a copy to the reference card", {"LOG-6.13"});
+}
+
+// LOG-6.12 and LOG-6.10: when the reference card stops answering, the
+// DUT's accesses to it, and its fault to a page it owns, complete
+// UNREACHABLE once the transport gives up; local accesses go on; the
+// firmware's mailbox gets the news once.
+void FailedHomeIsUnreachable(LogicalCaseContext& context) {
+  LogicalBench& bench = context.bench;
+  Verdict& verdict = context.verdict;
+  const auto drop = [](PortFrame&) { return FrameWire::EditResult::kDrop; };
+  bench.wire().SetEdit(FrameDirection::kFromDut, drop);
+  bench.wire().SetEdit(FrameDirection::kToDut, drop);
+  auto store = Issue([&] {
+    return bench.requester(0).Store(LogicalBench::DirectGa(kPeer, 0x100),
+                                    Pattern(8, 1));
+  });
+  auto load = Issue([&] {
+    return bench.requester(1).Load(LogicalBench::DirectGa(kPeer, 0x200), 8);
+  });
+  const Answer local = bench.requester(2).Store(
+      LogicalBench::DirectGa(kDut, 0x100), Pattern(8, 2));
+  verdict.Expect(local.status == AccessStatus::kOk,
+                 "a local store while the home was silent completed " +
+                     std::string(AccessStatusName(local.status)),
+                 {"LOG-6.12"});
+  // The engine's ACK timeout (about 1 ms) and its 7 retries.
+  const sc_time give_up(20, SC_MS);
+  const bool done =
+      AwaitDone(*store, give_up) && AwaitDone(*load, sc_core::SC_ZERO_TIME);
+  verdict.Expect(
+      done && store->answer.status == AccessStatus::kUnreachable &&
+          load->answer.status == AccessStatus::kUnreachable,
+      std::string("the store and load to the silent home ") +
+          (done ? "completed " +
+                      std::string(AccessStatusName(store->answer.status)) +
+                      " and " + AccessStatusName(load->answer.status)
+                : "did not complete within 20 ms") +
+          ", not UNREACHABLE",
+      {"LOG-6.12"});
+  const Answer fault =
+      bench.requester(0).Load(LogicalBench::PagedGa(kPeer, 3), 8);
+  verdict.Expect(fault.status == AccessStatus::kUnreachable,
+                 "a fault to the failed owner completed " +
+                     std::string(AccessStatusName(fault.status)),
+                 {"LOG-6.12"});
+  testing::RegisterMaster& csr = bench.dut_csr();
+  const uint32_t count = csr.Read(regs::kMbCountOffset);
+  const uint32_t word0 = csr.Read(regs::MbDataOffset(0));
+  verdict.Expect(count == 1 && word0 == (0x100u | uint32_t{kPeer} << 16),
+                 "the mailbox holds " + std::to_string(count) +
+                     " entries, the head's word 0 " + Hex(word0) +
+                     "; expected one, LOST from node 1 (0x10100)",
+                 {"LOG-6.10"});
+}
+
+}  // namespace
+
+std::vector<ConformanceCase> LogFirmwareCases() {
+  return {
+      LogicalCase("LOG_5_4_TranslatesThroughFirmwaresEntries",
+                  TranslatesThroughFirmwaresEntries),
+      LogicalCase("LOG_6_13_CopiesBetweenDirectRegions",
+                  CopiesBetweenDirectRegions),
+      LogicalCase("LOG_6_12_FailedHomeIsUnreachable", FailedHomeIsUnreachable,
+                  sc_time(40, SC_MS)),
+  };
+}
+
+}  // namespace lq::conformance
