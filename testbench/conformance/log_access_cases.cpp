@@ -3,10 +3,14 @@
 // they return and leave in memory (LOG-3.2, LOG-3.3, LOG-4.4), the accesses it
 // must refuse without sending anything (LOG-1.3, LOG-2.6, LOG-3.1, LOG-3.4),
 // and the DUT as the home of another card's accesses.
+#include <memory>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "generated/cpp/logical_regs.h"
+#include "systemc/common/stat_list.h"
 #include "testbench/conformance/log_case_helpers.h"
 
 namespace lq::conformance {
@@ -202,6 +206,26 @@ void MapsAccessesOntoRdma(LogicalCaseContext& context) {
                        " and left " + Hex(after) + "; LOG-3.3 gives " +
                        Hex(step.old) + " and " + Hex(step.after),
                    {"LOG-3.3"});
+  }
+
+  // Direct addresses are never translated (LOG-2.3), and the unit counts
+  // what it did (LOG-6.11).
+  verdict.Expect(
+      FramesWhere(bench.wire(),
+                  LogSendFromDut(logical::LogMessageType::kFaultRequest))
+          .empty(),
+      "an access to a direct region sent a FAULT_REQ", {"LOG-2.3"});
+  const StatList stats = bench.dut().Stats();
+  const std::vector<std::pair<const char*, uint64_t>> counts = {
+      {"local_ops", 1},      {"remote_stores", 1},   {"remote_loads", 2},
+      {"remote_atomics", 5}, {"cmpswap_retries", 0}, {"address_errors", 0}};
+  for (const auto& [leaf, want] : counts) {
+    const std::optional<uint64_t> value = StatValue(stats, leaf);
+    verdict.Expect(value == want,
+                   std::string("statistic ") + leaf + " is " +
+                       (value ? std::to_string(*value) : "missing") +
+                       " after the accesses; expected " + std::to_string(want),
+                   {"LOG-6.11"});
   }
 }
 
@@ -407,6 +431,59 @@ void HomeServesItsDirectRegion(LogicalCaseContext& context) {
   }
 }
 
+// LOG-3.5, the DUT as home: 4-byte and 8-byte FADDs on its memory from
+// its own three requesters and from three of the reference card's (those
+// of 4 bytes as READ-then-CmpSwap loops), all at once, lose no update.
+void HomeAtomicsLoseNoUpdate(LogicalCaseContext& context) {
+  LogicalBench& bench = context.bench;
+  constexpr unsigned kRounds = 16;
+  constexpr uint64_t kWord = 0x6100;  // FADD 4 B on its upper half
+  constexpr uint64_t kCounter = 0x6200;
+  std::vector<std::shared_ptr<Issued>> runs;
+  for (unsigned r = 0; r < LogicalBench::kRequesters; ++r) {
+    for (Requester* requester :
+         {&bench.requester(r), &bench.peer_requester(r)}) {
+      runs.push_back(Issue([requester] {
+        Answer last;
+        for (unsigned i = 0; i < kRounds && last.status == AccessStatus::kOk;
+             ++i) {
+          last = requester->Atomic(LogicalBench::DirectGa(kDut, kWord + 4),
+                                   Atomic(AtomicOp::kFadd, 4, 1));
+          if (last.status == AccessStatus::kOk) {
+            last = requester->Atomic(LogicalBench::DirectGa(kDut, kCounter),
+                                     Atomic(AtomicOp::kFadd, 8, 1));
+          }
+        }
+        return last;
+      }));
+    }
+  }
+  bool ok = true;
+  for (const std::shared_ptr<Issued>& run : runs) {
+    ok = AwaitDone(*run, sc_time(500, SC_US)) &&
+         run->answer.status == AccessStatus::kOk && ok;
+  }
+  if (!context.verdict.Expect(ok,
+                              "the FADDs did not all complete OK within "
+                              "500 us")) {
+    return;
+  }
+  const uint64_t total = uint64_t{2} * LogicalBench::kRequesters * kRounds;
+  const uint64_t word = WordAt(bench.dut_memory(), kWord);
+  const uint64_t counter = WordAt(bench.dut_memory(), kCounter);
+  const std::optional<uint64_t> retries =
+      StatValue(bench.peer().Stats(), "cmpswap_retries");
+  context.verdict.Expect(
+      word == total << 32 && counter == total,
+      "after " + std::to_string(total) +
+          " FADDs each (the reference card's "
+          "loops lost " +
+          std::to_string(retries.value_or(0)) +
+          " rounds to the DUT's own), the 4-byte word reads " + Hex(word) +
+          " and the 8-byte one " + Hex(counter),
+      {"LOG-3.5"});
+}
+
 // LOG-4.1 and LOG-3.7's gate: a SWAP's loop, a store and a load to one
 // home, issued 1 ns apart from three requesters, reach the home in issue
 // order, the store and load waiting for the loop's CmpSwap.
@@ -503,6 +580,8 @@ std::vector<ConformanceCase> LogAccessCases() {
       LogicalCase("LOG_2_6_BadAccessesSendNothing", BadAccessesSendNothing),
       LogicalCase("LOG_3_7_HomeServesItsDirectRegion",
                   HomeServesItsDirectRegion),
+      LogicalCase("LOG_3_5_HomeAtomicsLoseNoUpdate", HomeAtomicsLoseNoUpdate,
+                  sc_time(1, sc_core::SC_MS)),
       LogicalCase("LOG_4_1_SameHomeInIssueOrder", SameHomeInIssueOrder),
       LogicalCase("LOG_3_6_FenceHoldsLaterAccesses", FenceHoldsLaterAccesses),
   };

@@ -81,7 +81,7 @@ void FaultGoesToTheOwnerOnce(LogicalCaseContext& context) {
   verdict.Expect(requests.size() == 2,
                  "the DUT sent " + std::to_string(requests.size()) +
                      " FAULT_REQs for three accesses to two pages",
-                 {"LOG-6.1"});
+                 {"LOG-6.1", "LOG-2.4"});
   const std::vector<FaultRequest> expected = {
       {AccessKind::kLoad, FaultCause::kNotMapped, kDut, 0, load_ga, 16},
       {AccessKind::kLoad, FaultCause::kNotMapped, kDut, 0, other_ga, 8}};

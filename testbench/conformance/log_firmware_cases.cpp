@@ -3,7 +3,9 @@
 // writes and what accesses then send (LOG-5.2 to LOG-5.4), the copy engine
 // (LOG-6.13), and a home that fails under the DUT's accesses (LOG-6.12),
 // whose news reaches the mailbox (LOG-6.10).
+#include <optional>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "generated/cpp/logical_regs.h"
@@ -328,6 +330,127 @@ void FailedHomeIsUnreachable(LogicalCaseContext& context) {
                  {"LOG-6.10"});
 }
 
+// MB_DATA's words 1 to 6 for `bytes` (the first byte in bits 31:24 of word
+// 1), as docs/registers/logical.md lays them out.
+std::vector<uint32_t> MailWords(const Bytes& bytes) {
+  std::vector<uint32_t> words(6, 0);
+  for (size_t i = 0; i < bytes.size() && i < 24; ++i) {
+    words[i / 4] |= uint32_t{bytes[i]} << (24 - 8 * (i % 4));
+  }
+  return words;
+}
+
+// LOG-6.10 and LOG-6.8, the DUT's firmware's mailbox: a FRAME_ALLOC_REQ
+// from the reference card waits in it with the MAIL interrupt cause, and
+// the firmware's answer leaves through MB_SEND; the DUT as owner sends an
+// INVAL_REQ through INV_*, resends it after log.inval_retry when the
+// acknowledgement is lost, and delivers the INVAL_ACK to the mailbox.
+void MailboxCarriesFirmwaresMessages(LogicalCaseContext& context) {
+  LogicalBench& bench = context.bench;
+  Verdict& verdict = context.verdict;
+  testing::RegisterMaster& csr = bench.dut_csr();
+  logical::FrameAllocRequest alloc;
+  alloc.request_id = 9;
+  verdict.Expect(bench.SendFromPeer(logical::EncodeLogMessage(alloc)),
+                 "the bench could not send the FRAME_ALLOC_REQ");
+  sc_core::wait(2, SC_US);
+  std::vector<uint32_t> expected = {5u | uint32_t{kPeer} << 16};
+  for (const uint32_t word : MailWords(logical::EncodeLogMessage(alloc))) {
+    expected.push_back(word);
+  }
+  std::vector<uint32_t> words;
+  for (uint32_t i = 0; i < expected.size(); ++i) {
+    words.push_back(csr.Read(regs::MbDataOffset(i)));
+  }
+  verdict.Expect(
+      csr.Read(regs::kMbCountOffset) == 1 && words == expected &&
+          (csr.Read(regs::kIrqStatusOffset) & regs::kIrqStatusMail.Mask()) != 0,
+      "a FRAME_ALLOC_REQ from node 1 did not wait in the mailbox "
+      "as TYPE 5 from node 1 with its bytes and the MAIL cause "
+      "(MB_DATA0 " +
+          Hex(words[0]) + ")",
+      {"LOG-6.10"});
+  csr.Write(regs::kMbPopOffset, 1);
+
+  logical::FrameAllocResponse grant;
+  grant.granted = true;
+  grant.request_id = 9;
+  grant.frame = 200;
+  const Bytes grant_bytes = logical::EncodeLogMessage(grant);
+  const std::vector<uint32_t> grant_words = MailWords(grant_bytes);
+  size_t from = bench.wire().log().size();
+  csr.Write(regs::kMbSendNodeOffset, kPeer);
+  for (uint32_t i = 0; i < grant_words.size(); ++i) {
+    csr.Write(regs::MbSendDataOffset(i), grant_words[i]);
+  }
+  csr.Write(regs::kMbSendOffset, 1);
+  const auto sent_at = AwaitFrame(
+      bench.wire(), LogSendFromDut(LogMessageType::kFrameAllocResponse),
+      kWithin, from);
+  verdict.Expect(
+      sent_at && bench.wire().log()[*sent_at].packet->payload == grant_bytes,
+      "MB_SEND of a FRAME_ALLOC_RSP sent " +
+          (sent_at ? Evidence(bench.wire().log()[*sent_at])
+                   : std::string("nothing")) +
+          ", not its 16 bytes",
+      {"LOG-6.10"});
+
+  // An invalidation from the DUT as owner, its first acknowledgement lost.
+  bench.wire().SetEdit(FrameDirection::kToDut,
+                       DropFirst([](const PortFrame& frame) {
+                         return frame.opcode() == Opcode::kSendOnly &&
+                                frame.packet->payload.size() == 16 &&
+                                frame.packet->payload[0] == 4;
+                       }));
+  from = bench.wire().log().size();
+  const sc_time sent = sc_core::sc_time_stamp();
+  csr.Write(regs::kInvNodeOffset, kPeer);
+  WriteWide(csr, regs::kInvGaLoOffset, LogicalBench::PagedGa(kDut, 4));
+  csr.Write(regs::kInvPagesOffset, 1);
+  csr.Write(regs::kInvSendOffset, 1);
+  const uint32_t inval_id = csr.Read(regs::kInvIdOffset);
+  const auto request_at =
+      AwaitFrame(bench.wire(), LogSendFromDut(LogMessageType::kInvalRequest),
+                 kWithin, from);
+  const auto message =
+      request_at ? LogMessageOf(bench.wire().log()[*request_at]) : std::nullopt;
+  const auto* request =
+      message ? std::get_if<logical::InvalRequest>(&*message) : nullptr;
+  verdict.Expect(request != nullptr && request->inval_id == inval_id &&
+                     request->ga == LogicalBench::PagedGa(kDut, 4) &&
+                     request->pages == 1,
+                 "INV_SEND sent " +
+                     (request_at ? Evidence(bench.wire().log()[*request_at])
+                                 : std::string("nothing")) +
+                     ", not an INVAL_REQ of INV_ID " + Hex(inval_id) +
+                     " for one page at INV_GA",
+                 {"LOG-6.8", "LOG-6.10"});
+  const sc_time retry(1, SC_MS);  // log.inval_retry
+  const auto resent_at =
+      request_at ? AwaitFrame(bench.wire(),
+                              LogSendFromDut(LogMessageType::kInvalRequest),
+                              retry + kWithin, *request_at + 1)
+                 : std::nullopt;
+  const sc_time resent =
+      resent_at ? bench.wire().log()[*resent_at].at - sent : sc_time();
+  verdict.Expect(resent_at && resent >= retry && resent <= retry + kWithin,
+                 "with its INVAL_ACK lost the INVAL_REQ was " +
+                     (resent_at ? "resent after " + resent.to_string()
+                                : std::string("not resent")) +
+                     "; log.inval_retry is 1 ms",
+                 {"LOG-6.8"});
+  sc_core::wait(kWithin);
+  const uint32_t word0 = csr.Read(regs::MbDataOffset(0));
+  verdict.Expect(csr.Read(regs::kMbCountOffset) == 1 &&
+                     word0 == (4u | uint32_t{kPeer} << 16),
+                 "after the resent INVAL_REQ's acknowledgement the mailbox "
+                 "holds " +
+                     std::to_string(csr.Read(regs::kMbCountOffset)) +
+                     " entries, MB_DATA0 " + Hex(word0) +
+                     ", not one INVAL_ACK from node 1",
+                 {"LOG-6.8", "LOG-6.10"});
+}
+
 }  // namespace
 
 std::vector<ConformanceCase> LogFirmwareCases() {
@@ -338,6 +461,8 @@ std::vector<ConformanceCase> LogFirmwareCases() {
                   CopiesBetweenDirectRegions),
       LogicalCase("LOG_6_12_FailedHomeIsUnreachable", FailedHomeIsUnreachable,
                   sc_time(40, SC_MS)),
+      LogicalCase("LOG_6_10_MailboxCarriesFirmwaresMessages",
+                  MailboxCarriesFirmwaresMessages, sc_time(5, SC_MS)),
   };
 }
 
