@@ -300,17 +300,17 @@ void BadAccessesSendNothing(LogicalCaseContext& context) {
   const std::vector<Refusal> refusals = {
       {"a load from node 2, no endpoint",
        [&] { return requester.Load(logical::GlobalAddress(2, 0x100), 8); },
-       AccessStatus::kAddressError, tlm::TLM_ADDRESS_ERROR_RESPONSE, "LOG-2.6"},
+       AccessStatus::kAddressError, tlm::TLM_ADDRESS_ERROR_RESPONSE, "LOG-2.2"},
       {"a load from node 0xFFFF",
        [&] { return requester.Load(logical::GlobalAddress(0xFFFF, 0), 8); },
-       AccessStatus::kAddressError, tlm::TLM_ADDRESS_ERROR_RESPONSE, "LOG-2.6"},
+       AccessStatus::kAddressError, tlm::TLM_ADDRESS_ERROR_RESPONSE, "LOG-2.2"},
       {"a store with a reserved SPACE",
        [&] {
          return requester.Store(uint64_t{1} << logical::kSpaceShift |
                                     LogicalBench::DirectGa(kPeer, 0x100),
                                 Pattern(8, 1));
        },
-       AccessStatus::kAddressError, tlm::TLM_ADDRESS_ERROR_RESPONSE, "LOG-2.6"},
+       AccessStatus::kAddressError, tlm::TLM_ADDRESS_ERROR_RESPONSE, "LOG-2.1"},
       {"a load of 257 B",
        [&] { return requester.Load(LogicalBench::DirectGa(kPeer, 0), 257); },
        AccessStatus::kBurstError, tlm::TLM_BURST_ERROR_RESPONSE, "LOG-3.1"},
@@ -373,6 +373,12 @@ void BadAccessesSendNothing(LogicalCaseContext& context) {
                              (sent.empty() ? "" : Evidence(*sent.front())) +
                              " for an access it had to refuse",
                          {"LOG-2.6", "LOG-3.1", "LOG-3.4"});
+  context.verdict.Expect(
+      bench.dut().counters().address_errors == 3,
+      "address_errors counts " +
+          std::to_string(bench.dut().counters().address_errors) +
+          " of the 3 accesses that decoded to nothing",
+      {"LOG-2.6"});
   context.verdict.Expect(bench.dut_memory().Peek(0x1000 - 8, 16) == dut_before,
                          "a refused local store changed the DUT's memory",
                          {"LOG-1.3"});

@@ -165,6 +165,59 @@ void FaultGoesToTheOwnerOnce(LogicalCaseContext& context) {
       {"LOG-6.6"});
 }
 
+// LOG-6.1 and LOG-5.8, the DUT as requester and owner at once: a fault on
+// a page the DUT owns goes to its own fault queue, not onto the wire, even
+// though the page's frame is at the other card; its firmware's answer then
+// sends the access to that home.
+void OwnFaultsSkipTheNetwork(LogicalCaseContext& context) {
+  LogicalBench& bench = context.bench;
+  Verdict& verdict = context.verdict;
+  testing::RegisterMaster& csr = bench.dut_csr();
+  const uint64_t ga = PagedGa(kDut, 6, 0x20);
+  const Bytes frame_bytes = Pattern(8, 0x71);
+  bench.peer_memory().Poke(12 * kPage + 0x20, frame_bytes);
+  const size_t from = bench.wire().log().size();
+  auto load = Issue([&] { return bench.requester(0).Load(ga, 8); });
+  sc_core::wait(2, SC_US);
+  const auto sends = [&] {
+    return FramesWhere(
+        bench.wire(),
+        [](const PortFrame& f) {
+          return f.from_dut() && f.opcode() == Opcode::kSendOnly;
+        },
+        from);
+  };
+  const uint32_t queued = csr.Read(regs::kFqCountOffset);
+  const uint32_t requester_word = csr.Read(regs::FqDataOffset(2));
+  verdict.Expect(
+      queued == 1 && (requester_word & 0xFFFF) == kDut &&
+          csr.Read(regs::FqDataOffset(0)) == static_cast<uint32_t>(ga) &&
+          sends().empty(),
+      "a fault on a page the DUT owns left " + std::to_string(queued) +
+          " records in its own fault queue (REQUESTER word " +
+          Hex(requester_word) + ") and " + std::to_string(sends().size()) +
+          " SENDs on the wire",
+      {"LOG-6.1", "LOG-5.8"});
+  csr.Write(regs::kFrRequesterOffset, kDut);
+  csr.Write(regs::kFrFaultIdOffset, requester_word >> 16);
+  csr.Write(regs::kFrStatusOffset, static_cast<uint32_t>(FaultStatus::kMap));
+  csr.Write(regs::kFrReasonOffset, 0);
+  WriteWide(csr, regs::kFrGaLoOffset, PagedGa(kDut, 6));
+  WriteWide(csr, regs::kFrPteLoOffset, GrantingPte(kPeer, 12));
+  csr.Write(regs::kFrSendOffset, 1);
+  csr.Write(regs::kFqPopOffset, 1);
+  const bool done = AwaitDone(*load, kWithin);
+  verdict.Expect(done && load->answer.status == AccessStatus::kOk &&
+                     load->answer.data == frame_bytes && sends().empty(),
+                 "the access did not complete with the bytes of frame 12 at "
+                 "node 1 once the DUT's firmware answered, without a LOG "
+                 "message on the wire",
+                 {"LOG-6.1", "LOG-5.8"});
+  ExpectRdma(context, from, {{Opcode::kReadRequest, 12 * kPage + 0x20, 8}},
+             bench.peer().rkey(), "the load, once mapped to node 1",
+             {"LOG-5.8"});
+}
+
 // LOG-6.5, LOG-6.6 and LOG-2.5: each REJECT completes the held access with
 // its status, and the accesses held behind it fault in turn; a PTE whose
 // frame lies outside the home's direct region is not used.
@@ -599,6 +652,7 @@ void MalformedMessagesAreDiscarded(LogicalCaseContext& context) {
 std::vector<ConformanceCase> LogFaultCases() {
   return {
       LogicalCase("LOG_6_1_FaultGoesToTheOwnerOnce", FaultGoesToTheOwnerOnce),
+      LogicalCase("LOG_6_1_OwnFaultsSkipTheNetwork", OwnFaultsSkipTheNetwork),
       LogicalCase("LOG_6_5_RejectsCompleteWithTheirStatus",
                   RejectsCompleteWithTheirStatus),
       LogicalCase("LOG_6_7_StrayFaultResponsesInstallNothing",
