@@ -129,15 +129,16 @@ int sc_main(int argc, char* argv[]) {
   bool conformance_quiet = false;
   auto* conformance_command = app.add_subcommand(
       "conformance",
-      "Run the protocol conformance suite against a link controller (and a "
-      "transport engine) and report a verdict per spec clause "
-      "(docs/guide-conformance.md).");
+      "Run the protocol conformance suite against a link controller (and, "
+      "for the TL models, a router, a transport engine and a logical unit) "
+      "and report a verdict per spec clause (docs/guide-conformance.md).");
   conformance_command
-      ->add_option("--dut", conformance.dut,
-                   "Device under test: tlm (the TL models, checked at PHY, "
-                   "DLL, NET and TRN), rtl (the Verilated link controller, "
-                   "PHY and DLL) or own (the RTL this build was configured "
-                   "with, -DLQ_DUT_RTL; PHY and DLL)")
+      ->add_option(
+          "--dut", conformance.dut,
+          "Device under test: tlm (the TL models, checked at PHY, "
+          "DLL, NET, TRN and LOG), rtl (the Verilated link controller, "
+          "PHY and DLL) or own (the RTL this build was configured "
+          "with, -DLQ_DUT_RTL; PHY and DLL)")
       ->capture_default_str();
   conformance_command
       ->add_option("--filter", conformance.filter,

@@ -60,7 +60,6 @@ class LogicalBench {
 
   logical::LogicalUnit& dut() { return *dut_.unit; }
   logical::CardMemory& dut_memory() { return *dut_.memory; }
-  transport::TransportEngine& dut_engine() { return *dut_.engine; }
   logical::testing::Requester& requester(unsigned index) {
     return *dut_.requesters.at(index);
   }
