@@ -8,9 +8,9 @@ namespace lq::conformance {
 std::vector<ConformanceCase> AllCases() {
   std::vector<ConformanceCase> cases = PhyPortCases();
   for (auto chapter :
-       {DllFlitCases, DllLinkCases, NetRouterCases, TrnFrameCases, TrnQpCases,
-        TrnReliabilityCases, TrnCongestionCases, TrnRouterCases, LogAccessCases,
-        LogFaultCases, LogFirmwareCases}) {
+       {DllFlitCases, DllLinkCases, NetRouterCases, NetRoutingCases,
+        TrnFrameCases, TrnQpCases, TrnReliabilityCases, TrnCongestionCases,
+        TrnRouterCases, LogAccessCases, LogFaultCases, LogFirmwareCases}) {
     for (ConformanceCase& c : chapter()) {
       cases.push_back(std::move(c));
     }

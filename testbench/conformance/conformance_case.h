@@ -95,6 +95,7 @@ std::vector<ConformanceCase> PhyPortCases();         // phy.md sections 4-5
 std::vector<ConformanceCase> DllFlitCases();         // dll.md sections 1-5
 std::vector<ConformanceCase> DllLinkCases();         // sections 6-8, 11
 std::vector<ConformanceCase> NetRouterCases();       // net.md sections 2-4, 8
+std::vector<ConformanceCase> NetRoutingCases();      // NET-4.1, 4.4, 4.5
 std::vector<ConformanceCase> TrnFrameCases();        // trn.md sections 1-4
 std::vector<ConformanceCase> TrnQpCases();           // sections 5, 6.1, 6.15
 std::vector<ConformanceCase> TrnReliabilityCases();  // sections 6-7, 9, 12

@@ -16,7 +16,6 @@ namespace lq::conformance {
 
 namespace {
 
-constexpr topo::NodeId kDutNode = 0;
 constexpr uint8_t kTtl = 32;
 
 // Takes `keys` into `params`; throws on one it refuses.
@@ -61,8 +60,18 @@ RouterBench::RouterBench(const RouterBenchOptions& options,
   }
   config_ = *config;
   net::RouterConfig router = config_.router;
-  router.node = kDutNode;
-  router.network_ports = topology_->PortCount(kDutNode);
+  node_ = options.node;
+  if (node_ >= topology_->NodeCount()) {
+    throw std::invalid_argument("the topology has no node " +
+                                std::to_string(node_));
+  }
+  router.node = node_;
+  router.network_ports = topology_->PortCount(node_);
+  router.local_port = topology_->IsEndpoint(node_);
+  if (options.interface_at_local_port && !router.local_port) {
+    throw std::invalid_argument("node " + std::to_string(node_) +
+                                " is a switch: it has no local port");
+  }
   router.nodes = topology_->EndpointCount();
   router_ = std::make_unique<net::Router>("dut", router);
   flow_ = std::make_unique<transport::RouterFlowControl>("dut_flow", *router_,
@@ -89,7 +98,7 @@ RouterBench::RouterBench(const RouterBenchOptions& options,
   }
   if (options.interface_at_local_port) {
     net::NetworkInterfaceConfig local = app::InterfaceFor(router);
-    local.node = kDutNode;
+    local.node = node_;
     local.nodes = router.nodes;
     local.max_payload = router.max_payload;
     initial_ttl_ = local.initial_ttl;
@@ -105,10 +114,9 @@ RouterBench::~RouterBench() = default;
 
 uint16_t RouterBench::neighbour(unsigned port) const {
   if (port == router_->local_port()) {
-    return kDutNode;
+    return node_;
   }
-  return static_cast<uint16_t>(
-      topology_->Neighbour(kDutNode, port).value().node);
+  return static_cast<uint16_t>(topology_->Neighbour(node_, port).value().node);
 }
 
 unsigned RouterBench::VcOf(uint8_t tc) const {

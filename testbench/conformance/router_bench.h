@@ -45,6 +45,9 @@ struct RouterBenchOptions {
   // The DUT's network interface at the local port (following the router's
   // registers, as on a card) instead of a peer.
   bool interface_at_local_port = false;
+  // The node whose router is under test; a switch's router has no local
+  // port (NET-1.1).
+  topo::NodeId node = 0;
 };
 
 // A packet as a neighbour sends it: `header`'s wire bytes with its HCRC
@@ -81,6 +84,7 @@ class RouterBench {
 
  private:
   std::shared_ptr<const topo::Topology> topology_;
+  topo::NodeId node_ = 0;  // the DUT's
   app::LosslessRouter config_;
   std::unique_ptr<net::Router> router_;
   std::unique_ptr<transport::RouterFlowControl> flow_;
