@@ -22,6 +22,7 @@
 #include "systemc/network/router.h"
 #include "systemc/transport/router_flow_control.h"
 #include "testbench/systemc/common/csr_master.h"
+#include "testbench/systemc/common/expect_stat.h"
 
 namespace lq::transport {
 namespace {
@@ -50,11 +51,7 @@ Bytes Payload(unsigned src, unsigned seq) {
 // The controller's statistic `<name>.<what>`.
 uint64_t StatOf(const link::LinkController& controller,
                 const std::string& what) {
-  if (const auto value = StatValue(controller.Stats(), what)) {
-    return *value;
-  }
-  ADD_FAILURE() << "no statistic " << what;
-  return 0;
+  return testing::ExpectStat(controller.Stats(), what);
 }
 
 struct Card {

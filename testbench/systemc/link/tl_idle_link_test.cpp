@@ -8,6 +8,7 @@
 #include "generated/cpp/lc_regs.h"
 #include "models/phy/link_profile.h"
 #include "systemc/link/tl_link_controller.h"
+#include "testbench/systemc/common/expect_stat.h"
 #include "testbench/systemc/common/link_pair_bench.h"
 #include "testbench/systemc/common/sc_thread.h"
 
@@ -21,13 +22,7 @@ using sc_core::SC_US;
 constexpr uint64_t kSlots = 2000;
 
 uint64_t StatOf(const link::TlLinkController& controller, const char* name) {
-  for (const Stat& stat : controller.Stats()) {
-    if (stat.name == std::string(controller.name()) + "." + name) {
-      return stat.value;
-    }
-  }
-  ADD_FAILURE() << "no statistic " << name;
-  return 0;
+  return testing::ExpectStat(controller.Stats(), name);
 }
 
 TEST(TlLinkController, DLL_4_11_IdleLinkFallsSilentWithEveryCreditReturned) {
