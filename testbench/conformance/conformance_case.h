@@ -100,9 +100,9 @@ std::vector<ConformanceCase> TrnFrameCases();        // trn.md sections 1-4
 std::vector<ConformanceCase> TrnQpCases();           // sections 5, 6.1, 6.15
 std::vector<ConformanceCase> TrnReliabilityCases();  // sections 6-7, 9, 12
 std::vector<ConformanceCase> TrnCongestionCases();   // sections 9-11
-std::vector<ConformanceCase> TrnRouterCases();    // sections 8, 9.1-9.3, 11.2
-std::vector<ConformanceCase> LogAccessCases();    // log.md sections 1-4
-std::vector<ConformanceCase> LogFaultCases();     // section 6
+std::vector<ConformanceCase> TrnRouterCases();  // sections 8, 9.1-9.3, 11.2
+std::vector<ConformanceCase> LogAccessCases();  // log.md sections 1-4
+std::vector<ConformanceCase> LogFaultCases();   // section 6, 2.4, 2.5, 4.2, 5.8
 std::vector<ConformanceCase> LogFirmwareCases();  // 5.2-5.4, 6.10, 6.12, 6.13
 std::vector<ConformanceCase> AllCases();
 

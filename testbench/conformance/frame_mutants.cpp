@@ -2,8 +2,11 @@
 #include "testbench/conformance/frame_mutants.h"
 
 #include <memory>
+#include <variant>
 
+#include "models/logical/log_message.h"
 #include "models/roce/psn.h"
+#include "testbench/conformance/log_case_helpers.h"
 
 namespace lq::conformance {
 
@@ -81,19 +84,14 @@ FrameMutant IgnoresCnps() {
   return mutant;
 }
 
-// Whether `frame` is a SEND ONLY carrying a LOG message of TYPE `type`
-// (log.md LOG-6.10).
-bool CarriesLogMessage(const PortFrame& frame, uint8_t type) {
-  return frame.opcode() == Opcode::kSendOnly &&
-         !frame.packet->payload.empty() && frame.packet->payload[0] == type;
-}
-
 // A logical unit that never acknowledges an invalidation (against
 // LOG-6.8): its INVAL_ACKs never leave it.
 FrameMutant DropsInvalAcks() {
   FrameMutant mutant;
   mutant.from_dut = [](PortFrame& frame) {
-    return CarriesLogMessage(frame, 4) ? EditResult::kDrop : EditResult::kPass;
+    return CarriesLogMessage(frame, logical::LogMessageType::kInvalAck)
+               ? EditResult::kDrop
+               : EditResult::kPass;
   };
   return mutant;
 }
@@ -104,10 +102,15 @@ FrameMutant DropsInvalAcks() {
 FrameMutant MisnamesRequester() {
   FrameMutant mutant;
   mutant.from_dut = [](PortFrame& frame) {
-    if (CarriesLogMessage(frame, 1) && frame.packet->payload.size() > 5) {
+    if (!CarriesLogMessage(frame, logical::LogMessageType::kFaultRequest)) {
+      return EditResult::kPass;
+    }
+    const auto message = logical::ParseLogMessage(frame.packet->payload);
+    if (message) {
+      logical::FaultRequest request = std::get<logical::FaultRequest>(*message);
+      request.requester = 5;
       roce::RocePacket changed = *frame.packet;
-      changed.payload[4] = 0;
-      changed.payload[5] = 5;
+      changed.payload = logical::EncodeLogMessage(request);
       frame.Rebuild(changed);
     }
     return EditResult::kPass;

@@ -1,6 +1,7 @@
 // The transport conformance bench's port.
 #include "testbench/conformance/frame_wire.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <stdexcept>
 #include <utility>
@@ -12,10 +13,13 @@ namespace lq::conformance {
 
 namespace {
 
+// The template's interface as `node`'s, knowing at least nodes up to the
+// higher of `dut` and `peer`.
 net::NetworkInterfaceConfig InterfaceFor(net::NetworkInterfaceConfig config,
-                                         uint16_t node) {
+                                         uint16_t node, uint16_t dut,
+                                         uint16_t peer) {
   config.node = node;
-  config.nodes = 2;
+  config.nodes = std::max<uint32_t>(config.nodes, std::max(dut, peer) + 1u);
   return config;
 }
 
@@ -123,9 +127,11 @@ FrameWire::FrameWire(const sc_core::sc_module_name& name, uint16_t dut_node,
     : sc_module(name),
       dut_node_(dut_node),
       peer_node_(peer_node),
-      toward_dut_("toward_dut", InterfaceFor(interface, peer_node),
+      toward_dut_("toward_dut",
+                  InterfaceFor(interface, peer_node, dut_node, peer_node),
                   [this](net::Delivered d) { FromDut(std::move(d)); }),
-      toward_peer_("toward_peer", InterfaceFor(interface, dut_node),
+      toward_peer_("toward_peer",
+                   InterfaceFor(interface, dut_node, dut_node, peer_node),
                    [this](net::Delivered d) { FromPeer(std::move(d)); }) {
   SC_HAS_PROCESS(FrameWire);
   SC_METHOD(ToPeerWhenArrived);

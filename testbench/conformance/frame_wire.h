@@ -68,7 +68,8 @@ class FrameWire : public sc_core::sc_module {
   using Edit = std::function<EditResult(PortFrame&)>;
 
   // Node IDs of the DUT and its partner; `interface` is the template of
-  // both network interfaces (node and nodes are filled in).
+  // both network interfaces (node is filled in, and nodes raised to hold
+  // both IDs).
   FrameWire(const sc_core::sc_module_name& name, uint16_t dut_node,
             uint16_t peer_node, const net::NetworkInterfaceConfig& interface);
 

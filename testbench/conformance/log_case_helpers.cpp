@@ -6,10 +6,12 @@
 #include <cstdio>
 #include <utility>
 
+#include "generated/cpp/logical_regs.h"
 #include "models/roce/opcode.h"
 
 namespace lq::conformance {
 
+namespace regs = lq::regs::logical;
 using sc_core::sc_time;
 
 ConformanceCase LogicalCase(const char* name,
@@ -22,7 +24,18 @@ ConformanceCase LogicalCase(const char* name,
   return c;
 }
 
-std::shared_ptr<Issued> Issue(std::function<Answer()> access) {
+logical::AtomicRequest Atomic(logical::AtomicOp op, unsigned size,
+                              uint64_t operand, uint64_t compare) {
+  logical::AtomicRequest request;
+  request.op = op;
+  request.size = size;
+  request.operand = operand;
+  request.compare = compare;
+  return request;
+}
+
+std::shared_ptr<Issued> Issue(
+    std::function<logical::testing::Answer()> access) {
   auto issued = std::make_shared<Issued>();
   sc_core::sc_spawn([issued, access = std::move(access)] {
     issued->answer = access();
@@ -52,17 +65,21 @@ std::optional<logical::LogMessage> LogMessageOf(const PortFrame& frame) {
   return *message;
 }
 
+bool CarriesLogMessage(const PortFrame& frame, logical::LogMessageType type) {
+  return frame.opcode() == roce::Opcode::kSendOnly &&
+         !frame.packet->payload.empty() &&
+         frame.packet->payload[0] == static_cast<uint8_t>(type);
+}
+
 FramePredicate LogSendFromDut(logical::LogMessageType type) {
   return [type](const PortFrame& frame) {
-    return frame.from_dut() && frame.opcode() == roce::Opcode::kSendOnly &&
-           !frame.packet->payload.empty() &&
-           frame.packet->payload[0] == static_cast<uint8_t>(type);
+    return frame.from_dut() && CarriesLogMessage(frame, type);
   };
 }
 
-FramePredicate RdmaFromDut() {
-  return [](const PortFrame& frame) {
-    return frame.from_dut() && frame.is_request() &&
+FramePredicate Rdma(FrameDirection direction) {
+  return [direction](const PortFrame& frame) {
+    return frame.direction == direction && frame.is_request() &&
            frame.opcode() != roce::Opcode::kSendOnly;
   };
 }
@@ -133,9 +150,10 @@ bool Matches(const PortFrame& frame, const ExpectedRdma& op, uint32_t rkey) {
 void ExpectRdma(LogicalCaseContext& context, size_t from,
                 const std::vector<ExpectedRdma>& expected, uint32_t rkey,
                 const std::string& what,
-                std::initializer_list<const char*> clauses) {
+                std::initializer_list<const char*> clauses,
+                FrameDirection direction) {
   const std::vector<const PortFrame*> sent =
-      FramesWhere(context.bench.wire(), RdmaFromDut(), from);
+      FramesWhere(context.bench.wire(), Rdma(direction), from);
   std::string seen;
   for (const PortFrame* frame : sent) {
     seen += (seen.empty() ? "" : ", ") + Evidence(*frame);
@@ -148,9 +166,12 @@ void ExpectRdma(LogicalCaseContext& context, size_t from,
   for (const ExpectedRdma& op : expected) {
     wanted += (wanted.empty() ? "" : ", ") + Describe(op);
   }
+  const char* verb = direction == FrameDirection::kFromDut
+                         ? ", the DUT sent "
+                         : ", the DUT was sent ";
   context.verdict.Expect(ok,
                          what + ": expected " + wanted + " under R_Key " +
-                             Hex(rkey) + ", the DUT sent " +
+                             Hex(rkey) + verb +
                              (seen.empty() ? "nothing" : seen),
                          clauses);
 }
@@ -185,6 +206,19 @@ uint64_t GrantingPte(uint16_t home, uint32_t frame) {
 void WriteWide(testing::RegisterMaster& csr, uint32_t lo, uint64_t value) {
   csr.Write(lo, static_cast<uint32_t>(value));
   csr.Write(lo + 4, static_cast<uint32_t>(value >> 32));
+}
+
+void AnswerFromDutFirmware(testing::RegisterMaster& csr, uint16_t requester,
+                           uint16_t fault_id, logical::FaultStatus status,
+                           uint64_t page_ga, uint64_t pte) {
+  csr.Write(regs::kFrRequesterOffset, requester);
+  csr.Write(regs::kFrFaultIdOffset, fault_id);
+  csr.Write(regs::kFrStatusOffset, static_cast<uint32_t>(status));
+  csr.Write(regs::kFrReasonOffset, 0);
+  WriteWide(csr, regs::kFrGaLoOffset, page_ga);
+  WriteWide(csr, regs::kFrPteLoOffset, pte);
+  csr.Write(regs::kFrSendOffset, regs::kFrSendSend.Mask());
+  csr.Write(regs::kFqPopOffset, regs::kFqPopPop.Mask());
 }
 
 std::string Hex(uint64_t value) {

@@ -18,10 +18,17 @@ constexpr uint64_t kRawWrBase = uint64_t{1} << 62;
 // Where they keep their bytes on the reference card's bus: a ring of slots.
 constexpr size_t kRawSlotBytes = 256;
 
+// A card's engine: its network interface knows every node of the space.
+transport::TransportEngineConfig EngineConfig(uint16_t node) {
+  transport::TransportEngineConfig config = BenchEngineConfig(node);
+  config.interface.nodes = LogicalBench::kEndpoints;
+  return config;
+}
+
 logical::LogicalUnitConfig UnitConfig(uint16_t node) {
   logical::LogicalUnitConfig config;
   config.node = node;
-  config.space.endpoints = 2;
+  config.space.endpoints = LogicalBench::kEndpoints;
   config.space.direct_bytes = LogicalBench::kDirectBytes;
   config.space.page_bytes = LogicalBench::kPageBytes;
   config.fault_queue_entries = LogicalBench::kFaultQueueEntries;
@@ -32,7 +39,7 @@ logical::LogicalUnitConfig UnitConfig(uint16_t node) {
 BenchCard MakeCard(const std::string& prefix, uint16_t node) {
   BenchCard card;
   card.engine = std::make_unique<transport::TransportEngine>(
-      (prefix + "_engine").c_str(), BenchEngineConfig(node));
+      (prefix + "_engine").c_str(), EngineConfig(node));
   logical::CardMemoryConfig memory;
   memory.size = LogicalBench::kDirectBytes;
   card.memory = std::make_unique<logical::CardMemory>(
@@ -60,7 +67,7 @@ LogicalBench::LogicalBench(const FrameMutant* mutant)
       peer_buffers_(std::make_unique<transport::TestMemory>("peer_buffers",
                                                             kBufferBytes)),
       wire_(std::make_unique<FrameWire>("wire", kDutNode, kPeerNode,
-                                        BenchEngineConfig(kDutNode).interface)),
+                                        EngineConfig(kDutNode).interface)),
       dut_channel_(std::make_unique<net::SlotChannel>("dut_channel",
                                                       sc_core::SC_ZERO_TIME)) {
   dut_csr_->socket.bind(dut_registers_->socket);
@@ -87,7 +94,8 @@ LogicalBench::~LogicalBench() = default;
 
 bool LogicalBench::SendFromPeer(const Bytes& message) {
   if (message.size() > kRawSlotBytes) {
-    throw std::invalid_argument("a raw LOG message above 256 bytes");
+    throw std::invalid_argument("a raw LOG message above " +
+                                std::to_string(kRawSlotBytes) + " bytes");
   }
   const uint64_t slot = next_raw_wr_ % (kBufferBytes / kRawSlotBytes);
   const uint64_t address = slot * kRawSlotBytes;

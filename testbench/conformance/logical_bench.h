@@ -1,8 +1,10 @@
 // The set-up every logical-layer conformance case runs in (decision 0028):
-// the card under test (node 0: its transport engine, its logical unit over
-// its card memory, and the unit's registers) and a reference card (node 1,
+// the card under test (node 1: its transport engine, its logical unit over
+// its card memory, and the unit's registers) and a reference card (node 2,
 // the same TL models), joined by a FrameWire where the fabric would be,
-// with the node pair's one connection (LOG-3.7). Cases drive the DUT as
+// with the node pair's one connection (LOG-3.7). The address space has a
+// third endpoint, node 0, with no card, so that every node ID a message
+// carries is one a field left at zero would not match. Cases drive the DUT as
 // its peers and its own firmware would: accesses on its unit's requester
 // socket, its registers, and whatever the reference card sends it, which
 // the bench steers as the reference card's requesters and firmware. Every
@@ -39,10 +41,11 @@ struct BenchCard {
 
 class LogicalBench {
  public:
-  static constexpr uint16_t kDutNode = 0;
-  static constexpr uint16_t kPeerNode = 1;
-  // The bench's address space (log.md section 7's sizes, made small): 1 MiB
-  // direct regions, 4 KiB pages.
+  static constexpr uint16_t kDutNode = 1;
+  static constexpr uint16_t kPeerNode = 2;
+  // The bench's address space (log.md section 7's sizes, made small): three
+  // endpoints, 1 MiB direct regions, 4 KiB pages.
+  static constexpr uint32_t kEndpoints = 3;
   static constexpr uint64_t kDirectBytes = uint64_t{1} << 20;
   static constexpr uint64_t kPageBytes = 4096;
   // log.fault_queue_entries of both units: small, so that a case can fill

@@ -13,7 +13,6 @@
 #include "models/roce/encap.h"
 #include "testbench/conformance/conformance_case.h"
 #include "testbench/conformance/router_case_helpers.h"
-#include "testbench/conformance/trn_frame_checks.h"
 
 namespace lq::conformance {
 
@@ -74,15 +73,17 @@ void ExpectRoutes(RouterCaseContext& context, const std::vector<Route>& routes,
             {clause})) {
       continue;
     }
-    const Bytes& got = out.packets()[taken[route.to]++].bytes;
+    const net::RouteHeader got =
+        net::DecodeRouteHeader(out.packets()[taken[route.to]++].bytes.data());
     // A class is a network link's; the local port's VC is not routing's.
     const bool local = route.to == bench.dut().local_port();
     const unsigned vc = bench.VcOf(kTc) + route.out_class;
-    context.verdict.Expect(
-        Be16(got, 2) == route.dst && (local || (got[6] & 0x0F) == vc),
-        which + ": left by port " + std::to_string(route.to) + " on VC " +
-            std::to_string(got[6] & 0x0F) + ", expected " + std::to_string(vc),
-        {clause});
+    context.verdict.Expect(got.dst == route.dst && (local || got.vc == vc),
+                           which + ": port " + std::to_string(route.to) +
+                               " sent DST " + std::to_string(got.dst) +
+                               " on VC " + std::to_string(got.vc) +
+                               ", expected VC " + std::to_string(vc),
+                           {clause});
   }
   size_t left = 0;
   for (unsigned p = 0; p < bench.dut().port_count(); ++p) {
@@ -96,6 +97,17 @@ void ExpectRoutes(RouterCaseContext& context, const std::vector<Route>& routes,
 
 // The k = 4 fat-tree: 16 hosts (0-15), edge switches 16-23, aggregation
 // switches 24-31, core switches 32-35 (NET-6.2).
+// The 4 x 4 full mesh under `fullmesh` routing (order xy, NET-6.3).
+RouterBenchOptions FullMesh(topo::NodeId node) {
+  RouterBenchOptions options;
+  options.keys = {{"topology.name", "fullmesh"},
+                  {"topology.x", "4"},
+                  {"topology.y", "4"},
+                  {"routing.name", "fullmesh"}};
+  options.node = node;
+  return options;
+}
+
 RouterBenchOptions FatTree(topo::NodeId node) {
   RouterBenchOptions options;
   options.keys = {{"topology.name", "fattree"},
@@ -146,15 +158,15 @@ void CoreSwitchRoutesDown(RouterCaseContext& context) {
 // 2, 3 of column 1 (nodes 1, 9, 13), port 6 is local (NET-6.3). A hop's
 // class is the hops taken before it.
 void FullMeshRoutesXThenY(RouterCaseContext& context) {
-  constexpr unsigned kLocal = 6;
+  const unsigned local = context.bench.dut().local_port();
   ExpectRoutes(context,
-               {{kLocal, 0, 15, 2, 0, "injected, X first: to column 3"},
-                {kLocal, 0, 4, 0, 0, "injected, X only: to column 0"},
-                {kLocal, 0, 9, 4, 0, "injected, same column: Y to row 2"},
+               {{local, 0, 15, 2, 0, "injected, X first: to column 3"},
+                {local, 0, 4, 0, 0, "injected, X only: to column 0"},
+                {local, 0, 9, 4, 0, "injected, same column: Y to row 2"},
                 {0, 0, 13, 5, 1, "after an X hop: Y to row 3 on class 1"},
                 {2, 0, 1, 3, 1, "after an X hop: Y to row 0 on class 1"},
-                {3, 1, 5, kLocal, 0, "after both hops: delivered"},
-                {1, 0, 5, kLocal, 0, "after an X hop: delivered"}},
+                {3, 1, 5, local, 0, "after both hops: delivered"},
+                {1, 0, 5, local, 0, "after an X hop: delivered"}},
                "NET-4.5");
 }
 
@@ -162,14 +174,14 @@ void FullMeshRoutesXThenY(RouterCaseContext& context) {
 // for the node itself leaves by the local port, whichever port and class
 // it came in on, and no other packet does.
 void DeliversExactlyAtItsDestination(RouterCaseContext& context) {
-  constexpr unsigned kLocal = 6;
+  const unsigned local = context.bench.dut().local_port();
   ExpectRoutes(context,
-               {{0, 0, 0, kLocal, 0, "for node 0 from +X"},
-                {1, 1, 0, kLocal, 0, "for node 0 from -X, class 1"},
-                {2, 0, 0, kLocal, 0, "for node 0 from +Y"},
-                {5, 1, 0, kLocal, 0, "for node 0 from -Z, class 1"},
+               {{0, 0, 0, local, 0, "for node 0 from +X"},
+                {1, 1, 0, local, 0, "for node 0 from -X, class 1"},
+                {2, 0, 0, local, 0, "for node 0 from +Y"},
+                {5, 1, 0, local, 0, "for node 0 from -Z, class 1"},
                 {1, 1, 1, 0, 1, "for node 1 from -X, on after the wrap"},
-                {kLocal, 0, 4, 2, 0, "injected for node 4"}},
+                {local, 0, 4, 2, 0, "injected for node 4"}},
                "NET-4.1");
 }
 
@@ -184,12 +196,7 @@ std::vector<ConformanceCase> NetRoutingCases() {
       RouterCase("NET_4_4_CoreSwitchRoutesDown", CoreSwitchRoutesDown,
                  FatTree(32)),
       RouterCase("NET_4_5_FullMeshRoutesXThenY", FullMeshRoutesXThenY,
-                 RouterBenchOptions{{{"topology.name", "fullmesh"},
-                                     {"topology.x", "4"},
-                                     {"topology.y", "4"},
-                                     {"routing.name", "fullmesh"}},
-                                    false,
-                                    5}),
+                 FullMesh(5)),
       RouterCase("NET_4_1_DeliversExactlyAtItsDestination",
                  DeliversExactlyAtItsDestination),
   };

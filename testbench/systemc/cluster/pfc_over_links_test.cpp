@@ -48,12 +48,6 @@ Bytes Payload(unsigned src, unsigned seq) {
   return payload;
 }
 
-// The controller's statistic `<name>.<what>`.
-uint64_t StatOf(const link::LinkController& controller,
-                const std::string& what) {
-  return testing::ExpectStat(controller.Stats(), what);
-}
-
 struct Card {
   std::unique_ptr<net::Router> router;
   std::unique_ptr<net::NetworkInterface> interface;
@@ -152,14 +146,17 @@ TEST(PfcOverLinksTest, TRN_8_3_PfcMessagesRideTheLinksControlFlits) {
   EXPECT_GT(sink.xon_frames, 0u) << "and fell below XON again";
   uint64_t sent = 0, received = 0;
   for (unsigned p = 0; p < topology->PortCount(0); ++p) {
-    sent += StatOf(cards[0].ports[p]->controller(), "control_sent");
+    sent += testing::ExpectStat(cards[0].ports[p]->controller().Stats(),
+                                "control_sent");
     const auto far = topology->Neighbour(0, p).value();
     Card& neighbour = cards[far.node];
     const link::LinkController& far_lc =
         neighbour.ports[far.port]->controller();
-    received += StatOf(far_lc, "control_received");
-    EXPECT_EQ(StatOf(far_lc, "control_rejected"), 0u);
-    EXPECT_EQ(StatOf(cards[0].ports[p]->controller(), "control_dropped"), 0u);
+    received += testing::ExpectStat(far_lc.Stats(), "control_received");
+    EXPECT_EQ(testing::ExpectStat(far_lc.Stats(), "control_rejected"), 0u);
+    EXPECT_EQ(testing::ExpectStat(cards[0].ports[p]->controller().Stats(),
+                                  "control_dropped"),
+              0u);
     EXPECT_GT(neighbour.flow->paused_ps(far.port, kTc), 0u)
         << "card " << far.node << " held its output towards card 0";
     EXPECT_FALSE(neighbour.router->paused(far.port, kTc)) << "and resumed it";

@@ -21,10 +21,6 @@ using sc_core::SC_US;
 
 constexpr uint64_t kSlots = 2000;
 
-uint64_t StatOf(const link::TlLinkController& controller, const char* name) {
-  return testing::ExpectStat(controller.Stats(), name);
-}
-
 TEST(TlLinkController, DLL_4_11_IdleLinkFallsSilentWithEveryCreditReturned) {
   phy::PhyPortConfig phy =
       phy::PhyPortConfig::ForProfile(phy::FindLinkProfile("pcie6").value());
@@ -46,8 +42,8 @@ TEST(TlLinkController, DLL_4_11_IdleLinkFallsSilentWithEveryCreditReturned) {
     bench.WaitForTraffic();
     sc_core::wait(5, SC_US);  // ACKs, credits and the idle fill settle.
     for (auto& controller : bench.controllers) {
-      flits_at_idle += StatOf(*controller, "tx_flits");
-      events_at_idle += StatOf(*controller, "activations");
+      flits_at_idle += testing::ExpectStat(controller->Stats(), "tx_flits");
+      events_at_idle += testing::ExpectStat(controller->Stats(), "activations");
     }
     sc_core::wait(100, SC_US);  // 50 000 flit times of idle link.
     for (unsigned side = 0; side < kBenchSides; ++side) {
@@ -63,9 +59,9 @@ TEST(TlLinkController, DLL_4_11_IdleLinkFallsSilentWithEveryCreditReturned) {
 
   uint64_t flits_after = 0, events_after = 0, idle_fill = 0;
   for (auto& controller : bench.controllers) {
-    flits_after += StatOf(*controller, "tx_flits");
-    events_after += StatOf(*controller, "activations");
-    idle_fill += StatOf(*controller, "tx_idle_fill");
+    flits_after += testing::ExpectStat(controller->Stats(), "tx_flits");
+    events_after += testing::ExpectStat(controller->Stats(), "activations");
+    idle_fill += testing::ExpectStat(controller->Stats(), "tx_idle_fill");
   }
   EXPECT_GT(idle_fill, 0u) << "a busy period closes with idle fill";
   EXPECT_EQ(flits_after, flits_at_idle) << "an idle TL link sends nothing";
