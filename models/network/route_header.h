@@ -33,6 +33,12 @@ struct RouteHeader {
   }
 };
 
+inline constexpr uint8_t kMgmtTrafficClass = 7;  // NET-2.3, NET-3.5
+
+inline bool IsMgmt(const RouteHeader& header) {
+  return header.kind == static_cast<uint8_t>(PacketKind::kMgmt);
+}
+
 // The wire form (NET-2.1, NET-2.2: reserved fields 0; NET-2.8: HCRC).
 // Fields wider than theirs on the wire are truncated to their bits.
 void EncodeRouteHeader(const RouteHeader& header, uint8_t* out);

@@ -10,6 +10,24 @@ namespace {
 
 double Ns(const sc_core::sc_time& t) { return t.to_seconds() * 1e9; }
 
+// "node<ID>" (NET-1.2's name of an endpoint), or nothing.
+std::optional<topo::NodeId> ParsePlacementNode(const std::string& text) {
+  const std::string prefix = "node";
+  if (text.size() <= prefix.size() || text.compare(0, 4, prefix) != 0 ||
+      text.size() > prefix.size() + 5 ||
+      (text[prefix.size()] == '0' && text.size() > prefix.size() + 1)) {
+    return std::nullopt;
+  }
+  topo::NodeId id = 0;
+  for (size_t i = prefix.size(); i < text.size(); ++i) {
+    if (text[i] < '0' || text[i] > '9') {
+      return std::nullopt;
+    }
+    id = id * 10 + static_cast<topo::NodeId>(text[i] - '0');
+  }
+  return id;
+}
+
 // Slots the faulted links have carried, both ways, since the run began:
 // the cut link, or every cabled link of the failed node.
 uint64_t LinkFlits(net::Network& network, const FaultPlan& plan,
@@ -39,7 +57,8 @@ nlohmann::ordered_json UpdateJson(const net::RouteUpdate& u) {
           {"restored_nodes", u.restored_nodes},
           {"drain_rounds", u.drain_rounds},
           {"drained", u.drained},
-          {"messages", u.messages}};
+          {"messages", u.messages},
+          {"silent_nodes", u.silent_nodes}};
 }
 
 }  // namespace
@@ -88,6 +107,29 @@ std::vector<ParamSpec> NetworkFaultParamSpecs() {
        ParamType::kInteger,
        0,
        255,
+       {}},
+      {"fm.placement",
+       "fabric manager: `builder` (out of band) or `node<ID>`, that "
+       "endpoint's firmware in band over MGMT packets (NET-7.2, NET-7.4; "
+       "topologies without switches, net.vc_sets >= 2)",
+       "builder",
+       "",
+       ParamType::kText,
+       0,
+       0,
+       {}},
+      RealParam("fm.msg_timeout",
+                "fabric manager in band: resend an unacknowledged message "
+                "(NET-7.5)",
+                "100", "us", 0.001, 1e6),
+      {"fm.msg_retries",
+       "fabric manager in band: resends before the node is treated as "
+       "failed (NET-7.5)",
+       "5",
+       "",
+       ParamType::kInteger,
+       0,
+       100,
        {}},
       RealParam("fm.oob_latency",
                 "fabric manager (builder): one management message, one way "
@@ -163,6 +205,37 @@ Result<std::optional<FaultPlan>> ScenarioFault(const ParamSet& params,
   fm.restore_holdoff =
       sc_core::sc_time(params.Real("fm.restore_holdoff"), sc_core::SC_MS);
   fm.table_classes = static_cast<topo::VcClass>(vc_classes);
+  const std::string placement = params.Text("fm.placement");
+  if (placement != "builder") {
+    const auto node = ParsePlacementNode(placement);
+    if (!node || *node >= topology.EndpointCount()) {
+      return Fail(
+          "fm.placement: expected builder or node<ID> naming an "
+          "endpoint of " +
+          topology.Describe() + ", got '" + placement + "'");
+    }
+    if (topology.EndpointCount() != topology.NodeCount()) {
+      return Fail(
+          "fm.placement: an in-band fabric manager needs a topology "
+          "without switches (" +
+          topology.Describe() + " has them)");
+    }
+    if (params.Integer("net.vc_sets") < 2) {
+      return Fail(
+          "fm.placement: an in-band fabric manager needs "
+          "net.vc_sets >= 2 (NET-3.5: set S-1 carries MGMT only)");
+    }
+    if (plan.kind == FaultPlan::Kind::kNode && plan.node == *node) {
+      return Fail("fault.node: node " + std::to_string(*node) +
+                  " is the fabric manager's (fm.placement); nothing would "
+                  "repair its failure");
+    }
+    fm.node = *node;
+    fm.timers.msg_timeout =
+        sc_core::sc_time(params.Real("fm.msg_timeout"), sc_core::SC_US);
+    fm.timers.msg_retries =
+        static_cast<unsigned>(params.Integer("fm.msg_retries"));
+  }
   return std::optional<FaultPlan>(plan);
 }
 

@@ -8,31 +8,34 @@
 
 namespace lq::net {
 
-FabricManager::FabricManager(const sc_core::sc_module_name& name,
-                             std::shared_ptr<const topo::Topology> topology,
-                             std::vector<Router*> routers,
-                             std::vector<NetworkInterface*> interfaces,
-                             const FabricManagerConfig& config)
+FabricManager::FabricManager(
+    const sc_core::sc_module_name& name,
+    std::shared_ptr<const topo::Topology> topology,
+    std::shared_ptr<const topo::RoutingFunction> initial,
+    std::unique_ptr<ManagementChannel> channel,
+    const FabricManagerConfig& config)
     : sc_module(name),
       topology_(std::move(topology)),
-      routers_(std::move(routers)),
-      interfaces_(std::move(interfaces)),
+      channel_(std::move(channel)),
       config_(config),
+      installed_(std::dynamic_pointer_cast<const topo::TableRouting>(initial)),
       node_failed_(topology_->NodeCount(), false) {
   SC_HAS_PROCESS(FabricManager);
   SC_THREAD(Run);
 }
 
 void FabricManager::ReportLinkDown(topo::NodeId node, topo::PortId port) {
-  reports_.push_back(
-      {sc_core::sc_time_stamp() + config_.oob_latency, {node, port}, false});
-  report_arrived_.notify(config_.oob_latency);
+  AddReport(node, port, false);
 }
 
 void FabricManager::ReportLinkUp(topo::NodeId node, topo::PortId port) {
-  reports_.push_back(
-      {sc_core::sc_time_stamp() + config_.oob_latency, {node, port}, true});
-  report_arrived_.notify(config_.oob_latency);
+  AddReport(node, port, true);
+}
+
+void FabricManager::AddReport(topo::NodeId node, topo::PortId port, bool up) {
+  const sc_core::sc_time latency = channel_->report_latency();
+  reports_.push_back({sc_core::sc_time_stamp() + latency, {node, port}, up});
+  report_arrived_.notify(latency);
 }
 
 std::pair<topo::NodeId, topo::PortId> FabricManager::LinkOf(
@@ -77,7 +80,7 @@ void FabricManager::Run() {
     TakeArrivedReports();
     const sc_core::sc_time now = sc_core::sc_time_stamp();
     RouteUpdate update;
-    if (!going_down_.empty()) {
+    if (!going_down_.empty() || silent_pending_) {
       if (first_down_ + config_.holdoff > now) {
         wait(first_down_ + config_.holdoff - now);
         continue;
@@ -87,6 +90,7 @@ void FabricManager::Run() {
         failures_.links.push_back({node, port});
       }
       going_down_.clear();
+      silent_pending_ = false;
       MarkFailedNodes();
     } else if (!coming_up_.empty()) {
       if (last_up_ + config_.restore_holdoff > now) {
@@ -113,6 +117,7 @@ void FabricManager::Run() {
     }
     Update(update);
     rejoining_.clear();
+    TakeSilentNodes(update);
     updates_.push_back(update);
   }
 }
@@ -162,21 +167,29 @@ bool FabricManager::Rejoining(topo::NodeId node) const {
          rejoining_.end();
 }
 
-uint8_t FabricManager::ClusterEpoch() const {
-  for (topo::NodeId n = 0; n < routers_.size(); ++n) {
-    if (Working(n) && !Rejoining(n)) {
-      return routers_[n]->epoch();
+std::vector<topo::NodeId> FabricManager::WorkingNodes(
+    bool endpoints_only) const {
+  std::vector<topo::NodeId> nodes;
+  for (topo::NodeId n = 0; n < topology_->NodeCount(); ++n) {
+    if (Working(n) && (!endpoints_only || topology_->IsEndpoint(n))) {
+      nodes.push_back(n);
     }
   }
-  return 0;
+  return nodes;
 }
 
-size_t FabricManager::WorkingCount() const {
-  size_t working = 0;
-  for (topo::NodeId node = 0; node < routers_.size(); ++node) {
-    working += Working(node);
+void FabricManager::TakeSilentNodes(RouteUpdate& update) {
+  for (const topo::NodeId n : channel_->TakeSilent()) {
+    if (Working(n)) {
+      node_failed_[n] = true;
+      failures_.nodes.push_back(n);
+      ++update.silent_nodes;
+      if (!silent_pending_ && going_down_.empty()) {
+        first_down_ = sc_core::sc_time_stamp();
+      }
+      silent_pending_ = true;
+    }
   }
-  return working;
 }
 
 void FabricManager::Update(RouteUpdate& update) {
@@ -192,7 +205,18 @@ void FabricManager::Update(RouteUpdate& update) {
     update.failure = tables.error().reason;
     return;
   }
-  std::shared_ptr<const topo::RoutingFunction> next = std::move(tables).value();
+  std::shared_ptr<const topo::ManagementTree> tree;
+  if (config_.node) {
+    auto computed = topo::ManagementTree::Compute(**degraded, *config_.node);
+    if (!computed) {
+      update.failure = computed.error().reason;
+      return;
+    }
+    tree = std::make_shared<const topo::ManagementTree>(
+        std::move(computed).value());
+  }
+  const std::shared_ptr<const topo::TableRouting> next =
+      std::move(tables).value();
   update.computed = sc_core::sc_time_stamp();
   std::set<std::pair<topo::NodeId, topo::PortId>> links;
   for (const topo::PortRef& end : failures_.links) {
@@ -201,46 +225,39 @@ void FabricManager::Update(RouteUpdate& update) {
   update.failed_links = static_cast<unsigned>(links.size());
   update.failed_nodes = static_cast<unsigned>(failures_.nodes.size());
   update.restored_nodes = static_cast<unsigned>(rejoining_.size());
-  const size_t working = WorkingCount();
+  const std::vector<topo::NodeId> working = WorkingNodes(false);
+  const std::vector<topo::NodeId> endpoints = WorkingNodes(true);
 
-  // 2. Write: TABLE_WRITE only to the nodes whose routes change (direct
-  // notification). Every shadow bank then holds the new tables: the others'
-  // already equal them.
-  update.changed_nodes = static_cast<unsigned>(ChangedNodes(*next).size());
-  Exchange(update, update.changed_nodes,
-           [&](topo::NodeId n) { routers_[n]->WriteShadowRouting(next); });
+  // 1. Tree: new parents root outward (in band only).
+  if (tree) {
+    channel_->SetTree(update, tree);
+  }
+  // 2. Write: tables only to the nodes whose routes change (direct
+  // notification).
+  const std::vector<topo::NodeId> changed = ChangedNodes(*next);
+  update.changed_nodes = static_cast<unsigned>(changed.size());
+  channel_->WriteTables(update, changed, working, next);
   // A rejoining node restarted in epoch 0 (NET-7.12): if the others are in
   // epoch 1 it switches once now, frozen and unreachable, and has its
   // shadow bank written again, so that step 5 flips it with them.
-  const bool rejoining_behind = !rejoining_.empty() && ClusterEpoch() == 1;
-  if (rejoining_behind) {
-    Exchange(update, rejoining_.size(), [&](topo::NodeId n) {
-      if (Rejoining(n)) {
-        routers_[n]->SwitchRouting();
-      }
-    });
-    Exchange(update, rejoining_.size(), [&](topo::NodeId n) {
-      if (Rejoining(n)) {
-        routers_[n]->WriteShadowRouting(next);
-      }
-    });
+  if (!rejoining_.empty() && epoch_ == 1) {
+    channel_->Command(update, rejoining_, MgmtType::kSwitch);
+    channel_->WriteTables(update, rejoining_, rejoining_, next);
   }
 
   // 3. Freeze every working endpoint's injection.
-  Exchange(update, working, [&](topo::NodeId n) {
-    if (interfaces_[n] != nullptr) {
-      interfaces_[n]->SetFrozen(true);
-    }
-  });
+  channel_->Command(update, endpoints, MgmtType::kFreeze);
   update.frozen = sc_core::sc_time_stamp();
 
   // 4. Drain: count until every admitted packet is ejected or dropped.
+  // Packets lost inside a failed node keep the sums apart until the drain
+  // times out, or until the node is back with its counts (NET-7.12).
   const sc_core::sc_time deadline =
       sc_core::sc_time_stamp() + config_.drain_timeout;
   for (;;) {
-    Exchange(update, working, nullptr);  // COUNT_REQ, COUNT_REP
+    const CountRepBody sums = channel_->Count(update, working);
     ++update.drain_rounds;
-    if (Drained()) {
+    if (sums.injected == sums.ejected + sums.dropped) {
       update.drained = true;
       break;
     }
@@ -250,46 +267,22 @@ void FabricManager::Update(RouteUpdate& update) {
   }
 
   // 5. Switch banks and epochs; 6. resume injection in the new epoch.
-  Exchange(update, working, [&](topo::NodeId n) {
-    routers_[n]->SwitchRouting();
-    if (interfaces_[n] != nullptr) {
-      interfaces_[n]->SetEpoch(routers_[n]->epoch());
-    }
-  });
+  channel_->Command(update, working, MgmtType::kSwitch);
+  epoch_ ^= 1;
+  installed_ = next;
   update.switched = sc_core::sc_time_stamp();
-  Exchange(update, working, [&](topo::NodeId n) {
-    if (interfaces_[n] != nullptr) {
-      interfaces_[n]->SetFrozen(false);
-    }
-  });
+  channel_->Command(update, endpoints, MgmtType::kResume);
   update.resumed = sc_core::sc_time_stamp();
 }
 
-void FabricManager::Exchange(
-    RouteUpdate& update, size_t messages,
-    const std::function<void(topo::NodeId)>& on_arrival) {
-  wait(config_.oob_latency);
-  if (on_arrival) {
-    for (topo::NodeId n = 0; n < routers_.size(); ++n) {
-      if (Working(n)) {
-        on_arrival(n);
-      }
-    }
-  }
-  wait(config_.oob_latency);
-  update.messages += 2 * messages;
-}
-
 std::vector<topo::NodeId> FabricManager::ChangedNodes(
-    const topo::RoutingFunction& next) const {
-  const auto& tables = static_cast<const topo::TableRouting&>(next);
+    const topo::TableRouting& tables) const {
   std::vector<topo::NodeId> changed;
-  for (topo::NodeId node = 0; node < routers_.size(); ++node) {
+  const topo::TableRouting* now = installed_.get();
+  for (topo::NodeId node = 0; node < topology_->NodeCount(); ++node) {
     if (!Working(node)) {
       continue;
     }
-    const auto* now =
-        dynamic_cast<const topo::TableRouting*>(&routers_[node]->routing());
     bool same = now != nullptr && now->VcClasses() == tables.VcClasses();
     for (topo::PortId p = 0; same && p < topology_->PortCount(node); ++p) {
       same = now->PortLeadsUp(node, p) == tables.PortLeadsUp(node, p);
@@ -307,22 +300,6 @@ std::vector<topo::NodeId> FabricManager::ChangedNodes(
     }
   }
   return changed;
-}
-
-// NET-7.7 step 4's sums over the working nodes (the COUNT_REPs): packets
-// injected against those ejected or dropped. Packets lost inside a failed
-// node keep them apart until the drain times out, or until the node is
-// back with its counts (NET-7.12).
-bool FabricManager::Drained() const {
-  uint64_t injected = 0, gone = 0;
-  for (topo::NodeId n = 0; n < routers_.size(); ++n) {
-    if (Working(n)) {
-      injected += interfaces_[n] != nullptr ? interfaces_[n]->injected() : 0;
-      gone +=
-          routers_[n]->counters().ejected + routers_[n]->counters().Dropped();
-    }
-  }
-  return injected == gone;
 }
 
 }  // namespace lq::net

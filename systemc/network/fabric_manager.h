@@ -1,23 +1,24 @@
-// FabricManager: NET-7's fabric manager in its `builder` placement, an
-// out-of-band management controller. It hears of failed links from the
-// nodes' firmware, computes table routes for what survives (NET-5.4) and
-// installs them with NET-7.7's ordering — write shadow banks, freeze
-// injection, drain, switch epochs, resume — each step a round of messages
-// of `oob_latency` each way (NET-7.5).
+// FabricManager: NET-7's fabric manager. It hears of failed links from the
+// nodes' firmware, computes table routes for what survives (NET-5.4) and a
+// management tree, and installs them with NET-7.7's ordering — tree, write
+// shadow banks, freeze injection, drain, switch epochs, resume — each step
+// a round of NET-7.5's messages over its ManagementChannel: out of band
+// (the `builder` placement) or in band (`node<ID>`).
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <systemc>
 #include <vector>
 
 #include "models/topology/degraded_topology.h"
+#include "models/topology/management_tree.h"
 #include "models/topology/routing.h"
-#include "systemc/network/network_interface.h"
-#include "systemc/network/router.h"
+#include "systemc/network/management_agent.h"
+#include "systemc/network/management_channel.h"
 
 namespace lq::net {
 
@@ -29,6 +30,10 @@ struct FabricManagerConfig {
   sc_core::sc_time drain_timeout = sc_core::sc_time(1, sc_core::SC_MS);
   sc_core::sc_time restore_holdoff = sc_core::sc_time(10, sc_core::SC_MS);
   topo::VcClass table_classes = 2;  // the tables' classes, <= net.vc_classes
+  // fm.placement: the node whose firmware is the manager, in band
+  // (NET-7.4); none: the builder, out of band.
+  std::optional<topo::NodeId> node;
+  MgmtTimers timers;  // in band: fm.msg_timeout, fm.msg_retries
 };
 
 // One route update, step by step (NET-7.6, NET-7.7).
@@ -47,20 +52,24 @@ struct RouteUpdate {
   std::string failure;           // why no tables could be installed
   bool restore = false;          // NET-7.11: links came back, none went down
   unsigned restored_nodes = 0;   // failed nodes taken back (NET-7.12)
+  unsigned silent_nodes = 0;     // gave no answer: treated as failed
 };
 
 class FabricManager : public sc_core::sc_module {
  public:
+  // `initial` is the routing the builder installed; `channel` carries the
+  // messages.
   FabricManager(const sc_core::sc_module_name& name,
                 std::shared_ptr<const topo::Topology> topology,
-                std::vector<Router*> routers,
-                std::vector<NetworkInterface*> interfaces,  // null: switch
+                std::shared_ptr<const topo::RoutingFunction> initial,
+                std::unique_ptr<ManagementChannel> channel,
                 const FabricManagerConfig& config);
 
-  // Node `node`'s firmware saw its port `port` go down, or up, and sends
-  // LINK_EVENT (NET-7.3); it arrives one oob_latency later.
+  // Node `node`'s firmware saw its port `port` go down, or up, and sent
+  // LINK_EVENT (NET-7.3); it arrives the channel's report latency later.
   void ReportLinkDown(topo::NodeId node, topo::PortId port);
   void ReportLinkUp(topo::NodeId node, topo::PortId port);
+  ManagementChannel& channel() { return *channel_; }
 
   const std::vector<RouteUpdate>& updates() const { return updates_; }
 
@@ -77,15 +86,14 @@ class FabricManager : public sc_core::sc_module {
   // for its restore.
   void TakeArrivedReports();
   void Run();  // SC_THREAD: one update per burst of reports
+  void AddReport(topo::NodeId node, topo::PortId port, bool up);
   void Update(RouteUpdate& update);
-  // One step's round trip: `messages` messages out, which take effect by
-  // `on_arrival` at every working node (if given), and their ACKs back.
-  void Exchange(RouteUpdate& update, size_t messages,
-                const std::function<void(topo::NodeId)>& on_arrival);
-  // The working nodes whose tables or ROUTE_MODE differ under `next`.
-  std::vector<topo::NodeId> ChangedNodes(
-      const topo::RoutingFunction& next) const;
-  bool Drained() const;
+  // The working nodes whose tables or ROUTE_MODE differ under `next` from
+  // what is installed, and the rejoining nodes.
+  std::vector<topo::NodeId> ChangedNodes(const topo::TableRouting& next) const;
+  // Nodes the channel gave up on are failed from now on (NET-7.5); a later
+  // update routes around them.
+  void TakeSilentNodes(RouteUpdate& update);
   // NET-7.3: a node all of whose cabled links are down has failed.
   void MarkFailedNodes();
   // NET-7.3: a failed node one of whose cabled links is no longer down is
@@ -93,14 +101,14 @@ class FabricManager : public sc_core::sc_module {
   void MarkRestoredNodes();
   bool Working(topo::NodeId node) const { return !node_failed_[node]; }
   bool Rejoining(topo::NodeId node) const;
-  // The EPOCH of the working nodes that never left (NET-7.12).
-  uint8_t ClusterEpoch() const;
-  size_t WorkingCount() const;
+  std::vector<topo::NodeId> WorkingNodes(bool endpoints_only) const;
 
   std::shared_ptr<const topo::Topology> topology_;
-  std::vector<Router*> routers_;
-  std::vector<NetworkInterface*> interfaces_;
+  std::unique_ptr<ManagementChannel> channel_;
   FabricManagerConfig config_;
+  // The tables in force (null: the builder's function, not tables).
+  std::shared_ptr<const topo::TableRouting> installed_;
+  uint8_t epoch_ = 0;            // the working nodes' EPOCH (NET-7.7)
   std::vector<Report> reports_;  // in arrival order
   size_t taken_ = 0;             // reports_ taken in
   // Links reported down since the last update, and when the first of them
@@ -112,6 +120,7 @@ class FabricManager : public sc_core::sc_module {
   std::vector<bool> node_failed_;
   std::vector<topo::NodeId> rejoining_;  // restored, not yet taken back
   std::vector<RouteUpdate> updates_;
+  bool silent_pending_ = false;  // nodes given up on: an update is due
   sc_core::sc_event report_arrived_;
 };
 

@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "systemc/network/out_of_band_channel.h"
 #include "systemc/network/router_registers.h"
 
 namespace lq::net {
@@ -86,7 +87,9 @@ Network::Network(const sc_core::sc_module_name& name,
         },
         config.stop_on_deadlock);
   }
-  if (config.fabric_manager) {
+  if (config.fabric_manager && config.fabric_manager->node) {
+    BuildInBandManagement(config, routing);
+  } else if (config.fabric_manager) {
     std::vector<Router*> routers;
     std::vector<NetworkInterface*> interfaces;
     for (topo::NodeId n = 0; n < routers_.size(); ++n) {
@@ -94,8 +97,98 @@ Network::Network(const sc_core::sc_module_name& name,
       interfaces.push_back(n < nodes ? &sources_[n]->interface() : nullptr);
     }
     fabric_manager_ = std::make_unique<FabricManager>(
-        "fabric_manager", topology, std::move(routers), std::move(interfaces),
+        "fabric_manager", topology, routing,
+        std::make_unique<OutOfBandChannel>(std::move(routers),
+                                           std::move(interfaces),
+                                           config.fabric_manager->oob_latency),
         *config.fabric_manager);
+  }
+}
+
+// The builder presets the management tree, as it presets the routes; the
+// manager rewrites it after each failure (NET-7.7 step 1).
+void Network::BuildInBandManagement(
+    const NetworkConfig& network,
+    std::shared_ptr<const topo::RoutingFunction> routing) {
+  const FabricManagerConfig& config = *network.fabric_manager;
+  const topo::NodeId manager = *config.node;
+  if (topology_->EndpointCount() != topology_->NodeCount()) {
+    throw std::invalid_argument(
+        "an in-band fabric manager needs a topology without switches "
+        "(NET-7.4: a switch has no local port to hear it)");
+  }
+  if (manager >= sources_.size()) {
+    throw std::invalid_argument("fm.placement: no endpoint " +
+                                std::to_string(manager) + " in " +
+                                topology_->Describe());
+  }
+  if (network.interface.vc_sets < 2) {
+    throw std::invalid_argument(
+        "an in-band fabric manager needs net.vc_sets >= 2: set S-1 carries "
+        "MGMT packets only (NET-3.5)");
+  }
+  auto tree = topo::ManagementTree::Compute(*topology_, manager);
+  if (!tree) {
+    throw std::invalid_argument(tree.error().reason);
+  }
+  const auto shared_tree =
+      std::make_shared<const topo::ManagementTree>(std::move(tree).value());
+  manager_ = manager;
+  NetworkInterface& local = sources_[manager]->interface();
+  for (topo::NodeId n = 0; n < sources_.size(); ++n) {
+    routers_[n]->SetMgmtParentPort(
+        static_cast<uint8_t>(shared_tree->ParentPort(n)));
+    NetworkInterface& here = sources_[n]->interface();
+    agents_.push_back(std::make_unique<ManagementAgent>(
+        ("agent" + std::to_string(n)).c_str(), n, config.timers,
+        [this, n, manager, &here](const MgmtMessage& message) {
+          if (n == manager) {
+            in_band_->Receive(message);
+          } else {
+            here.SendMgmt(static_cast<uint16_t>(manager), EncodeMgmt(message));
+          }
+        }));
+    agents_.back()->bus().socket.bind(routers_[n]->csr());
+  }
+  std::vector<ManagementAgent*> agents;
+  for (const auto& agent : agents_) {
+    agents.push_back(agent.get());
+  }
+  auto channel = std::make_unique<InBandChannel>(
+      manager, local, std::move(agents), config.timers, shared_tree,
+      [this](topo::NodeId node, topo::PortId port, bool up) {
+        if (up) {
+          fabric_manager_->ReportLinkUp(node, port);
+        } else {
+          fabric_manager_->ReportLinkDown(node, port);
+        }
+      });
+  in_band_ = channel.get();
+  for (topo::NodeId n = 0; n < sources_.size(); ++n) {
+    ManagementAgent& agent = *agents_[n];
+    sources_[n]->interface().SetMgmtHandler(
+        [this, n, manager, &agent](Delivered delivered) {
+          if (n != manager) {
+            agent.ReceivePayload(delivered.payload);
+            return;
+          }
+          Result<MgmtMessage> message = DecodeMgmt(delivered.payload);
+          if (message) {
+            in_band_->Receive(*message);
+          }
+        });
+  }
+  fabric_manager_ = std::make_unique<FabricManager>(
+      "fabric_manager", topology_, routing, std::move(channel), config);
+}
+
+void Network::ReportLink(topo::NodeId node, topo::PortId port, bool up) {
+  if (!agents_.empty()) {
+    agents_.at(node)->OnLinkEvent(port, up);
+  } else if (fabric_manager_ && up) {
+    fabric_manager_->ReportLinkUp(node, port);
+  } else if (fabric_manager_) {
+    fabric_manager_->ReportLinkDown(node, port);
   }
 }
 
@@ -105,6 +198,14 @@ void Network::FailNode(topo::NodeId node) {
   }
   TrafficSource& source = *sources_[node];
   Router& router = *routers_[node];
+  if (manager_ == node) {
+    throw std::invalid_argument(
+        "node " + std::to_string(node) +
+        " is the in-band fabric manager's: nothing would repair its failure");
+  }
+  if (!agents_.empty()) {
+    agents_[node]->Fail();
+  }
   source.Stop();
   const uint64_t admitted = source.interface().admitted();
   const uint64_t never_admitted = source.interface().Fail();
@@ -115,9 +216,7 @@ void Network::FailNode(topo::NodeId node) {
       continue;
     }
     routers_[far->node]->SetPortDown(far->port, flush_);
-    if (fabric_manager_) {
-      fabric_manager_->ReportLinkDown(far->node, far->port);
-    }
+    ReportLink(far->node, far->port, false);
   }
 }
 
@@ -131,6 +230,9 @@ void Network::RestoreNode(topo::NodeId node) {
   router.Restore();
   source.interface().Restore();
   router.SetPortUp(router.local_port());
+  if (!agents_.empty()) {
+    agents_[node]->Restore();
+  }
   for (topo::PortId p = 0; p < topology_->PortCount(node); ++p) {
     if (topology_->Neighbour(node, p)) {
       RestoreLink(node, p);  // Fail() took every port down
@@ -148,10 +250,8 @@ void Network::CutLink(topo::NodeId node, topo::PortId port) {
   }
   routers_[node]->SetPortDown(port, flush_);
   routers_[far->node]->SetPortDown(far->port, flush_);
-  if (fabric_manager_) {
-    fabric_manager_->ReportLinkDown(node, port);
-    fabric_manager_->ReportLinkDown(far->node, far->port);
-  }
+  ReportLink(node, port, false);
+  ReportLink(far->node, far->port, false);
 }
 
 void Network::RestoreLink(topo::NodeId node, topo::PortId port) {
@@ -164,10 +264,8 @@ void Network::RestoreLink(topo::NodeId node, topo::PortId port) {
   }
   routers_[node]->SetPortUp(port);
   routers_[far->node]->SetPortUp(far->port);
-  if (fabric_manager_) {
-    fabric_manager_->ReportLinkUp(node, port);
-    fabric_manager_->ReportLinkUp(far->node, far->port);
-  }
+  ReportLink(node, port, true);
+  ReportLink(far->node, far->port, true);
 }
 
 }  // namespace lq::net

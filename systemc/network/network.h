@@ -15,6 +15,8 @@
 #include "models/topology/topology.h"
 #include "systemc/network/deadlock_watchdog.h"
 #include "systemc/network/fabric_manager.h"
+#include "systemc/network/in_band_channel.h"
+#include "systemc/network/management_agent.h"
 #include "systemc/network/port_cap.h"
 #include "systemc/network/router.h"
 #include "systemc/network/slot_channel.h"
@@ -31,15 +33,18 @@ struct NetworkConfig {
   // are held (zero: no watchdog); the simulation then stops if asked.
   sc_core::sc_time watchdog_window = sc_core::SC_ZERO_TIME;
   bool stop_on_deadlock = true;
-  // A fabric manager (NET-7.2, builder placement) that reroutes around cut
-  // links; without one a cut link stays cut and its routes keep dropping.
+  // A fabric manager (NET-7.2) that reroutes around cut links, out of band
+  // or, with fabric_manager->node set, in band from that endpoint's
+  // firmware, every endpoint then running a ManagementAgent; without one a
+  // cut link stays cut and its routes keep dropping.
   std::optional<FabricManagerConfig> fabric_manager;
 };
 
 class Network : public sc_core::sc_module {
  public:
-  // Throws std::invalid_argument if an endpoint port is uncabled or the
-  // endpoints are not nodes 0..E-1.
+  // Throws std::invalid_argument if an endpoint port is uncabled, the
+  // endpoints are not nodes 0..E-1, or an in-band manager cannot work here
+  // (a topology with switches, fewer than 2 VC sets, no such endpoint).
   Network(const sc_core::sc_module_name& name,
           std::shared_ptr<const topo::Topology> topology,
           std::shared_ptr<const topo::RoutingFunction> routing,
@@ -59,6 +64,10 @@ class Network : public sc_core::sc_module {
   const DeadlockWatchdog* watchdog() const { return watchdog_.get(); }
   // The fabric manager, if config.fabric_manager asked for one.
   const FabricManager* fabric_manager() const { return fabric_manager_.get(); }
+  // Endpoint `node`'s management firmware, with an in-band manager.
+  const ManagementAgent* agent(unsigned node) const {
+    return agents_.empty() ? nullptr : agents_.at(node).get();
+  }
 
   // Cuts the cable on `node`'s port `port` now (NET-7.1): both routers take
   // the port down and, with a fabric manager, both nodes report it.
@@ -80,6 +89,14 @@ class Network : public sc_core::sc_module {
   void RestoreNode(topo::NodeId node);
 
  private:
+  // The in-band manager's channel and the endpoints' agents (NET-7.4).
+  void BuildInBandManagement(
+      const NetworkConfig& network,
+      std::shared_ptr<const topo::RoutingFunction> routing);
+  // Node `node`'s firmware learns that its port `port` went down or up,
+  // and tells the fabric manager (NET-7.3).
+  void ReportLink(topo::NodeId node, topo::PortId port, bool up);
+
   std::shared_ptr<const topo::Topology> topology_;
   // A slot sent before a cut lands within this long (NET-7.1's flush).
   sc_core::sc_time flush_;
@@ -88,6 +105,9 @@ class Network : public sc_core::sc_module {
   std::vector<std::unique_ptr<SlotChannel>> channels_;
   std::unique_ptr<DeadlockWatchdog> watchdog_;
   std::unique_ptr<FabricManager> fabric_manager_;
+  std::vector<std::unique_ptr<ManagementAgent>> agents_;  // in band only
+  InBandChannel* in_band_ = nullptr;                      // fabric_manager_'s
+  std::optional<topo::NodeId> manager_;         // the in-band manager's node
   std::vector<std::unique_ptr<PortCap>> caps_;  // switches' empty slots
 };
 

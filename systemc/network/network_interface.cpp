@@ -54,11 +54,17 @@ void NetworkInterface::Send(uint16_t dst, uint8_t tc, Bytes payload) {
   wake_.notify(sc_core::SC_ZERO_TIME);
 }
 
+void NetworkInterface::SendMgmt(uint16_t dst, Bytes message) {
+  waiting_mgmt_.push_back({dst, kMgmtTrafficClass, std::move(message)});
+  wake_.notify(sc_core::SC_ZERO_TIME);
+}
+
 uint64_t NetworkInterface::Fail() {
   failed_ = true;
   const uint64_t never_admitted = waiting_.size();
   lost_waiting_ += never_admitted;
   waiting_.clear();
+  waiting_mgmt_.clear();
   waiting_bytes_ = 0;
   packers_.assign(vcs_, SlotPacker(config_.slot_bytes));
   return never_admitted;
@@ -95,7 +101,36 @@ void NetworkInterface::SetPaused(uint8_t tc, bool paused) {
   }
 }
 
+void NetworkInterface::Frame(RouteHeader header, const Bytes& payload) {
+  header.src = config_.node;
+  header.epoch = epoch_;
+  header.ttl = config_.initial_ttl;
+  header.len = static_cast<uint16_t>(payload.size());
+  Bytes packet(kRouteHeaderBytes + payload.size());
+  EncodeRouteHeader(header, packet.data());
+  std::copy(payload.begin(), payload.end(), packet.begin() + kRouteHeaderBytes);
+  packers_[header.vc].Push(packet);
+}
+
+// MGMT packets have VC set S-1 to themselves (NET-3.5), so they wait for
+// nothing but that VC's room.
+void NetworkInterface::AdmitMgmt() {
+  const auto vc =
+      static_cast<uint8_t>((config_.vc_sets - 1) * config_.vc_classes);
+  while (!waiting_mgmt_.empty() &&
+         packers_[vc].pending() < config_.slot_bytes) {
+    RouteHeader header;
+    header.kind = static_cast<uint8_t>(PacketKind::kMgmt);
+    header.tc = kMgmtTrafficClass;
+    header.dst = waiting_mgmt_.front().dst;
+    header.vc = vc;
+    Frame(header, waiting_mgmt_.front().payload);
+    waiting_mgmt_.pop_front();
+  }
+}
+
 void NetworkInterface::Admit() {
+  AdmitMgmt();
   while (!frozen_) {
     // The oldest packet of a class that is not paused.
     const auto it =
@@ -109,21 +144,13 @@ void NetworkInterface::Admit() {
     header.kind = static_cast<uint8_t>(PacketKind::kData);
     header.tc = next.tc;
     header.dst = next.dst;
-    header.src = config_.node;
-    header.epoch = epoch_;
     header.vc = static_cast<uint8_t>(
         InjectionVc(config_.tc_map[header.tc], header.dst));
     if (packers_[header.vc].pending() >= config_.slot_bytes) {
       return;
     }
-    header.ttl = config_.initial_ttl;
-    header.len = static_cast<uint16_t>(next.payload.size());
-    Bytes packet(kRouteHeaderBytes + next.payload.size());
-    EncodeRouteHeader(header, packet.data());
-    std::copy(next.payload.begin(), next.payload.end(),
-              packet.begin() + kRouteHeaderBytes);
-    packers_[header.vc].Push(packet);
-    waiting_bytes_ -= packet.size();
+    Frame(header, next.payload);
+    waiting_bytes_ -= kRouteHeaderBytes + next.payload.size();
     waiting_.erase(it);
     ++admitted_;
     admitted_event_.notify(sc_core::SC_ZERO_TIME);
@@ -213,6 +240,14 @@ void NetworkInterface::Put(link::Slot slot, const sc_core::sc_time& delay) {
     delivered.payload.assign(event.packet.begin() + kRouteHeaderBytes,
                              event.packet.end());
     delivered.at = at;
+    if (IsMgmt(delivered.header)) {
+      if (on_mgmt_) {
+        on_mgmt_(std::move(delivered));
+      } else {
+        ++mgmt_unclaimed_;
+      }
+      continue;
+    }
     if (InjectFault(delivered.payload)) {
       continue;  // lost
     }

@@ -73,6 +73,16 @@ class NetworkInterface : public sc_core::sc_module, private link::SlotIf {
 
   // Queues a DATA packet for `dst` on traffic class `tc` (NET-2.3).
   void Send(uint16_t dst, uint8_t tc, Bytes payload);
+  // Queues a MGMT packet for `dst` carrying management message `message`
+  // (NET-7.4): TC 7, class 0 of VC set S-1, admitted ahead of DATA and
+  // whatever INJECT_FREEZE or PFC say.
+  void SendMgmt(uint16_t dst, Bytes message);
+  // Where MGMT packets addressed here go (unset: they are counted in
+  // mgmt_unclaimed and dropped). DATA packets go to on_delivery.
+  void SetMgmtHandler(std::function<void(Delivered)> handler) {
+    on_mgmt_ = std::move(handler);
+  }
+  uint64_t mgmt_unclaimed() const { return mgmt_unclaimed_; }
   // Bytes queued for the router and not yet sent.
   size_t pending_bytes() const;
   // Notified whenever the local port admits a packet: room may have
@@ -91,7 +101,7 @@ class NetworkInterface : public sc_core::sc_module, private link::SlotIf {
   }
   // The routing epoch stamped on packets admitted from now on (NET-7.7).
   void SetEpoch(uint8_t epoch) { epoch_ = epoch; }
-  // Packets the local port has admitted.
+  // DATA packets the local port has admitted.
   uint64_t admitted() const { return admitted_; }
   // The node's injected count for the fabric manager's drain (NET-7.7
   // step 4): packets admitted, and those lost waiting when the node failed,
@@ -115,6 +125,10 @@ class NetworkInterface : public sc_core::sc_module, private link::SlotIf {
     Bytes payload;
   };
   void Admit();
+  void AdmitMgmt();
+  // The packet `header` (kind, TC, DST and VC set) heads, framed and queued
+  // on its VC: the header built as NET-2.3 says.
+  void Frame(RouteHeader header, const Bytes& payload);
   unsigned InjectionVc(unsigned set, uint16_t dst) const;
   void start_of_simulation() override;
   void Put(link::Slot slot, const sc_core::sc_time& delay) override;
@@ -138,6 +152,9 @@ class NetworkInterface : public sc_core::sc_module, private link::SlotIf {
   sc_core::sc_time last_sent_;  // when the latest slot left
   bool has_sent_ = false;
   std::deque<WaitingPacket> waiting_;  // sent, not yet admitted
+  std::deque<WaitingPacket> waiting_mgmt_;
+  std::function<void(Delivered)> on_mgmt_;
+  uint64_t mgmt_unclaimed_ = 0;
   size_t waiting_bytes_ = 0;
   uint64_t admitted_ = 0;
   uint64_t lost_waiting_ = 0;  // waiting when the node failed

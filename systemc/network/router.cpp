@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "models/network/mgmt_message.h"
 #include "models/roce/frame_edits.h"
 #include "systemc/network/router_registers.h"
 
@@ -324,7 +325,7 @@ void Router::AcceptHeader(unsigned port, unsigned vc,
   packet.bytes.reserve(packet.total);  // the payload follows without moves
   packet.ready = sc_core::sc_time_stamp() + period_ * config_.rc_cycles;
   if (port == local_port()) {
-    ++counters_.injected;
+    ++(IsMgmt(packet.header) ? counters_.mgmt_injected : counters_.injected);
   }
   in.packets.push_back(std::move(packet));
   ++packets_held_;
@@ -375,7 +376,7 @@ void Router::Truncate(unsigned port, unsigned vc, InputPacket& packet,
     return;
   }
   if (count_drop) {
-    ++counters_.drops_link_down;
+    CountDrop(packet, &RouterCounters::drops_link_down);
   }
   packet.total = packet.received;
   if (packet.sent == 0) {
@@ -428,7 +429,7 @@ void Router::SetPortDown(unsigned port, const sc_core::sc_time& flush) {
       // One not yet started is lost here; one partly sent is lost at the
       // receiver, which counts it when it flushes the link's input.
       if (head.sent == 0) {
-        ++counters_.drops_link_down;
+        CountDrop(head, &RouterCounters::drops_link_down);
       }
       Discard(p, v, head);
     }
@@ -485,7 +486,9 @@ void Router::Fail(uint64_t admitted, uint64_t never_admitted) {
       // one partly ejected dies here with the interface.
       const bool partly_out =
           packet.sent > 0 && packet.out_port != local_port();
-      counters_.drops_node_down += !packet.discard && !partly_out;
+      if (!packet.discard && !partly_out) {
+        CountDrop(packet, &RouterCounters::drops_node_down);
+      }
     }
     in.packets.clear();
   }
@@ -613,16 +616,75 @@ void Router::RouteHeads(const sc_core::sc_time& now) {
     for (unsigned v = 0; v < vcs_; ++v) {
       InputVc& in = input(p, v);
       if (!in.packets.empty() && !in.packets.front().routed &&
-          in.packets.front().ready <= now) {
+          in.packets.front().ready <= now && Routable(in.packets.front())) {
         Route(p, v, in.packets.front());
       }
     }
   }
 }
 
+bool Router::Routable(const InputPacket& packet) const {
+  return !IsMgmt(packet.header) ||
+         packet.received >=
+             std::min(packet.total, kRouteHeaderBytes + kMgmtHeaderBytes);
+}
+
+void Router::CountDrop(const InputPacket& packet,
+                       uint64_t RouterCounters::*counter) {
+  ++(IsMgmt(packet.header) ? counters_.mgmt_dropped : counters_.*counter);
+}
+
+void Router::RouteMgmt(unsigned port, unsigned vc, InputPacket& packet) {
+  const MgmtHop hop = MgmtHopOf(packet.bytes.data() + kRouteHeaderBytes,
+                                packet.total - kRouteHeaderBytes);
+  std::optional<unsigned> out;
+  switch (hop.kind) {
+    case MgmtHop::Kind::kToManager:
+      out = mgmt_parent_port_ == kNoParentPort
+                ? std::optional<unsigned>(local_port())
+                : std::optional<unsigned>(mgmt_parent_port_);
+      break;
+    case MgmtHop::Kind::kRouted:
+      out = hop.port;
+      packet.source_routed = true;
+      break;
+    case MgmtHop::Kind::kArrived:
+      out = local_port();
+      break;
+    case MgmtHop::Kind::kMalformed:
+      break;
+  }
+  // A switch has no local port to eject at; a route may name no port.
+  const bool exists = out && (*out < config_.network_ports ||
+                              (*out == local_port() && config_.local_port));
+  if (!exists) {
+    ++counters_.mgmt_dropped;
+    Discard(port, vc, packet);
+    return;
+  }
+  if (*out != local_port() && packet.header.ttl == 0) {
+    ++counters_.mgmt_dropped;  // NET-2.4
+    Discard(port, vc, packet);
+    return;
+  }
+  packet.out_port = *out;
+  packet.out_vc =
+      *out == local_port() ? vc : (config_.vc_sets - 1) * config_.vc_classes;
+  if (Stranded(packet)) {
+    ++counters_.mgmt_dropped;  // NET-7.1
+    Discard(port, vc, packet);
+    return;
+  }
+  Enqueue(packet);
+}
+
 void Router::Route(unsigned port, unsigned vc, InputPacket& packet) {
   progress_ = true;
   packet.routed = true;
+  if (IsMgmt(packet.header)) {
+    RouteMgmt(port, vc, packet);
+    return;
+  }
   if (packet.header.kind == static_cast<uint8_t>(PacketKind::kData) &&
       packet.header.epoch != epoch_) {
     ++counters_.drops_stale_epoch;  // NET-7.7
@@ -799,6 +861,11 @@ void Router::Send(unsigned in_port, unsigned in_vc) {
       roce::DecrementTtl(slot.bytes.data() + kRouteHeaderBytes,
                          chunk - kRouteHeaderBytes);
     }
+    if (packet.source_routed) {
+      // NET-7.4: the next hop's port is the next in the route. SR_PTR lies
+      // in this first slot (a slot holds at least the two headers).
+      ++slot.bytes[kRouteHeaderBytes + kMgmtRoutePtrOffset];
+    }
   }
   packet.sent += chunk;
   HoldBytes(in_port, in_vc, packet, -static_cast<int64_t>(chunk));
@@ -817,7 +884,9 @@ void Router::Send(unsigned in_port, unsigned in_vc) {
     FinishCut(in_port, in_vc);
   } else if (packet.sent == packet.total) {
     out.owned = false;
-    if (to_network) {
+    if (IsMgmt(packet.header)) {
+      ++(to_network ? counters_.mgmt_forwarded : counters_.mgmt_ejected);
+    } else if (to_network) {
       ++counters_.forwarded;
     } else {
       ++counters_.ejected;
@@ -882,6 +951,10 @@ const ComponentDecl& Router::Declaration() {
        {"drops_stale_epoch", "packets of the old routing epoch (NET-7.7)"},
        {"drops_node_down", "packets lost inside this failed node (NET-7.8)"},
        {"control_ignored", "link control messages no hook took"},
+       {"mgmt_injected", "MGMT packets admitted at the local port (NET-7.4)"},
+       {"mgmt_ejected", "MGMT packets delivered to the local port"},
+       {"mgmt_forwarded", "MGMT packets sent on to a neighbour"},
+       {"mgmt_dropped", "MGMT packets dropped, for any reason"},
        {"<port>.flits_in", "slots received on port<p>, or local"},
        {"<port>.flits_out", "slots sent on port<p>, or local"}}};
   return decl;
@@ -900,7 +973,11 @@ StatList Router::Stats() const {
       .Add("drops_link_down", counters_.drops_link_down)
       .Add("drops_stale_epoch", counters_.drops_stale_epoch)
       .Add("drops_node_down", counters_.drops_node_down)
-      .Add("control_ignored", counters_.control_ignored);
+      .Add("control_ignored", counters_.control_ignored)
+      .Add("mgmt_injected", counters_.mgmt_injected)
+      .Add("mgmt_ejected", counters_.mgmt_ejected)
+      .Add("mgmt_forwarded", counters_.mgmt_forwarded)
+      .Add("mgmt_dropped", counters_.mgmt_dropped);
   for (unsigned p = 0; p < port_count(); ++p) {
     const std::string port =
         p == local_port() ? "local" : "port" + std::to_string(p);

@@ -77,6 +77,12 @@ struct RouterCounters {
   uint64_t drops_node_down = 0;    // NET-7.8: lost inside a failed node
   // Link control messages that arrived with no hook to take them.
   uint64_t control_ignored = 0;
+  // MGMT packets (NET-7.4), which the counters above leave out so that the
+  // fabric manager's drain sums count DATA packets only (NET-7.7).
+  uint64_t mgmt_injected = 0;
+  uint64_t mgmt_ejected = 0;
+  uint64_t mgmt_forwarded = 0;
+  uint64_t mgmt_dropped = 0;
 
   // Packets dropped for any reason (NET-7.8: each counted exactly once).
   uint64_t Dropped() const {
@@ -206,6 +212,10 @@ class Router : public sc_core::sc_module {
   void WriteShadowRouting(std::shared_ptr<const topo::RoutingFunction> routing);
   void SwitchRouting();
   uint8_t epoch() const { return epoch_; }
+  // MGMT_PARENT_PORT (NET-7.4): where MGMT packets for the fabric manager
+  // go; kNoParentPort ejects them here, at the manager's node.
+  void SetMgmtParentPort(uint8_t port) { mgmt_parent_port_ = port; }
+  uint8_t mgmt_parent_port() const { return mgmt_parent_port_; }
   const topo::RoutingFunction& routing() const { return *routing_; }
 
   const RouterCounters& counters() const { return counters_; }
@@ -228,18 +238,19 @@ class Router : public sc_core::sc_module {
   // departure.
   struct InputPacket {
     RouteHeader header;
-    Bytes bytes;             // header + payload arrived so far (live only)
-    size_t received = 0;     // bytes arrived, also for a discarded packet
-    size_t total = 0;        // header + LEN
-    size_t sent = 0;         // bytes moved through the crossbar
-    bool routed = false;     // RC done
-    bool adaptive = false;   // may still pick any productive port (NET-4.3)
-    bool enqueued = false;   // counted in egress_bytes_ at out_port
-    bool allocated = false;  // VA done: owns out_port/out_vc
-    bool discard = false;    // dropped: absorb its bytes, forward nothing
-    bool cut = false;        // truncated after forwarding began: its last
-                             // slot out is followed by an abort (NET-7.1)
-    unsigned out_port = 0;   // while adaptive: the escape step
+    Bytes bytes;                 // header + payload arrived so far (live only)
+    size_t received = 0;         // bytes arrived, also for a discarded packet
+    size_t total = 0;            // header + LEN
+    size_t sent = 0;             // bytes moved through the crossbar
+    bool routed = false;         // RC done
+    bool adaptive = false;       // may still pick any productive port (NET-4.3)
+    bool enqueued = false;       // counted in egress_bytes_ at out_port
+    bool allocated = false;      // VA done: owns out_port/out_vc
+    bool discard = false;        // dropped: absorb its bytes, forward nothing
+    bool cut = false;            // truncated after forwarding began: its last
+                                 // slot out is followed by an abort (NET-7.1)
+    bool source_routed = false;  // MGMT on its SR: SR_PTR + 1 (NET-7.4)
+    unsigned out_port = 0;       // while adaptive: the escape step
     unsigned out_vc = 0;
     sc_core::sc_time ready;  // when the next pipeline stage may act
   };
@@ -285,6 +296,14 @@ class Router : public sc_core::sc_module {
   // with the bytes it has (Truncate).
   void EndPartialPacket(unsigned port, unsigned vc, bool count_drop);
   void Route(unsigned port, unsigned vc, InputPacket& packet);
+  // NET-7.4: a MGMT packet goes up the management tree or along its source
+  // route, on VC set S-1, class 0, whatever the routing function.
+  void RouteMgmt(unsigned port, unsigned vc, InputPacket& packet);
+  // Whether the bytes routing needs have arrived: the header, and for a
+  // MGMT packet its message header with the source route.
+  bool Routable(const InputPacket& packet) const;
+  // Counts a dropped packet: in `counter` for DATA, mgmt_dropped for MGMT.
+  void CountDrop(const InputPacket& packet, uint64_t RouterCounters::*counter);
   void Enqueue(InputPacket& packet);
   // Routed to a down port, or adaptive with every productive port down.
   bool Stranded(const InputPacket& packet);
@@ -336,6 +355,7 @@ class Router : public sc_core::sc_module {
   std::shared_ptr<const topo::RoutingFunction> routing_;  // active bank
   std::shared_ptr<const topo::RoutingFunction> shadow_routing_;
   uint8_t epoch_ = 0;
+  uint8_t mgmt_parent_port_ = 0xFF;  // kNoParentPort
   std::vector<bool> port_down_;
   bool failed_ = false;
   std::deque<std::pair<sc_core::sc_time, unsigned>> flushes_;  // due, port

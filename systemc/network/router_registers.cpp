@@ -181,6 +181,11 @@ RouterRegisters::RouterRegisters(const sc_core::sc_module_name& name,
            hooks_.on_inject_freeze(regs::kInjectFreezeFreeze.Read(value));
          }
        }});
+  regs_.Hook(regs::kMgmtParentPortOffset,
+             {nullptr, nullptr, [this](uint32_t value) {
+                router_.SetMgmtParentPort(static_cast<uint8_t>(
+                    regs::kMgmtParentPortPort.Read(value)));
+              }});
   HookCounters();
   socket.register_b_transport(this, &RouterRegisters::BTransport);
   socket.register_transport_dbg(this, &RouterRegisters::TransportDbg);

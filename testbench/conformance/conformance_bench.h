@@ -14,12 +14,12 @@
 #include <vector>
 
 #include "models/phy/link_profile.h"
+#include "systemc/common/register_master.h"
 #include "systemc/link/lc_rtl_model.h"
 #include "systemc/link/slot_socket.h"
 #include "systemc/phy/phy_port.h"
 #include "systemc/phy/phy_sockets.h"
 #include "testbench/conformance/port_tap.h"
-#include "testbench/systemc/common/register_master.h"
 #include "testbench/systemc/common/slot_endpoint.h"
 
 namespace lq::link {
@@ -32,8 +32,6 @@ namespace lq::conformance {
 // every controller in the bench uses it, so that a case's timeouts are the
 // same whichever DUT it runs against.
 inline constexpr double kLtssmTimeScale = link::kLcRtlLtssmTimeScale;
-
-using testing::RegisterMaster;
 
 // What each side of the link sends from its network side.
 struct BenchTraffic {

@@ -203,12 +203,12 @@ uint64_t GrantingPte(uint16_t home, uint32_t frame) {
   return pte.Encode();
 }
 
-void WriteWide(testing::RegisterMaster& csr, uint32_t lo, uint64_t value) {
+void WriteWide(RegisterMaster& csr, uint32_t lo, uint64_t value) {
   csr.Write(lo, static_cast<uint32_t>(value));
   csr.Write(lo + 4, static_cast<uint32_t>(value >> 32));
 }
 
-void AnswerFromDutFirmware(testing::RegisterMaster& csr, uint16_t requester,
+void AnswerFromDutFirmware(RegisterMaster& csr, uint16_t requester,
                            uint16_t fault_id, logical::FaultStatus status,
                            uint64_t page_ga, uint64_t pte) {
   csr.Write(regs::kFrRequesterOffset, requester);

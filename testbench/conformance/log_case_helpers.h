@@ -113,12 +113,12 @@ void SetWord(logical::CardMemory& memory, uint64_t offset, uint64_t value);
 uint64_t GrantingPte(uint16_t home, uint32_t frame);
 
 // Writes the 64-bit `value` to the LO/HI register pair at `lo`.
-void WriteWide(testing::RegisterMaster& csr, uint32_t lo, uint64_t value);
+void WriteWide(RegisterMaster& csr, uint32_t lo, uint64_t value);
 
 // The DUT's firmware answers the head of its fault queue through FR_* and
 // FR_SEND (LOG-6.4): `status` for fault `fault_id` of `requester` on the
 // page at `page_ga`, with `pte`; then pops the record.
-void AnswerFromDutFirmware(testing::RegisterMaster& csr, uint16_t requester,
+void AnswerFromDutFirmware(RegisterMaster& csr, uint16_t requester,
                            uint16_t fault_id, logical::FaultStatus status,
                            uint64_t page_ga, uint64_t pte);
 

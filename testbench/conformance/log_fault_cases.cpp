@@ -168,7 +168,7 @@ void FaultGoesToTheOwnerOnce(LogicalCaseContext& context) {
 void OwnFaultsSkipTheNetwork(LogicalCaseContext& context) {
   LogicalBench& bench = context.bench;
   Verdict& verdict = context.verdict;
-  testing::RegisterMaster& csr = bench.dut_csr();
+  RegisterMaster& csr = bench.dut_csr();
   const uint64_t ga = PagedGa(kDut, 6, 0x20);
   const Bytes frame_bytes = Pattern(8, 0x71);
   bench.peer_memory().Poke(12 * kPage + 0x20, frame_bytes);
@@ -402,7 +402,7 @@ std::optional<size_t> AwaitFaultRequestToDut(FrameWire& wire, uint64_t ga,
 void OwnerQueuesFaultsForFirmware(LogicalCaseContext& context) {
   LogicalBench& bench = context.bench;
   Verdict& verdict = context.verdict;
-  testing::RegisterMaster& csr = bench.dut_csr();
+  RegisterMaster& csr = bench.dut_csr();
   csr.Write(regs::kIrqEnableOffset, regs::kIrqEnableFault.Mask());
   const uint64_t ga = PagedGa(kDut, 3, 0x40);
   const size_t from = bench.wire().log().size();

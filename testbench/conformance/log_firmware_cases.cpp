@@ -35,8 +35,8 @@ uint32_t Code(regs::CmdResult result) { return static_cast<uint32_t>(result); }
 
 // Runs PT_CMD `command` on the page of `ga` (with `pte` for a write) and
 // returns CMD_STATUS.
-uint32_t PageTableCommand(testing::RegisterMaster& csr, regs::PtCmd command,
-                          uint64_t ga, uint64_t pte = 0) {
+uint32_t PageTableCommand(RegisterMaster& csr, regs::PtCmd command, uint64_t ga,
+                          uint64_t pte = 0) {
   WriteWide(csr, regs::kPtGaLoOffset, ga);
   WriteWide(csr, regs::kPtPteLoOffset, pte);
   csr.Write(regs::kPtCmdOffset, static_cast<uint32_t>(command));
@@ -94,7 +94,7 @@ void ExpectFault(LogicalCaseContext& context, std::function<Answer()> access,
 void TranslatesThroughFirmwaresEntries(LogicalCaseContext& context) {
   LogicalBench& bench = context.bench;
   Verdict& verdict = context.verdict;
-  testing::RegisterMaster& csr = bench.dut_csr();
+  RegisterMaster& csr = bench.dut_csr();
   const uint64_t ga = PagedGa(kPeer, 20);
   const uint64_t read_only = PteOf(true, false, false, false, kPeer, 11);
   verdict.Expect(PageTableCommand(csr, regs::PtCmd::kWrite, ga, read_only) ==
@@ -179,7 +179,7 @@ void TranslatesThroughFirmwaresEntries(LogicalCaseContext& context) {
 
 // Waits until CP_STATUS.DONE is 1 or `within` has passed; returns
 // CP_STATUS.
-uint32_t AwaitCopy(testing::RegisterMaster& csr, const sc_time& within) {
+uint32_t AwaitCopy(RegisterMaster& csr, const sc_time& within) {
   const sc_time deadline = sc_core::sc_time_stamp() + within;
   uint32_t status = csr.Read(regs::kCpStatusOffset);
   while (!(status & regs::kCpStatusDone.Mask()) &&
@@ -191,7 +191,7 @@ uint32_t AwaitCopy(testing::RegisterMaster& csr, const sc_time& within) {
 }
 
 // Starts a copy through CP_* and returns CMD_STATUS.
-uint32_t StartCopy(testing::RegisterMaster& csr, uint64_t src, uint64_t dst,
+uint32_t StartCopy(RegisterMaster& csr, uint64_t src, uint64_t dst,
                    uint32_t bytes) {
   WriteWide(csr, regs::kCpSrcLoOffset, src);
   WriteWide(csr, regs::kCpDstLoOffset, dst);
@@ -206,7 +206,7 @@ uint32_t StartCopy(testing::RegisterMaster& csr, uint64_t src, uint64_t dst,
 void CopiesBetweenDirectRegions(LogicalCaseContext& context) {
   LogicalBench& bench = context.bench;
   Verdict& verdict = context.verdict;
-  testing::RegisterMaster& csr = bench.dut_csr();
+  RegisterMaster& csr = bench.dut_csr();
   constexpr uint32_t kBytes = 512;
   const Bytes source = Pattern(kBytes, 0x4D);
   bench.peer_memory().Poke(0x7000, source);
@@ -339,7 +339,7 @@ void FailedHomeIsUnreachable(LogicalCaseContext& context) {
                  "a fault to the failed owner completed " +
                      std::string(AccessStatusName(fault.status)),
                  {"LOG-6.12"});
-  testing::RegisterMaster& csr = bench.dut_csr();
+  RegisterMaster& csr = bench.dut_csr();
   const uint32_t count = csr.Read(regs::kMbCountOffset);
   const uint32_t word0 = csr.Read(regs::MbDataOffset(0));
   verdict.Expect(count == 1 && word0 == LostHead(kPeer),
@@ -358,7 +358,7 @@ void FailedHomeIsUnreachable(LogicalCaseContext& context) {
 void MailboxCarriesFirmwaresMessages(LogicalCaseContext& context) {
   LogicalBench& bench = context.bench;
   Verdict& verdict = context.verdict;
-  testing::RegisterMaster& csr = bench.dut_csr();
+  RegisterMaster& csr = bench.dut_csr();
   logical::FrameAllocRequest alloc;
   alloc.request_id = 9;
   verdict.Expect(bench.SendFromPeer(logical::EncodeLogMessage(alloc)),

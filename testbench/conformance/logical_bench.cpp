@@ -63,7 +63,7 @@ LogicalBench::LogicalBench(const FrameMutant* mutant)
       peer_(MakeCard("peer", kPeerNode)),
       dut_registers_(std::make_unique<logical::LogicalRegisters>(
           "dut_registers", *dut_.unit)),
-      dut_csr_(std::make_unique<testing::RegisterMaster>("dut_csr")),
+      dut_csr_(std::make_unique<RegisterMaster>("dut_csr")),
       peer_buffers_(std::make_unique<transport::TestMemory>("peer_buffers",
                                                             kBufferBytes)),
       wire_(std::make_unique<FrameWire>("wire", kDutNode, kPeerNode,

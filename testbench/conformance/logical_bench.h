@@ -18,6 +18,7 @@
 
 #include "models/common/bytes.h"
 #include "models/logical/global_address.h"
+#include "systemc/common/register_master.h"
 #include "systemc/logical/card_memory.h"
 #include "systemc/logical/logical_registers.h"
 #include "systemc/logical/logical_unit.h"
@@ -25,7 +26,6 @@
 #include "systemc/transport/transport_engine.h"
 #include "testbench/conformance/frame_wire.h"
 #include "testbench/conformance/transport_bench.h"
-#include "testbench/systemc/common/register_master.h"
 #include "testbench/systemc/logical/requester.h"
 #include "testbench/systemc/transport/engine_torus.h"
 
@@ -68,7 +68,7 @@ class LogicalBench {
   }
   // The DUT's firmware's bus master on its unit's registers
   // (docs/registers/logical.md).
-  testing::RegisterMaster& dut_csr() { return *dut_csr_; }
+  RegisterMaster& dut_csr() { return *dut_csr_; }
   // The DUT unit's interrupt line.
   const sc_core::sc_signal<bool>& dut_irq() const {
     return dut_registers_->irq;
@@ -99,7 +99,7 @@ class LogicalBench {
  private:
   BenchCard dut_, peer_;
   std::unique_ptr<logical::LogicalRegisters> dut_registers_;
-  std::unique_ptr<testing::RegisterMaster> dut_csr_;
+  std::unique_ptr<RegisterMaster> dut_csr_;
   std::unique_ptr<transport::TestMemory> peer_buffers_;
   std::unique_ptr<FrameWire> wire_;
   std::unique_ptr<net::SlotChannel> dut_channel_;  // wire <-> DUT

@@ -76,7 +76,7 @@ RouterBench::RouterBench(const RouterBenchOptions& options,
   router_ = std::make_unique<net::Router>("dut", router);
   flow_ = std::make_unique<transport::RouterFlowControl>("dut_flow", *router_,
                                                          config_.plan.flow);
-  csr_ = std::make_unique<testing::RegisterMaster>("dut_csr");
+  csr_ = std::make_unique<RegisterMaster>("dut_csr");
   csr_->socket.bind(router_->csr());
   RouterPeerConfig peer;
   peer.slot_bytes = router.slot_bytes;

@@ -22,11 +22,11 @@
 #include "models/network/route_header.h"
 #include "models/topology/topology.h"
 #include "systemc/app/scenario_lossless.h"
+#include "systemc/common/register_master.h"
 #include "systemc/network/network_interface.h"
 #include "systemc/network/router.h"
 #include "systemc/transport/router_flow_control.h"
 #include "testbench/conformance/router_peer.h"
-#include "testbench/systemc/common/register_master.h"
 
 namespace lq::conformance {
 
@@ -70,7 +70,7 @@ class RouterBench {
   // The neighbour node beyond network port `port`.
   uint16_t neighbour(unsigned port) const;
   // A bus master on the DUT's register block (NET-5.6): firmware's view.
-  testing::RegisterMaster& dut_csr() { return *csr_; }
+  RegisterMaster& dut_csr() { return *csr_; }
   const app::LosslessRouter& config() const { return config_; }
   const topo::Topology& topology() const { return *topology_; }
 
@@ -91,7 +91,7 @@ class RouterBench {
   std::vector<std::unique_ptr<RouterPeer>> peers_;
   std::unique_ptr<net::NetworkInterface> interface_;
   uint8_t initial_ttl_ = 0;
-  std::unique_ptr<testing::RegisterMaster> csr_;
+  std::unique_ptr<RegisterMaster> csr_;
 };
 
 }  // namespace lq::conformance

@@ -32,7 +32,7 @@ TransportBench::TransportBench(const TransportBenchOptions& options,
   if (options.registers) {
     dut_registers_ =
         std::make_unique<transport::TransportRegisters>("dut_regs", *dut_);
-    dut_csr_ = std::make_unique<testing::RegisterMaster>("dut_csr");
+    dut_csr_ = std::make_unique<RegisterMaster>("dut_csr");
     dut_csr_->socket.bind(dut_registers_->socket);
   }
   dut_->memory.bind(dut_memory_->socket);

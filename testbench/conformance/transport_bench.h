@@ -15,11 +15,11 @@
 #include <systemc>
 #include <vector>
 
+#include "systemc/common/register_master.h"
 #include "systemc/network/slot_channel.h"
 #include "systemc/transport/transport_engine.h"
 #include "systemc/transport/transport_registers.h"
 #include "testbench/conformance/frame_wire.h"
-#include "testbench/systemc/common/register_master.h"
 #include "testbench/systemc/transport/engine_torus.h"
 
 namespace lq::conformance {
@@ -84,7 +84,7 @@ class TransportBench {
   // A bus master on the DUT's register block (docs/registers/transport.md):
   // firmware's way to set up QPs and post work (TRN-5.7). Only with
   // TransportBenchOptions::registers.
-  testing::RegisterMaster& dut_csr() { return *dut_csr_; }
+  RegisterMaster& dut_csr() { return *dut_csr_; }
   // The time slots take between the wire and the DUT, each way, as a
   // router's annotation would add it (0 unless a case sets it).
   void set_dut_latency(const sc_core::sc_time& latency) {
@@ -101,7 +101,7 @@ class TransportBench {
   std::unique_ptr<FrameWire> wire_;
   std::unique_ptr<net::SlotChannel> dut_channel_;  // wire <-> DUT
   std::unique_ptr<transport::TransportRegisters> dut_registers_;
-  std::unique_ptr<testing::RegisterMaster> dut_csr_;
+  std::unique_ptr<RegisterMaster> dut_csr_;
   uint32_t dut_rkey_ = 0, peer_rkey_ = 0;
 };
 

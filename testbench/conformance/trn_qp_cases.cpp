@@ -313,7 +313,7 @@ class Firmware {
   }
 
  private:
-  testing::RegisterMaster& csr_;
+  RegisterMaster& csr_;
   Verdict& verdict_;
 };
 

@@ -8,7 +8,7 @@
 #include <systemc>
 #include <tlm>
 
-#include "testbench/systemc/common/register_master.h"
+#include "systemc/common/register_master.h"
 
 namespace lq::testing {
 

@@ -5,7 +5,9 @@
 // installs them with NET-7.7's ordering, and traffic resumes. Every packet
 // sent is delivered once or counted in exactly one drop counter, nothing
 // stays stuck, nothing crosses the failure, and each affected flow's
-// failover time (NET-7.9) is measured.
+// failover time (NET-7.9) is measured. Built with LQ_TEST_IN_BAND, the
+// manager is node 10's firmware and every message is a MGMT packet over
+// the fabric itself (NET-7.4, NET-7.5), which the DATA counts never see.
 #include <gtest/gtest.h>
 
 #include <memory>
@@ -24,12 +26,25 @@ using sc_core::SC_NS;
 using sc_core::sc_time;
 using sc_core::SC_US;
 
-#ifdef LQ_TEST_NODE_FAILURE
+#if defined(LQ_TEST_IN_BAND) && defined(LQ_TEST_NODE_FAILURE)
+#define LQ_FM_SUITE FabricManagerInBandNodeFailureTest
+#elif defined(LQ_TEST_IN_BAND)
+#define LQ_FM_SUITE FabricManagerInBandTest
+#elif defined(LQ_TEST_NODE_FAILURE)
 #define LQ_FM_SUITE FabricManagerNodeFailureTest
+#else
+#define LQ_FM_SUITE FabricManagerTest
+#endif
+#ifdef LQ_TEST_IN_BAND
+constexpr bool kInBand = true;
+#else
+constexpr bool kInBand = false;
+#endif
+constexpr topo::NodeId kManager = 10;  // in band: (2,2)
+#ifdef LQ_TEST_NODE_FAILURE
 constexpr bool kNodeFailure = true;
 constexpr topo::NodeId kFailed = 5;  // (1,1); its ports lead to 6, 4, 9, 1
 #else
-#define LQ_FM_SUITE FabricManagerTest
 constexpr bool kNodeFailure = false;
 constexpr topo::NodeId kFailed = 0;  // its +X link, to node 1, is cut
 #endif
@@ -38,7 +53,11 @@ const sc_time kCutAt(3, SC_US);
 
 TEST(LQ_FM_SUITE,
      NET_7_3_NET_7_7_RoutesAroundTheFailure_NET_7_8_LosingNothing) {
-  const FabricManagerConfig fm = ShortFabricManagerTimers();
+  FabricManagerConfig fm = ShortFabricManagerTimers();
+  if (kInBand) {
+    fm.node = kManager;
+    fm.timers.msg_timeout = sc_time(2, SC_US);
+  }
   const LoadedTorus torus = MakeLoadedTorus(fm, sc_time(30, SC_US));
   const auto& [topology, dor, made] = torus;
   Network& network = *made;
@@ -70,8 +89,15 @@ TEST(LQ_FM_SUITE,
   ASSERT_EQ(updates.size(), 1u) << "both ends' reports make one burst";
   const RouteUpdate& update = updates[0];
   EXPECT_TRUE(update.failure.empty()) << update.failure;
-  EXPECT_EQ(update.first_event, kCutAt + fm.oob_latency)
-      << "the first LINK_EVENT arrives one oob latency after the cut";
+  if (kInBand) {
+    EXPECT_GT(update.first_event, kCutAt);
+    EXPECT_LT(update.first_event, kCutAt + sc_time(200, SC_NS))
+        << "the first LINK_EVENT climbs the management tree at once";
+  } else {
+    EXPECT_EQ(update.first_event, kCutAt + fm.oob_latency)
+        << "the first LINK_EVENT arrives one oob latency after the cut";
+  }
+  EXPECT_EQ(update.silent_nodes, 0u) << "every node answered";
   EXPECT_EQ(update.failed_links, kNodeFailure ? 4u : 1u);
   EXPECT_EQ(update.failed_nodes, kNodeFailure ? 1u : 0u)
       << "a node whose every link is down has failed (NET-7.3)";
@@ -105,6 +131,34 @@ TEST(LQ_FM_SUITE,
                             source.sent_ns()[i] + source.latencies_ns()[i],
                             source.epochs()[i]});
     }
+  }
+  if (kInBand) {
+    uint64_t mgmt = 0;
+    for (unsigned n = 0; n < network.nodes(); ++n) {
+      const ManagementAgent& agent = *network.agent(n);
+      if (n != kFailed || !kNodeFailure) {
+        EXPECT_GE(agent.applied(), 6u)
+            << "node " << n
+            << ": ROUTE_MODE, PORT_UP, table, freeze, switch, resume";
+      }
+      EXPECT_EQ(agent.malformed(), 0u);
+      const RouterCounters& c = network.router(n).counters();
+      mgmt += c.mgmt_ejected + c.mgmt_forwarded;
+      if (kNodeFailure && n == kFailed) {
+        continue;
+      }
+      // The new management tree avoids the failure: each working node's
+      // parent ports lead to the manager.
+      topo::NodeId at = n;
+      for (int hops = 0; hops < 16 && at != kManager; ++hops) {
+        const auto up = network.router(at).mgmt_parent_port();
+        ASSERT_NE(up, kNoParentPort) << "node " << at;
+        EXPECT_FALSE(network.router(at).port_down(up)) << "node " << at;
+        at = topology->Neighbour(at, up)->node;
+      }
+      EXPECT_EQ(at, kManager) << "node " << n << "'s parents lead there";
+    }
+    EXPECT_GT(mgmt, update.messages) << "the messages crossed the fabric";
   }
   const PacketTally tally = TallyPackets(network);
   EXPECT_GT(tally.by_failure, 0u)

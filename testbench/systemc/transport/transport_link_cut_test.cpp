@@ -17,6 +17,7 @@
 
 #include "models/topology/topology_registry.h"
 #include "systemc/network/fabric_manager.h"
+#include "systemc/network/out_of_band_channel.h"
 #include "testbench/systemc/common/sc_thread.h"
 #include "testbench/systemc/transport/engine_torus.h"
 
@@ -79,7 +80,9 @@ TEST(TransportLinkCut, TRN_7_3_and_NET_7_7_TransfersSurviveALinkCut) {
   net::FabricManagerConfig fm;
   fm.holdoff = sc_time(5, SC_US);
   fm.compute_time = sc_time(10, SC_US);
-  net::FabricManager manager("fabric_manager", topology, routers, interfaces,
+  net::FabricManager manager("fabric_manager", topology, nullptr,
+                             std::make_unique<net::OutOfBandChannel>(
+                                 routers, interfaces, fm.oob_latency),
                              fm);
 
   const std::pair<unsigned, unsigned> pairs[] = {{0, 2}, {5, 7}};

@@ -1,7 +1,8 @@
-// A testbench bus master that reads and writes 32-bit registers over TLM-2.0
-// as firmware would, from a SystemC thread, each access waited for. Bus
-// errors are the caller's to judge (CsrMaster fails a GoogleTest on them;
-// the conformance suite reports them as evidence).
+// A bus master that reads and writes 32-bit registers over TLM-2.0 as
+// firmware does, from a SystemC thread, each access waited for: the models
+// of firmware roles use it, and so do testbenches. Bus errors are the
+// caller's to judge (CsrMaster fails a GoogleTest on them; the conformance
+// suite reports them as evidence).
 #pragma once
 
 #include <tlm_utils/simple_initiator_socket.h>
@@ -12,7 +13,7 @@
 
 #include "models/common/bytes.h"
 
-namespace lq::testing {
+namespace lq {
 
 class RegisterMaster : public sc_core::sc_module {
  public:
@@ -54,4 +55,4 @@ class RegisterMaster : public sc_core::sc_module {
   }
 };
 
-}  // namespace lq::testing
+}  // namespace lq
