@@ -145,6 +145,10 @@ std::vector<ParamSpec> NetworkFaultParamSpecs() {
       RealParam("fm.drain_timeout",
                 "fabric manager: longest drain wait (NET-7.7)", "1", "ms", 0,
                 1e4),
+      RealParam("fm.drain_interval",
+                "fabric manager: shortest time between drain rounds "
+                "(NET-7.7)",
+                "10", "us", 0, 1e6),
       RealParam("fm.restore_holdoff",
                 "fabric manager: last link-up report to taking the links "
                 "back (NET-7.11)",
@@ -204,6 +208,8 @@ Result<std::optional<FaultPlan>> ScenarioFault(const ParamSet& params,
       sc_core::sc_time(params.Real("fm.drain_timeout"), sc_core::SC_MS);
   fm.restore_holdoff =
       sc_core::sc_time(params.Real("fm.restore_holdoff"), sc_core::SC_MS);
+  fm.drain_interval =
+      sc_core::sc_time(params.Real("fm.drain_interval"), sc_core::SC_US);
   fm.table_classes = static_cast<topo::VcClass>(vc_classes);
   const std::string placement = params.Text("fm.placement");
   if (placement != "builder") {

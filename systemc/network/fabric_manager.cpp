@@ -255,6 +255,8 @@ void FabricManager::Update(RouteUpdate& update) {
   const sc_core::sc_time deadline =
       sc_core::sc_time_stamp() + config_.drain_timeout;
   for (;;) {
+    const sc_core::sc_time next_round =
+        sc_core::sc_time_stamp() + config_.drain_interval;
     const CountRepBody sums = channel_->Count(update, working);
     ++update.drain_rounds;
     if (sums.injected == sums.ejected + sums.dropped) {
@@ -263,6 +265,9 @@ void FabricManager::Update(RouteUpdate& update) {
     }
     if (sc_core::sc_time_stamp() >= deadline) {
       break;
+    }
+    if (next_round > sc_core::sc_time_stamp()) {
+      wait(std::min(next_round, deadline) - sc_core::sc_time_stamp());
     }
   }
 

@@ -28,6 +28,9 @@ struct FabricManagerConfig {
   sc_core::sc_time holdoff = sc_core::sc_time(100, sc_core::SC_US);
   sc_core::sc_time compute_time = sc_core::sc_time(1, sc_core::SC_MS);
   sc_core::sc_time drain_timeout = sc_core::sc_time(1, sc_core::SC_MS);
+  // Drain rounds start at least this far apart (in band a round takes
+  // well under a microsecond, and polling faster only loads the fabric).
+  sc_core::sc_time drain_interval = sc_core::sc_time(10, sc_core::SC_US);
   sc_core::sc_time restore_holdoff = sc_core::sc_time(10, sc_core::SC_MS);
   topo::VcClass table_classes = 2;  // the tables' classes, <= net.vc_classes
   // fm.placement: the node whose firmware is the manager, in band

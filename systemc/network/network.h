@@ -65,7 +65,7 @@ class Network : public sc_core::sc_module {
   // The fabric manager, if config.fabric_manager asked for one.
   const FabricManager* fabric_manager() const { return fabric_manager_.get(); }
   // Endpoint `node`'s management firmware, with an in-band manager.
-  const ManagementAgent* agent(unsigned node) const {
+  ManagementAgent* agent(unsigned node) {
     return agents_.empty() ? nullptr : agents_.at(node).get();
   }
 

@@ -7,10 +7,10 @@ namespace lq::conformance {
 
 std::vector<ConformanceCase> AllCases() {
   std::vector<ConformanceCase> cases = PhyPortCases();
-  for (auto chapter :
-       {DllFlitCases, DllLinkCases, NetRouterCases, NetRoutingCases,
-        TrnFrameCases, TrnQpCases, TrnReliabilityCases, TrnCongestionCases,
-        TrnRouterCases, LogAccessCases, LogFaultCases, LogFirmwareCases}) {
+  for (auto chapter : {DllFlitCases, DllLinkCases, NetRouterCases,
+                       NetRoutingCases, NetMgmtCases, TrnFrameCases, TrnQpCases,
+                       TrnReliabilityCases, TrnCongestionCases, TrnRouterCases,
+                       LogAccessCases, LogFaultCases, LogFirmwareCases}) {
     for (ConformanceCase& c : chapter()) {
       cases.push_back(std::move(c));
     }

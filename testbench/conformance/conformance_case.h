@@ -17,9 +17,10 @@
 
 namespace lq::conformance {
 
-// What a case found. A check may name the clauses it is about: its failure
-// then fails only the case's points of those clauses. A check that names
-// none (a precondition, or one every point shares) fails them all.
+// What a case found. A check may name the clauses it is about, or single
+// test points ("NET-7.4/b"): its failure then fails only the case's points
+// of those clauses, or those points. A check that names none (a
+// precondition, or one every point shares) fails them all.
 class Verdict {
  public:
   // Records a failure unless `ok`: the first evidence per clause (and for
@@ -96,6 +97,7 @@ std::vector<ConformanceCase> DllFlitCases();         // dll.md sections 1-5
 std::vector<ConformanceCase> DllLinkCases();         // sections 6-8, 11
 std::vector<ConformanceCase> NetRouterCases();       // net.md sections 2-4, 8
 std::vector<ConformanceCase> NetRoutingCases();      // NET-4.1, 4.4, 4.5
+std::vector<ConformanceCase> NetMgmtCases();         // NET-7.4
 std::vector<ConformanceCase> TrnFrameCases();        // trn.md sections 1-4
 std::vector<ConformanceCase> TrnQpCases();           // sections 5, 6.1, 6.15
 std::vector<ConformanceCase> TrnReliabilityCases();  // sections 6-7, 9, 12

@@ -399,24 +399,6 @@ void SendsNoSlotWithoutACredit(RouterCaseContext& context) {
   }
 }
 
-// Firmware's accesses to the DUT's router registers; a bus error is
-// evidence against NET-5.6.
-uint32_t ReadRegister(RouterCaseContext& context, uint32_t offset) {
-  uint32_t value = 0;
-  context.verdict.Expect(
-      context.bench.dut_csr().Access(tlm::TLM_READ_COMMAND, offset, value) ==
-          tlm::TLM_OK_RESPONSE,
-      "bus error reading " + std::to_string(offset), {"NET-5.6"});
-  return value;
-}
-void WriteRegister(RouterCaseContext& context, uint32_t offset,
-                   uint32_t value) {
-  context.verdict.Expect(
-      context.bench.dut_csr().Access(tlm::TLM_WRITE_COMMAND, offset, value) ==
-          tlm::TLM_OK_RESPONSE,
-      "bus error writing " + std::to_string(offset), {"NET-5.6"});
-}
-
 // NET-5.1, 5.2, 5.3, 5.5, 5.6, 7.7: firmware programs table routing through
 // the registers - node 1 by +Y (not DOR's way), node 5 with a class >= C,
 // node 6 by a port the router lacks, node 3 left invalid, node 2 by +Y in
@@ -755,17 +737,6 @@ void DropsForADownLinkAndGrantsAtLinkUp(RouterCaseContext& context) {
 }
 
 }  // namespace
-
-// What a received header says, field by field, for a verdict's evidence.
-std::string DescribeHeader(const net::RouteHeader& h) {
-  char text[128];
-  std::snprintf(text, sizeof(text),
-                "kind %u tc %u dst %u src %u epoch %u vc %u ttl %u hops %u "
-                "len %u",
-                h.kind, h.tc, h.dst, h.src, h.epoch, h.vc, h.ttl, h.hops,
-                h.len);
-  return text;
-}
 
 // NET-2.3, NET-8.8: the DUT's own network interface builds each header as
 // it admits the packet, so the packet carries the epoch in force then; it

@@ -3,6 +3,7 @@
 
 #include <cstdio>
 #include <string>
+#include <tlm>
 #include <utility>
 
 #include "models/network/route_header.h"
@@ -150,6 +151,35 @@ void ExpectForwarded(Verdict& verdict, const RouterPeer& peer,
     }
     verdict.Expect(got == want, which + " arrived changed", clauses);
   }
+}
+
+// Firmware's accesses to the DUT's router registers; a bus error is
+// evidence against NET-5.6.
+uint32_t ReadRegister(RouterCaseContext& context, uint32_t offset) {
+  uint32_t value = 0;
+  context.verdict.Expect(
+      context.bench.dut_csr().Access(tlm::TLM_READ_COMMAND, offset, value) ==
+          tlm::TLM_OK_RESPONSE,
+      "bus error reading " + std::to_string(offset), {"NET-5.6"});
+  return value;
+}
+void WriteRegister(RouterCaseContext& context, uint32_t offset,
+                   uint32_t value) {
+  context.verdict.Expect(
+      context.bench.dut_csr().Access(tlm::TLM_WRITE_COMMAND, offset, value) ==
+          tlm::TLM_OK_RESPONSE,
+      "bus error writing " + std::to_string(offset), {"NET-5.6"});
+}
+
+// What a received header says, field by field, for a verdict's evidence.
+std::string DescribeHeader(const net::RouteHeader& h) {
+  char text[128];
+  std::snprintf(text, sizeof(text),
+                "kind %u tc %u dst %u src %u epoch %u vc %u ttl %u hops %u "
+                "len %u",
+                h.kind, h.tc, h.dst, h.src, h.epoch, h.vc, h.ttl, h.hops,
+                h.len);
+  return text;
 }
 
 }  // namespace lq::conformance

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "models/common/bytes.h"
+#include "models/network/route_header.h"
 #include "models/roce/encap.h"
 #include "testbench/conformance/conformance_case.h"
 
@@ -73,5 +74,13 @@ void OpenOutput(RouterBench& bench, unsigned port,
 void ExpectForwarded(Verdict& verdict, const RouterPeer& peer,
                      const std::vector<Bytes>& sent,
                      std::initializer_list<const char*> clauses);
+
+// Firmware's accesses to the DUT's router registers; a bus error is
+// evidence against NET-5.6.
+uint32_t ReadRegister(RouterCaseContext& context, uint32_t offset);
+void WriteRegister(RouterCaseContext& context, uint32_t offset, uint32_t value);
+
+// What a received header says, field by field, for a verdict's evidence.
+std::string DescribeHeader(const net::RouteHeader& h);
 
 }  // namespace lq::conformance

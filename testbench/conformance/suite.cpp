@@ -221,13 +221,14 @@ void JudgePoint(const app::PhaseResult& outcome, PointResult& result) {
     result.evidence = "the case " + outcome.failure;
     return;
   }
-  // A point fails on a check about its clause, or on one about none.
+  // A point fails on a check about it, its clause, or none.
   const auto& stats = *outcome.stats;
   const nlohmann::ordered_json failures =
       stats.value("failures", nlohmann::ordered_json::object());
   result.verdict = PointVerdict::kPass;
   result.evidence = stats.value("evidence", "");
-  for (const std::string& key : {result.point.clause, std::string()}) {
+  for (const std::string& key :
+       {result.point.id, result.point.clause, std::string()}) {
     if (result.verdict == PointVerdict::kPass && failures.contains(key)) {
       result.verdict = PointVerdict::kFail;
       result.evidence = failures[key].get<std::string>();

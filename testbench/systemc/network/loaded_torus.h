@@ -23,6 +23,7 @@ inline FabricManagerConfig ShortFabricManagerTimers() {
   fm.holdoff = sc_core::sc_time(1, sc_core::SC_US);
   fm.compute_time = sc_core::sc_time(2, sc_core::SC_US);
   fm.drain_timeout = sc_core::sc_time(10, sc_core::SC_US);
+  fm.drain_interval = sc_core::sc_time(1, sc_core::SC_US);
   fm.restore_holdoff = sc_core::sc_time(5, sc_core::SC_US);
   return fm;
 }

@@ -5,6 +5,7 @@
 
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "models/topology/topology.h"
@@ -18,6 +19,21 @@ struct RouterNode {
   std::unique_ptr<Router> router;
   std::unique_ptr<NetworkInterface> ni;
 };
+
+// Node `node`'s router of `topology` routed by `routing`, with `slot_bytes`
+// slots and 8-slot VC buffers: the tests' small routers.
+inline RouterConfig SmallRouterConfig(
+    const topo::Topology& topology, topo::NodeId node,
+    std::shared_ptr<const topo::RoutingFunction> routing, size_t slot_bytes) {
+  RouterConfig config;
+  config.node = node;
+  config.network_ports = topology.PortCount(node);
+  config.routing = std::move(routing);
+  config.nodes = topology.NodeCount();
+  config.slot_bytes = slot_bytes;
+  config.vc_buffer_slots = 8;
+  return config;
+}
 
 inline RouterNode MakeRouterNode(const RouterConfig& config,
                                  std::vector<Delivered>& delivered) {

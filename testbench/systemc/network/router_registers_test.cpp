@@ -51,14 +51,8 @@ TEST(RouterRegisters, NET_5_6_FirmwareProgramsRoutingThroughRegisters) {
   std::vector<RouterNode> nodes;
   std::vector<std::unique_ptr<CsrMaster>> csr;
   for (unsigned n = 0; n < kNodes; ++n) {
-    RouterConfig config;
-    config.node = n;
-    config.network_ports = topology->PortCount(n);
-    config.routing = dor;
-    config.nodes = kNodes;
-    config.slot_bytes = 64;
-    config.vc_buffer_slots = 8;
-    nodes.push_back(MakeRouterNode(config, delivered));
+    nodes.push_back(
+        MakeRouterNode(SmallRouterConfig(*topology, n, dor, 64), delivered));
     nodes.back().router->registers().SetHooks(LocalPortHooks(*nodes.back().ni));
     csr.push_back(
         std::make_unique<CsrMaster>(("csr" + std::to_string(n)).c_str()));

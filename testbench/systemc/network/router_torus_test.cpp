@@ -74,13 +74,7 @@ TEST(LQ_ROUTER_SUITE, NET_8_4_PipelineLatencyAndNET_8_3_LosslessTraffic) {
   std::vector<Delivered> delivered;
   std::vector<RouterNode> nodes;
   for (unsigned n = 0; n < kNodes; ++n) {
-    RouterConfig config;
-    config.node = n;
-    config.network_ports = topology->PortCount(n);
-    config.routing = routing;
-    config.nodes = kNodes;
-    config.slot_bytes = kSlotBytes;
-    config.vc_buffer_slots = 8;
+    RouterConfig config = SmallRouterConfig(*topology, n, routing, kSlotBytes);
     config.vc_classes = kVcClasses;
     config.vc_sets = kVcSets;
     config.allocator = kAllocator;
