@@ -44,10 +44,6 @@ const char* MgmtTypeName(MgmtType type) {
   return "?";
 }
 
-bool MgmtNeedsAck(MgmtType type) {
-  return type != MgmtType::kAck && type != MgmtType::kCountRep;
-}
-
 Bytes EncodeMgmt(const MgmtMessage& m) {
   Bytes out(kMgmtHeaderBytes, 0);
   out[kTypeOffset] = static_cast<uint8_t>(m.type);

@@ -14,12 +14,16 @@
 #include "models/common/bytes.h"
 #include "models/common/result.h"
 #include "models/network/route_header.h"
+#include "models/topology/management_tree.h"
 
 namespace lq::net {
 
 inline constexpr size_t kMgmtHeaderBytes = 64;  // TYPE .. SR
-inline constexpr size_t kMaxSourceRoute = 58;   // SR bytes 6..63
-inline constexpr uint8_t kNoParentPort = 0xFF;  // MGMT_PARENT_PORT at the FM
+// SR bytes 6..63: the management tree's deepest route.
+inline constexpr size_t kMaxSourceRoute = topo::ManagementTree::kMaxDepth;
+// MGMT_PARENT_PORT at the FM: no port.
+inline constexpr uint8_t kNoParentPort =
+    static_cast<uint8_t>(topo::ManagementTree::kNoPort);
 
 enum class MgmtType : uint8_t {
   kLinkEvent = 1,
@@ -33,8 +37,6 @@ enum class MgmtType : uint8_t {
   kAck = 9,
 };
 const char* MgmtTypeName(MgmtType type);
-// Every type but ACK and COUNT_REP is acknowledged (NET-7.5).
-bool MgmtNeedsAck(MgmtType type);
 
 struct LinkEventBody {
   uint8_t port = 0;

@@ -43,7 +43,10 @@ Result<ManagementTree> ManagementTree::Compute(const Topology& topology,
   return tree;
 }
 
-std::vector<PortId> ManagementTree::RouteTo(NodeId node) const {
+std::optional<std::vector<PortId>> ManagementTree::RouteTo(NodeId node) const {
+  if (!Reached(node)) {
+    return std::nullopt;
+  }
   std::vector<PortId> route;
   for (NodeId n = node; n != root_; n = parent_[n]) {
     route.push_back(down_port_[n]);

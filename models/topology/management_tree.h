@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "models/common/result.h"
@@ -30,9 +31,9 @@ class ManagementTree {
   PortId ParentPort(NodeId node) const { return parent_port_[node]; }
   // Reached nodes in BFS order, the root first.
   const std::vector<NodeId>& order() const { return order_; }
-  // The output port at each hop from the root down to reached `node`
-  // (empty for the root).
-  std::vector<PortId> RouteTo(NodeId node) const;
+  // The output port at each hop from the root down to `node` (empty for
+  // the root); nothing if the tree does not reach it.
+  std::optional<std::vector<PortId>> RouteTo(NodeId node) const;
 
  private:
   static constexpr uint32_t kUnreached = 0xFFFFFFFF;

@@ -13,7 +13,8 @@ double Ns(const sc_core::sc_time& t) { return t.to_seconds() * 1e9; }
 // "node<ID>" (NET-1.2's name of an endpoint), or nothing.
 std::optional<topo::NodeId> ParsePlacementNode(const std::string& text) {
   const std::string prefix = "node";
-  if (text.size() <= prefix.size() || text.compare(0, 4, prefix) != 0 ||
+  if (text.size() <= prefix.size() ||
+      text.compare(0, prefix.size(), prefix) != 0 ||
       text.size() > prefix.size() + 5 ||
       (text[prefix.size()] == '0' && text.size() > prefix.size() + 1)) {
     return std::nullopt;
@@ -58,7 +59,8 @@ nlohmann::ordered_json UpdateJson(const net::RouteUpdate& u) {
           {"drain_rounds", u.drain_rounds},
           {"drained", u.drained},
           {"messages", u.messages},
-          {"silent_nodes", u.silent_nodes}};
+          {"silent_nodes", u.silent_nodes},
+          {"resends", u.resends}};
 }
 
 }  // namespace

@@ -51,16 +51,20 @@ void FabricManager::TakeArrivedReports() {
        ++taken_) {
     const Report& report = reports_[taken_];
     const auto link = LinkOf(report.port);
-    if (report.up) {
-      coming_up_.insert(link);
-      last_up_ = report.arrives;
-      continue;
-    }
-    coming_up_.erase(link);  // down again: its restore is off
     bool failed = false;
     for (const topo::PortRef& end : failures_.links) {
       failed = failed || LinkOf(end) == link;
     }
+    if (report.up) {
+      // One the tables in force already use, with no down pending (a late
+      // or repeated report, in band), starts no update (NET-7.11).
+      if (failed || going_down_.count(link) > 0) {
+        coming_up_.insert(link);
+        last_up_ = report.arrives;
+      }
+      continue;
+    }
+    coming_up_.erase(link);  // down again: its restore is off
     if (!failed) {
       if (going_down_.empty()) {
         first_down_ = report.arrives;
@@ -130,11 +134,15 @@ void FabricManager::MarkFailedNodes() {
     down.insert({far->node, far->port});
   }
   for (topo::NodeId node = 0; node < topology_->NodeCount(); ++node) {
-    bool all_down = !node_failed_[node];
+    bool all_down = !node_failed_[node] || silent_.count(node) > 0;
     for (topo::PortId p = 0; all_down && p < topology_->PortCount(node); ++p) {
       all_down = !topology_->Neighbour(node, p) || down.count({node, p}) > 0;
     }
-    if (all_down) {
+    if (all_down && silent_.count(node) > 0) {
+      // Given up on, now failing for real: restored like any failed node
+      // once its links come back (NET-7.12).
+      silent_.erase(node);
+    } else if (all_down) {
       node_failed_[node] = true;
       failures_.nodes.push_back(node);
     }
@@ -148,6 +156,10 @@ void FabricManager::MarkRestoredNodes() {
   }
   auto& nodes = failures_.nodes;
   for (auto it = nodes.begin(); it != nodes.end();) {
+    if (silent_.count(*it) > 0) {
+      ++it;  // given up on: its links never went down
+      continue;
+    }
     bool back = false;
     for (topo::PortId p = 0; !back && p < topology_->PortCount(*it); ++p) {
       back = topology_->Neighbour(*it, p) && down.count(LinkOf({*it, p})) == 0;
@@ -183,6 +195,7 @@ void FabricManager::TakeSilentNodes(RouteUpdate& update) {
     if (Working(n)) {
       node_failed_[n] = true;
       failures_.nodes.push_back(n);
+      silent_.insert(n);
       ++update.silent_nodes;
       if (!silent_pending_ && going_down_.empty()) {
         first_down_ = sc_core::sc_time_stamp();
@@ -229,8 +242,11 @@ void FabricManager::Update(RouteUpdate& update) {
   const std::vector<topo::NodeId> endpoints = WorkingNodes(true);
 
   // 1. Tree: new parents root outward (in band only).
-  if (tree) {
-    channel_->SetTree(update, tree);
+  if (tree && !channel_->SetTree(update, tree)) {
+    update.failure =
+        "a node gave no answer while the management tree was rewritten; "
+        "the next update routes around it";
+    return;
   }
   // 2. Write: tables only to the nodes whose routes change (direct
   // notification).

@@ -56,6 +56,7 @@ struct RouteUpdate {
   bool restore = false;          // NET-7.11: links came back, none went down
   unsigned restored_nodes = 0;   // failed nodes taken back (NET-7.12)
   unsigned silent_nodes = 0;     // gave no answer: treated as failed
+  uint64_t resends = 0;          // in band: messages sent again (NET-7.5)
 };
 
 class FabricManager : public sc_core::sc_module {
@@ -72,7 +73,6 @@ class FabricManager : public sc_core::sc_module {
   // LINK_EVENT (NET-7.3); it arrives the channel's report latency later.
   void ReportLinkDown(topo::NodeId node, topo::PortId port);
   void ReportLinkUp(topo::NodeId node, topo::PortId port);
-  ManagementChannel& channel() { return *channel_; }
 
   const std::vector<RouteUpdate>& updates() const { return updates_; }
 
@@ -122,6 +122,10 @@ class FabricManager : public sc_core::sc_module {
   topo::FailureSet failures_;  // failed links (one end each), failed nodes
   std::vector<bool> node_failed_;
   std::vector<topo::NodeId> rejoining_;  // restored, not yet taken back
+  // Failed because they gave no answer (NET-7.5), not because their links
+  // went down: no link coming up restores them, only their links going
+  // down and up again (a reboot).
+  std::set<topo::NodeId> silent_;
   std::vector<RouteUpdate> updates_;
   bool silent_pending_ = false;  // nodes given up on: an update is due
   sc_core::sc_event report_arrived_;

@@ -27,27 +27,42 @@ MgmtMessage RegWrite(uint32_t offset, uint32_t value) {
 InBandChannel::InBandChannel(
     topo::NodeId manager, NetworkInterface& local,
     std::vector<ManagementAgent*> agents, const MgmtTimers& timers,
-    std::shared_ptr<const topo::ManagementTree> tree,
+    uint16_t max_payload, std::shared_ptr<const topo::ManagementTree> tree,
     std::function<void(topo::NodeId, topo::PortId, bool)> on_link_event)
     : manager_(manager),
       local_(local),
       agents_(std::move(agents)),
       timers_(timers),
+      // A TABLE_WRITE's body: first index and count, then 2 bytes an entry.
+      table_entries_per_message_(std::min<size_t>(
+          kMaxTableWriteEntries, (max_payload - kMgmtHeaderBytes - 6) / 2)),
       tree_(std::move(tree)),
       on_link_event_(std::move(on_link_event)),
       seq_(agents_.size(), 0),
-      event_seq_(agents_.size(), -1) {}
+      event_seq_(agents_.size(), -1) {
+  for (topo::NodeId n = 0; n < agents_.size(); ++n) {
+    parent_written_.push_back(tree_->ParentPort(n));
+  }
+}
 
-void InBandChannel::Send(topo::NodeId node, MgmtMessage message) {
+bool InBandChannel::GivenUp(topo::NodeId node) const {
+  return std::find(silent_.begin(), silent_.end(), node) != silent_.end();
+}
+
+bool InBandChannel::Send(topo::NodeId node, MgmtMessage message) {
   message.node = static_cast<uint16_t>(node);
   if (node == manager_) {
     agents_[node]->Receive(message);
-    return;
+    return true;
   }
-  const std::vector<topo::PortId> route = tree_->RouteTo(node);
-  message.route.assign(route.begin(), route.end());
+  const auto route = tree_->RouteTo(node);
+  if (!route) {
+    return false;
+  }
+  message.route.assign(route->begin(), route->end());
   message.route_ptr = 0;
   local_.SendMgmt(static_cast<uint16_t>(node), EncodeMgmt(message));
+  return true;
 }
 
 void InBandChannel::Receive(const MgmtMessage& message) {
@@ -59,7 +74,10 @@ void InBandChannel::Receive(const MgmtMessage& message) {
     MgmtMessage ack;
     ack.type = MgmtType::kAck;
     ack.seq = message.seq;
-    Send(node, ack);  // again for a resend: the first ACK was lost
+    // Again for a resend: the first ACK was lost. A node off the tree (a
+    // failed one coming back) cannot be answered until the next tree
+    // takes it in; its resends run out by themselves.
+    Send(node, ack);
     if (event_seq_[node] != message.seq) {
       event_seq_[node] = message.seq;
       const auto& event = std::get<LinkEventBody>(message.body);
@@ -80,10 +98,16 @@ std::map<topo::NodeId, MgmtMessage> InBandChannel::Round(
   replies_.clear();
   pending_.clear();
   for (const topo::NodeId n : nodes) {
+    if (GivenUp(n)) {
+      continue;
+    }
     MgmtMessage m = make(n);
     m.seq = ++seq_[n];
+    if (!Send(n, m)) {
+      silent_.push_back(n);
+      continue;
+    }
     pending_[n] = {m, 0, sc_core::sc_time_stamp() + timers_.msg_timeout};
-    Send(n, m);
     ++update.messages;
   }
   while (!pending_.empty()) {
@@ -101,7 +125,7 @@ std::map<topo::NodeId, MgmtMessage> InBandChannel::Round(
         ++it;
       } else if (p.resends < timers_.msg_retries) {
         ++p.resends;
-        ++resends_;
+        ++update.resends;
         ++update.messages;
         p.deadline = now + timers_.msg_timeout;
         Send(it->first, p.message);
@@ -118,19 +142,22 @@ std::map<topo::NodeId, MgmtMessage> InBandChannel::Round(
 
 // Root outward, one node at a time: each node's new parent already
 // forwards on the new tree when the node's ACK climbs it (NET-7.7 step 1).
-void InBandChannel::SetTree(RouteUpdate& update,
+bool InBandChannel::SetTree(RouteUpdate& update,
                             std::shared_ptr<const topo::ManagementTree> tree) {
-  const std::shared_ptr<const topo::ManagementTree> old = std::move(tree_);
   tree_ = std::move(tree);
   for (const topo::NodeId n : tree_->order()) {
     const topo::PortId parent = tree_->ParentPort(n);
-    if (n == manager_ || (old->Reached(n) && old->ParentPort(n) == parent)) {
+    if (n == manager_ || parent_written_[n] == parent) {
       continue;
     }
-    Round(update, {n}, [&](topo::NodeId) {
-      return RegWrite(regs::kMgmtParentPortOffset, parent);
-    });
+    if (Round(update, {n}, [&](topo::NodeId) {
+          return RegWrite(regs::kMgmtParentPortOffset, parent);
+        }).empty()) {
+      return false;
+    }
+    parent_written_[n] = parent;
   }
+  return true;
 }
 
 void InBandChannel::WriteTables(
@@ -151,8 +178,8 @@ void InBandChannel::WriteTables(
     tables[n] = topo::ProgrammedTableRouting::TableOf(*next, n);
   }
   const size_t size = tables.empty() ? 0 : tables.begin()->second.size();
-  for (size_t first = 0; first < size; first += kMaxTableWriteEntries) {
-    const size_t count = std::min(kMaxTableWriteEntries, size - first);
+  for (size_t first = 0; first < size; first += table_entries_per_message_) {
+    const size_t count = std::min(table_entries_per_message_, size - first);
     Round(update, changed, [&](topo::NodeId n) {
       MgmtMessage m;
       m.type = MgmtType::kTableWrite;

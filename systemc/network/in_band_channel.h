@@ -22,13 +22,14 @@ namespace lq::net {
 
 class InBandChannel : public ManagementChannel {
  public:
-  // `agents[n]` is node n's firmware (null: a switch, which in-band
-  // management does not reach); `local` is the manager node's interface.
-  // `on_link_event` takes each LINK_EVENT, once, as it arrives.
+  // `agents[n]` is node n's firmware; `local` is the manager node's
+  // interface, whose packets carry at most `max_payload` bytes; `tree` is
+  // the tree the builder preset. `on_link_event` takes each LINK_EVENT,
+  // once, as it arrives.
   InBandChannel(
       topo::NodeId manager, NetworkInterface& local,
       std::vector<ManagementAgent*> agents, const MgmtTimers& timers,
-      std::shared_ptr<const topo::ManagementTree> tree,
+      uint16_t max_payload, std::shared_ptr<const topo::ManagementTree> tree,
       std::function<void(topo::NodeId, topo::PortId, bool up)> on_link_event);
 
   // A message for the manager: ejected at its node, or from its own
@@ -38,7 +39,7 @@ class InBandChannel : public ManagementChannel {
   sc_core::sc_time report_latency() const override {
     return sc_core::SC_ZERO_TIME;
   }
-  void SetTree(RouteUpdate& update,
+  bool SetTree(RouteUpdate& update,
                std::shared_ptr<const topo::ManagementTree> tree) override;
   void WriteTables(
       RouteUpdate& update, const std::vector<topo::NodeId>& changed,
@@ -50,21 +51,25 @@ class InBandChannel : public ManagementChannel {
                      const std::vector<topo::NodeId>& nodes) override;
   std::vector<topo::NodeId> TakeSilent() override;
 
-  uint64_t resends() const { return resends_; }
-
  private:
-  // Sends each of `nodes` the message `make` builds for it, resending as
-  // NET-7.5 says, and returns the replies of those that answered.
+  // Sends each of `nodes` not given up on the message `make` builds for
+  // it, resending as NET-7.5 says, and returns the replies of those that
+  // answered. A node the tree does not reach is given up on at once.
   std::map<topo::NodeId, MgmtMessage> Round(
       RouteUpdate& update, const std::vector<topo::NodeId>& nodes,
       const std::function<MgmtMessage(topo::NodeId)>& make);
-  void Send(topo::NodeId node, MgmtMessage message);
+  // False if the tree does not reach `node`.
+  bool Send(topo::NodeId node, MgmtMessage message);
+  bool GivenUp(topo::NodeId node) const;
 
   topo::NodeId manager_;
   NetworkInterface& local_;
   std::vector<ManagementAgent*> agents_;
   MgmtTimers timers_;
+  size_t table_entries_per_message_;
   std::shared_ptr<const topo::ManagementTree> tree_;
+  // Each node's MGMT_PARENT_PORT as last acknowledged (NET-7.7 step 1).
+  std::vector<topo::PortId> parent_written_;
   std::function<void(topo::NodeId, topo::PortId, bool)> on_link_event_;
   std::vector<uint8_t> seq_;    // per node: the latest SEQ sent
   std::vector<int> event_seq_;  // per node: the latest LINK_EVENT taken
@@ -76,8 +81,7 @@ class InBandChannel : public ManagementChannel {
   std::map<topo::NodeId, Pending> pending_;      // of the round under way
   std::map<topo::NodeId, MgmtMessage> replies_;  // of the round under way
   sc_core::sc_event replied_;
-  std::vector<topo::NodeId> silent_;
-  uint64_t resends_ = 0;
+  std::vector<topo::NodeId> silent_;  // given up on, not yet taken
 };
 
 }  // namespace lq::net

@@ -95,8 +95,13 @@ void ManagementAgent::Apply() {
 }
 
 void ManagementAgent::Carry(const MgmtMessage& message) {
+  if (message.node != node_) {
+    ++malformed_;  // not for this node: nothing to carry out
+    return;
+  }
   if (message.type == MgmtType::kCountReq) {
-    // Reading changes nothing, so a repeat is answered afresh.
+    // Reading changes nothing, so a repeat is answered afresh; COUNT_REP
+    // stands for its ACK.
     CountRepBody counts;
     counts.injected = bus_.Read(regs::kInjectedOffset);
     counts.ejected = bus_.Read(regs::kEjectedOffset);
@@ -112,49 +117,61 @@ void ManagementAgent::Carry(const MgmtMessage& message) {
     Reply(message, MgmtType::kAck, {});
     return;
   }
-  last_seq_ = message.seq;
-  ++applied_;
+  bool done = true;
   switch (message.type) {
     case MgmtType::kRegWrite: {
       const auto& reg = std::get<RegWriteBody>(message.body);
-      WriteShadow(uint32_t{reg.reg} * 4, reg.value);
+      done = WriteShadow(uint32_t{reg.reg} * 4, reg.value);
       break;
     }
     case MgmtType::kTableWrite: {
       const auto& table = std::get<TableWriteBody>(message.body);
-      WriteShadow(regs::kTableIndexOffset, table.first);
-      for (const uint16_t entry : table.entries) {
-        WriteShadow(regs::kTableDataOffset, entry);
+      done = WriteShadow(regs::kTableIndexOffset, table.first);
+      for (size_t i = 0; done && i < table.entries.size(); ++i) {
+        done = WriteShadow(regs::kTableDataOffset, table.entries[i]);
       }
       break;
     }
     case MgmtType::kFreeze:
-      bus_.Write(regs::kInjectFreezeOffset, regs::kInjectFreezeFreeze.Place(1));
+      done = bus_.Write(regs::kInjectFreezeOffset,
+                        regs::kInjectFreezeFreeze.Place(1));
       break;
     case MgmtType::kResume:
-      bus_.Write(regs::kInjectFreezeOffset, 0);
+      done = bus_.Write(regs::kInjectFreezeOffset, 0);
       break;
-    case MgmtType::kSwitch: {
-      bus_.Write(regs::kTableSwitchOffset, regs::kTableSwitchApply.Place(1));
-      // The old active bank is the shadow now: write it to equal the new.
-      const auto writes = std::move(shadow_writes_);
-      shadow_writes_.clear();
-      for (const auto& [offset, value] : writes) {
-        WriteShadow(offset, value);
+    case MgmtType::kSwitch:
+      done = bus_.Write(regs::kTableSwitchOffset,
+                        regs::kTableSwitchApply.Place(1));
+      // The old active bank is the shadow now: write it to equal the new,
+      // with what was written since the previous switch (NET-7.5).
+      for (const auto& [offset, value] : shadow_writes_) {
+        done = done && bus_.Write(offset, value);
       }
+      shadow_writes_.clear();
       break;
-    }
     default:
-      break;  // a node never receives LINK_EVENT or COUNT_REP
+      ++malformed_;  // LINK_EVENT and COUNT_REP go to the manager only
+      return;
   }
+  if (!done) {
+    // The router refused an access: left unacknowledged, so the manager
+    // resends it and in the end gives this node up (NET-7.5).
+    ++refused_;
+    return;
+  }
+  last_seq_ = message.seq;
+  ++applied_;
   Reply(message, MgmtType::kAck, {});
 }
 
-void ManagementAgent::WriteShadow(uint32_t offset, uint32_t value) {
-  bus_.Write(offset, value);
+bool ManagementAgent::WriteShadow(uint32_t offset, uint32_t value) {
+  if (!bus_.Write(offset, value)) {
+    return false;
+  }
   if (InShadowBank(offset)) {
     shadow_writes_.emplace_back(offset, value);
   }
+  return true;
 }
 
 void ManagementAgent::Reply(const MgmtMessage& request, MgmtType type,

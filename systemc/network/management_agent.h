@@ -19,14 +19,9 @@
 #include "models/network/mgmt_message.h"
 #include "models/topology/topology.h"
 #include "systemc/common/register_master.h"
+#include "systemc/network/management_channel.h"
 
 namespace lq::net {
-
-// fm.msg_timeout and fm.msg_retries (NET-7.5).
-struct MgmtTimers {
-  sc_core::sc_time msg_timeout = sc_core::sc_time(100, sc_core::SC_US);
-  unsigned msg_retries = 5;
-};
 
 class ManagementAgent : public sc_core::sc_module {
  public:
@@ -52,9 +47,13 @@ class ManagementAgent : public sc_core::sc_module {
   void Fail();
   void Restore();
 
-  uint64_t applied() const { return applied_; }          // messages carried out
-  uint64_t repeats() const { return repeats_; }          // repeated SEQs
-  uint64_t malformed() const { return malformed_; }      // undecodable payloads
+  uint64_t applied() const { return applied_; }  // messages carried out
+  uint64_t repeats() const { return repeats_; }  // repeated SEQs
+  // Payloads it could not decode, and messages not for this node or of a
+  // type only the manager receives.
+  uint64_t malformed() const { return malformed_; }
+  // Messages left unacknowledged because the router refused an access.
+  uint64_t refused() const { return refused_; }
   uint64_t events_lost() const { return events_lost_; }  // never acknowledged
 
  private:
@@ -65,7 +64,7 @@ class ManagementAgent : public sc_core::sc_module {
   // TABLE_SWITCH the new shadow can be written to equal the new active
   // bank: a later SWITCH with no TABLE_WRITE before it then changes the
   // epoch and nothing else (NET-7.6's direct notification).
-  void WriteShadow(uint32_t offset, uint32_t value);
+  bool WriteShadow(uint32_t offset, uint32_t value);  // false: refused
   void Reply(const MgmtMessage& request, MgmtType type, MgmtBody body);
 
   topo::NodeId node_;
@@ -82,7 +81,8 @@ class ManagementAgent : public sc_core::sc_module {
   std::optional<uint8_t> acked_seq_;  // the manager's ACK of a LINK_EVENT
   sc_core::sc_event acked_;
   bool failed_ = false;
-  uint64_t applied_ = 0, repeats_ = 0, malformed_ = 0, events_lost_ = 0;
+  uint64_t applied_ = 0, repeats_ = 0, malformed_ = 0, refused_ = 0;
+  uint64_t events_lost_ = 0;
 };
 
 }  // namespace lq::net

@@ -17,6 +17,12 @@ namespace lq::net {
 
 struct RouteUpdate;
 
+// fm.msg_timeout and fm.msg_retries (NET-7.5).
+struct MgmtTimers {
+  sc_core::sc_time msg_timeout = sc_core::sc_time(100, sc_core::SC_US);
+  unsigned msg_retries = 5;
+};
+
 // Every method that exchanges messages is called from the manager's thread
 // and returns when every target has answered (or, in band, has been given
 // up on); the messages, replies included, are added to update.messages.
@@ -28,8 +34,10 @@ class ManagementChannel {
   // channel hands it over (the in-band channel hands it over on arrival).
   virtual sc_core::sc_time report_latency() const = 0;
   // Step 1 of NET-7.7: the new MGMT_PARENT_PORT of each node whose parent
-  // changes, root outward; later messages follow `tree`.
-  virtual void SetTree(RouteUpdate& update,
+  // changes, root outward; later messages follow `tree`. False if a node
+  // gave no answer: the nodes below it may then not hear the manager, so
+  // the update stops and the next one routes around it.
+  virtual bool SetTree(RouteUpdate& update,
                        std::shared_ptr<const topo::ManagementTree> tree) = 0;
   // Step 2: `next`'s tables and PORT_UP into the shadow banks of `changed`.
   // Every node of `working` then holds them in its shadow bank.
@@ -46,7 +54,8 @@ class ManagementChannel {
   virtual CountRepBody Count(RouteUpdate& update,
                              const std::vector<topo::NodeId>& nodes) = 0;
   // Nodes that left a message unanswered after fm.msg_retries resends
-  // since the last call: the manager treats them as failed (NET-7.5).
+  // since the last call: the manager treats them as failed (NET-7.5), and
+  // the channel asks them nothing more until then.
   virtual std::vector<topo::NodeId> TakeSilent() { return {}; }
 };
 

@@ -155,7 +155,8 @@ void Network::BuildInBandManagement(
     agents.push_back(agent.get());
   }
   auto channel = std::make_unique<InBandChannel>(
-      manager, local, std::move(agents), config.timers, shared_tree,
+      manager, local, std::move(agents), config.timers,
+      network.interface.max_payload, shared_tree,
       [this](topo::NodeId node, topo::PortId port, bool up) {
         if (up) {
           fabric_manager_->ReportLinkUp(node, port);
@@ -207,9 +208,9 @@ void Network::FailNode(topo::NodeId node) {
     agents_[node]->Fail();
   }
   source.Stop();
-  const uint64_t admitted = source.interface().admitted();
+  const uint64_t handed_over = source.interface().injected();
   const uint64_t never_admitted = source.interface().Fail();
-  router.Fail(admitted, never_admitted);
+  router.Fail(handed_over, never_admitted);
   for (topo::PortId p = 0; p < topology_->PortCount(node); ++p) {
     const auto far = topology_->Neighbour(node, p);
     if (!far) {

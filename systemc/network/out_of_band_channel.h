@@ -21,8 +21,10 @@ class OutOfBandChannel : public ManagementChannel {
                    const sc_core::sc_time& oob_latency);
 
   sc_core::sc_time report_latency() const override { return latency_; }
-  void SetTree(RouteUpdate&,
-               std::shared_ptr<const topo::ManagementTree>) override {}
+  bool SetTree(RouteUpdate&,
+               std::shared_ptr<const topo::ManagementTree>) override {
+    return true;  // out of band: no tree to keep
+  }
   void WriteTables(
       RouteUpdate& update, const std::vector<topo::NodeId>& changed,
       const std::vector<topo::NodeId>& working,

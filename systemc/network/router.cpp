@@ -474,12 +474,18 @@ void Router::SetPortUp(unsigned port) {
   wake_.notify(period_);
 }
 
-void Router::Fail(uint64_t admitted, uint64_t never_admitted) {
+void Router::Fail(uint64_t handed_over, uint64_t never_admitted) {
   // Slots already on their way in land first, so that every packet whose
   // header was sent here is held here and counted once.
   DeliverUntil(sc_core::sc_max_time());
   failed_ = true;
-  counters_.drops_node_down += never_admitted + (admitted - counters_.injected);
+  // Packets the interface had admitted, or held, whose header never
+  // entered: lost here, and counted as injected too, so that the drain's
+  // sums over this node balance once it is back (NET-7.8, NET-7.12).
+  const uint64_t lost_before_entering =
+      never_admitted + (handed_over - counters_.injected);
+  counters_.drops_node_down += lost_before_entering;
+  counters_.injected += lost_before_entering;
   for (InputVc& in : inputs_) {
     for (const InputPacket& packet : in.packets) {
       // A packet partly sent on a network port is the neighbour's to count;
@@ -616,7 +622,8 @@ void Router::RouteHeads(const sc_core::sc_time& now) {
     for (unsigned v = 0; v < vcs_; ++v) {
       InputVc& in = input(p, v);
       if (!in.packets.empty() && !in.packets.front().routed &&
-          in.packets.front().ready <= now && Routable(in.packets.front())) {
+          !in.packets.front().discard && in.packets.front().ready <= now &&
+          Routable(in.packets.front())) {
         Route(p, v, in.packets.front());
       }
     }
@@ -862,8 +869,9 @@ void Router::Send(unsigned in_port, unsigned in_vc) {
                          chunk - kRouteHeaderBytes);
     }
     if (packet.source_routed) {
-      // NET-7.4: the next hop's port is the next in the route. SR_PTR lies
-      // in this first slot (a slot holds at least the two headers).
+      // NET-7.4: the next hop's port is the next in the route. SR_PTR,
+      // payload byte 2, lies in this first slot (PHY-2.4's smallest slot
+      // holds more than 18 bytes).
       ++slot.bytes[kRouteHeaderBytes + kMgmtRoutePtrOffset];
     }
   }

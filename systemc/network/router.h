@@ -19,6 +19,7 @@
 #include <tlm>
 #include <vector>
 
+#include "models/network/mgmt_message.h"
 #include "models/network/round_robin_round.h"
 #include "models/network/route_header.h"
 #include "models/network/separable_allocator.h"
@@ -193,10 +194,11 @@ class Router : public sc_core::sc_module {
   // The node failed (NET-7.8). Its packets are lost and counted
   // (drops_node_down): those it holds or that are on their way in — all
   // but those it had begun to send to a neighbour, which counts them as cut
-  // (NET-7.1) — and, of the `admitted` packets its network interface let
-  // in, those whose header never reached it, plus `never_admitted`. It
-  // moves and answers nothing from then on.
-  void Fail(uint64_t admitted, uint64_t never_admitted);
+  // (NET-7.1) — and, of the `handed_over` packets its network interface
+  // let in or lost before (NetworkInterface::injected()), those whose
+  // header never reached it, plus `never_admitted`; those two kinds count
+  // as injected as well. It moves and answers nothing from then on.
+  void Fail(uint64_t handed_over, uint64_t never_admitted);
   bool failed() const { return failed_; }
   // The failed node came back (NET-7.12): empty, every VC free, EPOCH 0,
   // every port still down until SetPortUp (the local port's grants the
@@ -355,7 +357,7 @@ class Router : public sc_core::sc_module {
   std::shared_ptr<const topo::RoutingFunction> routing_;  // active bank
   std::shared_ptr<const topo::RoutingFunction> shadow_routing_;
   uint8_t epoch_ = 0;
-  uint8_t mgmt_parent_port_ = 0xFF;  // kNoParentPort
+  uint8_t mgmt_parent_port_ = kNoParentPort;
   std::vector<bool> port_down_;
   bool failed_ = false;
   std::deque<std::pair<sc_core::sc_time, unsigned>> flushes_;  // due, port

@@ -182,7 +182,8 @@ RouterRegisters::RouterRegisters(const sc_core::sc_module_name& name,
          }
        }});
   regs_.Hook(regs::kMgmtParentPortOffset,
-             {nullptr, nullptr, [this](uint32_t value) {
+             {[this] { return uint32_t{router_.mgmt_parent_port()}; }, nullptr,
+              [this](uint32_t value) {
                 router_.SetMgmtParentPort(static_cast<uint8_t>(
                     regs::kMgmtParentPortPort.Read(value)));
               }});

@@ -26,7 +26,7 @@ using sc_core::SC_US;
 
 constexpr unsigned kPlusX = 0, kMinusX = 1, kPlusY = 2, kMinusY = 3, kPlusZ = 4,
                    kMinusZ = 5;
-constexpr uint8_t kTtl = 20;
+constexpr uint8_t kTtl = 20, kHops = 3;
 
 // Class 0 of the last VC set: where MGMT packets travel (NET-7.4).
 unsigned MgmtVc(RouterBench& bench) {
@@ -47,7 +47,7 @@ net::MgmtMessage Message(const std::vector<uint8_t>& route, uint8_t ptr,
 
 // A MGMT packet as a neighbour sends it: `payload` after a header for
 // `dst` on `vc`, with `epoch`.
-Bytes MgmtPacket(uint16_t dst, unsigned vc, uint8_t epoch,
+Bytes MgmtPacket(uint16_t dst, unsigned vc, uint8_t epoch, uint8_t ttl,
                  const Bytes& payload) {
   net::RouteHeader header;
   header.kind = static_cast<uint8_t>(net::PacketKind::kMgmt);
@@ -56,8 +56,8 @@ Bytes MgmtPacket(uint16_t dst, unsigned vc, uint8_t epoch,
   header.src = 9;
   header.epoch = epoch;
   header.vc = static_cast<uint8_t>(vc);
-  header.ttl = kTtl;
-  header.hops = 3;
+  header.ttl = ttl;
+  header.hops = kHops;
   header.len = static_cast<uint16_t>(payload.size());
   return RoutedPacket(header, payload);
 }
@@ -68,6 +68,7 @@ struct MgmtHopCase {
   unsigned in_vc_offset;  // from MgmtVc(): 0 or 1 (class 1)
   Bytes payload;
   bool other_epoch;
+  uint8_t ttl;
   std::optional<unsigned> to;  // nullopt: dropped
   Bytes expected_payload;      // as it leaves
   const char* point;           // the test point it counts for
@@ -83,8 +84,9 @@ std::string Describe(const MgmtHopCase& hop) {
 // -Y (dimension order would take +X to node 1, its DST), one on its source
 // route leaves by SR[SR_PTR] with SR_PTR + 1, one at the route's end and,
 // once MGMT_PARENT_PORT is 0xFF, one for the manager are ejected; class 1
-// in and another epoch change nothing; routes the DUT cannot follow are
-// dropped and counted in mgmt_dropped, and the DATA counters see nothing.
+// in and another epoch change nothing; routes the DUT cannot follow, and a
+// spent TTL, drop the packet, counted in mgmt_dropped; one injected at the
+// local port is routed too; and the DATA counters see none of it.
 void ForwardsManagementByTreeAndRoute(RouterCaseContext& context) {
   RouterBench& bench = context.bench;
   Verdict& verdict = context.verdict;
@@ -103,45 +105,40 @@ void ForwardsManagementByTreeAndRoute(RouterCaseContext& context) {
   const Bytes short_payload(40, 1);
   Bytes ptr_past_count = net::EncodeMgmt(Message({kPlusX}, 1, 5));
   ptr_past_count[net::kMgmtRoutePtrOffset] = 2;
+  Bytes count_past_58 = net::EncodeMgmt(Message({kPlusX}, 0, 6));
+  count_past_58[1] = 59;  // SR_COUNT
+  const Bytes one_hop = net::EncodeMgmt(Message({kPlusX}, 0, 7));
+  const Bytes one_hop_on = net::EncodeMgmt(Message({kPlusX}, 1, 7));
 
+  // Drops, written out one field a line by the formatter otherwise.
+  const std::optional<unsigned> dropped;
   std::vector<MgmtHopCase> hops = {
-      {kPlusX, 1, to_manager, true, kMinusY, to_manager, "NET-7.4/a",
+      {kPlusX, 1, to_manager, true, kTtl, kMinusY, to_manager, "NET-7.4/a",
        "for the manager, class 1, the other epoch: by MGMT_PARENT_PORT"},
-      {kPlusY, 0, routed, false, kPlusZ, routed_on, "NET-7.4/b",
+      {kPlusY, 0, routed, false, kTtl, kPlusZ, routed_on, "NET-7.4/b",
        "on its source route: by SR[0], SR_PTR then 1"},
-      {kMinusX, 0, at_end, false, local, at_end, "NET-7.4/b",
+      {kMinusX, 0, at_end, false, kTtl, local, at_end, "NET-7.4/b",
        "SR_PTR = SR_COUNT: ejected"},
-      {kPlusZ,
-       0,
-       no_port,
-       false,
-       std::nullopt,
-       {},
-       "NET-7.4/d",
+      {local, 0, one_hop, false, kTtl, kPlusX, one_hop_on, "NET-7.4/b",
+       "injected at the local port: by SR[0]"},
+      {kPlusZ, 0, no_port, false, kTtl, dropped, Bytes(), "NET-7.4/d",
        "its route names port 9, which the DUT lacks: dropped"},
-      {kMinusZ,
-       0,
-       short_payload,
-       false,
-       std::nullopt,
-       {},
-       "NET-7.4/d",
+      {kMinusZ, 0, short_payload, false, kTtl, dropped, Bytes(), "NET-7.4/d",
        "payload of 40 bytes, shorter than a message header: dropped"},
-      {kPlusX,
-       0,
-       ptr_past_count,
-       false,
-       std::nullopt,
-       {},
-       "NET-7.4/d",
+      {kPlusX, 0, ptr_past_count, false, kTtl, dropped, Bytes(), "NET-7.4/d",
        "SR_PTR past SR_COUNT: dropped"},
+      {kPlusY, 0, count_past_58, false, kTtl, dropped, Bytes(), "NET-7.4/d",
+       "SR_COUNT 59, past the field's 58: dropped"},
+      {kMinusY, 0, routed, false, 0, dropped, Bytes(), "NET-7.4/d",
+       "TTL 0 with a network hop to take: dropped (NET-2.4)"},
   };
+  constexpr uint64_t kDropped = 5;
   const uint8_t epoch = bench.dut().epoch();
   const auto send = [&](const MgmtHopCase& hop) {
     bench.peer(hop.from).Send(
         {MgmtPacket(1, vc + hop.in_vc_offset,
                     static_cast<uint8_t>(hop.other_epoch ? epoch ^ 1 : epoch),
-                    hop.payload)},
+                    hop.ttl, hop.payload)},
         vc + hop.in_vc_offset);
     sc_core::wait(sc_time(200, SC_NS));
   };
@@ -150,8 +147,8 @@ void ForwardsManagementByTreeAndRoute(RouterCaseContext& context) {
   }
   // The manager's own node: its MGMT_PARENT_PORT is 0xFF.
   WriteRegister(context, regs::kMgmtParentPortOffset, net::kNoParentPort);
-  hops.push_back({kMinusY, 0, to_manager, false, local, to_manager, "NET-7.4/a",
-                  "for the manager at its node: ejected"});
+  hops.push_back({kMinusY, 0, to_manager, false, kTtl, local, to_manager,
+                  "NET-7.4/a", "for the manager at its node: ejected"});
   send(hops.back());
   sc_core::wait(sc_time(1, SC_US));
 
@@ -179,10 +176,11 @@ void ForwardsManagementByTreeAndRoute(RouterCaseContext& context) {
                    {hop.point});
     if (*hop.to != local) {
       verdict.Expect(got.kind == static_cast<uint8_t>(net::PacketKind::kMgmt) &&
-                         got.vc == vc && got.ttl == kTtl - 1,
+                         got.vc == vc && got.ttl == kTtl - 1 &&
+                         got.hops == kHops + 1,
                      Describe(hop) + ": header " + DescribeHeader(got) +
-                         ", expected " + "MGMT on VC " + std::to_string(vc) +
-                         " (set S-1, class 0)",
+                         ", expected MGMT on VC " + std::to_string(vc) +
+                         " (set S-1, class 0), TTL and HOPS one hop on",
                      {"NET-7.4/c"});
     }
   }
@@ -195,19 +193,34 @@ void ForwardsManagementByTreeAndRoute(RouterCaseContext& context) {
                      std::to_string(expected_out) + " expected",
                  {"NET-7.4/d"});
   const StatList stats = bench.dut().Stats();
-  const auto dropped = StatValue(stats, "mgmt_dropped").value_or(0);
-  verdict.Expect(dropped == 3,
-                 "mgmt_dropped reads " + std::to_string(dropped) +
-                     " after three unroutable MGMT packets",
+  const auto stat = [&stats](const char* name) {
+    return StatValue(stats, name).value_or(0);
+  };
+  verdict.Expect(stat("mgmt_dropped") == kDropped,
+                 "mgmt_dropped reads " + std::to_string(stat("mgmt_dropped")) +
+                     " after " + std::to_string(kDropped) +
+                     " MGMT packets that could not go on",
                  {"NET-7.4/d"});
+  const uint32_t injected = ReadRegister(context, regs::kInjectedOffset);
   const uint32_t forwarded = ReadRegister(context, regs::kForwardedOffset);
   const uint32_t ejected = ReadRegister(context, regs::kEjectedOffset);
   const uint32_t no_route = ReadRegister(context, regs::kDropsNoRouteOffset);
-  verdict.Expect(forwarded == 0 && ejected == 0 && no_route == 0,
-                 "FORWARDED " + std::to_string(forwarded) + ", EJECTED " +
-                     std::to_string(ejected) + ", DROPS_NO_ROUTE " +
-                     std::to_string(no_route) +
-                     " after MGMT packets only: expected 0 each",
+  const uint32_t ttl = ReadRegister(context, regs::kDropsTtlOffset);
+  verdict.Expect(
+      injected == 0 && forwarded == 0 && ejected == 0 && no_route == 0 &&
+          ttl == 0,
+      "INJECTED " + std::to_string(injected) + ", FORWARDED " +
+          std::to_string(forwarded) + ", EJECTED " + std::to_string(ejected) +
+          ", DROPS_NO_ROUTE " + std::to_string(no_route) + ", DROPS_TTL " +
+          std::to_string(ttl) + " after MGMT packets only: expected 0 each",
+      {"NET-8.9"});
+  verdict.Expect(stat("mgmt_injected") == 1 && stat("mgmt_forwarded") == 3 &&
+                     stat("mgmt_ejected") == 2,
+                 "mgmt_injected " + std::to_string(stat("mgmt_injected")) +
+                     ", mgmt_forwarded " +
+                     std::to_string(stat("mgmt_forwarded")) +
+                     ", mgmt_ejected " + std::to_string(stat("mgmt_ejected")) +
+                     ": expected 1, 3 and 2",
                  {"NET-8.9"});
 }
 

@@ -60,17 +60,6 @@ TEST(MgmtMessage, NET_7_5_EveryTypeRoundTrips) {
   }
 }
 
-TEST(MgmtMessage, NET_7_5_AcksAreNotAcknowledged) {
-  EXPECT_FALSE(MgmtNeedsAck(MgmtType::kAck));
-  EXPECT_FALSE(MgmtNeedsAck(MgmtType::kCountRep));
-  for (const MgmtType t :
-       {MgmtType::kLinkEvent, MgmtType::kRegWrite, MgmtType::kTableWrite,
-        MgmtType::kFreeze, MgmtType::kCountReq, MgmtType::kSwitch,
-        MgmtType::kResume}) {
-    EXPECT_TRUE(MgmtNeedsAck(t)) << MgmtTypeName(t);
-  }
-}
-
 TEST(MgmtMessage, NET_7_5_DecoderRefusesWhatBreaksTheLayout) {
   const Bytes good = EncodeMgmt(TableWrite());
   const auto refuses = [](Bytes wire, const char* why) {

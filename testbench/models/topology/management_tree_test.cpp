@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "models/topology/degraded_topology.h"
 #include "models/topology/torus.h"
 #include "testbench/models/topology/make_torus.h"
@@ -12,11 +14,15 @@
 namespace lq::topo {
 namespace {
 
-// Where `route` leads from `from`, or nullopt if it leaves the graph.
+// Where `route` leads from `from`, or nullopt if there is none or it
+// leaves the graph.
 std::optional<NodeId> Follow(const Topology& topology, NodeId from,
-                             const std::vector<PortId>& route) {
+                             const std::optional<std::vector<PortId>>& route) {
+  if (!route) {
+    return std::nullopt;
+  }
   NodeId node = from;
-  for (const PortId port : route) {
+  for (const PortId port : *route) {
     const auto far = topology.Neighbour(node, port);
     if (!far) {
       return std::nullopt;
@@ -33,12 +39,19 @@ TEST(ManagementTree, NET_7_4_ParentsLeadToTheRootAndRoutesLeadDown) {
   EXPECT_EQ(tree->ParentPort(21), ManagementTree::kNoPort);
   EXPECT_EQ(tree->order().size(), 64u) << "a spanning tree";
   EXPECT_EQ(tree->order().front(), 21u) << "root first";
+  const std::vector<uint32_t> root = torus->Coordinates(21);
   for (NodeId node = 0; node < 64; ++node) {
-    const std::vector<PortId> route = tree->RouteTo(node);
+    const std::vector<PortId> route = tree->RouteTo(node).value();
     EXPECT_EQ(Follow(*torus, 21, route), node) << "route to node " << node;
-    // BFS: the tree path is a shortest path (torus distance 3 per 4-ring
-    // at most 2 hops per dimension).
-    EXPECT_LE(route.size(), 6u);
+    // BFS: the tree path is a shortest path, as long as the torus
+    // distance (per 4-ring, the shorter way round).
+    size_t distance = 0;
+    const std::vector<uint32_t> place = torus->Coordinates(node);
+    for (size_t d = 0; d < 3; ++d) {
+      const uint32_t delta = (place[d] + 4 - root[d]) % 4;
+      distance += std::min<uint32_t>(delta, 4 - delta);
+    }
+    EXPECT_EQ(route.size(), distance) << "node " << node;
     // Climbing parent ports takes the node back to the root by the same
     // number of hops.
     NodeId at = node;
@@ -77,6 +90,7 @@ TEST(ManagementTree, NET_7_4_AvoidsFailedLinksAndNodes) {
   ASSERT_TRUE(tree.ok());
   EXPECT_FALSE(tree->Reached(5));
   EXPECT_EQ(tree->ParentPort(5), ManagementTree::kNoPort);
+  EXPECT_FALSE(tree->RouteTo(5).has_value()) << "no route to a failed node";
   EXPECT_EQ(tree->order().size(), 15u);
   EXPECT_NE(tree->ParentPort(1), 1u) << "not over the failed link";
   for (const NodeId node : tree->order()) {

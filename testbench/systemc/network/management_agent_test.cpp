@@ -39,6 +39,7 @@ struct Bench {
   std::vector<Delivered> delivered;
   std::vector<RouterNode> nodes;
   std::vector<MgmtMessage> to_manager;  // what the agent sent
+  std::vector<sc_time> sent_at;         // and when
   std::unique_ptr<ManagementAgent> agent;
 
   explicit Bench(const MgmtTimers& timers) {
@@ -52,8 +53,10 @@ struct Bench {
     }
     CableRouters(*topology, nodes);
     agent = std::make_unique<ManagementAgent>(
-        "agent", kNode, timers,
-        [this](const MgmtMessage& m) { to_manager.push_back(m); });
+        "agent", kNode, timers, [this](const MgmtMessage& m) {
+          to_manager.push_back(m);
+          sent_at.push_back(sc_core::sc_time_stamp());
+        });
     agent->bus().socket.bind(router().csr());
   }
   Router& router() { return *nodes[kNode].router; }
@@ -134,6 +137,13 @@ TEST(ManagementAgent, NET_7_6_SwitchKeepsBothBanksEqualForDirectNotification) {
     sc_core::wait(sc_time(20, SC_US));
     EXPECT_EQ(bench.router().epoch(), 0u);
     EXPECT_EQ(bench.router().routing().Name(), "table");
+    // A third SWITCH with nothing written since the second has nothing to
+    // write again: one register access.
+    const sc_time asked = sc_core::sc_time_stamp();
+    bench.agent->Receive(Command(MgmtType::kSwitch, ++seq));
+    sc_core::wait(sc_time(20, SC_US));
+    EXPECT_LT(bench.sent_at.back() - asked, sc_time(100, sc_core::SC_NS))
+        << "the shadow writes are replayed once, not at every switch";
     for (topo::NodeId dst = 0; dst < kNodes; ++dst) {
       const auto want = tables->Route(kNode, 4, 0, dst);
       const auto got = bench.router().routing().Route(kNode, 4, 0, dst);
@@ -145,8 +155,8 @@ TEST(ManagementAgent, NET_7_6_SwitchKeepsBothBanksEqualForDirectNotification) {
     sc_core::sc_stop();
   });
   sc_core::sc_start();
-  EXPECT_EQ(bench.agent->applied(), 5u);
-  EXPECT_EQ(bench.to_manager.size(), 5u);
+  EXPECT_EQ(bench.agent->applied(), 6u);
+  EXPECT_EQ(bench.to_manager.size(), 6u);
 }
 
 TEST(ManagementAgent, NET_7_7_FreezeAndCountReadTheRouter) {
@@ -162,10 +172,19 @@ TEST(ManagementAgent, NET_7_7_FreezeAndCountReadTheRouter) {
     sc_core::wait(sc_time(1, SC_US));
     bench.agent->Receive(Command(MgmtType::kResume, 3));
     sc_core::wait(sc_time(2, SC_US));
+    bench.agent->Receive(Command(MgmtType::kCountReq, 4));
+    sc_core::wait(sc_time(1, SC_US));
+    bench.agent->Receive(Command(MgmtType::kCountReq, 4));  // a resend
+    sc_core::wait(sc_time(1, SC_US));
     sc_core::sc_stop();
   });
   sc_core::sc_start();
-  ASSERT_EQ(bench.to_manager.size(), 3u);
+  ASSERT_EQ(bench.to_manager.size(), 5u);
+  for (const size_t i : {3u, 4u}) {
+    ASSERT_EQ(bench.to_manager[i].type, MgmtType::kCountRep);
+    EXPECT_EQ(std::get<CountRepBody>(bench.to_manager[i].body).injected, 1u)
+        << "a repeated COUNT_REQ is answered afresh, after RESUME";
+  }
   const MgmtMessage& rep = bench.to_manager[1];
   ASSERT_EQ(rep.type, MgmtType::kCountRep);
   EXPECT_EQ(rep.seq, 2u);
@@ -174,6 +193,28 @@ TEST(ManagementAgent, NET_7_7_FreezeAndCountReadTheRouter) {
   EXPECT_EQ(counts.ejected, 1u);
   EXPECT_EQ(counts.dropped, 0u);
   EXPECT_EQ(bench.delivered.size(), 2u) << "both delivered after RESUME";
+}
+
+TEST(ManagementAgent, NET_7_5_RefusedAccessIsNotAcknowledged) {
+  Bench bench{MgmtTimers{}};
+  ScThread driver("driver", [&] {
+    // ROUTE_MODE code 7 names no routing function: a bus error (NET-5.6).
+    bench.agent->Receive(Command(MgmtType::kRegWrite, 1,
+                                 RegWriteBody{regs::kRouteModeOffset / 4,
+                                              regs::kRouteModeMode.Place(7)}));
+    MgmtMessage other = Command(MgmtType::kFreeze, 2);
+    other.node = kNode + 1;  // not for this node
+    bench.agent->Receive(other);
+    bench.agent->Receive(Command(MgmtType::kCountRep, 3));  // manager's only
+    sc_core::wait(sc_time(2, SC_US));
+    EXPECT_EQ(bench.csr().Read(regs::kInjectFreezeOffset), 0u);
+    sc_core::sc_stop();
+  });
+  sc_core::sc_start();
+  EXPECT_TRUE(bench.to_manager.empty()) << "nothing acknowledged";
+  EXPECT_EQ(bench.agent->refused(), 1u);
+  EXPECT_EQ(bench.agent->malformed(), 2u);
+  EXPECT_EQ(bench.agent->applied(), 0u);
 }
 
 TEST(ManagementAgent, NET_7_5_LinkEventIsResentUntilAcknowledged) {
