@@ -319,58 +319,9 @@ void CycleFabric::DeliverEvents() {
 void CycleFabric::StepRouter(Router& r) {
   const unsigned inputs = r.ports * vcs_;
   const unsigned flits = config_.flits_per_packet;
-  // Route computation (NET-4, NET-8.4), then VC allocation's requests:
-  // round-robin per output VC (NET-8.3); an adaptive packet asks for the
-  // free productive VC with the most credits, else for its escape.
-  r.va_round.Clear();
-  r.ForEachOccupied([&](unsigned i) {
-    Entry& head = r.front(r.inputs[i]);
-    if (head.allocated || head.ready > now_) {
-      return;
-    }
-    if (!head.routed) {
-      Route(r, i, head);
-    }
-    if (head.discard) {
-      return;
-    }
-    unsigned o = kNone;
-    if (head.adaptive) {
-      const auto [lowest, end] =
-          routing_->AdaptiveVcs(i % vcs_, config_.vc_classes);
-      routing_->AdaptivePorts(r.node, packets_[head.packet].dst, r.candidates);
-      for (const topo::PortId port : r.candidates) {
-        for (unsigned out_vc = lowest; out_vc < end; ++out_vc) {
-          const unsigned c = port * vcs_ + out_vc;
-          const Router::OutputVc& out = r.outputs[c];
-          if (!out.owned && out.credits > 0 &&
-              (o == kNone || out.credits > r.outputs[o].credits)) {
-            o = c;
-          }
-        }
-      }
-    }
-    if (o == kNone) {
-      o = head.out_port * vcs_ + head.out_vc;
-      if (r.outputs[o].owned) {
-        return;
-      }
-    }
-    r.va_round.Offer(o, i, RoundRobinRound::Distance(i, r.va_next[o], inputs));
-  });
-  for (const unsigned o : r.va_round.touched()) {
-    const unsigned i = r.va_round.winner(o);
-    Entry& head = r.front(r.inputs[i]);
-    head.adaptive = false;
-    head.out_port = static_cast<uint16_t>(o / vcs_);
-    head.out_vc = static_cast<uint8_t>(o % vcs_);
-    head.allocated = true;
-    head.ready = now_ + config_.va_cycles;
-    r.outputs[o].owned = true;
-    r.va_next[o] = (i + 1) % inputs;
-  }
-  // Switch-allocation requests: per input port, its VCs in round-robin
-  // order; round-robin asks with the first that can send, iSLIP with all.
+  // Switch allocation first (NET-8.3). Its requests: per input port, its
+  // VCs in round-robin order; round-robin asks with the first that can
+  // send, iSLIP with all.
   SeparableAllocator& allocator = r.switch_allocator;
   allocator.Clear();
   unsigned last_port = kNone;
@@ -449,6 +400,58 @@ void CycleFabric::StepRouter(Router& r) {
     }
   };
   allocator.Allocate(send);
+  // Then route computation (NET-4, NET-8.4) and VC allocation: round-robin
+  // per output VC (NET-8.3); an adaptive packet asks for the free
+  // productive VC with the most credits, else for its escape. It comes
+  // after switch allocation, so an output VC whose last flit just won the
+  // switch, and the packet behind that flit, are allocated in this cycle.
+  r.va_round.Clear();
+  r.ForEachOccupied([&](unsigned i) {
+    Entry& head = r.front(r.inputs[i]);
+    if (head.allocated || head.ready > now_) {
+      return;
+    }
+    if (!head.routed) {
+      Route(r, i, head);
+    }
+    if (head.discard) {
+      return;
+    }
+    unsigned o = kNone;
+    if (head.adaptive) {
+      const auto [lowest, end] =
+          routing_->AdaptiveVcs(i % vcs_, config_.vc_classes);
+      routing_->AdaptivePorts(r.node, packets_[head.packet].dst, r.candidates);
+      for (const topo::PortId port : r.candidates) {
+        for (unsigned out_vc = lowest; out_vc < end; ++out_vc) {
+          const unsigned c = port * vcs_ + out_vc;
+          const Router::OutputVc& out = r.outputs[c];
+          if (!out.owned && out.credits > 0 &&
+              (o == kNone || out.credits > r.outputs[o].credits)) {
+            o = c;
+          }
+        }
+      }
+    }
+    if (o == kNone) {
+      o = head.out_port * vcs_ + head.out_vc;
+      if (r.outputs[o].owned) {
+        return;
+      }
+    }
+    r.va_round.Offer(o, i, RoundRobinRound::Distance(i, r.va_next[o], inputs));
+  });
+  for (const unsigned o : r.va_round.touched()) {
+    const unsigned i = r.va_round.winner(o);
+    Entry& head = r.front(r.inputs[i]);
+    head.adaptive = false;
+    head.out_port = static_cast<uint16_t>(o / vcs_);
+    head.out_vc = static_cast<uint8_t>(o % vcs_);
+    head.allocated = true;
+    head.ready = now_ + config_.va_cycles;
+    r.outputs[o].owned = true;
+    r.va_next[o] = (i + 1) % inputs;
+  }
   // Credits for the flits that left (NET-8.2): over the link, or at once
   // to the local interface.
   for (const unsigned i : r.dirty) {

@@ -211,11 +211,14 @@ void Router::Cycle() {
   ran_once_ = true;
   last_cycle_ = now;
   DeliverUntil(now);
-  RouteHeads(now);
-  AllocateVcs(now);
+  // Switch allocation before route computation and VC allocation (NET-8.3):
+  // an output VC whose holder's last slot wins the switch, and the packet
+  // queued behind that slot, are allocated in the same cycle.
   CollectRequests(now);
   switch_allocator_.Allocate(
       [this](unsigned port, unsigned vc) { Send(port, vc); });
+  RouteHeads(now);
+  AllocateVcs(now);
   for (const unsigned i : dirty_inputs_) {
     ReturnCredits(i);
   }

@@ -323,7 +323,8 @@ void ReadsPacketsStraddlingSlots(RouterCaseContext& context) {
 
 // NET-8.2, 8.3, 3.6: two 4,000-byte packets from +Y and -Y for +X on the
 // same output VC, whose neighbour grants 3 slots of room, then room as
-// slots arrive. NET-8.4: one packet at zero load from -X to +Y.
+// slots arrive. NET-8.4: one packet at zero load from -X to +Y; NET-8.3:
+// then six single-slot packets back to back the same way.
 void SendsNoSlotWithoutACredit(RouterCaseContext& context) {
   RouterBench& bench = context.bench;
   Verdict& verdict = context.verdict;
@@ -353,10 +354,10 @@ void SendsNoSlotWithoutACredit(RouterCaseContext& context) {
   const auto& got = east.packets();
   if (verdict.Expect(got.size() == 2 && east.bad_headers() == 0,
                      std::to_string(got.size()) + " whole packets arrived of 2",
-                     {"NET-8.3", "NET-3.6"})) {
+                     {"NET-8.3/a", "NET-3.6"})) {
     verdict.Expect(got[0].last_slot < got[1].first_slot,
                    "the two packets' slots interleaved on one VC",
-                   {"NET-8.3", "NET-3.6"});
+                   {"NET-8.3/a", "NET-3.6"});
   }
   // One credit back per slot that left each input.
   const uint64_t slots = east.received().size();
@@ -396,6 +397,33 @@ void SendsNoSlotWithoutACredit(RouterCaseContext& context) {
                      {"NET-8.4"});
     }
     verdict.Note("zero-load: header out " + Ns(latency) + " after it came in");
+  }
+
+  // NET-8.3: single-slot packets queued back to back in one input VC for
+  // one output VC leave one per cycle, each allocated the VC its
+  // predecessor's slot released in the cycle that slot won the switch.
+  // Each a routing header and a payload that is not an IPv4 frame, which
+  // the router carries as it is (NET-2.4), filling exactly one slot.
+  const Bytes filler(bench.config().router.slot_bytes - net::kRouteHeaderBytes,
+                     0x5A);
+  const std::vector<Bytes> train(
+      6, RoutedPacket(DataHeader(4, 3, kTc, 1, filler.size()), filler));
+  const size_t before = slots_out.size();
+  const size_t packets_before = bench.peer(kPlusY).packets().size();
+  bench.peer(kMinusX).Send(train, 1);
+  AwaitPackets(bench.peer(kPlusY), packets_before + train.size(),
+               sc_time(1, SC_US));
+  if (verdict.Expect(slots_out.size() == before + train.size(),
+                     std::to_string(slots_out.size() - before) +
+                         " slots left for 6 single-slot packets",
+                     {"NET-8.3/b"})) {
+    for (size_t i = before + 1; i < slots_out.size(); ++i) {
+      const sc_time gap = slots_out[i].at - slots_out[i - 1].at;
+      verdict.Expect(gap == cycle,
+                     "single-slot packet " + std::to_string(i - before) +
+                         " left " + Ns(gap) + " after the one before",
+                     {"NET-8.3/b"});
+    }
   }
 }
 
