@@ -592,20 +592,23 @@ def broken_vc_assignment_exits_1(lqemu, work, _):
                "%s: the watchdog should name the cycle: %s" % (kernel, result.stderr))
 
 
+def short_study_stats(lqemu, work, scenarios, scenario, kernel, load):
+    """The stats of a short network study of `scenario` at `load` on
+    `kernel`, which must exit 0."""
+    path = work / (kernel + "-" + scenario + ".json")
+    result = run(lqemu, "run", str(scenarios / scenario), "--quiet", "--stats", str(path),
+                 *SHORT_STUDY, "--set", "traffic.load=" + load, "--set", "sim.kernel=" + kernel)
+    expect(result.returncode == 0, "%s on %s exited %d: %s"
+           % (scenario, kernel, result.returncode, result.stderr))
+    return json.loads(path.read_text())
+
+
 def cycle_kernel_agrees_with_systemc(lqemu, work, scenarios):
     """Below saturation both kernels send the same packets over the same
     paths (same seed) and measure the same throughput and latency."""
     for scenario, load in [("comparability_4x4x4.yaml", "0.3"), ("adaptive_4x4x4.yaml", "0.5")]:
-        stats = {}
-        for kernel in ["systemc", "cycle"]:
-            path = work / (kernel + "-" + scenario + ".json")
-            result = run(lqemu, "run", str(scenarios / scenario), "--quiet",
-                         "--stats", str(path), *SHORT_STUDY, "--set",
-                         "traffic.load=" + load, "--set", "sim.kernel=" + kernel)
-            expect(result.returncode == 0, "%s on %s exited %d: %s"
-                   % (scenario, kernel, result.returncode, result.stderr))
-            stats[kernel] = json.loads(path.read_text())
-        a, b = stats["systemc"], stats["cycle"]
+        a, b = (short_study_stats(lqemu, work, scenarios, scenario, kernel, load)
+                for kernel in ["systemc", "cycle"])
         expect(b["network"]["kernel"] == "cycle", "the stats should name the kernel")
         for key in ["sent", "delivered"]:
             expect(a["integrity"][key] == b["integrity"][key],
@@ -630,13 +633,8 @@ def NET_8_3_routers_saturate_near_the_bound(lqemu, work, scenarios):
     cycle (NET-8.3, decision 0030; the old order saturated at 0.42)."""
     for scenario, floor in [("adaptive_4x4x4.yaml", 0.9), ("comparability_4x4x4.yaml", 0.6)]:
         for kernel in ["systemc", "cycle"]:
-            path = work / (kernel + "-" + scenario + ".json")
-            result = run(lqemu, "run", str(scenarios / scenario), "--quiet",
-                         "--stats", str(path), *SHORT_STUDY, "--set", "traffic.load=1.0",
-                         "--set", "sim.kernel=" + kernel)
-            expect(result.returncode == 0, "%s on %s exited %d: %s"
-                   % (scenario, kernel, result.returncode, result.stderr))
-            accepted = json.loads(path.read_text())["network"]["accepted_flits_per_node_cycle"]
+            stats = short_study_stats(lqemu, work, scenarios, scenario, kernel, "1.0")
+            accepted = stats["network"]["accepted_flits_per_node_cycle"]
             expect(accepted >= floor, "%s on %s accepted %.4f flits/node/cycle, under %.1f"
                    % (scenario, kernel, accepted, floor))
 
