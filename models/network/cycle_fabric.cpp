@@ -61,7 +61,8 @@ struct CycleFabric::Router {
         outputs(ports * vcs),
         va_next(ports * vcs, 0),
         va_round(ports * vcs),
-        switch_allocator(ports, vcs, islip_iterations) {
+        switch_allocator(ports, vcs, islip_iterations),
+        next_departure(ports, 0) {
     for (size_t i = 0; i < inputs.size(); ++i) {
       inputs[i].first = static_cast<uint32_t>(i * capacity);
     }
@@ -114,7 +115,8 @@ struct CycleFabric::Router {
   SeparableAllocator switch_allocator;
   std::vector<unsigned> dirty;  // inputs with freed flits
   std::vector<topo::PortId> candidates;
-  uint64_t held = 0;  // packets in input VCs
+  std::vector<uint64_t> next_departure;  // per output port (NET-8.11)
+  uint64_t held = 0;                     // packets in input VCs
   bool busy = false;
 };
 
@@ -157,6 +159,9 @@ CycleFabric::CycleFabric(std::shared_ptr<const topo::RoutingFunction> routing,
       config.st_cycles == 0 || config.link_cycles == 0) {
     throw std::invalid_argument("every pipeline stage takes a cycle or more");
   }
+  if (config.speedup == 0 || config.output_buffer_flits == 0) {
+    throw std::invalid_argument("a router needs a speedup and output buffers");
+  }
   const topo::Topology& topology = routing_->topology();
   endpoints_ = topology.EndpointCount();
   for (topo::NodeId n = 0; n < topology.NodeCount(); ++n) {
@@ -187,7 +192,9 @@ CycleFabric::CycleFabric(std::shared_ptr<const topo::RoutingFunction> routing,
       injections_.push({0, n});
     }
   }
-  wheel_.resize(config.sa_cycles + config.st_cycles + config.link_cycles + 1);
+  // The longest delay: a flit behind a full output queue, then the link.
+  wheel_.resize(config.sa_cycles + config.st_cycles +
+                config.output_buffer_flits + config.link_cycles + 1);
 }
 
 CycleFabric::~CycleFabric() = default;
@@ -317,11 +324,38 @@ void CycleFabric::DeliverEvents() {
 }
 
 void CycleFabric::StepRouter(Router& r) {
-  const unsigned inputs = r.ports * vcs_;
+  // Switch allocation first (NET-8.3), in `speedup` rounds (NET-8.11).
+  for (unsigned round = 0; round < config_.speedup; ++round) {
+    AllocateSwitch(r);
+  }
+  AllocateVcs(r);
+  // Credits for the flits that left (NET-8.2): over the link, or at once
+  // to the local interface.
+  for (const unsigned i : r.dirty) {
+    Router::InputVc& in = r.inputs[i];
+    if (in.freed == 0) {
+      continue;
+    }
+    const unsigned port = i / vcs_, vc = i % vcs_;
+    if (port == r.local) {
+      sources_[r.node].credits[vc] += in.freed;
+    } else {
+      const topo::PortRef far = r.far[port];
+      Schedule(config_.link_cycles, {far.node, static_cast<uint16_t>(far.port),
+                                     static_cast<uint8_t>(vc), true, in.freed});
+    }
+    in.freed = 0;
+  }
+  r.dirty.clear();
+}
+
+// Requests: per input port, its VCs in round-robin order; round-robin asks
+// with the first that can send, iSLIP with all. An output whose queue is
+// full (NET-8.11) takes no request.
+void CycleFabric::AllocateSwitch(Router& r) {
   const unsigned flits = config_.flits_per_packet;
-  // Switch allocation first (NET-8.3). Its requests: per input port, its
-  // VCs in round-robin order; round-robin asks with the first that can
-  // send, iSLIP with all.
+  const uint64_t full = now_ + config_.sa_cycles + config_.st_cycles +
+                        config_.output_buffer_flits;
   SeparableAllocator& allocator = r.switch_allocator;
   allocator.Clear();
   unsigned last_port = kNone;
@@ -348,7 +382,8 @@ void CycleFabric::StepRouter(Router& r) {
       const Entry& head = r.front(in);
       if (head.discard || !head.allocated || head.ready > now_ ||
           head.arrived == head.sent ||
-          r.outputs[head.out_port * vcs_ + head.out_vc].credits == 0) {
+          r.outputs[head.out_port * vcs_ + head.out_vc].credits == 0 ||
+          r.next_departure[head.out_port] > full) {
         continue;
       }
       allocator.Request(p, v, head.out_port);
@@ -357,54 +392,65 @@ void CycleFabric::StepRouter(Router& r) {
       }
     }
   });
-  const auto send = [this, &r, flits](unsigned p, unsigned v) {
-    Router::InputVc& in = r.inputs[p * vcs_ + v];
-    Entry& head = r.front(in);
-    ++head.sent;
-    ++in.freed;
-    r.dirty.push_back(p * vcs_ + v);
-    Router::OutputVc& out = r.outputs[head.out_port * vcs_ + head.out_vc];
-    --out.credits;
-    ++flits_switched_;
-    last_progress_ = now_;
-    // Switch allocation and crossbar traversal: the flit leaves that many
-    // cycles after the grant.
-    const uint64_t leaves = config_.sa_cycles + config_.st_cycles;
-    if (head.out_port == r.local) {
-      if (head.sent == flits) {
-        PacketRecord& packet = packets_[head.packet];
-        ++delivered_;
-        --held_;
-        if (on_delivery_) {
-          on_delivery_({packet.src, packet.dst, packet.created, now_ + leaves,
-                        packet.hops});
-        }
-        free_packets_.push_back(head.packet);
-      }
-    } else {
-      if (head.sent == 1) {
-        ++packets_[head.packet].hops;
-      }
-      ++flit_hops_;
-      const topo::PortRef far = r.far[head.out_port];
-      Schedule(leaves + config_.link_cycles,
-               {far.node, static_cast<uint16_t>(far.port),
-                static_cast<uint8_t>(head.out_vc), false, head.packet});
-    }
+  allocator.Allocate([this, &r](unsigned p, unsigned v) { SendFlit(r, p, v); });
+}
+
+void CycleFabric::SendFlit(Router& r, unsigned p, unsigned v) {
+  const unsigned flits = config_.flits_per_packet;
+  Router::InputVc& in = r.inputs[p * vcs_ + v];
+  Entry& head = r.front(in);
+  ++head.sent;
+  ++in.freed;
+  r.dirty.push_back(p * vcs_ + v);
+  Router::OutputVc& out = r.outputs[head.out_port * vcs_ + head.out_vc];
+  --out.credits;
+  ++flits_switched_;
+  last_progress_ = now_;
+  // Switch allocation and crossbar traversal: the flit leaves that many
+  // cycles after the grant, or in turn after the flits waiting at its
+  // output (NET-8.11).
+  uint64_t& next_departure = r.next_departure[head.out_port];
+  const uint64_t departs =
+      std::max(now_ + config_.sa_cycles + config_.st_cycles, next_departure);
+  next_departure = departs + 1;
+  const uint64_t leaves = departs - now_;
+  if (head.out_port == r.local) {
     if (head.sent == flits) {
-      out.owned = false;
-      r.pop_front(p * vcs_ + v);
-      --r.held;
-    } else {
-      head.ready = now_ + 1;  // later flits follow one cycle apart
+      PacketRecord& packet = packets_[head.packet];
+      ++delivered_;
+      --held_;
+      if (on_delivery_) {
+        on_delivery_(
+            {packet.src, packet.dst, packet.created, departs, packet.hops});
+      }
+      free_packets_.push_back(head.packet);
     }
-  };
-  allocator.Allocate(send);
-  // Then route computation (NET-4, NET-8.4) and VC allocation: round-robin
-  // per output VC (NET-8.3); an adaptive packet asks for the free
-  // productive VC with the most credits, else for its escape. It comes
-  // after switch allocation, so an output VC whose last flit just won the
-  // switch, and the packet behind that flit, are allocated in this cycle.
+  } else {
+    if (head.sent == 1) {
+      ++packets_[head.packet].hops;
+    }
+    ++flit_hops_;
+    const topo::PortRef far = r.far[head.out_port];
+    Schedule(leaves + config_.link_cycles,
+             {far.node, static_cast<uint16_t>(far.port),
+              static_cast<uint8_t>(head.out_vc), false, head.packet});
+  }
+  if (head.sent == flits) {
+    out.owned = false;
+    r.pop_front(p * vcs_ + v);
+    --r.held;
+  } else {
+    head.ready = now_ + 1;  // later flits follow one cycle apart
+  }
+}
+
+// Route computation (NET-4, NET-8.4) and VC allocation: round-robin per
+// output VC (NET-8.3); an adaptive packet asks for the free productive VC
+// with the most credits, else for its escape. It comes after switch
+// allocation, so an output VC whose last flit just won the switch, and the
+// packet behind that flit, are allocated in this cycle.
+void CycleFabric::AllocateVcs(Router& r) {
+  const unsigned inputs = r.ports * vcs_;
   r.va_round.Clear();
   r.ForEachOccupied([&](unsigned i) {
     Entry& head = r.front(r.inputs[i]);
@@ -419,10 +465,15 @@ void CycleFabric::StepRouter(Router& r) {
     }
     unsigned o = kNone;
     if (head.adaptive) {
+      const PacketRecord& packet = packets_[head.packet];
       const auto [lowest, end] =
           routing_->AdaptiveVcs(i % vcs_, config_.vc_classes);
-      routing_->AdaptivePorts(r.node, packets_[head.packet].dst, r.candidates);
-      for (const topo::PortId port : r.candidates) {
+      routing_->AdaptivePorts(r.node, packet.dst, r.candidates);
+      const size_t count = r.candidates.size();
+      const size_t first =
+          topo::RoutingFunction::FirstCandidate(packet.src, packet.dst, count);
+      for (size_t k = 0; k < count; ++k) {
+        const topo::PortId port = r.candidates[(first + k) % count];
         for (unsigned out_vc = lowest; out_vc < end; ++out_vc) {
           const unsigned c = port * vcs_ + out_vc;
           const Router::OutputVc& out = r.outputs[c];
@@ -452,24 +503,6 @@ void CycleFabric::StepRouter(Router& r) {
     r.outputs[o].owned = true;
     r.va_next[o] = (i + 1) % inputs;
   }
-  // Credits for the flits that left (NET-8.2): over the link, or at once
-  // to the local interface.
-  for (const unsigned i : r.dirty) {
-    Router::InputVc& in = r.inputs[i];
-    if (in.freed == 0) {
-      continue;
-    }
-    const unsigned port = i / vcs_, vc = i % vcs_;
-    if (port == r.local) {
-      sources_[r.node].credits[vc] += in.freed;
-    } else {
-      const topo::PortRef far = r.far[port];
-      Schedule(config_.link_cycles, {far.node, static_cast<uint16_t>(far.port),
-                                     static_cast<uint8_t>(vc), true, in.freed});
-    }
-    in.freed = 0;
-  }
-  r.dirty.clear();
 }
 
 // The packet at the head of input `i` of `r` takes its route (NET-4), or is

@@ -31,6 +31,8 @@ struct CycleFabricConfig {
   unsigned link_cycles = 2;  // a flit's and a credit's time on a link
   bool islip = false;        // else round-robin (NET-8.5)
   unsigned islip_iterations = 1;
+  unsigned speedup = 1;               // switch allocation rounds (NET-8.11)
+  unsigned output_buffer_flits = 32;  // per output port, with speedup
   unsigned flits_per_packet = 1;
   uint8_t initial_ttl = 64;  // NET-2.4
   // Sources: Bernoulli injection per endpoint, seeded seed + node.
@@ -105,6 +107,10 @@ class CycleFabric {
   void Step();
   void DeliverEvents();
   void StepRouter(Router& router);
+  // One round of switch allocation (NET-8.3, NET-8.11) and its grants.
+  void AllocateSwitch(Router& router);
+  void SendFlit(Router& router, unsigned port, unsigned vc);
+  void AllocateVcs(Router& router);
   void Route(Router& router, unsigned input, Entry& head);
   void StepSource(Source& source);
   void Schedule(uint64_t delay, const Event& event);

@@ -44,6 +44,19 @@ class RoutingFunction {
                              std::vector<PortId>& ports) const {
     ports.clear();
   }
+  // Where a packet from endpoint `src` to `dst` starts its search of the
+  // `count` ports AdaptivePorts() gave, going round the list from there:
+  // among equally good ports, flows then spread over all of them instead
+  // of all taking the lowest (NET-4.3). A multiplicative hash (Knuth's
+  // constant) of the pair, so that the two ways of a k/2 tie split evenly
+  // although SRC + DST of such pairs is always even.
+  static size_t FirstCandidate(NodeId src, NodeId dst, size_t count) {
+    if (count == 0) {
+      return 0;
+    }
+    const uint32_t key = (static_cast<uint32_t>(src) << 16) ^ dst;
+    return ((key * 2654435761u) >> 16) % count;
+  }
   // Whether a packet that arrived through `in_port` on class `in_class`,
   // and whose step leaves through `out_port`, still chooses among
   // AdaptivePorts() at VC allocation: one just injected at `local_port` or

@@ -80,6 +80,9 @@ Result<net::RouterConfig> ScenarioRouterConfig(
       net::ParseSwitchAllocator(params.Text("router.allocator")).value();
   router.islip_iterations =
       static_cast<unsigned>(params.Integer("router.islip_iterations"));
+  router.speedup = static_cast<unsigned>(params.Integer("router.speedup"));
+  router.output_buffer_slots =
+      static_cast<unsigned>(params.Integer("router.output_buffer_flits"));
   if (auto problem = net::RouterConfigProblem(router)) {
     return Fail(*problem);
   }
@@ -471,6 +474,8 @@ void RunOnCycleKernel(const StudyShape& shape, const ParamSet& params,
       static_cast<unsigned>(params.Integer("link.latency_cycles"));
   config.islip = router.allocator == net::SwitchAllocator::kIslip;
   config.islip_iterations = router.islip_iterations;
+  config.speedup = router.speedup;
+  config.output_buffer_flits = router.output_buffer_slots;
   config.flits_per_packet = shape.flits_per_packet;
   config.initial_ttl = shape.config.interface.initial_ttl;
   config.packets_per_cycle = shape.config.traffic.packets_per_cycle;
@@ -572,6 +577,12 @@ std::vector<ParamSpec> NetworkStudyParamSpecs() {
        {"rr", "islip"}},
       IntegerParam("router.islip_iterations", "iSLIP iterations (NET-8.5)", "1",
                    "", 1, 16),
+      IntegerParam("router.speedup",
+                   "switch allocation rounds per cycle (NET-8.11)", "1", "", 1,
+                   4),
+      IntegerParam("router.output_buffer_flits",
+                   "output queue per port, used with speedup (NET-8.11)", "32",
+                   "flits", 1, 4096),
       IntegerParam("link.latency_cycles",
                    "ideal link: slot and credit latency (link.fidelity ideal)",
                    "2", "cycles", 1, 1000000),

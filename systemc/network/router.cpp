@@ -62,6 +62,9 @@ std::optional<std::string> RouterConfigProblem(const RouterConfig& config) {
   if (config.islip_iterations == 0) {
     return "router.islip_iterations must be at least 1";
   }
+  if (config.speedup == 0 || config.output_buffer_slots == 0) {
+    return "router.speedup and router.output_buffer_slots must be at least 1";
+  }
   return std::nullopt;
 }
 
@@ -105,6 +108,7 @@ Router::Router(const sc_core::sc_module_name& name, const RouterConfig& config)
   va_next_.assign(ports * vcs_, 0);
   flits_in_.assign(ports, 0);
   flits_out_.assign(ports, 0);
+  next_departure_.assign(ports, sc_core::SC_ZERO_TIME);
   SC_HAS_PROCESS(Router);
   SC_METHOD(Cycle);
   sensitive << wake_;
@@ -214,9 +218,12 @@ void Router::Cycle() {
   // Switch allocation before route computation and VC allocation (NET-8.3):
   // an output VC whose holder's last slot wins the switch, and the packet
   // queued behind that slot, are allocated in the same cycle.
-  CollectRequests(now);
-  switch_allocator_.Allocate(
-      [this](unsigned port, unsigned vc) { Send(port, vc); });
+  // With internal speedup S, S rounds of it (NET-8.11).
+  for (unsigned round = 0; round < config_.speedup; ++round) {
+    CollectRequests(now);
+    switch_allocator_.Allocate(
+        [this](unsigned port, unsigned vc) { Send(port, vc); });
+  }
   RouteHeads(now);
   AllocateVcs(now);
   for (const unsigned i : dirty_inputs_) {
@@ -402,8 +409,7 @@ void Router::FinishCut(unsigned port, unsigned vc) {
   output(packet.out_port, packet.out_vc).owned = false;
   if (!port_down_[packet.out_port]) {
     this->port(packet.out_port)
-        .out->Put(std::move(abort),
-                  period_ * (config_.sa_cycles + config_.st_cycles));
+        .out->Put(std::move(abort), DepartureDelay(packet.out_port));
   }
   in.packets.pop_front();
   --packets_held_;
@@ -788,14 +794,19 @@ void Router::AllocateVcs(const sc_core::sc_time& now) {
 }
 
 // NET-4.3: the productive port's adaptive-class VC that is free, not paused
-// and has the most credits (the lowest port, then the lowest class, among
-// equals), or nothing, in which case the packet asks for its escape step.
+// and has the most credits (among equals, the first port from the packet's
+// first candidate, then the lowest class), or nothing, in which case the
+// packet asks for its escape step.
 std::optional<unsigned> Router::AdaptiveChoice(unsigned vc,
                                                const InputPacket& packet) {
   const auto [lowest, end] = routing_->AdaptiveVcs(vc, config_.vc_classes);
   routing_->AdaptivePorts(config_.node, packet.header.dst, candidates_);
+  const size_t count = candidates_.size();
+  const size_t first = topo::RoutingFunction::FirstCandidate(
+      packet.header.src, packet.header.dst, count);
   std::optional<unsigned> best;
-  for (const topo::PortId port : candidates_) {
+  for (size_t k = 0; k < count; ++k) {
+    const topo::PortId port = candidates_[(first + k) % count];
     if (port_down_[port] || paused(port, packet.header.tc)) {
       continue;
     }
@@ -817,7 +828,31 @@ bool Router::Sendable(unsigned port, unsigned vc, const sc_core::sc_time& now) {
   const size_t chunk = std::min(config_.slot_bytes, head.total - head.sent);
   return head.allocated && head.ready <= now &&
          head.received - head.sent >= chunk &&
-         output(head.out_port, head.out_vc).credits > 0;
+         output(head.out_port, head.out_vc).credits > 0 &&
+         !OutputFull(head.out_port, now);
+}
+
+// A slot granted now would leave SA + ST cycles later, or after the slots
+// already waiting at its output: the output is full when
+// `router.output_buffer_slots` are waiting. With speedup 1 no slot ever
+// waits, since each output passes at most one slot per cycle.
+bool Router::OutputFull(unsigned port, const sc_core::sc_time& now) const {
+  const unsigned pipeline = config_.sa_cycles + config_.st_cycles;
+  return next_departure_[port] >
+         now + period_ * (pipeline + config_.output_buffer_slots);
+}
+
+sc_core::sc_time Router::DepartureDelay(unsigned port) const {
+  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  return std::max(now + period_ * (config_.sa_cycles + config_.st_cycles),
+                  next_departure_[port]) -
+         now;
+}
+
+sc_core::sc_time Router::BookDeparture(unsigned port) {
+  const sc_core::sc_time delay = DepartureDelay(port);
+  next_departure_[port] = sc_core::sc_time_stamp() + delay + period_;
+  return delay;
 }
 
 // Switch-allocation requests, in round-robin order of VCs from each input
@@ -886,9 +921,9 @@ void Router::Send(unsigned in_port, unsigned in_vc) {
   ++flits_out_[packet.out_port];
   ++slots_moved_;
   // Switch allocation and crossbar traversal: the slot leaves the router
-  // that many cycles after the grant.
-  const sc_core::sc_time leaves =
-      period_ * (config_.sa_cycles + config_.st_cycles);
+  // that many cycles after the grant, or in turn after those waiting at
+  // its output (NET-8.11).
+  const sc_core::sc_time leaves = BookDeparture(packet.out_port);
   Probe(probe_, *this, PathPoint::kRouterOut, leaves, packet.out_port);
   port(packet.out_port).out->Put(std::move(slot), leaves);
   if (packet.sent == packet.total && packet.cut) {

@@ -59,8 +59,10 @@ struct RouterConfig {
   unsigned sa_cycles = 1;
   unsigned st_cycles = 1;
   SwitchAllocator allocator = SwitchAllocator::kRoundRobin;
-  unsigned islip_iterations = 1;  // router.islip_iterations
-  uint16_t max_payload = 9216;    // net.max_payload
+  unsigned islip_iterations = 1;      // router.islip_iterations
+  unsigned speedup = 1;               // router.speedup (NET-8.11)
+  unsigned output_buffer_slots = 32;  // router.output_buffer_slots
+  uint16_t max_payload = 9216;        // net.max_payload
 };
 
 // NET-8.9's counters.
@@ -331,6 +333,12 @@ class Router : public sc_core::sc_module {
   void CollectRequests(const sc_core::sc_time& now);
   bool Sendable(unsigned port, unsigned vc, const sc_core::sc_time& now);
   void Send(unsigned in_port, unsigned in_vc);
+  // NET-8.11's output queue: whether output `port` takes no more slots this
+  // cycle; the delay after which a slot granted to it now would leave; and
+  // that delay, booking the departure.
+  bool OutputFull(unsigned port, const sc_core::sc_time& now) const;
+  sc_core::sc_time DepartureDelay(unsigned port) const;
+  sc_core::sc_time BookDeparture(unsigned port);
   void ReturnCredits(unsigned index);
   // Slots' worth of bytes that left input VC `in` (NET-8.2): sent, padding
   // or dropped.
@@ -394,6 +402,8 @@ class Router : public sc_core::sc_module {
   std::vector<topo::PortId> candidates_;  // AdaptiveChoice()'s scratch
 
   std::vector<uint64_t> flits_in_, flits_out_;
+  // Per output port: when its next slot may leave (NET-8.11).
+  std::vector<sc_core::sc_time> next_departure_;
   RouterCounters counters_;
   uint64_t slots_moved_ = 0;
   uint64_t packets_held_ = 0;

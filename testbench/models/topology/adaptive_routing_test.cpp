@@ -1,9 +1,12 @@
 // Tests of minimal adaptive routing (NET-4.3): the productive ports are
-// exactly the minimal next hops, the escape classes are dor, and leaving the
+// exactly the minimal next hops, equal ports are shared among flows, the
+// escape classes are dor, and leaving the
 // adaptive class lands on dor as if injected there.
 #include "models/topology/adaptive_routing.h"
 
 #include <gtest/gtest.h>
+
+#include <algorithm>
 
 #include "models/topology/analytics.h"
 #include "models/topology/channel_dependency.h"
@@ -60,6 +63,42 @@ TEST(AdaptiveRouting, NET_4_3_TiesOfferBothWaysRound) {
       << "X at k/2 both ways, Y the shorter (+) way, Z already right";
   routing.AdaptivePorts(5, 5, ports);
   EXPECT_TRUE(ports.empty()) << "nothing is productive at DST";
+}
+
+// NET-4.3: among equally credited ports a flow starts at its hashed place
+// in the candidate list. On an 8x8x8 torus, the flows whose only distance
+// left is a Z tie (DST = SRC +- 256, so SRC + DST is always even) split
+// about evenly between + and -, and the flows with 3 candidates start
+// about evenly at each.
+TEST(AdaptiveRouting, NET_4_3_EqualPortsAreSharedAmongFlows) {
+  const std::shared_ptr<const Torus> torus = MakeTorus({8, 8, 8});
+  const AdaptiveRouting routing(torus);
+  std::vector<PortId> ports;
+  unsigned ties = 0, plus = 0;
+  std::vector<unsigned> starts(3, 0);
+  for (NodeId src = 0; src < torus->NodeCount(); ++src) {
+    for (NodeId dst = 0; dst < torus->NodeCount(); ++dst) {
+      routing.AdaptivePorts(src, dst, ports);
+      const size_t first =
+          RoutingFunction::FirstCandidate(src, dst, ports.size());
+      ASSERT_LT(first, std::max<size_t>(ports.size(), 1));
+      if (dst == (src + 256) % 512) {
+        ASSERT_EQ(ports.size(), 2u);
+        ++ties;
+        plus += ports[first] == Torus::PlusPort(2);
+      }
+      if (ports.size() == 3) {
+        ++starts[first];
+      }
+    }
+  }
+  ASSERT_EQ(ties, 512u);
+  EXPECT_NEAR(plus, 256.0, 0.1 * 256) << "Z ties sent the + way";
+  const double third = (starts[0] + starts[1] + starts[2]) / 3.0;
+  for (const unsigned count : starts) {
+    EXPECT_NEAR(count, third, 0.1 * third);
+  }
+  EXPECT_EQ(RoutingFunction::FirstCandidate(7, 9, 0), 0u);
 }
 
 TEST(AdaptiveRouting, NET_4_3_EscapeClassesFollowDorExactly) {
