@@ -446,9 +446,9 @@ void CycleFabric::SendFlit(Router& r, unsigned p, unsigned v) {
 
 // Route computation (NET-4, NET-8.4) and VC allocation: round-robin per
 // output VC (NET-8.3); an adaptive packet asks for the free productive VC
-// with the most credits, else for its escape. It comes after switch
-// allocation, so an output VC whose last flit just won the switch, and the
-// packet behind that flit, are allocated in this cycle.
+// with the most credits, else for its escape if that has a credit. It comes
+// after switch allocation, so an output VC whose last flit just won the switch,
+// and the packet behind that flit, are allocated in this cycle.
 void CycleFabric::AllocateVcs(Router& r) {
   const unsigned inputs = r.ports * vcs_;
   r.va_round.Clear();
@@ -485,8 +485,11 @@ void CycleFabric::AllocateVcs(Router& r) {
       }
     }
     if (o == kNone) {
+      // The escape step, or a deterministic one. An adaptive packet asks
+      // for its escape only once that VC has a credit: committed to a
+      // full escape VC it would block its input VC's adaptive packets.
       o = head.out_port * vcs_ + head.out_vc;
-      if (r.outputs[o].owned) {
+      if (r.outputs[o].owned || (head.adaptive && r.outputs[o].credits == 0)) {
         return;
       }
     }

@@ -767,9 +767,14 @@ void Router::AllocateVcs(const sc_core::sc_time& now) {
       if (head.adaptive) {
         choice = AdaptiveChoice(v, head);
       }
+      // Without a choice, the escape step or a deterministic one. An
+      // adaptive packet asks for its escape only once that VC has a
+      // credit: committed to a full escape VC it would block the adaptive
+      // packets behind it (NET-4.3).
       const unsigned o = choice ? *choice : index(head.out_port, head.out_vc);
       if (!choice && (outputs_[o].owned || port_down_[head.out_port] ||
-                      paused(head.out_port, head.header.tc))) {
+                      paused(head.out_port, head.header.tc) ||
+                      (head.adaptive && outputs_[o].credits == 0))) {
         continue;
       }
       const unsigned i = index(p, v);
