@@ -63,7 +63,7 @@ std::optional<std::string> RouterConfigProblem(const RouterConfig& config) {
     return "router.islip_iterations must be at least 1";
   }
   if (config.speedup == 0 || config.output_buffer_slots == 0) {
-    return "router.speedup and router.output_buffer_slots must be at least 1";
+    return "router.speedup and router.output_buffer_flits must be at least 1";
   }
   return std::nullopt;
 }
@@ -839,7 +839,7 @@ bool Router::Sendable(unsigned port, unsigned vc, const sc_core::sc_time& now) {
 
 // A slot granted now would leave SA + ST cycles later, or after the slots
 // already waiting at its output: the output is full when
-// `router.output_buffer_slots` are waiting. With speedup 1 no slot ever
+// `router.output_buffer_flits` are waiting. With speedup 1 no slot ever
 // waits, since each output passes at most one slot per cycle.
 bool Router::OutputFull(unsigned port, const sc_core::sc_time& now) const {
   const unsigned pipeline = config_.sa_cycles + config_.st_cycles;

@@ -61,7 +61,7 @@ struct RouterConfig {
   SwitchAllocator allocator = SwitchAllocator::kRoundRobin;
   unsigned islip_iterations = 1;      // router.islip_iterations
   unsigned speedup = 1;               // router.speedup (NET-8.11)
-  unsigned output_buffer_slots = 32;  // router.output_buffer_slots
+  unsigned output_buffer_slots = 32;  // router.output_buffer_flits
   uint16_t max_payload = 9216;        // net.max_payload
 };
 
