@@ -1,7 +1,9 @@
 // Minimal adaptive routing in the router (NET-4.3): with the dor port of a
 // flow held (a paused output), adaptive packets take the other productive
 // port and arrive while dor's wait; once the pause lifts both networks
-// deliver everything, over minimal paths, with nothing held.
+// deliver everything, over minimal paths, with nothing held. And above
+// saturation, an adaptive packet that asks for its escape VC only once that
+// VC has a credit keeps the adaptive VCs moving.
 #include <gtest/gtest.h>
 
 #include <memory>
@@ -28,11 +30,9 @@ constexpr unsigned kTarget = 14;
 constexpr uint8_t kTc = 0;
 constexpr uint64_t kPacketsPerNode = 40;
 
-std::unique_ptr<Network> MakeNetwork(const std::string& name,
-                                     const std::string& routing_name) {
-  auto topology = topo::CreateTopology("torus", {{"dims", "4x4"}}).value();
-  std::shared_ptr<const topo::RoutingFunction> routing =
-      topo::CreateRouting(routing_name, topology, {}).value();
+// Three VC classes, the adaptive one over dor's two dateline classes, in
+// one set, with 4-slot buffers.
+NetworkConfig OneAdaptiveClass() {
   NetworkConfig config;
   config.router.vc_classes = 3;
   config.router.vc_sets = 1;
@@ -40,6 +40,15 @@ std::unique_ptr<Network> MakeNetwork(const std::string& name,
   config.interface.vc_classes = 3;
   config.interface.vc_sets = 1;
   config.interface.tc_map = DefaultTcMap(1);
+  return config;
+}
+
+std::unique_ptr<Network> MakeNetwork(const std::string& name,
+                                     const std::string& routing_name) {
+  auto topology = topo::CreateTopology("torus", {{"dims", "4x4"}}).value();
+  std::shared_ptr<const topo::RoutingFunction> routing =
+      topo::CreateRouting(routing_name, topology, {}).value();
+  NetworkConfig config = OneAdaptiveClass();
   config.traffic.packets_per_cycle = 0.05;
   config.traffic.packets = kPacketsPerNode;
   config.traffic.payload_bytes = 300;  // two slots: wormhole across hops
@@ -82,6 +91,39 @@ TEST(RouterAdaptiveTest, NET_4_3_AdaptivePacketsGoAroundAHeldPort) {
       EXPECT_EQ(network->router(n).packets_held(), 0u);
     }
   }
+}
+
+// An 8x8 torus, one adaptive class over the two dateline classes, 4-slot
+// buffers, uniform traffic offered at one slot per node per cycle: the
+// escape network fills. Committed to a full escape VC, an adaptive packet
+// blocks the adaptive packets behind it; with the rule the network accepted
+// 0.40 slots per node per cycle and without it 0.24 when this was written.
+TEST(RouterAdaptiveTest,
+     NET_4_3_AdaptivePacketsAskForTheEscapeOnlyWithACredit) {
+  std::shared_ptr<const topo::Topology> topology =
+      topo::CreateTopology("torus", {{"dims", "8x8"}}).value();
+  std::shared_ptr<const topo::RoutingFunction> routing =
+      topo::CreateRouting("adaptive", topology, {}).value();
+  const unsigned nodes = topology->NodeCount();
+  NetworkConfig config = OneAdaptiveClass();
+  config.traffic.packets_per_cycle = 1.0;
+  config.traffic.payload_bytes = 200;  // one packet per slot
+  Network network("saturated", topology, routing,
+                  CreateTrafficPattern("uniform", nodes, {}).value(), config);
+  const auto ejected = [&network, nodes] {
+    uint64_t slots = 0;
+    for (unsigned n = 0; n < nodes; ++n) {
+      slots += network.router(n).flits_out(network.router(n).local_port());
+    }
+    return slots;
+  };
+  constexpr double kWarmupNs = 1000, kMeasuredNs = 3000;  // 1 ns cycles
+  sc_core::sc_start(sc_time(kWarmupNs, SC_NS));
+  const uint64_t before = ejected();
+  sc_core::sc_start(sc_time(kMeasuredNs, SC_NS));
+  const double accepted =
+      static_cast<double>(ejected() - before) / (kMeasuredNs * nodes);
+  EXPECT_GT(accepted, 0.32) << "slots per node per cycle";
 }
 
 }  // namespace
