@@ -47,6 +47,13 @@ Result<StudyPlan> Plan(const ParamSet& params) {
     return routed.error();
   }
   plan.topology = routed->topology;
+  if (plan.topology->EndpointCount() != plan.topology->NodeCount()) {
+    return Fail(
+        "topology: a transport study puts an engine on every node, "
+        "so it needs a topology without switches (a torus or a full "
+        "mesh), not " +
+        plan.topology->Describe());
+  }
   const phy::LinkProfile profile =
       phy::FindLinkProfile(params.Text("link.profile")).value();
   // One link's payload rate at full width: TRN-8.8's G, TRN-10.1's R.
@@ -93,8 +100,20 @@ Result<StudyPlan> Plan(const ParamSet& params) {
   incast.congestion = cc;
   incast.seed = static_cast<uint64_t>(params.Integer("sim.seed"));
   incast.land_apart = true;
-  if (plan.topology->EndpointCount() < 2) {
+  const unsigned nodes = plan.topology->EndpointCount();
+  if (nodes < 2) {
     return Fail("an incast needs at least 2 nodes");
+  }
+  if (!transport::IncastFits(incast, nodes)) {
+    return Fail(
+        "transport.background_pairs: " +
+        std::to_string(incast.background_pairs) +
+        " pairs need nodes of their own, 2 each, besides node 0 and "
+        "the " +
+        std::to_string(incast.senders) + " senders: " +
+        std::to_string(1 + incast.senders + 2 * incast.background_pairs) +
+        " nodes, and " + plan.topology->Describe() + " has " +
+        std::to_string(nodes));
   }
   return plan;
 }

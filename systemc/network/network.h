@@ -42,9 +42,9 @@ struct NetworkConfig {
 
 class Network : public sc_core::sc_module {
  public:
-  // Throws std::invalid_argument if an endpoint port is uncabled, the
-  // endpoints are not nodes 0..E-1, or an in-band manager cannot work here
-  // (a topology with switches, fewer than 2 VC sets, no such endpoint).
+  // A port with no cable is capped (NET-1.5). Throws std::invalid_argument
+  // if the endpoints are not nodes 0..E-1, or an in-band manager cannot work
+  // here (a topology with switches, fewer than 2 VC sets, no such endpoint).
   Network(const sc_core::sc_module_name& name,
           std::shared_ptr<const topo::Topology> topology,
           std::shared_ptr<const topo::RoutingFunction> routing,
@@ -108,7 +108,7 @@ class Network : public sc_core::sc_module {
   std::vector<std::unique_ptr<ManagementAgent>> agents_;  // in band only
   InBandChannel* in_band_ = nullptr;                      // fabric_manager_'s
   std::optional<topo::NodeId> manager_;         // the in-band manager's node
-  std::vector<std::unique_ptr<PortCap>> caps_;  // switches' empty slots
+  std::vector<std::unique_ptr<PortCap>> caps_;  // ports with no cable
 };
 
 }  // namespace lq::net

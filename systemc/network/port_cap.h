@@ -1,7 +1,8 @@
-// PortCap: what an uncabled port of a network study's switch is bound to
-// (a fat-tree edge switch whose host slots are not all populated): it takes
-// the router's credits and nothing else. No routing function sends to a
-// port without a cable (NET-5.5), so a slot arriving here is a bug.
+// PortCap: what a router port with no cable is bound to in the studies
+// without link controllers (NET-1.5: a ring of one in a torus, a fat-tree
+// edge switch's empty host slot): it takes the router's credits and nothing
+// else. No routing function selects a port without a cable (NET-1.5,
+// NET-5.5), so a slot arriving here is a bug.
 #pragma once
 
 #include <stdexcept>

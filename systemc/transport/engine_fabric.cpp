@@ -1,6 +1,7 @@
 // EngineFabric: routers, engines and flow control per node, cabled.
 #include "systemc/transport/engine_fabric.h"
 
+#include <stdexcept>
 #include <utility>
 
 #include "systemc/network/cable_routers.h"
@@ -12,6 +13,12 @@ std::vector<EngineFabricNode> BuildEngineFabric(
     std::shared_ptr<const topo::RoutingFunction> routing,
     const EngineFabricConfig& config) {
   const unsigned count = topology.EndpointCount();
+  if (count != topology.NodeCount()) {
+    throw std::invalid_argument(
+        "a fabric of transport engines needs a topology without switches, "
+        "not " +
+        topology.Describe());
+  }
   std::vector<EngineFabricNode> nodes(count);
   for (unsigned n = 0; n < count; ++n) {
     net::RouterConfig router = config.router;

@@ -16,6 +16,7 @@
 #include "models/topology/routing.h"
 #include "models/topology/topology.h"
 #include "systemc/network/network_interface.h"
+#include "systemc/network/port_cap.h"
 #include "systemc/network/router.h"
 #include "systemc/transport/router_flow_control.h"
 #include "systemc/transport/transport_engine.h"
@@ -26,6 +27,7 @@ struct EngineFabricNode {
   std::unique_ptr<net::Router> router;
   std::unique_ptr<TransportEngine> engine;
   std::unique_ptr<RouterFlowControl> flow;  // with a flow_control config
+  std::vector<std::unique_ptr<net::PortCap>> caps;  // ports with no cable
 };
 
 // `router` and `engine` are templates whose node, ports, routing and size
@@ -90,7 +92,9 @@ inline uint64_t LargestBufferedPacketBytes(uint32_t pmtu) {
 }
 
 // One node per endpoint of `topology`, routed by `routing`, cabled as the
-// topology says. Module names are "router<N>", "engine<N>", "flow<N>".
+// topology says; a port with no cable is capped (NET-1.5). Module names are
+// "router<N>", "engine<N>", "flow<N>". Throws std::invalid_argument for a
+// topology with switches: every node here carries an engine.
 std::vector<EngineFabricNode> BuildEngineFabric(
     const topo::Topology& topology,
     std::shared_ptr<const topo::RoutingFunction> routing,

@@ -16,9 +16,11 @@ IncastWorkload::IncastWorkload(const sc_core::sc_module_name& name,
       engines_(std::move(engines)),
       rkeys_(std::move(rkeys)),
       config_(config) {
-  if (engines_.size() < 2 || rkeys_.size() != engines_.size()) {
+  if (!IncastFits(config_, static_cast<unsigned>(engines_.size())) ||
+      rkeys_.size() != engines_.size()) {
     throw std::invalid_argument(
-        "an incast needs at least 2 nodes, each with a memory region");
+        "an incast needs at least 2 nodes, each with a memory region, and "
+        "2 nodes of their own per background pair");
   }
   PickFlows(static_cast<unsigned>(engines_.size()));
   for (Flow& flow : flows_) {
@@ -39,7 +41,8 @@ IncastWorkload::IncastWorkload(const sc_core::sc_module_name& name,
 }
 
 // Receiver node 0; incast senders and background pairs drawn, seeded, from
-// the other nodes, without overlap where there are enough.
+// the other nodes: senders share nodes only when there are more of them
+// than nodes, background pairs never (IncastFits).
 void IncastWorkload::PickFlows(unsigned nodes) {
   std::vector<unsigned> others;
   for (unsigned n = 1; n < nodes; ++n) {

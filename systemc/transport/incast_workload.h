@@ -51,11 +51,23 @@ struct IncastTimes {
   std::vector<double> background;
 };
 
+// Whether `config` fits `nodes` nodes: node 0 receives the incast, senders
+// may share nodes (each flow lands apart), but each background pair needs
+// two nodes that nothing else writes to or sends from, or flows would
+// overwrite each other's bytes.
+inline bool IncastFits(const IncastConfig& config, unsigned nodes) {
+  return nodes >= 2 &&
+         (config.background_pairs == 0 ||
+          uint64_t{config.senders} + 2 * uint64_t{config.background_pairs} <
+              nodes);
+}
+
 class IncastWorkload : public sc_core::sc_module {
  public:
   // `engines[n]` is node n's; a flow to node n lands at address 0 of its
   // region `rkeys[n]`, which must hold flow_bytes. Throws
-  // std::invalid_argument if there are too few nodes or a QP set-up fails.
+  // std::invalid_argument if the flows do not fit the nodes (IncastFits) or
+  // a QP set-up fails.
   IncastWorkload(const sc_core::sc_module_name& name,
                  std::vector<TransportEngine*> engines,
                  std::vector<uint32_t> rkeys, const IncastConfig& config);

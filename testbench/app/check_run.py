@@ -195,6 +195,12 @@ def bad_input_exits_2(lqemu, work, scenarios):
          "--vcd: cannot write /nonexistent/w.node0.port0.vcd"),
         # Every phase's scenario is checked before any runs.
         (["run", "--set", "transport.pmtu=300"], "phase link: "),
+        (["run", str(scenarios / "incast_4x4x4.yaml"), "--set", "topology.dims=4x4"],
+         "transport.background_pairs: 16 pairs need nodes of their own"),
+        (["run", str(scenarios / "incast_4x4x4.yaml"), "--set", "topology.name=fattree",
+          "--set", "routing.name=updown"], "needs a topology without switches"),
+        (["run", *ONE, "--set", "logical.workload=remote_access", "--set",
+          "topology.dims=2x1x2"], "node0.port2 has no cable"),
     ]
     for args, needle in cases:
         result = run(lqemu, *args)
@@ -668,6 +674,33 @@ def NET_4_3_adaptive_8x8x8_holds_up_above_saturation(lqemu, work, scenarios):
     accepted = stats["network"]["accepted_flits_per_node_cycle"]
     expect(accepted >= 0.9, "adaptive_8x8x8 at offered 1.0 accepted %.4f flits/node/cycle"
            % accepted)
+
+
+def NET_1_5_rings_of_one_run_in_every_study(lqemu, work, scenarios):
+    """A torus with a ring of one (4x4x1) has ports with no cable: the
+    network studies on both kernels, a collective and a transport study
+    cap them, route around them and deliver everything."""
+    runs = [
+        ["comparability_4x4x4.yaml", *SHORT_STUDY, "--set", "sim.kernel=systemc"],
+        ["comparability_4x4x4.yaml", *SHORT_STUDY, "--set", "sim.kernel=cycle"],
+        ["adaptive_4x4x4.yaml", *SHORT_STUDY],
+        ["allreduce_4x4x4.yaml"],
+        ["incast_4x4x4.yaml", "--set", "transport.flow_kib=64",
+         "--set", "transport.background_pairs=3"],
+    ]
+    stats_file = work / "ring_of_one.json"
+    for scenario, *args in runs:
+        result = run(lqemu, "run", str(scenarios / scenario), "--quiet", "--stats",
+                     str(stats_file), "--set", "topology.dims=4x4x1", *args)
+        expect(result.returncode == 0, "%s %s on 4x4x1 exited %d: %s"
+               % (scenario, args, result.returncode, result.stderr))
+        stats = json.loads(stats_file.read_text())
+        integrity = stats["integrity"]
+        expect(stats["nodes"] == 16 and stats["links"] == 32, "%s: %s nodes, %s links"
+               % (scenario, stats["nodes"], stats["links"]))
+        expect(integrity["sent"] > 0 and integrity["delivered"] == integrity["sent"]
+               and integrity["lost"] == integrity["corrupted"] == 0,
+               "%s %s: %s" % (scenario, args, integrity))
 
 
 def transport_study_checks_every_write(lqemu, work, scenarios):

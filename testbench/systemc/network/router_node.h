@@ -11,6 +11,7 @@
 #include "models/topology/topology.h"
 #include "systemc/network/cable_routers.h"
 #include "systemc/network/network_interface.h"
+#include "systemc/network/port_cap.h"
 #include "systemc/network/router.h"
 
 namespace lq::net {
@@ -18,6 +19,7 @@ namespace lq::net {
 struct RouterNode {
   std::unique_ptr<Router> router;
   std::unique_ptr<NetworkInterface> ni;
+  std::vector<std::unique_ptr<PortCap>> caps;  // CableRouters': no cable
 };
 
 // Node `node`'s router of `topology` routed by `routing`, with `slot_bytes`
