@@ -10,6 +10,7 @@
 #include "models/topology/fat_tree.h"
 #include "models/topology/full_mesh.h"
 #include "models/topology/path.h"
+#include "models/topology/routing_registry.h"
 #include "models/topology/torus.h"
 #include "testbench/models/topology/make_torus.h"
 
@@ -210,6 +211,31 @@ TEST(TableRouting, NET_4_7_FatTreeAndFullMeshTablesAreDeadlockFree) {
       *Build(Degrade(tree, FailureSet{{core_link}, {}})));
   ExpectDeliveredAndDeadlockFree(
       *Build(std::make_shared<FullMesh2D>(FullMesh2D::Create(8, 8).value())));
+}
+
+// NET-4.6: `table`, by its registry name, routes each topology kind with
+// a failed link and a failed node, and a torus whose ring of one leaves
+// ports with no cable (NET-1.5): every working pair is delivered and the
+// channel-dependency graph stays acyclic.
+TEST(TableRouting, NET_4_6_RoutesEveryTopologyKindWithFailures) {
+  const std::shared_ptr<const Topology> torus = MakeTorus({4, 1, 3});
+  const auto tree = std::make_shared<FatTree>(FatTree::Create(4, 14).value());
+  const auto mesh =
+      std::make_shared<FullMesh2D>(FullMesh2D::Create(4, 4).value());
+  const std::vector<std::shared_ptr<const Topology>> degraded = {
+      Degrade(torus, FailureSet{{{1, Torus::PlusPort(0)}}, {6}}),
+      Degrade(tree, FailureSet{{{tree->AggregationSwitch(1), 2}},
+                               {tree->CoreSwitch(3)}}),
+      Degrade(mesh, FailureSet{{{0, 0}}, {5}}),
+  };
+  for (const std::shared_ptr<const Topology>& topology : degraded) {
+    Result<std::unique_ptr<RoutingFunction>> table =
+        CreateRouting("table", topology, {});
+    ASSERT_TRUE(table.ok())
+        << topology->Describe() << ": " << table.error().reason;
+    EXPECT_EQ((*table)->Name(), "table");
+    ExpectDeliveredAndDeadlockFree(**table);
+  }
 }
 
 TEST(TableRouting, NET_5_4_RejectsBadClassCountsAndRoots) {

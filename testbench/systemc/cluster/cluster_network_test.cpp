@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <map>
 #include <random>
+#include <set>
 #include <string>
 #include <systemc>
 #include <vector>
@@ -126,6 +127,30 @@ TEST(ClusterNetworkTest, NET_5_6_FirmwareRoutesThenTrafficCrossesRealLinks) {
   for (unsigned n = 0; n < kNodes; ++n) {
     const net::RouterCounters& counters = cluster.node(n).router()->counters();
     EXPECT_EQ(counters.Dropped(), n == 0 ? 1u : 0u) << "node " << n;
+  }
+}
+
+// NET-1.1: each card of the cluster has one router, whose every network
+// port has a link controller of its own below it, and one local port.
+TEST(ClusterNetworkTest, NET_1_1_EveryRouterPortHasItsLinkController) {
+  const auto topology =
+      topo::CreateTopology("torus", {{"dims", "4x2x3"}}).value();
+  ClusterConfig config;
+  config.port = testing::ScaledPcie6Port();
+  Cluster cluster("cluster", config, topology);
+  ASSERT_EQ(cluster.node_count(), topology->NodeCount());
+  for (unsigned n = 0; n < cluster.node_count(); ++n) {
+    Node& node = cluster.node(n);
+    ASSERT_NE(node.router(), nullptr);
+    EXPECT_EQ(node.port_count(), topology->PortCount(n));
+    EXPECT_EQ(node.router()->port_count(), node.port_count() + 1)
+        << "the network ports and one local port";
+    EXPECT_EQ(node.router()->local_port(), node.port_count());
+    std::set<const link::LinkController*> controllers;
+    for (unsigned p = 0; p < node.port_count(); ++p) {
+      controllers.insert(&node.port(p).controller());
+    }
+    EXPECT_EQ(controllers.size(), node.port_count()) << "one per port";
   }
 }
 

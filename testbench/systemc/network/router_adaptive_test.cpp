@@ -15,6 +15,7 @@
 #include "models/topology/topology_registry.h"
 #include "models/topology/torus.h"
 #include "systemc/network/network.h"
+#include "testbench/systemc/network/one_set_config.h"
 
 namespace lq::net {
 namespace {
@@ -30,18 +31,9 @@ constexpr unsigned kTarget = 14;
 constexpr uint8_t kTc = 0;
 constexpr uint64_t kPacketsPerNode = 40;
 
-// Three VC classes, the adaptive one over dor's two dateline classes, in
-// one set, with 4-slot buffers.
-NetworkConfig OneAdaptiveClass() {
-  NetworkConfig config;
-  config.router.vc_classes = 3;
-  config.router.vc_sets = 1;
-  config.router.vc_buffer_slots = 4;
-  config.interface.vc_classes = 3;
-  config.interface.vc_sets = 1;
-  config.interface.tc_map = DefaultTcMap(1);
-  return config;
-}
+// Three VC classes, the adaptive one over dor's two dateline classes, with
+// 4-slot buffers.
+NetworkConfig OneAdaptiveClass() { return OneSetConfig(3, 4); }
 
 std::unique_ptr<Network> MakeNetwork(const std::string& name,
                                      const std::string& routing_name) {

@@ -14,6 +14,7 @@
 #include "models/topology/routing_registry.h"
 #include "models/topology/topology_registry.h"
 #include "systemc/network/network.h"
+#include "testbench/systemc/network/one_set_config.h"
 
 namespace lq::net {
 namespace {
@@ -28,14 +29,8 @@ std::unique_ptr<Network> MakeNetwork(const std::string& name,
   auto topology = topo::CreateTopology("torus", {{"dims", "4x4"}}).value();
   std::shared_ptr<const topo::RoutingFunction> routing =
       topo::CreateRouting("dor", topology, {}).value();
-  NetworkConfig config;
-  config.router.vc_classes = 2;
-  config.router.vc_sets = 1;
-  config.router.vc_buffer_slots = 8;
+  NetworkConfig config = OneSetConfig(2, 8);
   config.router.speedup = speedup;
-  config.interface.vc_classes = 2;
-  config.interface.vc_sets = 1;
-  config.interface.tc_map = DefaultTcMap(1);
   config.traffic.packets_per_cycle = 1.0;
   config.traffic.payload_bytes = 200;  // one packet per slot
   return std::make_unique<Network>(

@@ -1,7 +1,9 @@
-// NET-1.5 in the SystemC network study: a torus with a ring of one has
-// ports with no cable. The network caps them and routes around them: every
-// packet of uniform traffic arrives, nothing is left held, and no slot ever
-// leaves through a capped port (the cap would throw).
+// The SystemC network study's structure. NET-1.1: a router per node, a
+// local port on each endpoint's and none on a switch's. NET-1.5: a torus
+// with a ring of one has ports with no cable; the network caps them and
+// routes around them: every packet of uniform traffic arrives, nothing is
+// left held, and no slot ever leaves through a capped port (the cap would
+// throw).
 #include <gtest/gtest.h>
 
 #include <memory>
@@ -12,24 +14,38 @@
 #include "models/topology/topology_registry.h"
 #include "models/topology/torus.h"
 #include "systemc/network/network.h"
+#include "testbench/systemc/network/one_set_config.h"
 
 namespace lq::net {
 namespace {
 
 constexpr uint64_t kPacketsPerNode = 50;
 
-TEST(NetworkUncabled, NET_1_5_RingOfOneIsCappedAndRoutedAround) {
+TEST(NetworkStructure, NET_1_1_ARouterPerNodeAndALocalPortPerEndpoint) {
+  std::shared_ptr<const topo::Topology> tree =
+      topo::CreateTopology("fattree", {{"endpoints", "14"}}).value();
+  std::shared_ptr<const topo::RoutingFunction> updown =
+      topo::CreateRouting("updown", tree, {}).value();
+  NetworkConfig config = OneSetConfig(2, 8);
+  config.traffic.packets = 1;
+  Network network("tree", tree, updown,
+                  CreateTrafficPattern("uniform", 14, {}).value(), config);
+  ASSERT_EQ(network.routers(), tree->NodeCount());
+  EXPECT_EQ(network.nodes(), tree->EndpointCount()) << "a source per endpoint";
+  for (topo::NodeId n = 0; n < tree->NodeCount(); ++n) {
+    const unsigned local = tree->IsEndpoint(n) ? 1 : 0;
+    EXPECT_EQ(network.router(n).port_count(), tree->PortCount(n) + local)
+        << tree->NodeName(n);
+  }
+}
+
+TEST(NetworkStructure, NET_1_5_RingOfOneIsCappedAndRoutedAround) {
   std::shared_ptr<const topo::Topology> topology =
       topo::CreateTopology("torus", {{"dims", "4x1x3"}}).value();
   std::shared_ptr<const topo::RoutingFunction> routing =
       topo::CreateRouting("dor", topology, {}).value();
   const unsigned nodes = topology->NodeCount();
-  NetworkConfig config;
-  config.router.vc_classes = 2;
-  config.router.vc_sets = 1;
-  config.interface.vc_classes = 2;
-  config.interface.vc_sets = 1;
-  config.interface.tc_map = DefaultTcMap(1);
+  NetworkConfig config = OneSetConfig(2, 8);
   config.traffic.packets_per_cycle = 0.2;
   config.traffic.packets = kPacketsPerNode;
   config.traffic.payload_bytes = 300;  // two slots
