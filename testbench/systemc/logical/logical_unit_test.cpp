@@ -1,8 +1,9 @@
 // The logical unit on a 2x2 torus of transport engines (docs/spec/log.md):
 // loads, stores and atomics to local and remote global addresses, checked
-// against the cards' memories; atomicity under contention from every node;
-// same-home ordering; the errors LOG-1.3 names; paged accesses through the
-// page table.
+// against the cards' memories; a unit per node shared by its requesters;
+// atomicity under contention from every node; same-home ordering and none
+// across homes; the errors LOG-1.3 names; paged accesses through the page
+// table.
 #include <gtest/gtest.h>
 
 #include <map>
@@ -160,6 +161,54 @@ TEST(LogicalUnit, LOG_3_5_NoUpdateLostUnderContention) {
   }
   std::printf("CmpSwap loop rounds lost to another requester: %llu\n",
               static_cast<unsigned long long>(retries));
+}
+
+// LOG-1.1: every endpoint has its own unit, and several requesters share a
+// unit's one target socket: each gets its own answers.
+TEST(LogicalUnit, LOG_1_1_AUnitPerEndpointServesEachOfItsRequesters) {
+  Bench bench(2);
+  ASSERT_EQ(bench.fabric->nodes(), kNodes);
+  for (unsigned n = 0; n < kNodes; ++n) {
+    EXPECT_EQ(bench.fabric->unit(n).node(), n);
+  }
+  Answer first, second;
+  ::lq::testing::ScThread thread("thread", [&] {
+    bench.at(0, 0).Store(GlobalAddress(3, 0x40), Pattern(16, 1));
+    bench.at(0, 1).Store(GlobalAddress(3, 0x80), Pattern(16, 2));
+    first = bench.at(0, 0).Load(GlobalAddress(3, 0x80), 16);
+    second = bench.at(0, 1).Load(GlobalAddress(3, 0x40), 16);
+  });
+  RunToEnd(thread);
+  EXPECT_EQ(first.data, Pattern(16, 2)) << "requester 0 reads requester 1's";
+  EXPECT_EQ(second.data, Pattern(16, 1)) << "and requester 1 reads 0's";
+}
+
+// LOG-4.3: the unit orders nothing across homes. A local store issued just
+// after a remote store, from another requester of the same unit,
+// completes long before it; a fence between them (LOG-3.6) would be the
+// way to order them.
+TEST(LogicalUnit, LOG_4_3_DifferentHomesAreNotOrdered) {
+  Bench bench(2);
+  sc_core::sc_time remote_done, local_done;
+  ::lq::testing::ScThread remote("remote", [&] {
+    EXPECT_EQ(
+        bench.at(1, 0).Store(GlobalAddress(2, 0x1000), Pattern(256, 3)).status,
+        AccessStatus::kOk);
+    remote_done = sc_core::sc_time_stamp();
+  });
+  ::lq::testing::ScThread local("local", [&] {
+    sc_core::wait(sc_core::sc_time(1, sc_core::SC_NS));
+    EXPECT_EQ(
+        bench.at(1, 1).Store(GlobalAddress(1, 0x1000), Pattern(64, 4)).status,
+        AccessStatus::kOk);
+    local_done = sc_core::sc_time_stamp();
+  });
+  sc_core::sc_start(sc_core::sc_time(1, sc_core::SC_MS));
+  ASSERT_TRUE(remote.finished() && local.finished());
+  EXPECT_LT(local_done, remote_done)
+      << "the later local store did not wait for the remote one";
+  EXPECT_EQ(bench.fabric->memory(1).Peek(0x1000, 64), Pattern(64, 4));
+  EXPECT_EQ(bench.fabric->memory(2).Peek(0x1000, 256), Pattern(256, 3));
 }
 
 // LOG-4.1: a writer stores data then a flag to one home; a reader that
