@@ -316,6 +316,53 @@ TEST(ClusterLogicalTest, LOG_6_9_FirmwareMovesAPageToItsWriter) {
       moving_store.to_seconds() * 1e9);
 }
 
+// LOG-5.6 in firmware: pool frames are the top 4 GiB of each direct
+// region, zero when first lent, and never lent twice. Page 6 of node 0
+// takes node 2's first pool frame, then moves to node 3 (as in LOG-6.9),
+// and node 2 gets that frame back with the page's bytes still in it. Page
+// 2 of node 0, also homed on node 2, then takes node 2's second frame, not
+// the freed one, and reads zero where nothing was written.
+TEST(ClusterLogicalTest, LOG_5_6_PoolFramesAreFreshAndNeverLentTwice) {
+  Bench bench;
+  Cluster& cluster = *bench.cluster;
+  std::vector<std::unique_ptr<Requester>>& requesters = bench.requesters;
+  std::vector<AccessStatus> statuses;
+  Bytes unwritten;
+  testing::ScThread work("work", [&] {
+    ASSERT_TRUE(bench.WaitServing());
+    statuses.push_back(
+        requesters[1]->Store(PagedGa(0, 6, 0x80), Pattern(64, 1)).status);
+    sc_core::wait(sc_time(150, SC_US));  // past the hold time
+    statuses.push_back(
+        requesters[3]->Store(PagedGa(0, 6, 0x100), Pattern(8, 9)).status);
+    statuses.push_back(
+        requesters[1]->Store(PagedGa(0, 2, 0x40), Pattern(8, 7)).status);
+    const logical::testing::Answer load =
+        requesters[2]->Load(PagedGa(0, 2, 0x1000), 64);
+    statuses.push_back(load.status);
+    unwritten = load.data;
+  });
+  sc_core::sc_start(sc_time(40, sc_core::SC_MS));
+
+  const std::string transcript = bench.Transcript();
+  ASSERT_TRUE(work.finished()) << transcript;
+  EXPECT_EQ(statuses, std::vector<AccessStatus>(4, AccessStatus::kOk));
+  EXPECT_EQ(cluster.node(0).logical()->counters().migrations, 1u);
+  EXPECT_EQ(unwritten, Bytes(64, 0)) << "a frame is zero when first lent";
+  const uint64_t first = kDirect - (uint64_t{4} << 30);
+  logical::CardMemory& lender = *cluster.node(2).card_memory();
+  EXPECT_EQ(lender.Peek(first + 0x80, 64), Pattern(64, 1))
+      << "the freed frame keeps page 6's old bytes: nobody zeroed it, and "
+         "it was not lent again";
+  EXPECT_EQ(lender.Peek(first + kPage + 0x40, 8), Pattern(8, 7))
+      << "page 2 took the second frame";
+  EXPECT_TRUE(bench.Printed(
+      "node2: page service: 0 faults served, 0 pages allocated, 2 frames "
+      "lent, 0 rejected, 0 pages moved (0 abandoned), 1 frames freed, 0 "
+      "commands refused"))
+      << transcript;
+}
+
 // LOG-6.12 during a move (LOG-6.9): page 6 of node 0 lives on node 2,
 // which dies before node 3's store would move the page to node 3. The
 // copy from node 2 fails when the transport gives up on it, and the unit
