@@ -22,6 +22,12 @@ uint32_t lq_board_port_count(void) {
   return board_ports_count_get(read_register(BOARD_PORTS_OFFSET));
 }
 
+bool lq_board_port_cabled(uint32_t port) {
+  return port < 32 &&
+         ((board_cabled_ports_get(read_register(BOARD_CABLED_OFFSET)) >> port) &
+          1u) != 0;
+}
+
 uint32_t lq_board_cpu_khz(void) {
   return board_cpu_freq_khz_get(read_register(BOARD_CPU_FREQ_OFFSET));
 }

@@ -16,6 +16,11 @@ void lq_lc_enable(uint32_t port) {
   lq_lc_write(port, LC_CTRL_OFFSET, lc_ctrl_enable_set(ctrl, 1));
 }
 
+void lq_lc_disable(uint32_t port) {
+  uint32_t ctrl = lq_lc_read(port, LC_CTRL_OFFSET);
+  lq_lc_write(port, LC_CTRL_OFFSET, lc_ctrl_enable_set(ctrl, 0));
+}
+
 bool lq_lc_in_l0(uint32_t port) {
   return lc_status_ltssm_get(lq_lc_read(port, LC_STATUS_OFFSET)) == LC_LTSSM_L0;
 }

@@ -1,10 +1,11 @@
-/* link_bringup: the link bring-up firmware: enables every port's link
- * controller, waits (WFI, CLINT timeout) for each link to reach L0 while
- * handling its interrupts through the PLIC, and reports the result. On a
- * card of a fabric it then switches in the router's routes: the shadow bank
- * the board strapped (e.g. dor with the torus's ring sizes in SHAPE). On a
- * card with a logical unit it then serves, as owner of its paged region,
- * the page faults of every node (page_service.c) for as long as it runs. */
+/* link_bringup: the link bring-up firmware: enables the link controller of
+ * every port with a cable and disables the others (CABLED, NET-1.5), waits
+ * (WFI, CLINT timeout) for each link to reach L0 while handling its interrupts
+ * through the PLIC, and reports the result. On a card of a fabric it then
+ * switches in the router's routes: the shadow bank the board strapped (e.g. dor
+ * with the torus's ring sizes in SHAPE). On a card with a logical unit it then
+ * serves, as owner of its paged region, the page faults of every node
+ * (page_service.c) for as long as it runs. */
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -117,6 +118,11 @@ int main(void) {
     if (!lq_lc_present(port)) {
       printf("port %lu: no link controller (ID 0x%08lx)\n", (unsigned long)port,
              (unsigned long)lq_lc_read(port, LC_ID_OFFSET));
+      continue;
+    }
+    if (!lq_board_port_cabled(port)) {
+      lq_lc_disable(port); /* NET-1.5 */
+      printf("port %lu: no cable, disabled\n", (unsigned long)port);
       continue;
     }
     port_present[port] = true;

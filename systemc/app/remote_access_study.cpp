@@ -84,16 +84,6 @@ Result<cluster::RemoteAccessConfig> Plan(const ParamSet& params,
   }
   config.topology = routed->topology;
   config.routing = routed->routing;
-  for (topo::NodeId node = 0; node < config.topology->NodeCount(); ++node) {
-    for (topo::PortId p = 0; p < config.topology->PortCount(node); ++p) {
-      if (!config.topology->Neighbour(node, p)) {
-        return Fail("topology.dims: " + config.topology->PortName(node, p) +
-                    " has no cable (a ring of one); the boards of "
-                    "logical.workload remote_access do not model a port "
-                    "without a cable yet (NET-1.5)");
-      }
-    }
-  }
   auto image = ScenarioImage(params);
   if (!image) {
     return image.error();

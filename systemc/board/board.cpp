@@ -33,7 +33,8 @@ Board::Board(const sc_core::sc_module_name& name, const BoardConfig& config)
                                       config.cpu.clock_period),
                 static_cast<uint32_t>(sc_core::sc_time(1, sc_core::SC_SEC) /
                                       config.mtime_tick),
-                config.router, config.transport, config.logical}),
+                config.router, config.transport, config.logical,
+                config.cabled_ports.value_or((1u << config.ports) - 1)}),
       timer_irq_("timer_irq"),
       software_irq_("software_irq"),
       external_irq_("external_irq"),

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <systemc>
 #include <tlm>
@@ -54,7 +55,9 @@ struct AddressMap {
 
 struct BoardConfig {
   uint32_t node_id = 0;
-  unsigned ports = 0;      // link controllers that will be attached
+  unsigned ports = 0;  // link controllers that will be attached
+  // Bit p: port p has a cable (CABLED.PORTS, NET-1.5); unset: all of them.
+  std::optional<uint32_t> cabled_ports;
   bool router = false;     // a router will be attached (DEVICES.ROUTER)
   bool transport = false;  // so will a transport engine (DEVICES.TRANSPORT)
   bool logical = false;    // and a logical unit (DEVICES.LOGICAL)

@@ -20,6 +20,8 @@ BoardInfo::BoardInfo(const sc_core::sc_module_name& name,
               (facts.router ? regs::kDevicesRouter.Mask() : 0) |
                   (facts.transport ? regs::kDevicesTransport.Mask() : 0) |
                   (facts.logical ? regs::kDevicesLogical.Mask() : 0));
+  regs_.Store(regs::kCabledOffset,
+              regs::kCabledPorts.Place(facts.cabled_ports));
   socket.register_b_transport(this, &BoardInfo::BTransport);
   socket.register_transport_dbg(this, &BoardInfo::TransportDbg);
 }

@@ -18,9 +18,10 @@ struct BoardFacts {
   uint32_t ports = 0;
   uint32_t cpu_khz = 100000;
   uint32_t mtime_hz = 10000000;
-  bool router = false;     // DEVICES.ROUTER
-  bool transport = false;  // DEVICES.TRANSPORT
-  bool logical = false;    // DEVICES.LOGICAL
+  bool router = false;        // DEVICES.ROUTER
+  bool transport = false;     // DEVICES.TRANSPORT
+  bool logical = false;       // DEVICES.LOGICAL
+  uint32_t cabled_ports = 0;  // CABLED.PORTS: bit p, port p has a cable
 };
 
 class BoardInfo : public sc_core::sc_module {

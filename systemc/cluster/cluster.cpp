@@ -29,10 +29,12 @@ std::optional<std::string> FixedRoutingName(const topo::Topology& topology) {
 
 board::BoardConfig Cluster::BoardFor(unsigned node_id,
                                      const std::string& node_name,
-                                     unsigned ports) {
+                                     unsigned ports,
+                                     std::optional<uint32_t> cabled) {
   board::BoardConfig board = config_.board;
   board.node_id = node_id;
   board.ports = ports;
+  board.cabled_ports = cabled;
   board.on_console_line = [this, node_name](const std::string& line) {
     config_.on_console_line(node_name, line);
   };
@@ -109,9 +111,13 @@ Cluster::Cluster(const sc_core::sc_module_name& name,
       throw std::invalid_argument(node_name + " has " + std::to_string(ports) +
                                   " ports; a board maps at most 8");
     }
+    uint32_t cabled = 0;
+    for (unsigned port = 0; port < ports; ++port) {
+      cabled |= topology.Neighbour(id, port) ? 1u << port : 0;
+    }
     nodes_.push_back(std::make_unique<Node>(
-        node_name.c_str(), BoardFor(id, node_name, ports), PortsFor(id, ports),
-        NetworkFor(id, shared_topology)));
+        node_name.c_str(), BoardFor(id, node_name, ports, cabled),
+        PortsFor(id, ports), NetworkFor(id, shared_topology)));
     if (fixed) {
       nodes_.back()->router()->registers().PresetMode(*fixed);
     }
@@ -126,9 +132,18 @@ Cluster::Cluster(const sc_core::sc_module_name& name,
   for (topo::NodeId id = 0; id < topology.EndpointCount(); ++id) {
     for (topo::PortId port = 0; port < topology.PortCount(id); ++port) {
       const auto far = topology.Neighbour(id, port);
-      if (!far || !topology.IsEndpoint(far->node)) {
+      if (!far) {  // a ring of one: no far end, and CABLED says so (NET-1.5)
+        LinkPort& end = nodes_[id]->port(port);
+        no_cables_.push_back(std::make_unique<phy::NoCable>(
+            ("no_cable" + std::to_string(no_cables_.size())).c_str(),
+            end.phy.AllLanes()));
+        Connect(end.cable(), no_cables_.back()->cable);
+        continue;
+      }
+      if (!topology.IsEndpoint(far->node)) {
         throw std::invalid_argument(topology.PortName(id, port) +
-                                    " is not cabled to another card");
+                                    " is cabled to a switch, which a card "
+                                    "cluster does not model");
       }
       // Each cable once, from its lower end.
       if (far->node > id || (far->node == id && far->port > port)) {

@@ -10,6 +10,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <systemc>
 #include <vector>
@@ -17,6 +18,7 @@
 #include "models/elf/elf_image.h"
 #include "models/topology/topology.h"
 #include "systemc/cluster/node.h"
+#include "systemc/phy/no_cable.h"
 
 namespace lq::cluster {
 
@@ -77,8 +79,10 @@ class Cluster : public sc_core::sc_module {
   void FlushConsoles();
 
  private:
+  // `cabled`: bit p, port p has a cable (NET-1.5); unset, every port.
   board::BoardConfig BoardFor(unsigned node_id, const std::string& node_name,
-                              unsigned ports);
+                              unsigned ports,
+                              std::optional<uint32_t> cabled = std::nullopt);
   // `port`'s settings for each port of node `node_id`, with its RTL ports'.
   std::vector<LinkPortConfig> PortsFor(unsigned node_id, unsigned ports) const;
   void CheckRtlPorts() const;
@@ -90,7 +94,8 @@ class Cluster : public sc_core::sc_module {
 
   ClusterConfig config_;
   std::vector<std::unique_ptr<Node>> nodes_;
-  std::vector<std::unique_ptr<LinkPort>> partners_;  // bench mode only
+  std::vector<std::unique_ptr<phy::NoCable>> no_cables_;  // NET-1.5
+  std::vector<std::unique_ptr<LinkPort>> partners_;       // bench mode only
   std::vector<std::unique_ptr<link::SlotSink>> partner_sinks_;
   // Partners have no board; their register sockets still need a peer.
   std::vector<std::unique_ptr<tlm_utils::simple_initiator_socket<Cluster>>>

@@ -111,9 +111,13 @@ Result<RemoteAccessReport> MeasureRemoteAccess(
   if (!farthest) {
     return farthest.error();
   }
-  const auto neighbour = config.topology->Neighbour(0, 0);
+  std::optional<topo::PortRef> neighbour;  // over node 0's first cable
+  for (topo::PortId p = 0; !neighbour && p < config.topology->PortCount(0);
+       ++p) {
+    neighbour = config.topology->Neighbour(0, p);
+  }
   if (!neighbour) {
-    return Fail("node 0 has no neighbour on port 0");
+    return Fail("node 0 has no cable to a neighbour");
   }
   std::vector<std::unique_ptr<Probe>> probes;
   for (const char* access : {"load", "store", "fault"}) {

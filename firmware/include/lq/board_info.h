@@ -1,5 +1,6 @@
 /* The board information block at 0x0010_1000 (docs/registers/board.md): node
- * id, port count, clock rates, the optional devices and a scratch register. */
+ * id, port count, which ports have a cable, clock rates, the optional devices
+ * and a scratch register. */
 #ifndef LQ_BOARD_INFO_H_
 #define LQ_BOARD_INFO_H_
 
@@ -14,6 +15,8 @@ bool lq_board_info_present(void);
 uint32_t lq_board_id(void); /* the raw ID register */
 uint32_t lq_board_node_id(void);
 uint32_t lq_board_port_count(void);
+/* Whether `port` has a cable (CABLED, NET-1.5): one without stays disabled. */
+bool lq_board_port_cabled(uint32_t port);
 uint32_t lq_board_cpu_khz(void);
 uint32_t lq_board_mtime_hz(void);
 /* The raw DEVICES register: which optional blocks the address map holds

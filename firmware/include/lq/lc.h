@@ -30,6 +30,9 @@ bool lq_lc_present(uint32_t port);
    while the bit stays set. */
 void lq_lc_enable(uint32_t port);
 
+/* Clears CTRL.ENABLE (which resets to 1): the link is held in DISABLED. */
+void lq_lc_disable(uint32_t port);
+
 /* True if the port's LTSSM is in L0: the link is up. */
 bool lq_lc_in_l0(uint32_t port);
 

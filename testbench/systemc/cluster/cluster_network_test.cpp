@@ -5,7 +5,7 @@
 // network interface cross routers and real links: all must arrive once,
 // intact, over minimal dimension-order paths, with nothing dropped. Before
 // the switch the routers' tables are empty and drop what they are given
-// (NET-5.5).
+// (NET-5.5). Also NET-1.5: a ring of one's ports stay disabled; and NET-1.1.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -46,6 +46,23 @@ Bytes Payload(unsigned src, unsigned seq) {
   return payload;
 }
 
+// In a test thread: waits up to 5 ms for every card's firmware to switch
+// in its routes (router epoch 1).
+bool WaitRouted(Cluster& cluster) {
+  auto routed = [&cluster] {
+    for (unsigned n = 0; n < cluster.node_count(); ++n) {
+      if (cluster.node(n).router()->epoch() != 1) {
+        return false;
+      }
+    }
+    return true;
+  };
+  for (int t = 0; t < 500 && !routed(); ++t) {
+    sc_core::wait(sc_time(10, SC_US));
+  }
+  return routed();
+}
+
 TEST(ClusterNetworkTest, NET_5_6_FirmwareRoutesThenTrafficCrossesRealLinks) {
   const auto image = testing::ReadFirmwareImage(LQ_FIRMWARE_IMAGE);
   ASSERT_TRUE(image.ok()) << image.error().reason;
@@ -69,18 +86,7 @@ TEST(ClusterNetworkTest, NET_5_6_FirmwareRoutesThenTrafficCrossesRealLinks) {
   testing::ScThread traffic("traffic", [&] {
     // Before any route: the empty table drops (NET-5.5).
     cluster.node(0).interface()->Send(1, 0, Payload(0, 99));
-    auto routed = [&] {
-      for (unsigned n = 0; n < kNodes; ++n) {
-        if (cluster.node(n).router()->epoch() != 1) {
-          return false;
-        }
-      }
-      return true;
-    };
-    for (int t = 0; t < 500 && !routed(); ++t) {
-      sc_core::wait(sc_time(10, SC_US));
-    }
-    ASSERT_TRUE(routed()) << "every firmware switched in its routes";
+    ASSERT_TRUE(WaitRouted(cluster)) << "every firmware switched in its routes";
     EXPECT_EQ(cluster.node(0).router()->counters().drops_no_route, 1u);
     EXPECT_TRUE(delivered.empty());
 
@@ -127,6 +133,72 @@ TEST(ClusterNetworkTest, NET_5_6_FirmwareRoutesThenTrafficCrossesRealLinks) {
   for (unsigned n = 0; n < kNodes; ++n) {
     const net::RouterCounters& counters = cluster.node(n).router()->counters();
     EXPECT_EQ(counters.Dropped(), n == 0 ? 1u : 0u) << "node " << n;
+  }
+}
+
+// NET-1.5 on boards: a 4x1x2 torus leaves every card's Y ports (2 and 3)
+// without a cable. CABLED says so, the bring-up firmware disables their
+// link controllers and trains the other four, switches in its routes,
+// and a packet from node 0 reaches every other card.
+TEST(ClusterNetworkTest, NET_1_5_PortsWithoutACableStayDisabled) {
+  const auto image = testing::ReadFirmwareImage(LQ_FIRMWARE_IMAGE);
+  ASSERT_TRUE(image.ok()) << image.error().reason;
+  std::vector<std::string> console;
+  std::vector<net::Delivered> delivered;
+  ClusterConfig config;
+  config.port = testing::ScaledPcie6Port();
+  config.on_console_line = [&](const std::string& node,
+                               const std::string& line) {
+    console.push_back(node + ": " + line);
+  };
+  config.on_delivery = [&](unsigned, net::Delivered d) {
+    delivered.push_back(std::move(d));
+  };
+  const auto topology =
+      topo::CreateTopology("torus", {{"dims", "4x1x2"}}).value();
+  const unsigned nodes = topology->NodeCount();
+  Cluster cluster("cluster", config, topology);
+  ASSERT_TRUE(cluster.Load(*image).ok());
+
+  testing::ScThread traffic("traffic", [&] {
+    ASSERT_TRUE(WaitRouted(cluster)) << "every firmware switched in its routes";
+    for (unsigned dst = 1; dst < nodes; ++dst) {
+      cluster.node(0).interface()->Send(static_cast<uint16_t>(dst), 3,
+                                        Payload(0, dst));
+    }
+    for (int t = 0; t < 100 && delivered.size() < nodes - 1; ++t) {
+      sc_core::wait(sc_time(10, SC_US));
+    }
+  });
+  sc_core::sc_start(sc_time(6, sc_core::SC_MS));
+
+  std::string transcript;
+  for (const auto& line : console) {
+    transcript += line + "\n";
+  }
+  EXPECT_EQ(delivered.size(), nodes - 1) << transcript;
+  for (unsigned n = 0; n < nodes; ++n) {
+    const std::string name = "node" + std::to_string(n) + ": ";
+    for (unsigned p = 0; p < 6; ++p) {
+      const bool cabled = p != 2 && p != 3;
+      EXPECT_EQ(cluster.node(n).port(p).controller().ltssm_state(),
+                cabled ? link::LtssmState::kL0 : link::LtssmState::kDisabled)
+          << name << "port " << p;
+      if (!cabled) {
+        const std::string line =
+            name + "port " + std::to_string(p) + ": no cable, disabled";
+        EXPECT_NE(std::find(console.begin(), console.end(), line),
+                  console.end())
+            << line << "\n"
+            << transcript;
+      }
+    }
+    const std::string up = name + "link bring-up: 4 of 4 ports up";
+    EXPECT_TRUE(std::any_of(
+        console.begin(), console.end(),
+        [&](const std::string& line) { return line.rfind(up, 0) == 0; }))
+        << up << "\n"
+        << transcript;
   }
 }
 
