@@ -35,6 +35,9 @@ using sc_core::SC_US;
 constexpr unsigned kNodes = 4;
 constexpr uint64_t kPage = 64 * 1024;
 constexpr uint64_t kDirect = uint64_t{16} << 30;
+// page_service's first pool frame: the pool is the top 4 GiB of the 16 GiB
+// direct region (LOG-5.6).
+constexpr uint64_t kFirstPoolFrame = kDirect - (uint64_t{4} << 30);
 
 uint64_t PagedGa(uint16_t owner, uint64_t page, uint64_t offset = 0) {
   return logical::GlobalAddress(owner, kDirect + page * kPage + offset);
@@ -178,12 +181,10 @@ TEST(ClusterLogicalTest,
   EXPECT_EQ(loaded, twice) << "nodes 2 and 3 read node 1's store";
   EXPECT_TRUE(again_ok);
   EXPECT_EQ(refaults, 0u) << "LOG-5.7: one fault per page and node";
-  // page_service's pool starts 4 GiB below the top of the 16 GiB region:
-  // page 6 took node 2's first pool frame, page 4 node 0's.
-  const uint64_t first_frame = (kDirect - (uint64_t{4} << 30)) / kPage;
-  EXPECT_EQ(cluster.node(2).card_memory()->Peek(first_frame * kPage + 0x80, 64),
+  // Page 6 took node 2's first pool frame, page 4 node 0's.
+  EXPECT_EQ(cluster.node(2).card_memory()->Peek(kFirstPoolFrame + 0x80, 64),
             Pattern(64, 1));
-  EXPECT_EQ(cluster.node(0).card_memory()->Peek(first_frame * kPage, 8),
+  EXPECT_EQ(cluster.node(0).card_memory()->Peek(kFirstPoolFrame, 8),
             Pattern(8, 2));
   EXPECT_EQ(cluster.finished_nodes(), kNodes) << transcript;
   EXPECT_EQ(cluster.worst_status(), 0) << transcript;
@@ -290,11 +291,10 @@ TEST(ClusterLogicalTest, LOG_6_9_FirmwareMovesAPageToItsWriter) {
   EXPECT_EQ(at200, Pattern(8, 5));
   EXPECT_EQ(at100, Pattern(8, 9));
   // The page now lives in node 3's first pool frame.
-  const uint64_t frame = (kDirect - (uint64_t{4} << 30)) / kPage * kPage;
   logical::CardMemory& home = *cluster.node(3).card_memory();
-  EXPECT_EQ(home.Peek(frame + 0x80, 64), Pattern(64, 1));
-  EXPECT_EQ(home.Peek(frame + 0x100, 8), Pattern(8, 9));
-  EXPECT_EQ(home.Peek(frame + 0x200, 8), Pattern(8, 5));
+  EXPECT_EQ(home.Peek(kFirstPoolFrame + 0x80, 64), Pattern(64, 1));
+  EXPECT_EQ(home.Peek(kFirstPoolFrame + 0x100, 8), Pattern(8, 9));
+  EXPECT_EQ(home.Peek(kFirstPoolFrame + 0x200, 8), Pattern(8, 5));
   EXPECT_EQ(cluster.node(1).logical()->counters().invalidations, 1u);
   EXPECT_EQ(cluster.node(2).logical()->counters().invalidations, 1u);
   EXPECT_EQ(cluster.worst_status(), 0) << transcript;
@@ -349,12 +349,11 @@ TEST(ClusterLogicalTest, LOG_5_6_PoolFramesAreFreshAndNeverLentTwice) {
   EXPECT_EQ(statuses, std::vector<AccessStatus>(4, AccessStatus::kOk));
   EXPECT_EQ(cluster.node(0).logical()->counters().migrations, 1u);
   EXPECT_EQ(unwritten, Bytes(64, 0)) << "a frame is zero when first lent";
-  const uint64_t first = kDirect - (uint64_t{4} << 30);
   logical::CardMemory& lender = *cluster.node(2).card_memory();
-  EXPECT_EQ(lender.Peek(first + 0x80, 64), Pattern(64, 1))
+  EXPECT_EQ(lender.Peek(kFirstPoolFrame + 0x80, 64), Pattern(64, 1))
       << "the freed frame keeps page 6's old bytes: nobody zeroed it, and "
          "it was not lent again";
-  EXPECT_EQ(lender.Peek(first + kPage + 0x40, 8), Pattern(8, 7))
+  EXPECT_EQ(lender.Peek(kFirstPoolFrame + kPage + 0x40, 8), Pattern(8, 7))
       << "page 2 took the second frame";
   EXPECT_TRUE(bench.Printed(
       "node2: page service: 0 faults served, 0 pages allocated, 2 frames "

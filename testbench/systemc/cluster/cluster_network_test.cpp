@@ -46,6 +46,15 @@ Bytes Payload(unsigned src, unsigned seq) {
   return payload;
 }
 
+// The console lines, one per line, for a failure message.
+std::string Transcript(const std::vector<std::string>& console) {
+  std::string transcript;
+  for (const auto& line : console) {
+    transcript += line + "\n";
+  }
+  return transcript;
+}
+
 // In a test thread: waits up to 5 ms for every card's firmware to switch
 // in its routes (router epoch 1).
 bool WaitRouted(Cluster& cluster) {
@@ -105,10 +114,7 @@ TEST(ClusterNetworkTest, NET_5_6_FirmwareRoutesThenTrafficCrossesRealLinks) {
   });
   sc_core::sc_start(sc_time(6, sc_core::SC_MS));
 
-  std::string transcript;
-  for (const auto& line : console) {
-    transcript += line + "\n";
-  }
+  const std::string transcript = Transcript(console);
   EXPECT_EQ(std::count_if(console.begin(), console.end(),
                           [](const std::string& line) {
                             return line.find(
@@ -172,10 +178,7 @@ TEST(ClusterNetworkTest, NET_1_5_PortsWithoutACableStayDisabled) {
   });
   sc_core::sc_start(sc_time(6, sc_core::SC_MS));
 
-  std::string transcript;
-  for (const auto& line : console) {
-    transcript += line + "\n";
-  }
+  const std::string transcript = Transcript(console);
   EXPECT_EQ(delivered.size(), nodes - 1) << transcript;
   for (unsigned n = 0; n < nodes; ++n) {
     const std::string name = "node" + std::to_string(n) + ": ";
