@@ -13,20 +13,19 @@
 #include "models/elf/elf_image.h"
 #include "models/phy/link_profile.h"
 #include "systemc/app/congestion_params.h"
+#include "systemc/app/exit_status.h"
 #include "systemc/app/firmware_image.h"
 #include "systemc/app/rtl_ports.h"
 #include "systemc/app/run_command.h"
 #include "systemc/app/scenario.h"
 #include "systemc/app/scenario_lossless.h"
+#include "systemc/app/scenario_schema.h"
+#include "systemc/app/study.h"
 #include "systemc/cluster/cluster.h"
-#include "systemc/fabric/fabric.h"
 #include "systemc/transport/transport_engine.h"
 
 namespace lq::app {
 namespace {
-
-constexpr int kExitFailure = 1;
-constexpr int kExitBadInput = 2;
 
 int BadInput(const std::string& message) {
   std::fprintf(stderr, "lqemu board: %s\n", message.c_str());
@@ -63,6 +62,45 @@ class ConsoleWriter {
   std::map<std::string, std::unique_ptr<std::ofstream>> files_;
 };
 
+// The keys `lqemu board` reads: one card's links; with a scenario file
+// (`cluster`), also its topology and the cards' routers with PFC and ECN
+// and transport engines, whose firmware picks a congestion control per QP.
+KeyUsage BoardKeys(const ParamSet& params, bool cluster) {
+  KeyUsage usage;
+  usage.Use({"link.profile", "link.ber", "sim.seed"});
+  UseRtlPortKeys(params, usage);
+  usage.Skip({"run.study", "workload.name", "run.phases"},
+             "lqemu board boots the firmware it is given (lqemu run runs "
+             "studies)");
+  for (const auto& [key, value] : params.Values()) {
+    if (key.rfind("routing.", 0) == 0) {
+      usage.Skip(key,
+                 "the cards' firmware programs the routers (their straps "
+                 "preset dor on a torus, NET-4.8)");
+    }
+  }
+  if (cluster) {
+    UseTopologyKeys(params, usage);
+    usage.Use({"transport.cc", "transport.pmtu"});
+    UseLosslessKeys(usage);
+    UseCongestionKeys("", usage);
+    return usage;
+  }
+  const std::string one_card =
+      "without --scenario, lqemu board builds one card whose ports face "
+      "partner ports";
+  for (const auto& [key, value] : params.Values()) {
+    for (const char* prefix :
+         {"topology.", "transport.", "pfc.", "ecn.", "dcqcn.", "lqcc."}) {
+      if (key.rfind(prefix, 0) == 0) {
+        usage.Skip(key, one_card);
+      }
+    }
+  }
+  usage.Skip("link.cable_m", one_card);
+  return usage;
+}
+
 void WriteStats(const std::string& path, cluster::Cluster& cluster,
                 double wall_s, int status) {
   nlohmann::ordered_json json;
@@ -85,17 +123,27 @@ void WriteStats(const std::string& path, cluster::Cluster& cluster,
 }  // namespace
 
 int RunBoard(const BoardOptions& options) {
-  const auto image = ReadFirmwareImage(options.firmware);
-  if (!image) {
-    return BadInput(options.firmware + ": " + image.error().reason);
-  }
   RunOptions scenario;
   scenario.scenario_file = options.scenario_file;
   scenario.overrides = options.overrides;
   scenario.seed = options.seed;
-  const auto params = LoadScenarioParams(scenario);
+  const auto params = ReadScenarioParams(scenario);
   if (!params) {
     return BadInput(params.error().reason);
+  }
+  const bool cluster_run = !options.scenario_file.empty();
+  const auto keys_of = [cluster_run](const ParamSet& scenario) {
+    return BoardKeys(scenario, cluster_run);
+  };
+  if (const auto unread =
+          CheckGivenKeys(*params, keys_of(*params),
+                         cluster_run ? "lqemu board --scenario" : "lqemu board",
+                         scenario, keys_of, "lqemu board")) {
+    return BadInput(*unread);
+  }
+  const auto image = ReadFirmwareImage(options.firmware);
+  if (!image) {
+    return BadInput(options.firmware + ": " + image.error().reason);
   }
   const auto profile = phy::FindLinkProfile(params->Text("link.profile"));
   if (!profile) {
@@ -104,7 +152,7 @@ int RunBoard(const BoardOptions& options) {
 
   std::shared_ptr<const topo::Topology> topology;
   if (!options.scenario_file.empty()) {
-    auto scenario_topology = fabric::ScenarioTopology(*params);
+    auto scenario_topology = ScenarioTopology(*params);
     if (!scenario_topology) {
       return BadInput(options.scenario_file +
                       ": topology: " + scenario_topology.error().reason);

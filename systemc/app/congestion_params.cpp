@@ -65,6 +65,14 @@ std::vector<ParamSpec> CongestionParamSpecs() {
   };
 }
 
+void UseCongestionKeys(const std::string& cc, KeyUsage& usage) {
+  for (const ParamSpec& spec : CongestionParamSpecs()) {
+    const std::string control = spec.key.substr(0, spec.key.find('.'));
+    usage.UseIf(cc.empty() || cc == control, {spec.key},
+                "a key of " + control + ", and transport.cc is " + cc);
+  }
+}
+
 Result<transport::CongestionParams> ScenarioCongestionParams(
     const ParamSet& params, double line_rate_bps) {
   transport::CongestionParams out;

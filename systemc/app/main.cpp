@@ -11,15 +11,10 @@
 #include <vector>
 
 #include "systemc/app/board_command.h"
+#include "systemc/app/exit_status.h"
 #include "systemc/app/run_command.h"
 #include "testbench/conformance/mutants.h"
 #include "testbench/conformance/suite.h"
-
-namespace {
-
-constexpr int kExitBadInput = 2;
-
-}  // namespace
 
 int sc_main(int argc, char* argv[]) {
   CLI::App app{
@@ -166,7 +161,7 @@ int sc_main(int argc, char* argv[]) {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
     const int status = app.exit(error);
-    return status == 0 ? 0 : kExitBadInput;
+    return status == 0 ? lq::app::kExitOk : lq::app::kExitBadInput;
   }
 
   if (*list_command) {
@@ -175,7 +170,7 @@ int sc_main(int argc, char* argv[]) {
     } else {
       lq::app::PrintList(stdout);
     }
-    return 0;
+    return lq::app::kExitOk;
   }
   if (*board_command) {
     return lq::app::RunBoard(board);

@@ -15,15 +15,7 @@ double AlgorithmGBps(const net::CollectiveDriver& driver) {
 }  // namespace
 
 std::vector<ParamSpec> NetworkCollectiveParamSpecs() {
-  std::vector<std::string> names = {"none"};
-  for (const auto& info : net::CollectiveCatalogue()) {
-    names.push_back(info.name);
-  }
   return {
-      {"collective.name",
-       "network study: a collective every endpoint runs to completion "
-       "instead of synthetic traffic (leave sim.cycles 0)",
-       "none", "", ParamType::kChoice, 0, 0, names},
       {"collective.bytes",
        "the buffer each node reduces (AllReduces) or the block per pair "
        "(alltoall); 0: the collective's default",
@@ -45,16 +37,32 @@ std::vector<ParamSpec> NetworkCollectiveParamSpecs() {
   };
 }
 
+bool IsCollective(const std::string& name) {
+  for (const auto& info : net::CollectiveCatalogue()) {
+    if (info.name == name) {
+      return true;
+    }
+  }
+  return false;
+}
+
+void UseCollectiveKeys(const ParamSet& params, KeyUsage& usage) {
+  const std::string name = params.Text("workload.name");
+  usage.Use("collective.bytes");
+  usage.UseIf(name == "ring_allreduce", {"collective.order"},
+              "a key of ring_allreduce, and workload.name is " + name);
+}
+
 Result<std::optional<net::CollectiveSchedule>> ScenarioCollective(
     const ParamSet& params, const topo::Topology& topology) {
-  const std::string name = params.Text("collective.name");
-  if (name == "none") {
+  const std::string name = params.Text("workload.name");
+  if (!IsCollective(name)) {
     return std::optional<net::CollectiveSchedule>();
   }
   if (params.Integer("sim.cycles") != 0) {
     return Fail(
-        "collective.name: a collective runs to completion; leave "
-        "sim.cycles at 0");
+        "sim.cycles: a collective runs to completion; leave sim.cycles at "
+        "0");
   }
   topo::ParamMap values;
   if (params.Integer("collective.bytes") != 0) {

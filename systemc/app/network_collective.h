@@ -6,20 +6,29 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "models/common/result.h"
 #include "models/network/collective.h"
 #include "models/topology/topology.h"
+#include "systemc/app/key_usage.h"
 #include "systemc/common/param.h"
 #include "systemc/network/collective_driver.h"
 
 namespace lq::app {
 
+// collective.bytes and collective.order.
 std::vector<ParamSpec> NetworkCollectiveParamSpecs();
 
+// Whether workload.name `name` is a collective.
+bool IsCollective(const std::string& name);
+
+// The collective.* keys the workload.name collective reads.
+void UseCollectiveKeys(const ParamSet& params, KeyUsage& usage);
+
 // The scenario's collective over every endpoint of `topology`, nothing if
-// collective.name is none, or why it is bad input.
+// workload.name is not a collective, or why it is bad input.
 Result<std::optional<net::CollectiveSchedule>> ScenarioCollective(
     const ParamSet& params, const topo::Topology& topology);
 

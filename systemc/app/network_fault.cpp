@@ -158,6 +158,31 @@ std::vector<ParamSpec> NetworkFaultParamSpecs() {
   };
 }
 
+void UseFaultKeys(const ParamSet& params, KeyUsage& usage) {
+  usage.Use("fault.kind");
+  const std::string kind = params.Text("fault.kind");
+  const std::string none = "fault.kind is none";
+  const bool fault = kind != "none";
+  usage.UseIf(fault,
+              {"fault.at_cycles", "fault.node", "fault.restore_at_cycles",
+               "fm.placement", "fm.holdoff", "fm.compute_time",
+               "fm.drain_timeout", "fm.drain_interval"},
+              none);
+  usage.UseIf(kind == "link", {"fault.port"},
+              fault ? "fault.kind node fails every port of fault.node" : none);
+  usage.UseIf(
+      fault && params.Integer("fault.restore_at_cycles") > 0,
+      {"fm.restore_holdoff"},
+      fault ? "fault.restore_at_cycles is 0: nothing comes back" : none);
+  const bool in_band = params.Text("fm.placement") != "builder";
+  usage.UseIf(fault && !in_band, {"fm.oob_latency"},
+              fault ? "fm.placement puts the fabric manager in band" : none);
+  usage.UseIf(fault && in_band, {"fm.msg_timeout", "fm.msg_retries"},
+              fault ? "fm.placement is builder: the fabric manager works "
+                      "out of band"
+                    : none);
+}
+
 Result<std::optional<FaultPlan>> ScenarioFault(const ParamSet& params,
                                                const topo::Topology& topology,
                                                unsigned vc_classes) {

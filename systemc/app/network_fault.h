@@ -13,6 +13,7 @@
 #include "models/common/result.h"
 #include "models/network/failover.h"
 #include "models/topology/routing.h"
+#include "systemc/app/key_usage.h"
 #include "systemc/common/param.h"
 #include "systemc/network/fabric_manager.h"
 #include "systemc/network/network.h"
@@ -20,6 +21,9 @@
 namespace lq::app {
 
 std::vector<ParamSpec> NetworkFaultParamSpecs();
+
+// fault.kind, and with a fault the fault.* and fm.* keys it reads.
+void UseFaultKeys(const ParamSet& params, KeyUsage& usage);
 
 // A link to cut or a node to kill, when, and the fabric manager that
 // repairs it.

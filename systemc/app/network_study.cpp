@@ -13,11 +13,12 @@
 #include "models/network/cycle_fabric.h"
 #include "models/network/traffic_pattern.h"
 #include "models/phy/link_profile.h"
+#include "systemc/app/exit_status.h"
 #include "systemc/app/network_collective.h"
 #include "systemc/app/network_fault.h"
 #include "systemc/app/progress_meter.h"
 #include "systemc/app/run_report.h"
-#include "systemc/fabric/fabric.h"
+#include "systemc/app/scenario_schema.h"
 #include "systemc/network/network.h"
 
 namespace lq::app {
@@ -25,9 +26,6 @@ namespace {
 
 using sc_core::SC_NS;
 using sc_core::sc_time;
-
-constexpr int kExitOk = 0;
-constexpr int kExitFailure = 1;
 
 // Drain after the measured window: at most this many windows more.
 constexpr double kDrainWindows = 4;
@@ -104,7 +102,7 @@ namespace {
 
 Result<StudyShape> Shape(const ParamSet& params) {
   StudyShape shape;
-  auto routed = fabric::ScenarioRoutedTopology(params);
+  auto routed = ScenarioRoutedTopology(params);
   if (!routed) {
     return routed.error();
   }
@@ -171,7 +169,7 @@ Result<StudyShape> Shape(const ParamSet& params) {
   if (shape.cycle_kernel && (shape.fault || shape.collective)) {
     return Fail(
         "sim.kernel: the cycle kernel models no faults or collectives "
-        "(fault.kind, collective.name); use sim.kernel systemc");
+        "(fault.kind, a collective workload.name); use sim.kernel systemc");
   }
   return shape;
 }
@@ -584,7 +582,8 @@ std::vector<ParamSpec> NetworkStudyParamSpecs() {
                    "output queue per port, used with speedup (NET-8.11)", "32",
                    "flits", 1, 4096),
       IntegerParam("link.latency_cycles",
-                   "ideal link: slot and credit latency (link.fidelity ideal)",
+                   "run.study network: an ideal link's slot and credit "
+                   "latency",
                    "2", "cycles", 1, 1000000),
       IntegerParam("sim.cycles",
                    "network study: cycles to run, warm-up included (0: send "
@@ -617,6 +616,85 @@ std::vector<ParamSpec> NetworkStudyParamSpecs() {
   return specs;
 }
 
+std::vector<std::string> NetworkWorkloadNames() {
+  std::vector<std::string> names = {"traffic"};
+  for (const auto& info : net::CollectiveCatalogue()) {
+    names.push_back(info.name);
+  }
+  return names;
+}
+
+void UseRouterPipelineKeys(const ParamSet& params, KeyUsage& usage) {
+  usage.Use({"link.profile", "net.vc_classes", "net.vc_sets",
+             "router.rc_cycles", "router.va_cycles", "router.sa_cycles",
+             "router.st_cycles", "router.allocator", "router.speedup",
+             "router.output_buffer_flits"});
+  usage.UseIf(params.Text("router.allocator") == "islip",
+              {"router.islip_iterations"}, "router.allocator is rr");
+}
+
+void UseRouterKeys(const ParamSet& params, KeyUsage& usage) {
+  UseRouterPipelineKeys(params, usage);
+  usage.Use({"router.clock_ghz", "router.vc_buffer_flits"});
+}
+
+KeyUsage NetworkStudyKeys(const ParamSet& params) {
+  KeyUsage usage;
+  UseRouterKeys(params, usage);
+  usage.Use({"workload.name", "link.latency_cycles", "sim.watchdog_cycles",
+             "traffic.message_bytes"});
+  usage.Skip(
+      {"link.fidelity", "link.ber", "link.cable_m", "link.replay_timeout_flits",
+       "link.rtl_ports", "link.vcd_start_us", "link.vcd_length_us"},
+      "its routers are joined by ideal links, with no link "
+      "controllers or PHYs (run.study stack has them)");
+  usage.Skip("router.latency_ns",
+             "its routers take router.rc_cycles to router.st_cycles");
+  const std::string workload = params.Text("workload.name");
+  if (IsCollective(workload)) {
+    UseCollectiveKeys(params, usage);
+    const std::string alone =
+        "the collective runs to completion and is the only traffic";
+    usage.Skip({"traffic.load", "traffic.messages_per_node", "sim.cycles",
+                "sim.warmup_cycles"},
+               alone);
+    for (const auto& [key, unused] : params.Values()) {
+      if (key.rfind("traffic.", 0) == 0 && !usage.Uses(key)) {
+        usage.Skip(key, alone);
+      }
+    }
+    usage.Skip("sim.kernel", "the cycle kernel models no collectives");
+    usage.Skip({"fault.kind", "fault.at_cycles", "fault.node", "fault.port",
+                "fault.restore_at_cycles"},
+               "a fault strikes inside a timed run (sim.cycles), and a "
+               "collective runs to completion");
+    return usage;
+  }
+  UseTrafficPatternKeys(params, usage);
+  usage.Use({"traffic.load", "sim.cycles", "sim.kernel"});
+  const bool timed = params.Integer("sim.cycles") != 0;
+  usage.UseIf(timed, {"sim.warmup_cycles"},
+              "sim.cycles is 0: the study sends traffic.messages_per_node "
+              "from each node and drains");
+  usage.UseIf(!timed, {"traffic.messages_per_node"},
+              "sim.cycles is set: the study runs that many cycles");
+  UseFaultKeys(params, usage);
+  return usage;
+}
+
+std::optional<std::string> CheckNetworkStudy(const ParamSet& params,
+                                             const RunOptions& options) {
+  if (!options.pcap_file.empty()) {
+    return "--pcap: run.study network carries no transport packets "
+           "(run.study stack does)";
+  }
+  if (!options.trace_file.empty()) {
+    return "--trace: run.study network is not traced yet (boards are: "
+           "run.study stack with workload.name remote_access)";
+  }
+  return ValidateNetworkStudy(params);
+}
+
 std::optional<std::string> ValidateNetworkStudy(const ParamSet& params) {
   if (params.Integer("sim.cycles") != 0 &&
       params.Integer("sim.warmup_cycles") >= params.Integer("sim.cycles")) {
@@ -624,7 +702,7 @@ std::optional<std::string> ValidateNetworkStudy(const ParamSet& params) {
   }
   if (params.Integer("sim.cycles") == 0 &&
       params.Integer("traffic.messages_per_node") == 0 &&
-      params.Text("collective.name") == "none") {
+      !IsCollective(params.Text("workload.name"))) {
     return "a network study needs sim.cycles or traffic.messages_per_node "
            "above 0 (it would run forever or do nothing)";
   }

@@ -1,4 +1,4 @@
-// `lqemu run` with `link.fidelity: ideal`: the network layer on its own
+// `lqemu run` with `run.study: network`: the network layer on its own
 // (decision 0009) — a topology's routers joined by ideal slot channels,
 // synthetic traffic at an offered load in flits per node per cycle, and the
 // figures cycle-level network simulators report: latency in cycles and
@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "models/common/result.h"
+#include "systemc/app/key_usage.h"
 #include "systemc/app/run_command.h"
 #include "systemc/common/param.h"
 #include "systemc/network/network_interface.h"
@@ -22,6 +23,23 @@ namespace lq::app {
 // The keys only the network study reads: router.*, net.*, the ideal
 // link's latency and the run's length in cycles.
 std::vector<ParamSpec> NetworkStudyParamSpecs();
+
+// The workloads it runs: traffic and the collectives.
+std::vector<std::string> NetworkWorkloadNames();
+
+// The router.* and net.* keys ScenarioRouterConfig reads, with
+// link.profile, but for router.clock_ghz and router.vc_buffer_flits.
+void UseRouterPipelineKeys(const ParamSet& params, KeyUsage& usage);
+// Every key ScenarioRouterConfig reads.
+void UseRouterKeys(const ParamSet& params, KeyUsage& usage);
+
+// The keys the study reads with these settings (the Study registry's).
+KeyUsage NetworkStudyKeys(const ParamSet& params);
+
+// ValidateNetworkStudy, and the options the study refuses (--pcap,
+// --trace).
+std::optional<std::string> CheckNetworkStudy(const ParamSet& params,
+                                             const RunOptions& options);
 
 // Checks what the key ranges cannot (VC counts against the routing
 // function, a topology the study can build); returns why not, or nothing.

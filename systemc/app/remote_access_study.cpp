@@ -13,18 +13,18 @@
 
 #include "models/phy/link_profile.h"
 #include "systemc/app/chrome_trace.h"
+#include "systemc/app/exit_status.h"
 #include "systemc/app/firmware_image.h"
 #include "systemc/app/rtl_ports.h"
 #include "systemc/app/run_report.h"
+#include "systemc/app/scenario_schema.h"
 #include "systemc/cluster/remote_access.h"
-#include "systemc/fabric/fabric.h"
 
 namespace lq::app {
 namespace {
 
 using Json = nlohmann::ordered_json;
 
-constexpr int kExitFailure = 1;
 // Route computation, VC allocation, switch allocation and crossbar: the
 // three stages after the first take one cycle each (NET-8.4).
 constexpr unsigned kFixedRouterStages = 3;
@@ -67,7 +67,7 @@ Result<cluster::RemoteAccessConfig> Plan(const ParamSet& params,
   if (params.Text("topology.name") != "torus" ||
       params.Text("routing.name") != "dor") {
     return Fail(
-        "logical.workload remote_access runs on a torus with dor routing "
+        "workload.name remote_access runs on a torus with dor routing "
         "(the bring-up firmware's routes)");
   }
   const double router_ns = params.Real("router.latency_ns");
@@ -78,7 +78,7 @@ Result<cluster::RemoteAccessConfig> Plan(const ParamSet& params,
         "at least (four pipeline stages at 1 GHz)");
   }
   cluster::RemoteAccessConfig config;
-  auto routed = fabric::ScenarioRoutedTopology(params);
+  auto routed = ScenarioRoutedTopology(params);
   if (!routed) {
     return routed.error();
   }
@@ -307,18 +307,8 @@ Json RtlPortsJson(const std::vector<cluster::RtlPortReport>& ports) {
 
 std::vector<ParamSpec> RemoteAccessParamSpecs() {
   return {
-      {"logical.workload",
-       "none, or remote_access: the full stack on a torus of boards "
-       "booting board.firmware; node 0 probes remote loads, stores and page "
-       "faults, layer by layer (issue 8)",
-       "none",
-       "",
-       ParamType::kChoice,
-       0,
-       0,
-       {"none", "remote_access"}},
       {"board.firmware",
-       "firmware image every board boots (logical.workload remote_access); "
+       "firmware image every board boots (workload.name remote_access); "
        "empty: the link bring-up image compiled into lqemu",
        "",
        "",
@@ -328,7 +318,7 @@ std::vector<ParamSpec> RemoteAccessParamSpecs() {
        {}},
       {"board.node_firmware",
        "boards that boot another image: NODE=ELF[,NODE=ELF...] "
-       "(logical.workload remote_access); the others boot board.firmware",
+       "(workload.name remote_access); the others boot board.firmware",
        "",
        "",
        ParamType::kText,
@@ -338,14 +328,16 @@ std::vector<ParamSpec> RemoteAccessParamSpecs() {
   };
 }
 
-bool IsRemoteAccessStudy(const ParamSet& params) {
-  return params.Text("logical.workload") != "none";
+void UseRemoteAccessKeys(const ParamSet& params, KeyUsage& usage) {
+  usage.Use({"board.firmware", "board.node_firmware", "link.profile",
+             "link.ber", "link.cable_m", "router.latency_ns"});
+  UseRtlPortKeys(params, usage);
 }
 
 std::optional<std::string> ValidateRemoteAccessStudy(const ParamSet& params) {
   if (params.Text("link.fidelity") != "tlm") {
-    return "logical.workload remote_access runs on link.fidelity: tlm (the "
-           "boards' link controllers and PHYs)";
+    return "link.fidelity: workload.name remote_access runs on tlm links "
+           "(the boards' link controllers and PHYs)";
   }
   const auto plan = Plan(params);
   return plan ? std::nullopt : std::optional<std::string>(plan.error().reason);
@@ -354,7 +346,7 @@ std::optional<std::string> ValidateRemoteAccessStudy(const ParamSet& params) {
 std::optional<std::string> CheckRunWaveforms(const ParamSet& params,
                                              const std::string& vcd_path) {
   std::set<NodePort> ports;
-  if (IsRemoteAccessStudy(params)) {
+  if (params.Text("workload.name") == "remote_access") {
     if (const auto plan = Plan(params)) {
       for (const auto& [port, rtl] : plan->cluster.rtl_ports) {
         ports.insert(port);
@@ -363,7 +355,7 @@ std::optional<std::string> CheckRunWaveforms(const ParamSet& params,
   }
   auto error = CheckRtlWaveforms(ports, vcd_path);
   if (error && ports.empty()) {
-    *error += " (run.phases: none, logical.workload: remote_access)";
+    *error += " (run.study stack, workload.name remote_access)";
   }
   return error;
 }

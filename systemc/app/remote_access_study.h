@@ -1,4 +1,4 @@
-// `lqemu run` with `logical.workload: remote_access`: the full stack on a
+// `lqemu run` with `workload.name: remote_access`: the full stack on a
 // torus of boards (issue 8's figure). Every card boots the firmware
 // (board.firmware, by default the bring-up image compiled into lqemu),
 // trains its links through the link controllers (TL models, or the
@@ -12,16 +12,18 @@
 #include <string>
 #include <vector>
 
+#include "systemc/app/key_usage.h"
 #include "systemc/app/run_command.h"
 #include "systemc/common/param.h"
 
 namespace lq::app {
 
-// The logical.workload and board.* keys.
+// The board.* keys.
 std::vector<ParamSpec> RemoteAccessParamSpecs();
 
-// True if the scenario asks for the remote access study.
-bool IsRemoteAccessStudy(const ParamSet& params);
+// The keys the study reads: board.*, the links', router.latency_ns and
+// link.rtl_ports.
+void UseRemoteAccessKeys(const ParamSet& params, KeyUsage& usage);
 
 // Checks what the key ranges cannot: a torus with dor routing, routers of
 // whole nanoseconds from 4 up, a firmware image; returns why not.

@@ -19,11 +19,18 @@ uint64_t PsOfUs(double us) {
 
 }  // namespace
 
+void UseRtlPortKeys(const ParamSet& params, KeyUsage& usage) {
+  usage.Use("link.rtl_ports");
+  usage.UseIf(!params.Text("link.rtl_ports").empty(),
+              {"link.vcd_start_us", "link.vcd_length_us"},
+              "link.rtl_ports is empty: no port has a waveform");
+}
+
 std::vector<ParamSpec> RtlPortParamSpecs() {
   return {
       {"link.rtl_ports",
        "link controllers that are the Verilated RTL instead of the TL model "
-       "(boards: logical.workload remote_access, lqemu board): NODE (all its "
+       "(boards: workload.name remote_access, lqemu board): NODE (all its "
        "ports) or NODE:PORT, comma-separated; every port then trains at the "
        "RTL build's LTSSM time scale, 1e-4",
        "",

@@ -1,5 +1,5 @@
 // link.rtl_ports: the link controllers of a run of boards (`lqemu run` with
-// logical.workload remote_access, or `lqemu board`) that are the Verilated
+// workload.name remote_access, or `lqemu board`) that are the Verilated
 // RTL rather than the TL model (DESIGN §2: fidelity is chosen per link
 // controller), and the waveforms --vcd writes of them.
 #pragma once
@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "models/common/result.h"
+#include "systemc/app/key_usage.h"
 #include "systemc/cluster/cluster.h"
 #include "systemc/common/param.h"
 
@@ -25,6 +26,9 @@ using PortCounter = std::function<uint32_t(uint32_t node)>;
 
 // The link.rtl_ports and link.vcd_* keys.
 std::vector<ParamSpec> RtlPortParamSpecs();
+
+// link.rtl_ports, and with RTL ports the keys of their waveforms.
+void UseRtlPortKeys(const ParamSet& params, KeyUsage& usage);
 
 // A link.rtl_ports value: comma-separated entries, each "NODE" (every port
 // of that node) or "NODE:PORT", naming nodes below `nodes` and their ports,

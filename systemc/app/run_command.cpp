@@ -2,33 +2,25 @@
 #include "systemc/app/run_command.h"
 
 #include <algorithm>
-#include <chrono>
-#include <memory>
-#include <systemc>
+#include <set>
 
-#include "models/pcap/pcap_writer.h"
 #include "models/phy/link_profile.h"
-#include "models/topology/analytics.h"
 #include "models/topology/routing_registry.h"
 #include "models/topology/topology_registry.h"
 #include "systemc/app/component_catalogue.h"
 #include "systemc/app/congestion_params.h"
+#include "systemc/app/exit_status.h"
 #include "systemc/app/network_study.h"
-#include "systemc/app/progress_meter.h"
 #include "systemc/app/remote_access_study.h"
 #include "systemc/app/rtl_ports.h"
-#include "systemc/app/run_report.h"
 #include "systemc/app/scenario.h"
+#include "systemc/app/scenario_schema.h"
+#include "systemc/app/study.h"
 #include "systemc/app/supernode_run.h"
 #include "systemc/app/transport_study.h"
-#include "systemc/fabric/fabric.h"
 
 namespace lq::app {
 namespace {
-
-constexpr int kExitOk = 0;
-constexpr int kExitFailure = 1;
-constexpr int kExitBadInput = 2;
 
 int BadInput(const std::string& message) {
   std::fprintf(stderr, "lqemu run: %s\n", message.c_str());
@@ -38,38 +30,32 @@ int BadInput(const std::string& message) {
 }  // namespace
 
 std::vector<ParamSpec> ScenarioParamSpecs() {
-  std::vector<ParamSpec> specs = fabric::FabricParamSpecs();
-  for (auto& spec : NetworkStudyParamSpecs()) {
-    specs.push_back(std::move(spec));
-  }
-  for (auto& spec : TransportStudyParamSpecs()) {
-    specs.push_back(std::move(spec));
-  }
-  for (auto& spec : CongestionParamSpecs()) {
-    specs.push_back(std::move(spec));
-  }
-  for (auto& spec : RemoteAccessParamSpecs()) {
-    specs.push_back(std::move(spec));
-  }
-  for (auto& spec : RtlPortParamSpecs()) {
-    specs.push_back(std::move(spec));
-  }
-  for (auto& spec : SupernodeParamSpecs()) {
-    specs.push_back(std::move(spec));
+  std::vector<ParamSpec> specs = StudyParamSpecs();
+  for (auto* group :
+       {ScenarioRootParamSpecs, NetworkStudyParamSpecs,
+        TransportStudyParamSpecs, CongestionParamSpecs, RemoteAccessParamSpecs,
+        RtlPortParamSpecs, SupernodeParamSpecs}) {
+    for (auto& spec : group()) {
+      specs.push_back(std::move(spec));
+    }
   }
   return specs;
 }
 
-Result<ParamSet> LoadScenarioParams(const RunOptions& options) {
+Result<ParamSet> ReadScenarioParams(const RunOptions& options) {
   ParamSet params(ScenarioParamSpecs());
   if (auto error = ApplyYaml(kDefaultScenarioYaml, "default", params)) {
     return Fail("embedded default scenario: " + *error);
   }
   if (!options.scenario_file.empty()) {
-    // A file describes one experiment unless it names phases itself.
-    if (auto error = params.Set("run.phases", "none")) {
+    // A file describes one experiment on the stack unless it says more.
+    if (auto error = params.Set("run.study", "stack")) {
       return Fail(*error);
     }
+  }
+  // The embedded default's values are defaults; what the user gives is not.
+  params.ForgetGiven();
+  if (!options.scenario_file.empty()) {
     const auto text = ReadFile(options.scenario_file);
     if (!text) {
       return text.error();
@@ -86,167 +72,99 @@ Result<ParamSet> LoadScenarioParams(const RunOptions& options) {
       return Fail("--seed: " + *error);
     }
   }
-  if (IsSupernodeRun(params)) {
-    return params;  // Each phase's own scenario is checked when it runs.
-  }
-  const bool study = params.Text("link.fidelity") == "ideal";
-  if (!study && params.Text("fault.kind") != "none") {
-    return Fail(
-        "fault.kind: faults are injected in network studies "
-        "(link.fidelity: ideal) so far");
-  }
-  if (!study && params.Text("sim.kernel") != "systemc") {
-    return Fail(
-        "sim.kernel: the cycle kernel runs network studies "
-        "(link.fidelity: ideal)");
-  }
-  if (!study && params.Text("transport.workload") != "none") {
-    return Fail(
-        "transport.workload: transport studies run on link.fidelity: ideal "
-        "so far");
-  }
-  const auto validate = [&params, study] {
-    if (IsRemoteAccessStudy(params)) {
-      return ValidateRemoteAccessStudy(params);
+  return params;
+}
+
+std::optional<std::string> CheckScenario(const ParamSet& params,
+                                         const RunOptions& options) {
+  const Study& study = ChosenStudy(params);
+  const std::string workload = params.Text("workload.name");
+  if (!study.workloads.empty() &&
+      std::find(study.workloads.begin(), study.workloads.end(), workload) ==
+          study.workloads.end()) {
+    std::string runs;
+    for (const auto& name : study.workloads) {
+      runs += (runs.empty() ? "" : ", ") + name;
     }
-    if (!study) {
-      return fabric::ValidateFabricParams(params);
-    }
-    return IsTransportStudy(params) ? ValidateTransportStudy(params)
-                                    : ValidateNetworkStudy(params);
+    return "workload.name: run.study " + study.name + " does not run " +
+           workload + " (it runs " + runs + ")";
+  }
+  const auto keys_of = [](const ParamSet& scenario) {
+    KeyUsage usage;
+    UseCommonKeys(scenario, usage);
+    usage.Merge(ChosenStudy(scenario).keys(scenario));
+    return usage;
   };
-  if (auto error = validate()) {
+  if (auto unread = CheckGivenKeys(params, keys_of(params), DescribeRun(params),
+                                   options, keys_of, "lqemu run")) {
+    return unread;
+  }
+  if (!options.vcd_file.empty()) {
+    if (auto error = CheckRunWaveforms(params, options.vcd_file)) {
+      return "--vcd: " + *error;
+    }
+  }
+  if (auto error = study.check(params, options)) {
     const std::string source =
         options.scenario_file.empty() ? "scenario" : options.scenario_file;
-    return Fail(source + ": " + *error);
+    return source + ": " + *error;
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> CheckGivenKeys(
+    const ParamSet& params, const KeyUsage& usage, const std::string& run,
+    const RunOptions& options,
+    const std::function<KeyUsage(const ParamSet&)>& keys_of,
+    const char* command) {
+  std::set<std::string> overridden;
+  for (const auto& text : options.overrides) {
+    overridden.insert(text.substr(0, text.find('=')));
+  }
+  std::optional<KeyUsage> file_alone;
+  for (const UnreadKey& unread : UnreadGivenKeys(params, usage, run)) {
+    if (overridden.count(unread.key) == 0 && !options.scenario_file.empty()) {
+      if (!file_alone) {
+        RunOptions file = options;
+        file.overrides.clear();
+        file.seed.reset();
+        const auto scenario = ReadScenarioParams(file);
+        file_alone = scenario ? keys_of(*scenario) : KeyUsage();
+      }
+      if (file_alone->Uses(unread.key)) {
+        std::fprintf(stderr, "%s: note: %s (from %s, left unread by --set)\n",
+                     command, unread.message.c_str(),
+                     options.scenario_file.c_str());
+        continue;
+      }
+    }
+    return unread.message;
+  }
+  return std::nullopt;
+}
+
+Result<ParamSet> LoadScenarioParams(const RunOptions& options) {
+  auto params = ReadScenarioParams(options);
+  if (!params) {
+    return params;
+  }
+  if (auto error = CheckScenario(*params, options)) {
+    return Fail(*error);
   }
   return params;
 }
 
-namespace {
-
-std::string WritePcap(const fabric::Fabric& fabric, const std::string& path) {
-  auto writer = pcap::PcapWriter::ToFile(path);
-  if (!writer) {
-    return writer.error().reason;
-  }
-  for (const auto& packet : fabric.Captured()) {
-    if (auto written = writer->Write(packet.time_ps, packet.frame); !written) {
-      return written.error().reason;
-    }
-  }
-  auto flushed = writer->Flush();
-  return flushed ? "" : flushed.error().reason;
-}
-
-}  // namespace
-
 int RunScenario(const RunOptions& options) {
-  auto loaded = LoadScenarioParams(options);
+  const auto loaded = LoadScenarioParams(options);
   if (!loaded) {
-    return BadInput(loaded.error().reason);
+    std::fprintf(stderr, "lqemu run: %s\n", loaded.error().reason.c_str());
+    return kExitBadInput;
   }
-  const bool boards =
-      !IsSupernodeRun(loaded.value()) && IsRemoteAccessStudy(loaded.value());
-  if (!loaded->Text("link.rtl_ports").empty() && !boards) {
-    return BadInput(
-        "link.rtl_ports: only a run of boards has link controllers to put in "
-        "RTL (run.phases: none, logical.workload: remote_access)");
-  }
-  if (!options.vcd_file.empty()) {
-    if (auto error = CheckRunWaveforms(loaded.value(), options.vcd_file)) {
-      return BadInput("--vcd: " + *error);
-    }
-  }
-  const bool traced =
-      IsSupernodeRun(loaded.value()) || IsRemoteAccessStudy(loaded.value());
-  if (!options.trace_file.empty() && !traced) {
-    return BadInput(
-        "--trace: only runs of boards are traced so far "
-        "(logical.workload: remote_access, or the default run's probe "
-        "phase)");
-  }
-  if (IsSupernodeRun(loaded.value())) {
-    return RunSupernode(loaded.value(), options);
-  }
-  return RunLoaded(loaded.value(), options);
+  return RunLoaded(*loaded, options);
 }
 
 int RunLoaded(const ParamSet& params, const RunOptions& options) {
-  if (IsRemoteAccessStudy(params)) {
-    if (!options.pcap_file.empty()) {
-      return BadInput("--pcap: the remote access study captures nothing yet");
-    }
-    return RunRemoteAccessStudy(params, options);
-  }
-  if (IsTransportStudy(params)) {
-    return RunTransportStudy(params, options);
-  }
-  if (params.Text("link.fidelity") == "ideal") {
-    if (!options.pcap_file.empty()) {
-      return BadInput("--pcap: ideal links carry no transport packets");
-    }
-    return RunNetworkStudy(params, options);
-  }
-
-  fabric::Fabric fabric("fabric", params);
-  std::unique_ptr<ProgressMeter> progress;
-  if (options.progress) {
-    const double expected = static_cast<double>(fabric.MessagesExpected());
-    progress = std::make_unique<ProgressMeter>(
-        "progress",
-        [&fabric, expected] {
-          return expected == 0
-                     ? 1.0
-                     : static_cast<double>(fabric.MessagesDelivered()) /
-                           expected;
-        },
-        sc_core::sc_time(100, sc_core::SC_NS), stderr);
-  }
-
-  const auto start = std::chrono::steady_clock::now();
-  sc_core::sc_start();
-  const auto stop = std::chrono::steady_clock::now();
-
-  RunReport report;
-  report.scenario =
-      options.scenario_file.empty() ? "default" : options.scenario_file;
-  report.seed = static_cast<uint64_t>(params.Integer("sim.seed"));
-  report.values = params.Values();
-  report.wall_time_s = std::chrono::duration<double>(stop - start).count();
-  report.nodes = static_cast<int>(fabric.topology().EndpointCount());
-  report.links = fabric.link_count() / 2;
-  report.profile = fabric.profile().name;
-  report.link_payload_gbps =
-      phy::PayloadGoodputGbps(fabric.profile(), fabric.profile().max_lanes);
-  report.totals = fabric.Collect();
-  report.sim_time_ns =
-      static_cast<double>(report.totals.last_delivery_ps) / 1000.0;
-  if (const auto minimal = topo::ShortestHopStats(fabric.topology())) {
-    report.minimal_hops = minimal->mean_excluding_self;
-  }
-
-  if (!options.quiet) {
-    PrintReport(report, stdout);
-  }
-  if (!options.stats_file.empty()) {
-    if (auto error = WriteStatsJson(report, options.stats_file);
-        !error.empty()) {
-      std::fprintf(stderr, "lqemu run: %s\n", error.c_str());
-      return kExitFailure;
-    }
-  }
-  if (!options.pcap_file.empty()) {
-    if (auto error = WritePcap(fabric, options.pcap_file); !error.empty()) {
-      std::fprintf(stderr, "lqemu run: --pcap: %s\n", error.c_str());
-      return kExitFailure;
-    }
-  }
-  if (!report.IntegrityOk()) {
-    std::fprintf(stderr, "lqemu run: data integrity failed (see the report)\n");
-    return kExitFailure;
-  }
-  return kExitOk;
+  return ChosenStudy(params).run(params, options);
 }
 
 namespace {
@@ -324,7 +242,20 @@ void PrintList(std::FILE* out) {
   for (const auto& group : SupernodePhaseGroups()) {
     std::fprintf(out, " %s", group.c_str());
   }
-  std::fprintf(out, "\n\n");
+  std::fprintf(out,
+               "\n\nStudies (run.study) and the workloads each runs "
+               "(workload.name):\n");
+  for (const Study& study : StudyCatalogue()) {
+    std::fprintf(out, "  %-8s %s\n", study.name.c_str(), study.summary.c_str());
+    if (!study.workloads.empty()) {
+      std::fprintf(out, "  %-8s workloads:", "");
+      for (const auto& workload : study.workloads) {
+        std::fprintf(out, " %s", workload.c_str());
+      }
+      std::fprintf(out, "\n");
+    }
+  }
+  std::fprintf(out, "\n");
   std::fprintf(out, "Scenario keys (YAML nesting or --set KEY=VALUE):\n");
   for (const auto& spec : ScenarioParamSpecs()) {
     const std::string range = RangeText(spec);

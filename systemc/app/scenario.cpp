@@ -4,10 +4,35 @@
 #include <yaml-cpp/yaml.h>
 
 #include <fstream>
+#include <map>
 #include <sstream>
 
 namespace lq::app {
 namespace {
+
+// Keys that lqemu no longer takes, and what replaced each (decision 0033).
+std::optional<std::string> Retired(const std::string& key) {
+  static const std::map<std::string, std::string> retired = {
+      {"collective.name", "workload.name (with run.study network)"},
+      {"transport.workload", "workload.name (incast, with run.study stack)"},
+      {"logical.workload",
+       "workload.name (remote_access, with run.study stack)"},
+  };
+  const auto found = retired.find(key);
+  if (found == retired.end()) {
+    return std::nullopt;
+  }
+  return "'" + key + "' is gone: use " + found->second + " (decision 0033)";
+}
+
+// Sets `key`; the error says what replaced a retired key.
+std::optional<std::string> SetKey(ParamSet& params, const std::string& key,
+                                  const std::string& value) {
+  if (auto retired = Retired(key)) {
+    return retired;
+  }
+  return params.Set(key, value);
+}
 
 std::string Where(const std::string& source, const YAML::Mark& mark) {
   return source + ":" + std::to_string(mark.line + 1);
@@ -28,7 +53,7 @@ std::optional<std::string> ApplyNode(const YAML::Node& node,
     return std::nullopt;
   }
   if (node.IsScalar()) {
-    if (auto error = params.Set(prefix, node.Scalar())) {
+    if (auto error = SetKey(params, prefix, node.Scalar())) {
       return Where(source, node.Mark()) + ": " + *error;
     }
     return std::nullopt;
@@ -64,8 +89,8 @@ std::optional<std::string> ApplyOverrides(
     if (equals == std::string::npos || equals == 0) {
       return "--set " + override_text + ": write --set KEY=VALUE";
     }
-    if (auto error = params.Set(override_text.substr(0, equals),
-                                override_text.substr(equals + 1))) {
+    if (auto error = SetKey(params, override_text.substr(0, equals),
+                            override_text.substr(equals + 1))) {
       return "--set " + override_text + ": " + *error;
     }
   }

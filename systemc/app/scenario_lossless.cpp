@@ -66,6 +66,23 @@ Result<LosslessPlan> ScenarioLossless(const ParamSet& params,
   return plan;
 }
 
+void UseLosslessKeys(KeyUsage& usage) {
+  usage.Use({"pfc.xoff_bytes", "pfc.xon_bytes", "pfc.pause_quanta",
+             "pfc.refresh_ns", "pfc.react_ns", "pfc.headroom_max_bytes",
+             "ecn.profile", "link.cable_m"});
+}
+
+void UseLosslessRouterKeys(const ParamSet& params, KeyUsage& usage) {
+  UseLosslessKeys(usage);
+  UseRouterPipelineKeys(params, usage);
+  usage.Skip("router.clock_ghz",
+             "a lossless fabric's routers run at the links' flit rate "
+             "(TRN-8.3)");
+  usage.Skip("router.vc_buffer_flits",
+             "a lossless fabric sizes every VC to XOFF plus the headroom "
+             "(TRN-8.9)");
+}
+
 Result<LosslessRouter> ScenarioLosslessRouter(
     const ParamSet& params,
     std::shared_ptr<const topo::RoutingFunction> routing,

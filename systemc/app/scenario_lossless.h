@@ -12,6 +12,7 @@
 #include "models/common/result.h"
 #include "models/phy/link_profile.h"
 #include "models/topology/routing.h"
+#include "systemc/app/key_usage.h"
 #include "systemc/common/param.h"
 #include "systemc/network/router.h"
 #include "systemc/transport/router_flow_control.h"
@@ -29,6 +30,14 @@ struct LosslessPlan {
     return static_cast<unsigned>((bytes + slot_bytes - 1) / slot_bytes);
   }
 };
+
+// The keys ScenarioLossless reads: pfc.*, ecn.profile, link.cable_m.
+void UseLosslessKeys(KeyUsage& usage);
+
+// The keys ScenarioLosslessRouter reads: UseLosslessKeys' and the router's
+// (UseRouterPipelineKeys), but router.clock_ghz and router.vc_buffer_flits,
+// which a lossless fabric sets itself.
+void UseLosslessRouterKeys(const ParamSet& params, KeyUsage& usage);
 
 // For links of `profile` at full width over `link.cable_m`, packets of path
 // MTU `pmtu`, and congestion control `cc`, whose marking profile

@@ -11,9 +11,11 @@
 #include <thread>
 
 #include "models/phy/link_profile.h"
+#include "systemc/app/exit_status.h"
 #include "systemc/app/firmware_image.h"
 #include "systemc/app/phase_runner.h"
 #include "systemc/app/run_report.h"
+#include "systemc/app/study.h"
 #include "systemc/app/supernode_headline.h"
 
 namespace lq::app {
@@ -22,10 +24,6 @@ namespace {
 using Json = nlohmann::ordered_json;
 using stats::Count;
 using stats::Find;
-
-constexpr int kExitOk = 0;
-constexpr int kExitFailure = 1;
-constexpr int kExitBadInput = 2;
 
 // One child process: the group it belongs to and the --set overrides that
 // turn the scenario into its experiment (the user's own --set come after
@@ -46,8 +44,8 @@ std::vector<std::string> NetworkStudySets(const ParamSet& params) {
   std::snprintf(clock, sizeof(clock), "router.clock_ghz=%.6g",
                 1000.0 / static_cast<double>(
                              phy::FlitTimePs(profile, profile.max_lanes)));
-  return {"link.fidelity=ideal", "link.latency_cycles=1",    "net.vc_classes=2",
-          "net.vc_sets=1",       "router.vc_buffer_flits=8", clock};
+  return {"run.study=network", "link.latency_cycles=1",    "net.vc_classes=2",
+          "net.vc_sets=1",     "router.vc_buffer_flits=8", clock};
 }
 
 std::vector<std::string> Join(std::vector<std::string> a,
@@ -60,34 +58,39 @@ std::vector<Phase> AllPhases(const ParamSet& params) {
   const auto study = NetworkStudySets(params);
   const std::vector<std::string> collective =
       Join(study, {"routing.name=dor", "traffic.message_bytes=4096"});
-  const std::vector<std::string> transport = {"link.fidelity=ideal",
-                                              "transport.workload=incast"};
+  const std::vector<std::string> transport = {
+      "run.study=stack", "link.fidelity=ideal", "workload.name=incast"};
   const std::vector<std::string> incast =
       Join(transport, {"transport.senders=16"});
   // A low load keeps the ~1.3 ms a repair takes affordable to simulate.
   const std::vector<std::string> failover =
-      Join(study, {"routing.name=dor", "traffic.pattern=uniform",
-                   "traffic.message_bytes=64", "traffic.load=0.002",
-                   "sim.cycles=700000", "sim.warmup_cycles=5000",
-                   "fault.at_cycles=10000"});
-  const std::vector<std::string> hops = Join(
-      study, {"traffic.pattern=uniform", "traffic.message_bytes=64",
-              "traffic.load=0.05", "sim.cycles=3000", "sim.warmup_cycles=500"});
+      Join(study, {"workload.name=traffic", "routing.name=dor",
+                   "traffic.pattern=uniform", "traffic.message_bytes=64",
+                   "traffic.load=0.002", "sim.cycles=700000",
+                   "sim.warmup_cycles=5000", "fault.at_cycles=10000"});
+  const std::vector<std::string> hops =
+      Join(study, {"workload.name=traffic", "traffic.pattern=uniform",
+                   "traffic.message_bytes=64", "traffic.load=0.05",
+                   "sim.cycles=3000", "sim.warmup_cycles=500"});
   return {
-      {"probe", "remote_access", {"logical.workload=remote_access"}},
+      {"probe",
+       "remote_access",
+       {"run.study=stack", "link.fidelity=tlm", "workload.name=remote_access"}},
       {"link", "link",
        Join(transport,
             {"topology.name=torus", "topology.dims=2", "transport.senders=1",
              "transport.cc=none", "transport.flow_kib=4096"})},
-      {"uniform", "uniform", {}},
+      {"uniform",
+       "uniform",
+       {"run.study=stack", "link.fidelity=tlm", "workload.name=traffic"}},
       {"alltoall", "alltoall",
        Join(collective, {"topology.name=torus", "topology.dims=2x2x4",
-                         "collective.name=alltoall"})},
+                         "workload.name=alltoall"})},
       {"allreduce", "ring_allreduce",
        Join(collective,
-            {"collective.name=ring_allreduce", "collective.bytes=262144"})},
+            {"workload.name=ring_allreduce", "collective.bytes=262144"})},
       {"allreduce", "hierarchical_allreduce",
-       Join(collective, {"collective.name=hierarchical_allreduce",
+       Join(collective, {"workload.name=hierarchical_allreduce",
                          "collective.bytes=262144"})},
       {"incast", "incast_pfc", Join(incast, {"transport.cc=none"})},
       {"incast", "incast_dcqcn", Join(incast, {"transport.cc=dcqcn"})},
@@ -111,22 +114,90 @@ Result<std::vector<std::string>> SelectedGroups(const ParamSet& params) {
     return groups;
   }
   if (text.empty()) {
-    return Fail("run.phases is empty (name phases, or all, or none)");
+    return Fail("run.phases is empty (name phases, or all)");
   }
   std::vector<std::string> selected;
   std::istringstream in(text);
   for (std::string name; std::getline(in, name, ',');) {
+    if (name == "none") {
+      return Fail(
+          "run.phases: none is gone: --set run.study=stack runs the "
+          "scenario's keys as one experiment (decision 0033)");
+    }
     if (std::find(groups.begin(), groups.end(), name) == groups.end()) {
       std::string known;
       for (const auto& group : groups) {
         known += (known.empty() ? "" : ", ") + group;
       }
       return Fail("run.phases: no phase '" + name + "' (phases: " + known +
-                  "; or all, or none)");
+                  "; or all)");
     }
     selected.push_back(name);
   }
   return selected;
+}
+
+// Selected phases the run must leave out, with why: a build without the
+// firmware has no image for the probe.
+std::map<std::string, std::string> SkippedPhases(const ParamSet& params) {
+  std::map<std::string, std::string> skipped;
+  const auto groups = SelectedGroups(params);
+  const bool probe = groups && std::find(groups->begin(), groups->end(),
+                                         "probe") != groups->end();
+  if (probe && params.Text("board.firmware").empty()) {
+    if (const auto image = BringUpImage(); !image) {
+      skipped["remote_access"] = image.error().reason;
+    }
+  }
+  return skipped;
+}
+
+// The phases of the groups run.phases selects, but the skipped ones.
+Result<std::vector<Phase>> SelectedPhases(const ParamSet& params) {
+  const auto groups = SelectedGroups(params);
+  if (!groups) {
+    return groups.error();
+  }
+  const auto skipped = SkippedPhases(params);
+  std::vector<Phase> phases;
+  for (Phase& phase : AllPhases(params)) {
+    if (std::find(groups->begin(), groups->end(), phase.group) !=
+            groups->end() &&
+        skipped.count(phase.name) == 0) {
+      phases.push_back(std::move(phase));
+    }
+  }
+  return phases;
+}
+
+// A phase's scenario: the run's, with the phase's own settings where the
+// user gave none; the study and the workload are always the phase's.
+ParamSet PhaseParams(const ParamSet& params, const Phase& phase) {
+  ParamSet child = params;
+  for (const std::string& set : phase.sets) {
+    const std::string key = set.substr(0, set.find('='));
+    const bool own = key == "run.study" || key == "workload.name";
+    if (own || params.given().count(key) == 0) {
+      // The phases' settings are valid: Study.EveryPhaseReadsEverySetting-
+      // ItMakes checks each.
+      child.Set(key, set.substr(set.find('=') + 1));
+    }
+  }
+  return child;
+}
+
+// A phase's options: named after the phase, quiet, and with the outputs
+// only it writes.
+RunOptions PhaseOptions(const RunOptions& options, const Phase& phase) {
+  RunOptions child = options;
+  child.scenario_file = "default/" + phase.name;
+  child.quiet = true;
+  child.progress = false;
+  child.pcap_file = phase.name == "uniform" ? options.pcap_file : "";
+  const bool boards = phase.name == "remote_access";
+  child.trace_file = boards ? options.trace_file : "";
+  child.vcd_file = boards ? options.vcd_file : "";
+  return child;
 }
 
 // --- Integrity over the phases. ------------------------------------------
@@ -263,10 +334,10 @@ std::vector<ParamSpec> SupernodeParamSpecs() {
     groups += (groups.empty() ? "" : ",") + group;
   }
   return {{"run.phases",
-           "the supernode's experiments to run, each in a process of its own "
-           "(all, none: the scenario alone, or a list from " +
+           "run.study phases: the experiments to run, each in a process of "
+           "its own (all, or a list from " +
                groups + ")",
-           "none",
+           "all",
            "",
            ParamType::kText,
            0,
@@ -274,75 +345,83 @@ std::vector<ParamSpec> SupernodeParamSpecs() {
            {}}};
 }
 
-bool IsSupernodeRun(const ParamSet& params) {
-  return params.Text("run.phases") != "none";
-}
-
 std::vector<std::string> SupernodePhaseGroups() {
   return {"probe",     "link",   "uniform",  "alltoall",
           "allreduce", "incast", "failover", "hops"};
 }
 
-int RunSupernode(const ParamSet& params, const RunOptions& options) {
+std::vector<std::pair<std::string, ParamSet>> PhaseScenarios(
+    const ParamSet& params) {
+  std::vector<std::pair<std::string, ParamSet>> scenarios;
+  if (const auto phases = SelectedPhases(params)) {
+    for (const Phase& phase : *phases) {
+      scenarios.emplace_back(phase.name, PhaseParams(params, phase));
+    }
+  }
+  return scenarios;
+}
+
+KeyUsage SupernodeKeys(const ParamSet& params) {
+  KeyUsage usage;
+  usage.Use("run.phases");
+  for (const auto& [name, child] : PhaseScenarios(params)) {
+    KeyUsage read;
+    UseCommonKeys(child, read);
+    read.Merge(ChosenStudy(child).keys(child));
+    usage.Merge(read);
+  }
+  usage.Refuse("workload.name", "each phase names its own workload");
+  return usage;
+}
+
+std::optional<std::string> CheckSupernodeRun(const ParamSet& params,
+                                             const RunOptions& options) {
   const auto groups = SelectedGroups(params);
   if (!groups) {
-    std::fprintf(stderr, "lqemu run: %s\n", groups.error().reason.c_str());
-    return kExitBadInput;
+    return groups.error().reason;
   }
   const auto selected = [&groups](const std::string& group) {
     return std::find(groups->begin(), groups->end(), group) != groups->end();
   };
   // The outputs one phase writes need that phase.
   if (!options.trace_file.empty() && !selected("probe")) {
-    std::fprintf(stderr,
-                 "lqemu run: --trace: the default run traces its probe "
-                 "phase, which run.phases leaves out\n");
-    return kExitBadInput;
+    return "--trace: the default run traces its probe phase, which "
+           "run.phases leaves out";
   }
   if (!options.pcap_file.empty() && !selected("uniform")) {
-    std::fprintf(stderr,
-                 "lqemu run: --pcap: the default run captures its uniform "
-                 "phase, which run.phases leaves out\n");
-    return kExitBadInput;
-  }
-  // A build without the firmware has no image for the probe: skip it
-  // rather than refuse the whole run.
-  std::map<std::string, std::string> skipped;
-  if (selected("probe") && params.Text("board.firmware").empty()) {
-    if (const auto image = BringUpImage(); !image) {
-      skipped["remote_access"] = image.error().reason;
-      std::fprintf(stderr, "lqemu run: phase remote_access skipped: %s\n",
-                   image.error().reason.c_str());
-    }
+    return "--pcap: the default run captures its uniform phase, which "
+           "run.phases leaves out";
   }
   // Every phase's scenario is checked before anything runs.
+  const auto phases = SelectedPhases(params);
+  for (const Phase& phase : *phases) {
+    const ParamSet child = PhaseParams(params, phase);
+    if (auto error =
+            ChosenStudy(child).check(child, PhaseOptions(options, phase))) {
+      return "phase " + phase.name + ": " + *error;
+    }
+  }
+  return std::nullopt;
+}
+
+int RunSupernode(const ParamSet& params, const RunOptions& options) {
   std::vector<PhaseJob> jobs;
-  for (const Phase& phase : AllPhases(params)) {
-    if (!selected(phase.group) || skipped.count(phase.name) != 0) {
-      continue;
-    }
-    RunOptions child = options;
-    child.overrides = phase.sets;
-    child.overrides.insert(child.overrides.end(), options.overrides.begin(),
-                           options.overrides.end());
-    child.overrides.push_back("run.phases=none");
-    auto loaded = LoadScenarioParams(child);
-    if (!loaded) {
-      std::fprintf(stderr, "lqemu run: phase %s: %s\n", phase.name.c_str(),
-                   loaded.error().reason.c_str());
-      return kExitBadInput;
-    }
-    child.scenario_file = "default/" + phase.name;
-    child.quiet = true;
-    child.progress = false;
-    child.pcap_file = phase.name == "uniform" ? options.pcap_file : "";
-    child.trace_file = phase.name == "remote_access" ? options.trace_file : "";
-    jobs.push_back({phase.name, [child, phase_params = std::move(*loaded)](
+  const auto selected = SelectedPhases(params);  // CheckSupernodeRun's
+  for (const Phase& phase : *selected) {
+    jobs.push_back({phase.name, [child = PhaseOptions(options, phase),
+                                 phase_params = PhaseParams(params, phase)](
                                     const std::string& stats_path) {
                       RunOptions run = child;
                       run.stats_file = stats_path;
                       return RunLoaded(phase_params, run);
                     }});
+  }
+  // A build without the firmware has no image for the probe: it is left
+  // out (SelectedPhases) and said so.
+  const std::map<std::string, std::string> skipped = SkippedPhases(params);
+  for (const auto& [name, why] : skipped) {
+    std::fprintf(stderr, "lqemu run: phase %s skipped: %s\n", name.c_str(),
+                 why.c_str());
   }
 
   const auto start = std::chrono::steady_clock::now();

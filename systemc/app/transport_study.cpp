@@ -13,12 +13,13 @@
 #include "models/roce/addressing.h"
 #include "models/transport/qp_state.h"
 #include "systemc/app/congestion_params.h"
+#include "systemc/app/exit_status.h"
 #include "systemc/app/network_study.h"
 #include "systemc/app/progress_meter.h"
 #include "systemc/app/run_report.h"
 #include "systemc/app/scenario_lossless.h"
+#include "systemc/app/scenario_schema.h"
 #include "systemc/board/memory.h"
-#include "systemc/fabric/fabric.h"
 #include "systemc/transport/engine_fabric.h"
 #include "systemc/transport/incast_workload.h"
 
@@ -28,7 +29,6 @@ namespace {
 using sc_core::SC_NS;
 using sc_core::sc_time;
 
-constexpr int kExitFailure = 1;
 constexpr uint8_t kDataPriority = roce::PriorityOfDscp(roce::kDscpData);
 
 // Everything the study is built from, derived from the keys.
@@ -42,7 +42,7 @@ struct StudyPlan {
 
 Result<StudyPlan> Plan(const ParamSet& params) {
   StudyPlan plan;
-  auto routed = fabric::ScenarioRoutedTopology(params);
+  auto routed = ScenarioRoutedTopology(params);
   if (!routed) {
     return routed.error();
   }
@@ -298,10 +298,6 @@ std::string WriteJson(const std::string& scenario, uint64_t seed,
 
 std::vector<ParamSpec> TransportStudyParamSpecs() {
   return {
-      ChoiceParam("transport.workload",
-                  "transport study on link.fidelity ideal: none, or an N-to-1 "
-                  "incast into node 0 (issue 7)",
-                  "none", {"none", "incast"}),
       ChoiceParam("transport.cc",
                   "congestion control of the study's QPs (TRN-5.8): none is "
                   "PFC alone",
@@ -343,9 +339,15 @@ std::vector<ParamSpec> TransportStudyParamSpecs() {
   };
 }
 
-bool IsTransportStudy(const ParamSet& params) {
-  return params.Text("link.fidelity") == "ideal" &&
-         params.Text("transport.workload") != "none";
+void UseIncastKeys(const ParamSet& params, KeyUsage& usage) {
+  usage.Use({"link.profile", "transport.cc", "transport.senders",
+             "transport.flow_kib", "transport.background_pairs",
+             "transport.pmtu", "transport.drop"});
+  usage.UseIf(params.Integer("transport.background_pairs") > 0,
+              {"transport.background_flows"},
+              "transport.background_pairs is 0");
+  UseLosslessRouterKeys(params, usage);
+  UseCongestionKeys(params.Text("transport.cc"), usage);
 }
 
 std::optional<std::string> ValidateTransportStudy(const ParamSet& params) {
@@ -395,7 +397,7 @@ int RunTransportStudy(const ParamSet& params, const RunOptions& options) {
     if (!writer) {
       std::fprintf(stderr, "lqemu run: --pcap: %s\n",
                    writer.error().reason.c_str());
-      return 2;
+      return kExitBadInput;
     }
     capture.emplace(std::move(writer).value());
     for (auto& node : nodes) {

@@ -1,4 +1,4 @@
-// `lqemu run` with `link.fidelity: ideal` and a `transport.workload`: the
+// `lqemu run` with `workload.name: incast` over `link.fidelity: ideal`: the
 // transport layer's congestion study (issue 7, decision 0013). Transport
 // engines at every router of the topology, routers joined port to port and
 // run at the link profile's flit rate, PFC and ECN marking at every router
@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "systemc/app/key_usage.h"
 #include "systemc/app/run_command.h"
 #include "systemc/common/param.h"
 
@@ -21,8 +22,9 @@ namespace lq::app {
 // The transport.*, pfc.* and ecn.* keys.
 std::vector<ParamSpec> TransportStudyParamSpecs();
 
-// True if the scenario asks for a transport study.
-bool IsTransportStudy(const ParamSet& params);
+// The keys the incast reads: transport.*, the lossless routers' and the
+// congestion control's.
+void UseIncastKeys(const ParamSet& params, KeyUsage& usage);
 
 // Checks what the key ranges cannot: XON below XOFF, a topology and
 // routing the study can build, TRN-8.9's headroom limit; returns why not.

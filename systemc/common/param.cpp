@@ -89,6 +89,7 @@ std::optional<std::string> ParamSet::Set(const std::string& key,
       break;
   }
   values_[key] = value;
+  given_.insert(key);
   return std::nullopt;
 }
 

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -66,11 +67,20 @@ class ParamSet {
   // All keys with their current values, in declaration order.
   std::vector<std::pair<std::string, std::string>> Values() const;
 
+  // The keys Set since construction or the last ForgetGiven: what a
+  // scenario file or --set gave, as opposed to defaults. A run refuses a
+  // given key it would not use (DESIGN section 2).
+  const std::set<std::string>& given() const { return given_; }
+  // Treats every value set so far as a default (e.g. the embedded default
+  // scenario's).
+  void ForgetGiven() { given_.clear(); }
+
  private:
   const ParamSpec* Find(const std::string& key) const;
 
   std::vector<ParamSpec> specs_;
   std::map<std::string, std::string> values_;
+  std::set<std::string> given_;
 };
 
 }  // namespace lq

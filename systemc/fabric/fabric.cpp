@@ -2,13 +2,10 @@
 #include "systemc/fabric/fabric.h"
 
 #include <algorithm>
-#include <set>
 
 #include "models/flit/dlp.h"
-#include "models/network/traffic_pattern.h"
 #include "models/roce/packet.h"
-#include "models/topology/routing_registry.h"
-#include "models/topology/topology_registry.h"
+#include "systemc/app/scenario_schema.h"
 
 namespace lq::fabric {
 namespace {
@@ -16,56 +13,6 @@ namespace {
 using sc_core::SC_NS;
 using sc_core::SC_PS;
 using sc_core::sc_time;
-
-// Source, sequence and creation time at the start of every message.
-constexpr size_t kMessageHeaderBytes = 16;
-
-// Keys "<prefix>.<param>" for every parameter of every catalogue entry, so
-// the scenario reference follows the registries instead of a copy of them.
-void AddCatalogueKeys(const std::string& prefix,
-                      const std::vector<topo::ComponentInfo>& catalogue,
-                      const std::string& default_name,
-                      std::vector<ParamSpec>& specs) {
-  std::vector<std::string> names;
-  for (const auto& info : catalogue) {
-    names.push_back(info.name);
-  }
-  specs.push_back({prefix + ".name", "which " + prefix + " to build",
-                   default_name, "", ParamType::kChoice, 0, 0, names});
-  std::set<std::string> declared;
-  for (const auto& info : catalogue) {
-    for (const auto& param : info.params) {
-      const std::string key = prefix + "." + param.name;
-      if (declared.insert(key).second) {
-        specs.push_back({key,
-                         "[" + info.name + "] " + param.meaning,
-                         param.default_value,
-                         "",
-                         ParamType::kText,
-                         0,
-                         0,
-                         {}});
-      }
-    }
-  }
-}
-
-// The values of `prefix`.* that component `name` declares.
-topo::ParamMap ComponentParams(
-    const ParamSet& params, const std::string& prefix,
-    const std::vector<topo::ComponentInfo>& catalogue,
-    const std::string& name) {
-  topo::ParamMap values;
-  for (const auto& info : catalogue) {
-    if (info.name != name) {
-      continue;
-    }
-    for (const auto& param : info.params) {
-      values[param.name] = params.Text(prefix + "." + param.name);
-    }
-  }
-  return values;
-}
 
 struct Built {
   std::shared_ptr<const topo::Topology> topology;
@@ -75,12 +22,12 @@ struct Built {
 
 // Builds what the parameters name, or says why it cannot be built.
 Result<Built> Build(const ParamSet& params) {
-  auto topology = ScenarioTopology(params);
+  auto topology = app::ScenarioTopology(params);
   if (!topology) {
     return Fail("topology: " + topology.error().reason);
   }
   const std::string routing_name = params.Text("routing.name");
-  auto routing = ScenarioRouting(params, topology.value());
+  auto routing = app::ScenarioRouting(params, topology.value());
   if (!routing) {
     return routing.error();
   }
@@ -107,146 +54,6 @@ uint64_t DeriveSeed(uint64_t seed, uint64_t component) {
 
 }  // namespace
 
-Result<std::shared_ptr<const topo::Topology>> ScenarioTopology(
-    const ParamSet& params) {
-  const std::string name = params.Text("topology.name");
-  return topo::CreateTopology(
-      name,
-      ComponentParams(params, "topology", topo::TopologyCatalogue(), name));
-}
-
-Result<std::shared_ptr<const topo::RoutingFunction>> ScenarioRouting(
-    const ParamSet& params, std::shared_ptr<const topo::Topology> topology) {
-  const std::string name = params.Text("routing.name");
-  auto routing = topo::CreateRouting(
-      name, std::move(topology),
-      ComponentParams(params, "routing", topo::RoutingCatalogue(), name));
-  if (!routing) {
-    return Fail("routing: " + routing.error().reason);
-  }
-  return std::shared_ptr<const topo::RoutingFunction>(
-      std::move(routing).value());
-}
-
-Result<RoutedTopology> ScenarioRoutedTopology(const ParamSet& params) {
-  auto topology = ScenarioTopology(params);
-  if (!topology) {
-    return Fail("topology: " + topology.error().reason);
-  }
-  auto routing = ScenarioRouting(params, *topology);
-  if (!routing) {
-    return routing.error();
-  }
-  return RoutedTopology{std::move(topology).value(),
-                        std::move(routing).value()};
-}
-
-std::vector<ParamSpec> FabricParamSpecs() {
-  std::vector<ParamSpec> specs;
-  AddCatalogueKeys("topology", topo::TopologyCatalogue(), "torus", specs);
-  AddCatalogueKeys("routing", topo::RoutingCatalogue(), "dor", specs);
-  specs.push_back({"link.fidelity",
-                   "tlm: the card-to-card fabric with link and PHY models; "
-                   "ideal: routers over ideal links, a network study "
-                   "(decision 0009)",
-                   "tlm",
-                   "",
-                   ParamType::kChoice,
-                   0,
-                   0,
-                   {"tlm", "ideal"}});
-  specs.push_back({"link.profile", "channel profile of every link (PHY-1)",
-                   "pcie6", "", ParamType::kChoice, 0, 0,
-                   phy::LinkProfileNames()});
-  specs.push_back({"link.ber",
-                   "independent bit-error rate on the wire",
-                   "1e-6",
-                   "",
-                   ParamType::kReal,
-                   0,
-                   1e-2,
-                   {}});
-  specs.push_back({"link.cable_m",
-                   "cable length of every link",
-                   "2",
-                   "m",
-                   ParamType::kReal,
-                   0,
-                   1000,
-                   {}});
-  specs.push_back({"link.replay_timeout_flits",
-                   "replay timer: unacknowledged flit times before a replay",
-                   "375",
-                   "flits",
-                   ParamType::kInteger,
-                   16,
-                   4096,
-                   {}});
-  specs.push_back({"router.latency_ns",
-                   "tlm: router pipeline latency per hop, input to output",
-                   "40",
-                   "ns",
-                   ParamType::kReal,
-                   0,
-                   1e6,
-                   {}});
-  std::vector<std::string> patterns;
-  for (const auto& info : net::TrafficPatternCatalogue()) {
-    patterns.push_back(info.name);
-  }
-  specs.push_back({"traffic.pattern",
-                   "destination choice of each message (tlm: uniform only)",
-                   "uniform", "", ParamType::kChoice, 0, 0, patterns});
-  std::set<std::string> pattern_keys;
-  for (const auto& info : net::TrafficPatternCatalogue()) {
-    for (const auto& [param, default_value] : info.params) {
-      if (pattern_keys.insert(param).second) {
-        specs.push_back({"traffic." + param,
-                         "[" + info.name + "] traffic pattern parameter",
-                         default_value,
-                         "",
-                         ParamType::kText,
-                         0,
-                         0,
-                         {}});
-      }
-    }
-  }
-  specs.push_back({"traffic.messages_per_node",
-                   "messages each card sends",
-                   "1000",
-                   "",
-                   ParamType::kInteger,
-                   0,
-                   1e7,
-                   {}});
-  specs.push_back({"traffic.message_bytes",
-                   "transport payload bytes per message (one flit each)",
-                   "128",
-                   "B",
-                   ParamType::kInteger,
-                   kMessageHeaderBytes,
-                   1e6,
-                   {}});
-  specs.push_back({"traffic.load",
-                   "offered load per card, fraction of one link's payload rate",
-                   "0.1",
-                   "",
-                   ParamType::kReal,
-                   1e-6,
-                   1,
-                   {}});
-  specs.push_back({"sim.seed",
-                   "seed of every random source",
-                   "1",
-                   "",
-                   ParamType::kInteger,
-                   0,
-                   9.0e15,
-                   {}});
-  return specs;
-}
-
 std::optional<std::string> ValidateFabricParams(const ParamSet& params) {
   const auto built = Build(params);
   if (!built) {
@@ -254,8 +61,8 @@ std::optional<std::string> ValidateFabricParams(const ParamSet& params) {
   }
   if (params.Text("traffic.pattern") != "uniform") {
     return "traffic.pattern " + params.Text("traffic.pattern") +
-           " needs link.fidelity: ideal (the tlm fabric sends uniform traffic "
-           "only)";
+           ": the stack's tlm fabric sends uniform traffic only so far "
+           "(run.study network runs every pattern)";
   }
   // The whole SEND frame, headers, pad and ICRC, rides in one slot.
   const size_t slot = built->profile.payload_bytes;

@@ -20,28 +20,9 @@
 
 namespace lq::fabric {
 
-// The scenario keys the fabric reads, with meaning, default, unit and range.
-std::vector<ParamSpec> FabricParamSpecs();
-
 // Checks combinations the per-key ranges cannot (e.g. a message too large
 // for one flit); returns why the scenario cannot be built.
 std::optional<std::string> ValidateFabricParams(const ParamSet& params);
-
-// The topology the scenario's topology.* keys describe.
-Result<std::shared_ptr<const topo::Topology>> ScenarioTopology(
-    const ParamSet& params);
-
-// The routing function the scenario's routing.* keys name, for `topology`.
-Result<std::shared_ptr<const topo::RoutingFunction>> ScenarioRouting(
-    const ParamSet& params, std::shared_ptr<const topo::Topology> topology);
-
-// The scenario's topology and the routing function it names for it.
-struct RoutedTopology {
-  std::shared_ptr<const topo::Topology> topology;
-  std::shared_ptr<const topo::RoutingFunction> routing;
-};
-// Both, or why either cannot be built ("topology: ..." or "routing: ...").
-Result<RoutedTopology> ScenarioRoutedTopology(const ParamSet& params);
 
 // One direction of a link: where it leaves from, where it goes, and the
 // fraction of the traffic's lifetime it spent serialising flits.

@@ -10,10 +10,12 @@ import subprocess
 import sys
 
 # The embedded default runs the supernode's phases; ONE runs its scenario
-# keys as a single experiment, as a scenario file does.
-ONE = ["--set", "run.phases=none"]
+# keys as a single experiment on the stack, as a scenario file does, and
+# NETWORK as a network study.
+ONE = ["--set", "run.study=stack"]
+NETWORK = ["--set", "run.study=network"]
 SMALL = [*ONE, "--set", "traffic.messages_per_node=40"]
-# Network studies (link.fidelity: ideal) run for cycles, not messages.
+# Network studies (run.study: network) run for cycles, not messages.
 SHORT_STUDY = ["--set", "sim.cycles=2000", "--set", "sim.warmup_cycles=500"]
 # A fabric manager fast enough to repair a cut inside a short study.
 QUICK_FM = ["--set", "fm.oob_latency=0.1", "--set", "fm.holdoff=1",
@@ -119,17 +121,38 @@ def bad_input_exits_2(lqemu, work, scenarios):
         (["run", str(scenarios / "bad_syntax.yaml")], "bad_syntax.yaml:"),
         (["run", "--no-such-option"], ""),
         (["run", *ONE, "--trace", str(work / "t.json")], "--trace"),
-        (["run", *ONE, "--set", "traffic.pattern=hotspot"], "link.fidelity: ideal"),
-        (["run", *ONE, "--set", "link.fidelity=ideal", "--set", "net.vc_classes=1"],
+        (["run", *ONE, "--set", "traffic.pattern=hotspot"], "run.study network runs every"),
+        (["run", *NETWORK, "--set", "net.vc_classes=1"],
          "needs 2 VC classes"),
-        (["run", *ONE, "--set", "link.fidelity=ideal", "--set", "topology.name=fattree",
+        (["run", *NETWORK, "--set", "topology.name=fattree",
           "--set", "routing.name=dor"], "needs a torus"),
-        (["run", *ONE, "--set", "link.fidelity=ideal", "--set", "sim.cycles=100",
+        (["run", *NETWORK, "--set", "sim.cycles=100",
           "--set", "sim.warmup_cycles=100"], "sim.warmup_cycles"),
-        (["run", *ONE, "--set", "link.fidelity=ideal", "--set", "traffic.messages_per_node=0"],
+        (["run", *NETWORK, "--set", "traffic.messages_per_node=0"],
          "sim.cycles or traffic.messages_per_node"),
-        (["run", *ONE, "--set", "fault.kind=link"], "network studies"),
-        (["run", *ONE, "--set", "sim.kernel=cycle"], "link.fidelity: ideal"),
+        # A key the run would not read is refused, naming what would.
+        (["run", *ONE, "--set", "fault.kind=link"],
+         "fault.kind: run.study stack with workload.name traffic does not read it; "
+         "run.study network with workload.name traffic would"),
+        (["run", *ONE, "--set", "sim.kernel=cycle"], "sim.kernel: run.study stack"),
+        (["run", *NETWORK, "--set", "collective.bytes=4096"],
+         "collective.bytes: run.study network with workload.name traffic does not read it"),
+        (["run", *NETWORK, "--set", "fault.port=1"], "fault.kind is none"),
+        (["run", *ONE, "--set", "topology.name=fullmesh", "--set", "routing.name=fullmesh",
+          "--set", "topology.dims=4x4"], "topology.name is fullmesh"),
+        (["run", *ONE, "--set", "link.ber=1e-5", "--set", "link.fidelity=ideal",
+          "--set", "workload.name=incast"], "link.ber: "),
+        (["run", str(scenarios / "incast_4x4x4.yaml"), "--set", "router.clock_ghz=2"],
+         "flit rate"),
+        (["run", str(scenarios / "incast_4x4x4.yaml"), "--set", "traffic.load=0.5"],
+         "traffic.load: run.study stack with workload.name incast does not read it"),
+        (["run", "--set", "run.phases=incast", "--set", "collective.order=snake"],
+         "collective.order: run.study phases does not read it"),
+        (["run", "--set", "workload.name=incast"], "each phase names its own"),
+        (["run", *ONE, "--set", "workload.name=ring_allreduce"],
+         "run.study stack does not run ring_allreduce"),
+        (["board", "--firmware", lqemu, "--set", "traffic.load=0.5"],
+         "traffic.load: lqemu board does not read it"),
         (["run", str(scenarios / "failover_4x4x4.yaml"), "--set", "sim.kernel=cycle"],
          "no faults or collectives"),
         (["run", str(scenarios / "failover_4x4x4.yaml"), "--set", "fault.port=7"],
@@ -147,10 +170,10 @@ def bad_input_exits_2(lqemu, work, scenarios):
         (["run", str(scenarios / "failover_4x4x4.yaml"), "--set", "net.vc_sets=2",
           "--set", "fm.placement=node0", "--set", "fault.kind=node"],
          "is the fabric manager's"),
-        (["run", *ONE, "--set", "logical.workload=remote_access", "--set",
+        (["run", *ONE, "--set", "workload.name=remote_access", "--set",
           "topology.dims=2x2x2", "--set", "board.node_firmware=8=a.elf"],
          "board.node_firmware: node 8 is not one of the 8 boards"),
-        (["run", *ONE, "--set", "logical.workload=remote_access", "--set",
+        (["run", *ONE, "--set", "workload.name=remote_access", "--set",
           "board.node_firmware=1=/nonexistent/lqemu.elf"],
          "board.node_firmware: node 1: /nonexistent/lqemu.elf: cannot open"),
         (["run", str(scenarios / "allreduce_4x4x4.yaml"), "--set", "sim.cycles=100"],
@@ -160,45 +183,53 @@ def bad_input_exits_2(lqemu, work, scenarios):
         (["run", str(scenarios / "incast_4x4x4.yaml"), "--set", "pfc.xon_bytes=70000"],
          "pfc.xon_bytes"),
         (["run", str(scenarios / "incast_4x4x4.yaml"), "--set", "link.fidelity=tlm"],
-         "link.fidelity: ideal"),
+         "over ideal links so far"),
         (["run", str(scenarios / "incast_4x4x4.yaml"), "--set", "transport.cc=tcp"],
          "transport.cc"),
         (["run", str(scenarios / "incast_4x4x4.yaml"), "--set",
           "lqcc.min_window_bytes=200000"], "lqcc.min_window_bytes"),
         (["run", "--set", "run.phases=uniform,bogus"], "no phase 'bogus'"),
         (["run", "--set", "run.phases="], "run.phases is empty"),
+        (["run", "--set", "run.phases=none"], "--set run.study=stack runs"),
+        (["run", *ONE, "--set", "collective.name=ring_allreduce"],
+         "'collective.name' is gone: use workload.name"),
         (["run", "--set", "run.phases=incast", "--trace", str(work / "t.json")],
          "--trace: the default run traces its probe phase"),
         (["run", "--set", "run.phases=probe", "--pcap", str(work / "t.json")],
          "--pcap: the default run captures its uniform phase"),
-        (["run", *ONE, "--set", "logical.workload=remote_access", "--set",
+        (["run", *ONE, "--set", "workload.name=remote_access", "--set",
           "topology.name=fattree"], "torus with dor"),
-        (["run", *ONE, "--set", "logical.workload=remote_access", "--set",
+        (["run", *ONE, "--set", "workload.name=remote_access", "--set",
           "router.latency_ns=2.5"], "whole nanoseconds"),
-        (["run", *ONE, "--set", "logical.workload=remote_access", "--set",
+        (["run", *ONE, "--set", "workload.name=remote_access", "--set",
           "board.firmware=" + str(work / "missing.elf")], "board.firmware: "),
-        (["run", *ONE, "--set", "logical.workload=remote_access", "--set",
+        (["run", *ONE, "--set", "workload.name=remote_access", "--set",
           "topology.dims=2x2x2", "--set", "link.rtl_ports=8"],
          "link.rtl_ports: \"8\": node: 8 is outside 0..7"),
-        (["run", *ONE, "--set", "logical.workload=remote_access", "--set",
+        (["run", *ONE, "--set", "workload.name=remote_access", "--set",
           "link.rtl_ports=0:6"], "port: 6 is outside 0..5"),
-        (["run", *ONE, "--set", "logical.workload=remote_access", "--set",
+        (["run", *ONE, "--set", "workload.name=remote_access", "--set",
           "link.rtl_ports=0:1,0"], "port 1 of node 0 is named twice"),
-        (["run", *ONE, "--set", "logical.workload=remote_access", "--set",
+        (["run", *ONE, "--set", "workload.name=remote_access", "--set",
           "link.rtl_ports=0", "--set", "link.profile=ib"], "built for link.profile pcie6"),
-        (["run", *ONE, "--set", "link.rtl_ports=0"], "only a run of boards"),
-        (["run", "--set", "link.rtl_ports=0"], "only a run of boards"),
-        (["run", *ONE, "--set", "logical.workload=remote_access", "--vcd",
+        (["run", *ONE, "--set", "link.rtl_ports=0"],
+         "link.rtl_ports: run.study stack with workload.name traffic does not read it; "
+         "run.study stack with workload.name remote_access would"),
+        (["run", *ONE, "--set", "workload.name=remote_access", "--vcd",
           str(work / "t.json")], "--vcd: only link controllers at RTL fidelity"),
-        (["run", *ONE, "--set", "logical.workload=remote_access", "--set",
+        (["run", *ONE, "--set", "workload.name=remote_access", "--set",
           "link.rtl_ports=0:0", "--vcd", "/nonexistent/w.vcd"],
          "--vcd: cannot write /nonexistent/w.node0.port0.vcd"),
         # Every phase's scenario is checked before any runs.
         (["run", "--set", "transport.pmtu=300"], "phase link: "),
         (["run", str(scenarios / "incast_4x4x4.yaml"), "--set", "topology.dims=4x4"],
          "transport.background_pairs: 16 pairs need nodes of their own"),
-        (["run", str(scenarios / "incast_4x4x4.yaml"), "--set", "topology.name=fattree",
-          "--set", "routing.name=updown"], "needs a topology without switches"),
+        (["run", *ONE, "--set", "link.fidelity=ideal", "--set", "workload.name=incast",
+          "--set", "topology.name=fattree", "--set", "routing.name=updown"],
+         "needs a topology without switches"),
+        # A file's key that the file alone leaves unread is refused.
+        (["run", str(scenarios / "incast_4x4x4.yaml"), "--set", "fault.port=1"],
+         "fault.port: run.study stack with workload.name incast does not read it"),
     ]
     for args, needle in cases:
         result = run(lqemu, *args)
@@ -207,6 +238,25 @@ def bad_input_exits_2(lqemu, work, scenarios):
         expect(needle in result.stderr, "%s: message should mention %r, got: %s"
                % (args, needle, result.stderr))
         expect(not (work / "t.json").exists(), "bad input must write nothing")
+
+
+def file_keys_left_unread_by_set_are_noted(lqemu, work, scenarios):
+    """A scenario file's key that an override leaves unread cannot be taken
+    back from the command line: the run goes on and says so on stderr. A
+    file whose own keys leave one unread is refused."""
+    result = run(lqemu, "run", str(scenarios / "incast_4x4x4.yaml"), "--quiet",
+                 "--set", "transport.flow_kib=16", "--set", "transport.background_pairs=0")
+    expect(result.returncode == 0, "exited %d: %s" % (result.returncode, result.stderr))
+    expect("note: transport.background_flows: run.study stack with workload.name incast "
+           "does not read it: transport.background_pairs is 0" in result.stderr,
+           "the unread file key is noted: " + result.stderr)
+    scenario = work / "inconsistent.yaml"
+    scenario.write_text((scenarios / "incast_4x4x4.yaml").read_text()
+                        .replace("background_pairs: 16", "background_pairs: 0"))
+    result = run(lqemu, "run", str(scenario), "--set", "transport.flow_kib=16")
+    expect(result.returncode == 2 and "transport.background_flows: " in result.stderr,
+           "a file that leaves its own key unread is refused: %d %s"
+           % (result.returncode, result.stderr))
 
 
 def example_scenarios_run(lqemu, work, scenarios):
@@ -218,12 +268,15 @@ def example_scenarios_run(lqemu, work, scenarios):
         shorten = SMALL
         if "collective:" in text:
             shorten = ["--set", "collective.bytes=65536"]  # runs to completion
-        elif "workload: incast" in text:
+        elif "name: incast" in text:
             shorten = ["--set", "transport.flow_kib=64"]
-        elif "fidelity: ideal" in text:
-            shorten = SHORT_STUDY + QUICK_FM
+        elif "name: remote_access" in text:
+            shorten = []  # boards: a fixed probe
+        elif "study: network" in text:
+            shorten = SHORT_STUDY
             if "fault:" in text:
-                shorten += ["--set", "sim.cycles=10000", "--set", "fault.at_cycles=1000"]
+                shorten = SHORT_STUDY + QUICK_FM + ["--set", "sim.cycles=10000",
+                                                    "--set", "fault.at_cycles=1000"]
         result = run(lqemu, "run", str(example), "--quiet", "--stats", str(stats), *shorten)
         expect(result.returncode == 0, "%s exited %d: %s"
                % (example.name, result.returncode, result.stderr))
@@ -418,11 +471,11 @@ def failed_phase_exits_1(lqemu, work, _):
 
 
 def remote_access_study_boots_every_board(lqemu, work, _):
-    """logical.workload remote_access on 8 boards: every board's firmware
+    """workload.name remote_access on 8 boards: every board's firmware
     trains its links, every access has a figure, and each load's and
     store's layers add up to its latency."""
     path = work / "remote.json"
-    result = run(lqemu, "run", *ONE, "--set", "logical.workload=remote_access",
+    result = run(lqemu, "run", *ONE, "--set", "workload.name=remote_access",
                  "--set", "topology.dims=2x2x2", "--stats", str(path))
     expect(result.returncode == 0, "remote access study failed: " + result.stderr)
     expect("8 of 8 boards trained their links" in result.stdout, result.stdout)
@@ -452,13 +505,13 @@ def remote_access_boots_each_nodes_firmware(lqemu, work, _):
     boots hello.elf greets on its console and never serves, so the study
     fails (exit 1)."""
     images = pathlib.Path(lqemu).parent / "firmware"
-    result = run(lqemu, "run", *ONE, "--set", "logical.workload=remote_access",
+    result = run(lqemu, "run", *ONE, "--set", "workload.name=remote_access",
                  "--set", "topology.dims=2x2x2", "--set",
                  "board.node_firmware=7=%s" % (images / "link_bringup_watch.elf"))
     expect(result.returncode == 0, "bring-up image from a file: " + result.stderr)
     expect("8 of 8 boards trained their links" in result.stdout, result.stdout)
     trace = work / "hello-trace.json"
-    result = run(lqemu, "run", *ONE, "--set", "logical.workload=remote_access",
+    result = run(lqemu, "run", *ONE, "--set", "workload.name=remote_access",
                  "--set", "topology.dims=2x2x2", "--set",
                  "board.node_firmware=2=%s" % (images / "hello.elf"),
                  "--trace", str(trace))
@@ -476,7 +529,7 @@ def rtl_ports_run_the_verilated_controller(lqemu, work, _):
     way, the RTL port reports its LTSSM to the trace and its statistics to
     the stats, and --vcd writes its waveform over the window link.vcd_*
     give."""
-    boards = [*ONE, "--set", "logical.workload=remote_access", "--set", "topology.dims=2x2x2"]
+    boards = [*ONE, "--set", "workload.name=remote_access", "--set", "topology.dims=2x2x2"]
     tl_path = work / "tl.json"
     result = run(lqemu, "run", "--quiet", *boards, "--stats", str(tl_path))
     expect(result.returncode == 0, "TL only: " + result.stderr)
@@ -542,7 +595,7 @@ def trace_opens_in_perfetto(lqemu, work, _):
     in L0, and node 0's accesses and page faults with their path segments
     on the tracks of the layers they crossed."""
     path = work / "trace.json"
-    result = run(lqemu, "run", *ONE, "--quiet", "--set", "logical.workload=remote_access",
+    result = run(lqemu, "run", *ONE, "--quiet", "--set", "workload.name=remote_access",
                  "--set", "topology.dims=2x2x2", "--trace", str(path))
     expect(result.returncode == 0, "traced run failed: " + result.stderr)
     trace = json.loads(path.read_text())
@@ -584,7 +637,7 @@ def broken_vc_assignment_exits_1(lqemu, work, _):
     """Every hop on VC class 0 deadlocks a saturated ring: exit 1, named,
     on either kernel."""
     for kernel in ["systemc", "cycle"]:
-        result = run(lqemu, "run", *ONE, "--set", "link.fidelity=ideal",
+        result = run(lqemu, "run", *NETWORK,
                      "--set", "topology.dims=8", "--set", "routing.dateline=off",
                      "--set", "router.vc_buffer_flits=2",
                      "--set", "traffic.message_bytes=600", "--set", "traffic.load=0.9",
@@ -770,10 +823,12 @@ def list_prints_every_key(lqemu, work, _):
     for key in ["topology.dims", "link.profile", "link.ber", "router.latency_ns",
                 "traffic.load", "sim.seed", "link.fidelity", "router.vc_buffer_flits",
                 "router.allocator", "sim.cycles", "traffic.percent",
-                "transport.workload", "transport.cc", "pfc.xoff_bytes", "ecn.profile",
+                "run.study", "workload.name", "transport.cc", "pfc.xoff_bytes", "ecn.profile",
                 "dcqcn.cnp_interval_ns", "lqcc.round_ns"]:
         expect(key in result.stdout, "list lacks key " + key)
     expect("pcie6" in result.stdout and "ib" in result.stdout, "list lacks profiles")
+    for study in ["phases ", "network ", "stack "]:
+        expect("\n  " + study in result.stdout, "list lacks the study " + study)
 
 
 def scenario_reference_is_current(lqemu, work, scenarios):
@@ -785,7 +840,8 @@ def scenario_reference_is_current(lqemu, work, scenarios):
     expect(result.stdout == reference.read_text(),
            "%s is stale: run build/lqemu list --markdown > docs/scenario-reference.md"
            % reference)
-    for key in ["run.phases", "logical.workload", "board.firmware", "topology.dims"]:
+    for key in ["run.study", "run.phases", "workload.name", "board.firmware",
+                "topology.dims"]:
         expect("`%s`" % key in result.stdout, "the reference lacks " + key)
 
 

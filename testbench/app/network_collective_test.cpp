@@ -1,5 +1,6 @@
-// The collective.* keys of a network study: the schedule they build over
-// the topology's endpoints, and the bad input they refuse.
+// The collective workloads (workload.name) and collective.* keys of a network
+// study: the schedule they build over the topology's endpoints, and the bad
+// input they refuse.
 #include "systemc/app/network_collective.h"
 
 #include <gtest/gtest.h>
@@ -13,7 +14,7 @@ namespace {
 TEST(NetworkCollective, KeysBuildTheScheduleOverEveryEndpoint) {
   const auto torus = topo::CreateTopology("torus", {{"dims", "4x4"}}).value();
   const auto ring =
-      ScenarioCollective(ScenarioParams({{"collective.name", "ring_allreduce"},
+      ScenarioCollective(ScenarioParams({{"workload.name", "ring_allreduce"},
                                          {"collective.bytes", "4096"},
                                          {"collective.order", "snake"},
                                          {"sim.cycles", "0"}}),
@@ -26,7 +27,7 @@ TEST(NetworkCollective, KeysBuildTheScheduleOverEveryEndpoint) {
 
   const auto hierarchical = ScenarioCollective(
       ScenarioParams(
-          {{"collective.name", "hierarchical_allreduce"}, {"sim.cycles", "0"}}),
+          {{"workload.name", "hierarchical_allreduce"}, {"sim.cycles", "0"}}),
       *torus);
   ASSERT_TRUE(hierarchical.ok()) << hierarchical.error().reason;
   EXPECT_EQ((*hierarchical)->buffer_bytes, 1048576u)
@@ -40,7 +41,7 @@ TEST(NetworkCollective, KeysBuildTheScheduleOverEveryEndpoint) {
 TEST(NetworkCollective, RejectsATimedRunAndShapesItCannotUse_fail) {
   const auto torus = topo::CreateTopology("torus", {{"dims", "4x4"}}).value();
   const auto timed = ScenarioCollective(
-      ScenarioParams({{"collective.name", "alltoall"}, {"sim.cycles", "1000"}}),
+      ScenarioParams({{"workload.name", "alltoall"}, {"sim.cycles", "1000"}}),
       *torus);
   ASSERT_FALSE(timed.ok());
   EXPECT_NE(timed.error().reason.find("runs to completion"), std::string::npos);
@@ -48,7 +49,7 @@ TEST(NetworkCollective, RejectsATimedRunAndShapesItCannotUse_fail) {
   const auto mesh = topo::CreateTopology("fullmesh", {}).value();
   const auto no_torus = ScenarioCollective(
       ScenarioParams(
-          {{"collective.name", "hierarchical_allreduce"}, {"sim.cycles", "0"}}),
+          {{"workload.name", "hierarchical_allreduce"}, {"sim.cycles", "0"}}),
       *mesh);
   ASSERT_FALSE(no_torus.ok()) << "hierarchical AllReduce needs torus rings";
   EXPECT_NE(no_torus.error().reason.find("collective:"), std::string::npos);

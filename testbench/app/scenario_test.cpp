@@ -6,12 +6,13 @@
 #include "models/phy/link_profile.h"
 #include "models/roce/packet.h"
 #include "systemc/app/run_command.h"
+#include "systemc/app/scenario_schema.h"
 #include "systemc/fabric/fabric.h"
 
 namespace lq::app {
 namespace {
 
-ParamSet FabricSet() { return ParamSet(fabric::FabricParamSpecs()); }
+ParamSet FabricSet() { return ParamSet(ScenarioRootParamSpecs()); }
 
 TEST(Scenario, EveryDeclaredDefaultPassesItsOwnChecks) {
   ParamSet set = FabricSet();
@@ -29,6 +30,8 @@ TEST(Scenario, EmbeddedDefaultLoadsAndIsValid) {
   EXPECT_FALSE(fabric::ValidateFabricParams(set));
   EXPECT_EQ(set.Text("topology.dims"), "4x8x8")
       << "the default is the seed's 256-card torus";
+  EXPECT_EQ(set.Text("run.study"), "phases")
+      << "the default runs the supernode's phases";
   EXPECT_EQ(set.Text("run.phases"), "all")
       << "the default runs every phase of the supernode";
 }

@@ -8,7 +8,7 @@
 #include "models/phy/link_profile.h"
 #include "systemc/app/network_study.h"
 #include "systemc/app/run_command.h"
-#include "systemc/fabric/fabric.h"
+#include "systemc/app/scenario_schema.h"
 #include "systemc/network/network_interface.h"
 #include "systemc/network/router_registers.h"
 
@@ -44,7 +44,7 @@ RouterBench::RouterBench(const RouterBenchOptions& options,
   if (mutant) {
     SetKeys(params, mutant->keys);
   }
-  auto routed = fabric::ScenarioRoutedTopology(params);
+  auto routed = app::ScenarioRoutedTopology(params);
   if (!routed) {
     throw std::invalid_argument(routed.error().reason);
   }

@@ -17,6 +17,7 @@
 #include <tuple>
 #include <utility>
 
+#include "systemc/app/exit_status.h"
 #include "systemc/app/phase_runner.h"
 #include "systemc/common/function_thread.h"
 #include "testbench/conformance/conformance_case.h"
@@ -27,9 +28,6 @@
 namespace lq::conformance {
 
 namespace {
-
-constexpr int kExitFailed = 1;
-constexpr int kExitBadInput = 2;
 
 bool Matches(const std::string& glob, const std::string& text) {
   return fnmatch(glob.c_str(), text.c_str(), 0) == 0;
@@ -428,7 +426,7 @@ int RunConformanceCommand(const SuiteOptions& options) {
                  "lqemu conformance: --dut %s: no such DUT in this build "
                  "(choose one of: %s)\n",
                  options.dut.c_str(), names.c_str());
-    return kExitBadInput;
+    return app::kExitBadInput;
   }
   if (!options.mutant.empty()) {
     bool known = false;
@@ -438,7 +436,7 @@ int RunConformanceCommand(const SuiteOptions& options) {
     if (!known) {
       std::fprintf(stderr, "lqemu conformance: --mutant %s: no such mutant\n",
                    options.mutant.c_str());
-      return kExitBadInput;
+      return app::kExitBadInput;
     }
   }
   const TestPlan* plan = nullptr;
@@ -446,14 +444,14 @@ int RunConformanceCommand(const SuiteOptions& options) {
     plan = &BuiltInTestPlan();
   } catch (const std::logic_error& error) {
     std::fprintf(stderr, "lqemu conformance: %s\n", error.what());
-    return kExitFailed;  // A broken build, not the user's input.
+    return app::kExitFailure;  // A broken build, not the user's input.
   }
   Result<std::vector<TestPoint>> points =
       SelectPoints(*plan, options.filter, DutLayers(options.dut));
   if (!points) {
     std::fprintf(stderr, "lqemu conformance: %s\n",
                  points.error().reason.c_str());
-    return kExitBadInput;
+    return app::kExitBadInput;
   }
   // The report files are opened before the run, so that a path that
   // cannot be written is bad input found at once.
@@ -467,7 +465,7 @@ int RunConformanceCommand(const SuiteOptions& options) {
     if (!*file) {
       std::fprintf(stderr, "lqemu conformance: cannot write %s\n",
                    path->c_str());
-      return kExitBadInput;
+      return app::kExitBadInput;
     }
   }
   const SuiteReport report = RunSuite(*points, options);
@@ -489,9 +487,9 @@ int RunConformanceCommand(const SuiteOptions& options) {
     }
   }
   if (report.MandatoryFailed()) {
-    return kExitFailed;
+    return app::kExitFailure;
   }
-  return written ? 0 : kExitBadInput;
+  return written ? app::kExitOk : app::kExitBadInput;
 }
 
 }  // namespace lq::conformance
