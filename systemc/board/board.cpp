@@ -71,7 +71,7 @@ Board::Board(const sc_core::sc_module_name& name, const BoardConfig& config)
   cpu_.external_irq.bind(external_irq_);
 }
 
-void Board::AttachLinkController(unsigned port, tlm::tlm_target_socket<32>& csr,
+void Board::AttachLinkController(unsigned port, CsrTargetSocket& csr,
                                  sc_core::sc_signal<bool>& irq) {
   if (port != attached_ports_ || port >= config_.ports) {
     throw std::logic_error(std::string(name()) + ": link controller of port " +
@@ -88,9 +88,7 @@ void Board::AttachLinkController(unsigned port, tlm::tlm_target_socket<32>& csr,
   ++attached_ports_;
 }
 
-void Board::AttachRouter(
-    tlm::tlm_base_target_socket_b<32, tlm::tlm_fw_transport_if<>,
-                                  tlm::tlm_bw_transport_if<>>& csr) {
+void Board::AttachRouter(CsrTargetSocket& csr) {
   if (!config_.router) {
     throw std::logic_error(std::string(name()) +
                            ": a router attached to a board configured "
@@ -100,10 +98,8 @@ void Board::AttachRouter(
   bus_.Map("router", AddressMap::kRouter, AddressMap::kRouterSize);
 }
 
-void Board::AttachTransport(
-    tlm::tlm_base_target_socket_b<32, tlm::tlm_fw_transport_if<>,
-                                  tlm::tlm_bw_transport_if<>>& csr,
-    sc_core::sc_signal<bool>& irq) {
+void Board::AttachTransport(CsrTargetSocket& csr,
+                            sc_core::sc_signal<bool>& irq) {
   if (!config_.transport) {
     throw std::logic_error(std::string(name()) +
                            ": a transport engine attached to a board "
@@ -115,12 +111,8 @@ void Board::AttachTransport(
   source_bound_[AddressMap::kTransportIrq] = true;
 }
 
-void Board::AttachLogical(
-    tlm::tlm_base_target_socket_b<32, tlm::tlm_fw_transport_if<>,
-                                  tlm::tlm_bw_transport_if<>>& csr,
-    tlm::tlm_base_target_socket_b<32, tlm::tlm_fw_transport_if<>,
-                                  tlm::tlm_bw_transport_if<>>& window,
-    sc_core::sc_signal<bool>& irq) {
+void Board::AttachLogical(CsrTargetSocket& csr, CsrTargetSocket& window,
+                          sc_core::sc_signal<bool>& irq) {
   if (!config_.logical) {
     throw std::logic_error(std::string(name()) +
                            ": a logical unit attached to a board configured "

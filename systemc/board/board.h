@@ -23,6 +23,7 @@
 #include "systemc/board/test_finisher.h"
 #include "systemc/board/uart.h"
 #include "systemc/common/component_decl.h"
+#include "systemc/common/csr_socket.h"
 #include "systemc/common/stat_list.h"
 
 namespace lq::board {
@@ -78,25 +79,20 @@ class Board : public sc_core::sc_module {
   // Maps port `port`'s link controller registers into the CPU's address
   // space and its interrupt line into the PLIC. Call for ports 0, 1, ...
   // in order, before the simulation starts.
-  void AttachLinkController(unsigned port, tlm::tlm_target_socket<32>& csr,
+  void AttachLinkController(unsigned port, CsrTargetSocket& csr,
                             sc_core::sc_signal<bool>& irq);
 
   // Maps the router's registers (docs/registers/router.md) at
   // AddressMap::kRouter. Once, before the simulation starts, on a board
   // configured with a router.
-  void AttachRouter(
-      tlm::tlm_base_target_socket_b<32, tlm::tlm_fw_transport_if<>,
-                                    tlm::tlm_bw_transport_if<>>& csr);
+  void AttachRouter(CsrTargetSocket& csr);
 
   // Maps the transport engine's registers (docs/registers/transport.md) at
   // AddressMap::kTransport and its completion interrupt into the PLIC.
   // Once, before the simulation starts, on a board configured with a
   // transport engine, whose DMA (or the logical unit's bus socket in front
   // of it) the caller binds to dma_target().
-  void AttachTransport(
-      tlm::tlm_base_target_socket_b<32, tlm::tlm_fw_transport_if<>,
-                                    tlm::tlm_bw_transport_if<>>& csr,
-      sc_core::sc_signal<bool>& irq);
+  void AttachTransport(CsrTargetSocket& csr, sc_core::sc_signal<bool>& irq);
   // The bus's upstream side for a DMA master: it sees the CPU's address
   // map, memory windows only (decision 0014), so that work requests name
   // bus addresses.
@@ -107,12 +103,8 @@ class Board : public sc_core::sc_module {
   // AddressMap::kLogical, its window onto global addresses at
   // AddressMap::kGlobalWindow (LOG-3.8) and its interrupt into the PLIC.
   // Once, before the simulation starts, on a board configured with one.
-  void AttachLogical(
-      tlm::tlm_base_target_socket_b<32, tlm::tlm_fw_transport_if<>,
-                                    tlm::tlm_bw_transport_if<>>& csr,
-      tlm::tlm_base_target_socket_b<32, tlm::tlm_fw_transport_if<>,
-                                    tlm::tlm_bw_transport_if<>>& window,
-      sc_core::sc_signal<bool>& irq);
+  void AttachLogical(CsrTargetSocket& csr, CsrTargetSocket& window,
+                     sc_core::sc_signal<bool>& irq);
 
   // Loads an image into flash and RAM and sets the CPU's reset pc to its
   // entry. Fails, changing nothing, if a segment or the entry point lies

@@ -195,10 +195,6 @@ Cluster::Cluster(const sc_core::sc_module_name& name,
         config.port.controller.tx_slots_per_vc));
     Connect(partners_.back()->controller().network_socket(),
             partner_sinks_.back()->socket);
-    partner_csr_.push_back(
-        std::make_unique<tlm_utils::simple_initiator_socket<Cluster>>(
-            ("partner_csr" + std::to_string(p)).c_str()));
-    partner_csr_.back()->bind(partners_.back()->controller().csr_socket());
   }
 }
 

@@ -5,8 +5,6 @@
 // board's firmware has finished.
 #pragma once
 
-#include <tlm_utils/simple_initiator_socket.h>
-
 #include <functional>
 #include <map>
 #include <memory>
@@ -97,9 +95,6 @@ class Cluster : public sc_core::sc_module {
   std::vector<std::unique_ptr<phy::NoCable>> no_cables_;  // NET-1.5
   std::vector<std::unique_ptr<LinkPort>> partners_;       // bench mode only
   std::vector<std::unique_ptr<link::SlotSink>> partner_sinks_;
-  // Partners have no board; their register sockets still need a peer.
-  std::vector<std::unique_ptr<tlm_utils::simple_initiator_socket<Cluster>>>
-      partner_csr_;
   unsigned finished_ = 0;
   int worst_status_ = 0;
 };

@@ -20,25 +20,36 @@ board::BoardConfig WithDevices(
 
 }  // namespace
 
-Node::Node(const sc_core::sc_module_name& name, const board::BoardConfig& board,
+Node::Node(const sc_core::sc_module_name& name,
+           const std::optional<board::BoardConfig>& board,
            const std::vector<LinkPortConfig>& ports,
            const std::optional<NodeNetworkConfig>& network)
-    : sc_module(name), board_("board", WithDevices(board, network)) {
-  if (ports.size() != board.ports) {
-    throw std::invalid_argument(
-        std::string(this->name()) + ": " + std::to_string(ports.size()) +
-        " port settings for " + std::to_string(board.ports) + " ports");
+    : sc_module(name) {
+  const auto port_count = static_cast<unsigned>(ports.size());
+  if (board) {
+    if (port_count != board->ports) {
+      throw std::invalid_argument(
+          std::string(this->name()) + ": " + std::to_string(port_count) +
+          " port settings for " + std::to_string(board->ports) + " ports");
+    }
+    board_ =
+        std::make_unique<board::Board>("board", WithDevices(*board, network));
+  } else if (!network) {
+    throw std::invalid_argument(std::string(this->name()) +
+                                ": a node needs a board or a network layer");
   }
-  for (unsigned p = 0; p < board.ports; ++p) {
+  for (unsigned p = 0; p < port_count; ++p) {
     LinkPortConfig config = ports[p];
     config.phy.seed = ports[p].phy.seed * 64 + p;  // one error stream per port
     ports_.push_back(std::make_unique<LinkPort>(
         ("port" + std::to_string(p)).c_str(), config));
-    board_.AttachLinkController(p, ports_.back()->controller().csr_socket(),
-                                ports_.back()->irq);
+    if (board_) {
+      board_->AttachLinkController(p, ports_.back()->controller().csr_socket(),
+                                   ports_.back()->irq);
+    }
   }
   if (!network) {
-    for (unsigned p = 0; p < board.ports; ++p) {
+    for (unsigned p = 0; p < port_count; ++p) {
       sinks_.push_back(std::make_unique<link::SlotSink>(
           ("sink" + std::to_string(p)).c_str(), flit::kLinkVcs,
           ports[p].controller.tx_slots_per_vc));
@@ -47,10 +58,10 @@ Node::Node(const sc_core::sc_module_name& name, const board::BoardConfig& board,
     return;
   }
   net::RouterConfig router = network->router;
-  router.network_ports = board.ports;
+  router.network_ports = port_count;
   router.local_port = true;
   router_ = std::make_unique<net::Router>("router", router);
-  for (unsigned p = 0; p < board.ports; ++p) {
+  for (unsigned p = 0; p < port_count; ++p) {
     Connect(ports_[p]->controller().network_socket(), router_->port(p));
   }
   if (network->transport) {
@@ -58,8 +69,12 @@ Node::Node(const sc_core::sc_module_name& name, const board::BoardConfig& board,
     engine.node = router.node;
     engine.interface = network->interface;
     engine_ = std::make_unique<transport::TransportEngine>("transport", engine);
-    engine_registers_ = std::make_unique<transport::TransportRegisters>(
-        "transport_registers", *engine_);
+    if (board_) {
+      engine_registers_ = std::make_unique<transport::TransportRegisters>(
+          "transport_registers", *engine_);
+      board_->AttachTransport(engine_registers_->socket,
+                              engine_registers_->irq);
+    }
     Connect(router_->port(router_->local_port()), engine_->network());
     if (network->logical) {
       logical::LogicalUnitConfig unit = *network->logical;
@@ -69,17 +84,17 @@ Node::Node(const sc_core::sc_module_name& name, const board::BoardConfig& board,
       card_memory_ =
           std::make_unique<logical::CardMemory>("card_memory", memory);
       unit_ = std::make_unique<logical::LogicalUnit>("logical", unit, *engine_);
-      unit_registers_ = std::make_unique<logical::LogicalRegisters>(
-          "logical_registers", *unit_);
       unit_->memory.bind(card_memory_->socket);
       engine_->memory.bind(unit_->dma);
-      board_.AttachTransport(engine_registers_->socket, engine_registers_->irq);
-      unit_->bus.bind(board_.dma_target());
-      board_.AttachLogical(unit_registers_->socket, unit_->window,
-                           unit_registers_->irq);
-    } else {
-      board_.AttachTransport(engine_registers_->socket, engine_registers_->irq);
-      engine_->memory.bind(board_.dma_target());
+      if (board_) {
+        unit_registers_ = std::make_unique<logical::LogicalRegisters>(
+            "logical_registers", *unit_);
+        unit_->bus.bind(board_->dma_target());
+        board_->AttachLogical(unit_registers_->socket, unit_->window,
+                              unit_registers_->irq);
+      }
+    } else if (board_) {
+      engine_->memory.bind(board_->dma_target());
     }
   } else {
     interface_ = std::make_unique<net::NetworkInterface>(
@@ -87,7 +102,9 @@ Node::Node(const sc_core::sc_module_name& name, const board::BoardConfig& board,
     Connect(router_->port(router_->local_port()), interface_->socket);
   }
   router_->registers().SetHooks(net::LocalPortHooks(*interface()));
-  board_.AttachRouter(router_->csr());
+  if (board_) {
+    board_->AttachRouter(router_->csr());
+  }
   if (network->flow_control) {
     transport::FlowControlConfig flow = *network->flow_control;
     flow.seed = flow.seed * 64 + router.node;
@@ -119,7 +136,7 @@ void Node::SetProbe(PathProbe* probe) {
 }
 
 StatList Node::Stats() const {
-  StatList stats = board_.Stats();
+  StatList stats = board_ ? board_->Stats() : StatList{};
   for (const auto& port : ports_) {
     Append(stats, port->controller().Stats());
   }

@@ -1,6 +1,6 @@
-// Node: one card of a cluster: its board (the MCU and its devices), one
-// LinkPort per network port, and — on a node of a fabric — the router
-// above those ports with, at its local port, either a bare network
+// Node: one card of a cluster: its board (the MCU and its devices), if it
+// has one, one LinkPort per network port, and — on a node of a fabric — the
+// router above those ports with, at its local port, either a bare network
 // interface or a transport engine (which has one of its own), and with
 // the engine possibly a logical unit and the card's memory. The board maps
 // every link controller's registers and interrupt, the router's registers,
@@ -54,14 +54,22 @@ struct NodeNetworkConfig {
 
 class Node : public sc_core::sc_module {
  public:
-  // One link port per entry of `ports`, as many as `board.ports` (else
-  // std::invalid_argument). Without `network` their network sides end in
-  // SlotSinks.
-  Node(const sc_core::sc_module_name& name, const board::BoardConfig& board,
+  // One link port per entry of `ports`. With `board` (whose `ports` must
+  // match, else std::invalid_argument) the board maps every block's
+  // registers and interrupt, and the transport engine's DMA masters its
+  // bus. Without one the registers stay unmapped (a card without firmware:
+  // its link controllers train by themselves, DLL-6.12), and the owner
+  // binds the engine's memory socket unless a logical unit's card memory
+  // serves it. Without `network` the ports' network sides end in SlotSinks;
+  // a node needs a board or a network.
+  Node(const sc_core::sc_module_name& name,
+       const std::optional<board::BoardConfig>& board,
        const std::vector<LinkPortConfig>& ports,
        const std::optional<NodeNetworkConfig>& network = std::nullopt);
 
-  board::Board& board() { return board_; }
+  bool has_board() const { return board_ != nullptr; }
+  // Precondition: has_board().
+  board::Board& board() { return *board_; }
   LinkPort& port(unsigned index) { return *ports_.at(index); }
   unsigned port_count() const { return static_cast<unsigned>(ports_.size()); }
   // The network layer; nullptr on a node built without one. The interface
@@ -81,7 +89,7 @@ class Node : public sc_core::sc_module {
   void SetProbe(PathProbe* probe);
 
  private:
-  board::Board board_;
+  std::unique_ptr<board::Board> board_;  // none on a card without firmware
   std::vector<std::unique_ptr<LinkPort>> ports_;
   std::unique_ptr<net::Router> router_;
   std::unique_ptr<net::NetworkInterface> interface_;

@@ -11,6 +11,7 @@
 #include <tlm>
 
 #include "models/link/ltssm.h"
+#include "systemc/common/csr_socket.h"
 #include "systemc/common/path_probe.h"
 #include "systemc/common/stat_list.h"
 #include "systemc/link/slot_socket.h"
@@ -26,7 +27,8 @@ class LinkController {
 
   virtual ~LinkController() = default;
 
-  virtual tlm::tlm_target_socket<32>& csr_socket() = 0;
+  // Optional: a card without a board leaves it unbound.
+  virtual CsrTargetSocket& csr_socket() = 0;
   virtual phy::PhyInitiatorSocket& phy_socket() = 0;
   virtual SlotSocket& network_socket() = 0;
   virtual sc_core::sc_out<bool>& irq_port() = 0;

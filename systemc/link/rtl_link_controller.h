@@ -50,7 +50,7 @@ class RtlLinkController : public sc_core::sc_module,
   // Slot bytes of the Verilated model: it is built for profile pcie6.
   static constexpr size_t kSlotBytes = kLcSlotBytes;
 
-  tlm_utils::simple_target_socket<RtlLinkController> csr;
+  tlm_utils::simple_target_socket_optional<RtlLinkController> csr;
   phy::PhyInitiatorSocket phy;
   SlotSocket network;
   sc_core::sc_out<bool> irq;
@@ -65,7 +65,7 @@ class RtlLinkController : public sc_core::sc_module,
   // LinkController. The LTSSM's state is the model's after the last cycle
   // it ran; a model that does not make it public (a user's RTL) reports
   // kDisabled and calls no observer.
-  tlm::tlm_target_socket<32>& csr_socket() override { return csr; }
+  CsrTargetSocket& csr_socket() override { return csr; }
   phy::PhyInitiatorSocket& phy_socket() override { return phy; }
   SlotSocket& network_socket() override { return network; }
   sc_core::sc_out<bool>& irq_port() override { return irq; }

@@ -61,7 +61,7 @@ class TlLinkController : public sc_core::sc_module,
                          private phy::PhyRxIf,
                          private SlotIf {
  public:
-  tlm_utils::simple_target_socket<TlLinkController> csr;
+  tlm_utils::simple_target_socket_optional<TlLinkController> csr;
   phy::PhyInitiatorSocket phy;
   SlotSocket network;
   sc_core::sc_out<bool> irq;
@@ -74,7 +74,7 @@ class TlLinkController : public sc_core::sc_module,
   static const ComponentDecl& Declaration();
 
   // LinkController.
-  tlm::tlm_target_socket<32>& csr_socket() override { return csr; }
+  CsrTargetSocket& csr_socket() override { return csr; }
   phy::PhyInitiatorSocket& phy_socket() override { return phy; }
   SlotSocket& network_socket() override { return network; }
   sc_core::sc_out<bool>& irq_port() override { return irq; }

@@ -26,6 +26,7 @@
 #include "models/network/vc_stream.h"
 #include "models/topology/routing.h"
 #include "systemc/common/component_decl.h"
+#include "systemc/common/csr_socket.h"
 #include "systemc/common/path_probe.h"
 #include "systemc/common/stat_list.h"
 #include "systemc/link/slot_socket.h"
@@ -33,12 +34,6 @@
 namespace lq::net {
 
 class RouterRegisters;
-
-// Any 32-bit TLM target socket, whatever its binding policy: what a bus
-// binds a register block's socket to.
-using CsrTargetSocket =
-    tlm::tlm_base_target_socket_b<32, tlm::tlm_fw_transport_if<>,
-                                  tlm::tlm_bw_transport_if<>>;
 
 // router.allocator (NET-8.5).
 enum class SwitchAllocator { kRoundRobin, kIslip };

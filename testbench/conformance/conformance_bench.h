@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "models/phy/link_profile.h"
+#include "systemc/common/csr_socket.h"
 #include "systemc/common/register_master.h"
 #include "systemc/link/lc_rtl_model.h"
 #include "systemc/link/slot_socket.h"
@@ -46,7 +47,7 @@ struct BenchTraffic {
 
 // The DUT's sockets, whatever its implementation.
 struct DutPorts {
-  tlm::tlm_target_socket<32>* csr = nullptr;
+  CsrTargetSocket* csr = nullptr;
   phy::PhyInitiatorSocket* phy = nullptr;
   link::SlotSocket* network = nullptr;
   sc_core::sc_out<bool>* irq = nullptr;

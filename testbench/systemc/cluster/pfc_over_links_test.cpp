@@ -1,9 +1,9 @@
-// PFC across real links (TRN-8.3, dll.md §11): a ring of three cards, each
-// a router with flow control whose network ports are TL link controllers
-// and PHYs cabled to the neighbours. Cards 1 and 2 send to card 0 faster
-// than its router can take their packets, so card 0's inputs cross XOFF and
-// its PFC messages must ride the links' CONTROL flits to pause the
-// neighbours; when the queues fall below XON the neighbours resume. Every
+// PFC across real links (TRN-8.3, dll.md §11): a ring of three cards
+// without boards, each a router with flow control whose network ports are
+// TL link controllers and PHYs cabled to the neighbours. Cards 1 and 2 send to
+// card 0 faster than its router can take their packets, so card 0's inputs
+// cross XOFF and its PFC messages must ride the links' CONTROL flits to pause
+// the neighbours; when the queues fall below XON the neighbours resume. Every
 // packet must arrive once and intact, and every message must arrive.
 #include <gtest/gtest.h>
 
@@ -17,11 +17,7 @@
 
 #include "models/topology/routing_registry.h"
 #include "models/topology/topology_registry.h"
-#include "systemc/cluster/link_port.h"
-#include "systemc/network/network_interface.h"
-#include "systemc/network/router.h"
-#include "systemc/transport/router_flow_control.h"
-#include "testbench/systemc/common/csr_master.h"
+#include "systemc/cluster/node.h"
 #include "testbench/systemc/common/expect_stat.h"
 
 namespace lq::transport {
@@ -48,14 +44,6 @@ Bytes Payload(unsigned src, unsigned seq) {
   return payload;
 }
 
-struct Card {
-  std::unique_ptr<net::Router> router;
-  std::unique_ptr<net::NetworkInterface> interface;
-  std::unique_ptr<RouterFlowControl> flow;
-  std::vector<std::unique_ptr<cluster::LinkPort>> ports;
-  std::vector<std::unique_ptr<testing::CsrMaster>> csr;
-};
-
 TEST(PfcOverLinksTest, TRN_8_3_PfcMessagesRideTheLinksControlFlits) {
   const auto topology =
       topo::CreateTopology("torus", {{"dims", std::to_string(kNodes)}}).value();
@@ -66,72 +54,55 @@ TEST(PfcOverLinksTest, TRN_8_3_PfcMessagesRideTheLinksControlFlits) {
   std::map<std::pair<unsigned, unsigned>, unsigned> delivered;
   std::vector<std::string> problems;
   double last_delivery_ns = 0;
-  std::vector<Card> cards(kNodes);
+  // Cards without a board: a router with flow control over TL link
+  // controllers that start trained (DLL-6.12), a bare interface on top.
+  std::vector<std::unique_ptr<cluster::Node>> cards;
   for (unsigned n = 0; n < kNodes; ++n) {
-    Card& card = cards[n];
-    const std::string id = std::to_string(n);
-    net::RouterConfig router;
-    router.node = n;
-    router.network_ports = topology->PortCount(n);
-    router.routing = routing;
-    router.nodes = kNodes;
-    router.clock_ns = kRouterClockNs;
-    router.vc_buffer_slots = 64;  // 15,104 B: XOFF plus a link's worth
-    card.router =
-        std::make_unique<net::Router>(("router" + id).c_str(), router);
-    net::NetworkInterfaceConfig interface;
-    interface.node = static_cast<uint16_t>(n);
-    interface.nodes = kNodes;
-    interface.clock_ns = kRouterClockNs;
-    interface.in_order = true;
-    card.interface = std::make_unique<net::NetworkInterface>(
-        ("interface" + id).c_str(), interface,
-        [&delivered, &problems, &last_delivery_ns, n](net::Delivered d) {
-          const unsigned src = d.payload[0], seq = d.payload[1];
-          if (d.payload != Payload(src, seq) || n != 0) {
-            problems.push_back("corrupted or misdelivered packet");
-          }
-          ++delivered[{src, seq}];
-          last_delivery_ns = d.at.to_seconds() * 1e9;
-        });
-    Connect(card.router->port(card.router->local_port()),
-            card.interface->socket);
-    FlowControlConfig flow;
+    cluster::NodeNetworkConfig network;
+    network.router.node = n;
+    network.router.routing = routing;
+    network.router.nodes = kNodes;
+    network.router.clock_ns = kRouterClockNs;
+    network.router.vc_buffer_slots = 64;  // 15,104 B: XOFF plus a link's worth
+    network.interface.node = static_cast<uint16_t>(n);
+    network.interface.nodes = kNodes;
+    network.interface.clock_ns = kRouterClockNs;
+    network.interface.in_order = true;
+    network.on_delivery = [&delivered, &problems, &last_delivery_ns,
+                           n](net::Delivered d) {
+      const unsigned src = d.payload[0], seq = d.payload[1];
+      if (d.payload != Payload(src, seq) || n != 0) {
+        problems.push_back("corrupted or misdelivered packet");
+      }
+      ++delivered[{src, seq}];
+      last_delivery_ns = d.at.to_seconds() * 1e9;
+    };
+    FlowControlConfig& flow = network.flow_control.emplace();
     flow.pfc_params.xoff_bytes = 4096;
     flow.pfc_params.xon_bytes = 2048;
     flow.line_rate_bps = phy::RawRateMbps(profile, profile.max_lanes) * 1000000;
     flow.message_delay = sc_time(kRouterClockNs, SC_NS);
-    card.flow = std::make_unique<RouterFlowControl>(("flow" + id).c_str(),
-                                                    *card.router, flow);
-    card.flow->AttachInterface(*card.interface);
-    for (unsigned p = 0; p < topology->PortCount(n); ++p) {
-      cluster::LinkPortConfig port;
-      port.phy = phy::PhyPortConfig::ForProfile(profile);
-      port.controller.profile = profile;
-      port.controller.start_trained = true;  // DLL-6.12
-      const std::string name = "card" + id + "_port" + std::to_string(p);
-      card.ports.push_back(
-          std::make_unique<cluster::LinkPort>(name.c_str(), port));
-      card.csr.push_back(
-          std::make_unique<testing::CsrMaster>((name + "_csr").c_str()));
-      card.csr.back()->socket.bind(
-          card.ports.back()->controller().csr_socket());
-      Connect(card.router->port(p),
-              card.ports.back()->controller().network_socket());
-    }
+    cluster::LinkPortConfig port;
+    port.phy = phy::PhyPortConfig::ForProfile(profile);
+    port.controller.profile = profile;
+    port.controller.start_trained = true;  // DLL-6.12
+    cards.push_back(std::make_unique<cluster::Node>(
+        ("card" + std::to_string(n)).c_str(), std::nullopt,
+        std::vector<cluster::LinkPortConfig>(topology->PortCount(n), port),
+        network));
   }
   for (unsigned n = 0; n < kNodes; ++n) {
     for (unsigned p = 0; p < topology->PortCount(n); ++p) {
       const auto far = topology->Neighbour(n, p).value();
       if (far.node > n || (far.node == n && far.port > p)) {
-        Connect(cards[n].ports[p]->cable(),
-                cards[far.node].ports[far.port]->cable());
+        Connect(cards[n]->port(p).cable(),
+                cards[far.node]->port(far.port).cable());
       }
     }
   }
   for (unsigned seq = 0; seq < kPackets; ++seq) {
     for (unsigned src = 1; src < kNodes; ++src) {
-      cards[src].interface->Send(0, kTc, Payload(src, seq));
+      cards[src]->interface()->Send(0, kTc, Payload(src, seq));
     }
   }
   sc_core::sc_start(sc_time(200, sc_core::SC_US));
@@ -141,25 +112,24 @@ TEST(PfcOverLinksTest, TRN_8_3_PfcMessagesRideTheLinksControlFlits) {
   for (const auto& [key, count] : delivered) {
     EXPECT_EQ(count, 1u) << "packet " << key.first << "/" << key.second;
   }
-  const FlowControlCounters& sink = cards[0].flow->counters();
+  const FlowControlCounters& sink = cards[0]->flow_control()->counters();
   EXPECT_GT(sink.xoff_frames, 0u) << "card 0's inputs crossed XOFF";
   EXPECT_GT(sink.xon_frames, 0u) << "and fell below XON again";
   uint64_t sent = 0, received = 0;
   for (unsigned p = 0; p < topology->PortCount(0); ++p) {
-    sent += testing::ExpectStat(cards[0].ports[p]->controller().Stats(),
+    sent += testing::ExpectStat(cards[0]->port(p).controller().Stats(),
                                 "control_sent");
     const auto far = topology->Neighbour(0, p).value();
-    Card& neighbour = cards[far.node];
-    const link::LinkController& far_lc =
-        neighbour.ports[far.port]->controller();
+    cluster::Node& neighbour = *cards[far.node];
+    const link::LinkController& far_lc = neighbour.port(far.port).controller();
     received += testing::ExpectStat(far_lc.Stats(), "control_received");
     EXPECT_EQ(testing::ExpectStat(far_lc.Stats(), "control_rejected"), 0u);
-    EXPECT_EQ(testing::ExpectStat(cards[0].ports[p]->controller().Stats(),
+    EXPECT_EQ(testing::ExpectStat(cards[0]->port(p).controller().Stats(),
                                   "control_dropped"),
               0u);
-    EXPECT_GT(neighbour.flow->paused_ps(far.port, kTc), 0u)
+    EXPECT_GT(neighbour.flow_control()->paused_ps(far.port, kTc), 0u)
         << "card " << far.node << " held its output towards card 0";
-    EXPECT_FALSE(neighbour.router->paused(far.port, kTc)) << "and resumed it";
+    EXPECT_FALSE(neighbour.router()->paused(far.port, kTc)) << "and resumed it";
   }
   EXPECT_EQ(sent, sink.pfc_frames) << "every PFC message went as a CONTROL "
                                       "flit";
@@ -173,7 +143,7 @@ TEST(PfcOverLinksTest, TRN_8_3_PfcMessagesRideTheLinksControlFlits) {
       static_cast<unsigned long long>(received), delivered.size(),
       last_delivery_ns / 1000);
   for (unsigned n = 1; n < kNodes; ++n) {
-    EXPECT_EQ(cards[n].flow->counters().bad_frames, 0u);
+    EXPECT_EQ(cards[n]->flow_control()->counters().bad_frames, 0u);
   }
 }
 
