@@ -1,6 +1,7 @@
 // The stack study: each workload's keys, checks and run.
 #include "systemc/app/stack_study.h"
 
+#include <algorithm>
 #include <chrono>
 #include <memory>
 #include <systemc>
@@ -103,13 +104,6 @@ int RunFabric(const ParamSet& params, const RunOptions& options) {
   return kExitOk;
 }
 
-void UseIdealIncastKeys(const ParamSet& params, KeyUsage& usage) {
-  UseIncastKeys(params, usage);
-  usage.Skip({"link.ber", "link.replay_timeout_flits"},
-             "workload.name incast runs over ideal links, which have no bit "
-             "errors");
-}
-
 std::optional<std::string> CheckFabric(const ParamSet& params,
                                        const RunOptions& /*options*/) {
   return fabric::ValidateFabricParams(params);
@@ -131,8 +125,8 @@ std::optional<std::string> CheckRemoteAccess(const ParamSet& params,
 // One workload of the stack, with the assembly that runs it today.
 struct StackWorkload {
   std::string name;
-  std::string fidelity;  // the link.fidelity its assembly has
-  bool traced;           // whether --trace records it
+  std::vector<std::string> fidelities;  // the link.fidelity values it runs
+  bool traced;                          // whether --trace records it
   void (*keys)(const ParamSet&, KeyUsage&);
   std::optional<std::string> (*check)(const ParamSet&, const RunOptions&);
   int (*run)(const ParamSet&, const RunOptions&);
@@ -140,10 +134,18 @@ struct StackWorkload {
 
 const std::vector<StackWorkload>& StackWorkloads() {
   static const std::vector<StackWorkload> workloads = {
-      {"traffic", "tlm", false, UseFabricKeys, CheckFabric, RunFabric},
-      {"incast", "ideal", false, UseIdealIncastKeys, CheckIncast,
+      {"traffic", {"tlm"}, false, UseFabricKeys, CheckFabric, RunFabric},
+      {"incast",
+       {"ideal", "tlm"},
+       false,
+       UseIncastKeys,
+       CheckIncast,
        RunTransportStudy},
-      {"remote_access", "tlm", true, UseRemoteAccessKeys, CheckRemoteAccess,
+      {"remote_access",
+       {"tlm"},
+       true,
+       UseRemoteAccessKeys,
+       CheckRemoteAccess,
        RunRemoteAccessStudy},
   };
   return workloads;
@@ -186,9 +188,11 @@ std::optional<std::string> CheckStackStudy(const ParamSet& params,
     return "workload.name: run.study stack does not run " +
            params.Text("workload.name");
   }
-  if (params.Text("link.fidelity") != workload->fidelity) {
+  const auto& fidelities = workload->fidelities;
+  if (std::find(fidelities.begin(), fidelities.end(),
+                params.Text("link.fidelity")) == fidelities.end()) {
     return "link.fidelity: run.study stack runs workload.name " +
-           workload->name + " over " + workload->fidelity + " links so far" +
+           workload->name + " over " + fidelities.front() + " links so far" +
            (workload->name == "traffic"
                 ? " (run.study network runs traffic over ideal links)"
                 : "");

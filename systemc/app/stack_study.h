@@ -2,8 +2,9 @@
 // link controllers and PHYs at link.fidelity, routers, and the transport
 // engines, logical units and boards the workload needs (decision 0033).
 // Today each workload has its own assembly: traffic the interim fabric of
-// tlm links (decision 0002), incast the transport engines over ideal links
-// (decision 0013), remote_access the boards (issue 8).
+// tlm links (decision 0002); incast the transport engines over ideal links
+// (decision 0013) or on cards without boards over tlm links; remote_access
+// the boards (issue 8).
 #pragma once
 
 #include <optional>

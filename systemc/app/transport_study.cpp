@@ -20,6 +20,7 @@
 #include "systemc/app/scenario_lossless.h"
 #include "systemc/app/scenario_schema.h"
 #include "systemc/board/memory.h"
+#include "systemc/cluster/cluster.h"
 #include "systemc/transport/engine_fabric.h"
 #include "systemc/transport/incast_workload.h"
 
@@ -34,6 +35,7 @@ constexpr uint8_t kDataPriority = roce::PriorityOfDscp(roce::kDscpData);
 // Everything the study is built from, derived from the keys.
 struct StudyPlan {
   std::shared_ptr<const topo::Topology> topology;
+  bool tlm_links = false;  // link.fidelity tlm: link controllers and PHYs
   transport::EngineFabricConfig fabric;
   transport::IncastConfig incast;
   uint64_t headroom_bytes = 0;  // TRN-8.8's H of the scenario's links
@@ -47,6 +49,7 @@ Result<StudyPlan> Plan(const ParamSet& params) {
     return routed.error();
   }
   plan.topology = routed->topology;
+  plan.tlm_links = params.Text("link.fidelity") == "tlm";
   if (plan.topology->EndpointCount() != plan.topology->NodeCount()) {
     return Fail(
         "topology: a transport study puts an engine on every node, "
@@ -161,9 +164,11 @@ void Print(const std::string& scenario, uint64_t seed, const StudyPlan& plan,
            double sim_us, double wall_s) {
   const LatencySummary incast = Summarise(workload.times().incast);
   const LatencySummary victims = Summarise(workload.times().background);
-  std::printf("lqemu run: %s (seed %llu): transport study, %u nodes\n",
-              scenario.c_str(), static_cast<unsigned long long>(seed),
-              plan.topology->EndpointCount());
+  std::printf(
+      "lqemu run: %s (seed %llu): transport study, %u nodes, %s links\n",
+      scenario.c_str(), static_cast<unsigned long long>(seed),
+      plan.topology->EndpointCount(),
+      plan.tlm_links ? "tlm (link controllers and PHYs)" : "ideal");
   std::printf(
       "  incast: %u senders x %llu KiB to node 0, %u background pairs x %u "
       "flows; cc %s, marking %s, PMTU %u\n",
@@ -197,6 +202,55 @@ void Print(const std::string& scenario, uint64_t seed, const StudyPlan& plan,
 
 // Every pause of the data priority at every router output, from the
 // routers' flow control as the run goes: [start, end) in ns.
+// One node's parts the study reads, whichever assembly built them.
+struct NodeParts {
+  net::Router* router = nullptr;
+  transport::TransportEngine* engine = nullptr;
+  transport::RouterFlowControl* flow = nullptr;  // with flow control
+};
+
+// The nodes' routers, engines and flow control: routers joined port to
+// port (link.fidelity ideal, decision 0009), or cards without boards whose
+// ports are TL link controllers and PHYs at the scenario's bit-error rate
+// and cable length, their PFC messages in CONTROL flits (TRN-8.3). The
+// assembly outlives the run in `ideal` or `tlm`.
+std::vector<NodeParts> BuildNodes(
+    const ParamSet& params, const StudyPlan& plan,
+    std::vector<transport::EngineFabricNode>& ideal,
+    std::unique_ptr<cluster::Cluster>& tlm) {
+  std::vector<NodeParts> parts;
+  if (!plan.tlm_links) {
+    ideal = transport::BuildEngineFabric(
+        *plan.topology, plan.fabric.router.routing, plan.fabric);
+    for (auto& node : ideal) {
+      parts.push_back({node.router.get(), node.engine.get(), node.flow.get()});
+    }
+    return parts;
+  }
+  const phy::LinkProfile profile =
+      phy::FindLinkProfile(params.Text("link.profile")).value();
+  cluster::ClusterConfig config;
+  config.boards = false;
+  config.routing = plan.fabric.router.routing;
+  config.port.phy = phy::PhyPortConfig::ForProfile(profile);
+  config.port.phy.cable_metres = params.Real("link.cable_m");
+  config.port.phy.errors.ber = params.Real("link.ber");
+  config.port.phy.seed = static_cast<uint64_t>(params.Integer("sim.seed"));
+  config.port.controller.profile = profile;
+  config.port.controller.start_trained = true;  // no firmware: DLL-6.12
+  config.network.router = plan.fabric.router;
+  config.network.interface = plan.fabric.engine.interface;
+  config.network.interface.faults = plan.fabric.faults;
+  config.network.transport = plan.fabric.engine;
+  config.network.flow_control = plan.fabric.flow_control;
+  tlm = std::make_unique<cluster::Cluster>("cluster", config, plan.topology);
+  for (unsigned n = 0; n < tlm->node_count(); ++n) {
+    cluster::Node& node = tlm->node(n);
+    parts.push_back({node.router(), node.transport(), node.flow_control()});
+  }
+  return parts;
+}
+
 class PauseLog {
  public:
   struct Interval {
@@ -204,7 +258,7 @@ class PauseLog {
     double start_ns = 0, end_ns = 0;
   };
 
-  void Attach(std::vector<transport::EngineFabricNode>& nodes) {
+  void Attach(const std::vector<NodeParts>& nodes) {
     for (unsigned n = 0; n < nodes.size(); ++n) {
       if (!nodes[n].flow) {
         continue;
@@ -348,6 +402,11 @@ void UseIncastKeys(const ParamSet& params, KeyUsage& usage) {
               "transport.background_pairs is 0");
   UseLosslessRouterKeys(params, usage);
   UseCongestionKeys(params.Text("transport.cc"), usage);
+  usage.UseIf(params.Text("link.fidelity") == "tlm", {"link.ber"},
+              "link.fidelity is ideal: ideal links have no bit errors");
+  usage.Skip("link.replay_timeout_flits",
+             "only the interim fabric's links take it (workload.name "
+             "traffic)");
 }
 
 std::optional<std::string> ValidateTransportStudy(const ParamSet& params) {
@@ -361,8 +420,9 @@ std::optional<std::string> ValidateTransportStudy(const ParamSet& params) {
 int RunTransportStudy(const ParamSet& params, const RunOptions& options) {
   StudyPlan plan = Plan(params).value();  // checked when loaded
   PauseLog pauses;  // outlives the routers that report to it
-  std::vector<transport::EngineFabricNode> nodes = transport::BuildEngineFabric(
-      *plan.topology, plan.fabric.router.routing, plan.fabric);
+  std::vector<transport::EngineFabricNode> ideal;
+  std::unique_ptr<cluster::Cluster> tlm;
+  const std::vector<NodeParts> nodes = BuildNodes(params, plan, ideal, tlm);
   pauses.Attach(nodes);
   // Each node's memory: the senders' source bytes at 0, and room for what
   // lands there (the receiver takes one flow per sender).
@@ -379,7 +439,7 @@ int RunTransportStudy(const ParamSet& params, const RunOptions& options) {
     nodes[n].engine->memory.bind(memories.back()->socket);
     rkeys.push_back(
         nodes[n].engine->RegisterMemory({0, size, transport::kRemoteAll}));
-    engines.push_back(nodes[n].engine.get());
+    engines.push_back(nodes[n].engine);
   }
   transport::IncastWorkload workload("workload", engines, rkeys, plan.incast);
   for (const transport::FlowPlace& place : workload.places()) {
@@ -400,7 +460,7 @@ int RunTransportStudy(const ParamSet& params, const RunOptions& options) {
       return kExitBadInput;
     }
     capture.emplace(std::move(writer).value());
-    for (auto& node : nodes) {
+    for (const auto& node : nodes) {
       node.engine->SetFrameTap(
           [&capture, &capture_error](const sc_time& at, const Bytes& frame) {
             const auto written =

@@ -75,10 +75,13 @@ NodeNetworkConfig Cluster::NetworkFor(
   router.node = node;
   router.nodes = nodes;
   router.slot_bytes = slot_bytes;
-  router.routing = std::make_shared<topo::ProgrammedTableRouting>(
-      topology, node, router.vc_classes,
-      topo::ProgrammedTableRouting::EmptyTable(*topology, router.vc_classes),
-      0);
+  router.routing = config_.boards
+                       ? std::make_shared<topo::ProgrammedTableRouting>(
+                             topology, node, router.vc_classes,
+                             topo::ProgrammedTableRouting::EmptyTable(
+                                 *topology, router.vc_classes),
+                             0)
+                       : config_.routing;
   net::NetworkInterfaceConfig& interface = network.interface;
   interface.node = static_cast<uint16_t>(node);
   interface.nodes = nodes;
@@ -87,6 +90,7 @@ NodeNetworkConfig Cluster::NetworkFor(
   interface.vc_sets = router.vc_sets;
   interface.clock_ns = router.clock_ns;
   interface.tc_map = net::DefaultTcMap(router.vc_sets);
+  interface.faults.seed = interface.faults.seed * 64 + node;  // NET-8.10
   if (network.logical) {
     network.logical->space.endpoints = nodes;
   }
@@ -103,6 +107,10 @@ Cluster::Cluster(const sc_core::sc_module_name& name,
                  std::shared_ptr<const topo::Topology> shared_topology)
     : sc_module(name), config_(config) {
   const topo::Topology& topology = *shared_topology;
+  if (!config.boards && !config.routing) {
+    throw std::invalid_argument(
+        "a cluster without boards needs a routing function");
+  }
   const auto fixed = FixedRoutingName(topology);
   for (topo::NodeId id = 0; id < topology.EndpointCount(); ++id) {
     const std::string node_name = topology.NodeName(id);
@@ -115,10 +123,14 @@ Cluster::Cluster(const sc_core::sc_module_name& name,
     for (unsigned port = 0; port < ports; ++port) {
       cabled |= topology.Neighbour(id, port) ? 1u << port : 0;
     }
-    nodes_.push_back(std::make_unique<Node>(
-        node_name.c_str(), BoardFor(id, node_name, ports, cabled),
-        PortsFor(id, ports), NetworkFor(id, shared_topology)));
-    if (fixed) {
+    std::optional<board::BoardConfig> board;
+    if (config.boards) {
+      board = BoardFor(id, node_name, ports, cabled);
+    }
+    nodes_.push_back(std::make_unique<Node>(node_name.c_str(), board,
+                                            PortsFor(id, ports),
+                                            NetworkFor(id, shared_topology)));
+    if (fixed && config.boards) {
       nodes_.back()->router()->registers().PresetMode(*fixed);
     }
     for (unsigned port = 0; config.on_link_state && port < ports; ++port) {
@@ -201,6 +213,9 @@ Cluster::Cluster(const sc_core::sc_module_name& name,
 Result<uint32_t> Cluster::Load(
     const elf::ElfImage& image,
     const std::map<uint32_t, elf::ElfImage>& per_node) {
+  if (!config_.boards) {
+    return Fail("a cluster without boards runs no firmware");
+  }
   uint32_t entry = 0;
   for (uint32_t n = 0; n < nodes_.size(); ++n) {
     const auto own = per_node.find(n);
@@ -244,7 +259,9 @@ unsigned Cluster::ports_up() {
 
 void Cluster::FlushConsoles() {
   for (auto& node : nodes_) {
-    node->board().FlushConsole();
+    if (node->has_board()) {
+      node->board().FlushConsole();
+    }
   }
 }
 

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "models/elf/elf_image.h"
+#include "models/topology/routing.h"
 #include "models/topology/topology.h"
 #include "systemc/cluster/node.h"
 #include "systemc/phy/no_cable.h"
@@ -24,6 +25,11 @@ struct ClusterConfig {
   // Every board's configuration; node_id, ports and the callbacks are set
   // per node by the cluster.
   board::BoardConfig board;
+  // False: a fabric's cards have no board (no firmware): their link
+  // controllers train by themselves, and their routers route by `routing`,
+  // which no firmware has to program (a topology's cluster only).
+  bool boards = true;
+  std::shared_ptr<const topo::RoutingFunction> routing;
   LinkPortConfig port;
   // Ports whose link controller is the Verilated RTL rather than the TL
   // model, by (node index, port), each with its settings (DESIGN §2:
@@ -49,9 +55,11 @@ class Cluster : public sc_core::sc_module {
  public:
   // One node per endpoint of `topology`, each with a router whose table is
   // empty until firmware switches in routes (the shadow bank is preset to
-  // the fabric's fixed function, e.g. dor on a torus). Throws
-  // std::invalid_argument if an endpoint port is uncabled, a node has more
-  // ports than a board, or `rtl_ports` names a port the cluster lacks.
+  // the fabric's fixed function, e.g. dor on a torus); without boards, a
+  // router that routes by `config.routing`. Throws std::invalid_argument
+  // if an endpoint port is cabled to a switch, a node has more ports than
+  // a board, boards are off without a routing function, or `rtl_ports`
+  // names a port the cluster lacks.
   Cluster(const sc_core::sc_module_name& name, const ClusterConfig& config,
           std::shared_ptr<const topo::Topology> topology);
   // One node ("node0") with `ports` ports, each cabled to a partner port.
