@@ -58,8 +58,10 @@ std::vector<Phase> AllPhases(const ParamSet& params) {
   const auto study = NetworkStudySets(params);
   const std::vector<std::string> collective =
       Join(study, {"routing.name=dor", "traffic.message_bytes=4096"});
+  // The transport over the links' controllers and PHYs: bit errors,
+  // replay, PFC messages in CONTROL flits (TRN-8.3).
   const std::vector<std::string> transport = {
-      "run.study=stack", "link.fidelity=ideal", "workload.name=incast"};
+      "run.study=stack", "link.fidelity=tlm", "workload.name=incast"};
   const std::vector<std::string> incast =
       Join(transport, {"transport.senders=16"});
   // A low load keeps the ~1.3 ms a repair takes affordable to simulate.
