@@ -13,6 +13,7 @@
 #include "systemc/app/board_command.h"
 #include "systemc/app/exit_status.h"
 #include "systemc/app/run_command.h"
+#include "systemc/common/thread_stacks.h"
 #include "testbench/conformance/mutants.h"
 #include "testbench/conformance/suite.h"
 
@@ -163,6 +164,10 @@ int sc_main(int argc, char* argv[]) {
     const int status = app.exit(error);
     return status == 0 ? lq::app::kExitOk : lq::app::kExitBadInput;
   }
+  // Whatever a command builds, its threads' stacks must fit the kernel's
+  // limit on memory maps (checked at the end of elaboration).
+  lq::ThreadStackGuard thread_stacks("thread_stacks", "lqemu",
+                                     lq::app::kExitBadInput);
 
   if (*list_command) {
     if (list_markdown) {
