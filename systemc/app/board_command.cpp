@@ -72,13 +72,9 @@ KeyUsage BoardKeys(const ParamSet& params, bool cluster) {
   usage.Skip({"run.study", "workload.name", "run.phases"},
              "lqemu board boots the firmware it is given (lqemu run runs "
              "studies)");
-  for (const auto& [key, value] : params.Values()) {
-    if (key.rfind("routing.", 0) == 0) {
-      usage.Skip(key,
-                 "the cards' firmware programs the routers (their straps "
-                 "preset dor on a torus, NET-4.8)");
-    }
-  }
+  usage.Skip(params.KeysUnder("routing."),
+             "the cards' firmware programs the routers (their straps preset "
+             "dor on a torus, NET-4.8)");
   if (cluster) {
     UseTopologyKeys(params, usage);
     usage.Use({"transport.cc", "transport.pmtu"});
@@ -89,13 +85,9 @@ KeyUsage BoardKeys(const ParamSet& params, bool cluster) {
   const std::string one_card =
       "without --scenario, lqemu board builds one card whose ports face "
       "partner ports";
-  for (const auto& [key, value] : params.Values()) {
-    for (const char* prefix :
-         {"topology.", "transport.", "pfc.", "ecn.", "dcqcn.", "lqcc."}) {
-      if (key.rfind(prefix, 0) == 0) {
-        usage.Skip(key, one_card);
-      }
-    }
+  for (const char* prefix :
+       {"topology.", "transport.", "pfc.", "ecn.", "dcqcn.", "lqcc."}) {
+    usage.Skip(params.KeysUnder(prefix), one_card);
   }
   usage.Skip("link.cable_m", one_card);
   return usage;
@@ -135,10 +127,9 @@ int RunBoard(const BoardOptions& options) {
   const auto keys_of = [cluster_run](const ParamSet& scenario) {
     return BoardKeys(scenario, cluster_run);
   };
-  if (const auto unread =
-          CheckGivenKeys(*params, keys_of(*params),
-                         cluster_run ? "lqemu board --scenario" : "lqemu board",
-                         scenario, keys_of, "lqemu board")) {
+  if (const auto unread = CheckGivenKeys(
+          *params, cluster_run ? "lqemu board --scenario" : "lqemu board",
+          scenario, keys_of, "lqemu board")) {
     return BadInput(*unread);
   }
   const auto image = ReadFirmwareImage(options.firmware);

@@ -655,14 +655,9 @@ KeyUsage NetworkStudyKeys(const ParamSet& params) {
     UseCollectiveKeys(params, usage);
     const std::string alone =
         "the collective runs to completion and is the only traffic";
-    usage.Skip({"traffic.load", "traffic.messages_per_node", "sim.cycles",
-                "sim.warmup_cycles"},
-               alone);
-    for (const auto& [key, unused] : params.Values()) {
-      if (key.rfind("traffic.", 0) == 0 && !usage.Uses(key)) {
-        usage.Skip(key, alone);
-      }
-    }
+    usage.Skip({"sim.cycles", "sim.warmup_cycles"}, alone);
+    // traffic.message_bytes, read above, stays read: the packets' size.
+    usage.Skip(params.KeysUnder("traffic."), alone);
     usage.Skip("sim.kernel", "the cycle kernel models no collectives");
     usage.Skip({"fault.kind", "fault.at_cycles", "fault.node", "fault.port",
                 "fault.restore_at_cycles"},

@@ -89,14 +89,8 @@ std::optional<std::string> CheckScenario(const ParamSet& params,
     return "workload.name: run.study " + study.name + " does not run " +
            workload + " (it runs " + runs + ")";
   }
-  const auto keys_of = [](const ParamSet& scenario) {
-    KeyUsage usage;
-    UseCommonKeys(scenario, usage);
-    usage.Merge(ChosenStudy(scenario).keys(scenario));
-    return usage;
-  };
-  if (auto unread = CheckGivenKeys(params, keys_of(params), DescribeRun(params),
-                                   options, keys_of, "lqemu run")) {
+  if (auto unread = CheckGivenKeys(params, DescribeRun(params), options,
+                                   KeysRead, "lqemu run")) {
     return unread;
   }
   if (!options.vcd_file.empty()) {
@@ -113,8 +107,7 @@ std::optional<std::string> CheckScenario(const ParamSet& params,
 }
 
 std::optional<std::string> CheckGivenKeys(
-    const ParamSet& params, const KeyUsage& usage, const std::string& run,
-    const RunOptions& options,
+    const ParamSet& params, const std::string& run, const RunOptions& options,
     const std::function<KeyUsage(const ParamSet&)>& keys_of,
     const char* command) {
   std::set<std::string> overridden;
@@ -122,7 +115,8 @@ std::optional<std::string> CheckGivenKeys(
     overridden.insert(text.substr(0, text.find('=')));
   }
   std::optional<KeyUsage> file_alone;
-  for (const UnreadKey& unread : UnreadGivenKeys(params, usage, run)) {
+  for (const UnreadKey& unread :
+       UnreadGivenKeys(params, keys_of(params), run)) {
     if (overridden.count(unread.key) == 0 && !options.scenario_file.empty()) {
       if (!file_alone) {
         RunOptions file = options;

@@ -42,14 +42,14 @@ Result<ParamSet> ReadScenarioParams(const RunOptions& options);
 std::optional<std::string> CheckScenario(const ParamSet& params,
                                          const RunOptions& options);
 
-// Refuses a key the scenario gave that `usage`, the keys the run (named
-// `run`) reads, leaves unread. A key the scenario file gave that the file
-// alone had read (`keys_of` on the file without the overrides), and that
-// an override left unread, is only noted on stderr after `command` ("lqemu
-// run"): a file's key cannot be taken back from the command line.
+// Refuses a key the scenario gave that the run (named `run`) leaves
+// unread: `keys_of` says what a scenario's run reads. A key the scenario
+// file gave that the file alone had read (`keys_of` on the file without
+// the overrides), and that an override left unread, is only noted on
+// stderr after `command` ("lqemu run"): a file's key cannot be taken back
+// from the command line.
 std::optional<std::string> CheckGivenKeys(
-    const ParamSet& params, const KeyUsage& usage, const std::string& run,
-    const RunOptions& options,
+    const ParamSet& params, const std::string& run, const RunOptions& options,
     const std::function<KeyUsage(const ParamSet&)>& keys_of,
     const char* command);
 

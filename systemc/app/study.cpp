@@ -4,7 +4,6 @@
 
 #include <algorithm>
 
-#include "models/network/collective.h"
 #include "systemc/app/network_study.h"
 #include "systemc/app/scenario_schema.h"
 #include "systemc/app/stack_study.h"
@@ -22,23 +21,17 @@ std::string JoinChoices(const std::vector<std::string>& words) {
   return out;
 }
 
-// Every workload, in the order `lqemu list` prints them.
+// Every study's workloads, each once, in the studies' order.
 std::vector<std::string> WorkloadNames() {
-  std::vector<std::string> names = {"traffic"};
-  for (const auto& info : net::CollectiveCatalogue()) {
-    names.push_back(info.name);
+  std::vector<std::string> names;
+  for (const Study& study : StudyCatalogue()) {
+    for (const auto& workload : study.workloads) {
+      if (std::find(names.begin(), names.end(), workload) == names.end()) {
+        names.push_back(workload);
+      }
+    }
   }
-  names.push_back("incast");
-  names.push_back("remote_access");
   return names;
-}
-
-// What a study reads: the common keys and its own.
-KeyUsage KeysOf(const Study& study, const ParamSet& params) {
-  KeyUsage usage;
-  UseCommonKeys(params, usage);
-  usage.Merge(study.keys(params));
-  return usage;
 }
 
 // "run.study S with workload.name W" for each study and its workloads that
@@ -52,7 +45,7 @@ std::vector<std::string> ReadersOf(const ParamSet& params,
       ParamSet trial = params;
       trial.Set("run.study", study.name);
       trial.Set("workload.name", workload);
-      if (KeysOf(study, trial).Uses(key)) {
+      if (KeysRead(trial).Uses(key)) {
         workloads.push_back(workload);
       }
     }
@@ -123,6 +116,13 @@ void UseCommonKeys(const ParamSet& params, KeyUsage& usage) {
   usage.Use({"run.study", "sim.seed"});
   UseTopologyKeys(params, usage);
   UseRoutingKeys(params, usage);
+}
+
+KeyUsage KeysRead(const ParamSet& params) {
+  KeyUsage usage;
+  UseCommonKeys(params, usage);
+  usage.Merge(ChosenStudy(params).keys(params));
+  return usage;
 }
 
 std::string DescribeRun(const ParamSet& params) {

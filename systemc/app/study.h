@@ -43,6 +43,9 @@ std::vector<ParamSpec> StudyParamSpecs();
 // topology and routing function the scenario names.
 void UseCommonKeys(const ParamSet& params, KeyUsage& usage);
 
+// What the run `params` describe reads: the common keys and its study's.
+KeyUsage KeysRead(const ParamSet& params);
+
 // "run.study S with workload.name W": the run `params` describe.
 std::string DescribeRun(const ParamSet& params);
 

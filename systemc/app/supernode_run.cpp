@@ -190,13 +190,13 @@ ParamSet PhaseParams(const ParamSet& params, const Phase& phase) {
 
 // A phase's options: named after the phase, quiet, and with the outputs
 // only it writes.
-RunOptions PhaseOptions(const RunOptions& options, const Phase& phase) {
+RunOptions PhaseOptions(const RunOptions& options, const std::string& phase) {
   RunOptions child = options;
-  child.scenario_file = "default/" + phase.name;
+  child.scenario_file = "default/" + phase;
   child.quiet = true;
   child.progress = false;
-  child.pcap_file = phase.name == "uniform" ? options.pcap_file : "";
-  const bool boards = phase.name == "remote_access";
+  child.pcap_file = phase == "uniform" ? options.pcap_file : "";
+  const bool boards = phase == "remote_access";
   child.trace_file = boards ? options.trace_file : "";
   child.vcd_file = boards ? options.vcd_file : "";
   return child;
@@ -367,10 +367,7 @@ KeyUsage SupernodeKeys(const ParamSet& params) {
   KeyUsage usage;
   usage.Use("run.phases");
   for (const auto& [name, child] : PhaseScenarios(params)) {
-    KeyUsage read;
-    UseCommonKeys(child, read);
-    read.Merge(ChosenStudy(child).keys(child));
-    usage.Merge(read);
+    usage.Merge(KeysRead(child));
   }
   usage.Refuse("workload.name", "each phase names its own workload");
   return usage;
@@ -395,12 +392,10 @@ std::optional<std::string> CheckSupernodeRun(const ParamSet& params,
            "run.phases leaves out";
   }
   // Every phase's scenario is checked before anything runs.
-  const auto phases = SelectedPhases(params);
-  for (const Phase& phase : *phases) {
-    const ParamSet child = PhaseParams(params, phase);
+  for (const auto& [name, child] : PhaseScenarios(params)) {
     if (auto error =
-            ChosenStudy(child).check(child, PhaseOptions(options, phase))) {
-      return "phase " + phase.name + ": " + *error;
+            ChosenStudy(child).check(child, PhaseOptions(options, name))) {
+      return "phase " + name + ": " + *error;
     }
   }
   return std::nullopt;
@@ -408,14 +403,13 @@ std::optional<std::string> CheckSupernodeRun(const ParamSet& params,
 
 int RunSupernode(const ParamSet& params, const RunOptions& options) {
   std::vector<PhaseJob> jobs;
-  const auto selected = SelectedPhases(params);  // CheckSupernodeRun's
-  for (const Phase& phase : *selected) {
-    jobs.push_back({phase.name, [child = PhaseOptions(options, phase),
-                                 phase_params = PhaseParams(params, phase)](
-                                    const std::string& stats_path) {
-                      RunOptions run = child;
-                      run.stats_file = stats_path;
-                      return RunLoaded(phase_params, run);
+  for (auto& [name, child] : PhaseScenarios(params)) {
+    jobs.push_back({name, [run = PhaseOptions(options, name),
+                           phase_params = std::move(child)](
+                              const std::string& stats_path) {
+                      RunOptions with_stats = run;
+                      with_stats.stats_file = stats_path;
+                      return RunLoaded(phase_params, with_stats);
                     }});
   }
   // A build without the firmware has no image for the probe: it is left

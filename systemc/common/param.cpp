@@ -116,4 +116,14 @@ std::vector<std::pair<std::string, std::string>> ParamSet::Values() const {
   return out;
 }
 
+std::vector<std::string> ParamSet::KeysUnder(const std::string& prefix) const {
+  std::vector<std::string> keys;
+  for (const auto& spec : specs_) {
+    if (spec.key.rfind(prefix, 0) == 0) {
+      keys.push_back(spec.key);
+    }
+  }
+  return keys;
+}
+
 }  // namespace lq

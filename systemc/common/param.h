@@ -67,6 +67,9 @@ class ParamSet {
   // All keys with their current values, in declaration order.
   std::vector<std::pair<std::string, std::string>> Values() const;
 
+  // The declared keys that begin with `prefix` ("traffic."), in order.
+  std::vector<std::string> KeysUnder(const std::string& prefix) const;
+
   // The keys Set since construction or the last ForgetGiven: what a
   // scenario file or --set gave, as opposed to defaults. A run refuses a
   // given key it would not use (DESIGN section 2).

@@ -9,6 +9,7 @@
 
 #include "systemc/app/key_usage.h"
 #include "systemc/app/run_command.h"
+#include "systemc/app/stack_study.h"
 #include "systemc/app/supernode_run.h"
 
 namespace lq::app {
@@ -111,6 +112,35 @@ TEST(Study, PhasesAcceptAKeyOnlyIfASelectedPhaseReadsIt) {
   const auto workload = Check({"workload.name=incast"});
   EXPECT_TRUE(Mentions(workload, "each phase names its own"))
       << workload.value_or("accepted");
+}
+
+TEST(Study, TheStackRunsEachWorkloadOnTheLinksItsAssemblyHas) {
+  const auto names = StackWorkloadNames();
+  EXPECT_EQ(names,
+            (std::vector<std::string>{"traffic", "incast", "remote_access"}));
+  RunOptions options;
+  options.overrides = {"run.study=stack", "link.fidelity=ideal"};
+  auto traffic = ReadScenarioParams(options);
+  ASSERT_TRUE(traffic.ok());
+  const auto refused = CheckStackStudy(*traffic, RunOptions{});
+  EXPECT_TRUE(Mentions(refused, "runs workload.name traffic over tlm links") &&
+              Mentions(refused, "run.study network runs traffic"))
+      << refused.value_or("accepted");
+  options.overrides.push_back("workload.name=incast");
+  options.overrides.push_back("topology.dims=4x4");
+  options.overrides.push_back("transport.senders=2");
+  const auto incast = ReadScenarioParams(options);
+  ASSERT_TRUE(incast.ok());
+  EXPECT_FALSE(CheckStackStudy(*incast, RunOptions{}))
+      << "an incast runs over ideal links";
+  ParamSet tlm = *incast;
+  ASSERT_FALSE(tlm.Set("link.fidelity", "tlm"));
+  EXPECT_FALSE(CheckStackStudy(tlm, RunOptions{}))
+      << "and over tlm links, on cards without boards";
+  EXPECT_TRUE(StackStudyKeys(tlm).Uses("link.ber"))
+      << "tlm links have bit errors";
+  EXPECT_FALSE(StackStudyKeys(*incast).Uses("link.ber"))
+      << "ideal links have none";
 }
 
 TEST(Study, AScenarioFileRunsTheStack) {
