@@ -41,18 +41,6 @@ struct StudyShape {
   std::optional<net::CollectiveSchedule> collective;
 };
 
-topo::ParamMap PatternParams(const ParamSet& params, const std::string& name) {
-  topo::ParamMap values;
-  for (const auto& info : net::TrafficPatternCatalogue()) {
-    if (info.name == name) {
-      for (const auto& [param, unused] : info.params) {
-        values[param] = params.Text("traffic." + param);
-      }
-    }
-  }
-  return values;
-}
-
 }  // namespace
 
 Result<net::RouterConfig> ScenarioRouterConfig(
@@ -108,12 +96,10 @@ Result<StudyShape> Shape(const ParamSet& params) {
   }
   shape.topology = routed->topology;
   shape.routing = routed->routing;
-  const std::string pattern_name = params.Text("traffic.pattern");
   auto pattern =
-      net::CreateTrafficPattern(pattern_name, shape.topology->EndpointCount(),
-                                PatternParams(params, pattern_name));
+      ScenarioTrafficPattern(params, shape.topology->EndpointCount());
   if (!pattern) {
-    return Fail("traffic: " + pattern.error().reason);
+    return pattern.error();
   }
   shape.pattern = std::move(pattern).value();
 
@@ -643,11 +629,10 @@ KeyUsage NetworkStudyKeys(const ParamSet& params) {
   UseRouterKeys(params, usage);
   usage.Use({"workload.name", "link.latency_cycles", "sim.watchdog_cycles",
              "traffic.message_bytes"});
-  usage.Skip(
-      {"link.fidelity", "link.ber", "link.cable_m", "link.replay_timeout_flits",
-       "link.rtl_ports", "link.vcd_start_us", "link.vcd_length_us"},
-      "its routers are joined by ideal links, with no link "
-      "controllers or PHYs (run.study stack has them)");
+  usage.Skip({"link.fidelity", "link.ber", "link.cable_m", "link.rtl_ports",
+              "link.vcd_start_us", "link.vcd_length_us"},
+             "its routers are joined by ideal links, with no link "
+             "controllers or PHYs (run.study stack has them)");
   usage.Skip("router.latency_ns",
              "its routers take router.rc_cycles to router.st_cycles");
   const std::string workload = params.Text("workload.name");

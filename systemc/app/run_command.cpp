@@ -20,14 +20,6 @@
 #include "systemc/app/transport_study.h"
 
 namespace lq::app {
-namespace {
-
-int BadInput(const std::string& message) {
-  std::fprintf(stderr, "lqemu run: %s\n", message.c_str());
-  return kExitBadInput;
-}
-
-}  // namespace
 
 std::vector<ParamSpec> ScenarioParamSpecs() {
   std::vector<ParamSpec> specs = StudyParamSpecs();

@@ -8,15 +8,14 @@
 namespace lq::app {
 
 uint64_t RunReport::Lost() const {
-  const auto& n = totals.nodes;
-  const uint64_t arrived = n.delivered + n.corrupted;
-  return n.sent > arrived ? n.sent - arrived : 0;
+  const uint64_t arrived =
+      outcome.delivered + outcome.corrupted + outcome.reordered;
+  return expected > arrived ? expected - arrived : 0;
 }
 
 bool RunReport::IntegrityOk() const {
-  const auto& n = totals.nodes;
-  return Lost() == 0 && n.duplicated == 0 && n.corrupted == 0 &&
-         n.reordered == 0 && n.sent == totals.messages_expected;
+  return Lost() == 0 && outcome.duplicated == 0 && outcome.corrupted == 0 &&
+         outcome.reordered == 0 && outcome.posted == expected;
 }
 
 std::string IntegrityCounts::Line() const {
@@ -86,22 +85,13 @@ double AggregateGBps(const RunReport& report) {
     return 0;
   }
   // Bytes per ns is GB/s.
-  return static_cast<double>(report.totals.nodes.payload_bytes_delivered) /
-         report.sim_time_ns;
+  return static_cast<double>(report.outcome.payload_bytes) / report.sim_time_ns;
 }
 
 namespace {
 
-double MeanHops(const std::vector<uint32_t>& hops) {
-  if (hops.empty()) {
-    return 0;
-  }
-  return std::accumulate(hops.begin(), hops.end(), 0.0) /
-         static_cast<double>(hops.size());
-}
-
 nlohmann::ordered_json DirectionsJson(
-    const std::vector<fabric::LinkDirectionLoad>& directions) {
+    const std::vector<LinkDirectionLoad>& directions) {
   nlohmann::ordered_json json = nlohmann::ordered_json::array();
   for (const auto& d : directions) {
     json.push_back({{"node", d.node},
@@ -116,54 +106,68 @@ nlohmann::ordered_json DirectionsJson(
 }  // namespace
 
 void PrintReport(const RunReport& report, std::FILE* out) {
-  const auto latency = Summarise(report.totals.latencies_ns);
-  const auto& n = report.totals.nodes;
-  const auto& l = report.totals.links;
+  const auto latency = Summarise(report.outcome.latencies_ns);
+  const auto& o = report.outcome;
+  const auto& l = report.link;
+  const auto& t = report.transport;
   std::fprintf(out, "lqemu run: %s (seed %llu)\n", report.scenario.c_str(),
                static_cast<unsigned long long>(report.seed));
   std::fprintf(out,
-               "  fabric     %d nodes, %d links, profile %s (%.1f Gb/s payload "
-               "per link)\n",
+               "  fabric     %d cards, %d links, profile %s (%.1f Gb/s payload "
+               "per link), %s\n",
                report.nodes, report.links, report.profile.c_str(),
-               report.link_payload_gbps);
+               report.link_payload_gbps,
+               report.tlm_links ? "tlm links (link controllers and PHYs)"
+                                : "ideal links");
   std::fprintf(out, "  time       %.1f ns simulated in %.2f s wall\n",
                report.sim_time_ns, report.wall_time_s);
   std::fprintf(out,
                "  latency    mean %.1f ns, p50 %.1f, p99 %.1f, max %.1f "
-               "(one-way, source to sink)\n",
+               "(one-way: SEND posted to receive completed)\n",
                latency.mean, latency.p50, latency.p99, latency.max);
   std::fprintf(
       out,
       "  hops       mean %.3f (shortest paths average %.3f over all pairs)\n",
-      MeanHops(report.totals.hops), report.minimal_hops);
+      report.mean_hops, report.minimal_hops);
+  std::fprintf(out, "  bandwidth  %.1f GB/s aggregate payload",
+               AggregateGBps(report));
+  if (report.tlm_links) {
+    std::fprintf(out, "; busiest link direction %.1f%% busy",
+                 100.0 * report.max_link_utilisation);
+  }
+  std::fprintf(out, "\n");
+  if (report.tlm_links) {
+    std::fprintf(out,
+                 "  link       %llu flits, %llu FEC-corrected symbols, %llu "
+                 "CRC errors, %llu replays\n",
+                 static_cast<unsigned long long>(l.flits),
+                 static_cast<unsigned long long>(l.fec_corrected),
+                 static_cast<unsigned long long>(l.crc_errors),
+                 static_cast<unsigned long long>(l.replays));
+  }
   std::fprintf(out,
-               "  bandwidth  %.1f GB/s aggregate payload; busiest link "
-               "direction %.1f%% busy\n",
-               AggregateGBps(report),
-               100.0 * report.totals.max_link_utilisation);
-  std::fprintf(out,
-               "  link       %llu flits, %llu FEC-corrected symbols, %llu CRC "
-               "errors, %llu replays (%llu flits resent)\n",
-               static_cast<unsigned long long>(l.flits),
-               static_cast<unsigned long long>(l.fec_corrected),
-               static_cast<unsigned long long>(l.crc_errors),
-               static_cast<unsigned long long>(l.replays),
-               static_cast<unsigned long long>(l.replayed_flits));
+               "  transport  %llu RC connections, %llu packets, %llu "
+               "retransmitted; %llu XOFF, %llu ECN-marked\n",
+               static_cast<unsigned long long>(report.connections),
+               static_cast<unsigned long long>(t.packets_sent),
+               static_cast<unsigned long long>(t.retransmits),
+               static_cast<unsigned long long>(t.xoff_frames),
+               static_cast<unsigned long long>(t.ecn_marked));
   std::fprintf(out,
                "  integrity  sent %llu, delivered %llu, lost %llu, duplicated "
                "%llu, reordered %llu, corrupted %llu: %s\n",
-               static_cast<unsigned long long>(n.sent),
-               static_cast<unsigned long long>(n.delivered),
+               static_cast<unsigned long long>(o.posted),
+               static_cast<unsigned long long>(o.delivered),
                static_cast<unsigned long long>(report.Lost()),
-               static_cast<unsigned long long>(n.duplicated),
-               static_cast<unsigned long long>(n.reordered),
-               static_cast<unsigned long long>(n.corrupted),
+               static_cast<unsigned long long>(o.duplicated),
+               static_cast<unsigned long long>(o.reordered),
+               static_cast<unsigned long long>(o.corrupted),
                report.IntegrityOk() ? "OK" : "FAILED");
 }
 
 std::string WriteStatsJson(const RunReport& report, const std::string& path) {
-  const auto& n = report.totals.nodes;
-  const auto& l = report.totals.links;
+  const auto& o = report.outcome;
+  const auto& l = report.link;
   nlohmann::ordered_json json;
   json["scenario"] = report.scenario;
   json["seed"] = report.seed;
@@ -171,23 +175,28 @@ std::string WriteStatsJson(const RunReport& report, const std::string& path) {
   json["wall_time_s"] = report.wall_time_s;
   json["nodes"] = report.nodes;
   json["links"] = report.links;
-  json["latency_ns"] = LatencyJson(report.totals.latencies_ns);
-  json["hops"] = {{"mean", MeanHops(report.totals.hops)},
-                  {"minimal", report.minimal_hops}};
-  json["bandwidth"] = {
-      {"aggregate_GBps", AggregateGBps(report)},
-      {"max_link_utilisation", report.totals.max_link_utilisation}};
-  json["link"] = {{"flits", l.flits},
-                  {"fec_corrected", l.fec_corrected},
-                  {"crc_errors", l.crc_errors},
-                  {"replays", l.replays},
-                  {"replayed_flits", l.replayed_flits},
-                  {"directions", DirectionsJson(report.totals.directions)}};
-  json["transport"] = {{"ops", n.sent}};
+  json["latency_ns"] = LatencyJson(o.latencies_ns);
+  json["hops"] = {{"mean", report.mean_hops}, {"minimal", report.minimal_hops}};
+  json["bandwidth"] = {{"aggregate_GBps", AggregateGBps(report)},
+                       {"max_link_utilisation", report.max_link_utilisation}};
+  if (report.tlm_links) {
+    json["link"] = {{"flits", l.flits},
+                    {"fec_corrected", l.fec_corrected},
+                    {"crc_errors", l.crc_errors},
+                    {"replays", l.replays},
+                    {"directions", DirectionsJson(report.directions)}};
+  }
+  json["transport"] = {{"ops", o.posted},
+                       {"connections", report.connections},
+                       {"packets", report.transport.packets_sent},
+                       {"retransmits", report.transport.retransmits},
+                       {"xoff_frames", report.transport.xoff_frames},
+                       {"ecn_marked", report.transport.ecn_marked},
+                       {"failed", o.failed}};
   json["faults"] = nlohmann::ordered_json::array();
-  json["integrity"] = {{"sent", n.sent},           {"delivered", n.delivered},
-                       {"lost", report.Lost()},    {"duplicated", n.duplicated},
-                       {"reordered", n.reordered}, {"corrupted", n.corrupted}};
+  json["integrity"] = {{"sent", o.posted},         {"delivered", o.delivered},
+                       {"lost", report.Lost()},    {"duplicated", o.duplicated},
+                       {"reordered", o.reordered}, {"corrupted", o.corrupted}};
   json["parameters"] = ParametersJson(report.values);
   return WriteJsonFile(json, path);
 }

@@ -9,10 +9,30 @@
 #include <utility>
 #include <vector>
 
-#include "systemc/fabric/fabric.h"
+#include "systemc/transport/engine_fabric.h"
+#include "systemc/transport/traffic_workload.h"
 
 namespace lq::app {
 
+// The link layer's counters summed over every port (link.fidelity tlm).
+struct LinkTotals {
+  uint64_t flits = 0;          // PHYs: flits serialised, replays included
+  uint64_t fec_corrected = 0;  // PHYs: symbols the FEC corrected
+  uint64_t crc_errors = 0;     // controllers: flits received bad
+  uint64_t replays = 0;        // controllers: replays started
+};
+
+// One direction of a link: where it leaves from, where it goes, and the
+// fraction of the traffic's lifetime its PHY spent serialising flits.
+struct LinkDirectionLoad {
+  uint32_t node = 0;
+  uint32_t port = 0;
+  uint32_t to = 0;
+  std::vector<uint32_t> coordinates;  // node's, where the topology has them
+  double utilisation = 0;
+};
+
+// A traffic run (workload.name traffic) on the stack.
 struct RunReport {
   std::string scenario;  // File name, or "default".
   uint64_t seed = 0;
@@ -22,9 +42,17 @@ struct RunReport {
   int nodes = 0;
   int links = 0;  // Bidirectional links.
   std::string profile;
+  bool tlm_links = false;
   double minimal_hops = 0;  // Mean shortest-path hops over all node pairs.
+  double mean_hops = 0;     // Of the packets the routers ejected (NET-2.6).
   double link_payload_gbps = 0;
-  fabric::FabricTotals totals;
+  uint64_t expected = 0;     // messages the schedule holds
+  uint64_t connections = 0;  // RC connections the workload set up
+  transport::TrafficOutcome outcome;
+  transport::FabricFigures transport;
+  LinkTotals link;                            // tlm links only
+  std::vector<LinkDirectionLoad> directions;  // tlm links only
+  double max_link_utilisation = 0;            // busiest direction's
 
   uint64_t Lost() const;
   bool IntegrityOk() const;

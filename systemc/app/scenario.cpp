@@ -10,19 +10,25 @@
 namespace lq::app {
 namespace {
 
-// Keys that lqemu no longer takes, and what replaced each (decision 0033).
+// Keys that lqemu no longer takes, and why each went.
 std::optional<std::string> Retired(const std::string& key) {
   static const std::map<std::string, std::string> retired = {
-      {"collective.name", "workload.name (with run.study network)"},
-      {"transport.workload", "workload.name (incast, with run.study stack)"},
+      {"collective.name",
+       "use workload.name (with run.study network) (decision 0033)"},
+      {"transport.workload",
+       "use workload.name (incast, with run.study stack) (decision 0033)"},
       {"logical.workload",
-       "workload.name (remote_access, with run.study stack)"},
+       "use workload.name (remote_access, with run.study stack) (decision "
+       "0033)"},
+      {"link.replay_timeout_flits",
+       "the interim fabric that took it is gone; the link controllers' "
+       "replay timer is their REPLAY_TIMEOUT register (decision 0034)"},
   };
   const auto found = retired.find(key);
   if (found == retired.end()) {
     return std::nullopt;
   }
-  return "'" + key + "' is gone: use " + found->second + " (decision 0033)";
+  return "'" + key + "' is gone: " + found->second;
 }
 
 // Sets `key`; the error says what replaced a retired key.

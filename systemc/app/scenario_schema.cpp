@@ -13,8 +13,8 @@
 namespace lq::app {
 namespace {
 
-// Source, sequence and creation time at the start of every message.
-constexpr size_t kMessageHeaderBytes = 16;
+// The traffic workload's message index at the start of every message.
+constexpr size_t kMessageHeaderBytes = 8;
 
 // Keys "<prefix>.<param>" for every parameter of every catalogue entry, so
 // the scenario reference follows the registries instead of a copy of them.
@@ -105,6 +105,24 @@ void UseTrafficPatternKeys(const ParamSet& params, KeyUsage& usage) {
   }
 }
 
+Result<std::unique_ptr<net::TrafficPattern>> ScenarioTrafficPattern(
+    const ParamSet& params, uint32_t endpoints) {
+  const std::string name = params.Text("traffic.pattern");
+  topo::ParamMap values;
+  for (const auto& info : net::TrafficPatternCatalogue()) {
+    if (info.name == name) {
+      for (const auto& [param, unused] : info.params) {
+        values[param] = params.Text("traffic." + param);
+      }
+    }
+  }
+  auto pattern = net::CreateTrafficPattern(name, endpoints, values);
+  if (!pattern) {
+    return Fail("traffic: " + pattern.error().reason);
+  }
+  return pattern;
+}
+
 std::vector<std::string> ComponentKeys(
     const std::string& prefix,
     const std::vector<topo::ComponentInfo>& catalogue,
@@ -187,16 +205,9 @@ std::vector<ParamSpec> ScenarioRootParamSpecs() {
                    0,
                    1000,
                    {}});
-  specs.push_back({"link.replay_timeout_flits",
-                   "replay timer: unacknowledged flit times before a replay",
-                   "375",
-                   "flits",
-                   ParamType::kInteger,
-                   16,
-                   4096,
-                   {}});
   specs.push_back({"router.latency_ns",
-                   "tlm: router pipeline latency per hop, input to output",
+                   "workload.name remote_access: the boards' router pipeline "
+                   "latency per hop, input to output",
                    "40",
                    "ns",
                    ParamType::kReal,
@@ -207,8 +218,7 @@ std::vector<ParamSpec> ScenarioRootParamSpecs() {
   for (const auto& info : net::TrafficPatternCatalogue()) {
     patterns.push_back(info.name);
   }
-  specs.push_back({"traffic.pattern",
-                   "destination choice of each message (tlm: uniform only)",
+  specs.push_back({"traffic.pattern", "destination choice of each message",
                    "uniform", "", ParamType::kChoice, 0, 0, patterns});
   std::set<std::string> pattern_keys;
   for (const auto& info : net::TrafficPatternCatalogue()) {
@@ -234,7 +244,7 @@ std::vector<ParamSpec> ScenarioRootParamSpecs() {
                    1e7,
                    {}});
   specs.push_back({"traffic.message_bytes",
-                   "transport payload bytes per message (one flit each)",
+                   "payload bytes per message",
                    "128",
                    "B",
                    ParamType::kInteger,

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "models/common/result.h"
+#include "models/network/traffic_pattern.h"
 #include "models/topology/params.h"
 #include "models/topology/routing.h"
 #include "models/topology/topology.h"
@@ -49,5 +50,10 @@ struct RoutedTopology {
 };
 // Both, or why either cannot be built ("topology: ..." or "routing: ...").
 Result<RoutedTopology> ScenarioRoutedTopology(const ParamSet& params);
+
+// The traffic pattern traffic.* names, for `endpoints` endpoints, or why
+// it cannot be built ("traffic: ...").
+Result<std::unique_ptr<net::TrafficPattern>> ScenarioTrafficPattern(
+    const ParamSet& params, uint32_t endpoints);
 
 }  // namespace lq::app

@@ -2,111 +2,17 @@
 #include "systemc/app/stack_study.h"
 
 #include <algorithm>
-#include <chrono>
-#include <memory>
-#include <systemc>
 
-#include "models/pcap/pcap_writer.h"
-#include "models/phy/link_profile.h"
-#include "models/topology/analytics.h"
-#include "systemc/app/exit_status.h"
-#include "systemc/app/progress_meter.h"
 #include "systemc/app/remote_access_study.h"
-#include "systemc/app/run_report.h"
-#include "systemc/app/scenario_schema.h"
+#include "systemc/app/traffic_study.h"
 #include "systemc/app/transport_study.h"
-#include "systemc/fabric/fabric.h"
 
 namespace lq::app {
 namespace {
 
-// The interim fabric's keys (workload.name traffic).
-void UseFabricKeys(const ParamSet& params, KeyUsage& usage) {
-  usage.Use({"link.profile", "link.ber", "link.cable_m",
-             "link.replay_timeout_flits", "router.latency_ns", "traffic.load",
-             "traffic.message_bytes", "traffic.messages_per_node"});
-  UseTrafficPatternKeys(params, usage);
-}
-
-std::string WritePcap(const fabric::Fabric& fabric, const std::string& path) {
-  auto writer = pcap::PcapWriter::ToFile(path);
-  if (!writer) {
-    return writer.error().reason;
-  }
-  for (const auto& packet : fabric.Captured()) {
-    if (auto written = writer->Write(packet.time_ps, packet.frame); !written) {
-      return written.error().reason;
-    }
-  }
-  auto flushed = writer->Flush();
-  return flushed ? "" : flushed.error().reason;
-}
-
-// Uniform traffic on the interim fabric.
-int RunFabric(const ParamSet& params, const RunOptions& options) {
-  fabric::Fabric fabric("fabric", params);
-  std::unique_ptr<ProgressMeter> progress;
-  if (options.progress) {
-    const double expected = static_cast<double>(fabric.MessagesExpected());
-    progress = std::make_unique<ProgressMeter>(
-        "progress",
-        [&fabric, expected] {
-          return expected == 0
-                     ? 1.0
-                     : static_cast<double>(fabric.MessagesDelivered()) /
-                           expected;
-        },
-        sc_core::sc_time(100, sc_core::SC_NS), stderr);
-  }
-
-  const auto start = std::chrono::steady_clock::now();
-  sc_core::sc_start();
-  const auto stop = std::chrono::steady_clock::now();
-
-  RunReport report;
-  report.scenario =
-      options.scenario_file.empty() ? "default" : options.scenario_file;
-  report.seed = static_cast<uint64_t>(params.Integer("sim.seed"));
-  report.values = params.Values();
-  report.wall_time_s = std::chrono::duration<double>(stop - start).count();
-  report.nodes = static_cast<int>(fabric.topology().EndpointCount());
-  report.links = fabric.link_count() / 2;
-  report.profile = fabric.profile().name;
-  report.link_payload_gbps =
-      phy::PayloadGoodputGbps(fabric.profile(), fabric.profile().max_lanes);
-  report.totals = fabric.Collect();
-  report.sim_time_ns =
-      static_cast<double>(report.totals.last_delivery_ps) / 1000.0;
-  if (const auto minimal = topo::ShortestHopStats(fabric.topology())) {
-    report.minimal_hops = minimal->mean_excluding_self;
-  }
-
-  if (!options.quiet) {
-    PrintReport(report, stdout);
-  }
-  if (!options.stats_file.empty()) {
-    if (auto error = WriteStatsJson(report, options.stats_file);
-        !error.empty()) {
-      std::fprintf(stderr, "lqemu run: %s\n", error.c_str());
-      return kExitFailure;
-    }
-  }
-  if (!options.pcap_file.empty()) {
-    if (auto error = WritePcap(fabric, options.pcap_file); !error.empty()) {
-      std::fprintf(stderr, "lqemu run: --pcap: %s\n", error.c_str());
-      return kExitFailure;
-    }
-  }
-  if (!report.IntegrityOk()) {
-    std::fprintf(stderr, "lqemu run: data integrity failed (see the report)\n");
-    return kExitFailure;
-  }
-  return kExitOk;
-}
-
-std::optional<std::string> CheckFabric(const ParamSet& params,
-                                       const RunOptions& /*options*/) {
-  return fabric::ValidateFabricParams(params);
+std::optional<std::string> CheckTraffic(const ParamSet& params,
+                                        const RunOptions& /*options*/) {
+  return ValidateTrafficStudy(params);
 }
 
 std::optional<std::string> CheckIncast(const ParamSet& params,
@@ -134,7 +40,12 @@ struct StackWorkload {
 
 const std::vector<StackWorkload>& StackWorkloads() {
   static const std::vector<StackWorkload> workloads = {
-      {"traffic", {"tlm"}, false, UseFabricKeys, CheckFabric, RunFabric},
+      {"traffic",
+       {"tlm", "ideal"},
+       false,
+       UseTrafficKeys,
+       CheckTraffic,
+       RunTrafficStudy},
       {"incast",
        {"ideal", "tlm"},
        false,
@@ -192,10 +103,7 @@ std::optional<std::string> CheckStackStudy(const ParamSet& params,
   if (std::find(fidelities.begin(), fidelities.end(),
                 params.Text("link.fidelity")) == fidelities.end()) {
     return "link.fidelity: run.study stack runs workload.name " +
-           workload->name + " over " + fidelities.front() + " links so far" +
-           (workload->name == "traffic"
-                ? " (run.study network runs traffic over ideal links)"
-                : "");
+           workload->name + " over " + fidelities.front() + " links so far";
   }
   if (!workload->traced && !options.trace_file.empty()) {
     return "--trace: only runs of boards are traced so far (workload.name "

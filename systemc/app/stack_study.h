@@ -1,10 +1,9 @@
 // `lqemu run` with `run.study: stack`: a workload on the layers composed —
 // link controllers and PHYs at link.fidelity, routers, and the transport
 // engines, logical units and boards the workload needs (decision 0033).
-// Today each workload has its own assembly: traffic the interim fabric of
-// tlm links (decision 0002); incast the transport engines over ideal links
-// (decision 0013) or on cards without boards over tlm links; remote_access
-// the boards (issue 8).
+// traffic and incast run on the cards of stack_assembly.h — routers with
+// PFC and ECN and a transport engine each, over ideal or tlm links
+// (decision 0034); remote_access on boards running firmware (issue 8).
 #pragma once
 
 #include <optional>

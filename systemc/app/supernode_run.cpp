@@ -82,9 +82,12 @@ std::vector<Phase> AllPhases(const ParamSet& params) {
        Join(transport,
             {"topology.name=torus", "topology.dims=2", "transport.senders=1",
              "transport.cc=none", "transport.flow_kib=4096"})},
+      // 100 messages a card keep the phase inside the run's budget: each
+      // costs the link layer's flits of every hop (docs/performance.md).
       {"uniform",
        "uniform",
-       {"run.study=stack", "link.fidelity=tlm", "workload.name=traffic"}},
+       {"run.study=stack", "link.fidelity=tlm", "workload.name=traffic",
+        "traffic.messages_per_node=100"}},
       {"alltoall", "alltoall",
        Join(collective, {"topology.name=torus", "topology.dims=2x2x4",
                          "workload.name=alltoall"})},

@@ -3,24 +3,16 @@
 
 #include <chrono>
 #include <cstdio>
-#include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <systemc>
 
-#include "models/pcap/pcap_writer.h"
-#include "models/phy/link_profile.h"
-#include "models/roce/addressing.h"
-#include "models/transport/qp_state.h"
-#include "systemc/app/congestion_params.h"
 #include "systemc/app/exit_status.h"
-#include "systemc/app/network_study.h"
+#include "systemc/app/frame_capture.h"
 #include "systemc/app/progress_meter.h"
 #include "systemc/app/run_report.h"
-#include "systemc/app/scenario_lossless.h"
-#include "systemc/app/scenario_schema.h"
+#include "systemc/app/stack_assembly.h"
 #include "systemc/board/memory.h"
-#include "systemc/cluster/cluster.h"
 #include "systemc/transport/engine_fabric.h"
 #include "systemc/transport/incast_workload.h"
 
@@ -30,67 +22,18 @@ namespace {
 using sc_core::SC_NS;
 using sc_core::sc_time;
 
-constexpr uint8_t kDataPriority = roce::PriorityOfDscp(roce::kDscpData);
-
-// Everything the study is built from, derived from the keys.
+// The incast on the stack's cards.
 struct StudyPlan {
-  std::shared_ptr<const topo::Topology> topology;
-  bool tlm_links = false;  // link.fidelity tlm: link controllers and PHYs
-  transport::EngineFabricConfig fabric;
+  StackPlan stack;
   transport::IncastConfig incast;
-  uint64_t headroom_bytes = 0;  // TRN-8.8's H of the scenario's links
-  std::string marking;          // the ECN profile's name
 };
 
 Result<StudyPlan> Plan(const ParamSet& params) {
-  StudyPlan plan;
-  auto routed = ScenarioRoutedTopology(params);
-  if (!routed) {
-    return routed.error();
+  auto stack = PlanStack(params);
+  if (!stack) {
+    return stack.error();
   }
-  plan.topology = routed->topology;
-  plan.tlm_links = params.Text("link.fidelity") == "tlm";
-  if (plan.topology->EndpointCount() != plan.topology->NodeCount()) {
-    return Fail(
-        "topology: a transport study puts an engine on every node, "
-        "so it needs a topology without switches (a torus or a full "
-        "mesh), not " +
-        plan.topology->Describe());
-  }
-  const phy::LinkProfile profile =
-      phy::FindLinkProfile(params.Text("link.profile")).value();
-  // One link's payload rate at full width: TRN-8.8's G, TRN-10.1's R.
-  const double goodput_bps =
-      phy::PayloadGoodputGbps(profile, profile.max_lanes) * 1e9;
-  const auto pmtu = static_cast<uint32_t>(params.Integer("transport.pmtu"));
-  if (!transport::ValidPmtu(pmtu)) {
-    return Fail("transport.pmtu = " + std::to_string(pmtu) +
-                " is not one of 256, 512, 1024, 2048, 4096 (TRN-6.1)");
-  }
-
-  // PFC (TRN-8), with every VC holding XOFF plus the headroom (TRN-8.9).
-  const std::string cc = params.Text("transport.cc");
-  auto lossless =
-      ScenarioLosslessRouter(params, routed->routing, profile, pmtu, cc);
-  if (!lossless) {
-    return lossless.error();
-  }
-  plan.headroom_bytes = lossless->plan.headroom_bytes;
-  plan.marking = lossless->plan.marking;
-
-  transport::EngineFabricConfig& fabric = plan.fabric;
-  fabric.router = lossless->router;
-  fabric.flow_control = lossless->plan.flow;
-  fabric.engine.interface = InterfaceFor(lossless->router);
-  fabric.engine.congestion = cc;
-  auto congestion = ScenarioCongestionParams(params, goodput_bps);
-  if (!congestion) {
-    return congestion.error();
-  }
-  fabric.engine.congestion_params = *congestion;
-  fabric.faults.drop = params.Real("transport.drop");
-  fabric.faults.seed = static_cast<uint64_t>(params.Integer("sim.seed"));
-
+  StudyPlan plan{std::move(stack).value(), {}};
   transport::IncastConfig& incast = plan.incast;
   incast.senders = static_cast<unsigned>(params.Integer("transport.senders"));
   incast.background_pairs =
@@ -99,11 +42,12 @@ Result<StudyPlan> Plan(const ParamSet& params) {
       static_cast<unsigned>(params.Integer("transport.background_flows"));
   incast.flow_bytes =
       static_cast<uint64_t>(params.Integer("transport.flow_kib")) * 1024;
-  incast.pmtu = pmtu;
-  incast.congestion = cc;
+  incast.pmtu = plan.stack.pmtu;
+  incast.congestion = plan.stack.congestion;
   incast.seed = static_cast<uint64_t>(params.Integer("sim.seed"));
   incast.land_apart = true;
-  const unsigned nodes = plan.topology->EndpointCount();
+  const topo::Topology& topology = *plan.stack.topology;
+  const unsigned nodes = topology.EndpointCount();
   if (nodes < 2) {
     return Fail("an incast needs at least 2 nodes");
   }
@@ -115,8 +59,7 @@ Result<StudyPlan> Plan(const ParamSet& params) {
         "the " +
         std::to_string(incast.senders) + " senders: " +
         std::to_string(1 + incast.senders + 2 * incast.background_pairs) +
-        " nodes, and " + plan.topology->Describe() + " has " +
-        std::to_string(nodes));
+        " nodes, and " + topology.Describe() + " has " + std::to_string(nodes));
   }
   return plan;
 }
@@ -167,21 +110,22 @@ void Print(const std::string& scenario, uint64_t seed, const StudyPlan& plan,
   std::printf(
       "lqemu run: %s (seed %llu): transport study, %u nodes, %s links\n",
       scenario.c_str(), static_cast<unsigned long long>(seed),
-      plan.topology->EndpointCount(),
-      plan.tlm_links ? "tlm (link controllers and PHYs)" : "ideal");
+      plan.stack.topology->EndpointCount(),
+      plan.stack.tlm_links ? "tlm (link controllers and PHYs)" : "ideal");
   std::printf(
       "  incast: %u senders x %llu KiB to node 0, %u background pairs x %u "
       "flows; cc %s, marking %s, PMTU %u\n",
       plan.incast.senders,
       static_cast<unsigned long long>(plan.incast.flow_bytes / 1024),
       plan.incast.background_pairs, plan.incast.background_flows,
-      plan.incast.congestion.c_str(), plan.marking.c_str(), plan.incast.pmtu);
+      plan.incast.congestion.c_str(), plan.stack.marking.c_str(),
+      plan.incast.pmtu);
   std::printf(
       "  PFC: XOFF %llu B + headroom %llu B per VC (TRN-8.9); %llu XOFF "
       "messages, %llu PFC frames, %.1f us paused\n",
       static_cast<unsigned long long>(
-          plan.fabric.flow_control->pfc_params.xoff_bytes),
-      static_cast<unsigned long long>(plan.headroom_bytes),
+          plan.stack.fabric.flow_control->pfc_params.xoff_bytes),
+      static_cast<unsigned long long>(plan.stack.headroom_bytes),
       static_cast<unsigned long long>(f.xoff_frames),
       static_cast<unsigned long long>(f.pfc_frames), f.pause_us);
   std::printf(
@@ -200,113 +144,6 @@ void Print(const std::string& scenario, uint64_t seed, const StudyPlan& plan,
   std::printf("  %.1f us simulated in %.2f s\n", sim_us, wall_s);
 }
 
-// Every pause of the data priority at every router output, from the
-// routers' flow control as the run goes: [start, end) in ns.
-// One node's parts the study reads, whichever assembly built them.
-struct NodeParts {
-  net::Router* router = nullptr;
-  transport::TransportEngine* engine = nullptr;
-  transport::RouterFlowControl* flow = nullptr;  // with flow control
-};
-
-// The nodes' routers, engines and flow control: routers joined port to
-// port (link.fidelity ideal, decision 0009), or cards without boards whose
-// ports are TL link controllers and PHYs at the scenario's bit-error rate
-// and cable length, their PFC messages in CONTROL flits (TRN-8.3). The
-// assembly outlives the run in `ideal` or `tlm`.
-std::vector<NodeParts> BuildNodes(
-    const ParamSet& params, const StudyPlan& plan,
-    std::vector<transport::EngineFabricNode>& ideal,
-    std::unique_ptr<cluster::Cluster>& tlm) {
-  std::vector<NodeParts> parts;
-  if (!plan.tlm_links) {
-    ideal = transport::BuildEngineFabric(
-        *plan.topology, plan.fabric.router.routing, plan.fabric);
-    for (auto& node : ideal) {
-      parts.push_back({node.router.get(), node.engine.get(), node.flow.get()});
-    }
-    return parts;
-  }
-  const phy::LinkProfile profile =
-      phy::FindLinkProfile(params.Text("link.profile")).value();
-  cluster::ClusterConfig config;
-  config.boards = false;
-  config.routing = plan.fabric.router.routing;
-  config.port.phy = phy::PhyPortConfig::ForProfile(profile);
-  config.port.phy.cable_metres = params.Real("link.cable_m");
-  config.port.phy.errors.ber = params.Real("link.ber");
-  config.port.phy.seed = static_cast<uint64_t>(params.Integer("sim.seed"));
-  config.port.controller.profile = profile;
-  config.port.controller.start_trained = true;  // no firmware: DLL-6.12
-  config.network.router = plan.fabric.router;
-  config.network.interface = plan.fabric.engine.interface;
-  config.network.interface.faults = plan.fabric.faults;
-  config.network.transport = plan.fabric.engine;
-  config.network.flow_control = plan.fabric.flow_control;
-  tlm = std::make_unique<cluster::Cluster>("cluster", config, plan.topology);
-  for (unsigned n = 0; n < tlm->node_count(); ++n) {
-    cluster::Node& node = tlm->node(n);
-    parts.push_back({node.router(), node.transport(), node.flow_control()});
-  }
-  return parts;
-}
-
-class PauseLog {
- public:
-  struct Interval {
-    unsigned node = 0, port = 0;
-    double start_ns = 0, end_ns = 0;
-  };
-
-  void Attach(const std::vector<NodeParts>& nodes) {
-    for (unsigned n = 0; n < nodes.size(); ++n) {
-      if (!nodes[n].flow) {
-        continue;
-      }
-      nodes[n].flow->set_pause_observer(
-          [this, n](unsigned port, uint8_t tc, bool paused, uint64_t at_ps) {
-            if (tc != kDataPriority) {
-              return;
-            }
-            const double at_ns = static_cast<double>(at_ps) / 1000;
-            if (paused) {
-              open_.emplace(std::make_pair(n, port), at_ns);
-            } else {
-              Close(n, port, at_ns);
-            }
-          });
-    }
-  }
-  // Closes the pauses still running at `end_ns`.
-  void Finish(double end_ns) {
-    while (!open_.empty()) {
-      Close(open_.begin()->first.first, open_.begin()->first.second, end_ns);
-    }
-  }
-  nlohmann::ordered_json Json() const {
-    nlohmann::ordered_json json = nlohmann::ordered_json::array();
-    for (const Interval& i : intervals_) {
-      json.push_back({{"node", i.node},
-                      {"port", i.port},
-                      {"start_ns", i.start_ns},
-                      {"end_ns", i.end_ns}});
-    }
-    return json;
-  }
-
- private:
-  void Close(unsigned node, unsigned port, double at_ns) {
-    const auto it = open_.find({node, port});
-    if (it != open_.end()) {
-      intervals_.push_back({node, port, it->second, at_ns});
-      open_.erase(it);
-    }
-  }
-
-  std::map<std::pair<unsigned, unsigned>, double> open_;
-  std::vector<Interval> intervals_;
-};
-
 std::string WriteJson(const std::string& scenario, uint64_t seed,
                       const ParamSet& params, const StudyPlan& plan,
                       const transport::IncastWorkload& workload,
@@ -320,8 +157,8 @@ std::string WriteJson(const std::string& scenario, uint64_t seed,
   json["seed"] = seed;
   json["sim_time_ns"] = sim_ns;
   json["wall_time_s"] = wall_s;
-  json["nodes"] = plan.topology->EndpointCount();
-  json["links"] = plan.topology->CableCount();
+  json["nodes"] = plan.stack.topology->EndpointCount();
+  json["links"] = plan.stack.topology->CableCount();
   std::vector<double> incast_ns = workload.times().incast;
   for (double& fct : incast_ns) {
     fct *= 1e3;  // us to ns
@@ -337,7 +174,7 @@ std::string WriteJson(const std::string& scenario, uint64_t seed,
       {"pauses", pauses.Json()},
       {"ecn_marked", f.ecn_marked},
       {"packets", f.packets_sent},
-      {"headroom_bytes", plan.headroom_bytes},
+      {"headroom_bytes", plan.stack.headroom_bytes},
       {"fct_us",
        {{"incast",
          {{"p50", incast.p50}, {"p99", incast.p99}, {"max", incast.max}}},
@@ -394,19 +231,12 @@ std::vector<ParamSpec> TransportStudyParamSpecs() {
 }
 
 void UseIncastKeys(const ParamSet& params, KeyUsage& usage) {
-  usage.Use({"link.profile", "transport.cc", "transport.senders",
-             "transport.flow_kib", "transport.background_pairs",
-             "transport.pmtu", "transport.drop"});
+  UseStackKeys(params, usage);
+  usage.Use({"transport.senders", "transport.flow_kib",
+             "transport.background_pairs"});
   usage.UseIf(params.Integer("transport.background_pairs") > 0,
               {"transport.background_flows"},
               "transport.background_pairs is 0");
-  UseLosslessRouterKeys(params, usage);
-  UseCongestionKeys(params.Text("transport.cc"), usage);
-  usage.UseIf(params.Text("link.fidelity") == "tlm", {"link.ber"},
-              "link.fidelity is ideal: ideal links have no bit errors");
-  usage.Skip("link.replay_timeout_flits",
-             "only the interim fabric's links take it (workload.name "
-             "traffic)");
 }
 
 std::optional<std::string> ValidateTransportStudy(const ParamSet& params) {
@@ -420,9 +250,8 @@ std::optional<std::string> ValidateTransportStudy(const ParamSet& params) {
 int RunTransportStudy(const ParamSet& params, const RunOptions& options) {
   StudyPlan plan = Plan(params).value();  // checked when loaded
   PauseLog pauses;  // outlives the routers that report to it
-  std::vector<transport::EngineFabricNode> ideal;
-  std::unique_ptr<cluster::Cluster> tlm;
-  const std::vector<NodeParts> nodes = BuildNodes(params, plan, ideal, tlm);
+  StackAssembly assembly(plan.stack, params);
+  const std::vector<NodeParts>& nodes = assembly.nodes();
   pauses.Attach(nodes);
   // Each node's memory: the senders' source bytes at 0, and room for what
   // lands there (the receiver takes one flow per sender).
@@ -450,25 +279,13 @@ int RunTransportStudy(const ParamSet& params, const RunOptions& options) {
     memories[place.src]->Program(0, source, static_cast<uint32_t>(flow_bytes));
   }
 
-  std::optional<pcap::PcapWriter> capture;
-  std::string capture_error;
-  if (!options.pcap_file.empty()) {
-    auto writer = pcap::PcapWriter::ToFile(options.pcap_file);
-    if (!writer) {
-      std::fprintf(stderr, "lqemu run: --pcap: %s\n",
-                   writer.error().reason.c_str());
-      return kExitBadInput;
-    }
-    capture.emplace(std::move(writer).value());
-    for (const auto& node : nodes) {
-      node.engine->SetFrameTap(
-          [&capture, &capture_error](const sc_time& at, const Bytes& frame) {
-            const auto written =
-                capture->Write(static_cast<uint64_t>(at.value()), frame);
-            if (!written && capture_error.empty()) {
-              capture_error = written.error().reason;
-            }
-          });
+  std::unique_ptr<FrameCapture> capture;
+  if (!OpenPcap(options.pcap_file, capture)) {
+    return kExitBadInput;
+  }
+  for (const auto& node : nodes) {
+    if (capture) {
+      capture->Tap(*node.engine);  // every engine: the incast is small
     }
   }
   std::unique_ptr<ProgressMeter> progress;
@@ -505,11 +322,8 @@ int RunTransportStudy(const ParamSet& params, const RunOptions& options) {
   }
   int status = integrity.Ok() ? 0 : kExitFailure;
   if (capture) {
-    const auto flushed = capture->Flush();
-    if (!capture_error.empty() || !flushed) {
-      std::fprintf(stderr, "lqemu run: --pcap: %s\n",
-                   capture_error.empty() ? flushed.error().reason.c_str()
-                                         : capture_error.c_str());
+    if (const std::string error = capture->Finish(); !error.empty()) {
+      std::fprintf(stderr, "lqemu run: --pcap: %s\n", error.c_str());
       status = kExitFailure;
     }
   }

@@ -1,12 +1,10 @@
-// `lqemu run` with `workload.name: incast` over `link.fidelity: ideal`: the
-// transport layer's congestion study (issue 7, decision 0013). Transport
-// engines at every router of the topology, routers joined port to port and
-// run at the link profile's flit rate, PFC and ECN marking at every router
-// with each VC sized to XOFF plus TRN-8.8's headroom for the scenario's
-// links, and an N-to-1 incast (with background pairs if asked) under one
-// congestion control. It reports PFC pauses, flow completion times and the
-// integrity of every write, can capture the transport's packets (--pcap),
-// and exits 1 if any data was lost or corrupted.
+// `lqemu run` with `workload.name: incast`: the transport layer's
+// congestion study (issue 7, decision 0013) on the stack's cards
+// (stack_assembly.h), over ideal or tlm links: an N-to-1 incast (with
+// background pairs if asked) under one congestion control. It reports PFC
+// pauses, flow completion times and the integrity of every write, can
+// capture the transport's packets (--pcap), and exits 1 if any data was
+// lost or corrupted.
 #pragma once
 
 #include <optional>

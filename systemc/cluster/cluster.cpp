@@ -115,7 +115,7 @@ Cluster::Cluster(const sc_core::sc_module_name& name,
   for (topo::NodeId id = 0; id < topology.EndpointCount(); ++id) {
     const std::string node_name = topology.NodeName(id);
     const unsigned ports = topology.PortCount(id);
-    if (ports > board::AddressMap::kMaxPorts) {
+    if (config_.boards && ports > board::AddressMap::kMaxPorts) {
       throw std::invalid_argument(node_name + " has " + std::to_string(ports) +
                                   " ports; a board maps at most 8");
     }

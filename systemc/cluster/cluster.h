@@ -57,9 +57,9 @@ class Cluster : public sc_core::sc_module {
   // empty until firmware switches in routes (the shadow bank is preset to
   // the fabric's fixed function, e.g. dor on a torus); without boards, a
   // router that routes by `config.routing`. Throws std::invalid_argument
-  // if an endpoint port is cabled to a switch, a node has more ports than
-  // a board, boards are off without a routing function, or `rtl_ports`
-  // names a port the cluster lacks.
+  // if an endpoint port is cabled to a switch, a node with a board has more
+  // ports than a board, boards are off without a routing function, or
+  // `rtl_ports` names a port the cluster lacks.
   Cluster(const sc_core::sc_module_name& name, const ClusterConfig& config,
           std::shared_ptr<const topo::Topology> topology);
   // One node ("node0") with `ports` ports, each cabled to a partner port.

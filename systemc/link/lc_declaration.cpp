@@ -39,7 +39,11 @@ const ComponentDecl& TlLinkControllerDeclaration() {
   static const ComponentDecl decl = Controller(
       "lc (tlm)", "a port's link controller at transaction level (dll.md)", {},
       {{"tx_idle_fill",
-        "idle-fill NOPs sent before the link fell silent (DLL-4.11)"}});
+        "idle-fill NOPs sent before the link fell silent (DLL-4.11)"},
+       {"tx_payload_flits",
+        "PAYLOAD flits sent, replays included: the TX_FLITS register"},
+       {"crc_errors", "flits received bad: the CRC_ERRORS register"},
+       {"replays", "replays started: the REPLAYS register"}});
   return decl;
 }
 

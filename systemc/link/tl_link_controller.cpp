@@ -545,7 +545,6 @@ StatList TlLinkController::Stats() const {
   StatWriter stats(Declaration(), std::string(name()) + ".");
   stats.Add("activations", activations_)
       .Add("tx_flits", tx_flits_)
-      .Add("tx_idle_fill", tx_idle_fill_)
       .Add("rx_flits", rx_flits_)
       .Add("slots_in", slots_in_)
       .Add("slots_out", slots_out_)
@@ -553,7 +552,11 @@ StatList TlLinkController::Stats() const {
       .Add("control_received", control_received_)
       .Add("control_dropped", control_.dropped())
       .Add("control_rejected", control_rejected_)
-      .Add("csr_accesses", csr_accesses_);
+      .Add("csr_accesses", csr_accesses_)
+      .Add("tx_idle_fill", tx_idle_fill_)
+      .Add("tx_payload_flits", regs_.counter(LcCounter::kTxFlits))
+      .Add("crc_errors", regs_.counter(LcCounter::kCrcErrors))
+      .Add("replays", regs_.counter(LcCounter::kReplays));
   return stats.Take();
 }
 

@@ -98,6 +98,7 @@ Result<bool> TransportEngine::DestroyQp(uint32_t qpn) {
                 " or has work requests outstanding");
   }
   qps_.erase(it);
+  busy_.erase(qpn);
   return true;
 }
 
@@ -151,6 +152,7 @@ Result<QpState> TransportEngine::ModifyQp(uint32_t qpn,
     case QpState::kInit:
       break;
   }
+  busy_.emplace(qpn, &qp);
   Poke();
   return state;
 }
@@ -193,6 +195,7 @@ Result<bool> TransportEngine::PostSend(uint32_t qpn, const SendWr& wr,
   if (*qp != nullptr) {
     (*qp)->send_buffers[wr.wr_id] = local_address;
     (*qp)->requester->Post(wr);
+    busy_.emplace(qpn, *qp);
     Poke();
   }
   return true;
@@ -227,6 +230,11 @@ uint64_t TransportEngine::NowNs() const {
          sc_core::sc_time(1, sc_core::SC_NS).value();
 }
 
+bool TransportEngine::Idle(const Qp& qp) {
+  return !qp.held && qp.replies.empty() &&
+         (!qp.requester || qp.requester->outstanding() == 0);
+}
+
 void TransportEngine::Poke() {
   poked_ = true;
   wake_.notify(sc_core::SC_ZERO_TIME);
@@ -242,7 +250,11 @@ void TransportEngine::Run() {
       Receive(delivered);
     }
     std::optional<uint64_t> next_ps;
-    for (auto& [qpn, qp] : qps_) {
+    // Only the QPs with something to do: an idle QP's turn would change
+    // nothing (its congestion control catches up when next used).
+    for (auto busy = busy_.begin(); busy != busy_.end();) {
+      const uint32_t qpn = busy->first;
+      Qp& qp = *busy->second;
       if (qp.cc) {
         qp.cc->Advance(CycleClock::NowPs());
       }
@@ -271,6 +283,7 @@ void TransportEngine::Run() {
       // The congestion control's timers wake the engine only while pacing
       // holds a packet back: its every use runs those due first, so an
       // idle QP costs nothing.
+      busy = Idle(qp) ? busy_.erase(busy) : std::next(busy);
     }
     if (InboxDue() || poked_) {
       continue;  // DMA waits let more arrive, and let others post or modify
@@ -443,6 +456,7 @@ void TransportEngine::Receive(const net::Delivered& delivered) {
   }
   const uint32_t qpn = it->first;
   Qp& qp = it->second;
+  busy_.emplace(it->first, &qp);
   const auto opcode = static_cast<roce::Opcode>(packet.bth.opcode);
   const auto ecn = roce::ReadEcn(delivered.payload);
   const bool ce = ecn && *ecn == roce::Ecn::kCe;

@@ -173,6 +173,9 @@ class TransportEngine : public sc_core::sc_module {
   // on the same queue.
   Result<Qp*> QpForPost(uint32_t qpn, uint64_t wr_id, bool receive);
   void Run();  // SC_THREAD: deliveries, timers, transmissions
+  // Nothing held, queued or outstanding: Run() need not look at it until a
+  // post, a modify or a packet makes it busy again.
+  static bool Idle(const Qp& qp);
   // A post or modify from another process: Run() looks at every QP again,
   // even if the notice came while it was waiting for a DMA.
   void Poke();
@@ -243,6 +246,8 @@ class TransportEngine : public sc_core::sc_module {
   TransportEngineConfig config_;
   net::NetworkInterface interface_;
   std::map<uint32_t, Qp> qps_;
+  // The QPs Run() looks at, in QPN order (map nodes do not move).
+  std::map<uint32_t, Qp*> busy_;
   MemoryRegions regions_;
   uint32_t next_qpn_ = 2;
   // Frames from the interface, each to be taken at its `at` (TRN-4.7).

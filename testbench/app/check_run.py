@@ -87,6 +87,10 @@ def default_run_is_clean(lqemu, work, _):
     expect(max(d["utilisation"] for d in directions)
            == stats["bandwidth"]["max_link_utilisation"],
            "the busiest direction is the one the bandwidth line names")
+    transport = stats["transport"]
+    expect(transport["ops"] == integrity["sent"] and transport["failed"] == 0
+           and transport["packets"] >= 2 * integrity["sent"],
+           "every message is a SEND and its ACK through the engines: %s" % transport)
     expect(pcap.stat().st_size > 24, "pcap capture is empty")
     if shutil.which("tshark"):
         expect(decoded_roce_packets(pcap) > 0, "tshark decodes no RoCEv2 packet")
@@ -115,18 +119,44 @@ def bit_errors_are_replayed(lqemu, work, _):
            "replay must hide every bit error: %s" % integrity)
 
 
+def every_pattern_runs_on_either_link_fidelity(lqemu, work, _):
+    """Traffic runs through the transport engines on ideal links and on the
+    link controllers and PHYs alike, for every pattern (decision 0034)."""
+    for pattern in ["uniform", "transpose", "bitcomp", "hotspot"]:
+        for fidelity in ["tlm", "ideal"]:
+            stats = stats_of(lqemu, work, pattern + fidelity,
+                             "--set", "topology.dims=2x2x4",
+                             "--set", "traffic.pattern=" + pattern,
+                             "--set", "link.fidelity=" + fidelity,
+                             "--set", "traffic.message_bytes=5000")
+            integrity = stats["integrity"]
+            expect(integrity["sent"] == 16 * 40 and
+                   integrity["delivered"] == integrity["sent"],
+                   "%s over %s links: %s" % (pattern, fidelity, integrity))
+            expect(stats["transport"]["packets"] >= 3 * integrity["sent"],
+                   "%s over %s links: 5000-byte messages are two packets at "
+                   "the 4096-byte PMTU, and an ACK: %s" % (pattern, fidelity, stats["transport"]))
+            expect(("link" in stats) == (fidelity == "tlm"),
+                   "link counters exist where links have controllers")
+
+
 def bad_input_exits_2(lqemu, work, scenarios):
     cases = [
         (["run", *ONE, "--set", "no.such=1"], "unknown key 'no.such'"),
         (["run", *ONE, "--set", "link.ber=lots"], "'link.ber' wants a number"),
         (["run", *ONE, "--set", "link.ber=2"], "outside"),
-        (["run", *ONE, "--set", "traffic.message_bytes=4000"], "traffic.message_bytes"),
+        (["run", *ONE, "--set", "traffic.message_bytes=4"], "traffic.message_bytes"),
         (["run", str(work / "missing.yaml")], "missing.yaml"),
         (["run", str(scenarios / "bad_unknown_key.yaml")], "bad_unknown_key.yaml:6:"),
         (["run", str(scenarios / "bad_syntax.yaml")], "bad_syntax.yaml:"),
         (["run", "--no-such-option"], ""),
         (["run", *ONE, "--trace", str(work / "t.json")], "--trace"),
-        (["run", *ONE, "--set", "traffic.pattern=hotspot"], "run.study network runs every"),
+        (["run", *ONE, "--set", "traffic.pattern=bitcomp", "--set", "topology.dims=3x4"],
+         "traffic: "),
+        (["run", *ONE, "--set", "link.replay_timeout_flits=100"],
+         "'link.replay_timeout_flits' is gone"),
+        (["run", *ONE, "--set", "router.latency_ns=20"],
+         "router.latency_ns: run.study stack with workload.name traffic does not read it"),
         (["run", *NETWORK, "--set", "net.vc_classes=1"],
          "needs 2 VC classes"),
         (["run", *NETWORK, "--set", "topology.name=fattree",

@@ -30,10 +30,10 @@ TEST(RunReport, PercentilesOfTinySamples) {
 
 RunReport CleanReport() {
   RunReport report;
-  report.totals.messages_expected = 10;
-  report.totals.nodes.sent = 10;
-  report.totals.nodes.delivered = 10;
-  report.totals.nodes.payload_bytes_delivered = 1280;
+  report.expected = 10;
+  report.outcome.posted = 10;
+  report.outcome.delivered = 10;
+  report.outcome.payload_bytes = 1280;
   report.sim_time_ns = 640;
   return report;
 }
@@ -48,23 +48,30 @@ TEST(RunReport, AggregateBandwidthIsBytesPerNanosecond) {
 TEST(RunReport, IntegrityFailsOnEveryKindOfDamage) {
   EXPECT_TRUE(CleanReport().IntegrityOk());
   RunReport lost = CleanReport();
-  lost.totals.nodes.delivered = 9;
+  lost.outcome.delivered = 9;
   EXPECT_EQ(lost.Lost(), 1u);
   EXPECT_FALSE(lost.IntegrityOk()) << "a lost message fails the run";
+  RunReport failed = CleanReport();
+  failed.outcome.delivered = 9;
+  failed.outcome.failed = 1;
+  EXPECT_EQ(failed.Lost(), 1u) << "a SEND that completed in error is lost";
+  EXPECT_FALSE(failed.IntegrityOk());
   RunReport corrupted = CleanReport();
-  corrupted.totals.nodes.delivered = 9;
-  corrupted.totals.nodes.corrupted = 1;
+  corrupted.outcome.delivered = 9;
+  corrupted.outcome.corrupted = 1;
   EXPECT_EQ(corrupted.Lost(), 0u) << "a corrupted message is not also lost";
   EXPECT_FALSE(corrupted.IntegrityOk());
   RunReport duplicated = CleanReport();
-  duplicated.totals.nodes.duplicated = 1;
+  duplicated.outcome.duplicated = 1;
   EXPECT_FALSE(duplicated.IntegrityOk());
   RunReport reordered = CleanReport();
-  reordered.totals.nodes.reordered = 1;
+  reordered.outcome.delivered = 9;
+  reordered.outcome.reordered = 1;
+  EXPECT_EQ(reordered.Lost(), 0u) << "a reordered message is not also lost";
   EXPECT_FALSE(reordered.IntegrityOk());
   RunReport unsent = CleanReport();
-  unsent.totals.nodes.sent = 9;
-  unsent.totals.nodes.delivered = 9;
+  unsent.outcome.posted = 9;
+  unsent.outcome.delivered = 9;
   EXPECT_FALSE(unsent.IntegrityOk()) << "every expected message must be sent";
 }
 

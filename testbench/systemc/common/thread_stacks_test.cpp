@@ -47,7 +47,7 @@ TEST(ThreadStacks, CountsThreadsNotMethodsAndFitsASmallDesign) {
 
 TEST(ThreadStacks, ABudgetPastTheLimitDoesNotFit_fail) {
   ThreadStackBudget budget;
-  budget.threads = 57344;  // the interim fabric's 16x16x32 torus
+  budget.threads = 57344;  // the interim fabric's 16x16x32 torus (0002)
   budget.maps_in_use = 500;
   budget.map_limit = 65530;
   EXPECT_EQ(budget.MapsNeeded(), 500u + 2 * 57344u + 4096u)

@@ -1,0 +1,145 @@
+// The stack's plan from the keys, its builder, and the pause log.
+#include "systemc/app/stack_assembly.h"
+
+#include "models/transport/qp_state.h"
+#include "systemc/app/congestion_params.h"
+#include "systemc/app/network_study.h"
+#include "systemc/app/scenario_lossless.h"
+#include "systemc/app/scenario_schema.h"
+
+namespace lq::app {
+
+Result<StackPlan> PlanStack(const ParamSet& params) {
+  StackPlan plan;
+  auto routed = ScenarioRoutedTopology(params);
+  if (!routed) {
+    return routed.error();
+  }
+  plan.topology = routed->topology;
+  plan.tlm_links = params.Text("link.fidelity") == "tlm";
+  if (plan.topology->EndpointCount() != plan.topology->NodeCount()) {
+    return Fail(
+        "topology: the stack puts a transport engine on every node, so it "
+        "needs a topology without switches (a torus or a full mesh), not " +
+        plan.topology->Describe());
+  }
+  plan.profile = phy::FindLinkProfile(params.Text("link.profile")).value();
+  // One link's payload rate at full width: TRN-8.8's G, TRN-10.1's R.
+  const double goodput_bps =
+      phy::PayloadGoodputGbps(plan.profile, plan.profile.max_lanes) * 1e9;
+  plan.pmtu = static_cast<uint32_t>(params.Integer("transport.pmtu"));
+  if (!transport::ValidPmtu(plan.pmtu)) {
+    return Fail("transport.pmtu = " + std::to_string(plan.pmtu) +
+                " is not one of 256, 512, 1024, 2048, 4096 (TRN-6.1)");
+  }
+
+  // PFC (TRN-8), with every VC holding XOFF plus the headroom (TRN-8.9).
+  plan.congestion = params.Text("transport.cc");
+  auto lossless = ScenarioLosslessRouter(params, routed->routing, plan.profile,
+                                         plan.pmtu, plan.congestion);
+  if (!lossless) {
+    return lossless.error();
+  }
+  plan.headroom_bytes = lossless->plan.headroom_bytes;
+  plan.marking = lossless->plan.marking;
+
+  transport::EngineFabricConfig& fabric = plan.fabric;
+  fabric.router = lossless->router;
+  fabric.flow_control = lossless->plan.flow;
+  fabric.engine.interface = InterfaceFor(lossless->router);
+  fabric.engine.congestion = plan.congestion;
+  auto congestion = ScenarioCongestionParams(params, goodput_bps);
+  if (!congestion) {
+    return congestion.error();
+  }
+  fabric.engine.congestion_params = *congestion;
+  fabric.faults.drop = params.Real("transport.drop");
+  fabric.faults.seed = static_cast<uint64_t>(params.Integer("sim.seed"));
+  return plan;
+}
+
+void UseStackKeys(const ParamSet& params, KeyUsage& usage) {
+  usage.Use(
+      {"link.profile", "transport.cc", "transport.pmtu", "transport.drop"});
+  UseLosslessRouterKeys(params, usage);
+  UseCongestionKeys(params.Text("transport.cc"), usage);
+  usage.UseIf(params.Text("link.fidelity") == "tlm", {"link.ber"},
+              "link.fidelity is ideal: ideal links have no bit errors");
+}
+
+StackAssembly::StackAssembly(const StackPlan& plan, const ParamSet& params) {
+  if (!plan.tlm_links) {
+    ideal_ = transport::BuildEngineFabric(
+        *plan.topology, plan.fabric.router.routing, plan.fabric);
+    for (auto& node : ideal_) {
+      nodes_.push_back({node.router.get(), node.engine.get(), node.flow.get()});
+    }
+    return;
+  }
+  cluster::ClusterConfig config;
+  config.boards = false;
+  config.routing = plan.fabric.router.routing;
+  config.port.phy = phy::PhyPortConfig::ForProfile(plan.profile);
+  config.port.phy.cable_metres = params.Real("link.cable_m");
+  config.port.phy.errors.ber = params.Real("link.ber");
+  config.port.phy.seed = static_cast<uint64_t>(params.Integer("sim.seed"));
+  config.port.controller.profile = plan.profile;
+  config.port.controller.start_trained = true;  // no firmware: DLL-6.12
+  config.network.router = plan.fabric.router;
+  config.network.interface = plan.fabric.engine.interface;
+  config.network.interface.faults = plan.fabric.faults;
+  config.network.transport = plan.fabric.engine;
+  config.network.flow_control = plan.fabric.flow_control;
+  tlm_ = std::make_unique<cluster::Cluster>("cluster", config, plan.topology);
+  for (unsigned n = 0; n < tlm_->node_count(); ++n) {
+    cluster::Node& node = tlm_->node(n);
+    nodes_.push_back({node.router(), node.transport(), node.flow_control()});
+  }
+}
+
+void PauseLog::Attach(const std::vector<NodeParts>& nodes) {
+  for (unsigned n = 0; n < nodes.size(); ++n) {
+    if (!nodes[n].flow) {
+      continue;
+    }
+    nodes[n].flow->set_pause_observer(
+        [this, n](unsigned port, uint8_t tc, bool paused, uint64_t at_ps) {
+          if (tc != kDataPriority) {
+            return;
+          }
+          const double at_ns = static_cast<double>(at_ps) / 1000;
+          if (paused) {
+            open_.emplace(std::make_pair(n, port), at_ns);
+          } else {
+            Close(n, port, at_ns);
+          }
+        });
+  }
+}
+
+void PauseLog::Finish(double end_ns) {
+  while (!open_.empty()) {
+    Close(open_.begin()->first.first, open_.begin()->first.second, end_ns);
+  }
+}
+
+nlohmann::ordered_json PauseLog::Json() const {
+  nlohmann::ordered_json json = nlohmann::ordered_json::array();
+  for (const Interval& i : intervals_) {
+    json.push_back({{"node", i.node},
+                    {"port", i.port},
+                    {"start_ns", i.start_ns},
+                    {"end_ns", i.end_ns}});
+  }
+  return json;
+}
+
+void PauseLog::Close(unsigned node, unsigned port, double at_ns) {
+  const auto it = open_.find({node, port});
+  if (it != open_.end()) {
+    intervals_.push_back({node, port, it->second, at_ns});
+    open_.erase(it);
+  }
+}
+
+}  // namespace lq::app

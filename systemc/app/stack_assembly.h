@@ -1,0 +1,94 @@
+// The stack's cards for the workloads that run through transport engines
+// (workload.name traffic and incast): every endpoint of the topology a
+// router with a RoCEv2 engine at its local port and PFC and ECN marking at
+// every output (TRN-8, TRN-9), each VC sized to XOFF plus TRN-8.8's
+// headroom; the routers joined port to port (link.fidelity ideal, decision
+// 0009) or through each port's link controller and PHY at the scenario's
+// bit-error rate and cable length, PFC messages riding in CONTROL flits
+// (link.fidelity tlm, TRN-8.3). One plan from the keys, one builder.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "models/common/result.h"
+#include "models/phy/link_profile.h"
+#include "models/roce/addressing.h"
+#include "models/topology/topology.h"
+#include "systemc/app/key_usage.h"
+#include "systemc/cluster/cluster.h"
+#include "systemc/common/param.h"
+#include "systemc/transport/engine_fabric.h"
+
+namespace lq::app {
+
+inline constexpr uint8_t kDataPriority = roce::PriorityOfDscp(roce::kDscpData);
+
+// Everything the cards are built from, derived from the keys.
+struct StackPlan {
+  std::shared_ptr<const topo::Topology> topology;
+  phy::LinkProfile profile;
+  bool tlm_links = false;  // link.fidelity tlm: link controllers and PHYs
+  transport::EngineFabricConfig fabric;
+  uint32_t pmtu = 4096;
+  std::string congestion;       // transport.cc
+  uint64_t headroom_bytes = 0;  // TRN-8.8's H of the scenario's links
+  std::string marking;          // the ECN profile's name
+};
+
+// The plan, or why the keys name cards the stack cannot build: a topology
+// with switches (every card here carries an engine), a PMTU TRN-6.1 does
+// not allow, PFC thresholds that do not fit TRN-8.9.
+Result<StackPlan> PlanStack(const ParamSet& params);
+
+// The keys PlanStack and the builder read.
+void UseStackKeys(const ParamSet& params, KeyUsage& usage);
+
+// One card's parts a workload and its report read.
+struct NodeParts {
+  net::Router* router = nullptr;
+  transport::TransportEngine* engine = nullptr;
+  transport::RouterFlowControl* flow = nullptr;
+};
+
+// The built cards. Each engine's memory socket is left for the workload's
+// owner to bind.
+class StackAssembly {
+ public:
+  explicit StackAssembly(const StackPlan& plan, const ParamSet& params);
+
+  const std::vector<NodeParts>& nodes() const { return nodes_; }
+  // The cards with link controllers and PHYs; nullptr on ideal links.
+  cluster::Cluster* cluster() { return tlm_.get(); }
+
+ private:
+  std::vector<transport::EngineFabricNode> ideal_;
+  std::unique_ptr<cluster::Cluster> tlm_;
+  std::vector<NodeParts> nodes_;
+};
+
+// Every pause of the data priority at every router output, from the
+// routers' flow control as the run goes: [start, end) in ns.
+class PauseLog {
+ public:
+  void Attach(const std::vector<NodeParts>& nodes);
+  // Closes the pauses still running at `end_ns`.
+  void Finish(double end_ns);
+  nlohmann::ordered_json Json() const;
+
+ private:
+  struct Interval {
+    unsigned node = 0, port = 0;
+    double start_ns = 0, end_ns = 0;
+  };
+  void Close(unsigned node, unsigned port, double at_ns);
+
+  std::map<std::pair<unsigned, unsigned>, double> open_;
+  std::vector<Interval> intervals_;
+};
+
+}  // namespace lq::app

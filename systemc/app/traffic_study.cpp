@@ -1,0 +1,285 @@
+// The traffic study: draw the schedule, build the stack, run, report.
+#include "systemc/app/traffic_study.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <limits>
+#include <memory>
+#include <random>
+#include <systemc>
+#include <vector>
+
+#include "models/roce/addressing.h"
+#include "models/roce/packet.h"
+#include "models/topology/analytics.h"
+#include "systemc/app/exit_status.h"
+#include "systemc/app/frame_capture.h"
+#include "systemc/app/progress_meter.h"
+#include "systemc/app/run_report.h"
+#include "systemc/app/scenario_schema.h"
+#include "systemc/app/stack_assembly.h"
+#include "systemc/board/memory.h"
+#include "systemc/transport/traffic_workload.h"
+
+namespace lq::app {
+namespace {
+
+// splitmix64: an independent, reproducible seed for each card's source.
+uint64_t DeriveSeed(uint64_t seed, uint64_t component) {
+  uint64_t z = seed + 0x9E3779B97F4A7C15ull * (component + 1);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+// Every card's messages: traffic.messages_per_node each, exponential gaps
+// whose mean puts traffic.load of one link's payload rate on the card's
+// injection, destinations from the pattern; in posting order.
+std::vector<transport::ScheduledMessage> DrawSchedule(
+    const ParamSet& params, const StackPlan& plan,
+    const net::TrafficPattern& pattern) {
+  const auto messages =
+      static_cast<uint64_t>(params.Integer("traffic.messages_per_node"));
+  const double bytes =
+      static_cast<double>(params.Integer("traffic.message_bytes"));
+  const double payload_bits_per_ps =
+      phy::PayloadGoodputGbps(plan.profile, plan.profile.max_lanes) *
+      params.Real("traffic.load") / 1000.0;
+  const double mean_gap_ps = 8.0 * bytes / payload_bits_per_ps;
+  const auto seed = static_cast<uint64_t>(params.Integer("sim.seed"));
+  const uint32_t cards = plan.topology->EndpointCount();
+  std::vector<transport::ScheduledMessage> schedule;
+  schedule.reserve(messages * cards);
+  for (uint32_t card = 0; card < cards; ++card) {
+    std::mt19937_64 random(DeriveSeed(seed, card));
+    std::exponential_distribution<double> gap(1.0 / mean_gap_ps);
+    double at_ps = 0;
+    for (uint64_t i = 0; i < messages; ++i) {
+      at_ps += gap(random);
+      schedule.push_back({card, pattern.Destination(card, random),
+                          static_cast<uint64_t>(at_ps)});
+    }
+  }
+  std::stable_sort(
+      schedule.begin(), schedule.end(),
+      [](const auto& a, const auto& b) { return a.at_ps < b.at_ps; });
+  return schedule;
+}
+
+// Sums the ports' counters, and each direction's busy fraction over the
+// traffic's lifetime (to the last delivery, not the trailing ACKs): the
+// time its PAYLOAD flits took. A link with nothing to carry sends NOPs
+// while its partner needs ACKs or credits (decision 0006), as a real link
+// sends its idle stream: those are not load.
+void ReadLinks(cluster::Cluster& cluster, const StackPlan& plan,
+               RunReport& report) {
+  const topo::Topology& topology = *plan.topology;
+  const uint64_t flit_ps =
+      phy::FlitTimePs(plan.profile, plan.profile.max_lanes);
+  const double lifetime_ps = report.sim_time_ns * 1000.0;
+  for (unsigned n = 0; n < cluster.node_count(); ++n) {
+    cluster::Node& node = cluster.node(n);
+    for (unsigned p = 0; p < node.port_count(); ++p) {
+      cluster::LinkPort& port = node.port(p);
+      const phy::PhyPortStats& phy = port.phy.stats();
+      const StatList controller = port.controller().Stats();
+      report.link.flits += phy.tx_flits;
+      report.link.fec_corrected += phy.rx_fec_symbols;
+      report.link.crc_errors += StatValue(controller, "crc_errors").value_or(0);
+      report.link.replays += StatValue(controller, "replays").value_or(0);
+      const auto far = topology.Neighbour(n, p);
+      if (!far) {
+        continue;
+      }
+      LinkDirectionLoad load{n, p, far->node, topology.Coordinates(n), 0};
+      if (lifetime_ps > 0) {
+        const auto payload_flits =
+            StatValue(controller, "tx_payload_flits").value_or(0);
+        load.utilisation =
+            static_cast<double>(payload_flits * flit_ps) / lifetime_ps;
+      }
+      report.max_link_utilisation =
+          std::max(report.max_link_utilisation, load.utilisation);
+      report.directions.push_back(std::move(load));
+    }
+  }
+}
+
+// The frames of node 0's conversations: those it sends and those sent to
+// it.
+void CaptureNode0(FrameCapture& capture, const std::vector<NodeParts>& nodes) {
+  const uint32_t node0 = roce::NodeIpv4(0);
+  capture.Tap(*nodes[0].engine);
+  for (size_t n = 1; n < nodes.size(); ++n) {
+    capture.Tap(*nodes[n].engine, [node0](const Bytes& frame) {
+      const auto packet = roce::ParsePacket(frame);
+      return packet && packet->ip.dst == node0;
+    });
+  }
+}
+
+std::unique_ptr<ProgressMeter> Progress(
+    const transport::TrafficWorkload& workload) {
+  const double messages = static_cast<double>(workload.messages());
+  return std::make_unique<ProgressMeter>(
+      "progress",
+      [&workload, messages] {
+        return messages == 0
+                   ? 1.0
+                   : static_cast<double>(workload.sends_ended()) / messages;
+      },
+      sc_core::sc_time(1, sc_core::SC_US), stderr);
+}
+
+}  // namespace
+
+void UseTrafficKeys(const ParamSet& params, KeyUsage& usage) {
+  UseStackKeys(params, usage);
+  usage.Use(
+      {"traffic.load", "traffic.message_bytes", "traffic.messages_per_node"});
+  UseTrafficPatternKeys(params, usage);
+  usage.Skip("router.latency_ns",
+             "the stack's routers take router.rc_cycles to router.st_cycles "
+             "at the links' flit rate");
+}
+
+std::optional<std::string> ValidateTrafficStudy(const ParamSet& params) {
+  const auto plan = PlanStack(params);
+  if (!plan) {
+    return plan.error().reason;
+  }
+  const uint32_t cards = plan->topology->EndpointCount();
+  if (cards < 2) {
+    return "topology: traffic needs at least 2 cards";
+  }
+  if (const auto pattern = ScenarioTrafficPattern(params, cards); !pattern) {
+    return pattern.error().reason;
+  }
+  return std::nullopt;
+}
+
+int RunTrafficStudy(const ParamSet& params, const RunOptions& options) {
+  const StackPlan plan = PlanStack(params).value();  // checked when loaded
+  const auto pattern =
+      ScenarioTrafficPattern(params, plan.topology->EndpointCount()).value();
+  StackAssembly assembly(plan, params);
+  const std::vector<NodeParts>& nodes = assembly.nodes();
+
+  std::vector<std::unique_ptr<board::Memory>> memories(nodes.size());
+  transport::NodeMemories access;
+  access.write = [&memories](unsigned node, uint64_t address,
+                             const Bytes& bytes) {
+    memories[node]->Program(static_cast<uint32_t>(address), bytes,
+                            static_cast<uint32_t>(bytes.size()));
+  };
+  access.read = [&memories](unsigned node, uint64_t address, uint32_t length) {
+    return memories[node]->View(static_cast<uint32_t>(address), length);
+  };
+  std::vector<transport::TransportEngine*> engines;
+  for (const NodeParts& node : nodes) {
+    engines.push_back(node.engine);
+  }
+  transport::TrafficWorkloadConfig config;
+  config.message_bytes =
+      static_cast<uint32_t>(params.Integer("traffic.message_bytes"));
+  config.pmtu = plan.pmtu;
+  config.congestion = plan.congestion;
+  transport::TrafficWorkload workload(
+      "traffic", engines, DrawSchedule(params, plan, *pattern), config, access);
+  for (size_t n = 0; n < nodes.size(); ++n) {
+    const uint64_t bytes = std::max<uint64_t>(workload.memory_bytes(n), 1);
+    if (bytes > std::numeric_limits<uint32_t>::max()) {
+      std::fprintf(stderr,
+                   "lqemu run: traffic.messages_per_node x "
+                   "traffic.message_bytes: card %zu sends and receives %llu "
+                   "bytes, more than its 4 GiB memory holds\n",
+                   n, static_cast<unsigned long long>(bytes));
+      return kExitBadInput;
+    }
+    // The memory answers at once: the engine's DMA is one access at a
+    // time, and a card's 10 ns per access would cap it at 50 M messages a
+    // second, below the ~92 M 128-byte messages traffic.load 0.1 asks of
+    // each card; a NIC pipelines its DMA (decision 0034).
+    memories[n] = std::make_unique<board::Memory>(
+        ("memory" + std::to_string(n)).c_str(),
+        board::MemoryConfig{static_cast<uint32_t>(bytes), false,
+                            sc_core::SC_ZERO_TIME});
+    nodes[n].engine->memory.bind(memories[n]->socket);
+  }
+
+  std::unique_ptr<FrameCapture> capture;
+  if (!OpenPcap(options.pcap_file, capture)) {
+    return kExitBadInput;
+  }
+  if (capture) {
+    CaptureNode0(*capture, nodes);
+  }
+  std::unique_ptr<ProgressMeter> progress;
+  if (options.progress) {
+    progress = Progress(workload);
+  }
+  // The workload ends the run: that is not news.
+  sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO,
+                                          sc_core::SC_DO_NOTHING);
+  const auto start = std::chrono::steady_clock::now();
+  sc_core::sc_start();
+  const auto stop = std::chrono::steady_clock::now();
+
+  RunReport report;
+  report.scenario =
+      options.scenario_file.empty() ? "default" : options.scenario_file;
+  report.seed = static_cast<uint64_t>(params.Integer("sim.seed"));
+  report.values = params.Values();
+  report.wall_time_s = std::chrono::duration<double>(stop - start).count();
+  report.nodes = static_cast<int>(plan.topology->EndpointCount());
+  report.links = static_cast<int>(plan.topology->CableCount());
+  report.profile = plan.profile.name;
+  report.tlm_links = plan.tlm_links;
+  report.link_payload_gbps =
+      phy::PayloadGoodputGbps(plan.profile, plan.profile.max_lanes);
+  report.expected = workload.messages();
+  report.connections = workload.connections();
+  report.outcome = workload.outcome();
+  report.transport = transport::SumFigures(nodes, kDataPriority);
+  report.sim_time_ns =
+      static_cast<double>(report.outcome.last_delivery_ps) / 1000.0;
+  uint64_t hops = 0, ejected = 0;
+  for (const NodeParts& node : nodes) {
+    hops += node.router->counters().hops;
+    ejected += node.router->counters().ejected;
+  }
+  report.mean_hops =
+      ejected == 0 ? 0
+                   : static_cast<double>(hops) / static_cast<double>(ejected);
+  if (const auto minimal = topo::ShortestHopStats(*plan.topology)) {
+    report.minimal_hops = minimal->mean_excluding_self;
+  }
+  if (cluster::Cluster* cluster = assembly.cluster()) {
+    ReadLinks(*cluster, plan, report);
+  }
+
+  if (!options.quiet) {
+    PrintReport(report, stdout);
+  }
+  int status = report.IntegrityOk() ? kExitOk : kExitFailure;
+  if (!options.stats_file.empty()) {
+    if (auto error = WriteStatsJson(report, options.stats_file);
+        !error.empty()) {
+      std::fprintf(stderr, "lqemu run: %s\n", error.c_str());
+      status = kExitFailure;
+    }
+  }
+  if (capture) {
+    if (const std::string error = capture->Finish(); !error.empty()) {
+      std::fprintf(stderr, "lqemu run: --pcap: %s\n", error.c_str());
+      status = kExitFailure;
+    }
+  }
+  if (!report.IntegrityOk()) {
+    std::fprintf(stderr, "lqemu run: data integrity failed (see the report)\n");
+  }
+  return status;
+}
+
+}  // namespace lq::app

@@ -1,0 +1,216 @@
+// TrafficWorkload: lays out the slots, connects the pairs, posts, checks.
+// sc_spawn starts one completion method per node (before any SystemC
+// header).
+#define SC_INCLUDE_DYNAMIC_PROCESSES
+#include "systemc/transport/traffic_workload.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <utility>
+
+#include "systemc/transport/engine_fabric.h"
+
+namespace lq::transport {
+namespace {
+
+constexpr size_t kIndexBytes = 8;  // the message's index, little-endian
+
+uint64_t NowPs() { return sc_core::sc_time_stamp().value(); }
+
+}  // namespace
+
+TrafficWorkload::TrafficWorkload(const sc_core::sc_module_name& name,
+                                 std::vector<TransportEngine*> engines,
+                                 std::vector<ScheduledMessage> schedule,
+                                 const TrafficWorkloadConfig& config,
+                                 NodeMemories memories)
+    : sc_module(name),
+      engines_(std::move(engines)),
+      schedule_(std::move(schedule)),
+      config_(config),
+      memories_(std::move(memories)) {
+  PlaceSlots();
+  Connect();
+  SC_HAS_PROCESS(TrafficWorkload);
+  SC_METHOD(Post);
+  for (unsigned n = 0; n < engines_.size(); ++n) {
+    sc_core::sc_spawn_options options;
+    options.spawn_method();
+    options.dont_initialize();
+    options.set_sensitivity(&engines_[n]->completion_event());
+    sc_core::sc_spawn([this, n] { OnCompletions(n); },
+                      sc_core::sc_gen_unique_name("completions"), &options);
+  }
+}
+
+void TrafficWorkload::PlaceSlots() {
+  const auto nodes = static_cast<uint32_t>(engines_.size());
+  std::vector<uint64_t> sent(nodes), received(nodes);
+  for (const ScheduledMessage& message : schedule_) {
+    if (message.src >= nodes || message.dst >= nodes ||
+        message.src == message.dst) {
+      throw std::invalid_argument(
+          "a message from node " + std::to_string(message.src) + " to node " +
+          std::to_string(message.dst) + " in a fabric of " +
+          std::to_string(nodes) + " nodes");
+    }
+    ++sent[message.src];
+  }
+  const uint64_t bytes = config_.message_bytes;
+  send_address_.resize(schedule_.size());
+  receive_address_.resize(schedule_.size());
+  landed_.assign(schedule_.size(), false);
+  std::vector<uint64_t> next_sent(nodes), next_received(nodes);
+  for (uint64_t i = 0; i < schedule_.size(); ++i) {
+    const ScheduledMessage& message = schedule_[i];
+    send_address_[i] = next_sent[message.src]++ * bytes;
+    receive_address_[i] =
+        (sent[message.dst] + next_received[message.dst]++) * bytes;
+    connections_[Key(message.src, message.dst)].messages.push_back(i);
+  }
+  node_slots_.resize(nodes);
+  for (uint32_t n = 0; n < nodes; ++n) {
+    node_slots_[n] = next_sent[n] + next_received[n];
+  }
+}
+
+// The connections in a fixed order, so that the QPNs do not depend on the
+// hash map's.
+void TrafficWorkload::Connect() {
+  std::vector<uint64_t> keys;
+  keys.reserve(connections_.size());
+  for (const auto& [key, unused] : connections_) {
+    keys.push_back(key);
+  }
+  std::sort(keys.begin(), keys.end());
+  const auto congestion = config_.congestion.empty()
+                              ? std::nullopt
+                              : std::optional<std::string>(config_.congestion);
+  for (const uint64_t key : keys) {
+    const uint64_t src = key / engines_.size();
+    const uint64_t dst = key % engines_.size();
+    const auto pair =
+        ConnectQps(*engines_[src], *engines_[dst], config_.pmtu, congestion);
+    if (!pair) {
+      throw std::invalid_argument("the QPs of " + std::to_string(src) + " -> " +
+                                  std::to_string(dst) +
+                                  " could not be connected (TRN-5.3)");
+    }
+    Connection& connection = connections_[key];
+    connection.src_qp = pair->a;
+    connection.dst_qp = pair->b;
+  }
+}
+
+uint64_t TrafficWorkload::memory_bytes(unsigned node) const {
+  return node_slots_.at(node) * config_.message_bytes;
+}
+
+Bytes TrafficWorkload::MessageBytes(uint64_t index) const {
+  Bytes bytes(config_.message_bytes);
+  for (size_t i = 0; i < bytes.size(); ++i) {
+    bytes[i] = i < kIndexBytes && bytes.size() >= kIndexBytes
+                   ? static_cast<uint8_t>(index >> (8 * i))
+                   : static_cast<uint8_t>(index * 131 + i * 7 + (i >> 8));
+  }
+  return bytes;
+}
+
+void TrafficWorkload::Post() {
+  if (NowPs() == 0 && next_post_ == 0) {
+    PostReceives();
+    if (schedule_.empty()) {
+      sc_core::sc_stop();
+      return;
+    }
+  }
+  while (next_post_ < schedule_.size() &&
+         schedule_[next_post_].at_ps <= NowPs()) {
+    PostSend(next_post_++);
+  }
+  if (next_post_ < schedule_.size()) {
+    next_trigger(
+        sc_core::sc_time::from_value(schedule_[next_post_].at_ps - NowPs()));
+  }
+}
+
+// Every receive a connection's SENDs will consume, in their order: the
+// k-th SEND of a connection lands in the k-th receive posted (TRN-6.8).
+void TrafficWorkload::PostReceives() {
+  for (const auto& [key, connection] : connections_) {
+    TransportEngine& engine = *engines_[key % engines_.size()];
+    for (const uint64_t index : connection.messages) {
+      engine
+          .PostReceive(connection.dst_qp, RecvWr{index, config_.message_bytes},
+                       receive_address_[index])
+          .value();  // the QP is in RTS and the wr_id new: cannot fail
+    }
+  }
+}
+
+void TrafficWorkload::PostSend(uint64_t index) {
+  const ScheduledMessage& message = schedule_[index];
+  memories_.write(message.src, send_address_[index], MessageBytes(index));
+  SendWr wr;
+  wr.wr_id = index;
+  wr.kind = SendKind::kSend;
+  wr.length = config_.message_bytes;
+  const Connection& connection = connections_.at(Key(message.src, message.dst));
+  engines_[message.src]
+      ->PostSend(connection.src_qp, wr, send_address_[index])
+      .value();  // the QP is in RTS or ERROR (which flushes): cannot fail
+  ++outcome_.posted;
+}
+
+void TrafficWorkload::OnCompletions(unsigned node) {
+  for (const EngineCompletion& done : engines_[node]->PollCompletions()) {
+    if (done.receive) {
+      Received(node, done.completion);
+      continue;
+    }
+    ++sends_ended_;
+    if (done.completion.status != CompletionStatus::kSuccess) {
+      ++outcome_.failed;
+    }
+  }
+  if (sends_ended_ == schedule_.size()) {
+    sc_core::sc_stop();
+  }
+}
+
+void TrafficWorkload::Received(unsigned node, const Completion& completion) {
+  if (completion.status != CompletionStatus::kSuccess) {
+    return;  // flushed: its SEND fails and is counted there
+  }
+  const uint64_t index = completion.wr_id;
+  if (landed_[index]) {
+    ++outcome_.duplicated;
+    return;
+  }
+  landed_[index] = true;
+  const ByteView got =
+      memories_.read(node, receive_address_[index], config_.message_bytes);
+  const Bytes expected = MessageBytes(index);
+  if (completion.byte_length != config_.message_bytes ||
+      !std::equal(got.begin(), got.end(), expected.begin())) {
+    // Another message of the same connection, intact, is out of order.
+    uint64_t carried = 0;
+    for (size_t i = 0; i < kIndexBytes && i < got.size(); ++i) {
+      carried |= uint64_t{got[i]} << (8 * i);
+    }
+    const bool intact = got.size() >= kIndexBytes &&
+                        carried < schedule_.size() &&
+                        schedule_[carried].dst == node &&
+                        schedule_[carried].src == schedule_[index].src &&
+                        MessageBytes(carried) == Bytes(got.begin(), got.end());
+    ++(intact ? outcome_.reordered : outcome_.corrupted);
+    return;
+  }
+  ++outcome_.delivered;
+  outcome_.payload_bytes += config_.message_bytes;
+  outcome_.last_delivery_ps = NowPs();
+  outcome_.latencies_ns.push_back(
+      static_cast<double>(NowPs() - schedule_[index].at_ps) / 1000.0);
+}
+
+}  // namespace lq::transport

@@ -1,0 +1,118 @@
+// TrafficWorkload: synthetic traffic as RoCEv2 SENDs through transport
+// engines. It takes a schedule — each message's source, destination and
+// posting time, drawn by the caller from a traffic pattern — connects one
+// RC connection per (source, destination) pair the schedule uses (the
+// cluster builder's part in TRN-5.7), posts every receive the schedule
+// will need at time 0, posts each SEND at its time, and checks each
+// message where it lands: the bytes, and that each connection delivers its
+// messages in the order they were posted (TRN-7.1). A message's one-way
+// latency runs from its posting to its receive completion. When every
+// SEND has completed, with success or an error, it stops the simulation.
+//
+// Memory: node n's messages go out from, and land in, slots of its memory
+// that memory_bytes(n) sizes: the caller binds a memory of that size to
+// each engine and lends the workload access to it (NodeMemories).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <systemc>
+#include <unordered_map>
+#include <vector>
+
+#include "models/common/bytes.h"
+#include "systemc/transport/transport_engine.h"
+
+namespace lq::transport {
+
+// One message: node `src` posts it at `at_ps` for node `dst`.
+struct ScheduledMessage {
+  uint32_t src = 0;
+  uint32_t dst = 0;
+  uint64_t at_ps = 0;
+};
+
+struct TrafficWorkloadConfig {
+  uint32_t message_bytes = 64;
+  uint32_t pmtu = 4096;
+  std::string congestion;  // of every QP; empty: the engines' default
+};
+
+// The workload's reach into each node's memory.
+struct NodeMemories {
+  std::function<void(unsigned node, uint64_t address, const Bytes& bytes)>
+      write;
+  std::function<ByteView(unsigned node, uint64_t address, uint32_t length)>
+      read;
+};
+
+// What became of the messages.
+struct TrafficOutcome {
+  uint64_t posted = 0;
+  uint64_t delivered = 0;   // landed intact, in order, once
+  uint64_t corrupted = 0;   // landed with other bytes than were sent
+  uint64_t reordered = 0;   // landed intact but out of its connection's order
+  uint64_t duplicated = 0;  // a receive completion beyond those posted
+  uint64_t failed = 0;      // SENDs that completed with an error
+  uint64_t payload_bytes = 0;
+  uint64_t last_delivery_ps = 0;
+  std::vector<double> latencies_ns;  // of the delivered messages
+};
+
+class TrafficWorkload : public sc_core::sc_module {
+ public:
+  // `engines[n]` is node n's; `schedule` is in posting order (by at_ps).
+  // Throws std::invalid_argument if a message names a node without an
+  // engine or its own source as destination, or a connection cannot be
+  // set up.
+  TrafficWorkload(const sc_core::sc_module_name& name,
+                  std::vector<TransportEngine*> engines,
+                  std::vector<ScheduledMessage> schedule,
+                  const TrafficWorkloadConfig& config, NodeMemories memories);
+
+  // The memory node `n` needs: a slot per message it sends or receives.
+  uint64_t memory_bytes(unsigned node) const;
+  uint64_t messages() const { return schedule_.size(); }
+  uint64_t connections() const { return connections_.size(); }
+  // SENDs that completed, with success or an error.
+  uint64_t sends_ended() const { return sends_ended_; }
+  const TrafficOutcome& outcome() const { return outcome_; }
+
+ private:
+  struct Connection {
+    uint32_t src_qp = 0;
+    uint32_t dst_qp = 0;
+    std::vector<uint64_t> messages;  // schedule indices, in posting order
+  };
+
+  // Lays out every node's slots; connects the pairs the schedule uses.
+  void PlaceSlots();
+  void Connect();
+  void Post();  // SC_METHOD: the receives at 0, then each SEND at its time
+  void PostReceives();
+  void PostSend(uint64_t index);
+  void OnCompletions(unsigned node);  // per node, on its completion event
+  void Received(unsigned node, const Completion& completion);
+  // What message `index` carries: its index, then a pattern of it.
+  Bytes MessageBytes(uint64_t index) const;
+  uint64_t Key(uint32_t src, uint32_t dst) const {
+    return uint64_t{src} * engines_.size() + dst;
+  }
+
+  std::vector<TransportEngine*> engines_;
+  std::vector<ScheduledMessage> schedule_;
+  TrafficWorkloadConfig config_;
+  NodeMemories memories_;
+  std::unordered_map<uint64_t, Connection> connections_;  // by Key()
+  std::vector<uint64_t> node_slots_;  // per node: messages sent + received
+  // Per message: its slot at the source and at the destination, and
+  // whether it has landed.
+  std::vector<uint64_t> send_address_, receive_address_;
+  std::vector<bool> landed_;
+  size_t next_post_ = 0;
+  uint64_t sends_ended_ = 0;
+  TrafficOutcome outcome_;
+};
+
+}  // namespace lq::transport
