@@ -52,4 +52,15 @@ bool OpenPcap(const std::string& path, std::unique_ptr<FrameCapture>& capture) {
   return true;
 }
 
+bool FinishPcap(const std::unique_ptr<FrameCapture>& capture) {
+  if (!capture) {
+    return true;
+  }
+  const std::string error = capture->Finish();
+  if (!error.empty()) {
+    std::fprintf(stderr, "lqemu run: --pcap: %s\n", error.c_str());
+  }
+  return error.empty();
+}
+
 }  // namespace lq::app

@@ -37,4 +37,8 @@ class FrameCapture {
 // said why on stderr, when the file cannot be opened.
 bool OpenPcap(const std::string& path, std::unique_ptr<FrameCapture>& capture);
 
+// Finishes `capture`, if there is one; false, having said why on stderr,
+// if a write or the flush failed.
+bool FinishPcap(const std::unique_ptr<FrameCapture>& capture);
+
 }  // namespace lq::app

@@ -1,6 +1,10 @@
 // The stack's plan from the keys, its builder, and the pause log.
 #include "systemc/app/stack_assembly.h"
 
+#include <algorithm>
+#include <cstdio>
+#include <limits>
+
 #include "models/transport/qp_state.h"
 #include "systemc/app/congestion_params.h"
 #include "systemc/app/network_study.h"
@@ -95,6 +99,83 @@ StackAssembly::StackAssembly(const StackPlan& plan, const ParamSet& params) {
     cluster::Node& node = tlm_->node(n);
     nodes_.push_back({node.router(), node.transport(), node.flow_control()});
   }
+}
+
+std::vector<transport::TransportEngine*> StackAssembly::engines() const {
+  std::vector<transport::TransportEngine*> engines;
+  for (const NodeParts& node : nodes_) {
+    engines.push_back(node.engine);
+  }
+  return engines;
+}
+
+transport::NodeMemories CardMemories::Access() {
+  transport::NodeMemories access;
+  access.write = [this](unsigned node, uint64_t address, const Bytes& bytes) {
+    memories_[node]->Program(static_cast<uint32_t>(address), bytes,
+                             static_cast<uint32_t>(bytes.size()));
+  };
+  access.read = [this](unsigned node, uint64_t address, uint32_t length) {
+    return memories_[node]->View(static_cast<uint32_t>(address), length);
+  };
+  return access;
+}
+
+bool CardMemories::Bind(const std::vector<NodeParts>& nodes,
+                        const std::function<uint64_t(unsigned node)>& bytes) {
+  for (unsigned n = 0; n < nodes.size(); ++n) {
+    const uint64_t size = std::max<uint64_t>(bytes(n), 1);
+    if (size > std::numeric_limits<uint32_t>::max()) {
+      std::fprintf(stderr,
+                   "lqemu run: card %u needs %llu bytes of memory for the "
+                   "workload, more than its 4 GiB\n",
+                   n, static_cast<unsigned long long>(size));
+      return false;
+    }
+    memories_.push_back(std::make_unique<board::Memory>(
+        ("memory" + std::to_string(n)).c_str(),
+        board::MemoryConfig{static_cast<uint32_t>(size), false,
+                            sc_core::SC_ZERO_TIME}));
+    nodes[n].engine->memory.bind(memories_.back()->socket);
+  }
+  return true;
+}
+
+LinkReading ReadLinks(cluster::Cluster& cluster, const StackPlan& plan,
+                      double lifetime_ns) {
+  LinkReading reading;
+  const topo::Topology& topology = *plan.topology;
+  const uint64_t flit_ps =
+      phy::FlitTimePs(plan.profile, plan.profile.max_lanes);
+  const double lifetime_ps = lifetime_ns * 1000.0;
+  for (unsigned n = 0; n < cluster.node_count(); ++n) {
+    cluster::Node& node = cluster.node(n);
+    for (unsigned p = 0; p < node.port_count(); ++p) {
+      cluster::LinkPort& port = node.port(p);
+      const phy::PhyPortStats& phy = port.phy.stats();
+      const StatList controller = port.controller().Stats();
+      reading.totals.flits += phy.tx_flits;
+      reading.totals.fec_corrected += phy.rx_fec_symbols;
+      reading.totals.crc_errors +=
+          StatValue(controller, "crc_errors").value_or(0);
+      reading.totals.replays += StatValue(controller, "replays").value_or(0);
+      const auto far = topology.Neighbour(n, p);
+      if (!far) {
+        continue;
+      }
+      LinkDirectionLoad load{n, p, far->node, topology.Coordinates(n), 0};
+      if (lifetime_ps > 0) {
+        const auto payload_flits =
+            StatValue(controller, "tx_payload_flits").value_or(0);
+        load.utilisation =
+            static_cast<double>(payload_flits * flit_ps) / lifetime_ps;
+      }
+      reading.max_utilisation =
+          std::max(reading.max_utilisation, load.utilisation);
+      reading.directions.push_back(std::move(load));
+    }
+  }
+  return reading;
 }
 
 void PauseLog::Attach(const std::vector<NodeParts>& nodes) {

@@ -8,6 +8,7 @@
 // (link.fidelity tlm, TRN-8.3). One plan from the keys, one builder.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -20,9 +21,12 @@
 #include "models/roce/addressing.h"
 #include "models/topology/topology.h"
 #include "systemc/app/key_usage.h"
+#include "systemc/app/run_report.h"
+#include "systemc/board/memory.h"
 #include "systemc/cluster/cluster.h"
 #include "systemc/common/param.h"
 #include "systemc/transport/engine_fabric.h"
+#include "systemc/transport/node_memories.h"
 
 namespace lq::app {
 
@@ -62,6 +66,8 @@ class StackAssembly {
   explicit StackAssembly(const StackPlan& plan, const ParamSet& params);
 
   const std::vector<NodeParts>& nodes() const { return nodes_; }
+  // The cards' transport engines, by node.
+  std::vector<transport::TransportEngine*> engines() const;
   // The cards with link controllers and PHYs; nullptr on ideal links.
   cluster::Cluster* cluster() { return tlm_.get(); }
 
@@ -70,6 +76,35 @@ class StackAssembly {
   std::unique_ptr<cluster::Cluster> tlm_;
   std::vector<NodeParts> nodes_;
 };
+
+// The cards' memories a workload reads and writes: one per card, bound to
+// its engine, answering at once (decision 0034: the engine's DMA is one
+// access at a time, and a NIC pipelines its own).
+class CardMemories {
+ public:
+  // The workload's reach into the memories Bind() makes.
+  transport::NodeMemories Access();
+  // A memory of `bytes(n)` for card n, bound to its engine; false, having
+  // said why on stderr, if a card would need more than 4 GiB.
+  bool Bind(const std::vector<NodeParts>& nodes,
+            const std::function<uint64_t(unsigned node)>& bytes);
+
+ private:
+  std::vector<std::unique_ptr<board::Memory>> memories_;
+};
+
+// The link layer's counters summed over every port of a cluster, and each
+// direction's busy fraction over `lifetime_ns` (to the last delivery, not
+// the trailing ACKs): the time its PAYLOAD flits took. A link with nothing
+// to carry sends NOPs while its partner needs ACKs or credits (decision
+// 0006), as a real link sends its idle stream: those are not load.
+struct LinkReading {
+  LinkTotals totals;
+  std::vector<LinkDirectionLoad> directions;
+  double max_utilisation = 0;
+};
+LinkReading ReadLinks(cluster::Cluster& cluster, const StackPlan& plan,
+                      double lifetime_ns);
 
 // Every pause of the data priority at every router output, from the
 // routers' flow control as the run goes: [start, end) in ns.

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "systemc/app/collective_study.h"
 #include "systemc/app/remote_access_study.h"
 #include "systemc/app/traffic_study.h"
 #include "systemc/app/transport_study.h"
@@ -46,6 +47,24 @@ const std::vector<StackWorkload>& StackWorkloads() {
        UseTrafficKeys,
        CheckTraffic,
        RunTrafficStudy},
+      {"alltoall",
+       {"tlm", "ideal"},
+       false,
+       UseStackCollectiveKeys,
+       CheckStackCollective,
+       RunStackCollective},
+      {"ring_allreduce",
+       {"tlm", "ideal"},
+       false,
+       UseStackCollectiveKeys,
+       CheckStackCollective,
+       RunStackCollective},
+      {"hierarchical_allreduce",
+       {"tlm", "ideal"},
+       false,
+       UseStackCollectiveKeys,
+       CheckStackCollective,
+       RunStackCollective},
       {"incast",
        {"ideal", "tlm"},
        false,

@@ -67,45 +67,6 @@ std::vector<transport::ScheduledMessage> DrawSchedule(
   return schedule;
 }
 
-// Sums the ports' counters, and each direction's busy fraction over the
-// traffic's lifetime (to the last delivery, not the trailing ACKs): the
-// time its PAYLOAD flits took. A link with nothing to carry sends NOPs
-// while its partner needs ACKs or credits (decision 0006), as a real link
-// sends its idle stream: those are not load.
-void ReadLinks(cluster::Cluster& cluster, const StackPlan& plan,
-               RunReport& report) {
-  const topo::Topology& topology = *plan.topology;
-  const uint64_t flit_ps =
-      phy::FlitTimePs(plan.profile, plan.profile.max_lanes);
-  const double lifetime_ps = report.sim_time_ns * 1000.0;
-  for (unsigned n = 0; n < cluster.node_count(); ++n) {
-    cluster::Node& node = cluster.node(n);
-    for (unsigned p = 0; p < node.port_count(); ++p) {
-      cluster::LinkPort& port = node.port(p);
-      const phy::PhyPortStats& phy = port.phy.stats();
-      const StatList controller = port.controller().Stats();
-      report.link.flits += phy.tx_flits;
-      report.link.fec_corrected += phy.rx_fec_symbols;
-      report.link.crc_errors += StatValue(controller, "crc_errors").value_or(0);
-      report.link.replays += StatValue(controller, "replays").value_or(0);
-      const auto far = topology.Neighbour(n, p);
-      if (!far) {
-        continue;
-      }
-      LinkDirectionLoad load{n, p, far->node, topology.Coordinates(n), 0};
-      if (lifetime_ps > 0) {
-        const auto payload_flits =
-            StatValue(controller, "tx_payload_flits").value_or(0);
-        load.utilisation =
-            static_cast<double>(payload_flits * flit_ps) / lifetime_ps;
-      }
-      report.max_link_utilisation =
-          std::max(report.max_link_utilisation, load.utilisation);
-      report.directions.push_back(std::move(load));
-    }
-  }
-}
-
 // The frames of node 0's conversations: those it sends and those sent to
 // it.
 void CaptureNode0(FrameCapture& capture, const std::vector<NodeParts>& nodes) {
@@ -166,46 +127,19 @@ int RunTrafficStudy(const ParamSet& params, const RunOptions& options) {
   StackAssembly assembly(plan, params);
   const std::vector<NodeParts>& nodes = assembly.nodes();
 
-  std::vector<std::unique_ptr<board::Memory>> memories(nodes.size());
-  transport::NodeMemories access;
-  access.write = [&memories](unsigned node, uint64_t address,
-                             const Bytes& bytes) {
-    memories[node]->Program(static_cast<uint32_t>(address), bytes,
-                            static_cast<uint32_t>(bytes.size()));
-  };
-  access.read = [&memories](unsigned node, uint64_t address, uint32_t length) {
-    return memories[node]->View(static_cast<uint32_t>(address), length);
-  };
-  std::vector<transport::TransportEngine*> engines;
-  for (const NodeParts& node : nodes) {
-    engines.push_back(node.engine);
-  }
+  CardMemories memories;
   transport::TrafficWorkloadConfig config;
   config.message_bytes =
       static_cast<uint32_t>(params.Integer("traffic.message_bytes"));
   config.pmtu = plan.pmtu;
   config.congestion = plan.congestion;
-  transport::TrafficWorkload workload(
-      "traffic", engines, DrawSchedule(params, plan, *pattern), config, access);
-  for (size_t n = 0; n < nodes.size(); ++n) {
-    const uint64_t bytes = std::max<uint64_t>(workload.memory_bytes(n), 1);
-    if (bytes > std::numeric_limits<uint32_t>::max()) {
-      std::fprintf(stderr,
-                   "lqemu run: traffic.messages_per_node x "
-                   "traffic.message_bytes: card %zu sends and receives %llu "
-                   "bytes, more than its 4 GiB memory holds\n",
-                   n, static_cast<unsigned long long>(bytes));
-      return kExitBadInput;
-    }
-    // The memory answers at once: the engine's DMA is one access at a
-    // time, and a card's 10 ns per access would cap it at 50 M messages a
-    // second, below the ~92 M 128-byte messages traffic.load 0.1 asks of
-    // each card; a NIC pipelines its DMA (decision 0034).
-    memories[n] = std::make_unique<board::Memory>(
-        ("memory" + std::to_string(n)).c_str(),
-        board::MemoryConfig{static_cast<uint32_t>(bytes), false,
-                            sc_core::SC_ZERO_TIME});
-    nodes[n].engine->memory.bind(memories[n]->socket);
+  transport::TrafficWorkload workload("traffic", assembly.engines(),
+                                      DrawSchedule(params, plan, *pattern),
+                                      config, memories.Access());
+  if (!memories.Bind(nodes, [&workload](unsigned n) {
+        return workload.memory_bytes(n);
+      })) {
+    return kExitBadInput;
   }
 
   std::unique_ptr<FrameCapture> capture;
@@ -256,7 +190,10 @@ int RunTrafficStudy(const ParamSet& params, const RunOptions& options) {
     report.minimal_hops = minimal->mean_excluding_self;
   }
   if (cluster::Cluster* cluster = assembly.cluster()) {
-    ReadLinks(*cluster, plan, report);
+    LinkReading links = ReadLinks(*cluster, plan, report.sim_time_ns);
+    report.link = links.totals;
+    report.directions = std::move(links.directions);
+    report.max_link_utilisation = links.max_utilisation;
   }
 
   if (!options.quiet) {
@@ -270,11 +207,8 @@ int RunTrafficStudy(const ParamSet& params, const RunOptions& options) {
       status = kExitFailure;
     }
   }
-  if (capture) {
-    if (const std::string error = capture->Finish(); !error.empty()) {
-      std::fprintf(stderr, "lqemu run: --pcap: %s\n", error.c_str());
-      status = kExitFailure;
-    }
+  if (!FinishPcap(capture)) {
+    status = kExitFailure;
   }
   if (!report.IntegrityOk()) {
     std::fprintf(stderr, "lqemu run: data integrity failed (see the report)\n");

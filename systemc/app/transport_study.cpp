@@ -321,11 +321,8 @@ int RunTransportStudy(const ParamSet& params, const RunOptions& options) {
           wall_s);
   }
   int status = integrity.Ok() ? 0 : kExitFailure;
-  if (capture) {
-    if (const std::string error = capture->Finish(); !error.empty()) {
-      std::fprintf(stderr, "lqemu run: --pcap: %s\n", error.c_str());
-      status = kExitFailure;
-    }
+  if (!FinishPcap(capture)) {
+    status = kExitFailure;
   }
   if (!options.stats_file.empty()) {
     if (auto error =

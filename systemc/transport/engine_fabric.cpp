@@ -1,4 +1,6 @@
 // EngineFabric: routers, engines and flow control per node, cabled.
+// sc_spawn starts the completion methods (before any SystemC header).
+#define SC_INCLUDE_DYNAMIC_PROCESSES
 #include "systemc/transport/engine_fabric.h"
 
 #include <stdexcept>
@@ -87,6 +89,39 @@ std::optional<QpPair> ConnectQps(TransportEngine& a, TransportEngine& b,
     return std::nullopt;
   }
   return pair;
+}
+
+void OnCompletions(const std::vector<TransportEngine*>& engines,
+                   const std::function<void(unsigned node)>& handler) {
+  for (unsigned n = 0; n < engines.size(); ++n) {
+    sc_core::sc_spawn_options options;
+    options.spawn_method();
+    options.dont_initialize();
+    options.set_sensitivity(&engines[n]->completion_event());
+    sc_core::sc_spawn([handler, n] { handler(n); },
+                      sc_core::sc_gen_unique_name("completions"), &options);
+  }
+}
+
+std::vector<QpPair> ConnectPairs(
+    const std::vector<TransportEngine*>& engines,
+    const std::vector<std::pair<uint32_t, uint32_t>>& pairs, uint32_t pmtu,
+    const std::string& congestion) {
+  std::vector<QpPair> connected;
+  connected.reserve(pairs.size());
+  for (const auto& [src, dst] : pairs) {
+    const auto pair =
+        ConnectQps(*engines.at(src), *engines.at(dst), pmtu,
+                   congestion.empty() ? std::nullopt
+                                      : std::optional<std::string>(congestion));
+    if (!pair) {
+      throw std::invalid_argument("the QPs of " + std::to_string(src) + " -> " +
+                                  std::to_string(dst) +
+                                  " could not be connected (TRN-5.3)");
+    }
+    connected.push_back(*pair);
+  }
+  return connected;
 }
 
 }  // namespace lq::transport

@@ -6,9 +6,11 @@
 // TRN-5.6's set-up agent, which connects QPs through the engines' API.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "models/network/route_header.h"
@@ -123,5 +125,19 @@ std::optional<QpPair> ConnectQps(
     TransportEngine& a, TransportEngine& b, uint32_t pmtu = 1024,
     std::optional<std::string> congestion = std::nullopt,
     uint8_t timeout = QpAttributes{}.timeout);
+
+// Calls `handler(n)` from an SC_METHOD each time engine n's completion
+// event fires (one method per engine, spawned now): a workload's way to
+// take its completions as they happen, without a thread per node.
+void OnCompletions(const std::vector<TransportEngine*>& engines,
+                   const std::function<void(unsigned node)>& handler);
+
+// ConnectQps for each ordered (source, destination) pair of `pairs`, in
+// their order, the source's engine as `a`; `congestion` empty: the
+// engines'. Throws std::invalid_argument naming a pair that failed.
+std::vector<QpPair> ConnectPairs(
+    const std::vector<TransportEngine*>& engines,
+    const std::vector<std::pair<uint32_t, uint32_t>>& pairs, uint32_t pmtu,
+    const std::string& congestion);
 
 }  // namespace lq::transport

@@ -1,7 +1,4 @@
 // TrafficWorkload: lays out the slots, connects the pairs, posts, checks.
-// sc_spawn starts one completion method per node (before any SystemC
-// header).
-#define SC_INCLUDE_DYNAMIC_PROCESSES
 #include "systemc/transport/traffic_workload.h"
 
 #include <algorithm>
@@ -33,14 +30,8 @@ TrafficWorkload::TrafficWorkload(const sc_core::sc_module_name& name,
   Connect();
   SC_HAS_PROCESS(TrafficWorkload);
   SC_METHOD(Post);
-  for (unsigned n = 0; n < engines_.size(); ++n) {
-    sc_core::sc_spawn_options options;
-    options.spawn_method();
-    options.dont_initialize();
-    options.set_sensitivity(&engines_[n]->completion_event());
-    sc_core::sc_spawn([this, n] { OnCompletions(n); },
-                      sc_core::sc_gen_unique_name("completions"), &options);
-  }
+  lq::transport::OnCompletions(engines_,
+                               [this](unsigned node) { OnCompletions(node); });
 }
 
 void TrafficWorkload::PlaceSlots() {
@@ -83,22 +74,16 @@ void TrafficWorkload::Connect() {
     keys.push_back(key);
   }
   std::sort(keys.begin(), keys.end());
-  const auto congestion = config_.congestion.empty()
-                              ? std::nullopt
-                              : std::optional<std::string>(config_.congestion);
+  std::vector<std::pair<uint32_t, uint32_t>> pairs;
   for (const uint64_t key : keys) {
-    const uint64_t src = key / engines_.size();
-    const uint64_t dst = key % engines_.size();
-    const auto pair =
-        ConnectQps(*engines_[src], *engines_[dst], config_.pmtu, congestion);
-    if (!pair) {
-      throw std::invalid_argument("the QPs of " + std::to_string(src) + " -> " +
-                                  std::to_string(dst) +
-                                  " could not be connected (TRN-5.3)");
-    }
-    Connection& connection = connections_[key];
-    connection.src_qp = pair->a;
-    connection.dst_qp = pair->b;
+    pairs.emplace_back(static_cast<uint32_t>(key / engines_.size()),
+                       static_cast<uint32_t>(key % engines_.size()));
+  }
+  const std::vector<QpPair> qps =
+      ConnectPairs(engines_, pairs, config_.pmtu, config_.congestion);
+  for (size_t i = 0; i < keys.size(); ++i) {
+    connections_[keys[i]].src_qp = qps[i].a;
+    connections_[keys[i]].dst_qp = qps[i].b;
   }
 }
 

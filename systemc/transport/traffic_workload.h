@@ -15,13 +15,13 @@
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <string>
 #include <systemc>
 #include <unordered_map>
 #include <vector>
 
 #include "models/common/bytes.h"
+#include "systemc/transport/node_memories.h"
 #include "systemc/transport/transport_engine.h"
 
 namespace lq::transport {
@@ -37,14 +37,6 @@ struct TrafficWorkloadConfig {
   uint32_t message_bytes = 64;
   uint32_t pmtu = 4096;
   std::string congestion;  // of every QP; empty: the engines' default
-};
-
-// The workload's reach into each node's memory.
-struct NodeMemories {
-  std::function<void(unsigned node, uint64_t address, const Bytes& bytes)>
-      write;
-  std::function<ByteView(unsigned node, uint64_t address, uint32_t length)>
-      read;
 };
 
 // What became of the messages.

@@ -140,6 +140,32 @@ def every_pattern_runs_on_either_link_fidelity(lqemu, work, _):
                    "link counters exist where links have controllers")
 
 
+def collectives_run_through_the_transport(lqemu, work, _):
+    """Each collective as RDMA WRITEs with immediate data through the
+    transport engines, over ideal links and over link controllers and PHYs:
+    every message lands and every buffer ends right."""
+    for name in ["alltoall", "ring_allreduce", "hierarchical_allreduce"]:
+        for fidelity in ["tlm", "ideal"]:
+            path = work / (name + fidelity + ".json")
+            result = run(lqemu, "run", "--quiet", "--stats", str(path), *ONE,
+                         "--set", "workload.name=" + name,
+                         "--set", "link.fidelity=" + fidelity,
+                         "--set", "topology.dims=2x2x4",
+                         "--set", "collective.bytes=16384")
+            expect(result.returncode == 0, "%s over %s links exited %d: %s"
+                   % (name, fidelity, result.returncode, result.stderr))
+            stats = json.loads(path.read_text())
+            collective, integrity = stats["collective"], stats["integrity"]
+            expect(collective["completed"] and collective["completed_ns"] > 0,
+                   "%s over %s links did not complete" % (name, fidelity))
+            expect(integrity["sent"] == collective["messages"]
+                   == stats["transport"]["ops"] == integrity["delivered"]
+                   and integrity["corrupted"] == 0,
+                   "%s over %s links: %s" % (name, fidelity, integrity))
+            expect(("link" in stats) == (fidelity == "tlm"),
+                   "link counters exist where links have controllers")
+
+
 def bad_input_exits_2(lqemu, work, scenarios):
     cases = [
         (["run", *ONE, "--set", "no.such=1"], "unknown key 'no.such'"),
@@ -184,8 +210,10 @@ def bad_input_exits_2(lqemu, work, scenarios):
         (["run", "--set", "run.phases=incast", "--set", "collective.order=snake"],
          "collective.order: run.study phases does not read it"),
         (["run", "--set", "workload.name=incast"], "each phase names its own"),
-        (["run", *ONE, "--set", "workload.name=ring_allreduce"],
-         "run.study stack does not run ring_allreduce"),
+        (["run", *ONE, "--set", "workload.name=ring_allreduce", "--set", "traffic.load=0.5"],
+         "traffic.load: run.study stack with workload.name ring_allreduce does not read it"),
+        (["run", *ONE, "--set", "workload.name=remote_access", "--set", "link.fidelity=ideal"],
+         "link.fidelity: run.study stack runs workload.name remote_access over tlm"),
         (["board", "--firmware", lqemu, "--set", "traffic.load=0.5"],
          "traffic.load: lqemu board does not read it"),
         (["run", str(scenarios / "failover_4x4x4.yaml"), "--set", "sim.kernel=cycle"],

@@ -1,0 +1,248 @@
+// A collective on the stack: plan, build, run, check, report.
+#include "systemc/app/collective_study.h"
+
+#include <chrono>
+#include <cstdio>
+#include <memory>
+#include <systemc>
+
+#include "systemc/app/exit_status.h"
+#include "systemc/app/frame_capture.h"
+#include "systemc/app/network_collective.h"
+#include "systemc/app/progress_meter.h"
+#include "systemc/app/run_report.h"
+#include "systemc/app/stack_assembly.h"
+#include "systemc/transport/collective_workload.h"
+
+namespace lq::app {
+namespace {
+
+struct CollectivePlan {
+  StackPlan stack;
+  net::CollectiveSchedule schedule;
+};
+
+Result<CollectivePlan> Plan(const ParamSet& params) {
+  auto stack = PlanStack(params);
+  if (!stack) {
+    return stack.error();
+  }
+  auto schedule = ScenarioCollective(params, *stack->topology);
+  if (!schedule) {
+    return schedule.error();
+  }
+  return CollectivePlan{std::move(stack).value(),
+                        std::move(schedule).value().value()};
+}
+
+uint64_t PayloadBytes(const net::CollectiveSchedule& schedule) {
+  uint64_t bytes = 0;
+  for (const net::CollectiveMessage& m : schedule.messages) {
+    bytes += m.bytes;
+  }
+  return bytes;
+}
+
+// What a finished run measured.
+struct Outcome {
+  double done_ns = 0;  // the last message's landing; 0 if not done
+  double sim_ns = 0;
+  double wall_s = 0;
+  IntegrityCounts integrity;
+  transport::FabricFigures transport;
+  std::optional<LinkReading> links;
+};
+
+double AlgorithmGBps(const net::CollectiveSchedule& s, const Outcome& o) {
+  return o.done_ns > 0 ? static_cast<double>(s.buffer_bytes) / o.done_ns : 0;
+}
+
+double AggregateGBps(const net::CollectiveSchedule& s, const Outcome& o) {
+  return o.done_ns > 0 ? static_cast<double>(PayloadBytes(s)) / o.done_ns : 0;
+}
+
+void Print(const std::string& scenario, uint64_t seed,
+           const CollectivePlan& plan,
+           const transport::CollectiveWorkload& workload, const Outcome& o) {
+  const net::CollectiveSchedule& s = plan.schedule;
+  std::printf(
+      "lqemu run: %s (seed %llu): %s on the stack, %u cards, %s links\n",
+      scenario.c_str(), static_cast<unsigned long long>(seed), s.name.c_str(),
+      plan.stack.topology->EndpointCount(),
+      plan.stack.tlm_links ? "tlm (link controllers and PHYs)" : "ideal");
+  if (o.done_ns > 0) {
+    std::printf(
+        "  collective %s of %llu B per node over %u nodes: %zu RDMA WRITEs "
+        "in %u steps, done in %.2f us (%.2f GB/s per node)\n",
+        s.name.c_str(), static_cast<unsigned long long>(s.buffer_bytes),
+        s.nodes, s.messages.size(), s.steps, o.done_ns / 1e3,
+        AlgorithmGBps(s, o));
+  } else {
+    std::printf("  collective %s: NOT complete, %llu of %zu messages landed\n",
+                s.name.c_str(),
+                static_cast<unsigned long long>(workload.delivered()),
+                s.messages.size());
+  }
+  std::printf("  bandwidth  %.1f GB/s aggregate payload\n",
+              AggregateGBps(s, o));
+  if (o.links) {
+    const LinkTotals& l = o.links->totals;
+    std::printf(
+        "  link       %llu flits, %llu FEC-corrected symbols, %llu CRC "
+        "errors, %llu replays\n",
+        static_cast<unsigned long long>(l.flits),
+        static_cast<unsigned long long>(l.fec_corrected),
+        static_cast<unsigned long long>(l.crc_errors),
+        static_cast<unsigned long long>(l.replays));
+  }
+  std::printf(
+      "  transport  %llu RC connections, %llu packets, %llu retransmitted; "
+      "%llu XOFF, %llu ECN-marked\n",
+      static_cast<unsigned long long>(workload.connections()),
+      static_cast<unsigned long long>(o.transport.packets_sent),
+      static_cast<unsigned long long>(o.transport.retransmits),
+      static_cast<unsigned long long>(o.transport.xoff_frames),
+      static_cast<unsigned long long>(o.transport.ecn_marked));
+  std::printf("  integrity  %s (corrupted: nodes whose buffer is wrong)\n",
+              o.integrity.Line().c_str());
+  std::printf("  %.1f us simulated in %.2f s\n", o.sim_ns / 1e3, o.wall_s);
+}
+
+std::string WriteJson(const std::string& scenario, uint64_t seed,
+                      const ParamSet& params, const CollectivePlan& plan,
+                      const transport::CollectiveWorkload& workload,
+                      const Outcome& o, const std::string& path) {
+  const net::CollectiveSchedule& s = plan.schedule;
+  nlohmann::ordered_json json;
+  json["scenario"] = scenario;
+  json["seed"] = seed;
+  json["sim_time_ns"] = o.sim_ns;
+  json["wall_time_s"] = o.wall_s;
+  json["nodes"] = plan.stack.topology->EndpointCount();
+  json["links"] = plan.stack.topology->CableCount();
+  json["bandwidth"] = {{"aggregate_GBps", AggregateGBps(s, o)}};
+  if (o.links) {
+    json["link"] = {{"flits", o.links->totals.flits},
+                    {"fec_corrected", o.links->totals.fec_corrected},
+                    {"crc_errors", o.links->totals.crc_errors},
+                    {"replays", o.links->totals.replays}};
+  }
+  json["transport"] = {{"ops", workload.posted()},
+                       {"connections", workload.connections()},
+                       {"packets", o.transport.packets_sent},
+                       {"retransmits", o.transport.retransmits},
+                       {"xoff_frames", o.transport.xoff_frames},
+                       {"ecn_marked", o.transport.ecn_marked},
+                       {"failed", workload.failed()}};
+  json["collective"] = {{"name", s.name},
+                        {"nodes", s.nodes},
+                        {"buffer_bytes", s.buffer_bytes},
+                        {"messages", s.messages.size()},
+                        {"steps", s.steps},
+                        {"completed", o.done_ns > 0},
+                        {"completed_ns", o.done_ns},
+                        {"algorithm_GBps_per_node", AlgorithmGBps(s, o)}};
+  json["faults"] = nlohmann::ordered_json::array();
+  json["integrity"] = o.integrity.Json();
+  json["parameters"] = ParametersJson(params.Values());
+  return WriteJsonFile(json, path);
+}
+
+}  // namespace
+
+void UseStackCollectiveKeys(const ParamSet& params, KeyUsage& usage) {
+  UseStackKeys(params, usage);
+  UseCollectiveKeys(params, usage);
+}
+
+std::optional<std::string> CheckStackCollective(const ParamSet& params,
+                                                const RunOptions& /*options*/) {
+  const auto plan = Plan(params);
+  if (!plan) {
+    return plan.error().reason;
+  }
+  return std::nullopt;
+}
+
+int RunStackCollective(const ParamSet& params, const RunOptions& options) {
+  CollectivePlan plan = Plan(params).value();  // checked when loaded
+  StackAssembly assembly(plan.stack, params);
+  const std::vector<NodeParts>& nodes = assembly.nodes();
+  CardMemories memories;
+  transport::CollectiveWorkloadConfig config;
+  config.pmtu = plan.stack.pmtu;
+  config.congestion = plan.stack.congestion;
+  transport::CollectiveWorkload workload("collective", assembly.engines(),
+                                         plan.schedule, config,
+                                         memories.Access());
+  if (!memories.Bind(nodes, [&workload](unsigned n) {
+        return workload.memory_bytes(n);
+      })) {
+    return kExitBadInput;
+  }
+  workload.Fill();
+  std::unique_ptr<FrameCapture> capture;
+  if (!OpenPcap(options.pcap_file, capture)) {
+    return kExitBadInput;
+  }
+  if (capture) {
+    capture->Tap(*nodes[0].engine);  // node 0's WRITEs and ACKs
+  }
+  std::unique_ptr<ProgressMeter> progress;
+  if (options.progress) {
+    const double messages = static_cast<double>(plan.schedule.messages.size());
+    progress = std::make_unique<ProgressMeter>(
+        "progress",
+        [&workload, messages] {
+          return static_cast<double>(workload.sends_ended()) / messages;
+        },
+        sc_core::sc_time(1, sc_core::SC_US), stderr);
+  }
+  // The workload ends the run: that is not news.
+  sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO,
+                                          sc_core::SC_DO_NOTHING);
+  const auto start = std::chrono::steady_clock::now();
+  sc_core::sc_start();
+  Outcome o;
+  o.wall_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+  o.sim_ns = sc_core::sc_time_stamp().to_seconds() * 1e9;
+  o.done_ns = workload.done() ? workload.finished_at().to_seconds() * 1e9 : 0;
+  o.transport = transport::SumFigures(nodes, kDataPriority);
+  if (cluster::Cluster* cluster = assembly.cluster()) {
+    o.links = ReadLinks(*cluster, plan.stack, o.done_ns);
+  }
+  o.integrity.sent = plan.schedule.messages.size();
+  o.integrity.delivered = workload.delivered();
+  o.integrity.lost = o.integrity.sent - o.integrity.delivered;
+  o.integrity.duplicated = workload.duplicated();
+  o.integrity.corrupted = workload.WrongNodes();
+
+  const std::string scenario =
+      options.scenario_file.empty() ? "default" : options.scenario_file;
+  const auto seed = static_cast<uint64_t>(params.Integer("sim.seed"));
+  if (!options.quiet) {
+    Print(scenario, seed, plan, workload, o);
+  }
+  int status = o.integrity.Ok() ? kExitOk : kExitFailure;
+  if (!options.stats_file.empty()) {
+    if (auto error = WriteJson(scenario, seed, params, plan, workload, o,
+                               options.stats_file);
+        !error.empty()) {
+      std::fprintf(stderr, "lqemu run: %s\n", error.c_str());
+      status = kExitFailure;
+    }
+  }
+  if (!FinishPcap(capture)) {
+    status = kExitFailure;
+  }
+  if (!o.integrity.Ok()) {
+    std::fprintf(stderr,
+                 "lqemu run: the collective lost messages or left wrong "
+                 "buffers (see the report)\n");
+  }
+  return status;
+}
+
+}  // namespace lq::app
