@@ -34,6 +34,7 @@ struct StackWorkload {
   std::string name;
   std::vector<std::string> fidelities;  // the link.fidelity values it runs
   bool traced;                          // whether --trace records it
+  const char* cards;                    // the layers above the links
   void (*keys)(const ParamSet&, KeyUsage&);
   std::optional<std::string> (*check)(const ParamSet&, const RunOptions&);
   int (*run)(const ParamSet&, const RunOptions&);
@@ -44,36 +45,42 @@ const std::vector<StackWorkload>& StackWorkloads() {
       {"traffic",
        {"tlm", "ideal"},
        false,
+       "transport engines, routers with PFC and ECN",
        UseTrafficKeys,
        CheckTraffic,
        RunTrafficStudy},
       {"alltoall",
        {"tlm", "ideal"},
        false,
+       "transport engines, routers with PFC and ECN",
        UseStackCollectiveKeys,
        CheckStackCollective,
        RunStackCollective},
       {"ring_allreduce",
        {"tlm", "ideal"},
        false,
+       "transport engines, routers with PFC and ECN",
        UseStackCollectiveKeys,
        CheckStackCollective,
        RunStackCollective},
       {"hierarchical_allreduce",
        {"tlm", "ideal"},
        false,
+       "transport engines, routers with PFC and ECN",
        UseStackCollectiveKeys,
        CheckStackCollective,
        RunStackCollective},
       {"incast",
        {"ideal", "tlm"},
        false,
+       "transport engines, routers with PFC and ECN",
        UseIncastKeys,
        CheckIncast,
        RunTransportStudy},
       {"remote_access",
        {"tlm"},
        true,
+       "boards running firmware, logical units, transport engines, routers",
        UseRemoteAccessKeys,
        CheckRemoteAccess,
        RunRemoteAccessStudy},
@@ -129,6 +136,21 @@ std::optional<std::string> CheckStackStudy(const ParamSet& params,
            "remote_access)";
   }
   return workload->check(params, options);
+}
+
+std::string StackLayers(const ParamSet& params) {
+  const StackWorkload* workload = FindWorkload(params);
+  if (workload == nullptr) {
+    return "";
+  }
+  std::string links = params.Text("link.fidelity") == "tlm"
+                          ? "TL link controllers and PHYs"
+                          : "ideal links";
+  if (workload->name == "remote_access" &&
+      !params.Text("link.rtl_ports").empty()) {
+    links += " (link.rtl_ports in Verilated RTL)";
+  }
+  return std::string(workload->cards) + ", " + links;
 }
 
 int RunStackStudy(const ParamSet& params, const RunOptions& options) {

@@ -26,6 +26,9 @@ KeyUsage StackStudyKeys(const ParamSet& params);
 std::optional<std::string> CheckStackStudy(const ParamSet& params,
                                            const RunOptions& options);
 
+// Which layers the run composes, at which fidelity.
+std::string StackLayers(const ParamSet& params);
+
 // Runs the workload; the exit status (exit_status.h).
 int RunStackStudy(const ParamSet& params, const RunOptions& options);
 

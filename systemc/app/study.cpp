@@ -67,18 +67,24 @@ const std::vector<Study>& StudyCatalogue() {
        {},
        SupernodeKeys,
        CheckSupernodeRun,
-       RunSupernode},
+       RunSupernode,
+       [](const ParamSet&) { return std::string("each phase its own"); }},
       {"network",
        "the network layer alone: routers joined by ideal links, synthetic "
        "traffic or collectives, figures in cycles and flits; the systemc or "
        "the cycle kernel (sim.kernel)",
        NetworkWorkloadNames(), NetworkStudyKeys, CheckNetworkStudy,
-       RunNetworkStudy},
+       RunNetworkStudy,
+       [](const ParamSet& params) {
+         return "routers over ideal links, the network layer alone (" +
+                params.Text("sim.kernel") + " kernel)";
+       }},
       {"stack",
        "the layers composed: link controllers and PHYs (link.fidelity), "
        "routers, transport engines, logical units and boards as the "
        "workload needs them",
-       StackWorkloadNames(), StackStudyKeys, CheckStackStudy, RunStackStudy},
+       StackWorkloadNames(), StackStudyKeys, CheckStackStudy, RunStackStudy,
+       StackLayers},
   };
   return studies;
 }

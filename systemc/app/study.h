@@ -28,6 +28,9 @@ struct Study {
       check;
   // Runs it; the exit status (exit_status.h).
   std::function<int(const ParamSet&, const RunOptions&)> run;
+  // Which layers it composes with `params`' settings, at which fidelity
+  // ("transport engines, routers with PFC and ECN, ideal links").
+  std::function<std::string(const ParamSet&)> layers;
 };
 
 // Every study, in the order `lqemu list` prints them.

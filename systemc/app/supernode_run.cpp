@@ -241,9 +241,34 @@ Integrity SumIntegrity(const std::vector<PhaseResult>& results) {
 
 // --- Rendering. -----------------------------------------------------------
 
+// Each phase's name with the layers it composed, in the phases' order.
+using PhaseLayers = std::vector<std::pair<std::string, std::string>>;
+
+// "a, b: layers" per distinct description, in order of first use.
+std::vector<std::string> LayerLines(const PhaseLayers& layers) {
+  std::vector<std::pair<std::string, std::string>> groups;  // layers, names
+  for (const auto& [phase, described] : layers) {
+    auto group = std::find_if(groups.begin(), groups.end(),
+                              [&described = described](const auto& g) {
+                                return g.first == described;
+                              });
+    if (group == groups.end()) {
+      groups.emplace_back(described, phase);
+    } else {
+      group->second += ", " + phase;
+    }
+  }
+  std::vector<std::string> lines;
+  for (const auto& [described, phases] : groups) {
+    lines.push_back(phases + ": " + described);
+  }
+  return lines;
+}
+
 void PrintHeadline(const std::vector<HeadlineRow>& rows,
                    const Integrity& integrity, const ParamSet& params,
-                   double wall_s, size_t phase_count, std::FILE* out) {
+                   const PhaseLayers& layers, double wall_s, size_t phase_count,
+                   std::FILE* out) {
   std::fprintf(out,
                "lqemu run: default (seed %lld): the seed's supernode, %s "
                "of %s links, %zu phases in %.1f s wall\n",
@@ -257,6 +282,11 @@ void PrintHeadline(const std::vector<HeadlineRow>& rows,
   for (const auto& row : rows) {
     std::fprintf(out, "  %-48s %-13s %s [%s]\n", row.claim.c_str(),
                  Verdict(row), row.measured.c_str(), row.phase.c_str());
+  }
+  const std::vector<std::string> lines = LayerLines(layers);
+  for (size_t i = 0; i < lines.size(); ++i) {
+    std::fprintf(out, "%s%s\n", i == 0 ? "\n  layers     " : "             ",
+                 lines[i].c_str());
   }
   std::fprintf(out, "\n  integrity  %s: %s\n", integrity.Line().c_str(),
                integrity.Ok() ? "OK" : "FAILED");
@@ -282,7 +312,8 @@ double SumOver(const std::vector<PhaseResult>& results,
 
 Json StatsJson(const std::vector<PhaseResult>& results, const Phases& phases,
                const std::vector<HeadlineRow>& rows, const Integrity& integrity,
-               const ParamSet& params, double wall_s) {
+               const ParamSet& params, const PhaseLayers& layers,
+               double wall_s) {
   static const Json kNone = Json::object();
   const Json* uniform = phases.Stats("uniform");
   const Json& main = uniform != nullptr ? *uniform : kNone;
@@ -321,7 +352,11 @@ Json StatsJson(const std::vector<PhaseResult>& results, const Phases& phases,
   json["headline"] = HeadlineJson(rows);
   json["phases"] = Json::object();
   for (const auto& result : results) {
+    const auto described = std::find_if(
+        layers.begin(), layers.end(),
+        [&result](const auto& l) { return l.first == result.name; });
     json["phases"][result.name] = {
+        {"layers", described == layers.end() ? "" : described->second},
         {"exit_status", result.exit_status},
         {"failure", result.failure},
         {"wall_time_s", result.wall_s},
@@ -406,7 +441,9 @@ std::optional<std::string> CheckSupernodeRun(const ParamSet& params,
 
 int RunSupernode(const ParamSet& params, const RunOptions& options) {
   std::vector<PhaseJob> jobs;
+  PhaseLayers layers;
   for (auto& [name, child] : PhaseScenarios(params)) {
+    layers.emplace_back(name, ChosenStudy(child).layers(child));
     jobs.push_back({name, [run = PhaseOptions(options, name),
                            phase_params = std::move(child)](
                               const std::string& stats_path) {
@@ -444,12 +481,12 @@ int RunSupernode(const ParamSet& params, const RunOptions& options) {
   const auto rows = Headline(phases, params);
   const Integrity integrity = SumIntegrity(results);
   if (!options.quiet) {
-    PrintHeadline(rows, integrity, params, wall_s, jobs.size(), stdout);
+    PrintHeadline(rows, integrity, params, layers, wall_s, jobs.size(), stdout);
   }
   int status = kExitOk;
   if (!options.stats_file.empty()) {
     if (auto error = WriteJsonFile(
-            StatsJson(results, phases, rows, integrity, params, wall_s),
+            StatsJson(results, phases, rows, integrity, params, layers, wall_s),
             options.stats_file);
         !error.empty()) {
       std::fprintf(stderr, "lqemu run: %s\n", error.c_str());

@@ -491,6 +491,16 @@ def default_headline_table(lqemu, work, _):
     for name, phase in stats["phases"].items():
         expect(phase["exit_status"] == 0 and phase["stats"] is not None,
                "phase %s: %s" % (name, phase["failure"]))
+    # The report names the layers and their fidelity per phase.
+    layers = {name: phase["layers"] for name, phase in stats["phases"].items()}
+    expect("TL link controllers and PHYs" in layers["uniform"]
+           and "transport engines" in layers["uniform"]
+           and "boards running firmware" in layers["remote_access"]
+           and "network layer alone" in layers["torus_hops"],
+           "each phase's layers: %s" % layers)
+    expect("  layers     " in result.stdout and
+           "uniform" in result.stdout.split("  layers     ")[1],
+           "the report lists the layers of each phase:\n" + result.stdout)
     integrity = stats["integrity"]
     expect(integrity["lost"] == 0 and integrity["corrupted"] == 0
            and integrity["duplicated"] == 0 and integrity["sent"] > 0,
