@@ -15,6 +15,7 @@
 #include "systemc/app/congestion_params.h"
 #include "systemc/app/exit_status.h"
 #include "systemc/app/firmware_image.h"
+#include "systemc/app/process_exit.h"
 #include "systemc/app/rtl_ports.h"
 #include "systemc/app/run_command.h"
 #include "systemc/app/scenario.h"
@@ -102,10 +103,15 @@ void WriteStats(const std::string& path, cluster::Cluster& cluster,
   json["nodes"] = cluster.node_count();
   json["boards_finished"] = cluster.finished_nodes();
   json["ports_up"] = cluster.ports_up();
-  nlohmann::ordered_json stats;
+  // The names are unique (hierarchical): appended without the ordered
+  // map's search for each key, which made a cluster's file quadratic.
+  using Entries = nlohmann::ordered_json::object_t::Container;
+  nlohmann::ordered_json stats = nlohmann::ordered_json::object();
+  auto& entries =
+      static_cast<Entries&>(stats.get_ref<nlohmann::ordered_json::object_t&>());
   for (unsigned n = 0; n < cluster.node_count(); ++n) {
     for (const Stat& stat : cluster.node(n).Stats()) {
-      stats[stat.name] = stat.value;
+      entries.emplace_back(stat.name, stat.value);
     }
   }
   json["stats"] = stats;
@@ -115,6 +121,7 @@ void WriteStats(const std::string& path, cluster::Cluster& cluster,
 }  // namespace
 
 int RunBoard(const BoardOptions& options) {
+  const auto entered = std::chrono::steady_clock::now();
   RunOptions scenario;
   scenario.scenario_file = options.scenario_file;
   scenario.overrides = options.overrides;
@@ -230,6 +237,7 @@ int RunBoard(const BoardOptions& options) {
   sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO,
                                           sc_core::SC_DO_NOTHING);
   const auto start = std::chrono::steady_clock::now();
+  const double build_s = std::chrono::duration<double>(start - entered).count();
   if (options.max_time_us > 0) {
     sc_core::sc_start(sc_core::sc_time(options.max_time_us, sc_core::SC_US));
   } else {
@@ -275,14 +283,18 @@ int RunBoard(const BoardOptions& options) {
   if (!options.quiet) {
     std::fprintf(stderr,
                  "lqemu board: %s at %.3f us simulated; %u of %u ports up; "
-                 "%llu instructions in %.2f s wall (%.1f MIPS)\n",
+                 "%llu instructions in %.2f s wall (%.1f MIPS); built in "
+                 "%.2f s\n",
                  outcome.c_str(), sc_core::sc_time_stamp().to_seconds() * 1e6,
                  cluster->ports_up(), ports,
                  static_cast<unsigned long long>(instructions), wall_s,
-                 wall_s > 0 ? instructions / wall_s / 1e6 : 0.0);
+                 wall_s > 0 ? instructions / wall_s / 1e6 : 0.0, build_s);
   }
   if (!options.stats_file.empty()) {
     WriteStats(options.stats_file, *cluster, wall_s, status);
+  }
+  if (options.vcd_file.empty()) {
+    ExitWithoutTeardown(status);
   }
   return status;
 }

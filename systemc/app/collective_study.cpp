@@ -9,6 +9,7 @@
 #include "systemc/app/exit_status.h"
 #include "systemc/app/frame_capture.h"
 #include "systemc/app/network_collective.h"
+#include "systemc/app/process_exit.h"
 #include "systemc/app/progress_meter.h"
 #include "systemc/app/run_report.h"
 #include "systemc/app/stack_assembly.h"
@@ -242,7 +243,7 @@ int RunStackCollective(const ParamSet& params, const RunOptions& options) {
                  "lqemu run: the collective lost messages or left wrong "
                  "buffers (see the report)\n");
   }
-  return status;
+  ExitWithoutTeardown(status);  // every output is written (process_exit.h)
 }
 
 }  // namespace lq::app

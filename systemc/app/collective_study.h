@@ -24,7 +24,9 @@ void UseStackCollectiveKeys(const ParamSet& params, KeyUsage& usage);
 std::optional<std::string> CheckStackCollective(const ParamSet& params,
                                                 const RunOptions& options);
 
-// Runs it; returns the exit status.
+// Runs it and ends the process with its exit status once every output
+// is written, skipping the model's teardown (process_exit.h); returns the
+// status only of a run that could not start.
 int RunStackCollective(const ParamSet& params, const RunOptions& options);
 
 }  // namespace lq::app

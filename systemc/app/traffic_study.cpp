@@ -15,6 +15,7 @@
 #include "models/topology/analytics.h"
 #include "systemc/app/exit_status.h"
 #include "systemc/app/frame_capture.h"
+#include "systemc/app/process_exit.h"
 #include "systemc/app/progress_meter.h"
 #include "systemc/app/run_report.h"
 #include "systemc/app/scenario_schema.h"
@@ -213,7 +214,7 @@ int RunTrafficStudy(const ParamSet& params, const RunOptions& options) {
   if (!report.IntegrityOk()) {
     std::fprintf(stderr, "lqemu run: data integrity failed (see the report)\n");
   }
-  return status;
+  ExitWithoutTeardown(status);  // every output is written (process_exit.h)
 }
 
 }  // namespace lq::app

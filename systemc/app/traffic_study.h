@@ -26,7 +26,9 @@ void UseTrafficKeys(const ParamSet& params, KeyUsage& usage);
 // Checks what the key ranges cannot; returns why the run cannot be built.
 std::optional<std::string> ValidateTrafficStudy(const ParamSet& params);
 
-// Runs the study; returns the exit status.
+// Runs it and ends the process with its exit status once every output
+// is written, skipping the model's teardown (process_exit.h); returns the
+// status only of a run that could not start.
 int RunTrafficStudy(const ParamSet& params, const RunOptions& options);
 
 }  // namespace lq::app

@@ -9,6 +9,7 @@
 
 #include "systemc/app/exit_status.h"
 #include "systemc/app/frame_capture.h"
+#include "systemc/app/process_exit.h"
 #include "systemc/app/progress_meter.h"
 #include "systemc/app/run_report.h"
 #include "systemc/app/stack_assembly.h"
@@ -341,7 +342,7 @@ int RunTransportStudy(const ParamSet& params, const RunOptions& options) {
                  static_cast<unsigned long long>(integrity.sent),
                  static_cast<unsigned long long>(integrity.corrupted));
   }
-  return status;
+  ExitWithoutTeardown(status);  // every output is written (process_exit.h)
 }
 
 }  // namespace lq::app

@@ -28,8 +28,10 @@ void UseIncastKeys(const ParamSet& params, KeyUsage& usage);
 // routing the study can build, TRN-8.9's headroom limit; returns why not.
 std::optional<std::string> ValidateTransportStudy(const ParamSet& params);
 
-// Runs the study; returns the exit status (0, or 1 on lost, unfinished or
-// corrupted writes).
+// Runs it and ends the process with its exit status (0, or 1 on lost,
+// unfinished or corrupted writes) once every output is written, skipping
+// the model's teardown (process_exit.h); returns the status only of a run
+// that could not start.
 int RunTransportStudy(const ParamSet& params, const RunOptions& options);
 
 }  // namespace lq::app
