@@ -212,7 +212,7 @@ int RunStackCollective(const ParamSet& params, const RunOptions& options) {
   o.done_ns = workload.done() ? workload.finished_at().to_seconds() * 1e9 : 0;
   o.transport = transport::SumFigures(nodes, kDataPriority);
   if (cluster::Cluster* cluster = assembly.cluster()) {
-    o.links = ReadLinks(*cluster, plan.stack, o.done_ns);
+    o.links = ReadLinks(*cluster, plan.stack, o.sim_ns);
   }
   o.integrity.sent = plan.schedule.messages.size();
   o.integrity.delivered = workload.delivered();

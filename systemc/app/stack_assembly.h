@@ -94,9 +94,9 @@ class CardMemories {
 };
 
 // The link layer's counters summed over every port of a cluster, and each
-// direction's busy fraction over `lifetime_ns` (to the last delivery, not
-// the trailing ACKs): the time its PAYLOAD flits took. A link with nothing
-// to carry sends NOPs while its partner needs ACKs or credits (decision
+// direction's busy fraction over `lifetime_ns` (the run to its end: the
+// last ACKs are payload too): the time its PAYLOAD flits took. A link with
+// nothing to carry sends NOPs while its partner needs ACKs or credits (decision
 // 0006), as a real link sends its idle stream: those are not load.
 struct LinkReading {
   LinkTotals totals;

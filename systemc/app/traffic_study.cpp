@@ -191,7 +191,8 @@ int RunTrafficStudy(const ParamSet& params, const RunOptions& options) {
     report.minimal_hops = minimal->mean_excluding_self;
   }
   if (cluster::Cluster* cluster = assembly.cluster()) {
-    LinkReading links = ReadLinks(*cluster, plan, report.sim_time_ns);
+    LinkReading links =
+        ReadLinks(*cluster, plan, sc_core::sc_time_stamp().to_seconds() * 1e9);
     report.link = links.totals;
     report.directions = std::move(links.directions);
     report.max_link_utilisation = links.max_utilisation;

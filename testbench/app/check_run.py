@@ -119,7 +119,7 @@ def bit_errors_are_replayed(lqemu, work, _):
            "replay must hide every bit error: %s" % integrity)
 
 
-def every_pattern_runs_on_either_link_fidelity(lqemu, work, _):
+def every_pattern_runs_on_either_link_fidelity(lqemu, work, scenarios):
     """Traffic runs through the transport engines on ideal links and on the
     link controllers and PHYs alike, for every pattern (decision 0034)."""
     for pattern in ["uniform", "transpose", "bitcomp", "hotspot"]:
@@ -138,6 +138,15 @@ def every_pattern_runs_on_either_link_fidelity(lqemu, work, _):
                    "the 4096-byte PMTU, and an ACK: %s" % (pattern, fidelity, stats["transport"]))
             expect(("link" in stats) == (fidelity == "tlm"),
                    "link counters exist where links have controllers")
+    # A congested pattern: ACKs still cross the links after the last
+    # message lands, and a link is never more than fully busy.
+    path = work / "transpose.json"
+    result = run(lqemu, "run", str(scenarios / "small_torus.yaml"), "--quiet",
+                 "--stats", str(path), "--set", "traffic.pattern=transpose")
+    expect(result.returncode == 0, "transpose exited %d: %s"
+           % (result.returncode, result.stderr))
+    utilisation = json.loads(path.read_text())["bandwidth"]["max_link_utilisation"]
+    expect(0.5 < utilisation <= 1, "busiest direction %.3f busy" % utilisation)
 
 
 def collectives_run_through_the_transport(lqemu, work, _):
