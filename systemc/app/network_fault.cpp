@@ -183,9 +183,9 @@ void UseFaultKeys(const ParamSet& params, KeyUsage& usage) {
                     : none);
 }
 
-Result<std::optional<FaultPlan>> ScenarioFault(const ParamSet& params,
-                                               const topo::Topology& topology,
-                                               unsigned vc_classes) {
+Result<std::optional<FaultPlan>> ScenarioFault(
+    const ParamSet& params, const topo::Topology& topology, unsigned vc_classes,
+    std::optional<uint64_t> run_cycles) {
   if (params.Text("fault.kind") == "none") {
     return std::optional<FaultPlan>();
   }
@@ -207,7 +207,12 @@ Result<std::optional<FaultPlan>> ScenarioFault(const ParamSet& params,
                 " port " + std::to_string(plan.port) + " has no cable in " +
                 topology.Describe());
   }
-  const auto cycles = params.Integer("sim.cycles");
+  if (!run_cycles && plan.at_cycles < 1) {
+    return Fail(
+        "fault.at_cycles: the fault's time, in router cycles, is at least 1");
+  }
+  // A run to completion has no end to lie inside.
+  const auto cycles = run_cycles.value_or(UINT64_MAX);
   if (plan.at_cycles < 1 || cycles == 0 ||
       plan.at_cycles >= static_cast<double>(cycles)) {
     return Fail(

@@ -45,10 +45,11 @@ struct RestoreSample {
 };
 
 // The scenario's fault, nothing if fault.kind is none, or why it is bad
-// input (a port with no cable, a time outside the run).
-Result<std::optional<FaultPlan>> ScenarioFault(const ParamSet& params,
-                                               const topo::Topology& topology,
-                                               unsigned vc_classes);
+// input (a port with no cable, a time outside a run of `run_cycles`; none:
+// the run goes on until its workload is done).
+Result<std::optional<FaultPlan>> ScenarioFault(
+    const ParamSet& params, const topo::Topology& topology, unsigned vc_classes,
+    std::optional<uint64_t> run_cycles);
 
 // What the run measured of the fault.
 struct FaultOutcome {

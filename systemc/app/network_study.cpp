@@ -135,7 +135,9 @@ Result<StudyShape> Shape(const ParamSet& params) {
       sc_time(router.clock_ns *
                   static_cast<double>(params.Integer("sim.watchdog_cycles")),
               SC_NS);
-  auto fault = ScenarioFault(params, *shape.topology, router.vc_classes);
+  auto fault =
+      ScenarioFault(params, *shape.topology, router.vc_classes,
+                    static_cast<uint64_t>(params.Integer("sim.cycles")));
   if (!fault) {
     return fault.error();
   }

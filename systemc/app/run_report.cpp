@@ -153,6 +153,9 @@ void PrintReport(const RunReport& report, std::FILE* out) {
                static_cast<unsigned long long>(t.retransmits),
                static_cast<unsigned long long>(t.xoff_frames),
                static_cast<unsigned long long>(t.ecn_marked));
+  for (const std::string& line : report.fault_lines) {
+    std::fprintf(out, "  fault      %s\n", line.c_str());
+  }
   std::fprintf(out,
                "  integrity  sent %llu, delivered %llu, lost %llu, duplicated "
                "%llu, reordered %llu, corrupted %llu: %s\n",
@@ -193,7 +196,7 @@ std::string WriteStatsJson(const RunReport& report, const std::string& path) {
                        {"xoff_frames", report.transport.xoff_frames},
                        {"ecn_marked", report.transport.ecn_marked},
                        {"failed", o.failed}};
-  json["faults"] = nlohmann::ordered_json::array();
+  json["faults"] = report.faults;
   json["integrity"] = {{"sent", o.posted},         {"delivered", o.delivered},
                        {"lost", report.Lost()},    {"duplicated", o.duplicated},
                        {"reordered", o.reordered}, {"corrupted", o.corrupted}};

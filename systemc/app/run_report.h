@@ -50,6 +50,10 @@ struct RunReport {
   uint64_t connections = 0;  // RC connections the workload set up
   transport::TrafficOutcome outcome;
   transport::FabricFigures transport;
+  // Injected faults: a line each for the report, an entry each for
+  // faults[] in the stats file.
+  std::vector<std::string> fault_lines;
+  nlohmann::ordered_json faults = nlohmann::ordered_json::array();
   LinkTotals link;                            // tlm links only
   std::vector<LinkDirectionLoad> directions;  // tlm links only
   double max_link_utilisation = 0;            // busiest direction's

@@ -71,7 +71,8 @@ void UseStackKeys(const ParamSet& params, KeyUsage& usage) {
               "link.fidelity is ideal: ideal links have no bit errors");
 }
 
-StackAssembly::StackAssembly(const StackPlan& plan, const ParamSet& params) {
+StackAssembly::StackAssembly(const StackPlan& plan, const ParamSet& params,
+                             LinkStateHandler on_link_state) {
   if (!plan.tlm_links) {
     ideal_ = transport::BuildEngineFabric(
         *plan.topology, plan.fabric.router.routing, plan.fabric);
@@ -94,6 +95,18 @@ StackAssembly::StackAssembly(const StackPlan& plan, const ParamSet& params) {
   config.network.interface.faults = plan.fabric.faults;
   config.network.transport = plan.fabric.engine;
   config.network.flow_control = plan.fabric.flow_control;
+  if (on_link_state) {
+    std::map<std::string, unsigned> index;  // the cluster names its nodes
+    for (unsigned n = 0; n < plan.topology->EndpointCount(); ++n) {
+      index[plan.topology->NodeName(n)] = n;
+    }
+    config.on_link_state = [index = std::move(index),
+                            on_link_state = std::move(on_link_state)](
+                               const std::string& node, unsigned port,
+                               link::LtssmState state, uint64_t at_ps) {
+      on_link_state(index.at(node), port, state, at_ps);
+    };
+  }
   tlm_ = std::make_unique<cluster::Cluster>("cluster", config, plan.topology);
   for (unsigned n = 0; n < tlm_->node_count(); ++n) {
     cluster::Node& node = tlm_->node(n);

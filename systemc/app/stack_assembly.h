@@ -63,7 +63,12 @@ struct NodeParts {
 // owner to bind.
 class StackAssembly {
  public:
-  explicit StackAssembly(const StackPlan& plan, const ParamSet& params);
+  // Where a port's link controller reports each LTSSM change (tlm links).
+  using LinkStateHandler = std::function<void(
+      unsigned node, unsigned port, link::LtssmState state, uint64_t at_ps)>;
+
+  StackAssembly(const StackPlan& plan, const ParamSet& params,
+                LinkStateHandler on_link_state = {});
 
   const std::vector<NodeParts>& nodes() const { return nodes_; }
   // The cards' transport engines, by node.

@@ -15,11 +15,13 @@
 #include "models/topology/analytics.h"
 #include "systemc/app/exit_status.h"
 #include "systemc/app/frame_capture.h"
+#include "systemc/app/network_fault.h"
 #include "systemc/app/process_exit.h"
 #include "systemc/app/progress_meter.h"
 #include "systemc/app/run_report.h"
 #include "systemc/app/scenario_schema.h"
 #include "systemc/app/stack_assembly.h"
+#include "systemc/app/stack_failover.h"
 #include "systemc/board/memory.h"
 #include "systemc/transport/traffic_workload.h"
 
@@ -98,6 +100,7 @@ std::unique_ptr<ProgressMeter> Progress(
 
 void UseTrafficKeys(const ParamSet& params, KeyUsage& usage) {
   UseStackKeys(params, usage);
+  UseFaultKeys(params, usage);
   usage.Use(
       {"traffic.load", "traffic.message_bytes", "traffic.messages_per_node"});
   UseTrafficPatternKeys(params, usage);
@@ -118,6 +121,9 @@ std::optional<std::string> ValidateTrafficStudy(const ParamSet& params) {
   if (const auto pattern = ScenarioTrafficPattern(params, cards); !pattern) {
     return pattern.error().reason;
   }
+  if (auto fault = CheckStackFault(params, *plan)) {
+    return fault;
+  }
   return std::nullopt;
 }
 
@@ -125,8 +131,22 @@ int RunTrafficStudy(const ParamSet& params, const RunOptions& options) {
   const StackPlan plan = PlanStack(params).value();  // checked when loaded
   const auto pattern =
       ScenarioTrafficPattern(params, plan.topology->EndpointCount()).value();
-  StackAssembly assembly(plan, params);
+  std::unique_ptr<StackFailover> failover;  // with a fault
+  StackAssembly assembly(plan, params,
+                         [&failover](unsigned node, unsigned port,
+                                     link::LtssmState state, uint64_t at_ps) {
+                           if (failover) {
+                             failover->OnLinkState(node, port, state, at_ps);
+                           }
+                         });
   const std::vector<NodeParts>& nodes = assembly.nodes();
+  if (const auto fault =
+          ScenarioFault(params, *plan.topology, plan.fabric.router.vc_classes,
+                        std::nullopt)
+              .value()) {  // checked when loaded
+    failover =
+        std::make_unique<StackFailover>("failover", *fault, plan, assembly);
+  }
 
   CardMemories memories;
   transport::TrafficWorkloadConfig config;
@@ -198,10 +218,16 @@ int RunTrafficStudy(const ParamSet& params, const RunOptions& options) {
     report.max_link_utilisation = links.max_utilisation;
   }
 
+  if (failover) {
+    report.fault_lines.push_back(failover->Line());
+    report.faults.push_back(failover->Json());
+  }
   if (!options.quiet) {
     PrintReport(report, stdout);
   }
-  int status = report.IntegrityOk() ? kExitOk : kExitFailure;
+  int status = report.IntegrityOk() && (!failover || failover->Repaired())
+                   ? kExitOk
+                   : kExitFailure;
   if (!options.stats_file.empty()) {
     if (auto error = WriteStatsJson(report, options.stats_file);
         !error.empty()) {

@@ -149,6 +149,32 @@ def every_pattern_runs_on_either_link_fidelity(lqemu, work, scenarios):
     expect(0.5 < utilisation <= 1, "busiest direction %.3f busy" % utilisation)
 
 
+def NET_7_3_failover_with_transport_loses_nothing(lqemu, work, _):
+    """A link cut on tlm links with the transport running: the links find
+    it, the port agents report it (NET-7.3), the fabric manager reroutes,
+    the transport resends what the cut dropped, and every message lands."""
+    path = work / "failover.json"
+    result = run(lqemu, "run", "--quiet", "--stats", str(path), *ONE,
+                 "--set", "topology.dims=4x4x4", "--set", "traffic.load=0.002",
+                 "--set", "traffic.messages_per_node=30", "--set", "fault.kind=link",
+                 "--set", "fault.node=0", "--set", "fault.port=0",
+                 "--set", "fault.at_cycles=5000")
+    expect(result.returncode == 0, "exited %d: %s" % (result.returncode, result.stderr))
+    stats = json.loads(path.read_text())
+    integrity, transport = stats["integrity"], stats["transport"]
+    expect(integrity["sent"] == 64 * 30 and integrity["delivered"] == integrity["sent"]
+           and integrity["lost"] == 0 and transport["failed"] == 0,
+           "every message lands: %s %s" % (integrity, transport))
+    fault = stats["faults"][0]
+    expect(fault["kind"] == "link" and fault["at_ns"] == 10000
+           and 10000 < fault["detected_ns"] < 11000
+           and fault["recovered_ns"] > fault["detected_ns"],
+           "found by the links within a microsecond, then rerouted: %s" % fault)
+    expect(fault["dropped"] > 0 and transport["retransmits"] >= fault["dropped"],
+           "the cut dropped packets and the transport resent them: %s %s"
+           % (fault, transport))
+
+
 def collectives_run_through_the_transport(lqemu, work, _):
     """Each collective as RDMA WRITEs with immediate data through the
     transport engines, over ideal links and over link controllers and PHYs:
@@ -201,9 +227,15 @@ def bad_input_exits_2(lqemu, work, scenarios):
         (["run", *NETWORK, "--set", "traffic.messages_per_node=0"],
          "sim.cycles or traffic.messages_per_node"),
         # A key the run would not read is refused, naming what would.
-        (["run", *ONE, "--set", "fault.kind=link"],
-         "fault.kind: run.study stack with workload.name traffic does not read it; "
-         "run.study network with workload.name traffic would"),
+        (["run", *ONE, "--set", "fault.kind=link", "--set", "workload.name=incast"],
+         "fault.kind: run.study stack with workload.name incast does not read it; "
+         "run.study network with workload.name traffic; run.study stack with "
+         "workload.name traffic would"),
+        (["run", *ONE, "--set", "fault.kind=link"], "fault.at_cycles: the fault's time"),
+        (["run", *ONE, "--set", "fault.kind=link", "--set", "fault.at_cycles=100",
+          "--set", "link.fidelity=ideal"], "the stack cuts links in their PHYs"),
+        (["run", *ONE, "--set", "fault.kind=node", "--set", "fault.at_cycles=100"],
+         "the stack cuts links so far"),
         (["run", *ONE, "--set", "sim.kernel=cycle"], "sim.kernel: run.study stack"),
         (["run", *NETWORK, "--set", "collective.bytes=4096"],
          "collective.bytes: run.study network with workload.name traffic does not read it"),

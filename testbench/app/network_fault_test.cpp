@@ -22,7 +22,7 @@ TEST(NetworkFault, NET_7_2_KeysBuildThePlanAndTheFabricManagersTimers) {
                                           {"fm.holdoff", "50"},
                                           {"fm.compute_time", "0.5"},
                                           {"fm.drain_timeout", "3"}});
-  const auto plan = ScenarioFault(params, *kTorus, 3);
+  const auto plan = ScenarioFault(params, *kTorus, 3, 1000);
   ASSERT_TRUE(plan.ok()) << plan.error().reason;
   ASSERT_TRUE(plan->has_value());
   const FaultPlan& p = **plan;
@@ -38,7 +38,7 @@ TEST(NetworkFault, NET_7_2_KeysBuildThePlanAndTheFabricManagersTimers) {
             sc_core::sc_time(3, sc_core::SC_MS));
   EXPECT_EQ(p.fabric_manager.table_classes, 3u) << "the study's VC classes";
 
-  const auto none = ScenarioFault(ScenarioParams({}), *kTorus, 2);
+  const auto none = ScenarioFault(ScenarioParams({}), *kTorus, 2, 1000);
   ASSERT_TRUE(none.ok());
   EXPECT_FALSE(none->has_value()) << "fault.kind none injects nothing";
 }
@@ -61,15 +61,23 @@ TEST(NetworkFault, RejectsFaultsOutsideTheTopologyOrTheRun_fail) {
     if (set.back().first != "fault.at_cycles") {
       with_run.push_back({"fault.at_cycles", "10"});
     }
-    const auto plan = ScenarioFault(ScenarioParams(with_run), *kTorus, 2);
+    const auto plan = ScenarioFault(ScenarioParams(with_run), *kTorus, 2, 1000);
     ASSERT_FALSE(plan.ok()) << needle;
     EXPECT_NE(plan.error().reason.find(needle), std::string::npos)
         << plan.error().reason;
   }
-  const auto untimed = ScenarioFault(
-      ScenarioParams({{"fault.kind", "link"}, {"fault.at_cycles", "10"}}),
-      *kTorus, 2);
-  ASSERT_FALSE(untimed.ok()) << "a fault needs a timed run (sim.cycles)";
+  const ParamSet at_10 =
+      ScenarioParams({{"fault.kind", "link"}, {"fault.at_cycles", "10"}});
+  const auto untimed = ScenarioFault(at_10, *kTorus, 2, 0);
+  ASSERT_FALSE(untimed.ok()) << "a timed study's fault needs sim.cycles";
+  EXPECT_TRUE(ScenarioFault(at_10, *kTorus, 2, std::nullopt).ok())
+      << "a run to completion (the stack's) takes a fault at any time";
+  const auto at_0 = ScenarioFault(
+      ScenarioParams({{"fault.kind", "link"}, {"fault.at_cycles", "0"}}),
+      *kTorus, 2, std::nullopt);
+  ASSERT_FALSE(at_0.ok());
+  EXPECT_NE(at_0.error().reason.find("at least 1"), std::string::npos)
+      << at_0.error().reason;
 }
 
 }  // namespace
