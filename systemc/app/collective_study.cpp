@@ -87,23 +87,9 @@ void Print(const std::string& scenario, uint64_t seed,
   std::printf("  bandwidth  %.1f GB/s aggregate payload\n",
               AggregateGBps(s, o));
   if (o.links) {
-    const LinkTotals& l = o.links->totals;
-    std::printf(
-        "  link       %llu flits, %llu FEC-corrected symbols, %llu CRC "
-        "errors, %llu replays\n",
-        static_cast<unsigned long long>(l.flits),
-        static_cast<unsigned long long>(l.fec_corrected),
-        static_cast<unsigned long long>(l.crc_errors),
-        static_cast<unsigned long long>(l.replays));
+    PrintLinkLine(o.links->totals, stdout);
   }
-  std::printf(
-      "  transport  %llu RC connections, %llu packets, %llu retransmitted; "
-      "%llu XOFF, %llu ECN-marked\n",
-      static_cast<unsigned long long>(workload.connections()),
-      static_cast<unsigned long long>(o.transport.packets_sent),
-      static_cast<unsigned long long>(o.transport.retransmits),
-      static_cast<unsigned long long>(o.transport.xoff_frames),
-      static_cast<unsigned long long>(o.transport.ecn_marked));
+  PrintTransportLine(workload.connections(), o.transport, stdout);
   std::printf("  integrity  %s (corrupted: nodes whose buffer is wrong)\n",
               o.integrity.Line().c_str());
   std::printf("  %.1f us simulated in %.2f s\n", o.sim_ns / 1e3, o.wall_s);
@@ -123,18 +109,10 @@ std::string WriteJson(const std::string& scenario, uint64_t seed,
   json["links"] = plan.stack.topology->CableCount();
   json["bandwidth"] = {{"aggregate_GBps", AggregateGBps(s, o)}};
   if (o.links) {
-    json["link"] = {{"flits", o.links->totals.flits},
-                    {"fec_corrected", o.links->totals.fec_corrected},
-                    {"crc_errors", o.links->totals.crc_errors},
-                    {"replays", o.links->totals.replays}};
+    json["link"] = LinkTotalsJson(o.links->totals);
   }
-  json["transport"] = {{"ops", workload.posted()},
-                       {"connections", workload.connections()},
-                       {"packets", o.transport.packets_sent},
-                       {"retransmits", o.transport.retransmits},
-                       {"xoff_frames", o.transport.xoff_frames},
-                       {"ecn_marked", o.transport.ecn_marked},
-                       {"failed", workload.failed()}};
+  json["transport"] = TransportJson(workload.posted(), workload.failed(),
+                                    workload.connections(), o.transport);
   json["collective"] = {{"name", s.name},
                         {"nodes", s.nodes},
                         {"buffer_bytes", s.buffer_bytes},

@@ -108,8 +108,6 @@ nlohmann::ordered_json DirectionsJson(
 void PrintReport(const RunReport& report, std::FILE* out) {
   const auto latency = Summarise(report.outcome.latencies_ns);
   const auto& o = report.outcome;
-  const auto& l = report.link;
-  const auto& t = report.transport;
   std::fprintf(out, "lqemu run: %s (seed %llu)\n", report.scenario.c_str(),
                static_cast<unsigned long long>(report.seed));
   std::fprintf(out,
@@ -137,22 +135,9 @@ void PrintReport(const RunReport& report, std::FILE* out) {
   }
   std::fprintf(out, "\n");
   if (report.tlm_links) {
-    std::fprintf(out,
-                 "  link       %llu flits, %llu FEC-corrected symbols, %llu "
-                 "CRC errors, %llu replays\n",
-                 static_cast<unsigned long long>(l.flits),
-                 static_cast<unsigned long long>(l.fec_corrected),
-                 static_cast<unsigned long long>(l.crc_errors),
-                 static_cast<unsigned long long>(l.replays));
+    PrintLinkLine(report.link, out);
   }
-  std::fprintf(out,
-               "  transport  %llu RC connections, %llu packets, %llu "
-               "retransmitted; %llu XOFF, %llu ECN-marked\n",
-               static_cast<unsigned long long>(report.connections),
-               static_cast<unsigned long long>(t.packets_sent),
-               static_cast<unsigned long long>(t.retransmits),
-               static_cast<unsigned long long>(t.xoff_frames),
-               static_cast<unsigned long long>(t.ecn_marked));
+  PrintTransportLine(report.connections, report.transport, out);
   for (const std::string& line : report.fault_lines) {
     std::fprintf(out, "  fault      %s\n", line.c_str());
   }
@@ -168,9 +153,50 @@ void PrintReport(const RunReport& report, std::FILE* out) {
                report.IntegrityOk() ? "OK" : "FAILED");
 }
 
+void PrintLinkLine(const LinkTotals& links, std::FILE* out) {
+  std::fprintf(out,
+               "  link       %llu flits, %llu FEC-corrected symbols, %llu "
+               "CRC errors, %llu replays\n",
+               static_cast<unsigned long long>(links.flits),
+               static_cast<unsigned long long>(links.fec_corrected),
+               static_cast<unsigned long long>(links.crc_errors),
+               static_cast<unsigned long long>(links.replays));
+}
+
+void PrintTransportLine(uint64_t connections,
+                        const transport::FabricFigures& figures,
+                        std::FILE* out) {
+  std::fprintf(out,
+               "  transport  %llu RC connections, %llu packets, %llu "
+               "retransmitted; %llu XOFF, %llu ECN-marked\n",
+               static_cast<unsigned long long>(connections),
+               static_cast<unsigned long long>(figures.packets_sent),
+               static_cast<unsigned long long>(figures.retransmits),
+               static_cast<unsigned long long>(figures.xoff_frames),
+               static_cast<unsigned long long>(figures.ecn_marked));
+}
+
+nlohmann::ordered_json LinkTotalsJson(const LinkTotals& links) {
+  return {{"flits", links.flits},
+          {"fec_corrected", links.fec_corrected},
+          {"crc_errors", links.crc_errors},
+          {"replays", links.replays}};
+}
+
+nlohmann::ordered_json TransportJson(uint64_t ops, uint64_t failed,
+                                     uint64_t connections,
+                                     const transport::FabricFigures& figures) {
+  return {{"ops", ops},
+          {"connections", connections},
+          {"packets", figures.packets_sent},
+          {"retransmits", figures.retransmits},
+          {"xoff_frames", figures.xoff_frames},
+          {"ecn_marked", figures.ecn_marked},
+          {"failed", failed}};
+}
+
 std::string WriteStatsJson(const RunReport& report, const std::string& path) {
   const auto& o = report.outcome;
-  const auto& l = report.link;
   nlohmann::ordered_json json;
   json["scenario"] = report.scenario;
   json["seed"] = report.seed;
@@ -183,19 +209,11 @@ std::string WriteStatsJson(const RunReport& report, const std::string& path) {
   json["bandwidth"] = {{"aggregate_GBps", AggregateGBps(report)},
                        {"max_link_utilisation", report.max_link_utilisation}};
   if (report.tlm_links) {
-    json["link"] = {{"flits", l.flits},
-                    {"fec_corrected", l.fec_corrected},
-                    {"crc_errors", l.crc_errors},
-                    {"replays", l.replays},
-                    {"directions", DirectionsJson(report.directions)}};
+    json["link"] = LinkTotalsJson(report.link);
+    json["link"]["directions"] = DirectionsJson(report.directions);
   }
-  json["transport"] = {{"ops", o.posted},
-                       {"connections", report.connections},
-                       {"packets", report.transport.packets_sent},
-                       {"retransmits", report.transport.retransmits},
-                       {"xoff_frames", report.transport.xoff_frames},
-                       {"ecn_marked", report.transport.ecn_marked},
-                       {"failed", o.failed}};
+  json["transport"] =
+      TransportJson(o.posted, o.failed, report.connections, report.transport);
   json["faults"] = report.faults;
   json["integrity"] = {{"sent", o.posted},         {"delivered", o.delivered},
                        {"lost", report.Lost()},    {"duplicated", o.duplicated},

@@ -90,6 +90,19 @@ double AggregateGBps(const RunReport& report);
 
 void PrintReport(const RunReport& report, std::FILE* out);
 
+// The lines and stats objects every run through the stack's engines
+// shares: its link layer's totals (tlm links), and its transport's work
+// requests (posted, failed), connections and the engines' and routers'
+// counts.
+void PrintLinkLine(const LinkTotals& links, std::FILE* out);
+void PrintTransportLine(uint64_t connections,
+                        const transport::FabricFigures& figures,
+                        std::FILE* out);
+nlohmann::ordered_json LinkTotalsJson(const LinkTotals& links);
+nlohmann::ordered_json TransportJson(uint64_t ops, uint64_t failed,
+                                     uint64_t connections,
+                                     const transport::FabricFigures& figures);
+
 // The `parameters` object of a stats file: every key with its value.
 nlohmann::ordered_json ParametersJson(
     const std::vector<std::pair<std::string, std::string>>& values);

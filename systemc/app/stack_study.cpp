@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "models/network/collective.h"
 #include "systemc/app/collective_study.h"
 #include "systemc/app/remote_access_study.h"
 #include "systemc/app/traffic_study.h"
@@ -41,50 +42,37 @@ struct StackWorkload {
 };
 
 const std::vector<StackWorkload>& StackWorkloads() {
-  static const std::vector<StackWorkload> workloads = {
-      {"traffic",
-       {"tlm", "ideal"},
-       false,
-       "transport engines, routers with PFC and ECN",
-       UseTrafficKeys,
-       CheckTraffic,
-       RunTrafficStudy},
-      {"alltoall",
-       {"tlm", "ideal"},
-       false,
-       "transport engines, routers with PFC and ECN",
-       UseStackCollectiveKeys,
-       CheckStackCollective,
-       RunStackCollective},
-      {"ring_allreduce",
-       {"tlm", "ideal"},
-       false,
-       "transport engines, routers with PFC and ECN",
-       UseStackCollectiveKeys,
-       CheckStackCollective,
-       RunStackCollective},
-      {"hierarchical_allreduce",
-       {"tlm", "ideal"},
-       false,
-       "transport engines, routers with PFC and ECN",
-       UseStackCollectiveKeys,
-       CheckStackCollective,
-       RunStackCollective},
-      {"incast",
-       {"ideal", "tlm"},
-       false,
-       "transport engines, routers with PFC and ECN",
-       UseIncastKeys,
-       CheckIncast,
-       RunTransportStudy},
-      {"remote_access",
-       {"tlm"},
-       true,
-       "boards running firmware, logical units, transport engines, routers",
-       UseRemoteAccessKeys,
-       CheckRemoteAccess,
-       RunRemoteAccessStudy},
-  };
+  static const std::vector<StackWorkload> workloads = [] {
+    // The workloads of the stack's cards (stack_assembly.h), either link
+    // fidelity.
+    const auto on_cards = [](std::string name, auto keys, auto check,
+                             auto run) {
+      return StackWorkload{std::move(name),
+                           {"tlm", "ideal"},
+                           false,
+                           "transport engines, routers with PFC and ECN",
+                           keys,
+                           check,
+                           run};
+    };
+    std::vector<StackWorkload> list = {
+        on_cards("traffic", UseTrafficKeys, CheckTraffic, RunTrafficStudy)};
+    for (const auto& collective : net::CollectiveCatalogue()) {
+      list.push_back(on_cards(collective.name, UseStackCollectiveKeys,
+                              CheckStackCollective, RunStackCollective));
+    }
+    list.push_back(
+        on_cards("incast", UseIncastKeys, CheckIncast, RunTransportStudy));
+    list.push_back({"remote_access",
+                    {"tlm"},
+                    true,
+                    "boards running firmware, logical units, transport "
+                    "engines, routers",
+                    UseRemoteAccessKeys,
+                    CheckRemoteAccess,
+                    RunRemoteAccessStudy});
+    return list;
+  }();
   return workloads;
 }
 

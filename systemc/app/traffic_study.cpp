@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <limits>
 #include <memory>
 #include <random>
 #include <systemc>
@@ -22,7 +21,6 @@
 #include "systemc/app/scenario_schema.h"
 #include "systemc/app/stack_assembly.h"
 #include "systemc/app/stack_failover.h"
-#include "systemc/board/memory.h"
 #include "systemc/transport/traffic_workload.h"
 
 namespace lq::app {
