@@ -135,7 +135,8 @@ transport::NodeMemories CardMemories::Access() {
 }
 
 bool CardMemories::Bind(const std::vector<NodeParts>& nodes,
-                        const std::function<uint64_t(unsigned node)>& bytes) {
+                        const std::function<uint64_t(unsigned node)>& bytes,
+                        const sc_core::sc_time& access_time) {
   for (unsigned n = 0; n < nodes.size(); ++n) {
     const uint64_t size = std::max<uint64_t>(bytes(n), 1);
     if (size > std::numeric_limits<uint32_t>::max()) {
@@ -147,8 +148,7 @@ bool CardMemories::Bind(const std::vector<NodeParts>& nodes,
     }
     memories_.push_back(std::make_unique<board::Memory>(
         ("memory" + std::to_string(n)).c_str(),
-        board::MemoryConfig{static_cast<uint32_t>(size), false,
-                            sc_core::SC_ZERO_TIME}));
+        board::MemoryConfig{static_cast<uint32_t>(size), false, access_time}));
     nodes[n].engine->memory.bind(memories_.back()->socket);
   }
   return true;

@@ -83,16 +83,19 @@ class StackAssembly {
 };
 
 // The cards' memories a workload reads and writes: one per card, bound to
-// its engine, answering at once (decision 0034: the engine's DMA is one
-// access at a time, and a NIC pipelines its own).
+// its engine. Traffic and collectives take them answering at once
+// (decision 0034: the engine's DMA is one access at a time, and a NIC
+// pipelines its own); the incast's flows keep a board memory's time.
 class CardMemories {
  public:
   // The workload's reach into the memories Bind() makes.
   transport::NodeMemories Access();
-  // A memory of `bytes(n)` for card n, bound to its engine; false, having
-  // said why on stderr, if a card would need more than 4 GiB.
+  // A memory of `bytes(n)` for card n, taking `access_time` per access,
+  // bound to its engine; false, having said why on stderr, if a card would
+  // need more than 4 GiB.
   bool Bind(const std::vector<NodeParts>& nodes,
-            const std::function<uint64_t(unsigned node)>& bytes);
+            const std::function<uint64_t(unsigned node)>& bytes,
+            const sc_core::sc_time& access_time = sc_core::SC_ZERO_TIME);
 
  private:
   std::vector<std::unique_ptr<board::Memory>> memories_;

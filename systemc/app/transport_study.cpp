@@ -72,11 +72,10 @@ uint8_t PatternByte(unsigned node, uint64_t offset) {
 
 // What the run did to the data: WRs posted, completed and failed, and the
 // flows whose bytes at their destination differ from their source's.
-IntegrityCounts Check(
-    const transport::IncastWorkload& workload,
-    const transport::FabricFigures& figures,
-    const std::vector<std::unique_ptr<board::Memory>>& memories,
-    uint64_t flow_bytes) {
+IntegrityCounts Check(const transport::IncastWorkload& workload,
+                      const transport::FabricFigures& figures,
+                      const transport::NodeMemories& memories,
+                      uint64_t flow_bytes) {
   IntegrityCounts integrity;
   integrity.sent = workload.flows();
   integrity.delivered = workload.flows_done();
@@ -90,8 +89,8 @@ IntegrityCounts Check(
     if (!place.complete) {
       continue;  // lost, not corrupted
     }
-    const ByteView got = memories[place.dst]->View(
-        static_cast<uint32_t>(place.offset), static_cast<uint32_t>(flow_bytes));
+    const ByteView got = memories.read(place.dst, place.offset,
+                                       static_cast<uint32_t>(flow_bytes));
     for (uint64_t i = 0; i < flow_bytes; ++i) {
       if (got[i] != PatternByte(place.src, i)) {
         ++integrity.corrupted;
@@ -257,27 +256,27 @@ int RunTransportStudy(const ParamSet& params, const RunOptions& options) {
   // Each node's memory: the senders' source bytes at 0, and room for what
   // lands there (the receiver takes one flow per sender).
   const uint64_t flow_bytes = plan.incast.flow_bytes;
-  std::vector<std::unique_ptr<board::Memory>> memories;
-  std::vector<transport::TransportEngine*> engines;
+  const auto size = [&plan, flow_bytes](unsigned n) {
+    return n == 0 ? flow_bytes * plan.incast.senders : flow_bytes;
+  };
+  CardMemories memories;
+  if (!memories.Bind(nodes, size, board::MemoryConfig{}.latency)) {
+    return kExitBadInput;
+  }
+  const transport::NodeMemories access = memories.Access();
   std::vector<uint32_t> rkeys;
   for (unsigned n = 0; n < nodes.size(); ++n) {
-    const uint64_t size =
-        n == 0 ? flow_bytes * plan.incast.senders : flow_bytes;
-    memories.push_back(std::make_unique<board::Memory>(
-        ("memory" + std::to_string(n)).c_str(),
-        board::MemoryConfig{static_cast<uint32_t>(size), false}));
-    nodes[n].engine->memory.bind(memories.back()->socket);
     rkeys.push_back(
-        nodes[n].engine->RegisterMemory({0, size, transport::kRemoteAll}));
-    engines.push_back(nodes[n].engine);
+        nodes[n].engine->RegisterMemory({0, size(n), transport::kRemoteAll}));
   }
-  transport::IncastWorkload workload("workload", engines, rkeys, plan.incast);
+  transport::IncastWorkload workload("workload", assembly.engines(), rkeys,
+                                     plan.incast);
   for (const transport::FlowPlace& place : workload.places()) {
     Bytes source(flow_bytes);
     for (uint64_t i = 0; i < flow_bytes; ++i) {
       source[i] = PatternByte(place.src, i);
     }
-    memories[place.src]->Program(0, source, static_cast<uint32_t>(flow_bytes));
+    access.write(place.src, 0, source);
   }
 
   std::unique_ptr<FrameCapture> capture;
@@ -313,7 +312,7 @@ int RunTransportStudy(const ParamSet& params, const RunOptions& options) {
   const transport::FabricFigures figures =
       transport::SumFigures(nodes, kDataPriority);
   const IntegrityCounts integrity =
-      Check(workload, figures, memories, flow_bytes);
+      Check(workload, figures, access, flow_bytes);
   const std::string scenario =
       options.scenario_file.empty() ? "default" : options.scenario_file;
   const auto seed = static_cast<uint64_t>(params.Integer("sim.seed"));
