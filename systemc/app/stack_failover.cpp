@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "generated/cpp/lc_regs.h"
 #include "systemc/network/out_of_band_channel.h"
 
 namespace lq::app {
@@ -65,6 +66,18 @@ StackFailover::StackFailover(const sc_core::sc_module_name& name,
   phy::PhyPort& far_phy = cluster.node(far.node).port(far.port).phy;
   near_phy.ScheduleLaneFailure(near_phy.AllLanes(), at);
   far_phy.ScheduleLaneFailure(far_phy.AllLanes(), at);
+  // The port agent's reach into the two controllers the cut takes down
+  // (their register sockets are otherwise unbound on a card without a
+  // board).
+  for (const auto& [node, port] : {std::make_pair(plan.node, plan.port),
+                                   std::make_pair(far.node, far.port)}) {
+    auto master = std::make_unique<RegisterMaster>(
+        ("csr_" + std::to_string(node) + "_" + std::to_string(port)).c_str());
+    master->socket.bind(
+        cluster.node(node).port(port).controller().csr_socket());
+    masters_.emplace(std::make_pair(unsigned{node}, unsigned{port}),
+                     std::move(master));
+  }
 
   std::vector<net::Router*> routers;
   std::vector<net::NetworkInterface*> interfaces;
@@ -103,31 +116,16 @@ void StackFailover::OnLinkState(unsigned node, unsigned port,
 }
 
 void StackFailover::Agent() {
-  constexpr uint64_t kCtrl = 0x004;  // rtl/regs/lc.regs.json
   while (true) {
     wait(disable_);
     while (!to_disable_.empty()) {
-      const auto [node, port] = to_disable_.front();
+      const auto port = to_disable_.front();
       to_disable_.pop_front();
-      auto& csr = assembly_.cluster()
-                      ->node(node)
-                      .port(port)
-                      .controller()
-                      .csr_socket()
-                      .get_base_interface();
-      uint32_t value = 0;
-      tlm::tlm_generic_payload trans;
-      sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-      trans.set_address(kCtrl);
-      trans.set_data_ptr(reinterpret_cast<unsigned char*>(&value));
-      trans.set_data_length(4);
-      trans.set_streaming_width(4);
-      trans.set_command(tlm::TLM_READ_COMMAND);
-      csr.b_transport(trans, delay);
-      value &= ~1u;  // CTRL.ENABLE
-      trans.set_command(tlm::TLM_WRITE_COMMAND);
-      trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-      csr.b_transport(trans, delay);
+      if (const auto master = masters_.find(port); master != masters_.end()) {
+        RegisterMaster& csr = *master->second;
+        csr.Write(regs::lc::kCtrlOffset, csr.Read(regs::lc::kCtrlOffset) &
+                                             ~regs::lc::kCtrlEnable.Mask());
+      }
     }
   }
 }

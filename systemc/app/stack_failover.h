@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -20,6 +21,7 @@
 #include "models/link/ltssm.h"
 #include "systemc/app/network_fault.h"
 #include "systemc/app/stack_assembly.h"
+#include "systemc/common/register_master.h"
 #include "systemc/network/fabric_manager.h"
 
 namespace lq::app {
@@ -55,6 +57,9 @@ class StackFailover : public sc_core::sc_module {
   void Agent();  // SC_THREAD
 
   FaultPlan plan_;
+  // Register masters on the controllers at both ends of the cut.
+  std::map<std::pair<unsigned, unsigned>, std::unique_ptr<RegisterMaster>>
+      masters_;
   std::deque<std::pair<unsigned, unsigned>> to_disable_;
   sc_core::sc_event disable_;
   StackAssembly& assembly_;
