@@ -1,10 +1,12 @@
 // Failover time per flow (docs/spec/net.md NET-7.9): from the ejection of a
 // flow's last packet injected before a failure to the ejection of its first
-// packet injected in the routing epoch that repaired it.
+// packet injected in the routing epoch that repaired it. With a transport
+// above the network, per connection, by its messages (NET-7.13).
 #pragma once
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <vector>
 
 namespace lq::net {
@@ -41,6 +43,23 @@ struct FailoverReport {
 FailoverReport MeasureFailover(
     const std::vector<FlowDelivery>& deliveries, double failure_ns,
     uint8_t new_epoch,
+    const std::function<bool(uint32_t src, uint32_t dst)>& affected);
+
+// One message of a connection: posted, and landed if it did (NET-7.13).
+struct MessageTimes {
+  uint32_t src = 0;
+  uint32_t dst = 0;
+  double posted_ns = 0;
+  std::optional<double> landed_ns;
+};
+
+// NET-7.13: every connection (src, dst) of `messages` for which
+// `affected(src, dst)` holds, measured by the longest any of its messages
+// landing after `failure_ns` waited past it: from the failure, or from its
+// posting if later, to its landing (before_ns and after_ns of the flow).
+// Connections with no message landing after the failure are unmeasured.
+FailoverReport MeasureMessageFailover(
+    const std::vector<MessageTimes>& messages, double failure_ns,
     const std::function<bool(uint32_t src, uint32_t dst)>& affected);
 
 }  // namespace lq::net

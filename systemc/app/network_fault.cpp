@@ -295,6 +295,30 @@ RestoreSample RestoreFault(net::Network& network, const FaultPlan& plan) {
           LinkFlits(network, plan, network.topology())};
 }
 
+std::function<bool(uint32_t src, uint32_t dst)> CrossesFault(
+    const FaultPlan& plan, const topo::RoutingFunction& routing) {
+  const bool node = plan.kind == FaultPlan::Kind::kNode;
+  const auto far =
+      node ? std::nullopt : routing.topology().Neighbour(plan.node, plan.port);
+  return [&routing, plan, node, far, path = topo::Path()](
+             uint32_t src, uint32_t dst) mutable {
+    if ((node && (src == plan.node || dst == plan.node)) ||
+        !topo::TracePathInto(routing, src, dst, path)) {
+      return false;
+    }
+    for (const topo::Hop& hop : path) {
+      const bool crosses =
+          node ? hop.node == plan.node
+               : (hop.node == plan.node && hop.port == plan.port) ||
+                     (hop.node == far->node && hop.port == far->port);
+      if (crosses) {
+        return true;
+      }
+    }
+    return false;
+  };
+}
+
 FaultOutcome MeasureFault(net::Network& network, const FaultPlan& plan,
                           double at_ns, std::optional<RestoreSample> restore,
                           const topo::RoutingFunction& routing) {
@@ -312,9 +336,6 @@ FaultOutcome MeasureFault(net::Network& network, const FaultPlan& plan,
     outcome.link_flits_after_restore =
         LinkFlits(network, plan, routing.topology()) - restore->link_flits;
   }
-  const bool node = plan.kind == FaultPlan::Kind::kNode;
-  const auto far =
-      node ? std::nullopt : routing.topology().Neighbour(plan.node, plan.port);
   std::vector<net::FlowDelivery> deliveries;
   for (unsigned n = 0; n < network.nodes(); ++n) {
     const net::TrafficSource& source = network.source(n);
@@ -333,24 +354,8 @@ FaultOutcome MeasureFault(net::Network& network, const FaultPlan& plan,
   }
   const uint8_t repaired_epoch =
       network.router(working).epoch() ^ (outcome.restore_update ? 1 : 0);
-  topo::Path path;
-  outcome.failover = net::MeasureFailover(
-      deliveries, at_ns, repaired_epoch, [&](uint32_t src, uint32_t dst) {
-        if ((node && (src == plan.node || dst == plan.node)) ||
-            !topo::TracePathInto(routing, src, dst, path)) {
-          return false;
-        }
-        for (const topo::Hop& hop : path) {
-          const bool crosses =
-              node ? hop.node == plan.node
-                   : (hop.node == plan.node && hop.port == plan.port) ||
-                         (hop.node == far->node && hop.port == far->port);
-          if (crosses) {
-            return true;
-          }
-        }
-        return false;
-      });
+  outcome.failover = net::MeasureFailover(deliveries, at_ns, repaired_epoch,
+                                          CrossesFault(plan, routing));
   return outcome;
 }
 
@@ -385,13 +390,17 @@ void PrintRestore(const FaultOutcome& o, double clock_ns, std::FILE* out) {
 
 void PrintFault(const FaultOutcome& o, double clock_ns, std::FILE* out) {
   if (o.plan.kind == FaultPlan::Kind::kNode) {
-    std::fprintf(out, "  fault      node %u killed at %.0f cycles\n",
-                 o.plan.node, o.at_ns / clock_ns);
+    std::fprintf(out, "  fault      node %u killed at %.0f cycles", o.plan.node,
+                 o.at_ns / clock_ns);
   } else {
-    std::fprintf(out,
-                 "  fault      link of node %u port %u cut at %.0f cycles\n",
+    std::fprintf(out, "  fault      link of node %u port %u cut at %.0f cycles",
                  o.plan.node, o.plan.port, o.at_ns / clock_ns);
   }
+  if (o.detected_ns) {
+    std::fprintf(out, "; found down by the links +%.2f us later",
+                 (*o.detected_ns - o.at_ns) / 1e3);
+  }
+  std::fprintf(out, "\n");
   if (!o.update) {
     std::fprintf(out,
                  "  reroute    not finished within the run (lengthen "
@@ -416,9 +425,15 @@ void PrintFault(const FaultOutcome& o, double clock_ns, std::FILE* out) {
       static_cast<unsigned long long>(u.messages));
   const net::FailoverReport& f = o.failover;
   std::fprintf(out,
-               "  failover   max %.1f us over %zu affected flows (%zu "
-               "unmeasured: no packet on one side); %llu packets dropped by "
-               "the failure, each counted once\n",
+               o.by_messages
+                   ? "  failover   max %.1f us over %zu affected connections "
+                     "(%zu unmeasured: no message landed after the fault); "
+                     "%llu packets dropped by the failure, each counted "
+                     "once (the transport resends those between working "
+                     "nodes)\n"
+                   : "  failover   max %.1f us over %zu affected flows (%zu "
+                     "unmeasured: no packet on one side); %llu packets "
+                     "dropped by the failure, each counted once\n",
                f.max_ns / 1e3, f.flows.size() - f.unmeasured, f.unmeasured,
                static_cast<unsigned long long>(o.failure_drops));
   PrintRestore(o, clock_ns, out);
@@ -438,6 +453,9 @@ nlohmann::ordered_json FaultJson(const FaultOutcome& o) {
           ? nlohmann::ordered_json(o.failover.max_ns)
           : nlohmann::ordered_json();
   fault["dropped"] = o.failure_drops;
+  fault["detected_ns"] = o.detected_ns ? nlohmann::ordered_json(*o.detected_ns)
+                                       : nlohmann::ordered_json();
+  fault["measured_by"] = o.by_messages ? "messages" : "packets";
   if (o.update) {
     fault["update"] = UpdateJson(*o.update);
   }

@@ -4,6 +4,7 @@
 // failover (NET-7.9).
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -61,8 +62,18 @@ struct FaultOutcome {
   std::optional<net::RouteUpdate> restore_update;  // none: not finished
   uint64_t link_flits_after_restore = 0;  // both ways, to the run's end
   uint64_t failure_drops = 0;             // link down, stale epoch, no route
+  // On the stack: the first port agent's count of a link down (NET-7.3);
+  // the flows are connections, measured by their messages (NET-7.13).
+  std::optional<double> detected_ns;
+  bool by_messages = false;
   bool Repaired() const { return update && update->failure.empty(); }
 };
+
+// Whether the route from src to dst under `routing` (the routing before
+// the fault) crossed what `plan` failed; false for a flow from or to a
+// failed node, which cannot recover.
+std::function<bool(uint32_t src, uint32_t dst)> CrossesFault(
+    const FaultPlan& plan, const topo::RoutingFunction& routing);
 
 // Carries out `plan` on `network` now.
 void InjectFault(net::Network& network, const FaultPlan& plan);

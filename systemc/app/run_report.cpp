@@ -8,32 +8,40 @@
 namespace lq::app {
 
 uint64_t RunReport::Lost() const {
-  const uint64_t arrived =
-      outcome.delivered + outcome.corrupted + outcome.reordered;
-  return expected > arrived ? expected - arrived : 0;
+  const uint64_t accounted = outcome.delivered + outcome.corrupted +
+                             outcome.reordered + outcome.endpoint_failed;
+  return expected > accounted ? expected - accounted : 0;
 }
 
 bool RunReport::IntegrityOk() const {
   return Lost() == 0 && outcome.duplicated == 0 && outcome.corrupted == 0 &&
-         outcome.reordered == 0 && outcome.posted == expected;
+         outcome.reordered == 0 &&
+         outcome.posted + outcome.unposted == expected;
 }
 
 std::string IntegrityCounts::Line() const {
-  char text[160];
+  char text[200];
+  const int n = std::snprintf(text, sizeof(text), "sent %llu, delivered %llu",
+                              static_cast<unsigned long long>(sent),
+                              static_cast<unsigned long long>(delivered));
+  if (endpoint_failed > 0) {
+    std::snprintf(text + n, sizeof(text) - n,
+                  ", failed %llu (to or from the failed node)",
+                  static_cast<unsigned long long>(endpoint_failed));
+  }
+  std::string line = text;
   std::snprintf(text, sizeof(text),
-                "sent %llu, delivered %llu, lost %llu, duplicated %llu, "
-                "corrupted %llu",
-                static_cast<unsigned long long>(sent),
-                static_cast<unsigned long long>(delivered),
+                ", lost %llu, duplicated %llu, corrupted %llu",
                 static_cast<unsigned long long>(lost),
                 static_cast<unsigned long long>(duplicated),
                 static_cast<unsigned long long>(corrupted));
-  return text;
+  return line + text;
 }
 
 nlohmann::ordered_json IntegrityCounts::Json() const {
   return {{"sent", sent},
           {"delivered", delivered},
+          {"endpoint_failed", endpoint_failed},
           {"lost", lost},
           {"duplicated", duplicated},
           {"corrupted", corrupted}};
@@ -138,14 +146,19 @@ void PrintReport(const RunReport& report, std::FILE* out) {
     PrintLinkLine(report.link, out);
   }
   PrintTransportLine(report.connections, report.transport, out);
-  for (const std::string& line : report.fault_lines) {
-    std::fprintf(out, "  fault      %s\n", line.c_str());
+  if (report.fault) {
+    PrintFault(*report.fault, report.router_clock_ns, out);
+  }
+  std::fprintf(out, "  integrity  sent %llu, delivered %llu, ",
+               static_cast<unsigned long long>(report.expected),
+               static_cast<unsigned long long>(o.delivered));
+  if (o.endpoint_failed > 0) {
+    std::fprintf(out, "failed %llu (to or from the failed node), ",
+                 static_cast<unsigned long long>(o.endpoint_failed));
   }
   std::fprintf(out,
-               "  integrity  sent %llu, delivered %llu, lost %llu, duplicated "
-               "%llu, reordered %llu, corrupted %llu: %s\n",
-               static_cast<unsigned long long>(o.posted),
-               static_cast<unsigned long long>(o.delivered),
+               "lost %llu, duplicated %llu, reordered %llu, corrupted %llu: "
+               "%s\n",
                static_cast<unsigned long long>(report.Lost()),
                static_cast<unsigned long long>(o.duplicated),
                static_cast<unsigned long long>(o.reordered),
@@ -214,10 +227,17 @@ std::string WriteStatsJson(const RunReport& report, const std::string& path) {
   }
   json["transport"] =
       TransportJson(o.posted, o.failed, report.connections, report.transport);
-  json["faults"] = report.faults;
-  json["integrity"] = {{"sent", o.posted},         {"delivered", o.delivered},
-                       {"lost", report.Lost()},    {"duplicated", o.duplicated},
-                       {"reordered", o.reordered}, {"corrupted", o.corrupted}};
+  json["faults"] = nlohmann::ordered_json::array();
+  if (report.fault) {
+    json["faults"].push_back(FaultJson(*report.fault));
+  }
+  json["integrity"] = {{"sent", report.expected},
+                       {"delivered", o.delivered},
+                       {"endpoint_failed", o.endpoint_failed},
+                       {"lost", report.Lost()},
+                       {"duplicated", o.duplicated},
+                       {"reordered", o.reordered},
+                       {"corrupted", o.corrupted}};
   json["parameters"] = ParametersJson(report.values);
   return WriteJsonFile(json, path);
 }

@@ -5,10 +5,12 @@
 #include <cstdint>
 #include <cstdio>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "systemc/app/network_fault.h"
 #include "systemc/transport/engine_fabric.h"
 #include "systemc/transport/traffic_workload.h"
 
@@ -50,25 +52,27 @@ struct RunReport {
   uint64_t connections = 0;  // RC connections the workload set up
   transport::TrafficOutcome outcome;
   transport::FabricFigures transport;
-  // Injected faults: a line each for the report, an entry each for
-  // faults[] in the stats file.
-  std::vector<std::string> fault_lines;
-  nlohmann::ordered_json faults = nlohmann::ordered_json::array();
+  // The injected fault, at `router_clock_ns` cycles.
+  std::optional<FaultOutcome> fault;
+  double router_clock_ns = 1;
   LinkTotals link;                            // tlm links only
   std::vector<LinkDirectionLoad> directions;  // tlm links only
   double max_link_utilisation = 0;            // busiest direction's
 
+  // Messages neither landed nor failed with a failed node.
   uint64_t Lost() const;
   bool IntegrityOk() const;
 };
 
 // What a run did to its data: units (messages, packets or work requests)
-// sent, delivered once and intact, lost, delivered again, and delivered
-// corrupted.
+// sent, delivered once and intact, lost, delivered again, delivered
+// corrupted, and failed because a node at one end failed (NET-7.13).
 struct IntegrityCounts {
   uint64_t sent = 0, delivered = 0, lost = 0, duplicated = 0, corrupted = 0;
+  uint64_t endpoint_failed = 0;
   bool Ok() const { return lost == 0 && duplicated == 0 && corrupted == 0; }
-  // "sent S, delivered D, lost L, duplicated U, corrupted C".
+  // "sent S, delivered D, lost L, duplicated U, corrupted C", with
+  // "failed F (to or from the failed node)" after D when F is not 0.
   std::string Line() const;
   // The stats file's `integrity` object.
   nlohmann::ordered_json Json() const;

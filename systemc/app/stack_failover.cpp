@@ -1,26 +1,13 @@
-// StackFailover: the cut, its detection by the links, the port agent,
-// the repair.
+// StackFailover: the fault, its detection by the links, the port agents,
+// the repair, the measure.
 #include "systemc/app/stack_failover.h"
 
 #include <algorithm>
-#include <cstdio>
 
 #include "generated/cpp/lc_regs.h"
 #include "systemc/network/out_of_band_channel.h"
 
 namespace lq::app {
-namespace {
-
-// The fabric manager's update of `manager`, if one finished.
-const net::RouteUpdate* Finished(const net::FabricManager* manager) {
-  if (manager == nullptr || manager->updates().empty()) {
-    return nullptr;
-  }
-  const net::RouteUpdate& update = manager->updates().front();
-  return update.resumed > sc_core::SC_ZERO_TIME ? &update : nullptr;
-}
-
-}  // namespace
 
 std::optional<std::string> CheckStackFault(const ParamSet& params,
                                            const StackPlan& plan) {
@@ -32,13 +19,9 @@ std::optional<std::string> CheckStackFault(const ParamSet& params,
            "link.fidelity ideal has none (run.study network cuts ideal "
            "links)";
   }
-  if (params.Text("fault.kind") != "link") {
-    return "fault.kind: the stack cuts links so far (run.study network "
-           "fails nodes)";
-  }
   if (params.Integer("fault.restore_at_cycles") != 0) {
     return "fault.restore_at_cycles: the stack does not bring cut links "
-           "back yet (run.study network does)";
+           "or failed nodes back yet (run.study network does)";
   }
   if (params.Text("fm.placement") != "builder") {
     return "fm.placement: the stack's fabric manager works out of band "
@@ -54,36 +37,55 @@ std::optional<std::string> CheckStackFault(const ParamSet& params,
 
 StackFailover::StackFailover(const sc_core::sc_module_name& name,
                              const FaultPlan& plan, const StackPlan& stack,
-                             StackAssembly& assembly)
-    : sc_module(name), plan_(plan), assembly_(assembly) {
+                             StackAssembly& assembly,
+                             std::function<void(unsigned node)> node_failed)
+    : sc_module(name),
+      plan_(plan),
+      stack_(stack),
+      assembly_(assembly),
+      node_failed_(std::move(node_failed)) {
   SC_HAS_PROCESS(StackFailover);
   SC_THREAD(Agent);
+  SC_METHOD(FailNode);
+  sensitive << fail_node_;
+  dont_initialize();
   cluster::Cluster& cluster = *assembly.cluster();
   at_ns_ = plan.at_cycles * stack.fabric.router.clock_ns;
   const sc_core::sc_time at(at_ns_, sc_core::SC_NS);
-  const auto far = stack.topology->Neighbour(plan.node, plan.port).value();
-  phy::PhyPort& near_phy = cluster.node(plan.node).port(plan.port).phy;
-  phy::PhyPort& far_phy = cluster.node(far.node).port(far.port).phy;
-  near_phy.ScheduleLaneFailure(near_phy.AllLanes(), at);
-  far_phy.ScheduleLaneFailure(far_phy.AllLanes(), at);
-  // The port agent's reach into the two controllers the cut takes down
-  // (their register sockets are otherwise unbound on a card without a
-  // board).
-  for (const auto& [node, port] : {std::make_pair(plan.node, plan.port),
-                                   std::make_pair(far.node, far.port)}) {
-    auto master = std::make_unique<RegisterMaster>(
-        ("csr_" + std::to_string(node) + "_" + std::to_string(port)).c_str());
-    master->socket.bind(
-        cluster.node(node).port(port).controller().csr_socket());
-    masters_.emplace(std::make_pair(unsigned{node}, unsigned{port}),
-                     std::move(master));
+  const topo::Topology& topology = *stack.topology;
+  const bool node = plan.kind == FaultPlan::Kind::kNode;
+  // The cut cables, each by its end at the fault's node.
+  std::vector<topo::PortId> ports;
+  for (topo::PortId p = 0; p < topology.PortCount(plan.node); ++p) {
+    if ((node || p == plan.port) && topology.Neighbour(plan.node, p)) {
+      ports.push_back(p);
+    }
+  }
+  for (const topo::PortId port : ports) {
+    const auto far = topology.Neighbour(plan.node, port).value();
+    for (const auto& [n, p] : {std::make_pair(plan.node, port),
+                               std::make_pair(far.node, far.port)}) {
+      phy::PhyPort& phy = cluster.node(n).port(p).phy;
+      phy.ScheduleLaneFailure(phy.AllLanes(), at);
+      // The port agent's reach into the controller (its register socket is
+      // otherwise unbound on a card without a board); a failed card's
+      // controllers are switched off through it, as its power goes.
+      auto master = std::make_unique<RegisterMaster>(
+          ("csr_" + std::to_string(n) + "_" + std::to_string(p)).c_str());
+      master->socket.bind(cluster.node(n).port(p).controller().csr_socket());
+      masters_.emplace(std::make_pair(unsigned{n}, unsigned{p}),
+                       std::move(master));
+    }
+  }
+  if (node) {
+    fail_node_.notify(at);
   }
 
   std::vector<net::Router*> routers;
   std::vector<net::NetworkInterface*> interfaces;
-  for (const NodeParts& node : assembly.nodes()) {
-    routers.push_back(node.router);
-    interfaces.push_back(&node.engine->interface());
+  for (const NodeParts& parts : assembly.nodes()) {
+    routers.push_back(parts.router);
+    interfaces.push_back(&parts.engine->interface());
   }
   manager_ = std::make_unique<net::FabricManager>(
       "fabric_manager", stack.topology, stack.fabric.router.routing,
@@ -92,14 +94,31 @@ StackFailover::StackFailover(const sc_core::sc_module_name& name,
       plan.fabric_manager);
 }
 
+void StackFailover::FailNode() {
+  const NodeParts& parts = assembly_.nodes()[plan_.node];
+  net::NetworkInterface& interface = parts.engine->interface();
+  const uint64_t handed_over = interface.injected();
+  parts.router->Fail(handed_over, interface.Fail());
+  for (const auto& [port, unused] : masters_) {
+    if (port.first == plan_.node) {
+      to_disable_.push_back(port);
+    }
+  }
+  disable_.notify(sc_core::SC_ZERO_TIME);
+  node_failed_(plan_.node);
+}
+
 void StackFailover::OnLinkState(unsigned node, unsigned port,
                                 link::LtssmState state, uint64_t at_ps) {
   const auto key = std::make_pair(node, port);
-  // NET-7.3's port agent: a link that leaves L0 after the cut is down; it
-  // does not wait for Recovery's 24 ms timeout (DLL-6), which outlasts the
-  // transport's retries. (Before the cut, nothing is news.)
+  // NET-7.3's port agent: a link that leaves L0 after the fault is down;
+  // it does not wait for Recovery's 24 ms timeout (DLL-6), which outlasts
+  // the transport's retries. (Before the fault, nothing is news; a dead
+  // card has no agent.)
   if (state == link::LtssmState::kL0 ||
       static_cast<double>(at_ps) / 1000.0 < at_ns_ ||
+      (plan_.kind == FaultPlan::Kind::kNode && node == plan_.node) ||
+      masters_.count(key) == 0 ||
       std::find(down_.begin(), down_.end(), key) != down_.end()) {
     return;
   }
@@ -119,53 +138,30 @@ void StackFailover::Agent() {
   while (true) {
     wait(disable_);
     while (!to_disable_.empty()) {
-      const auto port = to_disable_.front();
+      RegisterMaster& csr = *masters_.at(to_disable_.front());
       to_disable_.pop_front();
-      if (const auto master = masters_.find(port); master != masters_.end()) {
-        RegisterMaster& csr = *master->second;
-        csr.Write(regs::lc::kCtrlOffset, csr.Read(regs::lc::kCtrlOffset) &
-                                             ~regs::lc::kCtrlEnable.Mask());
-      }
+      csr.Write(regs::lc::kCtrlOffset, csr.Read(regs::lc::kCtrlOffset) &
+                                           ~regs::lc::kCtrlEnable.Mask());
     }
   }
 }
 
-bool StackFailover::Repaired() const {
-  const net::RouteUpdate* update = Finished(manager_.get());
-  return update != nullptr && update->failure.empty();
-}
-
-std::string StackFailover::Line() const {
-  const net::RouteUpdate* update = Finished(manager_.get());
-  char line[256];
-  std::snprintf(line, sizeof(line),
-                "link cut at node %u port %u at %.1f us: found down by its "
-                "links at %.1f us, rerouted by %.1f us",
-                plan_.node, plan_.port, at_ns_ / 1e3,
-                detected_ns_.value_or(0) / 1e3,
-                update != nullptr ? update->resumed.to_seconds() * 1e6 : 0);
-  return update != nullptr ? line : std::string(line) + " (NOT rerouted)";
-}
-
-nlohmann::ordered_json StackFailover::Json() const {
-  const net::RouteUpdate* update = Finished(manager_.get());
-  uint64_t dropped = 0;
-  for (const NodeParts& node : assembly_.nodes()) {
-    dropped += node.router->counters().FailureDropped();
+FaultOutcome StackFailover::Measure(
+    const std::vector<net::MessageTimes>& messages) const {
+  FaultOutcome outcome;
+  outcome.plan = plan_;
+  outcome.at_ns = at_ns_;
+  outcome.detected_ns = detected_ns_;
+  outcome.by_messages = true;
+  if (!manager_->updates().empty()) {
+    outcome.update = manager_->updates().front();
   }
-  nlohmann::ordered_json json = {
-      {"at_ns", at_ns_},
-      {"kind", "link"},
-      {"node", plan_.node},
-      {"port", plan_.port},
-      {"detected_ns", detected_ns_ ? nlohmann::ordered_json(*detected_ns_)
-                                   : nlohmann::ordered_json(nullptr)},
-      {"recovered_ns",
-       update != nullptr
-           ? nlohmann::ordered_json(update->resumed.to_seconds() * 1e9)
-           : nlohmann::ordered_json(nullptr)},
-      {"dropped", dropped}};
-  return json;
+  for (const NodeParts& node : assembly_.nodes()) {
+    outcome.failure_drops += node.router->counters().FailureDropped();
+  }
+  outcome.failover = net::MeasureMessageFailover(
+      messages, at_ns_, CrossesFault(plan_, *stack_.fabric.router.routing));
+  return outcome;
 }
 
 }  // namespace lq::app

@@ -164,7 +164,8 @@ HeadlineRow FailoverRow(const Phases& phases) {
   const double link_ms = recovered_ms(*cut), node_ms = recovered_ms(*kill);
   return Measured(claim, "failover", {link_ms, node_ms},
                   Format("%.2f ms after a link cut, %.2f ms after a node "
-                         "failure (slowest affected flow)",
+                         "failure (slowest affected connection, the "
+                         "transport's resending included)",
                          link_ms, node_ms),
                   link_ms < 50 && node_ms < 50);
 }

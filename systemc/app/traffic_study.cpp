@@ -81,6 +81,23 @@ void CaptureNode0(FrameCapture& capture, const std::vector<NodeParts>& nodes) {
   }
 }
 
+// Each message's posting and landing, for the failover measure.
+std::vector<net::MessageTimes> MessageTimes(
+    const transport::TrafficWorkload& workload) {
+  std::vector<net::MessageTimes> times;
+  times.reserve(workload.messages());
+  for (uint64_t i = 0; i < workload.messages(); ++i) {
+    const transport::ScheduledMessage& m = workload.schedule()[i];
+    net::MessageTimes message{
+        m.src, m.dst, static_cast<double>(m.at_ps) / 1000.0, std::nullopt};
+    if (const auto landed = workload.landed_ps(i)) {
+      message.landed_ns = static_cast<double>(*landed) / 1000.0;
+    }
+    times.push_back(message);
+  }
+  return times;
+}
+
 std::unique_ptr<ProgressMeter> Progress(
     const transport::TrafficWorkload& workload) {
   const double messages = static_cast<double>(workload.messages());
@@ -138,13 +155,6 @@ int RunTrafficStudy(const ParamSet& params, const RunOptions& options) {
                            }
                          });
   const std::vector<NodeParts>& nodes = assembly.nodes();
-  if (const auto fault =
-          ScenarioFault(params, *plan.topology, plan.fabric.router.vc_classes,
-                        std::nullopt)
-              .value()) {  // checked when loaded
-    failover =
-        std::make_unique<StackFailover>("failover", *fault, plan, assembly);
-  }
 
   CardMemories memories;
   transport::TrafficWorkloadConfig config;
@@ -159,6 +169,14 @@ int RunTrafficStudy(const ParamSet& params, const RunOptions& options) {
         return workload.memory_bytes(n);
       })) {
     return kExitBadInput;
+  }
+  if (const auto fault =
+          ScenarioFault(params, *plan.topology, plan.fabric.router.vc_classes,
+                        std::nullopt)
+              .value()) {  // checked when loaded
+    failover = std::make_unique<StackFailover>(
+        "failover", *fault, plan, assembly,
+        [&workload](unsigned node) { workload.NodeFailed(node); });
   }
 
   std::unique_ptr<FrameCapture> capture;
@@ -217,15 +235,16 @@ int RunTrafficStudy(const ParamSet& params, const RunOptions& options) {
   }
 
   if (failover) {
-    report.fault_lines.push_back(failover->Line());
-    report.faults.push_back(failover->Json());
+    report.fault = failover->Measure(MessageTimes(workload));
+    report.router_clock_ns = plan.fabric.router.clock_ns;
   }
   if (!options.quiet) {
     PrintReport(report, stdout);
   }
-  int status = report.IntegrityOk() && (!failover || failover->Repaired())
-                   ? kExitOk
-                   : kExitFailure;
+  int status =
+      report.IntegrityOk() && (!report.fault || report.fault->Repaired())
+          ? kExitOk
+          : kExitFailure;
   if (!options.stats_file.empty()) {
     if (auto error = WriteStatsJson(report, options.stats_file);
         !error.empty()) {

@@ -51,6 +51,9 @@ void TrafficWorkload::PlaceSlots() {
   send_address_.resize(schedule_.size());
   receive_address_.resize(schedule_.size());
   landed_.assign(schedule_.size(), false);
+  landed_intact_ps_.assign(schedule_.size(), 0);
+  send_ended_.assign(schedule_.size(), false);
+  node_failed_.assign(nodes, false);
   std::vector<uint64_t> next_sent(nodes), next_received(nodes);
   for (uint64_t i = 0; i < schedule_.size(); ++i) {
     const ScheduledMessage& message = schedule_[i];
@@ -135,6 +138,11 @@ void TrafficWorkload::PostReceives() {
 
 void TrafficWorkload::PostSend(uint64_t index) {
   const ScheduledMessage& message = schedule_[index];
+  if (node_failed_[message.src]) {
+    ++outcome_.unposted;
+    SendEnded(index, true);
+    return;
+  }
   memories_.write(message.src, send_address_[index], MessageBytes(index));
   SendWr wr;
   wr.wr_id = index;
@@ -149,18 +157,55 @@ void TrafficWorkload::PostSend(uint64_t index) {
 
 void TrafficWorkload::OnCompletions(unsigned node) {
   for (const EngineCompletion& done : engines_[node]->PollCompletions()) {
+    if (node_failed_[node]) {
+      continue;  // a dead node's engine reports nothing
+    }
     if (done.receive) {
       Received(node, done.completion);
-      continue;
-    }
-    ++sends_ended_;
-    if (done.completion.status != CompletionStatus::kSuccess) {
-      ++outcome_.failed;
+    } else {
+      SendEnded(done.completion.wr_id,
+                done.completion.status != CompletionStatus::kSuccess);
     }
   }
+}
+
+void TrafficWorkload::SendEnded(uint64_t index, bool failed) {
+  if (send_ended_[index]) {
+    return;
+  }
+  send_ended_[index] = true;
+  ++sends_ended_;
+  outcome_.failed += failed ? 1 : 0;
   if (sends_ended_ == schedule_.size()) {
     sc_core::sc_stop();
   }
+}
+
+void TrafficWorkload::NodeFailed(uint32_t node) {
+  node_failed_.at(node) = true;
+  for (uint64_t i = 0; i < next_post_; ++i) {
+    if (schedule_[i].src == node) {
+      SendEnded(i, true);
+    }
+  }
+}
+
+TrafficOutcome TrafficWorkload::outcome() const {
+  TrafficOutcome outcome = outcome_;
+  for (uint64_t i = 0; i < schedule_.size(); ++i) {
+    if (!landed_[i] &&
+        (node_failed_[schedule_[i].src] || node_failed_[schedule_[i].dst])) {
+      ++outcome.endpoint_failed;
+    }
+  }
+  return outcome;
+}
+
+std::optional<uint64_t> TrafficWorkload::landed_ps(uint64_t index) const {
+  if (landed_intact_ps_.at(index) == 0) {
+    return std::nullopt;
+  }
+  return landed_intact_ps_[index];
 }
 
 void TrafficWorkload::Received(unsigned node, const Completion& completion) {
@@ -192,6 +237,7 @@ void TrafficWorkload::Received(unsigned node, const Completion& completion) {
     return;
   }
   ++outcome_.delivered;
+  landed_intact_ps_[index] = NowPs();
   outcome_.payload_bytes += config_.message_bytes;
   outcome_.last_delivery_ps = NowPs();
   outcome_.latencies_ns.push_back(

@@ -8,6 +8,9 @@
 // messages in the order they were posted (TRN-7.1). A message's one-way
 // latency runs from its posting to its receive completion. When every
 // SEND has completed, with success or an error, it stops the simulation.
+// A node that fails (NodeFailed) takes its messages with it: those it had
+// not seen complete, and those it would have posted, end as failed, and
+// so do messages to it once their SENDs give up (TRN-7.9).
 //
 // Memory: node n's messages go out from, and land in, slots of its memory
 // that memory_bytes(n) sizes: the caller binds a memory of that size to
@@ -15,6 +18,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <systemc>
 #include <unordered_map>
@@ -46,7 +50,12 @@ struct TrafficOutcome {
   uint64_t corrupted = 0;   // landed with other bytes than were sent
   uint64_t reordered = 0;   // landed intact but out of its connection's order
   uint64_t duplicated = 0;  // a receive completion beyond those posted
-  uint64_t failed = 0;      // SENDs that completed with an error
+  // SENDs that completed with an error, or whose node failed first.
+  uint64_t failed = 0;
+  uint64_t unposted = 0;  // not posted: their node had failed by then
+  // Neither landed nor lost: to or from a node that failed (the count
+  // outcome() makes when asked).
+  uint64_t endpoint_failed = 0;
   uint64_t payload_bytes = 0;
   uint64_t last_delivery_ps = 0;
   std::vector<double> latencies_ns;  // of the delivered messages
@@ -67,9 +76,19 @@ class TrafficWorkload : public sc_core::sc_module {
   uint64_t memory_bytes(unsigned node) const;
   uint64_t messages() const { return schedule_.size(); }
   uint64_t connections() const { return connections_.size(); }
-  // SENDs that completed, with success or an error.
+  // SENDs that completed, with success or an error, or failed with
+  // their node.
   uint64_t sends_ended() const { return sends_ended_; }
-  const TrafficOutcome& outcome() const { return outcome_; }
+  TrafficOutcome outcome() const;
+
+  // Node `node` has failed, now: it posts nothing more, its completions
+  // are no longer read, and the SENDs it had not seen complete end.
+  void NodeFailed(uint32_t node);
+  bool node_failed(uint32_t node) const { return node_failed_.at(node); }
+
+  const std::vector<ScheduledMessage>& schedule() const { return schedule_; }
+  // When message `index` landed intact, in order; nothing if it did not.
+  std::optional<uint64_t> landed_ps(uint64_t index) const;
 
  private:
   struct Connection {
@@ -85,6 +104,7 @@ class TrafficWorkload : public sc_core::sc_module {
   void PostReceives();
   void PostSend(uint64_t index);
   void OnCompletions(unsigned node);  // per node, on its completion event
+  void SendEnded(uint64_t index, bool failed);
   void Received(unsigned node, const Completion& completion);
   // What message `index` carries: its index, then a pattern of it.
   Bytes MessageBytes(uint64_t index) const;
@@ -98,10 +118,14 @@ class TrafficWorkload : public sc_core::sc_module {
   NodeMemories memories_;
   std::unordered_map<uint64_t, Connection> connections_;  // by Key()
   std::vector<uint64_t> node_slots_;  // per node: messages sent + received
-  // Per message: its slot at the source and at the destination, and
-  // whether it has landed.
+  // Per message: its slot at the source and at the destination, whether
+  // it has landed (and when, intact and in order: 0 if not), and whether
+  // its SEND has ended.
   std::vector<uint64_t> send_address_, receive_address_;
   std::vector<bool> landed_;
+  std::vector<uint64_t> landed_intact_ps_;
+  std::vector<bool> send_ended_;
+  std::vector<bool> node_failed_;
   size_t next_post_ = 0;
   uint64_t sends_ended_ = 0;
   TrafficOutcome outcome_;

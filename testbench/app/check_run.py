@@ -175,6 +175,39 @@ def NET_7_3_failover_with_transport_loses_nothing(lqemu, work, _):
            % (fault, transport))
 
 
+def NET_7_13_node_failure_with_transport_fails_only_its_messages(lqemu, work, _):
+    """A node failure on tlm links with the transport running: its
+    neighbours' links find it, the fabric manager routes around it, every
+    message between working nodes lands, and each message to or from the
+    failed node is counted as failed, not lost (NET-7.10, NET-7.13)."""
+    path = work / "node_failure.json"
+    result = run(lqemu, "run", "--stats", str(path), *ONE,
+                 "--set", "topology.dims=4x4x4", "--set", "traffic.load=0.0001",
+                 "--set", "traffic.message_bytes=64",
+                 "--set", "traffic.messages_per_node=20", "--set", "fault.kind=node",
+                 "--set", "fault.node=5", "--set", "fault.at_cycles=5000")
+    expect(result.returncode == 0, "exited %d: %s" % (result.returncode, result.stderr))
+    stats = json.loads(path.read_text())
+    integrity, transport = stats["integrity"], stats["transport"]
+    expect(integrity["sent"] == 64 * 20 and integrity["lost"] == 0
+           and integrity["endpoint_failed"] > 0
+           and integrity["delivered"] + integrity["endpoint_failed"] == integrity["sent"],
+           "every message between working nodes lands: %s" % integrity)
+    expect(transport["failed"] >= integrity["endpoint_failed"],
+           "each failed message's SEND failed: %s %s" % (integrity, transport))
+    fault = stats["faults"][0]
+    expect(fault["kind"] == "node" and fault["update"]["failed_nodes"] == 1
+           and fault["detected_ns"] > fault["at_ns"]
+           and fault["recovered_ns"] > fault["update"]["resumed_ns"] - fault["at_ns"],
+           "found by the neighbours' links, routed around, and each affected "
+           "connection resumed after the repair: %s"
+           % {k: fault[k] for k in ["at_ns", "detected_ns", "recovered_ns"]})
+    expect(fault["measured_by"] == "messages" and len(fault["flows"]) > fault["unmeasured"],
+           "connections measured by their messages: %s" % fault["flows"])
+    expect("failed %d (to or from the failed node)" % integrity["endpoint_failed"]
+           in result.stdout, "the report counts them:\n" + result.stdout)
+
+
 def collectives_run_through_the_transport(lqemu, work, _):
     """Each collective as RDMA WRITEs with immediate data through the
     transport engines, over ideal links and over link controllers and PHYs:
@@ -234,8 +267,9 @@ def bad_input_exits_2(lqemu, work, scenarios):
         (["run", *ONE, "--set", "fault.kind=link"], "fault.at_cycles: the fault's time"),
         (["run", *ONE, "--set", "fault.kind=link", "--set", "fault.at_cycles=100",
           "--set", "link.fidelity=ideal"], "the stack cuts links in their PHYs"),
-        (["run", *ONE, "--set", "fault.kind=node", "--set", "fault.at_cycles=100"],
-         "the stack cuts links so far"),
+        (["run", *ONE, "--set", "fault.kind=node", "--set", "fault.at_cycles=100",
+          "--set", "fault.restore_at_cycles=200"],
+         "the stack does not bring cut links or failed nodes back yet"),
         (["run", *ONE, "--set", "sim.kernel=cycle"], "sim.kernel: run.study stack"),
         (["run", *NETWORK, "--set", "collective.bytes=4096"],
          "collective.bytes: run.study network with workload.name traffic does not read it"),
@@ -547,11 +581,14 @@ def default_headline_table(lqemu, work, _):
            and integrity["duplicated"] == 0 and integrity["sent"] > 0,
            "data lost: %s" % integrity)
     faults = stats["faults"]
-    expect(len(faults) == 2 and all(f["recovered_ns"] > 0 for f in faults),
-           "a link cut and a node failure, both repaired: %s"
+    expect(len(faults) == 2 and all(f["recovered_ns"] > 0 for f in faults)
+           and all(f["measured_by"] == "messages" for f in faults),
+           "a link cut and a node failure on the stack, both repaired: %s"
            % [(f["kind"], f["recovered_ns"]) for f in faults])
-    expect(integrity["dropped_by_faults"] == sum(f["dropped"] for f in faults),
-           "the faults' drops are counted apart from the data's losses")
+    expect(integrity["endpoint_failed"] > 0,
+           "the node failure's messages are counted as failed: %s" % integrity)
+    expect("caveat" not in result.stdout and "no transport" not in result.stdout,
+           "no caveat under the integrity line:\n" + result.stdout)
     logical = stats["logical"]
     expect(logical["remote_ops"] >= 6 and logical["page_faults"] >= 2,
            "the probe's loads, stores and faults are counted: %s" % logical)
@@ -884,8 +921,8 @@ def transport_study_checks_every_write(lqemu, work, scenarios):
     expect(result.returncode == 0, "incast exited %d: %s" % (result.returncode, result.stderr))
     stats = json.loads(stats_file.read_text())
     integrity, transport = stats["integrity"], stats["transport"]
-    expect(integrity == {"sent": 72, "delivered": 72, "lost": 0, "duplicated": 0,
-                         "corrupted": 0}, "integrity: %s" % integrity)
+    expect(integrity == {"sent": 72, "delivered": 72, "endpoint_failed": 0, "lost": 0,
+                         "duplicated": 0, "corrupted": 0}, "integrity: %s" % integrity)
     expect(transport["pfc_pause_frames"] > 0 and transport["cnps"] > 0,
            "an incast under DCQCN pauses and notifies: %s" % transport)
     if shutil.which("tshark"):

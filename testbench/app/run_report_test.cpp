@@ -69,6 +69,17 @@ TEST(RunReport, IntegrityFailsOnEveryKindOfDamage) {
   reordered.outcome.reordered = 1;
   EXPECT_EQ(reordered.Lost(), 0u) << "a reordered message is not also lost";
   EXPECT_FALSE(reordered.IntegrityOk());
+  RunReport with_failed_node = CleanReport();
+  with_failed_node.outcome.delivered = 7;
+  with_failed_node.outcome.posted = 9;
+  with_failed_node.outcome.unposted = 1;
+  with_failed_node.outcome.failed = 3;
+  with_failed_node.outcome.endpoint_failed = 3;
+  EXPECT_EQ(with_failed_node.Lost(), 0u)
+      << "messages to or from a failed node are failed, each counted";
+  EXPECT_TRUE(with_failed_node.IntegrityOk());
+  with_failed_node.outcome.endpoint_failed = 2;
+  EXPECT_EQ(with_failed_node.Lost(), 1u) << "one failed between working nodes";
   RunReport unsent = CleanReport();
   unsent.outcome.posted = 9;
   unsent.outcome.delivered = 9;
@@ -87,10 +98,16 @@ TEST(RunReport, IntegrityCountsFailOnAnyLossAndRenderEveryCount) {
     bad.*count = 1;
     EXPECT_FALSE(bad.Ok());
   }
-  const IntegrityCounts mixed{9, 6, 1, 2, 3};
+  IntegrityCounts mixed{9, 6, 1, 2, 3};
+  mixed.endpoint_failed = 4;
+  EXPECT_TRUE((IntegrityCounts{9, 5, 0, 0, 0, 4}.Ok()))
+      << "messages to or from a failed node are failed, not lost";
+  EXPECT_EQ(mixed.Line(),
+            "sent 9, delivered 6, failed 4 (to or from the failed node), "
+            "lost 1, duplicated 2, corrupted 3");
   EXPECT_EQ(mixed.Json().dump(),
-            R"({"sent":9,"delivered":6,"lost":1,"duplicated":2,)"
-            R"("corrupted":3})");
+            R"({"sent":9,"delivered":6,"endpoint_failed":4,"lost":1,)"
+            R"("duplicated":2,"corrupted":3})");
 }
 
 }  // namespace

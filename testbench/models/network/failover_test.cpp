@@ -1,7 +1,8 @@
 // Failover per flow (NET-7.9): the interval runs from the ejection of the
 // last packet sent before the failure to the ejection of the first packet
 // of the new epoch; unaffected flows are left out and one-sided flows are
-// unmeasured.
+// unmeasured. With a transport (NET-7.13): per connection, the longest
+// wait a message landing after the failure had past it.
 #include "models/network/failover.h"
 
 #include <gtest/gtest.h>
@@ -49,6 +50,29 @@ TEST(Failover, NET_7_9_TrafficClassesAreSeparateFlows) {
   EXPECT_DOUBLE_EQ(report.flows[0].failover_ns(), 1100);
   EXPECT_DOUBLE_EQ(report.flows[1].failover_ns(), 2200);
   EXPECT_DOUBLE_EQ(report.max_ns, 2200) << "the worst affected flow";
+}
+
+TEST(Failover, NET_7_13_AConnectionsLongestWaitPastTheFailure) {
+  const std::vector<MessageTimes> messages = {
+      {0, 1, 900, 950},    // landed before the failure: not counted
+      {0, 1, 990, 2300},   // in flight at the failure: waited 1300 past it
+      {0, 1, 1200, 2400},  // posted after it: waited 1200 from its posting
+      {0, 1, 2500, 2550},
+      {2, 3, 500, 520},           // affected, nothing after: unmeasured
+      {2, 3, 990, std::nullopt},  // did not land: nothing to measure
+      {4, 5, 990, 5000},          // not affected
+  };
+  const FailoverReport report = MeasureMessageFailover(
+      messages, kFailure, [](uint32_t src, uint32_t) { return src < 4; });
+  ASSERT_EQ(report.flows.size(), 2u) << "connection 4->5 crossed nothing";
+  const FlowFailover& flow = report.flows[0];
+  EXPECT_TRUE(flow.measured);
+  EXPECT_DOUBLE_EQ(flow.before_ns, kFailure) << "from the failure";
+  EXPECT_DOUBLE_EQ(flow.after_ns, 2300);
+  EXPECT_DOUBLE_EQ(flow.failover_ns(), 1300);
+  EXPECT_FALSE(report.flows[1].measured);
+  EXPECT_EQ(report.unmeasured, 1u);
+  EXPECT_DOUBLE_EQ(report.max_ns, 1300);
 }
 
 }  // namespace

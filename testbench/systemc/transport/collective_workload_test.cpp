@@ -22,21 +22,11 @@ TEST(CollectiveWorkload, TRN_6_8_RingAllReduceLandsEveryMessageAndSumsRight) {
   faults.drop = 0.02;
   faults.seed = 5;
   std::vector<EngineNode> nodes = BuildTorus("2x2x2", faults);
-  std::vector<TransportEngine*> engines;
-  for (auto& node : nodes) {
-    engines.push_back(node.engine.get());
-  }
+  const std::vector<TransportEngine*> engines = Engines(nodes);
   auto schedule =
       net::CreateCollective("ring_allreduce", 8, {}, {{"bytes", "40000"}});
   ASSERT_TRUE(schedule.ok()) << schedule.error().reason;
-  NodeMemories memories;
-  memories.write = [&](unsigned node, uint64_t address, const Bytes& bytes) {
-    std::copy(bytes.begin(), bytes.end(),
-              nodes[node].memory->bytes.begin() + address);
-  };
-  memories.read = [&](unsigned node, uint64_t address, uint32_t length) {
-    return ByteView(nodes[node].memory->bytes.data() + address, length);
-  };
+  const NodeMemories memories = TestMemories(nodes);
   CollectiveWorkloadConfig config;
   config.pmtu = 1024;
   CollectiveWorkload workload("allreduce", engines, *schedule, config,

@@ -18,6 +18,7 @@
 #include "models/topology/topology_registry.h"
 #include "systemc/network/router.h"
 #include "systemc/transport/engine_fabric.h"
+#include "systemc/transport/node_memories.h"
 
 namespace lq::transport {
 
@@ -87,6 +88,29 @@ inline std::vector<EngineNode> BuildTorus(const std::string& dims,
         nodes[n].engine->RegisterMemory({0, options.memory_bytes, kRemoteAll});
   }
   return nodes;
+}
+
+// The engines of `nodes`, by node.
+inline std::vector<TransportEngine*> Engines(std::vector<EngineNode>& nodes) {
+  std::vector<TransportEngine*> engines;
+  for (EngineNode& node : nodes) {
+    engines.push_back(node.engine.get());
+  }
+  return engines;
+}
+
+// A workload's reach into the test memories of `nodes`, by node.
+inline NodeMemories TestMemories(std::vector<EngineNode>& nodes) {
+  NodeMemories memories;
+  memories.write = [&nodes](unsigned node, uint64_t address,
+                            const Bytes& bytes) {
+    std::copy(bytes.begin(), bytes.end(),
+              nodes[node].memory->bytes.begin() + address);
+  };
+  memories.read = [&nodes](unsigned node, uint64_t address, uint32_t length) {
+    return ByteView(nodes[node].memory->bytes.data() + address, length);
+  };
+  return memories;
 }
 
 inline std::vector<EngineNode> BuildTorus(const std::string& dims,

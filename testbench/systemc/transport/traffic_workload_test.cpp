@@ -5,7 +5,9 @@
 // the workload's own checks must catch what the transport could not:
 // bytes that differ from those sent (corrupted) and another message of the
 // same connection in a message's receive buffer (reordered), shown by
-// tampering with what two receives read back.
+// tampering with what two receives read back. And a node that fails
+// mid-run: its messages, and those to it, end as failed, each counted,
+// while every other message lands.
 #include "systemc/transport/traffic_workload.h"
 
 #include <gtest/gtest.h>
@@ -45,10 +47,7 @@ TEST(TrafficWorkload,
   faults.corrupt = 0.01;
   faults.seed = 3;
   std::vector<EngineNode> nodes = BuildTorus("2x2x2", faults);
-  std::vector<TransportEngine*> engines;
-  for (auto& node : nodes) {
-    engines.push_back(node.engine.get());
-  }
+  const std::vector<TransportEngine*> engines = Engines(nodes);
   const std::vector<ScheduledMessage> schedule = Schedule();
   // Two receives read back something else: message 100 with a byte
   // flipped, and message 200's slot holding the connection's previous
@@ -118,6 +117,73 @@ TEST(TrafficWorkload,
   }
   EXPECT_GT(retransmits, 0u) << "the drops were repaired by the transport";
   EXPECT_LE(workload.connections(), uint64_t{kNodes} * (kNodes - 1));
+}
+
+// Messages between neighbours of a 2x2x2 torus (one hop, through no
+// other node), node 0 among them; 8 each way of every such pair, 2 us
+// apart.
+std::vector<ScheduledMessage> NeighbourSchedule() {
+  std::vector<ScheduledMessage> schedule;
+  uint64_t at_ps = 0;
+  for (int round = 0; round < 8; ++round) {
+    for (uint32_t src = 0; src < kNodes; ++src) {
+      for (uint32_t dst = 0; dst < kNodes; ++dst) {
+        if (__builtin_popcount(src ^ dst) == 1) {
+          schedule.push_back({src, dst, at_ps += 2'000'000 / 24});
+        }
+      }
+    }
+  }
+  return schedule;
+}
+
+TEST(TrafficWorkload, TRN_7_9_AFailedNodesMessagesFailEachCountedTheRestLand) {
+  std::vector<EngineNode> nodes = BuildTorus("2x2x2", net::DeliveryFaults{});
+  const std::vector<ScheduledMessage> schedule = NeighbourSchedule();
+  TrafficWorkload workload("traffic", Engines(nodes), schedule,
+                           TrafficWorkloadConfig{}, TestMemories(nodes));
+  // Node 0 fails halfway through the schedule: its router and interface
+  // hold nothing from then on, and its neighbours' ports to it are down
+  // (NET-7.1), as the stack's fault makes them.
+  const auto topology =
+      topo::CreateTopology("torus", {{"dims", "2x2x2"}}).value();
+  const sc_core::sc_time failure(8, sc_core::SC_US);
+  sc_core::sc_start(failure);
+  net::NetworkInterface& interface = nodes[0].engine->interface();
+  const uint64_t handed_over = interface.injected();
+  nodes[0].router->Fail(handed_over, interface.Fail());
+  for (topo::PortId p = 0; p < topology->PortCount(0); ++p) {
+    const auto far = topology->Neighbour(0, p).value();
+    nodes[far.node].router->SetPortDown(far.port, sc_core::SC_ZERO_TIME);
+  }
+  workload.NodeFailed(0);
+  sc_core::sc_start(sc_core::sc_time(1, sc_core::SC_SEC));
+
+  const TrafficOutcome outcome = workload.outcome();
+  uint64_t with_node0 = 0, landed_with_node0 = 0;
+  for (uint64_t i = 0; i < schedule.size(); ++i) {
+    const bool node0 = schedule[i].src == 0 || schedule[i].dst == 0;
+    with_node0 += node0 ? 1 : 0;
+    if (node0) {
+      landed_with_node0 += workload.landed_ps(i) ? 1 : 0;
+      EXPECT_TRUE(!workload.landed_ps(i) ||
+                  *workload.landed_ps(i) <= failure.value())
+          << "message " << i << " landed after its node had failed";
+    } else {
+      EXPECT_TRUE(workload.landed_ps(i)) << "message " << i << " is lost";
+    }
+  }
+  EXPECT_EQ(workload.sends_ended(), schedule.size())
+      << "the run ends: every SEND completed or failed with its node";
+  EXPECT_GT(landed_with_node0, 0u) << "node 0 worked before it failed";
+  EXPECT_EQ(outcome.endpoint_failed, with_node0 - landed_with_node0);
+  EXPECT_EQ(outcome.delivered, schedule.size() - outcome.endpoint_failed);
+  EXPECT_GT(outcome.unposted, 0u) << "node 0's later messages";
+  EXPECT_GE(outcome.failed, outcome.endpoint_failed)
+      << "each message that did not land failed its SEND";
+  EXPECT_EQ(outcome.posted + outcome.unposted, schedule.size());
+  EXPECT_GT(sc_core::sc_time_stamp(), sc_core::sc_time(8, sc_core::SC_MS))
+      << "SENDs to node 0 fail once their retries are spent (TRN-7.9)";
 }
 
 }  // namespace
