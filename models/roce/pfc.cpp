@@ -10,7 +10,7 @@ constexpr size_t kDstOffset = 0;
 constexpr size_t kSrcOffset = 6;
 constexpr size_t kEtherTypeOffset = 12;
 constexpr size_t kOpcodeOffset = 14;
-constexpr size_t kClassEnableOffset = 16;  // 16 bits; the high byte is 0.
+constexpr size_t kClassEnableOffset = 16;  // The VC class, then the bits.
 constexpr size_t kPauseTimeOffset = 18;
 constexpr size_t kU16 = sizeof(uint16_t);
 constexpr uint64_t kPicosecondsPerSecond = 1'000'000'000'000;
@@ -18,7 +18,8 @@ constexpr uint64_t kPicosecondsPerSecond = 1'000'000'000'000;
 }  // namespace
 
 bool PfcFrame::operator==(const PfcFrame& other) const {
-  return src == other.src && class_enable == other.class_enable &&
+  return src == other.src && vc_class == other.vc_class &&
+         class_enable == other.class_enable &&
          pause_quanta == other.pause_quanta;
 }
 
@@ -29,7 +30,8 @@ Bytes EncodePfcFrame(const PfcFrame& frame) {
   std::copy(frame.src.begin(), frame.src.end(), bytes.begin() + kSrcOffset);
   StoreBigEndian(&bytes[kEtherTypeOffset], kU16, kEtherTypeMacControl);
   StoreBigEndian(&bytes[kOpcodeOffset], kU16, kPfcOpcode);
-  StoreBigEndian(&bytes[kClassEnableOffset], kU16, frame.class_enable);
+  bytes[kClassEnableOffset] = frame.vc_class;
+  bytes[kClassEnableOffset + 1] = frame.class_enable;
   for (size_t i = 0; i < kPfcPriorities; ++i) {
     StoreBigEndian(&bytes[kPauseTimeOffset + kU16 * i], kU16,
                    frame.pause_quanta[i]);
@@ -53,10 +55,8 @@ Result<PfcFrame> ParsePfcFrame(ByteView bytes) {
   if (LoadBigEndian(bytes.data() + kOpcodeOffset, kU16) != kPfcOpcode) {
     return Fail("MAC Control opcode is not PFC", kOpcodeOffset);
   }
-  if (bytes[kClassEnableOffset] != 0) {
-    return Fail("reserved class-enable bits set", kClassEnableOffset);
-  }
   PfcFrame frame;
+  frame.vc_class = bytes[kClassEnableOffset];
   std::copy_n(bytes.data() + kSrcOffset, frame.src.size(), frame.src.begin());
   frame.class_enable = bytes[kClassEnableOffset + 1];
   for (size_t i = 0; i < kPfcPriorities; ++i) {

@@ -21,6 +21,9 @@ inline constexpr uint64_t kPauseQuantumBits = 512;
 
 struct PfcFrame {
   MacAddress src{};
+  // The VC class it pauses (TRN-8.11), in the class-enable vector's high
+  // byte, which IEEE reserves: 0 on a fabric of one class.
+  uint8_t vc_class = 0;
   uint8_t class_enable = 0;  // Bit i: pause_quanta[i] is valid.
   std::array<uint16_t, kPfcPriorities> pause_quanta{};  // 0 means XON.
 
@@ -30,9 +33,8 @@ struct PfcFrame {
 // The 60-byte frame; the destination address is always kPfcDestination.
 Bytes EncodePfcFrame(const PfcFrame& frame);
 
-// Rejects a frame of the wrong size, destination, EtherType or opcode, or
-// with the reserved high byte of the class-enable vector set. Pad bytes
-// are ignored.
+// Rejects a frame of the wrong size, destination, EtherType or opcode.
+// Pad bytes are ignored; the receiver checks the VC class.
 Result<PfcFrame> ParsePfcFrame(ByteView bytes);
 
 // Duration of `quanta` pause quanta at `line_rate_bps` (which must be

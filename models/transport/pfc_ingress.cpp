@@ -5,12 +5,14 @@
 
 namespace lq::transport {
 
-PfcIngress::PfcIngress(const PfcParams& params, const roce::MacAddress& src)
-    : params_(params), src_(src) {}
+PfcIngress::PfcIngress(const PfcParams& params, const roce::MacAddress& src,
+                       uint8_t vc_class)
+    : params_(params), src_(src), vc_class_(vc_class) {}
 
 roce::PfcFrame PfcIngress::Message() const {
   roce::PfcFrame frame;
   frame.src = src_;
+  frame.vc_class = vc_class_;
   return frame;
 }
 

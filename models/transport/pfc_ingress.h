@@ -1,7 +1,8 @@
 // The sending side of priority flow control at one router ingress port
-// (docs/spec/trn.md TRN-8.4, TRN-8.5): from the bytes each priority holds
-// there, when to send XOFF, refresh it and send XON. Clock-free: the
-// caller passes the time and calls OnTimer() at next_timer_ps().
+// and VC class (docs/spec/trn.md TRN-8.4, TRN-8.5, TRN-8.11): from the
+// bytes each priority holds there, when to send XOFF, refresh it and send
+// XON. Clock-free: the caller passes the time and calls OnTimer() at
+// next_timer_ps().
 #pragma once
 
 #include <array>
@@ -25,8 +26,10 @@ struct PfcParams {
 
 class PfcIngress {
  public:
-  // `src` is the sending router's MAC (TRN-8.2).
-  PfcIngress(const PfcParams& params, const roce::MacAddress& src);
+  // `src` is the sending router's MAC (TRN-8.2); every message names
+  // `vc_class`.
+  PfcIngress(const PfcParams& params, const roce::MacAddress& src,
+             uint8_t vc_class = 0);
 
   // The bytes of `priority` held at this port are now `bytes` (TRN-8.4):
   // the message to send, if the count crossed XOFF upwards or XON
@@ -44,6 +47,7 @@ class PfcIngress {
 
   PfcParams params_;
   roce::MacAddress src_;
+  uint8_t vc_class_;
   std::array<bool, roce::kPfcPriorities> xoff_{};
   std::array<uint64_t, roce::kPfcPriorities> refresh_at_{};
 };

@@ -68,8 +68,9 @@ nlohmann::ordered_json UpdateJson(const net::RouteUpdate& u) {
 std::vector<ParamSpec> NetworkFaultParamSpecs() {
   return {
       {"fault.kind",
-       "network study: injected fault (NET-7) at fault.at_cycles; link "
-       "cuts fault.node's fault.port, node kills fault.node",
+       "injected fault (NET-7) at fault.at_cycles, in a network study or "
+       "on the stack over tlm links: link cuts fault.node's fault.port, "
+       "node kills fault.node",
        "none",
        "",
        ParamType::kChoice,
@@ -77,7 +78,7 @@ std::vector<ParamSpec> NetworkFaultParamSpecs() {
        0,
        {"none", "link", "node"}},
       {"fault.at_cycles",
-       "network study: when the fault strikes",
+       "when the fault strikes, in router cycles",
        "0",
        "cycles",
        ParamType::kInteger,
@@ -95,7 +96,7 @@ std::vector<ParamSpec> NetworkFaultParamSpecs() {
        1e9,
        {}},
       {"fault.node",
-       "network study: the node whose port is cut",
+       "the node whose port is cut, or that fails",
        "0",
        "",
        ParamType::kInteger,
@@ -103,7 +104,7 @@ std::vector<ParamSpec> NetworkFaultParamSpecs() {
        65535,
        {}},
       {"fault.port",
-       "network study: the port cut (its link)",
+       "the port cut (its link)",
        "0",
        "",
        ParamType::kInteger,

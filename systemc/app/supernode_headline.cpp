@@ -208,7 +208,8 @@ HeadlineRow HopsRow(const Phases& phases) {
   const double fewer = 100 * (1 - on_torus / on_tree);
   return Measured(claim, "hops", {on_torus, on_tree, fewer},
                   Format("torus %.2f, fat-tree %.2f mean hops: %.0f %% fewer "
-                         "(uniform traffic, 256 nodes)",
+                         "(uniform traffic, 256 nodes; a network-only "
+                         "comparison: the stack cables no switches)",
                          on_torus, on_tree, fewer),
                   fewer >= 40);
 }
@@ -229,8 +230,9 @@ HeadlineRow AllReduceRow(const Phases& phases) {
   return Measured(claim, "allreduce",
                   {ring_steps, tiered_steps, ring_us, tiered_us},
                   Format("%.0f steps against the ring's %.0f; done in %.1f "
-                         "us against %.1f",
-                         tiered_steps, ring_steps, tiered_us, ring_us),
+                         "us against %.1f (%.0f cards)",
+                         tiered_steps, ring_steps, tiered_us, ring_us,
+                         Number(*tiered, {"nodes"})),
                   tiered_steps < ring_steps);
 }
 

@@ -100,9 +100,10 @@ Router::Router(const sc_core::sc_module_name& name, const RouterConfig& config)
     }
   }
   outputs_.resize(ports * vcs_);
-  paused_.assign(ports * kTrafficClasses, false);
+  paused_.assign(ports * kTrafficClasses * config.vc_classes, false);
   egress_bytes_.assign(ports * kTrafficClasses, 0);
   ingress_bytes_.assign(ports * kTrafficClasses, 0);
+  class_bytes_.assign(ports * kTrafficClasses * config.vc_classes, 0);
   port_active_.assign(ports, false);
   port_down_.assign(ports, false);
   va_next_.assign(ports * vcs_, 0);
@@ -151,8 +152,10 @@ void Router::OnControl(unsigned port, Bytes message,
   }
 }
 
-void Router::SetPaused(unsigned out_port, uint8_t tc, bool paused) {
-  paused_.at(out_port * kTrafficClasses + tc) = paused;
+void Router::SetPaused(unsigned out_port, uint8_t tc, unsigned vc_class,
+                       bool paused) {
+  paused_.at((out_port * kTrafficClasses + tc) * config_.vc_classes +
+             vc_class) = paused;
   if (!paused) {
     wake_.notify(period_);  // a held packet may start on the next cycle
   }
@@ -533,6 +536,7 @@ void Router::Restore() {
   paused_.assign(paused_.size(), false);
   egress_bytes_.assign(egress_bytes_.size(), 0);
   ingress_bytes_.assign(ingress_bytes_.size(), 0);
+  class_bytes_.assign(class_bytes_.size(), 0);
 }
 
 void Router::FlushInputs() {
@@ -587,10 +591,14 @@ void Router::HoldBytes(unsigned port, unsigned vc, const InputPacket& packet,
                        int64_t delta) {
   input(port, vc).held_bytes += delta;
   const unsigned tc = packet.header.tc;
-  uint64_t& ingress = ingress_bytes_[port * kTrafficClasses + tc];
-  ingress += delta;
+  ingress_bytes_[port * kTrafficClasses + tc] += delta;
+  const unsigned vc_class = port == local_port() ? 0 : vc % config_.vc_classes;
+  uint64_t& held =
+      class_bytes_[(port * kTrafficClasses + tc) * config_.vc_classes +
+                   vc_class];
+  held += delta;
   if (hooks_.on_ingress_change) {
-    hooks_.on_ingress_change(port, static_cast<uint8_t>(tc), ingress);
+    hooks_.on_ingress_change(port, static_cast<uint8_t>(tc), vc_class, held);
   }
   if (packet.enqueued && !packet.discard) {
     egress_bytes_[packet.out_port * kTrafficClasses + tc] += delta;
@@ -773,7 +781,8 @@ void Router::AllocateVcs(const sc_core::sc_time& now) {
       // packets behind it (NET-4.3).
       const unsigned o = choice ? *choice : index(head.out_port, head.out_vc);
       if (!choice && (outputs_[o].owned || port_down_[head.out_port] ||
-                      paused(head.out_port, head.header.tc) ||
+                      paused(head.out_port, head.header.tc,
+                             head.out_vc % config_.vc_classes) ||
                       (head.adaptive && outputs_[o].credits == 0))) {
         continue;
       }
@@ -812,12 +821,13 @@ std::optional<unsigned> Router::AdaptiveChoice(unsigned vc,
   std::optional<unsigned> best;
   for (size_t k = 0; k < count; ++k) {
     const topo::PortId port = candidates_[(first + k) % count];
-    if (port_down_[port] || paused(port, packet.header.tc)) {
+    if (port_down_[port]) {
       continue;
     }
     for (unsigned out_vc = lowest; out_vc < end; ++out_vc) {
       const unsigned o = index(port, out_vc);
-      if (outputs_[o].owned || outputs_[o].credits == 0) {
+      if (outputs_[o].owned || outputs_[o].credits == 0 ||
+          paused(port, packet.header.tc, out_vc % config_.vc_classes)) {
         continue;
       }
       if (!best || outputs_[o].credits > outputs_[*best].credits) {

@@ -108,8 +108,10 @@ struct RouterHooks {
                      Bytes& packet)>
       on_ingress_arrival;
   size_t inspect_bytes = 0;
-  // The bytes held at input `in_port` for class `tc` changed to `bytes`.
-  std::function<void(unsigned in_port, uint8_t tc, uint64_t bytes)>
+  // The bytes held at input `in_port` for traffic class `tc` in VC class
+  // `vc_class` changed to `bytes` (the local port's are all VC class 0).
+  std::function<void(unsigned in_port, uint8_t tc, unsigned vc_class,
+                     uint64_t bytes)>
       on_ingress_change;
   // A link control message (dll.md §11) arrived on port `in_port`, `delay`
   // past the kernel's time. Without this hook it is counted and dropped.
@@ -156,15 +158,17 @@ class Router : public sc_core::sc_module {
   void SetHooks(RouterHooks hooks);
   // Reports slots in and out to `probe` (nullptr: none).
   void set_probe(PathProbe* probe) { probe_ = probe; }
-  // PFC (NET-8.7): while paused, VC allocation starts no new packet of
-  // class `tc` on `out_port`; packets already under way finish.
-  void SetPaused(unsigned out_port, uint8_t tc, bool paused);
+  // PFC (NET-8.7, TRN-8.11): while paused, VC allocation starts no new
+  // packet of traffic class `tc` on a VC of class `vc_class` of
+  // `out_port`; packets already under way finish.
+  void SetPaused(unsigned out_port, uint8_t tc, unsigned vc_class, bool paused);
   // Sends a link control message to the neighbour on `out_port` (TRN-8.3):
   // beside the packets, not through the router's queues.
   void SendControl(unsigned out_port, Bytes message,
                    const sc_core::sc_time& delay);
-  bool paused(unsigned out_port, uint8_t tc) const {
-    return paused_[out_port * kTrafficClasses + tc];
+  bool paused(unsigned out_port, uint8_t tc, unsigned vc_class) const {
+    return paused_[(out_port * kTrafficClasses + tc) * config_.vc_classes +
+                   vc_class];
   }
   // Bytes of class `tc` routed to `out_port` and still in this router
   // (NET-8.6), and bytes held at input `in_port` for class `tc` (NET-8.7).
@@ -380,9 +384,10 @@ class Router : public sc_core::sc_module {
   RouterHooks hooks_;
   PathProbe* probe_ = nullptr;
   std::unique_ptr<RouterRegisters> registers_;
-  std::vector<bool> paused_;             // [out_port][tc]
+  std::vector<bool> paused_;             // [out_port][tc][vc class]
   std::vector<uint64_t> egress_bytes_;   // [out_port][tc]
   std::vector<uint64_t> ingress_bytes_;  // [in_port][tc]
+  std::vector<uint64_t> class_bytes_;    // [in_port][tc][vc class]
 
   // Ports with at least one packet in an input VC (in no order), and the
   // input VCs whose credits may be due this cycle.

@@ -24,11 +24,17 @@ constexpr size_t kMarkedHeaderBytes =
 RouterFlowControl::RouterFlowControl(const sc_core::sc_module_name& name,
                                      net::Router& router,
                                      const FlowControlConfig& config)
-    : sc_module(name), router_(router), config_(config), random_(config.seed) {
+    : sc_module(name),
+      router_(router),
+      config_(config),
+      vc_classes_(router.vc_classes()),
+      random_(config.seed) {
   const roce::MacAddress mac = roce::NodeMac(router.node());
   for (unsigned p = 0; p < router.port_count(); ++p) {
-    ingress_.emplace_back(config.pfc_params, mac);
-    pause_.emplace_back(config.line_rate_bps);
+    for (unsigned c = 0; c < vc_classes_; ++c) {
+      ingress_.emplace_back(config.pfc_params, mac, static_cast<uint8_t>(c));
+      pause_.emplace_back(config.line_rate_bps);
+    }
   }
   net::RouterHooks hooks;
   hooks.on_ingress_arrival = [this](unsigned /*in_port*/, uint8_t tc,
@@ -41,8 +47,8 @@ RouterFlowControl::RouterFlowControl(const sc_core::sc_module_name& name,
   };
   if (config.pfc) {
     hooks.on_ingress_change = [this](unsigned port, uint8_t tc,
-                                     uint64_t bytes) {
-      OnIngress(port, tc, bytes);
+                                     unsigned vc_class, uint64_t bytes) {
+      OnIngress(port, tc, vc_class, bytes);
     };
   }
   router.SetHooks(std::move(hooks));
@@ -73,11 +79,13 @@ void RouterFlowControl::Mark(uint8_t tc, uint64_t queued, Bytes& packet) {
   }
 }
 
-void RouterFlowControl::OnIngress(unsigned port, uint8_t tc, uint64_t bytes) {
+void RouterFlowControl::OnIngress(unsigned port, uint8_t tc, unsigned vc_class,
+                                  uint64_t bytes) {
   if ((config_.pfc_params.priorities & (1u << tc)) != 0) {
     counters_.peak_held_bytes = std::max(counters_.peak_held_bytes, bytes);
   }
-  if (auto frame = ingress_[port].OnCount(tc, bytes, CycleClock::NowPs())) {
+  if (auto frame = ingress_[At(port, vc_class)].OnCount(tc, bytes,
+                                                        CycleClock::NowPs())) {
     Send(port, *frame);
     Schedule();  // an XOFF's refresh
   }
@@ -105,19 +113,24 @@ void RouterFlowControl::Arrive(unsigned port, Bytes frame, uint64_t due_ps) {
   Schedule();
 }
 
-void RouterFlowControl::Apply(unsigned port, uint8_t changed, uint64_t now_ps) {
+void RouterFlowControl::Apply(unsigned port, unsigned vc_class, uint8_t changed,
+                              uint64_t now_ps) {
   for (uint8_t tc = 0; tc < net::Router::kTrafficClasses; ++tc) {
     if ((changed & (1u << tc)) == 0) {
       continue;
     }
-    const bool paused = pause_[port].paused(tc);
-    if (pause_observer_) {
+    const bool paused = pause_[At(port, vc_class)].paused(tc);
+    bool other_classes = false;  // paused for `tc`: the output already was
+    for (unsigned c = 0; c < vc_classes_; ++c) {
+      other_classes |= c != vc_class && pause_[At(port, c)].paused(tc);
+    }
+    if (pause_observer_ && !other_classes) {
       pause_observer_(port, tc, paused, now_ps);
     }
     if (port == router_.local_port() && interface_ != nullptr) {
-      interface_->SetPaused(tc, paused);
+      interface_->SetPaused(tc, paused || other_classes);
     } else if (port < router_.local_port()) {
-      router_.SetPaused(port, tc, paused);
+      router_.SetPaused(port, tc, vc_class, paused);
     }
   }
 }
@@ -128,16 +141,19 @@ void RouterFlowControl::Tick() {
     const InFlight message = std::move(in_flight_.front());
     in_flight_.pop_front();
     const auto frame = roce::ParsePfcFrame(message.frame);
-    if (!frame) {
-      ++counters_.bad_frames;  // TRN-8.2: rejected
+    if (!frame || frame->vc_class >= vc_classes_) {
+      ++counters_.bad_frames;  // TRN-8.2, TRN-8.11: rejected
       continue;
     }
-    Apply(message.port, pause_[message.port].OnFrame(*frame, now), now);
+    const unsigned at = At(message.port, frame->vc_class);
+    Apply(message.port, frame->vc_class, pause_[at].OnFrame(*frame, now), now);
   }
-  for (unsigned p = 0; p < pause_.size(); ++p) {
-    Apply(p, pause_[p].Advance(now), now);
-    if (auto refresh = ingress_[p].OnTimer(now)) {
-      Send(p, *refresh);
+  for (unsigned p = 0; p < router_.port_count(); ++p) {
+    for (unsigned c = 0; c < vc_classes_; ++c) {
+      Apply(p, c, pause_[At(p, c)].Advance(now), now);
+      if (auto refresh = ingress_[At(p, c)].OnTimer(now)) {
+        Send(p, *refresh);
+      }
     }
   }
   Schedule();
@@ -158,7 +174,11 @@ void RouterFlowControl::Schedule() {
 }
 
 uint64_t RouterFlowControl::paused_ps(unsigned port, uint8_t tc) const {
-  return pause_.at(port).paused_ps(tc, CycleClock::NowPs());
+  uint64_t sum = 0;
+  for (unsigned c = 0; c < vc_classes_; ++c) {
+    sum += pause_.at(At(port, c)).paused_ps(tc, CycleClock::NowPs());
+  }
+  return sum;
 }
 
 const ComponentDecl& RouterFlowControl::Declaration() {
@@ -174,7 +194,8 @@ const ComponentDecl& RouterFlowControl::Declaration() {
        {"peak_held_bytes",
         "most bytes any input held for a PFC priority (TRN-8.9)"},
        {"port<p>.tc<t>.paused_ps",
-        "time output p spent paused for priority t; only when non-zero"}}};
+        "time output p spent paused for priority t, summed over its VC "
+        "classes; only when non-zero"}}};
   return decl;
 }
 
@@ -186,7 +207,7 @@ StatList RouterFlowControl::Stats() const {
       .Add("bad_pfc_frames", counters_.bad_frames)
       .Add("ecn_marked", counters_.ecn_marked)
       .Add("peak_held_bytes", counters_.peak_held_bytes);
-  for (unsigned p = 0; p < pause_.size(); ++p) {
+  for (unsigned p = 0; p < router_.port_count(); ++p) {
     for (uint8_t tc = 0; tc < net::Router::kTrafficClasses; ++tc) {
       if (const uint64_t ps = paused_ps(p, tc); ps > 0) {
         stats.Add("port<p>.tc<t>.paused_ps",

@@ -1,7 +1,8 @@
 // RouterFlowControl: the transport layer's part of one router — priority
 // flow control (docs/spec/trn.md section 8) and ECN marking (TRN-9.2) at
 // its input queues, where packets wait in this input-buffered router —
-// attached through the router's hooks (NET-8.6, NET-8.7).
+// attached through the router's hooks (NET-8.6, NET-8.7). PFC counts and
+// pauses each VC class apart (TRN-8.11).
 //
 // PFC messages are the 60-byte IEEE 802.1Qbb frames of models/roce. They
 // travel to the neighbour as link control messages beside the packets
@@ -65,12 +66,13 @@ class RouterFlowControl : public sc_core::sc_module {
 
   const FlowControlCounters& counters() const { return counters_; }
   // Time output `port` (the local port: the interface's injection) spent
-  // paused for `tc` so far (TRN-8.10).
+  // paused for `tc` so far, summed over its VC classes (TRN-8.10).
   uint64_t paused_ps(unsigned port, uint8_t tc) const;
   StatList Stats() const;
   static const ComponentDecl& Declaration();
-  // Called whenever output `port` pauses or resumes `tc`, with the time in
-  // ps (for pause timelines; the counters above give the totals).
+  // Called whenever output `port` pauses `tc` in a first VC class or
+  // resumes it in the last, with the time in ps (for pause timelines; the
+  // counters above give the totals).
   using PauseObserver = std::function<void(unsigned port, uint8_t tc,
                                            bool paused, uint64_t at_ps)>;
   void set_pause_observer(PauseObserver observer) {
@@ -84,19 +86,28 @@ class RouterFlowControl : public sc_core::sc_module {
     Bytes frame;
   };
 
-  void OnIngress(unsigned port, uint8_t tc, uint64_t bytes);
+  void OnIngress(unsigned port, uint8_t tc, unsigned vc_class, uint64_t bytes);
   void Mark(uint8_t tc, uint64_t queued, Bytes& packet);
   void Send(unsigned port, const roce::PfcFrame& frame);
+  // Index of (port, VC class) in ingress_ and pause_.
+  unsigned At(unsigned port, unsigned vc_class) const {
+    return port * vc_classes_ + vc_class;
+  }
   void Arrive(unsigned port, Bytes frame, uint64_t due_ps);
-  // Pauses or resumes the output at `port` for the priorities in `changed`.
-  void Apply(unsigned port, uint8_t changed, uint64_t now_ps);
+  // Pauses or resumes the output at `port` for the priorities in `changed`
+  // of VC class `vc_class`.
+  void Apply(unsigned port, unsigned vc_class, uint8_t changed,
+             uint64_t now_ps);
   void Tick();  // SC_METHOD: arrivals, pause expiries and refreshes due
   void Schedule();
 
   net::Router& router_;
   FlowControlConfig config_;
-  std::vector<PfcIngress> ingress_;  // per router port
-  std::vector<PfcPause> pause_;      // per router port; local: the interface
+  unsigned vc_classes_;
+  // Per router port and VC class (At()); the local port's pause_ is the
+  // interface's injection.
+  std::vector<PfcIngress> ingress_;
+  std::vector<PfcPause> pause_;
   net::NetworkInterface* interface_ = nullptr;
   std::deque<InFlight> in_flight_;  // messages on their way here, by due
   std::mt19937_64 random_;

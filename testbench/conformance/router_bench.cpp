@@ -119,20 +119,21 @@ uint16_t RouterBench::neighbour(unsigned port) const {
   return static_cast<uint16_t>(topology_->Neighbour(node_, port).value().node);
 }
 
-unsigned RouterBench::VcOf(uint8_t tc) const {
+unsigned RouterBench::VcOf(uint8_t tc, unsigned vc_class) const {
   return net::DefaultTcMap(config_.router.vc_sets).at(tc) *
-         config_.router.vc_classes;
+             config_.router.vc_classes +
+         vc_class;
 }
 
 Bytes RouterBench::Packet(unsigned from, unsigned to, uint8_t tc,
-                          ByteView frame) const {
+                          ByteView frame, unsigned vc_class) const {
   net::RouteHeader header;
   header.kind = static_cast<uint8_t>(net::PacketKind::kData);
   header.tc = tc;
   header.dst = neighbour(to);
   header.src = neighbour(from);
   header.epoch = router_->epoch();
-  header.vc = static_cast<uint8_t>(VcOf(tc));
+  header.vc = static_cast<uint8_t>(VcOf(tc, vc_class));
   header.ttl = kTtl;
   header.len = static_cast<uint16_t>(frame.size());
   return RoutedPacket(header, frame);

@@ -77,10 +77,11 @@ class RouterBench {
   // A DATA packet (routing header + `frame`) of class `tc` from the node
   // beyond `from` to the node beyond `to`: what the peer at `from` sends
   // for the DUT to forward out of `to`.
-  Bytes Packet(unsigned from, unsigned to, uint8_t tc, ByteView frame) const;
-  // The VC a neighbour sends class `tc` on: the first of its set
-  // (NET-3.5's TC_MAP).
-  unsigned VcOf(uint8_t tc) const;
+  Bytes Packet(unsigned from, unsigned to, uint8_t tc, ByteView frame,
+               unsigned vc_class = 0) const;
+  // The VC a neighbour sends class `tc` on: the one of `vc_class` in its
+  // set (NET-3.5's TC_MAP).
+  unsigned VcOf(uint8_t tc, unsigned vc_class = 0) const;
 
  private:
   std::shared_ptr<const topo::Topology> topology_;

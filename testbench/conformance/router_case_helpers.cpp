@@ -55,19 +55,21 @@ Bytes WriteFrame(uint32_t psn, size_t payload, Ecn ecn, uint8_t tc) {
 
 std::vector<Bytes> Packets(const RouterBench& bench, unsigned from, unsigned to,
                            uint8_t tc, size_t count, size_t payload,
-                           uint32_t first_psn, Ecn ecn) {
+                           uint32_t first_psn, Ecn ecn, unsigned vc_class) {
   std::vector<Bytes> packets;
   for (size_t i = 0; i < count; ++i) {
     packets.push_back(bench.Packet(
         from, to, tc,
-        WriteFrame(first_psn + static_cast<uint32_t>(i), payload, ecn, tc)));
+        WriteFrame(first_psn + static_cast<uint32_t>(i), payload, ecn, tc),
+        vc_class));
   }
   return packets;
 }
 
 void SendPackets(RouterBench& bench, unsigned from,
-                 const std::vector<Bytes>& packets, uint8_t tc) {
-  bench.peer(from).Send(packets, bench.VcOf(tc));
+                 const std::vector<Bytes>& packets, uint8_t tc,
+                 unsigned vc_class) {
+  bench.peer(from).Send(packets, bench.VcOf(tc, vc_class));
 }
 
 Bytes FrameOf(const RouterPeer::Packet& packet) {

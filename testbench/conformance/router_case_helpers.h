@@ -35,15 +35,19 @@ std::string Ns(const sc_core::sc_time& t);
 // traffic class `tc` (its DSCP's priority, TRN-1.5).
 Bytes WriteFrame(uint32_t psn, size_t payload, roce::Ecn ecn, uint8_t tc);
 
-// `count` packets of class `tc` from `from` to `to`, PSNs from `first_psn`.
+// `count` packets of class `tc` from `from` to `to`, PSNs from `first_psn`,
+// on the VC of `vc_class` in class `tc`'s set.
 std::vector<Bytes> Packets(const RouterBench& bench, unsigned from, unsigned to,
                            uint8_t tc, size_t count, size_t payload,
                            uint32_t first_psn = 0,
-                           roce::Ecn ecn = roce::Ecn::kNotEct);
+                           roce::Ecn ecn = roce::Ecn::kNotEct,
+                           unsigned vc_class = 0);
 
-// Has the neighbour on `from` send `packets` on class `tc`'s VC.
+// Has the neighbour on `from` send `packets` on class `tc`'s VC of
+// `vc_class`.
 void SendPackets(RouterBench& bench, unsigned from,
-                 const std::vector<Bytes>& packets, uint8_t tc);
+                 const std::vector<Bytes>& packets, uint8_t tc,
+                 unsigned vc_class = 0);
 
 // The frame inside a packet a peer received (after the routing header).
 Bytes FrameOf(const RouterPeer::Packet& packet);

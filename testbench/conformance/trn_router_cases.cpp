@@ -257,6 +257,59 @@ void CountsEachPortAndPriorityApart(RouterCaseContext& context) {
                  {"TRN-8.4"});
 }
 
+// TRN-8.11: counts and pauses are per VC class too. 40 KB in each VC
+// class of one input and priority: no XOFF; 30 KB more in class 1: one
+// XOFF naming class 1. A neighbour's XOFF for class 1 pauses that class of
+// the output alone; one for a class the router does not have is rejected.
+void CountsAndPausesEachVcClassApart(RouterCaseContext& context) {
+  RouterBench& bench = context.bench;
+  Verdict& verdict = context.verdict;
+  for (unsigned vc_class : {0u, 1u}) {
+    SendPackets(bench, kIn,
+                Packets(bench, kIn, kOut, kTc, 10, 4000, 20 * vc_class,
+                        Ecn::kNotEct, vc_class),
+                kTc, vc_class);
+  }
+  sc_core::wait(sc_time(5, SC_US));
+  verdict.Expect(bench.peer(kIn).controls().empty(),
+                 "a PFC message with 40 KB in each VC class", {"TRN-8.11"});
+  SendPackets(bench, kIn,
+              Packets(bench, kIn, kOut, kTc, 8, 4000, 10, Ecn::kNotEct, 1), kTc,
+              1);
+  sc_core::wait(sc_time(5, SC_US));
+  const std::vector<PfcSeen> frames = PfcFramesAt(bench.peer(kIn));
+  verdict.Expect(frames.size() == 1 && frames[0].Xoff(kTc) &&
+                     frames[0].frame->vc_class == 1 && frames[0].bytes[16] == 1,
+                 std::to_string(frames.size()) +
+                     " PFC messages to port 1, not one XOFF for priority 3 "
+                     "naming VC class 1 in byte 16",
+                 {"TRN-8.11", "TRN-8.2"});
+
+  roce::PfcFrame xoff;
+  xoff.src = roce::NodeMac(1);
+  xoff.vc_class = 1;
+  xoff.class_enable = 1u << kTc;
+  xoff.pause_quanta[kTc] = kPauseQuanta;
+  bench.peer(kOut).SendControl(roce::EncodePfcFrame(xoff));
+  sc_core::wait(sc_time(100, SC_NS));
+  verdict.Expect(
+      bench.dut().paused(kOut, kTc, 1) && !bench.dut().paused(kOut, kTc, 0),
+      "an XOFF for VC class 1 pauses class 1 of the output alone",
+      {"TRN-8.11", "NET-8.7"});
+  const uint64_t bad_before = bench.flow().counters().bad_frames;
+  xoff.vc_class = static_cast<uint8_t>(bench.dut().vc_classes());
+  xoff.pause_quanta[kTc] = 0;  // an XON for a class there is not
+  bench.peer(kOut).SendControl(roce::EncodePfcFrame(xoff));
+  sc_core::wait(sc_time(100, SC_NS));
+  verdict.Expect(bench.flow().counters().bad_frames == bad_before + 1 &&
+                     bench.dut().paused(kOut, kTc, 1),
+                 "a PFC message for VC class " +
+                     std::to_string(bench.dut().vc_classes()) +
+                     " taken in by a router of " +
+                     std::to_string(bench.dut().vc_classes()) + " classes",
+                 {"TRN-8.11"});
+}
+
 // TRN-8.7, 8.6, 8.10: an output paused by its neighbour's XOFF for `q`
 // quanta, ended by XON, restarted by a second XOFF; a packet already under
 // way finishes.
@@ -550,6 +603,8 @@ std::vector<ConformanceCase> TrnRouterCases() {
                  CountsEachPortAndPriorityApart),
       RouterCase("TRN_8_7_StopsAnOutputForThePauseTime",
                  StopsAnOutputForThePauseTime),
+      RouterCase("TRN_8_11_CountsAndPausesEachVcClassApart",
+                 CountsAndPausesEachVcClassApart),
       RouterCase("TRN_8_8_GrantsXoffPlusHeadroom", GrantsXoffPlusHeadroom),
       RouterCase("TRN_8_9_RefusesTooMuchHeadroom", RefusesTooMuchHeadroom),
       // TRN-9.3's profiles: transport.cc picks one (ecn.profile auto).

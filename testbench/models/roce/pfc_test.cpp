@@ -39,8 +39,21 @@ TEST(Pfc, TRN_8_2_RejectsMalformedFrames) {
   EXPECT_FALSE(ParsePfcFrame(with(5, 0x02)).ok()) << "wrong destination";
   EXPECT_FALSE(ParsePfcFrame(with(13, 0x09)).ok()) << "wrong EtherType";
   EXPECT_FALSE(ParsePfcFrame(with(15, 0x01 + 1)).ok()) << "PAUSE, not PFC";
-  EXPECT_FALSE(ParsePfcFrame(with(16, 0x01)).ok()) << "reserved CEV bits";
   EXPECT_TRUE(ParsePfcFrame(with(59, 0xAA)).ok()) << "pad is ignored";
+}
+
+TEST(Pfc, TRN_8_11_TheVcClassRidesInTheClassEnableVectorsHighByte) {
+  PfcFrame frame;
+  frame.vc_class = 1;
+  frame.class_enable = 1u << 3;
+  frame.pause_quanta[3] = 0xFFFF;
+  const Bytes bytes = EncodePfcFrame(frame);
+  EXPECT_EQ(LoadBigEndian(&bytes[16], 2), 0x0108u)
+      << "byte 16: the VC class; byte 17: the priorities";
+  EXPECT_EQ(ParsePfcFrame(bytes)->vc_class, 1u);
+  EXPECT_EQ(*ParsePfcFrame(bytes), frame);
+  EXPECT_EQ(EncodePfcFrame(PfcFrame{})[16], 0)
+      << "class 0: IEEE's frame, its reserved byte 0";
 }
 
 TEST(Pfc, TRN_8_6_QuantumIs512BitTimes) {

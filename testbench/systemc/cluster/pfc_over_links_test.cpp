@@ -129,7 +129,10 @@ TEST(PfcOverLinksTest, TRN_8_3_PfcMessagesRideTheLinksControlFlits) {
               0u);
     EXPECT_GT(neighbour.flow_control()->paused_ps(far.port, kTc), 0u)
         << "card " << far.node << " held its output towards card 0";
-    EXPECT_FALSE(neighbour.router()->paused(far.port, kTc)) << "and resumed it";
+    for (unsigned c = 0; c < neighbour.router()->vc_classes(); ++c) {
+      EXPECT_FALSE(neighbour.router()->paused(far.port, kTc, c))
+          << "and resumed it";
+    }
   }
   EXPECT_EQ(sent, sink.pfc_frames) << "every PFC message went as a CONTROL "
                                       "flit";

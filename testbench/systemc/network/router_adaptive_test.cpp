@@ -55,8 +55,11 @@ TEST(RouterAdaptiveTest, NET_4_3_AdaptivePacketsGoAroundAHeldPort) {
   std::unique_ptr<Network> adaptive = MakeNetwork("adaptive", "adaptive");
   const unsigned plus_x = topo::Torus::PlusPort(0);
   const unsigned minus_y = topo::Torus::MinusPort(1);
-  dor->router(kSource).SetPaused(plus_x, kTc, true);
-  adaptive->router(kSource).SetPaused(plus_x, kTc, true);
+  for (Network* network : {dor.get(), adaptive.get()}) {
+    for (unsigned c = 0; c < network->router(kSource).vc_classes(); ++c) {
+      network->router(kSource).SetPaused(plus_x, kTc, c, true);
+    }
+  }
 
   sc_core::sc_start(sc_time(2000, SC_NS));
   EXPECT_EQ(dor->router(kSource).flits_out(plus_x), 0u);
@@ -68,8 +71,11 @@ TEST(RouterAdaptiveTest, NET_4_3_AdaptivePacketsGoAroundAHeldPort) {
       << "adaptive routing took the other productive port, -Y";
   EXPECT_GT(adaptive->router(kSource).flits_out(minus_y), 0u);
 
-  dor->router(kSource).SetPaused(plus_x, kTc, false);
-  adaptive->router(kSource).SetPaused(plus_x, kTc, false);
+  for (Network* network : {dor.get(), adaptive.get()}) {
+    for (unsigned c = 0; c < network->router(kSource).vc_classes(); ++c) {
+      network->router(kSource).SetPaused(plus_x, kTc, c, false);
+    }
+  }
   sc_core::sc_start();
   for (Network* network : {dor.get(), adaptive.get()}) {
     for (unsigned n = 0; n < network->nodes(); ++n) {

@@ -9,6 +9,7 @@
 #include <map>
 #include <memory>
 #include <systemc>
+#include <tuple>
 
 #include "models/network/traffic_pattern.h"
 #include "models/topology/routing_registry.h"
@@ -39,7 +40,7 @@ TEST(RouterHooksTest, NET_8_7_PauseHoldsOneOutputAndNET_8_6_ReportsQueues) {
 
   Router& router = network.router(0);
   uint64_t largest_queue_seen = 0;
-  std::map<std::pair<unsigned, uint8_t>, uint64_t> ingress;
+  std::map<std::tuple<unsigned, uint8_t, unsigned>, uint64_t> ingress;
   RouterHooks hooks;
   hooks.on_ingress_arrival = [&](unsigned in_port, uint8_t tc,
                                  uint64_t held_bytes, Bytes& packet) {
@@ -51,11 +52,15 @@ TEST(RouterHooksTest, NET_8_7_PauseHoldsOneOutputAndNET_8_6_ReportsQueues) {
     largest_queue_seen = std::max(largest_queue_seen, held_bytes);
   };
   hooks.inspect_bytes = 8;
-  hooks.on_ingress_change = [&](unsigned in_port, uint8_t tc, uint64_t bytes) {
-    ingress[{in_port, tc}] = bytes;
+  hooks.on_ingress_change = [&](unsigned in_port, uint8_t tc, unsigned vc_class,
+                                uint64_t bytes) {
+    EXPECT_LT(vc_class, router.vc_classes());
+    ingress[{in_port, tc, vc_class}] = bytes;
   };
   router.SetHooks(hooks);
-  router.SetPaused(kPaused, kTc, true);
+  for (unsigned c = 0; c < router.vc_classes(); ++c) {
+    router.SetPaused(kPaused, kTc, c, true);
+  }
 
   sc_core::sc_start(sc_time(400, SC_NS));
   EXPECT_EQ(router.flits_out(kPaused), 0u) << "nothing started while paused";
@@ -63,7 +68,9 @@ TEST(RouterHooksTest, NET_8_7_PauseHoldsOneOutputAndNET_8_6_ReportsQueues) {
   EXPECT_GT(router.egress_bytes(kPaused, kTc), 0u) << "packets wait for it";
   EXPECT_GT(largest_queue_seen, 0u);
 
-  router.SetPaused(kPaused, kTc, false);
+  for (unsigned c = 0; c < router.vc_classes(); ++c) {
+    router.SetPaused(kPaused, kTc, c, false);
+  }
   sc_core::sc_start();
   EXPECT_GT(router.flits_out(kPaused), 0u) << "the held packets went";
   uint64_t sent = 0, delivered = 0;
@@ -80,7 +87,8 @@ TEST(RouterHooksTest, NET_8_7_PauseHoldsOneOutputAndNET_8_6_ReportsQueues) {
   EXPECT_EQ(delivered, sent) << "a pause delays, never drops (NET-8.7)";
   ASSERT_FALSE(ingress.empty());
   for (const auto& [key, bytes] : ingress) {
-    EXPECT_EQ(bytes, 0u) << "port " << key.first << " reported its last bytes";
+    EXPECT_EQ(bytes, 0u) << "port " << std::get<0>(key)
+                         << " reported its last bytes";
   }
 }
 
