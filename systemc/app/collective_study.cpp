@@ -160,6 +160,9 @@ int RunStackCollective(const ParamSet& params, const RunOptions& options) {
     return kExitBadInput;
   }
   workload.Fill();
+  assembly.WatchForDeadlock([&workload, &plan] {
+    return workload.sends_ended() < plan.schedule.messages.size();
+  });
   std::unique_ptr<FrameCapture> capture;
   if (!OpenPcap(options.pcap_file, capture)) {
     return kExitBadInput;
@@ -214,6 +217,9 @@ int RunStackCollective(const ParamSet& params, const RunOptions& options) {
     }
   }
   if (!FinishPcap(capture)) {
+    status = kExitFailure;
+  }
+  if (ReportDeadlock(assembly)) {
     status = kExitFailure;
   }
   if (!o.integrity.Ok()) {

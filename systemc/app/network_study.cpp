@@ -592,7 +592,8 @@ std::vector<ParamSpec> NetworkStudyParamSpecs() {
        {"systemc", "cycle"}},
       IntegerParam(
           "sim.watchdog_cycles",
-          "network study: cycles without progress that declare a deadlock",
+          "cycles without progress (packets held, no slot moving anywhere) "
+          "that declare a deadlock, in a network study or on the stack",
           "10000", "cycles", 10, 1e9),
   };
   for (ParamSpec& spec : NetworkFaultParamSpecs()) {

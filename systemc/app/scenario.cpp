@@ -14,7 +14,9 @@ namespace {
 std::optional<std::string> Retired(const std::string& key) {
   static const std::map<std::string, std::string> retired = {
       {"collective.name",
-       "use workload.name (with run.study network) (decision 0033)"},
+       "use workload.name (alltoall, ring_allreduce or "
+       "hierarchical_allreduce, with run.study stack or network) (decision "
+       "0033)"},
       {"transport.workload",
        "use workload.name (incast, with run.study stack) (decision 0033)"},
       {"logical.workload",

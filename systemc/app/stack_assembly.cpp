@@ -63,8 +63,8 @@ Result<StackPlan> PlanStack(const ParamSet& params) {
 }
 
 void UseStackKeys(const ParamSet& params, KeyUsage& usage) {
-  usage.Use(
-      {"link.profile", "transport.cc", "transport.pmtu", "transport.drop"});
+  usage.Use({"link.profile", "transport.cc", "transport.pmtu", "transport.drop",
+             "sim.watchdog_cycles"});
   UseLosslessRouterKeys(params, usage);
   UseCongestionKeys(params.Text("transport.cc"), usage);
   usage.UseIf(params.Text("link.fidelity") == "tlm", {"link.ber"},
@@ -72,7 +72,12 @@ void UseStackKeys(const ParamSet& params, KeyUsage& usage) {
 }
 
 StackAssembly::StackAssembly(const StackPlan& plan, const ParamSet& params,
-                             LinkStateHandler on_link_state) {
+                             LinkStateHandler on_link_state)
+    : plan_(plan),
+      deadlock_window_(
+          static_cast<double>(params.Integer("sim.watchdog_cycles")) *
+              plan.fabric.router.clock_ns,
+          sc_core::SC_NS) {
   if (!plan.tlm_links) {
     ideal_ = transport::BuildEngineFabric(
         *plan.topology, plan.fabric.router.routing, plan.fabric);
@@ -112,6 +117,34 @@ StackAssembly::StackAssembly(const StackPlan& plan, const ParamSet& params,
     cluster::Node& node = tlm_->node(n);
     nodes_.push_back({node.router(), node.transport(), node.flow_control()});
   }
+}
+
+void StackAssembly::WatchForDeadlock(std::function<bool()> busy) {
+  std::vector<net::Router*> routers;
+  for (const NodeParts& node : nodes_) {
+    routers.push_back(node.router);
+  }
+  watchdog_ = std::make_unique<net::DeadlockWatchdog>(
+      "watchdog", std::move(routers), plan_.topology, deadlock_window_,
+      std::move(busy), true);
+}
+
+std::optional<std::string> StackAssembly::Deadlock() const {
+  if (!watchdog_ || !watchdog_->deadlocked()) {
+    return std::nullopt;
+  }
+  char at[64];
+  std::snprintf(at, sizeof(at),
+                "at %.0f ns: ", watchdog_->detected_at().to_seconds() * 1e9);
+  return at + watchdog_->report();
+}
+
+bool ReportDeadlock(const StackAssembly& assembly) {
+  const auto deadlock = assembly.Deadlock();
+  if (deadlock) {
+    std::fprintf(stderr, "lqemu run: deadlock %s\n", deadlock->c_str());
+  }
+  return deadlock.has_value();
 }
 
 std::vector<transport::TransportEngine*> StackAssembly::engines() const {

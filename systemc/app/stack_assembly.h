@@ -12,6 +12,7 @@
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -25,6 +26,7 @@
 #include "systemc/board/memory.h"
 #include "systemc/cluster/cluster.h"
 #include "systemc/common/param.h"
+#include "systemc/network/deadlock_watchdog.h"
 #include "systemc/transport/engine_fabric.h"
 #include "systemc/transport/node_memories.h"
 
@@ -76,11 +78,28 @@ class StackAssembly {
   // The cards with link controllers and PHYs; nullptr on ideal links.
   cluster::Cluster* cluster() { return tlm_.get(); }
 
+  // Watches the routers for a deadlock while `busy()` (the workload is
+  // not done) or packets are held: packets held and no slot moved anywhere
+  // for sim.watchdog_cycles router cycles stop the simulation (NET-4.7's
+  // failure, seen in simulation). Without it a deadlocked run could go on
+  // until the transport's retries ran out, or for ever.
+  void WatchForDeadlock(std::function<bool()> busy);
+  // What the watchdog found, if it declared a deadlock: when, and the
+  // cycle of input VCs waiting on one another.
+  std::optional<std::string> Deadlock() const;
+
  private:
+  const StackPlan& plan_;
+  sc_core::sc_time deadlock_window_;
   std::vector<transport::EngineFabricNode> ideal_;
   std::unique_ptr<cluster::Cluster> tlm_;
   std::vector<NodeParts> nodes_;
+  std::unique_ptr<net::DeadlockWatchdog> watchdog_;
 };
+
+// Says on stderr what the watchdog of `assembly` found, if it declared a
+// deadlock; true then (the run failed).
+bool ReportDeadlock(const StackAssembly& assembly);
 
 // The cards' memories a workload reads and writes: one per card, bound to
 // its engine. Traffic and collectives take them answering at once

@@ -179,6 +179,8 @@ int RunTrafficStudy(const ParamSet& params, const RunOptions& options) {
         [&workload](unsigned node) { workload.NodeFailed(node); });
   }
 
+  assembly.WatchForDeadlock(
+      [&workload] { return workload.sends_ended() < workload.messages(); });
   std::unique_ptr<FrameCapture> capture;
   if (!OpenPcap(options.pcap_file, capture)) {
     return kExitBadInput;
@@ -253,6 +255,9 @@ int RunTrafficStudy(const ParamSet& params, const RunOptions& options) {
     }
   }
   if (!FinishPcap(capture)) {
+    status = kExitFailure;
+  }
+  if (ReportDeadlock(assembly)) {
     status = kExitFailure;
   }
   if (!report.IntegrityOk()) {

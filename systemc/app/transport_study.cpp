@@ -279,6 +279,8 @@ int RunTransportStudy(const ParamSet& params, const RunOptions& options) {
     access.write(place.src, 0, source);
   }
 
+  assembly.WatchForDeadlock(
+      [&workload] { return workload.flows_done() < workload.flows(); });
   std::unique_ptr<FrameCapture> capture;
   if (!OpenPcap(options.pcap_file, capture)) {
     return kExitBadInput;
@@ -322,6 +324,9 @@ int RunTransportStudy(const ParamSet& params, const RunOptions& options) {
   }
   int status = integrity.Ok() ? 0 : kExitFailure;
   if (!FinishPcap(capture)) {
+    status = kExitFailure;
+  }
+  if (ReportDeadlock(assembly)) {
     status = kExitFailure;
   }
   if (!options.stats_file.empty()) {

@@ -225,6 +225,21 @@ def TRN_8_11_alltoall_on_a_torus_completes_under_pfc(lqemu, work, _):
            "PFC paused links on the way: %s" % stats["transport"])
 
 
+def NET_4_7_a_deadlock_on_the_stack_is_declared(lqemu, work, _):
+    """A ring without its dateline classes (routing.dateline off) under
+    an all-to-all deadlocks on the stack too: the watchdog declares it
+    after sim.watchdog_cycles without progress, names the waiting cycle,
+    and the run exits 1 instead of waiting for the transport to give up."""
+    result = run(lqemu, "run", *ONE, "--set", "link.fidelity=ideal",
+                 "--set", "workload.name=alltoall", "--set", "topology.dims=8",
+                 "--set", "routing.dateline=off", "--set", "collective.bytes=262144")
+    expect(result.returncode == 1, "exited %d: %s" % (result.returncode, result.stderr))
+    expect(re.search(r"deadlock at \d+ ns: \d+ packets held .*waiting cycle: node\d",
+                     result.stderr) is not None,
+           "the deadlock and its cycle are named:\n" + result.stderr)
+    expect("NOT complete" in result.stdout, "the report says so:\n" + result.stdout)
+
+
 def collectives_run_through_the_transport(lqemu, work, _):
     """Each collective as RDMA WRITEs with immediate data through the
     transport engines, over ideal links and over link controllers and PHYs:
