@@ -145,30 +145,21 @@ CycleFabric::CycleFabric(std::shared_ptr<const topo::RoutingFunction> routing,
     : routing_(std::move(routing)),
       pattern_(std::move(pattern)),
       config_(config),
-      vcs_(config.vc_classes * config.vc_sets) {
-  if (vcs_ == 0 || config.vc_buffer_flits == 0 ||
-      config.flits_per_packet == 0) {
-    throw std::invalid_argument("a router needs VCs, buffers and flits");
+      vcs_(config.vcs()) {
+  if (auto problem = RouterParamsProblem(config, routing_->VcClasses(),
+                                         routing_->Name())) {
+    throw std::invalid_argument(*problem);
   }
-  if (routing_->VcClasses() > config.vc_classes) {
-    throw std::invalid_argument(routing_->Name() + " routing needs " +
-                                std::to_string(routing_->VcClasses()) +
-                                " VC classes");
-  }
-  if (config.rc_cycles == 0 || config.va_cycles == 0 || config.sa_cycles == 0 ||
-      config.st_cycles == 0 || config.link_cycles == 0) {
-    throw std::invalid_argument("every pipeline stage takes a cycle or more");
-  }
-  if (config.speedup == 0 || config.output_buffer_flits == 0) {
-    throw std::invalid_argument("a router needs a speedup and output buffers");
+  if (config.flits_per_packet == 0 || config.link_cycles == 0) {
+    throw std::invalid_argument("a packet has flits, a link takes a cycle");
   }
   const topo::Topology& topology = routing_->topology();
   endpoints_ = topology.EndpointCount();
   for (topo::NodeId n = 0; n < topology.NodeCount(); ++n) {
     const unsigned ports = topology.PortCount(n);
-    auto router = std::make_unique<Router>(
-        n, ports, topology.IsEndpoint(n), vcs_, config.vc_buffer_flits,
-        config.islip ? config.islip_iterations : 0);
+    auto router =
+        std::make_unique<Router>(n, ports, topology.IsEndpoint(n), vcs_,
+                                 config.vc_buffer_flits, config.islip_rounds());
     for (topo::PortId p = 0; p < ports; ++p) {
       if (auto far = topology.Neighbour(n, p)) {
         router->far[p] = *far;
@@ -192,9 +183,13 @@ CycleFabric::CycleFabric(std::shared_ptr<const topo::RoutingFunction> routing,
       injections_.push({0, n});
     }
   }
-  // The longest delay: a flit behind a full output queue, then the link.
-  wheel_.resize(config.sa_cycles + config.st_cycles +
-                config.output_buffer_flits + config.link_cycles + 1);
+  // The longest delay: a flit behind a full output queue, then the link,
+  // or a credit over the link and then processed.
+  wheel_.resize(std::max({config.sa_cycles + config.st_cycles +
+                              config.output_buffer_flits + config.link_cycles,
+                          config.link_cycles + config.credit_cycles,
+                          1 + config.interface_cycles}) +
+                1);
 }
 
 CycleFabric::~CycleFabric() = default;
@@ -296,8 +291,12 @@ void CycleFabric::DeliverEvents() {
   for (const Event& event : due) {
     Router& router = *routers_[event.node];
     const unsigned i = event.port * vcs_ + event.vc;
-    if (event.credit) {
-      router.outputs[i].credits += event.packet;  // a count, for credits
+    if (event.credit) {  // event.packet is a count
+      if (event.port == router.local) {
+        sources_[event.node].credits[event.vc] += event.packet;
+      } else {
+        router.outputs[i].credits += event.packet;
+      }
       continue;
     }
     Router::InputVc& in = router.inputs[i];
@@ -324,11 +323,18 @@ void CycleFabric::DeliverEvents() {
 }
 
 void CycleFabric::StepRouter(Router& r) {
-  // Switch allocation first (NET-8.3), in `speedup` rounds (NET-8.11).
+  // Switch allocation in `speedup` rounds (NET-8.11), before VC allocation
+  // or after it as router.vc_reuse says (NET-8.3).
+  const bool after_tail = config_.vc_reuse == VcReuse::kAfterTail;
+  if (after_tail) {
+    AllocateVcs(r);
+  }
   for (unsigned round = 0; round < config_.speedup; ++round) {
     AllocateSwitch(r);
   }
-  AllocateVcs(r);
+  if (!after_tail) {
+    AllocateVcs(r);
+  }
   // Credits for the flits that left (NET-8.2): over the link, or at once
   // to the local interface.
   for (const unsigned i : r.dirty) {
@@ -337,12 +343,17 @@ void CycleFabric::StepRouter(Router& r) {
       continue;
     }
     const unsigned port = i / vcs_, vc = i % vcs_;
-    if (port == r.local) {
+    if (port == r.local && config_.interface_cycles == 0) {
       sources_[r.node].credits[vc] += in.freed;
+    } else if (port == r.local) {
+      Schedule(config_.interface_cycles,
+               {r.node, static_cast<uint16_t>(port), static_cast<uint8_t>(vc),
+                true, in.freed});
     } else {
       const topo::PortRef far = r.far[port];
-      Schedule(config_.link_cycles, {far.node, static_cast<uint16_t>(far.port),
-                                     static_cast<uint8_t>(vc), true, in.freed});
+      Schedule(config_.link_cycles + config_.credit_cycles,
+               {far.node, static_cast<uint16_t>(far.port),
+                static_cast<uint8_t>(vc), true, in.freed});
     }
     in.freed = 0;
   }
@@ -420,8 +431,8 @@ void CycleFabric::SendFlit(Router& r, unsigned p, unsigned v) {
       ++delivered_;
       --held_;
       if (on_delivery_) {
-        on_delivery_(
-            {packet.src, packet.dst, packet.created, departs, packet.hops});
+        on_delivery_({packet.src, packet.dst, packet.created,
+                      departs + config_.interface_cycles, packet.hops});
       }
       free_packets_.push_back(head.packet);
     }
@@ -439,6 +450,12 @@ void CycleFabric::SendFlit(Router& r, unsigned p, unsigned v) {
     out.owned = false;
     r.pop_front(p * vcs_ + v);
     --r.held;
+    if (config_.vc_reuse == VcReuse::kAfterTail && !in.empty()) {
+      // The next packet reaches the head now and is routed from the next
+      // cycle (NET-8.3).
+      Entry& next = r.front(in);
+      next.ready = std::max(next.ready, now_ + 1 + config_.rc_cycles);
+    }
   } else {
     head.ready = now_ + 1;  // later flits follow one cycle apart
   }
@@ -489,6 +506,11 @@ void CycleFabric::AllocateVcs(Router& r) {
       // for its escape only once that VC has a credit: committed to a
       // full escape VC it would block its input VC's adaptive packets.
       o = head.out_port * vcs_ + head.out_vc;
+      if (head.out_port == r.local) {
+        o = r.local * vcs_ + EjectionVc(config_, head.out_vc, [&](unsigned v) {
+              return !r.outputs[r.local * vcs_ + v].owned;
+            });
+      }
       if (r.outputs[o].owned || (head.adaptive && r.outputs[o].credits == 0)) {
         return;
       }
@@ -564,8 +586,9 @@ void CycleFabric::StepSource(Source& s) {
     }
     --s.credits[v];
     --s.pending_flits[v];
-    Schedule(1, {s.node, static_cast<uint16_t>(routers_[s.node]->local),
-                 static_cast<uint8_t>(v), false, s.pending_packet[v]});
+    Schedule(1 + config_.interface_cycles,
+             {s.node, static_cast<uint16_t>(routers_[s.node]->local),
+              static_cast<uint8_t>(v), false, s.pending_packet[v]});
     s.next_vc = (v + 1) % vcs_;
     break;
   }

@@ -2,11 +2,12 @@
 // ideal links as one compact, cycle-stepped kernel (decision 0025). It
 // models the same router as systemc/network/Router (docs/spec/net.md
 // section 8: input-buffered VCs, credits per VC in flits, separable
-// round-robin or iSLIP allocation, the RC/VA/SA/ST pipeline) and the same
-// Bernoulli sources, at flit level: a packet is a number of flits, not
-// bytes, and one loop steps every busy router once per cycle. What it
-// leaves out: payload bytes and header checks, faults and failover, PFC,
-// ECN and collectives (the SystemC kernel's network study does those).
+// round-robin or iSLIP allocation, the RC/VA/SA/ST pipeline, all set by one
+// RouterParams) and the same Bernoulli sources, at flit level: a packet is a
+// number of flits, not bytes, and one loop steps every busy router once per
+// cycle. What it leaves out: payload bytes and header checks, faults and
+// failover, PFC, ECN and collectives (the SystemC kernel's network study does
+// those).
 #pragma once
 
 #include <cstdint>
@@ -17,22 +18,21 @@
 #include <string>
 #include <vector>
 
+#include "models/network/router_params.h"
 #include "models/network/traffic_pattern.h"
 #include "models/topology/routing.h"
 #include "models/topology/topology.h"
 
 namespace lq::net {
 
-struct CycleFabricConfig {
-  unsigned vc_classes = 2;  // net.vc_classes (C)
-  unsigned vc_sets = 1;     // net.vc_sets; sources inject in set 0
-  unsigned vc_buffer_flits = 8;
-  unsigned rc_cycles = 1, va_cycles = 1, sa_cycles = 1, st_cycles = 1;
+// The routers' parameters (RouterParams, shared with the SystemC router),
+// the links' and the sources'.
+struct CycleFabricConfig : RouterParams {
   unsigned link_cycles = 2;  // a flit's and a credit's time on a link
-  bool islip = false;        // else round-robin (NET-8.5)
-  unsigned islip_iterations = 1;
-  unsigned speedup = 1;               // switch allocation rounds (NET-8.11)
-  unsigned output_buffer_flits = 32;  // per output port, with speedup
+  // net.interface_cycles: a flit's and a credit's time on the channel
+  // between an interface and its router, each way, beyond the one cycle a
+  // flit takes to enter.
+  unsigned interface_cycles = 0;
   unsigned flits_per_packet = 1;
   uint8_t initial_ttl = 64;  // NET-2.4
   // Sources: Bernoulli injection per endpoint, seeded seed + node.

@@ -1,5 +1,5 @@
 // The routing header's byte layout (NET-2.1), HCRC (NET-2.8), receiver
-// checks (NET-2.10) and forwarding edit (NET-2.4).
+// checks (NET-2.10), forwarding edit (NET-2.4) and ejection edit (NET-8.3).
 #include "models/network/route_header.h"
 
 #include "models/crc/crc.h"
@@ -12,6 +12,10 @@ constexpr size_t kCoveredBytes = 14;  // HCRC covers bytes 0..13
 const crc::CrcEngine& HeaderCrcEngine() {
   static const crc::CrcEngine engine(crc::kCrc16Ib);
   return engine;
+}
+
+void SetVc(uint8_t* header, unsigned vc) {
+  header[6] = static_cast<uint8_t>((header[6] & 0xf0) | (vc & 0xf));
 }
 
 void StoreCrc(uint8_t* header) {
@@ -93,11 +97,16 @@ HeaderCheck CheckRouteHeader(const uint8_t* in, unsigned arrival_vc,
 }
 
 void ForwardRouteHeader(uint8_t* header, unsigned output_vc) {
-  header[6] = static_cast<uint8_t>((header[6] & 0xf0) | (output_vc & 0xf));
+  SetVc(header, output_vc);
   header[7] = static_cast<uint8_t>(header[7] - 1);
   if (header[8] != 0xff) {
     ++header[8];
   }
+  StoreCrc(header);
+}
+
+void EjectRouteHeader(uint8_t* header, unsigned output_vc) {
+  SetVc(header, output_vc);
   StoreCrc(header);
 }
 

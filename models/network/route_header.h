@@ -71,6 +71,10 @@ HeaderCheck CheckRouteHeader(const uint8_t* in, unsigned arrival_vc,
 // drops a packet whose TTL is 0 instead of forwarding it).
 void ForwardRouteHeader(uint8_t* header, unsigned output_vc);
 
+// The ejection edit of NET-8.3 on a wire header leaving at the local port
+// on another VC than it arrived on: VC := that VC, HCRC recomputed.
+void EjectRouteHeader(uint8_t* header, unsigned output_vc);
+
 // CRC-16/IB-VCRC over header bytes 0..13 (NET-2.8).
 uint16_t RouteHeaderCrc(const uint8_t* header);
 

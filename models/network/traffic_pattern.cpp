@@ -9,19 +9,20 @@
 namespace lq::net {
 namespace {
 
-// Uniform over every other node.
+// Uniform over every other node, or over every node with `self`.
 class Uniform : public TrafficPattern {
  public:
-  explicit Uniform(uint32_t nodes) : nodes_(nodes) {}
+  Uniform(uint32_t nodes, bool self) : nodes_(nodes), self_(self) {}
   std::string Name() const override { return "uniform"; }
   uint32_t Destination(uint32_t src, std::mt19937_64& random) const override {
-    std::uniform_int_distribution<uint32_t> pick(0, nodes_ - 2);
+    std::uniform_int_distribution<uint32_t> pick(0, nodes_ - (self_ ? 1 : 2));
     const uint32_t dst = pick(random);
-    return dst >= src ? dst + 1 : dst;
+    return !self_ && dst >= src ? dst + 1 : dst;
   }
 
  private:
   uint32_t nodes_;
+  bool self_;
 };
 
 // A permutation of the node ID's bits; a source it maps onto itself sends
@@ -30,7 +31,7 @@ class BitPermutation : public TrafficPattern {
  public:
   BitPermutation(std::string name, uint32_t nodes,
                  std::function<uint32_t(uint32_t)> map)
-      : name_(std::move(name)), uniform_(nodes), map_(std::move(map)) {}
+      : name_(std::move(name)), uniform_(nodes, false), map_(std::move(map)) {}
   std::string Name() const override { return name_; }
   uint32_t Destination(uint32_t src, std::mt19937_64& random) const override {
     const uint32_t dst = map_(src);
@@ -47,7 +48,7 @@ class BitPermutation : public TrafficPattern {
 class Hotspot : public TrafficPattern {
  public:
   Hotspot(uint32_t nodes, uint32_t hotspot, double fraction)
-      : uniform_(nodes), hotspot_(hotspot), fraction_(fraction) {}
+      : uniform_(nodes, false), hotspot_(hotspot), fraction_(fraction) {}
   std::string Name() const override { return "hotspot"; }
   uint32_t Destination(uint32_t src, std::mt19937_64& random) const override {
     std::bernoulli_distribution hot(fraction_);
@@ -66,7 +67,8 @@ class Hotspot : public TrafficPattern {
 // Every source sends to one target; the target itself sends uniformly.
 class Incast : public TrafficPattern {
  public:
-  Incast(uint32_t nodes, uint32_t target) : uniform_(nodes), target_(target) {}
+  Incast(uint32_t nodes, uint32_t target)
+      : uniform_(nodes, false), target_(target) {}
   std::string Name() const override { return "incast"; }
   uint32_t Destination(uint32_t src, std::mt19937_64& random) const override {
     return src != target_ ? target_ : uniform_.Destination(src, random);
@@ -108,7 +110,10 @@ unsigned Log2(uint32_t nodes) {
 
 const std::vector<TrafficPatternInfo>& TrafficPatternCatalogue() {
   static const std::vector<TrafficPatternInfo> catalogue = {
-      {"uniform", "every other node equally likely", {}},
+      {"uniform",
+       "every other node equally likely; with self 1 every node, the "
+       "source too (as BookSim2's uniform)",
+       {{"self", "0"}}},
       {"transpose",
        "node ID bits rotated by half their width (a matrix transpose); "
        "power-of-two node counts",
@@ -157,7 +162,11 @@ Result<std::unique_ptr<TrafficPattern>> CreateTrafficPattern(
   const unsigned bits = Log2(nodes);
   std::unique_ptr<TrafficPattern> pattern;
   if (name == "uniform") {
-    pattern = std::make_unique<Uniform>(nodes);
+    const auto self = Integer(params, "self", 0, 1);
+    if (!self) {
+      return self.error();
+    }
+    pattern = std::make_unique<Uniform>(nodes, *self == 1);
   } else if (name == "transpose") {
     const unsigned half = bits / 2;
     pattern = std::make_unique<BitPermutation>(

@@ -9,7 +9,7 @@ AdaptiveRouting::AdaptiveRouting(std::shared_ptr<const Torus> torus,
                                  VcClass adaptive_classes)
     : RoutingFunction(torus),
       torus_(torus),
-      escape_(std::move(torus), true),
+      escape_(std::move(torus), DorRouting::Dateline::kAtWrap),
       adaptive_classes_(adaptive_classes) {
   if (adaptive_classes_ < 1 || adaptive_classes_ > kMaxAdaptiveClasses) {
     throw std::invalid_argument(

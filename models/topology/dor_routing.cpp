@@ -1,10 +1,14 @@
-// Dimension-order routing decisions and the dateline rule.
+// Dimension-order routing decisions, the tie and the dateline rules.
 #include "models/topology/dor_routing.h"
 
 namespace lq::topo {
 
-DorRouting::DorRouting(std::shared_ptr<const Torus> torus, bool dateline)
-    : RoutingFunction(torus), torus_(std::move(torus)), dateline_(dateline) {}
+DorRouting::DorRouting(std::shared_ptr<const Torus> torus, Dateline dateline,
+                       Tie tie)
+    : RoutingFunction(torus),
+      torus_(std::move(torus)),
+      dateline_(dateline),
+      tie_(tie) {}
 
 Result<RouteStep> DorRouting::Route(NodeId current, PortId in_port,
                                     VcClass in_vc, NodeId dst) const {
@@ -20,18 +24,28 @@ Result<RouteStep> DorRouting::Route(NodeId current, PortId in_port,
       continue;
     }
     const uint32_t ahead = (there + size - here) % size;
-    // 2*ahead <= size: the + way is shorter, or a tie broken toward +.
-    const bool plus = 2 * ahead <= size;
+    // The + way is shorter, or a tie that goes +. A tie is met only on
+    // entering the dimension: each hop after it is strictly shorter + or -.
+    const bool tie = 2 * ahead == size;
+    const bool plus =
+        2 * ahead < size || (tie && (tie_ == Tie::kPlus || here % 2 == 0));
     const PortId port = plus ? Torus::PlusPort(dim) : Torus::MinusPort(dim);
-    if (!dateline_) {
-      return RouteStep{port, 0};
-    }
     const bool same_dimension = in_port != torus.LocalPort(current) &&
                                 Torus::DimensionOf(in_port) == dim;
-    const bool crosses_dateline =
-        plus ? here == size - 1 : here == 0;  // The k-1 <-> 0 wrap link.
-    const VcClass vc = (same_dimension && in_vc == 1) || crosses_dateline;
-    return RouteStep{port, vc};
+    switch (dateline_) {
+      case Dateline::kOff:
+        return RouteStep{port, 0};
+      case Dateline::kAtWrap: {
+        const bool crosses_dateline =
+            plus ? here == size - 1 : here == 0;  // The k-1 <-> 0 wrap link.
+        const VcClass vc = (same_dimension && in_vc == 1) || crosses_dateline;
+        return RouteStep{port, vc};
+      }
+      case Dateline::kPerDimension: {
+        const bool wraps = plus ? there < here : there > here;
+        return RouteStep{port, same_dimension ? in_vc : VcClass{wraps}};
+      }
+    }
   }
   return RouteStep{torus.LocalPort(current), in_vc};
 }

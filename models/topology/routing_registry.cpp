@@ -42,13 +42,20 @@ RoutingResult MakeDor(const ComponentInfo& info,
   if (!torus) {
     return torus.error();
   }
-  Result<size_t> dateline = ParseChoice(
-      "dateline", ParamOrDefault(info, params, "dateline"), {"off", "on"});
+  Result<size_t> dateline =
+      ParseChoice("dateline", ParamOrDefault(info, params, "dateline"),
+                  {"off", "on", "per_dimension"});
   if (!dateline) {
     return dateline.error();
   }
-  return std::unique_ptr<RoutingFunction>(
-      std::make_unique<DorRouting>(*torus, *dateline == 1));
+  Result<size_t> tie = ParseChoice("tie", ParamOrDefault(info, params, "tie"),
+                                   {"plus", "parity"});
+  if (!tie) {
+    return tie.error();
+  }
+  return std::unique_ptr<RoutingFunction>(std::make_unique<DorRouting>(
+      *torus, static_cast<DorRouting::Dateline>(*dateline),
+      static_cast<DorRouting::Tie>(*tie)));
 }
 
 RoutingResult MakeAdaptive(const ComponentInfo& info,
@@ -134,10 +141,17 @@ RoutingResult MakeTable(const ComponentInfo& info,
 const std::vector<Entry>& Entries() {
   static const std::vector<Entry> entries = {
       {{"dor",
-        "torus: dimension order X,Y,Z.., shorter way round, + on a tie, "
-        "dateline VC classes (NET-4.2)",
-        {{"dateline", "on|off; off deadlocks rings of 3+ (experiments only)",
-          "on"}}},
+        "torus: dimension order X,Y,Z.., shorter way round, dateline VC "
+        "classes (NET-4.2)",
+        {{"dateline",
+          "on (class 1 from the wrap link) | per_dimension (class 1 for a "
+          "dimension whose way wraps) | off (deadlocks rings of 3+; "
+          "experiments only)",
+          "on"},
+         {"tie",
+          "a tie at k/2: plus, or parity (+ from even coordinates, - from "
+          "odd)",
+          "plus"}}},
        MakeDor},
       {{"adaptive",
         "torus: minimal adaptive on classes 2 and up, dor escape on classes "

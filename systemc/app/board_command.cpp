@@ -218,7 +218,7 @@ int RunBoard(const BoardOptions& options) {
         return BadInput(options.scenario_file + ": " + lossless.error().reason);
       }
       config.network.flow_control = lossless->flow;
-      config.network.router.vc_buffer_slots =
+      config.network.router.vc_buffer_flits =
           lossless->VcBufferSlots(profile->payload_bytes);
       cluster = std::make_unique<cluster::Cluster>("cluster", config, topology);
     }

@@ -43,6 +43,33 @@ struct StudyShape {
 
 }  // namespace
 
+namespace {
+
+net::RouterParams ScenarioRouterParams(const ParamSet& params) {
+  const auto integer = [&params](const char* key) {
+    return static_cast<unsigned>(params.Integer(key));
+  };
+  net::RouterParams router;
+  router.vc_classes = integer("net.vc_classes");
+  router.vc_sets = integer("net.vc_sets");
+  router.vc_buffer_flits = integer("router.vc_buffer_flits");
+  router.rc_cycles = integer("router.rc_cycles");
+  router.va_cycles = integer("router.va_cycles");
+  router.sa_cycles = integer("router.sa_cycles");
+  router.st_cycles = integer("router.st_cycles");
+  router.allocator =
+      net::ParseSwitchAllocator(params.Text("router.allocator")).value();
+  router.islip_iterations = integer("router.islip_iterations");
+  router.speedup = integer("router.speedup");
+  router.output_buffer_flits = integer("router.output_buffer_flits");
+  router.vc_reuse = net::ParseVcReuse(params.Text("router.vc_reuse")).value();
+  router.credit_cycles = integer("router.credit_cycles");
+  router.eject_any_vc = params.Text("router.eject_vc") == "any";
+  return router;
+}
+
+}  // namespace
+
 Result<net::RouterConfig> ScenarioRouterConfig(
     const ParamSet& params,
     std::shared_ptr<const topo::RoutingFunction> routing) {
@@ -51,24 +78,10 @@ Result<net::RouterConfig> ScenarioRouterConfig(
     return Fail("link.profile: " + profile.error().reason);
   }
   net::RouterConfig router;
+  static_cast<net::RouterParams&>(router) = ScenarioRouterParams(params);
   router.routing = std::move(routing);
-  router.vc_classes = static_cast<unsigned>(params.Integer("net.vc_classes"));
-  router.vc_sets = static_cast<unsigned>(params.Integer("net.vc_sets"));
-  router.vc_buffer_slots =
-      static_cast<unsigned>(params.Integer("router.vc_buffer_flits"));
   router.slot_bytes = profile->payload_bytes;
   router.clock_ns = 1.0 / params.Real("router.clock_ghz");
-  router.rc_cycles = static_cast<unsigned>(params.Integer("router.rc_cycles"));
-  router.va_cycles = static_cast<unsigned>(params.Integer("router.va_cycles"));
-  router.sa_cycles = static_cast<unsigned>(params.Integer("router.sa_cycles"));
-  router.st_cycles = static_cast<unsigned>(params.Integer("router.st_cycles"));
-  router.allocator =
-      net::ParseSwitchAllocator(params.Text("router.allocator")).value();
-  router.islip_iterations =
-      static_cast<unsigned>(params.Integer("router.islip_iterations"));
-  router.speedup = static_cast<unsigned>(params.Integer("router.speedup"));
-  router.output_buffer_slots =
-      static_cast<unsigned>(params.Integer("router.output_buffer_flits"));
   if (auto problem = net::RouterConfigProblem(router)) {
     return Fail(*problem);
   }
@@ -80,7 +93,7 @@ net::NetworkInterfaceConfig InterfaceFor(const net::RouterConfig& router) {
   ni.vc_classes = router.vc_classes;
   ni.vc_sets = router.vc_sets;
   ni.tc_map = net::DefaultTcMap(router.vc_sets);
-  ni.rx_buffer_slots = router.vc_buffer_slots;
+  ni.vc_buffer_flits = router.vc_buffer_flits;
   ni.slot_bytes = router.slot_bytes;
   ni.clock_ns = router.clock_ns;
   return ni;
@@ -130,6 +143,10 @@ Result<StudyShape> Shape(const ParamSet& params) {
   shape.config.link_latency =
       sc_time(router.clock_ns *
                   static_cast<double>(params.Integer("link.latency_cycles")),
+              SC_NS);
+  shape.config.interface_latency =
+      sc_time(router.clock_ns *
+                  static_cast<double>(params.Integer("net.interface_cycles")),
               SC_NS);
   shape.config.watchdog_window =
       sc_time(router.clock_ns *
@@ -213,8 +230,11 @@ struct StudyResult {
   uint64_t UnexplainedDrops() const {
     return dropped - (fault ? fault->failure_drops : 0);
   }
+  // A run of a fixed number of messages ends with every one delivered or
+  // dropped; a timed run may leave some in flight when it stops.
+  bool Complete() const { return timed || InFlight() == 0; }
   bool Ok() const {
-    return !deadlocked && UnexplainedDrops() == 0 &&
+    return !deadlocked && UnexplainedDrops() == 0 && Complete() &&
            (!fault || fault->Repaired()) &&
            (collective == nullptr || collective->done());
   }
@@ -231,7 +251,8 @@ void Measure(net::Network& network, StudyResult& result) {
     const net::TrafficSource& source = network.source(n);
     result.sent += source.sent();
     result.delivered += source.latencies_ns().size();
-    result.dropped += network.router(n).counters().Dropped();
+    result.dropped +=
+        network.router(n).counters().Dropped() + source.interface().refused();
     for (size_t i = 0; i < source.latencies_ns().size(); ++i) {
       result.Count(source.sent_ns()[i], source.latencies_ns()[i],
                    source.hops()[i]);
@@ -281,7 +302,7 @@ void PrintStudy(const std::string& scenario, uint64_t seed,
       static_cast<unsigned long long>(r.dropped),
       static_cast<unsigned long long>(r.dropped - r.UnexplainedDrops()),
       static_cast<unsigned long long>(r.InFlight()),
-      r.UnexplainedDrops() == 0 ? "OK" : "FAILED");
+      r.UnexplainedDrops() == 0 && r.Complete() ? "OK" : "FAILED");
   if (r.deadlocked) {
     std::fprintf(out, "  deadlock   at %.0f ns: %s\n", r.deadlock_at_ns,
                  r.deadlock_report.c_str());
@@ -346,17 +367,38 @@ std::string WriteStudyJson(const std::string& scenario, uint64_t seed,
 
 std::string DescribeShape(const StudyShape& shape) {
   const net::RouterConfig& r = shape.config.router;
-  char text[256];
+  const auto cycles = [&r](const sc_time& latency) {
+    return latency.to_seconds() * 1e9 / r.clock_ns;
+  };
+  char text[320];
   std::snprintf(
       text, sizeof(text),
       "%s, %s routing; %u VCs x %u flits of %zu B; RC/VA/SA/ST %u/%u/%u/%u "
       "cycles, %s allocator; links %.0f cycles",
       shape.topology->Describe().c_str(), shape.routing->Name().c_str(),
-      r.vc_classes * r.vc_sets, r.vc_buffer_slots, r.slot_bytes, r.rc_cycles,
-      r.va_cycles, r.sa_cycles, r.st_cycles,
+      r.vcs(), r.vc_buffer_flits, r.slot_bytes, r.rc_cycles, r.va_cycles,
+      r.sa_cycles, r.st_cycles,
       r.allocator == net::SwitchAllocator::kIslip ? "iSLIP" : "round-robin",
-      shape.config.link_latency.to_seconds() * 1e9 / r.clock_ns);
-  return text;
+      cycles(shape.config.link_latency));
+  std::string described = text;
+  // What departs from the spec's default router (NET-8), as set.
+  if (r.vc_reuse == net::VcReuse::kAfterTail) {
+    described += "; a VC's next packet after its tail";
+  }
+  if (r.credit_cycles > 0) {
+    described += "; credits +" + std::to_string(r.credit_cycles) +
+                 (r.credit_cycles == 1 ? " cycle" : " cycles");
+  }
+  if (r.eject_any_vc) {
+    described += "; ejects on any VC";
+  }
+  if (shape.config.interface_latency > sc_core::SC_ZERO_TIME) {
+    const double interface = cycles(shape.config.interface_latency);
+    std::snprintf(text, sizeof(text), "; interfaces %.0f cycle%s", interface,
+                  interface == 1 ? "" : "s");
+    described += text;
+  }
+  return described;
 }
 
 // Builds the Network of SystemC routers and runs it; `network` and
@@ -449,19 +491,11 @@ void RunOnCycleKernel(const StudyShape& shape, const ParamSet& params,
                       bool show_progress, StudyResult& result) {
   const net::RouterConfig& router = shape.config.router;
   net::CycleFabricConfig config;
-  config.vc_classes = router.vc_classes;
-  config.vc_sets = router.vc_sets;
-  config.vc_buffer_flits = router.vc_buffer_slots;
-  config.rc_cycles = router.rc_cycles;
-  config.va_cycles = router.va_cycles;
-  config.sa_cycles = router.sa_cycles;
-  config.st_cycles = router.st_cycles;
+  static_cast<net::RouterParams&>(config) = router;
   config.link_cycles =
       static_cast<unsigned>(params.Integer("link.latency_cycles"));
-  config.islip = router.allocator == net::SwitchAllocator::kIslip;
-  config.islip_iterations = router.islip_iterations;
-  config.speedup = router.speedup;
-  config.output_buffer_flits = router.output_buffer_slots;
+  config.interface_cycles =
+      static_cast<unsigned>(params.Integer("net.interface_cycles"));
   config.flits_per_packet = shape.flits_per_packet;
   config.initial_ttl = shape.config.interface.initial_ttl;
   config.packets_per_cycle = shape.config.traffic.packets_per_cycle;
@@ -569,10 +603,37 @@ std::vector<ParamSpec> NetworkStudyParamSpecs() {
       IntegerParam("router.output_buffer_flits",
                    "output queue per port, used with speedup (NET-8.11)", "32",
                    "flits", 1, 4096),
+      {"router.vc_reuse",
+       "when a VC serves its next packet after a tail wins the switch "
+       "(NET-8.3): same_cycle (decision 0030), or after_tail (the next "
+       "packet is routed from the next cycle, the output VC allocatable "
+       "then, as BookSim2's iq router does)",
+       "same_cycle",
+       "",
+       ParamType::kChoice,
+       0,
+       0,
+       {"same_cycle", "after_tail"}},
+      IntegerParam("router.credit_cycles",
+                   "cycles to process a credit from a neighbour (NET-8.2)", "0",
+                   "cycles", 0, 64),
+      {"router.eject_vc",
+       "the VC a packet leaving at the local port asks for (NET-8.3): same "
+       "(the one it arrived on) or any (any free VC of its set)",
+       "same",
+       "",
+       ParamType::kChoice,
+       0,
+       0,
+       {"same", "any"}},
       IntegerParam("link.latency_cycles",
                    "run.study network: an ideal link's slot and credit "
                    "latency",
                    "2", "cycles", 1, 1000000),
+      IntegerParam("net.interface_cycles",
+                   "run.study network: the channel between an interface and "
+                   "its router, each way",
+                   "0", "cycles", 0, 64),
       IntegerParam("sim.cycles",
                    "network study: cycles to run, warm-up included (0: send "
                    "traffic.messages_per_node each, then drain)",
@@ -617,7 +678,8 @@ void UseRouterPipelineKeys(const ParamSet& params, KeyUsage& usage) {
   usage.Use({"link.profile", "net.vc_classes", "net.vc_sets",
              "router.rc_cycles", "router.va_cycles", "router.sa_cycles",
              "router.st_cycles", "router.allocator", "router.speedup",
-             "router.output_buffer_flits"});
+             "router.output_buffer_flits", "router.vc_reuse",
+             "router.credit_cycles", "router.eject_vc"});
   usage.UseIf(params.Text("router.allocator") == "islip",
               {"router.islip_iterations"}, "router.allocator is rr");
 }
@@ -630,8 +692,8 @@ void UseRouterKeys(const ParamSet& params, KeyUsage& usage) {
 KeyUsage NetworkStudyKeys(const ParamSet& params) {
   KeyUsage usage;
   UseRouterKeys(params, usage);
-  usage.Use({"workload.name", "link.latency_cycles", "sim.watchdog_cycles",
-             "traffic.message_bytes"});
+  usage.Use({"workload.name", "link.latency_cycles", "net.interface_cycles",
+             "sim.watchdog_cycles", "traffic.message_bytes"});
   usage.Skip({"link.fidelity", "link.ber", "link.cable_m", "link.rtl_ports",
               "link.vcd_start_us", "link.vcd_length_us"},
              "its routers are joined by ideal links, with no link "
@@ -743,6 +805,12 @@ int RunNetworkStudy(const ParamSet& params, const RunOptions& options) {
   if (result.UnexplainedDrops() > 0) {
     std::fprintf(stderr, "lqemu run: %llu packets dropped (see the report)\n",
                  static_cast<unsigned long long>(result.UnexplainedDrops()));
+  }
+  if (!result.Complete()) {
+    std::fprintf(stderr,
+                 "lqemu run: %llu packets neither delivered nor dropped (see "
+                 "the report)\n",
+                 static_cast<unsigned long long>(result.InFlight()));
   }
   if (collective && !collective->done()) {
     std::fprintf(stderr,

@@ -100,7 +100,7 @@ Result<LosslessRouter> ScenarioLosslessRouter(
       static_cast<double>(phy::FlitTimePs(profile, profile.max_lanes)) / 1000;
   lossless.plan.flow.message_delay =
       sc_core::sc_time(lossless.router.clock_ns, sc_core::SC_NS);
-  lossless.router.vc_buffer_slots =
+  lossless.router.vc_buffer_flits =
       lossless.plan.VcBufferSlots(lossless.router.slot_bytes);
   return lossless;
 }

@@ -136,6 +136,12 @@ std::optional<std::string> ValidateTrafficStudy(const ParamSet& params) {
   if (const auto pattern = ScenarioTrafficPattern(params, cards); !pattern) {
     return pattern.error().reason;
   }
+  if (params.Text("traffic.pattern") == "uniform" &&
+      params.Text("traffic.self") == "1") {
+    return "traffic.self = 1: a card's transport connects to other cards, "
+           "not to itself (run.study network sends packets to the source "
+           "too)";
+  }
   if (auto fault = CheckStackFault(params, *plan)) {
     return fault;
   }

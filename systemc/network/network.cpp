@@ -43,8 +43,16 @@ Network::Network(const sc_core::sc_module_name& name,
     traffic.seed = config.traffic.seed + n;
     sources_.push_back(std::make_unique<TrafficSource>(
         ("source" + std::to_string(n)).c_str(), interface, traffic, pattern));
-    Connect(routers_.back()->port(routers_.back()->local_port()),
-            sources_.back()->socket());
+    link::SlotSocket& local =
+        routers_.back()->port(routers_.back()->local_port());
+    if (config.interface_latency > sc_core::SC_ZERO_TIME) {
+      interface_channels_.push_back(std::make_unique<SlotChannel>(
+          ("interface" + std::to_string(n)).c_str(), config.interface_latency));
+      Connect(local, interface_channels_.back()->a);
+      Connect(sources_.back()->socket(), interface_channels_.back()->b);
+    } else {
+      Connect(local, sources_.back()->socket());
+    }
     routers_.back()->registers().SetHooks(
         LocalPortHooks(sources_.back()->interface()));
   }

@@ -29,6 +29,8 @@ struct NetworkConfig {
   NetworkInterfaceConfig interface;  // node, nodes: per node
   TrafficConfig traffic;             // seed: per node (seed + node)
   sc_core::sc_time link_latency = sc_core::sc_time(2, sc_core::SC_NS);
+  // Between each interface and its router, each way (zero: joined directly).
+  sc_core::sc_time interface_latency = sc_core::SC_ZERO_TIME;
   // A deadlock is declared after this long without progress while packets
   // are held (zero: no watchdog); the simulation then stops if asked.
   sc_core::sc_time watchdog_window = sc_core::SC_ZERO_TIME;
@@ -103,6 +105,7 @@ class Network : public sc_core::sc_module {
   std::vector<std::unique_ptr<Router>> routers_;
   std::vector<std::unique_ptr<TrafficSource>> sources_;
   std::vector<std::unique_ptr<SlotChannel>> channels_;
+  std::vector<std::unique_ptr<SlotChannel>> interface_channels_;
   std::unique_ptr<DeadlockWatchdog> watchdog_;
   std::unique_ptr<FabricManager> fabric_manager_;
   std::vector<std::unique_ptr<ManagementAgent>> agents_;  // in band only

@@ -44,7 +44,7 @@ NetworkInterface::NetworkInterface(const sc_core::sc_module_name& name,
 
 void NetworkInterface::start_of_simulation() {
   for (unsigned v = 0; v < vcs_; ++v) {
-    socket.out->Credit(v, config_.rx_buffer_slots, sc_core::SC_ZERO_TIME);
+    socket.out->Credit(v, config_.vc_buffer_flits, sc_core::SC_ZERO_TIME);
   }
 }
 
@@ -79,7 +79,7 @@ void NetworkInterface::Restore() {
   next_vc_ = 0;
   for (unsigned v = 0; v < vcs_; ++v) {
     parsers_[v]->Reset();
-    socket.out->Credit(v, config_.rx_buffer_slots, sc_core::SC_ZERO_TIME);
+    socket.out->Credit(v, config_.vc_buffer_flits, sc_core::SC_ZERO_TIME);
   }
 }
 
@@ -233,7 +233,8 @@ void NetworkInterface::Put(link::Slot slot, const sc_core::sc_time& delay) {
   const sc_core::sc_time at = sc_core::sc_time_stamp() + delay;
   for (auto& event : parsers_.at(slot.vc)->Accept(slot.bytes)) {
     if (event.kind != SlotParser::Event::Kind::kPacket) {
-      continue;  // the router counts bad headers; nothing to deliver
+      ++refused_;  // a router sends only checked headers: a fault
+      continue;
     }
     Delivered delivered;
     delivered.header = event.header;

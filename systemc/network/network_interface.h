@@ -35,7 +35,7 @@ struct NetworkInterfaceConfig {
   uint32_t nodes = 1;
   unsigned vc_classes = 2;
   unsigned vc_sets = 2;
-  unsigned rx_buffer_slots = 64;  // room granted to the router per VC
+  unsigned vc_buffer_flits = 64;  // room granted to the router per VC (NET-8.1)
   size_t slot_bytes = 236;
   double clock_ns = 1.0;
   uint8_t initial_ttl = 64;  // net.initial_ttl
@@ -83,6 +83,9 @@ class NetworkInterface : public sc_core::sc_module, private link::SlotIf {
     on_mgmt_ = std::move(handler);
   }
   uint64_t mgmt_unclaimed() const { return mgmt_unclaimed_; }
+  // Packets that failed the receiver's checks here (NET-2.10): lost, and
+  // counted so that no loss goes unseen.
+  uint64_t refused() const { return refused_; }
   // Bytes queued for the router and not yet sent.
   size_t pending_bytes() const;
   // Notified whenever the local port admits a packet: room may have
@@ -155,6 +158,7 @@ class NetworkInterface : public sc_core::sc_module, private link::SlotIf {
   std::deque<WaitingPacket> waiting_mgmt_;
   std::function<void(Delivered)> on_mgmt_;
   uint64_t mgmt_unclaimed_ = 0;
+  uint64_t refused_ = 0;
   size_t waiting_bytes_ = 0;
   uint64_t admitted_ = 0;
   uint64_t lost_waiting_ = 0;  // waiting when the node failed

@@ -37,35 +37,9 @@ class Router::PortEnd : private link::SlotIf {
   unsigned port_;
 };
 
-std::optional<SwitchAllocator> ParseSwitchAllocator(const std::string& name) {
-  if (name == "rr") {
-    return SwitchAllocator::kRoundRobin;
-  }
-  if (name == "islip") {
-    return SwitchAllocator::kIslip;
-  }
-  return std::nullopt;
-}
-
 std::optional<std::string> RouterConfigProblem(const RouterConfig& config) {
-  const unsigned vcs = config.vc_classes * config.vc_sets;
-  if (vcs == 0 || vcs > 4) {
-    return "net.vc_sets x net.vc_classes = " + std::to_string(vcs) +
-           ": a link carries 1 to 4 VCs (NET-3.1)";
-  }
-  if (config.routing->VcClasses() > config.vc_classes) {
-    return "routing " + config.routing->Name() + " needs " +
-           std::to_string(config.routing->VcClasses()) +
-           " VC classes, net.vc_classes is " +
-           std::to_string(config.vc_classes) + " (NET-3.2)";
-  }
-  if (config.islip_iterations == 0) {
-    return "router.islip_iterations must be at least 1";
-  }
-  if (config.speedup == 0 || config.output_buffer_slots == 0) {
-    return "router.speedup and router.output_buffer_flits must be at least 1";
-  }
-  return std::nullopt;
+  return RouterParamsProblem(config, config.routing->VcClasses(),
+                             config.routing->Name());
 }
 
 Router::Router(const sc_core::sc_module_name& name, const RouterConfig& config)
@@ -75,10 +49,7 @@ Router::Router(const sc_core::sc_module_name& name, const RouterConfig& config)
       vcs_(config.vc_classes * config.vc_sets),
       period_(config.clock_ns, sc_core::SC_NS),
       va_round_((config.network_ports + 1) * vcs_),
-      switch_allocator_(config.network_ports + 1, vcs_,
-                        config.allocator == SwitchAllocator::kIslip
-                            ? config.islip_iterations
-                            : 0) {
+      switch_allocator_(config.network_ports + 1, vcs_, config.islip_rounds()) {
   if (auto problem = RouterConfigProblem(config)) {
     throw std::invalid_argument(std::string(this->name()) + ": " + *problem);
   }
@@ -177,7 +148,7 @@ void Router::start_of_simulation() {
   // Every input VC's buffer is free: grant it to the sender (NET-8.2).
   for (unsigned p = 0; p < port_count(); ++p) {
     for (unsigned v = 0; v < vcs_; ++v) {
-      port(p).out->Credit(v, config_.vc_buffer_slots, sc_core::SC_ZERO_TIME);
+      port(p).out->Credit(v, config_.vc_buffer_flits, sc_core::SC_ZERO_TIME);
     }
   }
 }
@@ -199,9 +170,14 @@ void Router::OnCredit(unsigned port, unsigned vc, unsigned count,
   if (failed_) {
     return;
   }
-  const sc_core::sc_time due = sc_core::sc_time_stamp() + delay;
+  // A credit from a neighbour is processed for router.credit_cycles before
+  // it may be spent (NET-8.2).
+  const sc_core::sc_time processing = port == local_port()
+                                          ? sc_core::SC_ZERO_TIME
+                                          : period_ * config_.credit_cycles;
+  const sc_core::sc_time due = sc_core::sc_time_stamp() + delay + processing;
   PushArrival(Arrival{due, next_arrival_++, port, true, vc, count, {}, false});
-  wake_.notify(delay);
+  wake_.notify(delay + processing);
 }
 
 void Router::Cycle() {
@@ -218,17 +194,25 @@ void Router::Cycle() {
   ran_once_ = true;
   last_cycle_ = now;
   DeliverUntil(now);
-  // Switch allocation before route computation and VC allocation (NET-8.3):
-  // an output VC whose holder's last slot wins the switch, and the packet
-  // queued behind that slot, are allocated in the same cycle.
-  // With internal speedup S, S rounds of it (NET-8.11).
+  // Switch allocation before route computation and VC allocation, or after
+  // them, as router.vc_reuse says (NET-8.3). Before: an output VC whose
+  // holder's last slot wins the switch, and the packet queued behind that
+  // slot, are allocated in the same cycle. With internal speedup S, S
+  // rounds of it (NET-8.11).
+  const bool after_tail = config_.vc_reuse == VcReuse::kAfterTail;
+  if (after_tail) {
+    RouteHeads(now);
+    AllocateVcs(now);
+  }
   for (unsigned round = 0; round < config_.speedup; ++round) {
     CollectRequests(now);
     switch_allocator_.Allocate(
         [this](unsigned port, unsigned vc) { Send(port, vc); });
   }
-  RouteHeads(now);
-  AllocateVcs(now);
+  if (!after_tail) {
+    RouteHeads(now);
+    AllocateVcs(now);
+  }
   for (const unsigned i : dirty_inputs_) {
     ReturnCredits(i);
   }
@@ -477,7 +461,7 @@ void Router::SetPortUp(unsigned port) {
     const uint64_t arrived_slots = in.arrived_bytes / config_.slot_bytes;
     const uint64_t freed_slots = FreedSlots(in);
     in.credits_returned = freed_slots;
-    const auto room = static_cast<unsigned>(config_.vc_buffer_slots -
+    const auto room = static_cast<unsigned>(config_.vc_buffer_flits -
                                             (arrived_slots - freed_slots));
     if (room > 0) {
       this->port(port).out->Credit(v, room, sc_core::SC_ZERO_TIME);
@@ -779,7 +763,13 @@ void Router::AllocateVcs(const sc_core::sc_time& now) {
       // adaptive packet asks for its escape only once that VC has a
       // credit: committed to a full escape VC it would block the adaptive
       // packets behind it (NET-4.3).
-      const unsigned o = choice ? *choice : index(head.out_port, head.out_vc);
+      unsigned o = choice ? *choice : index(head.out_port, head.out_vc);
+      if (!choice && head.out_port == local_port()) {
+        o = index(local_port(),
+                  EjectionVc(config_, head.out_vc, [&](unsigned out_vc) {
+                    return !output(local_port(), out_vc).owned;
+                  }));
+      }
       if (!choice && (outputs_[o].owned || port_down_[head.out_port] ||
                       paused(head.out_port, head.header.tc,
                              head.out_vc % config_.vc_classes) ||
@@ -796,9 +786,9 @@ void Router::AllocateVcs(const sc_core::sc_time& now) {
     if (head.adaptive) {
       head.adaptive = false;
       head.out_port = o / vcs_;
-      head.out_vc = o % vcs_;
       Enqueue(head);
     }
+    head.out_vc = o % vcs_;  // adaptive, or ejecting on another VC
     head.allocated = true;
     head.ready = now + period_ * config_.va_cycles;
     outputs_[o].owned = true;
@@ -854,7 +844,7 @@ bool Router::Sendable(unsigned port, unsigned vc, const sc_core::sc_time& now) {
 bool Router::OutputFull(unsigned port, const sc_core::sc_time& now) const {
   const unsigned pipeline = config_.sa_cycles + config_.st_cycles;
   return next_departure_[port] >
-         now + period_ * (pipeline + config_.output_buffer_slots);
+         now + period_ * (pipeline + config_.output_buffer_flits);
 }
 
 sc_core::sc_time Router::DepartureDelay(unsigned port) const {
@@ -912,6 +902,9 @@ void Router::Send(unsigned in_port, unsigned in_vc) {
             packet.bytes.begin() + packet.sent + chunk, slot.bytes.begin());
   const bool to_network = packet.out_port != local_port();
   progress_ = true;
+  if (packet.sent == 0 && !to_network && packet.out_vc != in_vc) {
+    EjectRouteHeader(slot.bytes.data(), packet.out_vc);  // NET-8.3
+  }
   if (packet.sent == 0 && to_network) {
     ForwardRouteHeader(slot.bytes.data(), packet.out_vc);  // NET-2.4
     if (packet.header.kind == static_cast<uint8_t>(PacketKind::kData)) {
@@ -955,6 +948,13 @@ void Router::Send(unsigned in_port, unsigned in_vc) {
     }
     in.packets.pop_front();
     --packets_held_;
+    if (config_.vc_reuse == VcReuse::kAfterTail && !in.packets.empty()) {
+      // The next packet reaches the head now and is routed from the next
+      // cycle (NET-8.3).
+      InputPacket& next = in.packets.front();
+      next.ready = std::max(next.ready, sc_core::sc_time_stamp() +
+                                            period_ * (1 + config_.rc_cycles));
+    }
   } else {
     // Later slots of the packet follow one cycle after another.
     packet.ready = sc_core::sc_time_stamp() + period_;

@@ -22,6 +22,7 @@
 #include "models/network/mgmt_message.h"
 #include "models/network/round_robin_round.h"
 #include "models/network/route_header.h"
+#include "models/network/router_params.h"
 #include "models/network/separable_allocator.h"
 #include "models/network/vc_stream.h"
 #include "models/topology/routing.h"
@@ -35,29 +36,17 @@ namespace lq::net {
 
 class RouterRegisters;
 
-// router.allocator (NET-8.5).
-enum class SwitchAllocator { kRoundRobin, kIslip };
-
-struct RouterConfig {
+// A router's parameters (RouterParams, shared with the cycle kernel) and
+// what places it in a node and on a clock.
+struct RouterConfig : RouterParams {
   topo::NodeId node = 0;
   unsigned network_ports = 0;  // P; port P is the local port
   bool local_port = true;      // false: a switch (NET-1), ports 0..P-1 only
   std::shared_ptr<const topo::RoutingFunction> routing;
-  uint32_t nodes = 1;             // N, for header checks (NET-2.10)
-  unsigned vc_classes = 2;        // net.vc_classes (C)
-  unsigned vc_sets = 2;           // net.vc_sets (S); S x C <= 4 (NET-3.1)
-  unsigned vc_buffer_slots = 64;  // router.vc_buffer_flits (NET-8.1)
-  size_t slot_bytes = 236;        // the links' payload slot (PHY-2.4)
-  double clock_ns = 1.0;          // router.clock
-  unsigned rc_cycles = 1;         // NET-8.4
-  unsigned va_cycles = 1;
-  unsigned sa_cycles = 1;
-  unsigned st_cycles = 1;
-  SwitchAllocator allocator = SwitchAllocator::kRoundRobin;
-  unsigned islip_iterations = 1;      // router.islip_iterations
-  unsigned speedup = 1;               // router.speedup (NET-8.11)
-  unsigned output_buffer_slots = 32;  // router.output_buffer_flits
-  uint16_t max_payload = 9216;        // net.max_payload
+  uint32_t nodes = 1;           // N, for header checks (NET-2.10)
+  size_t slot_bytes = 236;      // the links' payload slot (PHY-2.4)
+  double clock_ns = 1.0;        // router.clock
+  uint16_t max_payload = 9216;  // net.max_payload
 };
 
 // NET-8.9's counters.
@@ -413,11 +402,8 @@ class Router : public sc_core::sc_module {
   sc_core::sc_event wake_;
 };
 
-// Why `config` cannot make a router (NET-3.1 VC count, NET-3.2 classes for
-// its routing function, iSLIP iterations), or nothing.
+// Why `config` cannot make a router (RouterParamsProblem for its routing
+// function), or nothing.
 std::optional<std::string> RouterConfigProblem(const RouterConfig& config);
-
-// Parses a router.allocator value ("rr" or "islip").
-std::optional<SwitchAllocator> ParseSwitchAllocator(const std::string& name);
 
 }  // namespace lq::net

@@ -38,6 +38,7 @@ class TrafficSource : public sc_core::sc_module {
 
   link::SlotSocket& socket() { return ni_.socket; }
   NetworkInterface& interface() { return ni_; }
+  const NetworkInterface& interface() const { return ni_; }
   // The node failed: no more packets until Resume().
   void Stop() { halted_ = true; }
   // The node came back (NET-7.12): packets again, from the next trial on

@@ -872,15 +872,53 @@ def cycle_kernel_agrees_with_systemc(lqemu, work, scenarios):
 def NET_8_3_routers_saturate_near_the_bound(lqemu, work, scenarios):
     """Issue 6's saturation goal on 4x4x4, offered 1.0 on both kernels: the
     adaptive scenario's router accepts within 10 % of the bound (1 flit per
-    node per cycle, the injection port's), and dimension-order routing
-    accepts over 0.6, which needs one VC to pass a single-flit packet every
-    cycle (NET-8.3, decision 0030; the old order saturated at 0.42)."""
-    for scenario, floor in [("adaptive_4x4x4.yaml", 0.9), ("comparability_4x4x4.yaml", 0.6)]:
+    node per cycle, the injection port's), and dimension-order routing on
+    the spec's router accepts over 0.6, which needs one VC to pass a
+    single-flit packet every cycle (NET-8.3, decision 0030; the old order
+    saturated at 0.42)."""
+    for scenario, floor in [("adaptive_4x4x4.yaml", 0.9), ("dor_4x4x4.yaml", 0.6)]:
         for kernel in ["systemc", "cycle"]:
             stats = short_study_stats(lqemu, work, scenarios, scenario, kernel, "1.0")
             accepted = stats["network"]["accepted_flits_per_node_cycle"]
             expect(accepted >= floor, "%s on %s accepted %.4f flits/node/cycle, under %.1f"
                    % (scenario, kernel, accepted, floor))
+
+
+# BookSim2 on the comparability configuration
+# (../shared/reference/booksim2-torus-4x4x4.md): packet latency in cycles
+# by offered load, and the accepted throughput it saturates at.
+BOOKSIM2_4X4X4_LATENCY = {"0.02": 25.08, "0.3": 27.99, "0.45": 35.90}
+BOOKSIM2_4X4X4_SATURATION = 0.49
+
+
+def NET_8_3_the_comparability_router_matches_booksim2(lqemu, work, scenarios):
+    """Issue 39's calibration: comparability_4x4x4.yaml configures the
+    router BookSim2 builds (router.vc_reuse after_tail, NET-8.3, and the
+    keys its comments name), and lqemu's cycle kernel reproduces BookSim2's
+    latency within 5 % at zero load, 0.3 and 0.45, and its saturation
+    throughput (accepted at offered 0.7) within 5 %. The SystemC kernel
+    gives the same latency at 0.3 within 2 %."""
+    window = ["--set", "sim.cycles=30000", "--set", "sim.warmup_cycles=5000"]
+    measured = {}
+    for load, reference in BOOKSIM2_4X4X4_LATENCY.items():
+        stats = short_study_stats(lqemu, work, scenarios, "comparability_4x4x4.yaml", "cycle",
+                                  load, window)
+        latency = stats["network"]["latency_cycles"]["mean"]
+        measured[load] = latency
+        expect(abs(latency - reference) <= 0.05 * reference,
+               "at offered %s lqemu gives %.2f cycles, BookSim2 %.2f" % (load, latency, reference))
+    stats = short_study_stats(lqemu, work, scenarios, "comparability_4x4x4.yaml", "cycle",
+                              "0.7", window)
+    accepted = stats["network"]["accepted_flits_per_node_cycle"]
+    expect(abs(accepted - BOOKSIM2_4X4X4_SATURATION) <= 0.05 * BOOKSIM2_4X4X4_SATURATION,
+           "lqemu saturates at %.4f flits/node/cycle, BookSim2 near %.2f"
+           % (accepted, BOOKSIM2_4X4X4_SATURATION))
+    stats = short_study_stats(lqemu, work, scenarios, "comparability_4x4x4.yaml", "systemc",
+                              "0.3", SHORT_STUDY)
+    latency = stats["network"]["latency_cycles"]["mean"]
+    expect(abs(latency - measured["0.3"]) <= 0.02 * measured["0.3"],
+           "at 0.3 the SystemC kernel gives %.2f cycles, the cycle kernel %.2f"
+           % (latency, measured["0.3"]))
 
 
 def NET_8_11_speedup_saturates_8x8x8_near_the_bound(lqemu, work, scenarios):

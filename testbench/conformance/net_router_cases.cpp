@@ -739,7 +739,7 @@ void DropsForADownLinkAndGrantsAtLinkUp(RouterCaseContext& context) {
   }
   bench.dut().SetPortUp(kPlusX);
   sc_core::wait(sc_time(100, SC_NS));
-  const unsigned room = bench.config().router.vc_buffer_slots;
+  const unsigned room = bench.config().router.vc_buffer_flits;
   for (unsigned vc = 0; vc < vcs; ++vc) {
     const uint64_t grant = east.credits_granted(vc) - granted[vc];
     verdict.Expect(grant == room,

@@ -23,7 +23,9 @@ void RunTorus(benchmark::State& state, const char* dims, double load) {
       topo::CreateRouting("dor", topology, {{"dateline", "on"}}).value();
   auto pattern = std::shared_ptr<const TrafficPattern>(
       CreateTrafficPattern("uniform", topology->EndpointCount(), {}).value());
-  CycleFabricConfig config;
+  CycleFabricConfig config;  // the comparability scenarios' router
+  config.vc_sets = 1;
+  config.vc_buffer_flits = 8;
   config.link_cycles = 1;
   config.packets_per_cycle = load;
   CycleFabric fabric(routing, pattern, config);

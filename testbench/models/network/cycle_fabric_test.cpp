@@ -47,6 +47,15 @@ std::shared_ptr<const TrafficPattern> Uniform(uint32_t nodes) {
   return CreateTrafficPattern("uniform", nodes, {}).value();
 }
 
+// The classic router of the comparability scenarios: one VC set, 8-flit
+// buffers.
+CycleFabricConfig ClassicConfig() {
+  CycleFabricConfig config;
+  config.vc_sets = 1;
+  config.vc_buffer_flits = 8;
+  return config;
+}
+
 struct Outcome {
   std::vector<CycleDelivery> deliveries;
   uint64_t hop_sum = 0;
@@ -64,16 +73,18 @@ Outcome RunAll(CycleFabric& fabric, uint64_t limit) {
 
 // NET-8.4: a lone packet takes 1 cycle out of the interface, 4 in each of
 // the h + 1 routers, L on each of h links, and a cycle for each later
-// flit; one to itself takes 1 + 4. NET-8.11: a speedup changes none of it.
+// flit, and net.interface_cycles more each way; one to itself takes 1 + 4
+// and those. NET-8.11: a speedup changes none of it.
 TEST(CycleFabric, NET_8_4_ZeroLoadLatencyIsThePipelineSum) {
   // node 0 = (0,0,0) to node 42 = (2,2,2): 6 hops on a 4x4x4 torus.
   const auto routing =
       Routing("torus", {{"dims", "4x4x4"}}, "dor", {{"dateline", "on"}});
   for (const unsigned flits : {1u, 3u}) {
     for (const unsigned link : {1u, 2u}) {
-      CycleFabricConfig config;
+      CycleFabricConfig config = ClassicConfig();
       config.speedup = link;  // 1 and 2
       config.link_cycles = link;
+      config.interface_cycles = link - 1;  // 0 and 1, each way
       config.flits_per_packet = flits;
       config.packets_per_cycle = 0.5;
       config.packets_per_node = 1;
@@ -86,8 +97,8 @@ TEST(CycleFabric, NET_8_4_ZeroLoadLatencyIsThePipelineSum) {
       for (const CycleDelivery& d : outcome.deliveries) {
         const uint64_t hops = d.src == 0 ? 6 : 0;
         EXPECT_EQ(d.hops, hops);
-        EXPECT_EQ(d.delivered - d.created,
-                  1 + 4 * (hops + 1) + link * hops + (flits - 1))
+        EXPECT_EQ(d.delivered - d.created, 1 + 4 * (hops + 1) + link * hops +
+                                               (flits - 1) + 2 * (link - 1))
             << "from node " << d.src << ", " << flits << " flits, link "
             << link;
       }
@@ -106,7 +117,7 @@ TEST(CycleFabric, NET_8_3_BackToBackPacketsShareAnOutputVcEveryCycle) {
   for (uint32_t n = 0; n < 8; ++n) {
     next[n] = (n + 1) % 8;
   }
-  CycleFabricConfig config;
+  CycleFabricConfig config = ClassicConfig();
   config.packets_per_cycle = 1.0;
   config.packets_per_node = 20;
   CycleFabric fabric(routing, std::make_shared<FixedPattern>(next), config);
@@ -121,6 +132,98 @@ TEST(CycleFabric, NET_8_3_BackToBackPacketsShareAnOutputVcEveryCycle) {
     for (size_t i = 1; i < at.size(); ++i) {
       EXPECT_EQ(at[i] - at[i - 1], 1u) << "from " << src << ", packet " << i;
     }
+  }
+}
+
+// Each node of a ring of 8 sends `packets` single-flit packets to its +
+// neighbour, on one VC per port; the cycles between one source's
+// deliveries.
+std::vector<uint64_t> NeighbourGaps(const CycleFabricConfig& base,
+                                    unsigned packets) {
+  const auto routing =
+      Routing("torus", {{"dims", "8"}}, "dor", {{"dateline", "off"}});
+  std::map<uint32_t, uint32_t> next;
+  for (uint32_t n = 0; n < 8; ++n) {
+    next[n] = (n + 1) % 8;
+  }
+  CycleFabricConfig config = base;
+  config.vc_classes = 1;
+  config.packets_per_cycle = 1.0;
+  config.packets_per_node = packets;
+  CycleFabric fabric(routing, std::make_shared<FixedPattern>(next), config);
+  const Outcome outcome = RunAll(fabric, 10000);
+  std::vector<uint64_t> at;
+  for (const CycleDelivery& d : outcome.deliveries) {
+    if (d.src == 0) {
+      at.push_back(d.delivered);
+    }
+  }
+  EXPECT_EQ(at.size(), packets);
+  std::vector<uint64_t> gaps;
+  for (size_t i = 1; i < at.size(); ++i) {
+    gaps.push_back(at[i] - at[i - 1]);
+  }
+  return gaps;
+}
+
+// NET-8.3, router.vc_reuse: with one VC per port, back-to-back packets
+// leave one per cycle when the VC is reused in the cycle its tail leaves,
+// and one every 3 cycles after_tail: the next packet is routed the cycle
+// after the tail wins the switch, allocated the next, switched the next.
+TEST(CycleFabric, NET_8_3_AfterTailAnInputVcPassesAPacketEveryThirdCycle) {
+  CycleFabricConfig config = ClassicConfig();
+  for (const uint64_t gap : NeighbourGaps(config, 12)) {
+    EXPECT_EQ(gap, 1u) << "same_cycle";
+  }
+  config.vc_reuse = VcReuse::kAfterTail;
+  for (const uint64_t gap : NeighbourGaps(config, 12)) {
+    EXPECT_EQ(gap, 3u) << "after_tail";
+  }
+}
+
+// NET-8.2, router.credit_cycles: with a 1-flit buffer each packet waits for
+// the credit of the one before, so processing a credit for 3 cycles more
+// spaces the packets 3 cycles further apart.
+TEST(CycleFabric, NET_8_2_CreditCyclesLengthenTheCreditLoop) {
+  CycleFabricConfig config = ClassicConfig();
+  config.vc_buffer_flits = 1;
+  const std::vector<uint64_t> prompt = NeighbourGaps(config, 12);
+  config.credit_cycles = 3;
+  const std::vector<uint64_t> delayed = NeighbourGaps(config, 12);
+  ASSERT_EQ(prompt.size(), delayed.size());
+  for (size_t i = 2; i < prompt.size(); ++i) {  // once the loop is full
+    EXPECT_EQ(delayed[i], prompt[i] + 3) << "packet " << i;
+  }
+}
+
+// NET-8.3, router.eject_vc: two packets reaching node (0,0) of a 4x4 torus
+// at once on VC class 0 of two ports ask for the local port's VC 0 and
+// leave 2 cycles apart after_tail; with eject_vc any the second takes VC 1
+// and follows the first at once.
+TEST(CycleFabric, NET_8_3_EjectingOnAnyVcLetsTwoPacketsOutBackToBack) {
+  const auto routing =
+      Routing("torus", {{"dims", "4x4"}}, "dor", {{"dateline", "on"}});
+  for (const bool any : {false, true}) {
+    CycleFabricConfig config = ClassicConfig();
+    config.vc_reuse = VcReuse::kAfterTail;
+    config.eject_any_vc = any;
+    config.packets_per_cycle = 1.0;
+    config.packets_per_node = 1;
+    // (1,0) and (0,1) to (0,0), one hop each the minus way: class 0.
+    CycleFabric fabric(routing,
+                       std::make_shared<FixedPattern>(
+                           std::map<uint32_t, uint32_t>{{1, 0}, {4, 0}}),
+                       config);
+    const Outcome outcome = RunAll(fabric, 1000);
+    std::vector<uint64_t> at;
+    for (const CycleDelivery& d : outcome.deliveries) {
+      if (d.dst == 0 && d.src != 0) {
+        at.push_back(d.delivered);
+      }
+    }
+    ASSERT_EQ(at.size(), 2u);
+    std::sort(at.begin(), at.end());
+    EXPECT_EQ(at[1] - at[0], any ? 1u : 2u) << (any ? "any" : "same");
   }
 }
 
@@ -159,7 +262,7 @@ Saturation Saturate(const CycleFabricConfig& base,
 TEST(CycleFabric, NET_8_11_SpeedupLiftsSaturationButNotTheOutputRate) {
   const auto routing =
       Routing("torus", {{"dims", "4x4x4"}}, "dor", {{"dateline", "on"}});
-  CycleFabricConfig config;
+  CycleFabricConfig config = ClassicConfig();
   const Saturation plain = Saturate(config, routing);
   config.speedup = 2;
   const Saturation doubled = Saturate(config, routing);
@@ -175,7 +278,7 @@ TEST(CycleFabric, NET_8_11_SpeedupLiftsSaturationButNotTheOutputRate) {
 // packets behind it. (0.41 with the rule and 0.24 without when this was
 // written; the SystemC router's test is alike.)
 TEST(CycleFabric, NET_4_3_AdaptivePacketsAskForTheEscapeOnlyWithACredit) {
-  CycleFabricConfig config;
+  CycleFabricConfig config = ClassicConfig();
   config.vc_classes = 3;
   config.vc_buffer_flits = 4;
   const Saturation saturated =
@@ -192,7 +295,7 @@ TEST(CycleFabric, EveryPacketArrivesOnceOverAMinimalPath) {
   const auto routing =
       Routing("torus", {{"dims", "4x4x4"}}, "dor", {{"dateline", "on"}});
   for (const unsigned speedup : {1u, 3u}) {
-    CycleFabricConfig config;
+    CycleFabricConfig config = ClassicConfig();
     config.speedup = speedup;
     config.output_buffer_flits = 1;
     config.flits_per_packet = 2;
@@ -222,7 +325,7 @@ TEST(CycleFabric, NET_4_7_BrokenVcAssignmentDeadlocksAndIsNamed) {
   for (const std::string dateline : {"off", "on"}) {
     const auto routing =
         Routing("torus", {{"dims", "8"}}, "dor", {{"dateline", dateline}});
-    CycleFabricConfig config;
+    CycleFabricConfig config = ClassicConfig();
     config.vc_buffer_flits = 2;
     config.flits_per_packet = 3;
     config.packets_per_cycle = 0.9;
@@ -267,9 +370,10 @@ TEST(CycleFabric, OtherAllocatorsAndRoutingFunctionsDeliverEverything) {
   };
   for (const Case& c : cases) {
     const auto routing = Routing(c.topology, c.shape, c.routing, c.params);
-    CycleFabricConfig config;
+    CycleFabricConfig config = ClassicConfig();
     config.vc_classes = c.classes;
-    config.islip = c.islip;
+    config.allocator =
+        c.islip ? SwitchAllocator::kIslip : SwitchAllocator::kRoundRobin;
     config.islip_iterations = 2;
     config.packets_per_cycle = 0.3;
     config.packets_per_node = 100;
@@ -285,7 +389,7 @@ TEST(CycleFabric, OtherAllocatorsAndRoutingFunctionsDeliverEverything) {
 TEST(CycleFabric, RefusesARouterWithoutTheClassesItsRoutingNeeds) {
   const auto routing =
       Routing("torus", {{"dims", "4x4x4"}}, "dor", {{"dateline", "on"}});
-  CycleFabricConfig config;
+  CycleFabricConfig config = ClassicConfig();
   config.vc_classes = 1;
   EXPECT_THROW(CycleFabric(routing, Uniform(64), config),
                std::invalid_argument);

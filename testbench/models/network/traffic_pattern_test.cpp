@@ -31,6 +31,19 @@ TEST(TrafficPatternTest, UniformNeverPicksTheSourceAndCoversTheRest) {
   }
 }
 
+TEST(TrafficPatternTest, UniformWithSelfPicksEveryNodeTheSourceToo) {
+  const auto uniform = Make("uniform", 8, {{"self", "1"}});
+  std::mt19937_64 random(1);
+  std::vector<int> hits(8, 0);
+  for (int i = 0; i < 80000; ++i) {
+    ++hits[uniform->Destination(3, random)];
+  }
+  for (uint32_t n = 0; n < 8; ++n) {
+    EXPECT_NEAR(hits[n], 10000, 400) << "node " << n << " equally likely";
+  }
+  EXPECT_FALSE(CreateTrafficPattern("uniform", 8, {{"self", "2"}}).ok());
+}
+
 TEST(TrafficPatternTest, BitPatternsPermuteTheNodeId) {
   std::mt19937_64 random(1);
   const auto transpose = Make("transpose", 16);

@@ -104,7 +104,7 @@ TEST(AdaptiveRouting, NET_4_3_EqualPortsAreSharedAmongFlows) {
 TEST(AdaptiveRouting, NET_4_3_EscapeClassesFollowDorExactly) {
   const std::shared_ptr<const Torus> torus = MakeTorus({4, 4, 4});
   const AdaptiveRouting routing(torus);
-  const DorRouting dor(torus, true);
+  const DorRouting dor(torus, DorRouting::Dateline::kAtWrap);
   for (NodeId here = 0; here < torus->NodeCount(); ++here) {
     for (PortId in_port = 0; in_port <= torus->LocalPort(here); ++in_port) {
       for (VcClass in_vc = 0; in_vc < 2; ++in_vc) {
@@ -125,7 +125,7 @@ TEST(AdaptiveRouting, NET_4_3_EscapeClassesFollowDorExactly) {
 TEST(AdaptiveRouting, NET_4_3_LeavingAnAdaptiveClassIsDorAsIfInjectedHere) {
   const std::shared_ptr<const Torus> torus = MakeTorus({4, 4, 4});
   const AdaptiveRouting routing(torus, 2);
-  const DorRouting dor(torus, true);
+  const DorRouting dor(torus, DorRouting::Dateline::kAtWrap);
   for (NodeId here = 0; here < torus->NodeCount(); ++here) {
     for (NodeId dst = 0; dst < torus->NodeCount(); ++dst) {
       const Result<RouteStep> injected =

@@ -33,7 +33,7 @@ double PeakRssMiB() {
 
 void BM_DorRoute4x8x8(benchmark::State& state) {
   const std::shared_ptr<const Torus> torus = MakeTorus({4, 8, 8});
-  const DorRouting dor(torus, true);
+  const DorRouting dor(torus, DorRouting::Dateline::kAtWrap);
   const NodeId nodes = torus->NodeCount();
   const PortId in_port = Torus::MinusPort(0);
   NodeId current = 0;

@@ -63,7 +63,7 @@ TEST(PfcOverLinksTest, TRN_8_3_PfcMessagesRideTheLinksControlFlits) {
     network.router.routing = routing;
     network.router.nodes = kNodes;
     network.router.clock_ns = kRouterClockNs;
-    network.router.vc_buffer_slots = 64;  // 15,104 B: XOFF plus a link's worth
+    network.router.vc_buffer_flits = 64;  // 15,104 B: XOFF plus a link's worth
     network.interface.node = static_cast<uint16_t>(n);
     network.interface.nodes = kNodes;
     network.interface.clock_ns = kRouterClockNs;

@@ -31,7 +31,7 @@ std::unique_ptr<Network> SaturatedRing(const char* name, const char* dateline) {
       CreateTrafficPattern("uniform", kNodes, {}).value();
   NetworkConfig config;
   config.router.slot_bytes = 64;
-  config.router.vc_buffer_slots = 2;
+  config.router.vc_buffer_flits = 2;
   config.interface.slot_bytes = 64;
   config.traffic.packets_per_cycle = 0.5;  // far beyond saturation
   config.traffic.payload_bytes = 200;      // 4 slots with the header

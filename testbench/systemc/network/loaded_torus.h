@@ -41,7 +41,7 @@ inline LoadedTorus MakeLoadedTorus(const FabricManagerConfig& fm,
   torus.topology = topo::CreateTopology("torus", {{"dims", "4x4"}}).value();
   torus.dor = topo::CreateRouting("dor", torus.topology, {}).value();
   NetworkConfig config;
-  config.router.vc_buffer_slots = 4;
+  config.router.vc_buffer_flits = 4;
   config.traffic.packets_per_cycle = 0.12;
   config.traffic.payload_bytes = 600;  // 3 slots: worms span hops
   config.traffic.stop = stop;

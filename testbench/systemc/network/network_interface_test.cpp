@@ -1,6 +1,7 @@
 // Tests of the network interface at the router's local port: one slot per
 // cycle (NET-8.8, docs/spec/net.md section 8) even when the router hands
-// a credit back in the very delta the slot leaves.
+// a credit back in the very delta the slot leaves, and a packet that fails
+// the receiver's checks counted, not lost unseen (NET-2.10).
 #include "systemc/network/network_interface.h"
 
 #include <gtest/gtest.h>
@@ -62,6 +63,43 @@ TEST(NetworkInterface, NET_8_8_SendsAtMostOneSlotPerCycle) {
     EXPECT_GE(port.arrivals[i] - port.arrivals[i - 1], sc_time(1, SC_NS))
         << "slots " << i - 1 << " and " << i << " in one cycle";
   }
+}
+
+// A slot holding one whole packet to node 1, whose header names `header_vc`.
+link::Slot PacketSlot(unsigned slot_vc, unsigned header_vc, size_t slot_bytes) {
+  RouteHeader header;
+  header.kind = static_cast<uint8_t>(PacketKind::kData);
+  header.dst = 1;
+  header.vc = static_cast<uint8_t>(header_vc);
+  header.ttl = 64;
+  header.len = 64;
+  link::Slot slot;
+  slot.vc = slot_vc;
+  slot.bytes.assign(slot_bytes, 0);
+  EncodeRouteHeader(header, slot.bytes.data());
+  return slot;
+}
+
+TEST(NetworkInterface, NET_2_10_APacketFailingTheChecksIsCountedAsRefused) {
+  NetworkInterfaceConfig config;
+  config.node = 1;
+  config.nodes = 2;
+  config.vc_classes = 2;
+  config.vc_sets = 1;
+  config.tc_map = DefaultTcMap(1);
+  std::vector<Delivered> delivered;
+  NetworkInterface ni("ni", config, [&delivered](Delivered d) {
+    delivered.push_back(std::move(d));
+  });
+  EagerLocalPort port("port");
+  Connect(ni.socket, port.socket);
+  sc_core::sc_start(sc_time(1, SC_NS));
+  port.socket.out->Put(PacketSlot(0, 0, config.slot_bytes), sc_time(1, SC_NS));
+  // Check 4: the header names VC 0, the slot came on VC 1.
+  port.socket.out->Put(PacketSlot(1, 0, config.slot_bytes), sc_time(2, SC_NS));
+  sc_core::sc_start(sc_time(10, SC_NS));
+  EXPECT_EQ(delivered.size(), 1u);
+  EXPECT_EQ(ni.refused(), 1u);
 }
 
 }  // namespace

@@ -10,7 +10,7 @@ inline NetworkConfig OneSetConfig(unsigned classes, unsigned slots) {
   NetworkConfig config;
   config.router.vc_classes = classes;
   config.router.vc_sets = 1;
-  config.router.vc_buffer_slots = slots;
+  config.router.vc_buffer_flits = slots;
   config.interface.vc_classes = classes;
   config.interface.vc_sets = 1;
   config.interface.tc_map = DefaultTcMap(1);

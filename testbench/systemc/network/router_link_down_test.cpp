@@ -41,7 +41,7 @@ TEST(RouterLinkDownTest, NET_7_1_CutWormIsAbortedAndCountedOnce) {
     config.routing = dor;
     config.nodes = kNodes;
     config.slot_bytes = kSlotBytes;
-    config.vc_buffer_slots = 4;
+    config.vc_buffer_flits = 4;
     nodes.push_back(MakeRouterNode(config, delivered));
   }
   std::vector<std::unique_ptr<SlotChannel>> channels;

@@ -33,7 +33,7 @@ inline RouterConfig SmallRouterConfig(
   config.routing = std::move(routing);
   config.nodes = topology.NodeCount();
   config.slot_bytes = slot_bytes;
-  config.vc_buffer_slots = 8;
+  config.vc_buffer_flits = 8;
   return config;
 }
 
@@ -46,7 +46,7 @@ inline RouterNode MakeRouterNode(const RouterConfig& config,
   ni.node = static_cast<uint16_t>(config.node);
   ni.nodes = config.nodes;
   ni.slot_bytes = config.slot_bytes;
-  ni.rx_buffer_slots = config.vc_buffer_slots;
+  ni.vc_buffer_flits = config.vc_buffer_flits;
   ni.vc_classes = config.vc_classes;
   ni.vc_sets = config.vc_sets;
   ni.tc_map = DefaultTcMap(config.vc_sets);

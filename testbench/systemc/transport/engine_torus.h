@@ -158,7 +158,7 @@ inline TorusOptions LosslessTorusOptions(const std::string& congestion,
   flow.ecn[kDataPriority] = EcnProfileNamed(marking).value();
   const size_t slot = options.router.slot_bytes;
   options.router.clock_ns = kLosslessClockNs;
-  options.router.vc_buffer_slots = static_cast<unsigned>(
+  options.router.vc_buffer_flits = static_cast<unsigned>(
       (LosslessBufferBytes(flow.pfc_params) + slot - 1) / slot);
   options.engine.interface.clock_ns = kLosslessClockNs;
   options.engine.congestion = congestion;
