@@ -6,8 +6,10 @@
 #include <limits>
 #include <stdexcept>
 
+#include "models/network/output_unit.h"
 #include "models/network/round_robin_round.h"
 #include "models/network/separable_allocator.h"
+#include "models/network/vc_allocator.h"
 #include "models/network/wait_cycle.h"
 
 namespace lq::net {
@@ -44,25 +46,19 @@ struct CycleFabric::Router {
     uint32_t freed = 0;  // flits gone since credits were last returned
     bool empty() const { return size == 0; }
   };
-  struct OutputVc {
-    bool owned = false;
-    uint32_t credits = 0;
-  };
-  Router(uint32_t node_id, unsigned network_ports, bool endpoint, unsigned vcs,
-         unsigned buffer, unsigned islip_iterations)
+  Router(uint32_t node_id, unsigned network_ports, bool endpoint,
+         const RouterParams& params)
       : node(node_id),
         local(network_ports),
         ports(network_ports + (endpoint ? 1 : 0)),
         far(network_ports, topo::PortRef{kNoNode, 0}),
-        capacity(buffer + 1),
-        inputs(ports * vcs),
-        pool(ports * vcs * capacity),
-        occupied((ports * vcs + 63) / 64, 0),
-        outputs(ports * vcs),
-        va_next(ports * vcs, 0),
-        va_round(ports * vcs),
-        switch_allocator(ports, vcs, islip_iterations),
-        next_departure(ports, 0) {
+        capacity(params.vc_buffer_flits + 1),
+        inputs(ports * params.vcs()),
+        pool(ports * params.vcs() * capacity),
+        occupied((ports * params.vcs() + 63) / 64, 0),
+        outputs(ports, params, 1),
+        va(ports * params.vcs(), ports * params.vcs()),
+        switch_allocator(ports, params.vcs(), params.islip_rounds()) {
     for (size_t i = 0; i < inputs.size(); ++i) {
       inputs[i].first = static_cast<uint32_t>(i * capacity);
     }
@@ -109,14 +105,12 @@ struct CycleFabric::Router {
   std::vector<InputVc> inputs;     // [port][vc]
   std::vector<Entry> pool;
   std::vector<uint64_t> occupied;  // a bit per input VC holding packets
-  std::vector<OutputVc> outputs;   // [port][vc]
-  std::vector<unsigned> va_next;   // VC allocation's pointers, per output VC
-  RoundRobinRound va_round;
+  OutputUnit outputs;              // ticks are cycles
+  VcAllocator va;
   SeparableAllocator switch_allocator;
   std::vector<unsigned> dirty;  // inputs with freed flits
   std::vector<topo::PortId> candidates;
-  std::vector<uint64_t> next_departure;  // per output port (NET-8.11)
-  uint64_t held = 0;                     // packets in input VCs
+  uint64_t held = 0;  // packets in input VCs
   bool busy = false;
 };
 
@@ -158,21 +152,20 @@ CycleFabric::CycleFabric(std::shared_ptr<const topo::RoutingFunction> routing,
   for (topo::NodeId n = 0; n < topology.NodeCount(); ++n) {
     const unsigned ports = topology.PortCount(n);
     auto router =
-        std::make_unique<Router>(n, ports, topology.IsEndpoint(n), vcs_,
-                                 config.vc_buffer_flits, config.islip_rounds());
+        std::make_unique<Router>(n, ports, topology.IsEndpoint(n), config);
     for (topo::PortId p = 0; p < ports; ++p) {
       if (auto far = topology.Neighbour(n, p)) {
         router->far[p] = *far;
         links_ += far->node > n || (far->node == n && far->port > p);
         for (unsigned v = 0; v < vcs_; ++v) {
-          router->outputs[p * vcs_ + v].credits = config.vc_buffer_flits;
+          router->outputs.Reset(p * vcs_ + v, config.vc_buffer_flits);
         }
       }
     }
     if (topology.IsEndpoint(n)) {
       for (unsigned v = 0; v < vcs_; ++v) {
-        router->outputs[router->local * vcs_ + v].credits =
-            std::numeric_limits<uint32_t>::max();  // the interface sinks all
+        router->outputs.Reset(  // the interface sinks all
+            router->local * vcs_ + v, std::numeric_limits<uint32_t>::max());
       }
     }
     routers_.push_back(std::move(router));
@@ -295,7 +288,7 @@ void CycleFabric::DeliverEvents() {
       if (event.port == router.local) {
         sources_[event.node].credits[event.vc] += event.packet;
       } else {
-        router.outputs[i].credits += event.packet;
+        router.outputs.Grant(i, event.packet);
       }
       continue;
     }
@@ -365,8 +358,6 @@ void CycleFabric::StepRouter(Router& r) {
 // full (NET-8.11) takes no request.
 void CycleFabric::AllocateSwitch(Router& r) {
   const unsigned flits = config_.flits_per_packet;
-  const uint64_t full = now_ + config_.sa_cycles + config_.st_cycles +
-                        config_.output_buffer_flits;
   SeparableAllocator& allocator = r.switch_allocator;
   allocator.Clear();
   unsigned last_port = kNone;
@@ -393,8 +384,7 @@ void CycleFabric::AllocateSwitch(Router& r) {
       const Entry& head = r.front(in);
       if (head.discard || !head.allocated || head.ready > now_ ||
           head.arrived == head.sent ||
-          r.outputs[head.out_port * vcs_ + head.out_vc].credits == 0 ||
-          r.next_departure[head.out_port] > full) {
+          !r.outputs.CanSend(head.out_port * vcs_ + head.out_vc, now_)) {
         continue;
       }
       allocator.Request(p, v, head.out_port);
@@ -413,17 +403,14 @@ void CycleFabric::SendFlit(Router& r, unsigned p, unsigned v) {
   ++head.sent;
   ++in.freed;
   r.dirty.push_back(p * vcs_ + v);
-  Router::OutputVc& out = r.outputs[head.out_port * vcs_ + head.out_vc];
-  --out.credits;
+  const unsigned o = head.out_port * vcs_ + head.out_vc;
+  r.outputs.Spend(o);
   ++flits_switched_;
   last_progress_ = now_;
   // Switch allocation and crossbar traversal: the flit leaves that many
   // cycles after the grant, or in turn after the flits waiting at its
   // output (NET-8.11).
-  uint64_t& next_departure = r.next_departure[head.out_port];
-  const uint64_t departs =
-      std::max(now_ + config_.sa_cycles + config_.st_cycles, next_departure);
-  next_departure = departs + 1;
+  const uint64_t departs = r.outputs.BookDeparture(head.out_port, now_);
   const uint64_t leaves = departs - now_;
   if (head.out_port == r.local) {
     if (head.sent == flits) {
@@ -447,7 +434,7 @@ void CycleFabric::SendFlit(Router& r, unsigned p, unsigned v) {
               static_cast<uint8_t>(head.out_vc), false, head.packet});
   }
   if (head.sent == flits) {
-    out.owned = false;
+    r.outputs.Release(o);
     r.pop_front(p * vcs_ + v);
     --r.held;
     if (config_.vc_reuse == VcReuse::kAfterTail && !in.empty()) {
@@ -461,14 +448,13 @@ void CycleFabric::SendFlit(Router& r, unsigned p, unsigned v) {
   }
 }
 
-// Route computation (NET-4, NET-8.4) and VC allocation: round-robin per
-// output VC (NET-8.3); an adaptive packet asks for the free productive VC
-// with the most credits, else for its escape if that has a credit. It comes
-// after switch allocation, so an output VC whose last flit just won the switch,
-// and the packet behind that flit, are allocated in this cycle.
+// Route computation (NET-4, NET-8.4) and VC allocation (NET-8.3, NET-4.3:
+// WantedOutputVc and VcAllocator). It comes after switch allocation, or
+// before it, as router.vc_reuse says (StepRouter).
 void CycleFabric::AllocateVcs(Router& r) {
-  const unsigned inputs = r.ports * vcs_;
-  r.va_round.Clear();
+  const VcChoiceContext at{config_, *routing_, r.node, r.local, r.outputs};
+  const auto open = [](unsigned, unsigned) { return true; };
+  r.va.Clear();
   r.ForEachOccupied([&](unsigned i) {
     Entry& head = r.front(r.inputs[i]);
     if (head.allocated || head.ready > now_) {
@@ -480,54 +466,22 @@ void CycleFabric::AllocateVcs(Router& r) {
     if (head.discard) {
       return;
     }
-    unsigned o = kNone;
-    if (head.adaptive) {
-      const PacketRecord& packet = packets_[head.packet];
-      const auto [lowest, end] =
-          routing_->AdaptiveVcs(i % vcs_, config_.vc_classes);
-      routing_->AdaptivePorts(r.node, packet.dst, r.candidates);
-      const size_t count = r.candidates.size();
-      const size_t first =
-          topo::RoutingFunction::FirstCandidate(packet.src, packet.dst, count);
-      for (size_t k = 0; k < count; ++k) {
-        const topo::PortId port = r.candidates[(first + k) % count];
-        for (unsigned out_vc = lowest; out_vc < end; ++out_vc) {
-          const unsigned c = port * vcs_ + out_vc;
-          const Router::OutputVc& out = r.outputs[c];
-          if (!out.owned && out.credits > 0 &&
-              (o == kNone || out.credits > r.outputs[o].credits)) {
-            o = c;
-          }
-        }
-      }
+    const PacketRecord& packet = packets_[head.packet];
+    const RoutedHead routed{packet.src,    packet.dst,  i % vcs_,
+                            head.out_port, head.out_vc, head.adaptive};
+    if (const auto o = WantedOutputVc(at, routed, open, r.candidates)) {
+      r.va.Request(i, *o);
     }
-    if (o == kNone) {
-      // The escape step, or a deterministic one. An adaptive packet asks
-      // for its escape only once that VC has a credit: committed to a
-      // full escape VC it would block its input VC's adaptive packets.
-      o = head.out_port * vcs_ + head.out_vc;
-      if (head.out_port == r.local) {
-        o = r.local * vcs_ + EjectionVc(config_, head.out_vc, [&](unsigned v) {
-              return !r.outputs[r.local * vcs_ + v].owned;
-            });
-      }
-      if (r.outputs[o].owned || (head.adaptive && r.outputs[o].credits == 0)) {
-        return;
-      }
-    }
-    r.va_round.Offer(o, i, RoundRobinRound::Distance(i, r.va_next[o], inputs));
   });
-  for (const unsigned o : r.va_round.touched()) {
-    const unsigned i = r.va_round.winner(o);
+  r.va.Allocate([&](unsigned i, unsigned o) {
     Entry& head = r.front(r.inputs[i]);
     head.adaptive = false;
     head.out_port = static_cast<uint16_t>(o / vcs_);
     head.out_vc = static_cast<uint8_t>(o % vcs_);
     head.allocated = true;
     head.ready = now_ + config_.va_cycles;
-    r.outputs[o].owned = true;
-    r.va_next[o] = (i + 1) % inputs;
-  }
+    r.outputs.Take(o);
+  });
 }
 
 // The packet at the head of input `i` of `r` takes its route (NET-4), or is

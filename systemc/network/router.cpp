@@ -48,7 +48,8 @@ Router::Router(const sc_core::sc_module_name& name, const RouterConfig& config)
       routing_(config.routing),
       vcs_(config.vc_classes * config.vc_sets),
       period_(config.clock_ns, sc_core::SC_NS),
-      va_round_((config.network_ports + 1) * vcs_),
+      outputs_(config.network_ports + 1, config, period_.value()),
+      va_((config.network_ports + 1) * vcs_, (config.network_ports + 1) * vcs_),
       switch_allocator_(config.network_ports + 1, vcs_, config.islip_rounds()) {
   if (auto problem = RouterConfigProblem(config)) {
     throw std::invalid_argument(std::string(this->name()) + ": " + *problem);
@@ -70,17 +71,14 @@ Router::Router(const sc_core::sc_module_name& name, const RouterConfig& config)
       input(p, v).parser = std::make_unique<SlotParser>(parser);
     }
   }
-  outputs_.resize(ports * vcs_);
   paused_.assign(ports * kTrafficClasses * config.vc_classes, false);
   egress_bytes_.assign(ports * kTrafficClasses, 0);
   ingress_bytes_.assign(ports * kTrafficClasses, 0);
   class_bytes_.assign(ports * kTrafficClasses * config.vc_classes, 0);
   port_active_.assign(ports, false);
   port_down_.assign(ports, false);
-  va_next_.assign(ports * vcs_, 0);
   flits_in_.assign(ports, 0);
   flits_out_.assign(ports, 0);
-  next_departure_.assign(ports, sc_core::SC_ZERO_TIME);
   SC_HAS_PROCESS(Router);
   SC_METHOD(Cycle);
   sensitive << wake_;
@@ -274,7 +272,7 @@ void Router::PushArrival(Arrival arrival) {
 void Router::Deliver(const Arrival& arrival) {
   if (arrival.is_credit) {
     if (!port_down_[arrival.port]) {
-      output(arrival.port, arrival.vc).credits += arrival.count;
+      outputs_.Grant(index(arrival.port, arrival.vc), arrival.count);
     }
     return;
   }
@@ -393,7 +391,7 @@ void Router::FinishCut(unsigned port, unsigned vc) {
   link::Slot abort;
   abort.vc = packet.out_vc;
   abort.abort = true;
-  output(packet.out_port, packet.out_vc).owned = false;
+  outputs_.Release(index(packet.out_port, packet.out_vc));
   if (!port_down_[packet.out_port]) {
     this->port(packet.out_port)
         .out->Put(std::move(abort), DepartureDelay(packet.out_port));
@@ -431,7 +429,7 @@ void Router::SetPortDown(unsigned port, const sc_core::sc_time& flush) {
     }
   }
   for (unsigned v = 0; v < vcs_; ++v) {
-    output(port, v) = OutputVc{};
+    outputs_.Reset(index(port, v), 0);
   }
   flushes_.emplace_back(sc_core::sc_time_stamp() + flush, port);
   flush_due_.notify(flush);
@@ -516,7 +514,9 @@ void Router::Restore() {
     in.dirty = false;
   }
   dirty_inputs_.clear();
-  outputs_.assign(outputs_.size(), OutputVc{});
+  for (unsigned o = 0; o < outputs_.size(); ++o) {
+    outputs_.Reset(o, 0);
+  }
   paused_.assign(paused_.size(), false);
   egress_bytes_.assign(egress_bytes_.size(), 0);
   ingress_bytes_.assign(ingress_bytes_.size(), 0);
@@ -564,7 +564,7 @@ void Router::Discard(unsigned port, unsigned vc, InputPacket& packet) {
   HoldBytes(port, vc, packet,
             -static_cast<int64_t>(packet.received - packet.sent));
   if (packet.allocated) {
-    output(packet.out_port, packet.out_vc).owned = false;
+    outputs_.Release(index(packet.out_port, packet.out_vc));
   }
   packet.discard = true;
   packet.bytes = Bytes();
@@ -740,11 +740,13 @@ void Router::Enqueue(InputPacket& packet) {
       packet.received - packet.sent;
 }
 
-// Round-robin per output VC over the input VCs whose routed head packet
-// wants it, starting after the last winner.
+// VC allocation (NET-8.3, NET-4.3: WantedOutputVc and VcAllocator): a port
+// whose link is down takes no new packet, nor does a VC class PFC pauses
+// for the packet's TC (NET-8.7).
 void Router::AllocateVcs(const sc_core::sc_time& now) {
-  const unsigned inputs = port_count() * vcs_;
-  va_round_.Clear();
+  const VcChoiceContext at{config_, *routing_, config_.node, local_port(),
+                           outputs_};
+  va_.Clear();
   for (const unsigned p : active_ports_) {
     for (unsigned v = 0; v < vcs_; ++v) {
       InputVc& in = input(p, v);
@@ -755,33 +757,18 @@ void Router::AllocateVcs(const sc_core::sc_time& now) {
       if (!head.routed || head.allocated || head.discard || head.ready > now) {
         continue;
       }
-      std::optional<unsigned> choice;
-      if (head.adaptive) {
-        choice = AdaptiveChoice(v, head);
+      const auto open = [this, &head](unsigned port, unsigned vc) {
+        return !port_down_[port] &&
+               !paused(port, head.header.tc, vc % config_.vc_classes);
+      };
+      const RoutedHead routed{head.header.src, head.header.dst, v,
+                              head.out_port,   head.out_vc,     head.adaptive};
+      if (const auto o = WantedOutputVc(at, routed, open, candidates_)) {
+        va_.Request(index(p, v), *o);
       }
-      // Without a choice, the escape step or a deterministic one. An
-      // adaptive packet asks for its escape only once that VC has a
-      // credit: committed to a full escape VC it would block the adaptive
-      // packets behind it (NET-4.3).
-      unsigned o = choice ? *choice : index(head.out_port, head.out_vc);
-      if (!choice && head.out_port == local_port()) {
-        o = index(local_port(),
-                  EjectionVc(config_, head.out_vc, [&](unsigned out_vc) {
-                    return !output(local_port(), out_vc).owned;
-                  }));
-      }
-      if (!choice && (outputs_[o].owned || port_down_[head.out_port] ||
-                      paused(head.out_port, head.header.tc,
-                             head.out_vc % config_.vc_classes) ||
-                      (head.adaptive && outputs_[o].credits == 0))) {
-        continue;
-      }
-      const unsigned i = index(p, v);
-      va_round_.Offer(o, i, RoundRobinRound::Distance(i, va_next_[o], inputs));
     }
   }
-  for (const unsigned o : va_round_.touched()) {
-    const unsigned i = va_round_.winner(o);
+  va_.Allocate([this, &now](unsigned i, unsigned o) {
     InputPacket& head = inputs_[i].packets.front();
     if (head.adaptive) {
       head.adaptive = false;
@@ -791,41 +778,9 @@ void Router::AllocateVcs(const sc_core::sc_time& now) {
     head.out_vc = o % vcs_;  // adaptive, or ejecting on another VC
     head.allocated = true;
     head.ready = now + period_ * config_.va_cycles;
-    outputs_[o].owned = true;
-    va_next_[o] = (i + 1) % inputs;
+    outputs_.Take(o);
     progress_ = true;
-  }
-}
-
-// NET-4.3: the productive port's adaptive-class VC that is free, not paused
-// and has the most credits (among equals, the first port from the packet's
-// first candidate, then the lowest class), or nothing, in which case the
-// packet asks for its escape step.
-std::optional<unsigned> Router::AdaptiveChoice(unsigned vc,
-                                               const InputPacket& packet) {
-  const auto [lowest, end] = routing_->AdaptiveVcs(vc, config_.vc_classes);
-  routing_->AdaptivePorts(config_.node, packet.header.dst, candidates_);
-  const size_t count = candidates_.size();
-  const size_t first = topo::RoutingFunction::FirstCandidate(
-      packet.header.src, packet.header.dst, count);
-  std::optional<unsigned> best;
-  for (size_t k = 0; k < count; ++k) {
-    const topo::PortId port = candidates_[(first + k) % count];
-    if (port_down_[port]) {
-      continue;
-    }
-    for (unsigned out_vc = lowest; out_vc < end; ++out_vc) {
-      const unsigned o = index(port, out_vc);
-      if (outputs_[o].owned || outputs_[o].credits == 0 ||
-          paused(port, packet.header.tc, out_vc % config_.vc_classes)) {
-        continue;
-      }
-      if (!best || outputs_[o].credits > outputs_[*best].credits) {
-        best = o;
-      }
-    }
-  }
-  return best;
+  });
 }
 
 bool Router::Sendable(unsigned port, unsigned vc, const sc_core::sc_time& now) {
@@ -833,31 +788,20 @@ bool Router::Sendable(unsigned port, unsigned vc, const sc_core::sc_time& now) {
   const size_t chunk = std::min(config_.slot_bytes, head.total - head.sent);
   return head.allocated && head.ready <= now &&
          head.received - head.sent >= chunk &&
-         output(head.out_port, head.out_vc).credits > 0 &&
-         !OutputFull(head.out_port, now);
+         outputs_.CanSend(index(head.out_port, head.out_vc), now.value());
 }
 
-// A slot granted now would leave SA + ST cycles later, or after the slots
-// already waiting at its output: the output is full when
-// `router.output_buffer_flits` are waiting. With speedup 1 no slot ever
+// A slot granted now leaves SA + ST cycles later, or after the slots
+// already waiting at its output (NET-8.11). With speedup 1 no slot ever
 // waits, since each output passes at most one slot per cycle.
-bool Router::OutputFull(unsigned port, const sc_core::sc_time& now) const {
-  const unsigned pipeline = config_.sa_cycles + config_.st_cycles;
-  return next_departure_[port] >
-         now + period_ * (pipeline + config_.output_buffer_flits);
-}
-
 sc_core::sc_time Router::DepartureDelay(unsigned port) const {
-  const sc_core::sc_time now = sc_core::sc_time_stamp();
-  return std::max(now + period_ * (config_.sa_cycles + config_.st_cycles),
-                  next_departure_[port]) -
-         now;
+  const uint64_t now = sc_core::sc_time_stamp().value();
+  return sc_core::sc_time::from_value(outputs_.Departure(port, now) - now);
 }
 
 sc_core::sc_time Router::BookDeparture(unsigned port) {
-  const sc_core::sc_time delay = DepartureDelay(port);
-  next_departure_[port] = sc_core::sc_time_stamp() + delay + period_;
-  return delay;
+  const uint64_t now = sc_core::sc_time_stamp().value();
+  return sc_core::sc_time::from_value(outputs_.BookDeparture(port, now) - now);
 }
 
 // Switch-allocation requests, in round-robin order of VCs from each input
@@ -924,8 +868,8 @@ void Router::Send(unsigned in_port, unsigned in_vc) {
   packet.sent += chunk;
   HoldBytes(in_port, in_vc, packet, -static_cast<int64_t>(chunk));
   MarkDirty(index(in_port, in_vc));
-  OutputVc& out = output(packet.out_port, packet.out_vc);
-  --out.credits;
+  const unsigned o = index(packet.out_port, packet.out_vc);
+  outputs_.Spend(o);
   ++flits_out_[packet.out_port];
   ++slots_moved_;
   // Switch allocation and crossbar traversal: the slot leaves the router
@@ -937,7 +881,7 @@ void Router::Send(unsigned in_port, unsigned in_vc) {
   if (packet.sent == packet.total && packet.cut) {
     FinishCut(in_port, in_vc);
   } else if (packet.sent == packet.total) {
-    out.owned = false;
+    outputs_.Release(o);
     if (IsMgmt(packet.header)) {
       ++(to_network ? counters_.mgmt_forwarded : counters_.mgmt_ejected);
     } else if (to_network) {

@@ -20,10 +20,11 @@
 #include <vector>
 
 #include "models/network/mgmt_message.h"
-#include "models/network/round_robin_round.h"
+#include "models/network/output_unit.h"
 #include "models/network/route_header.h"
 #include "models/network/router_params.h"
 #include "models/network/separable_allocator.h"
+#include "models/network/vc_allocator.h"
 #include "models/network/vc_stream.h"
 #include "models/topology/routing.h"
 #include "systemc/common/component_decl.h"
@@ -254,10 +255,6 @@ class Router : public sc_core::sc_module {
     uint64_t credits_returned = 0;
     bool dirty = false;  // in dirty_inputs_: credits may be due
   };
-  struct OutputVc {
-    bool owned = false;
-    unsigned credits = 0;  // the downstream's room, in slots
-  };
   struct Arrival {
     sc_core::sc_time due;
     uint64_t seq;  // order of the calls that made arrivals due together
@@ -300,8 +297,6 @@ class Router : public sc_core::sc_module {
   // Routed to a down port, or adaptive with every productive port down.
   bool Stranded(const InputPacket& packet);
   bool AdaptiveWayOpen(const InputPacket& packet);  // a productive port up
-  std::optional<unsigned> AdaptiveChoice(unsigned vc,
-                                         const InputPacket& packet);
   void Discard(unsigned port, unsigned vc, InputPacket& packet);
   void FlushInputs();  // SC_METHOD: NET-7.1's receive side, when due
   // Drops what arrived partly on `port`'s input VCs and restarts their
@@ -321,10 +316,8 @@ class Router : public sc_core::sc_module {
   void CollectRequests(const sc_core::sc_time& now);
   bool Sendable(unsigned port, unsigned vc, const sc_core::sc_time& now);
   void Send(unsigned in_port, unsigned in_vc);
-  // NET-8.11's output queue: whether output `port` takes no more slots this
-  // cycle; the delay after which a slot granted to it now would leave; and
-  // that delay, booking the departure.
-  bool OutputFull(unsigned port, const sc_core::sc_time& now) const;
+  // NET-8.11's output queue: the delay after which a slot granted to
+  // `port` now would leave; and that delay, booking the departure.
   sc_core::sc_time DepartureDelay(unsigned port) const;
   sc_core::sc_time BookDeparture(unsigned port);
   void ReturnCredits(unsigned index);
@@ -345,9 +338,6 @@ class Router : public sc_core::sc_module {
   InputVc& input(unsigned port, unsigned vc) {
     return inputs_[index(port, vc)];
   }
-  OutputVc& output(unsigned port, unsigned vc) {
-    return outputs_[index(port, vc)];
-  }
 
   RouterConfig config_;
   std::shared_ptr<const topo::RoutingFunction> routing_;  // active bank
@@ -362,7 +352,7 @@ class Router : public sc_core::sc_module {
   sc_core::sc_time period_;
   std::vector<std::unique_ptr<PortEnd>> ends_;
   std::vector<InputVc> inputs_;
-  std::vector<OutputVc> outputs_;
+  OutputUnit outputs_;             // ticks are SystemC time units
   std::vector<Arrival> arrivals_;  // a heap: the earliest (due, seq) first
   // Buffers of slots delivered here, reused for slots sent: a router sends
   // about as many slots as it receives, so few are ever allocated.
@@ -384,15 +374,11 @@ class Router : public sc_core::sc_module {
   std::vector<bool> port_active_;
   std::vector<unsigned> dirty_inputs_;
 
-  // VC allocation: a round-robin pointer and an arbiter per output VC.
-  std::vector<unsigned> va_next_;
-  RoundRobinRound va_round_;
+  VcAllocator va_;                        // NET-8.3
   SeparableAllocator switch_allocator_;   // NET-8.5
-  std::vector<topo::PortId> candidates_;  // AdaptiveChoice()'s scratch
+  std::vector<topo::PortId> candidates_;  // WantedOutputVc()'s scratch
 
   std::vector<uint64_t> flits_in_, flits_out_;
-  // Per output port: when its next slot may leave (NET-8.11).
-  std::vector<sc_core::sc_time> next_departure_;
   RouterCounters counters_;
   uint64_t slots_moved_ = 0;
   uint64_t packets_held_ = 0;

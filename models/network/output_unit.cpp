@@ -1,0 +1,27 @@
+// OutputUnit: output VCs, credits and the output queue's departures.
+#include "models/network/output_unit.h"
+
+#include <algorithm>
+
+namespace lq::net {
+
+OutputUnit::OutputUnit(unsigned ports, const RouterParams& params,
+                       uint64_t period)
+    : vcs_(params.vcs()),
+      period_(period),
+      pipeline_(period * (params.sa_cycles + params.st_cycles)),
+      queue_(period * params.output_buffer_flits),
+      outputs_(ports * vcs_),
+      next_departure_(ports, 0) {}
+
+uint64_t OutputUnit::Departure(unsigned port, uint64_t now) const {
+  return std::max(now + pipeline_, next_departure_[port]);
+}
+
+uint64_t OutputUnit::BookDeparture(unsigned port, uint64_t now) {
+  const uint64_t departs = Departure(port, now);
+  next_departure_[port] = departs + period_;
+  return departs;
+}
+
+}  // namespace lq::net

@@ -1,0 +1,66 @@
+// OutputUnit: a router's output side (docs/spec/net.md section 8), one
+// implementation for both network kernels: per output VC whether a packet
+// holds it (NET-8.3) and the credits its downstream buffer has granted
+// (NET-8.2), and per output port the queue of NET-8.11, kept as the time
+// its next flit may leave. Times are the kernel's ticks (router cycles in
+// the cycle kernel, SystemC time units in the SystemC router); a router
+// cycle is `period` ticks.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "models/network/router_params.h"
+
+namespace lq::net {
+
+class OutputUnit {
+ public:
+  OutputUnit(unsigned ports, const RouterParams& params, uint64_t period);
+
+  unsigned vcs() const { return vcs_; }
+  unsigned size() const { return static_cast<unsigned>(outputs_.size()); }
+  // Output VC `o` is port o / vcs(), VC o % vcs().
+  unsigned index(unsigned port, unsigned vc) const { return port * vcs_ + vc; }
+
+  bool owned(unsigned o) const { return outputs_[o].owned; }
+  uint32_t credits(unsigned o) const { return outputs_[o].credits; }
+  // A packet takes the VC at VC allocation and releases it after its last
+  // flit (NET-8.3).
+  void Take(unsigned o) { outputs_[o].owned = true; }
+  void Release(unsigned o) { outputs_[o].owned = false; }
+  // A flit sent spends a credit; the downstream returns them (NET-8.2).
+  void Spend(unsigned o) { --outputs_[o].credits; }
+  void Grant(unsigned o, uint32_t count) { outputs_[o].credits += count; }
+  // Free, with `credits` (a port coming up, a router restored).
+  void Reset(unsigned o, uint32_t credits) { outputs_[o] = {false, credits}; }
+
+  // Whether a flit granted the switch at `now` for output VC `o` may go: a
+  // credit, and room in its port's queue (NET-8.11).
+  bool CanSend(unsigned o, uint64_t now) const {
+    return outputs_[o].credits > 0 && !Full(o / vcs_, now);
+  }
+  // NET-8.11: `router.output_buffer_flits` flits already wait at `port`.
+  bool Full(unsigned port, uint64_t now) const {
+    return next_departure_[port] > now + pipeline_ + queue_;
+  }
+  // When a flit granted the switch at `now` out of `port` would leave: SA
+  // and ST after the grant, or in turn after the flits waiting there.
+  uint64_t Departure(unsigned port, uint64_t now) const;
+  // The same, for a flit that goes: the next one leaves a cycle later.
+  uint64_t BookDeparture(unsigned port, uint64_t now);
+
+ private:
+  struct Vc {
+    bool owned = false;
+    uint32_t credits = 0;
+  };
+  unsigned vcs_;
+  uint64_t period_;
+  uint64_t pipeline_;  // SA + ST, in ticks
+  uint64_t queue_;     // the output queue's depth, in ticks
+  std::vector<Vc> outputs_;
+  std::vector<uint64_t> next_departure_;  // per port
+};
+
+}  // namespace lq::net

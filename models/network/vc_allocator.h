@@ -1,0 +1,119 @@
+// VC allocation (docs/spec/net.md NET-8.3, NET-4.3), one implementation for
+// both network kernels: which output VC a routed head packet asks for, and
+// the round-robin arbiter of each output VC that picks among the asking
+// input VCs.
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include "models/network/output_unit.h"
+#include "models/network/round_robin_round.h"
+#include "models/network/router_params.h"
+#include "models/topology/routing.h"
+
+namespace lq::net {
+
+// What VC allocation needs of a routed head packet.
+struct RoutedHead {
+  uint32_t src = 0;
+  uint32_t dst = 0;
+  unsigned in_vc = 0;     // the input VC it waits in
+  unsigned out_port = 0;  // the routing function's step (while adaptive:
+  unsigned out_vc = 0;    // the escape step)
+  bool adaptive = false;  // may still take any productive port (NET-4.3)
+};
+
+// Where a router's VC allocation looks: its node, routing function, output
+// side, and whether a port and VC may take a new packet at all
+// (`open(port, vc)`: false while the link is down or PFC pauses it).
+struct VcChoiceContext {
+  const RouterParams& params;
+  const topo::RoutingFunction& routing;
+  topo::NodeId node;
+  unsigned local_port;
+  const OutputUnit& outputs;
+};
+
+// The output VC `head` asks for this cycle, or none. An adaptive packet
+// asks for the free, open, adaptive-class VC of a productive port with the
+// most credits, taking the ports in the order of
+// RoutingFunction::FirstCandidate and the lowest class among equals
+// (NET-4.3); without one, for its escape step once that VC has a credit.
+// A deterministic packet asks for its step's VC; at the local port, for
+// the VC router.eject_vc gives (NET-8.3). Never for a VC another packet
+// holds. `candidates` is scratch space.
+template <typename Open>
+std::optional<unsigned> WantedOutputVc(const VcChoiceContext& at,
+                                       const RoutedHead& head, Open open,
+                                       std::vector<topo::PortId>& candidates) {
+  const OutputUnit& out = at.outputs;
+  if (head.adaptive) {
+    const auto [lowest, end] =
+        at.routing.AdaptiveVcs(head.in_vc, at.params.vc_classes);
+    at.routing.AdaptivePorts(at.node, head.dst, candidates);
+    const size_t count = candidates.size();
+    const size_t first =
+        topo::RoutingFunction::FirstCandidate(head.src, head.dst, count);
+    std::optional<unsigned> best;
+    for (size_t k = 0; k < count; ++k) {
+      const topo::PortId port = candidates[(first + k) % count];
+      for (unsigned vc = lowest; vc < end; ++vc) {
+        const unsigned o = out.index(port, vc);
+        if (!out.owned(o) && out.credits(o) > 0 && open(port, vc) &&
+            (!best || out.credits(o) > out.credits(*best))) {
+          best = o;
+        }
+      }
+    }
+    if (best) {
+      return best;
+    }
+  }
+  unsigned vc = head.out_vc;
+  if (head.out_port == at.local_port) {
+    vc = EjectionVc(at.params, vc, [&](unsigned v) {
+      return !out.owned(out.index(at.local_port, v));
+    });
+  }
+  const unsigned o = out.index(head.out_port, vc);
+  // Committed to a full escape VC, an adaptive packet would block its input
+  // VC's adaptive packets: it asks only once the escape has a credit.
+  if (out.owned(o) || !open(head.out_port, vc) ||
+      (head.adaptive && out.credits(o) == 0)) {
+    return std::nullopt;
+  }
+  return o;
+}
+
+// Each output VC's round-robin arbiter: of the input VCs that ask for it in
+// a cycle, it grants the first after the one it granted last.
+class VcAllocator {
+ public:
+  VcAllocator(unsigned input_vcs, unsigned output_vcs)
+      : inputs_(input_vcs), next_(output_vcs, 0), round_(output_vcs) {}
+
+  // Starts a cycle's requests.
+  void Clear() { round_.Clear(); }
+  void Request(unsigned input, unsigned output) {
+    round_.Offer(output, input,
+                 RoundRobinRound::Distance(input, next_[output], inputs_));
+  }
+  // Calls grant(input, output) for each output VC asked for, in the order
+  // first asked, moving its pointer past the winner.
+  template <typename Grant>
+  void Allocate(Grant&& grant) {
+    for (const unsigned output : round_.touched()) {
+      const unsigned input = round_.winner(output);
+      next_[output] = (input + 1) % inputs_;
+      grant(input, output);
+    }
+  }
+
+ private:
+  unsigned inputs_;
+  std::vector<unsigned> next_;
+  RoundRobinRound round_;
+};
+
+}  // namespace lq::net

@@ -1,0 +1,68 @@
+// Tests of the router's output side shared by both kernels: credits and
+// ownership per output VC (NET-8.2, NET-8.3) and the output queue's
+// departures (NET-8.11), in ticks of any size.
+#include "models/network/output_unit.h"
+
+#include <gtest/gtest.h>
+
+namespace lq::net {
+namespace {
+
+RouterParams Params() {
+  RouterParams params;
+  params.vc_classes = 2;
+  params.vc_sets = 1;
+  params.output_buffer_flits = 2;
+  return params;  // SA 1 + ST 1 cycles
+}
+
+TEST(OutputUnit, NET_8_2_AFlitNeedsACreditAndSpendsIt) {
+  OutputUnit out(2, Params(), 1);
+  const unsigned o = out.index(1, 1);
+  EXPECT_FALSE(out.CanSend(o, 0)) << "no credit granted yet";
+  out.Grant(o, 2);
+  EXPECT_TRUE(out.CanSend(o, 0));
+  out.Spend(o);
+  out.Spend(o);
+  EXPECT_FALSE(out.CanSend(o, 0)) << "both credits spent";
+  out.Grant(o, 1);
+  EXPECT_EQ(out.credits(o), 1u);
+  out.Reset(o, 0);
+  EXPECT_EQ(out.credits(o), 0u) << "a link going down voids its credits";
+}
+
+TEST(OutputUnit, NET_8_3_AnOutputVcIsHeldFromAllocationToTheLastFlit) {
+  OutputUnit out(2, Params(), 1);
+  const unsigned o = out.index(0, 1);
+  EXPECT_FALSE(out.owned(o));
+  out.Take(o);
+  EXPECT_TRUE(out.owned(o));
+  EXPECT_FALSE(out.owned(out.index(0, 0))) << "the other VC stays free";
+  out.Release(o);
+  EXPECT_FALSE(out.owned(o));
+}
+
+// With a period of 1000 ticks (a 1 GHz router in picoseconds): a flit
+// leaves SA + ST after its grant; flits granted in one cycle (a speedup)
+// leave a cycle apart; with router.output_buffer_flits (2) booked beyond
+// the first, the port is full until one has left.
+TEST(OutputUnit, NET_8_11_FlitsGrantedTogetherLeaveInTurn) {
+  constexpr uint64_t kCycle = 1000;
+  OutputUnit out(2, Params(), kCycle);
+  const unsigned o = out.index(1, 0);
+  out.Grant(o, 10);
+  EXPECT_EQ(out.Departure(1, 0), 2 * kCycle) << "SA + ST";
+  EXPECT_EQ(out.BookDeparture(1, 0), 2 * kCycle);
+  EXPECT_EQ(out.BookDeparture(1, 0), 3 * kCycle);
+  EXPECT_EQ(out.BookDeparture(0, 0), 2 * kCycle) << "ports queue apart";
+  EXPECT_EQ(out.Departure(1, 0), 4 * kCycle);
+  EXPECT_TRUE(out.CanSend(o, 0)) << "one waits behind the first: room";
+  EXPECT_EQ(out.BookDeparture(1, 0), 4 * kCycle);
+  EXPECT_FALSE(out.CanSend(o, 0)) << "two wait: full";
+  EXPECT_TRUE(out.CanSend(o, kCycle)) << "a cycle later one has left";
+  EXPECT_EQ(out.BookDeparture(1, 10 * kCycle), 12 * kCycle)
+      << "an empty queue costs nothing";
+}
+
+}  // namespace
+}  // namespace lq::net
