@@ -367,8 +367,7 @@ void CycleFabric::AllocateSwitch(Router& r) {
       return;  // its VCs were all visited
     }
     last_port = p;
-    for (unsigned k = 0; k < vcs_; ++k) {
-      const unsigned v = (allocator.first_vc(p) + k) % vcs_;
+    allocator.RequestFrom(p, [&](unsigned v) -> std::optional<unsigned> {
       Router::InputVc& in = r.inputs[p * vcs_ + v];
       while (!in.empty() && r.front(in).discard &&
              r.front(in).arrived == flits) {
@@ -379,19 +378,16 @@ void CycleFabric::AllocateSwitch(Router& r) {
         --held_;
       }
       if (in.empty()) {
-        continue;
+        return std::nullopt;
       }
       const Entry& head = r.front(in);
       if (head.discard || !head.allocated || head.ready > now_ ||
           head.arrived == head.sent ||
           !r.outputs.CanSend(head.out_port * vcs_ + head.out_vc, now_)) {
-        continue;
+        return std::nullopt;
       }
-      allocator.Request(p, v, head.out_port);
-      if (!allocator.every_vc()) {
-        break;
-      }
-    }
+      return head.out_port;
+    });
   });
   allocator.Allocate([this, &r](unsigned p, unsigned v) { SendFlit(r, p, v); });
 }

@@ -6,6 +6,7 @@
 // and the cycle kernel grant the same requests in the same order.
 #pragma once
 
+#include <optional>
 #include <vector>
 
 #include "models/network/round_robin_round.h"
@@ -28,17 +29,23 @@ class SeparableAllocator {
         grant_round_(ports),
         accept_round_(ports) {}
 
-  // Whether an input port offers every VC that can send (iSLIP) or only
-  // the first one (round-robin).
-  bool every_vc() const { return iterations_ > 0; }
-  // The VC of input port `port` to consider first this cycle.
-  unsigned first_vc(unsigned port) const { return input_next_[port]; }
-
   // Starts a cycle's requests.
   void Clear() { requests_.clear(); }
-  // Input port `port`'s VC `vc` asks for output port `out_port`.
-  void Request(unsigned port, unsigned vc, unsigned out_port) {
-    requests_.push_back({port, vc, out_port});
+  // Input port `port`'s requests: its VCs in round-robin order from its
+  // pointer, `wants(vc)` giving the output port VC `vc`'s head can send a
+  // flit to now, or none. Round-robin takes the first VC that can, iSLIP
+  // every one.
+  template <typename Wants>
+  void RequestFrom(unsigned port, Wants&& wants) {
+    for (unsigned k = 0; k < vcs_; ++k) {
+      const unsigned vc = (input_next_[port] + k) % vcs_;
+      if (const std::optional<unsigned> out = wants(vc)) {
+        requests_.push_back({port, vc, *out});
+        if (iterations_ == 0) {
+          return;
+        }
+      }
+    }
   }
 
   // Matches this cycle's requests and calls grant(port, vc) for each

@@ -810,24 +810,21 @@ sc_core::sc_time Router::BookDeparture(unsigned port) {
 void Router::CollectRequests(const sc_core::sc_time& now) {
   switch_allocator_.Clear();
   for (const unsigned p : active_ports_) {
-    for (unsigned k = 0; k < vcs_; ++k) {
-      const unsigned v = (switch_allocator_.first_vc(p) + k) % vcs_;
-      InputVc& in = input(p, v);
-      while (!in.packets.empty() && in.packets.front().discard &&
-             in.packets.front().received == in.packets.front().total) {
-        in.packets.pop_front();
-        --packets_held_;
-        progress_ = true;
-      }
-      if (in.packets.empty() || in.packets.front().discard ||
-          !Sendable(p, v, now)) {
-        continue;
-      }
-      switch_allocator_.Request(p, v, in.packets.front().out_port);
-      if (!switch_allocator_.every_vc()) {
-        break;
-      }
-    }
+    switch_allocator_.RequestFrom(
+        p, [&](unsigned v) -> std::optional<unsigned> {
+          InputVc& in = input(p, v);
+          while (!in.packets.empty() && in.packets.front().discard &&
+                 in.packets.front().received == in.packets.front().total) {
+            in.packets.pop_front();
+            --packets_held_;
+            progress_ = true;
+          }
+          if (in.packets.empty() || in.packets.front().discard ||
+              !Sendable(p, v, now)) {
+            return std::nullopt;
+          }
+          return in.packets.front().out_port;
+        });
   }
 }
 
