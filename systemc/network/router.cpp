@@ -45,7 +45,7 @@ std::optional<std::string> RouterConfigProblem(const RouterConfig& config) {
 Router::Router(const sc_core::sc_module_name& name, const RouterConfig& config)
     : sc_module(name),
       config_(config),
-      routing_(config.routing),
+      banks_(config.routing),
       vcs_(config.vc_classes * config.vc_sets),
       period_(config.clock_ns, sc_core::SC_NS),
       outputs_(config.network_ports + 1, config, period_.value()),
@@ -132,15 +132,10 @@ void Router::SetPaused(unsigned out_port, uint8_t tc, unsigned vc_class,
 
 void Router::WriteShadowRouting(
     std::shared_ptr<const topo::RoutingFunction> routing) {
-  shadow_routing_ = std::move(routing);
+  banks_.WriteShadow(std::move(routing));
 }
 
-void Router::SwitchRouting() {
-  if (shadow_routing_) {
-    std::swap(routing_, shadow_routing_);
-  }
-  epoch_ ^= 1;
-}
+void Router::SwitchRouting() { banks_.Switch(); }
 
 void Router::start_of_simulation() {
   // Every input VC's buffer is free: grant it to the sender (NET-8.2).
@@ -505,7 +500,7 @@ void Router::Restore() {
     return;
   }
   failed_ = false;
-  epoch_ = 0;
+  banks_.ResetEpoch();
   for (InputVc& in : inputs_) {
     in.parser->Reset();
     in.arrived_bytes = 0;
@@ -551,7 +546,7 @@ bool Router::Stranded(const InputPacket& packet) {
 }
 
 bool Router::AdaptiveWayOpen(const InputPacket& packet) {
-  routing_->AdaptivePorts(config_.node, packet.header.dst, candidates_);
+  banks_.active().AdaptivePorts(config_.node, packet.header.dst, candidates_);
   for (const topo::PortId port : candidates_) {
     if (!port_down_[port]) {
       return true;
@@ -694,7 +689,7 @@ void Router::Route(unsigned port, unsigned vc, InputPacket& packet) {
     return;
   }
   if (packet.header.kind == static_cast<uint8_t>(PacketKind::kData) &&
-      packet.header.epoch != epoch_) {
+      packet.header.epoch != banks_.epoch()) {
     ++counters_.drops_stale_epoch;  // NET-7.7
     Discard(port, vc, packet);
     return;
@@ -703,7 +698,7 @@ void Router::Route(unsigned port, unsigned vc, InputPacket& packet) {
   // Any local VC of the set holds injected packets, all in class 0 (NET-8.8).
   const unsigned in_class = port == local_port() ? 0 : vc % config_.vc_classes;
   const auto step =
-      routing_->Route(config_.node, port, in_class, packet.header.dst);
+      banks_.active().Route(config_.node, port, in_class, packet.header.dst);
   if (!step.ok()) {
     ++counters_.drops_no_route;
     Discard(port, vc, packet);
@@ -721,8 +716,8 @@ void Router::Route(unsigned port, unsigned vc, InputPacket& packet) {
       step->port == local_port() ? vc : set * config_.vc_classes + step->vc;
   // A packet just injected or in the adaptive class chooses its port at
   // VC allocation; the step above is its escape (NET-4.3).
-  packet.adaptive =
-      routing_->ChoosesAdaptively(port, in_class, step->port, local_port());
+  packet.adaptive = banks_.active().ChoosesAdaptively(port, in_class,
+                                                      step->port, local_port());
   if (Stranded(packet)) {
     ++counters_.drops_link_down;  // NET-7.1
     Discard(port, vc, packet);
@@ -744,7 +739,7 @@ void Router::Enqueue(InputPacket& packet) {
 // whose link is down takes no new packet, nor does a VC class PFC pauses
 // for the packet's TC (NET-8.7).
 void Router::AllocateVcs(const sc_core::sc_time& now) {
-  const VcChoiceContext at{config_, *routing_, config_.node, local_port(),
+  const VcChoiceContext at{config_, banks_.active(), config_.node, local_port(),
                            outputs_};
   va_.Clear();
   for (const unsigned p : active_ports_) {

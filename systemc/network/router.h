@@ -23,6 +23,7 @@
 #include "models/network/output_unit.h"
 #include "models/network/route_header.h"
 #include "models/network/router_params.h"
+#include "models/network/routing_banks.h"
 #include "models/network/separable_allocator.h"
 #include "models/network/vc_allocator.h"
 #include "models/network/vc_stream.h"
@@ -204,12 +205,12 @@ class Router : public sc_core::sc_module {
   // router's is dropped (drops_stale_epoch).
   void WriteShadowRouting(std::shared_ptr<const topo::RoutingFunction> routing);
   void SwitchRouting();
-  uint8_t epoch() const { return epoch_; }
+  uint8_t epoch() const { return banks_.epoch(); }
   // MGMT_PARENT_PORT (NET-7.4): where MGMT packets for the fabric manager
   // go; kNoParentPort ejects them here, at the manager's node.
   void SetMgmtParentPort(uint8_t port) { mgmt_parent_port_ = port; }
   uint8_t mgmt_parent_port() const { return mgmt_parent_port_; }
-  const topo::RoutingFunction& routing() const { return *routing_; }
+  const topo::RoutingFunction& routing() const { return banks_.active(); }
 
   const RouterCounters& counters() const { return counters_; }
   uint64_t flits_in(unsigned p) const;
@@ -340,9 +341,7 @@ class Router : public sc_core::sc_module {
   }
 
   RouterConfig config_;
-  std::shared_ptr<const topo::RoutingFunction> routing_;  // active bank
-  std::shared_ptr<const topo::RoutingFunction> shadow_routing_;
-  uint8_t epoch_ = 0;
+  RoutingBanks banks_;
   uint8_t mgmt_parent_port_ = kNoParentPort;
   std::vector<bool> port_down_;
   bool failed_ = false;
