@@ -185,4 +185,28 @@ MgmtHop MgmtHopOf(const uint8_t* payload, size_t size) {
   return hop;
 }
 
+std::optional<unsigned> MgmtOutPort(const MgmtHop& hop,
+                                    const MgmtPorts& ports) {
+  const unsigned local = ports.network_ports;
+  std::optional<unsigned> out;
+  switch (hop.kind) {
+    case MgmtHop::Kind::kToManager:
+      out = ports.parent_port == kNoParentPort ? local : ports.parent_port;
+      break;
+    case MgmtHop::Kind::kRouted:
+      out = hop.port;
+      break;
+    case MgmtHop::Kind::kArrived:
+      out = local;
+      break;
+    case MgmtHop::Kind::kMalformed:
+      break;
+  }
+  if (out &&
+      (*out < ports.network_ports || (*out == local && ports.local_port))) {
+    return out;
+  }
+  return std::nullopt;
+}
+
 }  // namespace lq::net

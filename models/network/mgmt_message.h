@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <variant>
 #include <vector>
@@ -112,6 +113,20 @@ struct MgmtHop {
 };
 // Reads the first min(size, kMgmtHeaderBytes) bytes of `payload`.
 MgmtHop MgmtHopOf(const uint8_t* payload, size_t size);
+// The ports of a router as management routing sees them: network ports
+// 0..network_ports-1, and the local port network_ports if it has one.
+struct MgmtPorts {
+  unsigned network_ports = 0;
+  bool local_port = true;
+  uint8_t parent_port = kNoParentPort;  // MGMT_PARENT_PORT
+};
+// NET-7.4: the port a MGMT packet with next hop `hop` leaves by: up the
+// management tree on the parent port (or out at the local port at the
+// manager's node, kNoParentPort), along its source route, or out at the
+// local port once the route is done; none if the packet is malformed or
+// the port does not exist (a switch has no local port).
+std::optional<unsigned> MgmtOutPort(const MgmtHop& hop, const MgmtPorts& ports);
+
 // Byte offset of SR_PTR in a MGMT payload: what a forwarding router
 // increments.
 inline constexpr size_t kMgmtRoutePtrOffset = 2;

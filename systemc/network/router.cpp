@@ -640,31 +640,14 @@ void Router::CountDrop(const InputPacket& packet,
 void Router::RouteMgmt(unsigned port, unsigned vc, InputPacket& packet) {
   const MgmtHop hop = MgmtHopOf(packet.bytes.data() + kRouteHeaderBytes,
                                 packet.total - kRouteHeaderBytes);
-  std::optional<unsigned> out;
-  switch (hop.kind) {
-    case MgmtHop::Kind::kToManager:
-      out = mgmt_parent_port_ == kNoParentPort
-                ? std::optional<unsigned>(local_port())
-                : std::optional<unsigned>(mgmt_parent_port_);
-      break;
-    case MgmtHop::Kind::kRouted:
-      out = hop.port;
-      packet.source_routed = true;
-      break;
-    case MgmtHop::Kind::kArrived:
-      out = local_port();
-      break;
-    case MgmtHop::Kind::kMalformed:
-      break;
-  }
-  // A switch has no local port to eject at; a route may name no port.
-  const bool exists = out && (*out < config_.network_ports ||
-                              (*out == local_port() && config_.local_port));
-  if (!exists) {
+  const std::optional<unsigned> out = MgmtOutPort(
+      hop, {config_.network_ports, config_.local_port, mgmt_parent_port_});
+  if (!out) {
     ++counters_.mgmt_dropped;
     Discard(port, vc, packet);
     return;
   }
+  packet.source_routed = hop.kind == MgmtHop::Kind::kRouted;
   if (*out != local_port() && packet.header.ttl == 0) {
     ++counters_.mgmt_dropped;  // NET-2.4
     Discard(port, vc, packet);

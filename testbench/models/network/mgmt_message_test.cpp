@@ -119,5 +119,19 @@ TEST(MgmtMessage, NET_7_4_RouterReadsTheNextHop) {
   EXPECT_EQ(MgmtHopOf(ack.data(), 63).kind, MgmtHop::Kind::kMalformed);
 }
 
+TEST(MgmtMessage, NET_7_4_RouterPicksTheOutPortOfAHop) {
+  const MgmtPorts node{6, true, 3};
+  using Kind = MgmtHop::Kind;
+  EXPECT_EQ(MgmtOutPort({Kind::kToManager, 0}, node), 3u) << "parent port";
+  EXPECT_EQ(MgmtOutPort({Kind::kToManager, 0}, {6, true, kNoParentPort}), 6u)
+      << "at the manager's node: the local port";
+  EXPECT_EQ(MgmtOutPort({Kind::kRouted, 5}, node), 5u);
+  EXPECT_EQ(MgmtOutPort({Kind::kArrived, 0}, node), 6u);
+  EXPECT_FALSE(MgmtOutPort({Kind::kMalformed, 0}, node));
+  EXPECT_FALSE(MgmtOutPort({Kind::kRouted, 7}, node)) << "no port 7";
+  EXPECT_FALSE(MgmtOutPort({Kind::kArrived, 0}, {6, false, 3}))
+      << "a switch has no local port to eject at";
+}
+
 }  // namespace
 }  // namespace lq::net
