@@ -849,7 +849,8 @@ def short_study_stats(lqemu, work, scenarios, scenario, kernel, load, window=SHO
 
 def cycle_kernel_agrees_with_systemc(lqemu, work, scenarios):
     """Below saturation both kernels send the same packets over the same
-    paths (same seed) and measure the same throughput and latency."""
+    paths (same seed) and measure the same throughput and latency: the
+    same median, the mean within 0.5 %."""
     for scenario, load in [("comparability_4x4x4.yaml", "0.3"), ("adaptive_4x4x4.yaml", "0.5")]:
         a, b = (short_study_stats(lqemu, work, scenarios, scenario, kernel, load)
                 for kernel in ["systemc", "cycle"])
@@ -864,9 +865,14 @@ def cycle_kernel_agrees_with_systemc(lqemu, work, scenarios):
         accepted = [s["network"]["accepted_flits_per_node_cycle"] for s in (a, b)]
         expect(abs(accepted[0] - accepted[1]) <= 0.005 * accepted[0],
                "%s: accepted %s" % (scenario, accepted))
-        latency = [s["network"]["latency_cycles"]["mean"] for s in (a, b)]
-        expect(abs(latency[0] - latency[1]) <= 0.02 * latency[0],
-               "%s: mean latency %s" % (scenario, latency))
+        # The kernels share the router's allocation stages (decision 0038):
+        # below saturation latency agrees to a fraction of a cycle.
+        latency = [s["network"]["latency_cycles"] for s in (a, b)]
+        means = [l["mean"] for l in latency]
+        expect(abs(means[0] - means[1]) <= 0.005 * means[0],
+               "%s: mean latency %s" % (scenario, means))
+        expect(latency[0]["p50"] == latency[1]["p50"],
+               "%s: median latency %s" % (scenario, [l["p50"] for l in latency]))
 
 
 def NET_8_3_routers_saturate_near_the_bound(lqemu, work, scenarios):
