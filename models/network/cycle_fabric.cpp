@@ -318,14 +318,13 @@ void CycleFabric::DeliverEvents() {
 void CycleFabric::StepRouter(Router& r) {
   // Switch allocation in `speedup` rounds (NET-8.11), before VC allocation
   // or after it as router.vc_reuse says (NET-8.3).
-  const bool after_tail = config_.vc_reuse == VcReuse::kAfterTail;
-  if (after_tail) {
+  if (config_.allocates_vcs_first()) {
     AllocateVcs(r);
   }
   for (unsigned round = 0; round < config_.speedup; ++round) {
     AllocateSwitch(r);
   }
-  if (!after_tail) {
+  if (!config_.allocates_vcs_first()) {
     AllocateVcs(r);
   }
   // Credits for the flits that left (NET-8.2): over the link, or at once
@@ -433,11 +432,10 @@ void CycleFabric::SendFlit(Router& r, unsigned p, unsigned v) {
     r.outputs.Release(o);
     r.pop_front(p * vcs_ + v);
     --r.held;
-    if (config_.vc_reuse == VcReuse::kAfterTail && !in.empty()) {
-      // The next packet reaches the head now and is routed from the next
-      // cycle (NET-8.3).
-      Entry& next = r.front(in);
-      next.ready = std::max(next.ready, now_ + 1 + config_.rc_cycles);
+    if (const unsigned restart = config_.head_restart_cycles();
+        restart > 0 && !in.empty()) {
+      Entry& next = r.front(in);  // reaches the head now (NET-8.3)
+      next.ready = std::max(next.ready, now_ + restart);
     }
   } else {
     head.ready = now_ + 1;  // later flits follow one cycle apart

@@ -47,6 +47,15 @@ struct RouterParams {
   bool eject_any_vc = false;
 
   unsigned vcs() const { return vc_classes * vc_sets; }
+  // router.vc_reuse (NET-8.3): whether a cycle's route computation and VC
+  // allocation act before its switch allocation.
+  bool allocates_vcs_first() const { return vc_reuse == VcReuse::kAfterTail; }
+  // Cycles after a tail wins the switch when the packet behind it may be
+  // allocated at the earliest: after_tail routes it from the next cycle;
+  // 0 with same_cycle, where its own arrival alone decides.
+  unsigned head_restart_cycles() const {
+    return vc_reuse == VcReuse::kAfterTail ? 1 + rc_cycles : 0;
+  }
   // The switch allocator's iSLIP iterations, 0 for round-robin.
   unsigned islip_rounds() const {
     return allocator == SwitchAllocator::kIslip ? islip_iterations : 0;

@@ -41,10 +41,6 @@ struct StudyShape {
   std::optional<net::CollectiveSchedule> collective;
 };
 
-}  // namespace
-
-namespace {
-
 net::RouterParams ScenarioRouterParams(const ParamSet& params) {
   const auto integer = [&params](const char* key) {
     return static_cast<unsigned>(params.Integer(key));
@@ -140,18 +136,14 @@ Result<StudyShape> Shape(const ParamSet& params) {
       params.Real("traffic.load") / shape.flits_per_packet;
   traffic.clock_ns = router.clock_ns;
   traffic.seed = static_cast<uint64_t>(params.Integer("sim.seed"));
-  shape.config.link_latency =
-      sc_time(router.clock_ns *
-                  static_cast<double>(params.Integer("link.latency_cycles")),
-              SC_NS);
-  shape.config.interface_latency =
-      sc_time(router.clock_ns *
-                  static_cast<double>(params.Integer("net.interface_cycles")),
-              SC_NS);
-  shape.config.watchdog_window =
-      sc_time(router.clock_ns *
-                  static_cast<double>(params.Integer("sim.watchdog_cycles")),
-              SC_NS);
+  // Keys in router cycles, as time.
+  const auto cycles = [&params, &router](const char* key) {
+    return sc_time(router.clock_ns * static_cast<double>(params.Integer(key)),
+                   SC_NS);
+  };
+  shape.config.link_latency = cycles("link.latency_cycles");
+  shape.config.interface_latency = cycles("net.interface_cycles");
+  shape.config.watchdog_window = cycles("sim.watchdog_cycles");
   auto fault =
       ScenarioFault(params, *shape.topology, router.vc_classes,
                     static_cast<uint64_t>(params.Integer("sim.cycles")));

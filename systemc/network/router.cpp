@@ -46,7 +46,7 @@ Router::Router(const sc_core::sc_module_name& name, const RouterConfig& config)
     : sc_module(name),
       config_(config),
       banks_(config.routing),
-      vcs_(config.vc_classes * config.vc_sets),
+      vcs_(config.vcs()),
       period_(config.clock_ns, sc_core::SC_NS),
       outputs_(config.network_ports + 1, config, period_.value()),
       va_((config.network_ports + 1) * vcs_, (config.network_ports + 1) * vcs_),
@@ -192,8 +192,7 @@ void Router::Cycle() {
   // holder's last slot wins the switch, and the packet queued behind that
   // slot, are allocated in the same cycle. With internal speedup S, S
   // rounds of it (NET-8.11).
-  const bool after_tail = config_.vc_reuse == VcReuse::kAfterTail;
-  if (after_tail) {
+  if (config_.allocates_vcs_first()) {
     RouteHeads(now);
     AllocateVcs(now);
   }
@@ -202,7 +201,7 @@ void Router::Cycle() {
     switch_allocator_.Allocate(
         [this](unsigned port, unsigned vc) { Send(port, vc); });
   }
-  if (!after_tail) {
+  if (!config_.allocates_vcs_first()) {
     RouteHeads(now);
     AllocateVcs(now);
   }
@@ -867,12 +866,11 @@ void Router::Send(unsigned in_port, unsigned in_vc) {
     }
     in.packets.pop_front();
     --packets_held_;
-    if (config_.vc_reuse == VcReuse::kAfterTail && !in.packets.empty()) {
-      // The next packet reaches the head now and is routed from the next
-      // cycle (NET-8.3).
-      InputPacket& next = in.packets.front();
-      next.ready = std::max(next.ready, sc_core::sc_time_stamp() +
-                                            period_ * (1 + config_.rc_cycles));
+    if (const unsigned restart = config_.head_restart_cycles();
+        restart > 0 && !in.packets.empty()) {
+      InputPacket& next = in.packets.front();  // reaches the head (NET-8.3)
+      next.ready =
+          std::max(next.ready, sc_core::sc_time_stamp() + period_ * restart);
     }
   } else {
     // Later slots of the packet follow one cycle after another.
