@@ -58,7 +58,7 @@ struct CycleFabric::Router {
         occupied((ports * params.vcs() + 63) / 64, 0),
         outputs(ports, params, 1),
         va(ports * params.vcs(), ports * params.vcs()),
-        switch_allocator(ports, params.vcs(), params.islip_rounds()) {
+        switch_allocator(ports, params.vcs()) {
     for (size_t i = 0; i < inputs.size(); ++i) {
       inputs[i].first = static_cast<uint32_t>(i * capacity);
     }
@@ -106,10 +106,8 @@ struct CycleFabric::Router {
   std::vector<Entry> pool;
   std::vector<uint64_t> occupied;  // a bit per input VC holding packets
   OutputUnit outputs;              // ticks are cycles
-  VcAllocator va;
-  SeparableAllocator switch_allocator;
-  std::vector<unsigned> dirty;  // inputs with freed flits
-  std::vector<topo::PortId> candidates;
+  VcAllocator::Pointers va;
+  SeparableAllocator::Pointers switch_allocator;
   uint64_t held = 0;  // packets in input VCs
   bool busy = false;
 };
@@ -170,6 +168,7 @@ CycleFabric::CycleFabric(std::shared_ptr<const topo::RoutingFunction> routing,
     }
     routers_.push_back(std::move(router));
   }
+  busy_routers_.assign((routers_.size() + 63) / 64, 0);
   for (uint32_t n = 0; n < endpoints_; ++n) {
     sources_.emplace_back(n, vcs_, config.vc_buffer_flits, config.seed + n);
     if (config.packets_per_cycle > 0) {
@@ -178,11 +177,26 @@ CycleFabric::CycleFabric(std::shared_ptr<const topo::RoutingFunction> routing,
   }
   // The longest delay: a flit behind a full output queue, then the link,
   // or a credit over the link and then processed.
-  wheel_.resize(std::max({config.sa_cycles + config.st_cycles +
-                              config.output_buffer_flits + config.link_cycles,
-                          config.link_cycles + config.credit_cycles,
-                          1 + config.interface_cycles}) +
-                1);
+  const size_t longest = std::max(
+      {config.sa_cycles + config.st_cycles + config.output_buffer_flits +
+           config.link_cycles,
+       config.link_cycles + config.credit_cycles, 1 + config.interface_cycles});
+  size_t wheel = 1;
+  while (wheel <= longest) {
+    wheel *= 2;  // a mask, not a division, finds a cycle's slot
+  }
+  wheel_.resize(wheel);
+  unsigned most_ports = 0;
+  for (const auto& router : routers_) {
+    most_ports = std::max(most_ports, router->ports);
+  }
+  switch_allocator_ =
+      std::make_unique<SeparableAllocator>(most_ports, config.islip_rounds());
+  va_ = std::make_unique<VcAllocator>(most_ports * vcs_);
+  for (unsigned i = 0; i < most_ports * vcs_; ++i) {
+    port_of_.push_back(static_cast<uint16_t>(i / vcs_));
+    vc_of_.push_back(static_cast<uint8_t>(i % vcs_));
+  }
 }
 
 CycleFabric::~CycleFabric() = default;
@@ -210,15 +224,17 @@ bool CycleFabric::RunToCompletion(uint64_t limit) {
 // the SystemC interface does).
 void CycleFabric::Step() {
   DeliverEvents();
-  for (size_t i = 0; i < busy_routers_.size();) {
-    Router& router = *routers_[busy_routers_[i]];
-    StepRouter(router);
-    if (router.held == 0) {
-      router.busy = false;
-      busy_routers_[i] = busy_routers_.back();
-      busy_routers_.pop_back();
-    } else {
-      ++i;
+  // In node order: routers lie in memory in that order, so the walk
+  // streams through them.
+  for (size_t w = 0; w < busy_routers_.size(); ++w) {
+    for (uint64_t bits = busy_routers_[w]; bits != 0; bits &= bits - 1) {
+      const size_t n = w * 64 + __builtin_ctzll(bits);
+      Router& router = *routers_[n];
+      StepRouter(router);
+      if (router.held == 0) {
+        router.busy = false;
+        busy_routers_[w] &= ~(uint64_t{1} << (n % 64));
+      }
     }
   }
   while (!injections_.empty() && injections_.top().first == now_) {
@@ -276,11 +292,11 @@ uint32_t CycleFabric::NewPacket(uint32_t src, uint32_t dst) {
 }
 
 void CycleFabric::Schedule(uint64_t delay, const Event& event) {
-  wheel_[(now_ + delay) % wheel_.size()].push_back(event);
+  wheel_[(now_ + delay) & (wheel_.size() - 1)].push_back(event);
 }
 
 void CycleFabric::DeliverEvents() {
-  std::vector<Event>& due = wheel_[now_ % wheel_.size()];
+  std::vector<Event>& due = wheel_[now_ & (wheel_.size() - 1)];
   for (const Event& event : due) {
     Router& router = *routers_[event.node];
     const unsigned i = event.port * vcs_ + event.vc;
@@ -309,7 +325,7 @@ void CycleFabric::DeliverEvents() {
     ++router.held;
     if (!router.busy) {
       router.busy = true;
-      busy_routers_.push_back(event.node);
+      busy_routers_[event.node / 64] |= uint64_t{1} << (event.node % 64);
     }
   }
   due.clear();
@@ -329,12 +345,12 @@ void CycleFabric::StepRouter(Router& r) {
   }
   // Credits for the flits that left (NET-8.2): over the link, or at once
   // to the local interface.
-  for (const unsigned i : r.dirty) {
+  for (const unsigned i : dirty_) {
     Router::InputVc& in = r.inputs[i];
     if (in.freed == 0) {
       continue;
     }
-    const unsigned port = i / vcs_, vc = i % vcs_;
+    const unsigned port = port_of_[i], vc = vc_of_[i];
     if (port == r.local && config_.interface_cycles == 0) {
       sources_[r.node].credits[vc] += in.freed;
     } else if (port == r.local) {
@@ -349,7 +365,7 @@ void CycleFabric::StepRouter(Router& r) {
     }
     in.freed = 0;
   }
-  r.dirty.clear();
+  dirty_.clear();
 }
 
 // Requests: per input port, its VCs in round-robin order; round-robin asks
@@ -357,11 +373,11 @@ void CycleFabric::StepRouter(Router& r) {
 // full (NET-8.11) takes no request.
 void CycleFabric::AllocateSwitch(Router& r) {
   const unsigned flits = config_.flits_per_packet;
-  SeparableAllocator& allocator = r.switch_allocator;
-  allocator.Clear();
+  SeparableAllocator& allocator = *switch_allocator_;
+  allocator.Clear(r.switch_allocator);
   unsigned last_port = kNone;
   r.ForEachOccupied([&](unsigned occupied) {
-    const unsigned p = occupied / vcs_;
+    const unsigned p = port_of_[occupied];
     if (p == last_port) {
       return;  // its VCs were all visited
     }
@@ -372,7 +388,7 @@ void CycleFabric::AllocateSwitch(Router& r) {
              r.front(in).arrived == flits) {
         r.pop_front(p * vcs_ + v);
         in.freed += flits;
-        r.dirty.push_back(p * vcs_ + v);
+        dirty_.push_back(p * vcs_ + v);
         --r.held;
         --held_;
       }
@@ -382,7 +398,7 @@ void CycleFabric::AllocateSwitch(Router& r) {
       const Entry& head = r.front(in);
       if (head.discard || !head.allocated || head.ready > now_ ||
           head.arrived == head.sent ||
-          !r.outputs.CanSend(head.out_port * vcs_ + head.out_vc, now_)) {
+          !r.outputs.CanSend(head.out_port, head.out_vc, now_)) {
         return std::nullopt;
       }
       return head.out_port;
@@ -397,7 +413,7 @@ void CycleFabric::SendFlit(Router& r, unsigned p, unsigned v) {
   Entry& head = r.front(in);
   ++head.sent;
   ++in.freed;
-  r.dirty.push_back(p * vcs_ + v);
+  dirty_.push_back(p * vcs_ + v);
   const unsigned o = head.out_port * vcs_ + head.out_vc;
   r.outputs.Spend(o);
   ++flits_switched_;
@@ -448,7 +464,7 @@ void CycleFabric::SendFlit(Router& r, unsigned p, unsigned v) {
 void CycleFabric::AllocateVcs(Router& r) {
   const VcChoiceContext at{config_, *routing_, r.node, r.local, r.outputs};
   const auto open = [](unsigned, unsigned) { return true; };
-  r.va.Clear();
+  va_->Clear(r.va);
   r.ForEachOccupied([&](unsigned i) {
     Entry& head = r.front(r.inputs[i]);
     if (head.allocated || head.ready > now_) {
@@ -461,17 +477,17 @@ void CycleFabric::AllocateVcs(Router& r) {
       return;
     }
     const PacketRecord& packet = packets_[head.packet];
-    const RoutedHead routed{packet.src,    packet.dst,  i % vcs_,
+    const RoutedHead routed{packet.src,    packet.dst,  vc_of_[i],
                             head.out_port, head.out_vc, head.adaptive};
-    if (const auto o = WantedOutputVc(at, routed, open, r.candidates)) {
-      r.va.Request(i, *o);
+    if (const auto o = WantedOutputVc(at, routed, open, candidates_)) {
+      va_->Request(i, *o);
     }
   });
-  r.va.Allocate([&](unsigned i, unsigned o) {
+  va_->Allocate([&](unsigned i, unsigned o) {
     Entry& head = r.front(r.inputs[i]);
     head.adaptive = false;
-    head.out_port = static_cast<uint16_t>(o / vcs_);
-    head.out_vc = static_cast<uint8_t>(o % vcs_);
+    head.out_port = port_of_[o];
+    head.out_vc = vc_of_[o];
     head.allocated = true;
     head.ready = now_ + config_.va_cycles;
     r.outputs.Take(o);
@@ -482,7 +498,7 @@ void CycleFabric::AllocateVcs(Router& r) {
 // dropped: no route, or its TTL spent (NET-2.4).
 void CycleFabric::Route(Router& r, unsigned i, Entry& head) {
   head.routed = true;
-  const unsigned port = i / vcs_, vc = i % vcs_;
+  const unsigned port = port_of_[i], vc = vc_of_[i];
   const PacketRecord& packet = packets_[head.packet];
   // Any local VC of the set holds injected packets, all in class 0.
   const unsigned in_class = port == r.local ? 0 : vc % config_.vc_classes;
@@ -525,7 +541,8 @@ void CycleFabric::StepSource(Source& s) {
   }
   bool more = false;
   for (unsigned k = 0; k < vcs_; ++k) {
-    const unsigned v = (s.next_vc + k) % vcs_;
+    const unsigned v =
+        s.next_vc + k < vcs_ ? s.next_vc + k : s.next_vc + k - vcs_;
     if (s.credits[v] == 0 || s.pending_flits[v] == 0) {
       continue;
     }
@@ -537,7 +554,7 @@ void CycleFabric::StepSource(Source& s) {
     Schedule(1 + config_.interface_cycles,
              {s.node, static_cast<uint16_t>(routers_[s.node]->local),
               static_cast<uint8_t>(v), false, s.pending_packet[v]});
-    s.next_vc = (v + 1) % vcs_;
+    s.next_vc = v + 1 == vcs_ ? 0 : v + 1;
     break;
   }
   for (unsigned v = 0; v < vcs_ && !more; ++v) {

@@ -25,6 +25,9 @@
 
 namespace lq::net {
 
+class SeparableAllocator;
+class VcAllocator;
+
 // The routers' parameters (RouterParams, shared with the SystemC router),
 // the links' and the sources'.
 struct CycleFabricConfig : RouterParams {
@@ -134,7 +137,7 @@ class CycleFabric {
   std::vector<uint32_t> free_packets_;
 
   std::vector<std::unique_ptr<Router>> routers_;
-  std::vector<uint32_t> busy_routers_;  // with packets held
+  std::vector<uint64_t> busy_routers_;  // a bit per router holding packets
   std::vector<Source> sources_;
   std::vector<uint32_t> busy_sources_;  // with packets waiting to go
   // Sources' next injection cycles, earliest first.
@@ -144,6 +147,15 @@ class CycleFabric {
       injections_;
   // Flits and credits on their way, by due cycle modulo the wheel's size.
   std::vector<std::vector<Event>> wheel_;
+  // The allocators' working state, shared by the routers in turn (each
+  // keeps its own arbiters' pointers), and other per-step scratch.
+  std::unique_ptr<SeparableAllocator> switch_allocator_;
+  std::unique_ptr<VcAllocator> va_;
+  std::vector<unsigned> dirty_;  // a router's inputs with freed flits
+  std::vector<topo::PortId> candidates_;
+  // An input or output VC's index in a router, i = port * VCs + vc, split.
+  std::vector<uint16_t> port_of_;
+  std::vector<uint8_t> vc_of_;
 
   uint64_t now_ = 0;
   uint64_t sent_ = 0, delivered_ = 0, dropped_ = 0;

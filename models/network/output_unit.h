@@ -35,10 +35,10 @@ class OutputUnit {
   // Free, with `credits` (a port coming up, a router restored).
   void Reset(unsigned o, uint32_t credits) { outputs_[o] = {false, credits}; }
 
-  // Whether a flit granted the switch at `now` for output VC `o` may go: a
-  // credit, and room in its port's queue (NET-8.11).
-  bool CanSend(unsigned o, uint64_t now) const {
-    return outputs_[o].credits > 0 && !Full(o / vcs_, now);
+  // Whether a flit granted the switch at `now` for VC `vc` of `port` may
+  // go: a credit, and room in the port's queue (NET-8.11).
+  bool CanSend(unsigned port, unsigned vc, uint64_t now) const {
+    return outputs_[index(port, vc)].credits > 0 && !Full(port, now);
   }
   // NET-8.11: `router.output_buffer_flits` flits already wait at `port`.
   bool Full(unsigned port, uint64_t now) const {

@@ -15,10 +15,16 @@ class RoundRobinRound {
   explicit RoundRobinRound(size_t arbiters)
       : winner_(arbiters, kNone), distance_(arbiters, 0) {}
 
-  // The distance of `candidate` after `pointer` among `count` positions.
+  // The distance of `candidate` after `pointer` among `count` positions
+  // (both below `count`).
   static unsigned Distance(unsigned candidate, unsigned pointer,
                            unsigned count) {
-    return (candidate + count - pointer) % count;
+    return candidate >= pointer ? candidate - pointer
+                                : candidate + count - pointer;
+  }
+  // The position after `position` among `count`.
+  static unsigned Next(unsigned position, unsigned count) {
+    return position + 1 == count ? 0 : position + 1;
   }
 
   void Offer(unsigned arbiter, unsigned candidate, unsigned distance) {

@@ -3,9 +3,13 @@
 // its VCs in round-robin order (one with `rr`, every ready one with
 // `islip`); the allocator matches input ports to output ports and calls
 // back for each grant. Both network kernels use it, so the SystemC router
-// and the cycle kernel grant the same requests in the same order.
+// and the cycle kernel grant the same requests in the same order. A
+// router keeps only its arbiters' pointers (Pointers); the round's working
+// state is the allocator's, which the cycle kernel shares among all its
+// routers so that it stays in the cache.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <vector>
 
@@ -15,30 +19,50 @@ namespace lq::net {
 
 class SeparableAllocator {
  public:
-  // `islip_iterations` 0 selects round-robin, otherwise iSLIP with that
-  // many iterations.
-  SeparableAllocator(unsigned ports, unsigned vcs, unsigned islip_iterations)
-      : ports_(ports),
-        vcs_(vcs),
-        iterations_(islip_iterations),
-        input_next_(ports, 0),
-        output_next_(ports, 0),
-        accept_next_(ports, 0),
-        matched_(ports, kNone),
-        out_taken_(ports, false),
-        grant_round_(ports),
-        accept_round_(ports) {}
+  // One router's arbiters: round-robin pointers that persist from cycle
+  // to cycle. Per input port the VC it serves next, per output port the
+  // input it grants next (iSLIP's grant pointers), and per input port
+  // iSLIP's accept pointer.
+  class Pointers {
+   public:
+    Pointers(unsigned ports, unsigned vcs)
+        : ports_(ports), vcs_(vcs), next_(3 * ports, 0) {}
+    unsigned ports() const { return ports_; }
 
-  // Starts a cycle's requests.
-  void Clear() { requests_.clear(); }
+   private:
+    friend class SeparableAllocator;
+    uint16_t& input(unsigned port) { return next_[port]; }
+    uint16_t& output(unsigned port) { return next_[ports_ + port]; }
+    uint16_t& accept(unsigned port) { return next_[2 * ports_ + port]; }
+    unsigned ports_, vcs_;
+    std::vector<uint16_t> next_;
+  };
+
+  // The working state of an allocation round, for routers of up to
+  // `max_ports` ports: one allocator serves any number of routers in
+  // turn. `islip_iterations` 0 selects round-robin, otherwise iSLIP with
+  // that many iterations.
+  SeparableAllocator(unsigned max_ports, unsigned islip_iterations)
+      : iterations_(islip_iterations),
+        matched_(max_ports, kNone),
+        out_taken_(max_ports, 0),
+        grant_round_(max_ports),
+        accept_round_(max_ports) {}
+
+  // Starts a cycle's requests for the router whose arbiters are `pointers`.
+  void Clear(Pointers& pointers) {
+    pointers_ = &pointers;
+    requests_.clear();
+  }
   // Input port `port`'s requests: its VCs in round-robin order from its
   // pointer, `wants(vc)` giving the output port VC `vc`'s head can send a
   // flit to now, or none. Round-robin takes the first VC that can, iSLIP
   // every one.
   template <typename Wants>
   void RequestFrom(unsigned port, Wants&& wants) {
-    for (unsigned k = 0; k < vcs_; ++k) {
-      const unsigned vc = (input_next_[port] + k) % vcs_;
+    const unsigned vcs = pointers_->vcs_;
+    unsigned vc = pointers_->input(port);
+    for (unsigned k = 0; k < vcs; ++k, vc = RoundRobinRound::Next(vc, vcs)) {
       if (const std::optional<unsigned> out = wants(vc)) {
         requests_.push_back({port, vc, *out});
         if (iterations_ == 0) {
@@ -69,18 +93,21 @@ class SeparableAllocator {
   // requester nearest after its pointer.
   template <typename Grant>
   void AllocateRoundRobin(Grant& grant) {
+    Pointers& at = *pointers_;
     grant_round_.Clear();
     for (unsigned r = 0; r < requests_.size(); ++r) {
       const Asked& asked = requests_[r];
       const unsigned o = asked.out_port;
       grant_round_.Offer(
-          o, r, RoundRobinRound::Distance(asked.port, output_next_[o], ports_));
+          o, r, RoundRobinRound::Distance(asked.port, at.output(o), at.ports_));
     }
     for (const unsigned o : grant_round_.touched()) {
       const Asked asked = requests_[grant_round_.winner(o)];
       grant(asked.port, asked.vc);
-      output_next_[o] = (asked.port + 1) % ports_;
-      input_next_[asked.port] = (asked.vc + 1) % vcs_;
+      at.output(o) =
+          static_cast<uint16_t>(RoundRobinRound::Next(asked.port, at.ports_));
+      at.input(asked.port) =
+          static_cast<uint16_t>(RoundRobinRound::Next(asked.vc, at.vcs_));
     }
   }
 
@@ -92,6 +119,7 @@ class SeparableAllocator {
   // round-robin order.
   template <typename Grant>
   void AllocateIslip(Grant& grant) {
+    Pointers& at = *pointers_;
     matched_inputs_.clear();
     for (unsigned iteration = 0; iteration < iterations_; ++iteration) {
       grant_round_.Clear();
@@ -100,14 +128,14 @@ class SeparableAllocator {
         if (matched_[asked.port] == kNone && !out_taken_[o]) {
           grant_round_.Offer(
               o, asked.port,
-              RoundRobinRound::Distance(asked.port, output_next_[o], ports_));
+              RoundRobinRound::Distance(asked.port, at.output(o), at.ports_));
         }
       }
       accept_round_.Clear();
       for (const unsigned o : grant_round_.touched()) {
         const unsigned p = grant_round_.winner(o);
         accept_round_.Offer(
-            p, o, RoundRobinRound::Distance(o, accept_next_[p], ports_));
+            p, o, RoundRobinRound::Distance(o, at.accept(p), at.ports_));
       }
       if (accept_round_.empty()) {
         break;
@@ -115,39 +143,37 @@ class SeparableAllocator {
       for (const unsigned p : accept_round_.touched()) {
         const unsigned o = accept_round_.winner(p);
         matched_[p] = o;
-        out_taken_[o] = true;
+        out_taken_[o] = 1;
         matched_inputs_.push_back(p);
         if (iteration == 0) {
-          output_next_[o] = (p + 1) % ports_;
-          accept_next_[p] = (o + 1) % ports_;
+          at.output(o) =
+              static_cast<uint16_t>(RoundRobinRound::Next(p, at.ports_));
+          at.accept(p) =
+              static_cast<uint16_t>(RoundRobinRound::Next(o, at.ports_));
         }
       }
     }
     for (const unsigned p : matched_inputs_) {
       const unsigned o = matched_[p];
       matched_[p] = kNone;
-      out_taken_[o] = false;
+      out_taken_[o] = 0;
       for (const Asked& asked : requests_) {
         if (asked.port == p && asked.out_port == o) {
           grant(p, asked.vc);
-          input_next_[p] = (asked.vc + 1) % vcs_;
+          at.input(p) =
+              static_cast<uint16_t>(RoundRobinRound::Next(asked.vc, at.vcs_));
           break;
         }
       }
     }
   }
 
-  unsigned ports_;
-  unsigned vcs_;
   unsigned iterations_;
-  // Round-robin pointers: per input port the VC it serves next, per output
-  // port the input it grants next (iSLIP's grant pointers), and iSLIP's
-  // accept pointers per input port.
-  std::vector<unsigned> input_next_, output_next_, accept_next_;
+  Pointers* pointers_ = nullptr;  // the router allocating now
   // iSLIP's matches: per input port its output, per output port whether it
   // is taken, and the matched inputs in match order.
   std::vector<unsigned> matched_, matched_inputs_;
-  std::vector<bool> out_taken_;
+  std::vector<uint8_t> out_taken_;
   RoundRobinRound grant_round_, accept_round_;
   std::vector<Asked> requests_;
 };

@@ -4,6 +4,7 @@
 // input VCs.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <vector>
 
@@ -87,17 +88,34 @@ std::optional<unsigned> WantedOutputVc(const VcChoiceContext& at,
 }
 
 // Each output VC's round-robin arbiter: of the input VCs that ask for it in
-// a cycle, it grants the first after the one it granted last.
+// a cycle, it grants the first after the one it granted last. A router
+// keeps only its arbiters' pointers (Pointers); the round's working state
+// is the allocator's, which the cycle kernel shares among its routers.
 class VcAllocator {
  public:
-  VcAllocator(unsigned input_vcs, unsigned output_vcs)
-      : inputs_(input_vcs), next_(output_vcs, 0), round_(output_vcs) {}
+  class Pointers {
+   public:
+    Pointers(unsigned input_vcs, unsigned output_vcs)
+        : inputs_(input_vcs), next_(output_vcs, 0) {}
 
-  // Starts a cycle's requests.
-  void Clear() { round_.Clear(); }
+   private:
+    friend class VcAllocator;
+    unsigned inputs_;
+    std::vector<uint16_t> next_;  // per output VC
+  };
+
+  // For routers of up to `max_output_vcs` output VCs.
+  explicit VcAllocator(unsigned max_output_vcs) : round_(max_output_vcs) {}
+
+  // Starts a cycle's requests for the router whose arbiters are `pointers`.
+  void Clear(Pointers& pointers) {
+    pointers_ = &pointers;
+    round_.Clear();
+  }
   void Request(unsigned input, unsigned output) {
     round_.Offer(output, input,
-                 RoundRobinRound::Distance(input, next_[output], inputs_));
+                 RoundRobinRound::Distance(input, pointers_->next_[output],
+                                           pointers_->inputs_));
   }
   // Calls grant(input, output) for each output VC asked for, in the order
   // first asked, moving its pointer past the winner.
@@ -105,14 +123,14 @@ class VcAllocator {
   void Allocate(Grant&& grant) {
     for (const unsigned output : round_.touched()) {
       const unsigned input = round_.winner(output);
-      next_[output] = (input + 1) % inputs_;
+      pointers_->next_[output] = static_cast<uint16_t>(
+          RoundRobinRound::Next(input, pointers_->inputs_));
       grant(input, output);
     }
   }
 
  private:
-  unsigned inputs_;
-  std::vector<unsigned> next_;
+  Pointers* pointers_ = nullptr;  // the router allocating now
   RoundRobinRound round_;
 };
 

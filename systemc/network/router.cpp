@@ -49,8 +49,11 @@ Router::Router(const sc_core::sc_module_name& name, const RouterConfig& config)
       vcs_(config.vcs()),
       period_(config.clock_ns, sc_core::SC_NS),
       outputs_(config.network_ports + 1, config, period_.value()),
-      va_((config.network_ports + 1) * vcs_, (config.network_ports + 1) * vcs_),
-      switch_allocator_(config.network_ports + 1, vcs_, config.islip_rounds()) {
+      va_((config.network_ports + 1) * vcs_),
+      va_pointers_((config.network_ports + 1) * vcs_,
+                   (config.network_ports + 1) * vcs_),
+      switch_allocator_(config.network_ports + 1, config.islip_rounds()),
+      switch_pointers_(config.network_ports + 1, vcs_) {
   if (auto problem = RouterConfigProblem(config)) {
     throw std::invalid_argument(std::string(this->name()) + ": " + *problem);
   }
@@ -723,7 +726,7 @@ void Router::Enqueue(InputPacket& packet) {
 void Router::AllocateVcs(const sc_core::sc_time& now) {
   const VcChoiceContext at{config_, banks_.active(), config_.node, local_port(),
                            outputs_};
-  va_.Clear();
+  va_.Clear(va_pointers_);
   for (const unsigned p : active_ports_) {
     for (unsigned v = 0; v < vcs_; ++v) {
       InputVc& in = input(p, v);
@@ -765,7 +768,7 @@ bool Router::Sendable(unsigned port, unsigned vc, const sc_core::sc_time& now) {
   const size_t chunk = std::min(config_.slot_bytes, head.total - head.sent);
   return head.allocated && head.ready <= now &&
          head.received - head.sent >= chunk &&
-         outputs_.CanSend(index(head.out_port, head.out_vc), now.value());
+         outputs_.CanSend(head.out_port, head.out_vc, now.value());
 }
 
 // A slot granted now leaves SA + ST cycles later, or after the slots
@@ -785,7 +788,7 @@ sc_core::sc_time Router::BookDeparture(unsigned port) {
 // port's pointer: round-robin allocation takes each port's first, iSLIP
 // all of them. Dropped packets leave here once their last byte is in.
 void Router::CollectRequests(const sc_core::sc_time& now) {
-  switch_allocator_.Clear();
+  switch_allocator_.Clear(switch_pointers_);
   for (const unsigned p : active_ports_) {
     switch_allocator_.RequestFrom(
         p, [&](unsigned v) -> std::optional<unsigned> {

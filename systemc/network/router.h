@@ -373,8 +373,10 @@ class Router : public sc_core::sc_module {
   std::vector<bool> port_active_;
   std::vector<unsigned> dirty_inputs_;
 
-  VcAllocator va_;                        // NET-8.3
-  SeparableAllocator switch_allocator_;   // NET-8.5
+  VcAllocator va_;  // NET-8.3
+  VcAllocator::Pointers va_pointers_;
+  SeparableAllocator switch_allocator_;  // NET-8.5
+  SeparableAllocator::Pointers switch_pointers_;
   std::vector<topo::PortId> candidates_;  // WantedOutputVc()'s scratch
 
   std::vector<uint64_t> flits_in_, flits_out_;

@@ -19,12 +19,12 @@ RouterParams Params() {
 TEST(OutputUnit, NET_8_2_AFlitNeedsACreditAndSpendsIt) {
   OutputUnit out(2, Params(), 1);
   const unsigned o = out.index(1, 1);
-  EXPECT_FALSE(out.CanSend(o, 0)) << "no credit granted yet";
+  EXPECT_FALSE(out.CanSend(1, 1, 0)) << "no credit granted yet";
   out.Grant(o, 2);
-  EXPECT_TRUE(out.CanSend(o, 0));
+  EXPECT_TRUE(out.CanSend(1, 1, 0));
   out.Spend(o);
   out.Spend(o);
-  EXPECT_FALSE(out.CanSend(o, 0)) << "both credits spent";
+  EXPECT_FALSE(out.CanSend(1, 1, 0)) << "both credits spent";
   out.Grant(o, 1);
   EXPECT_EQ(out.credits(o), 1u);
   out.Reset(o, 0);
@@ -56,10 +56,10 @@ TEST(OutputUnit, NET_8_11_FlitsGrantedTogetherLeaveInTurn) {
   EXPECT_EQ(out.BookDeparture(1, 0), 3 * kCycle);
   EXPECT_EQ(out.BookDeparture(0, 0), 2 * kCycle) << "ports queue apart";
   EXPECT_EQ(out.Departure(1, 0), 4 * kCycle);
-  EXPECT_TRUE(out.CanSend(o, 0)) << "one waits behind the first: room";
+  EXPECT_TRUE(out.CanSend(1, 0, 0)) << "one waits behind the first: room";
   EXPECT_EQ(out.BookDeparture(1, 0), 4 * kCycle);
-  EXPECT_FALSE(out.CanSend(o, 0)) << "two wait: full";
-  EXPECT_TRUE(out.CanSend(o, kCycle)) << "a cycle later one has left";
+  EXPECT_FALSE(out.CanSend(1, 0, 0)) << "two wait: full";
+  EXPECT_TRUE(out.CanSend(1, 0, kCycle)) << "a cycle later one has left";
   EXPECT_EQ(out.BookDeparture(1, 10 * kCycle), 12 * kCycle)
       << "an empty queue costs nothing";
 }

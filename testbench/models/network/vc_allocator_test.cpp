@@ -22,10 +22,11 @@ std::shared_ptr<const topo::RoutingFunction> Routing(
 const auto kOpen = [](unsigned, unsigned) { return true; };
 
 TEST(VcAllocator, NET_8_3_EachOutputVcGrantsRoundRobin) {
-  VcAllocator va(4, 2);
+  VcAllocator va(2);
+  VcAllocator::Pointers pointers(4, 2);
   std::vector<unsigned> winners;
   for (int cycle = 0; cycle < 4; ++cycle) {
-    va.Clear();
+    va.Clear(pointers);
     for (const unsigned input : {0u, 2u, 3u}) {
       va.Request(input, 1);
     }
@@ -39,8 +40,9 @@ TEST(VcAllocator, NET_8_3_EachOutputVcGrantsRoundRobin) {
 }
 
 TEST(VcAllocator, NET_8_3_DistinctOutputVcsAreGrantedInOneCycle) {
-  VcAllocator va(4, 4);
-  va.Clear();
+  VcAllocator va(4);
+  VcAllocator::Pointers pointers(4, 4);
+  va.Clear(pointers);
   va.Request(0, 3);
   va.Request(1, 2);
   va.Request(2, 3);

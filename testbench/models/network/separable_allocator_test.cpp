@@ -1,0 +1,79 @@
+// Tests of the switch allocator shared by both kernels (NET-8.5):
+// round-robin and iSLIP matching, and one allocator serving many routers
+// in turn, each with its own arbiters' pointers.
+#include "models/network/separable_allocator.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <optional>
+#include <utility>
+#include <vector>
+
+namespace lq::net {
+namespace {
+
+using Grants = std::vector<std::pair<unsigned, unsigned>>;  // (port, vc)
+
+// One cycle: VC v of port p asks for output wants[p][v], if any.
+Grants Cycle(SeparableAllocator& allocator,
+             SeparableAllocator::Pointers& pointers,
+             const std::vector<std::vector<std::optional<unsigned>>>& wants) {
+  allocator.Clear(pointers);
+  for (unsigned port = 0; port < wants.size(); ++port) {
+    allocator.RequestFrom(port, [&](unsigned vc) { return wants[port][vc]; });
+  }
+  Grants grants;
+  allocator.Allocate(
+      [&](unsigned port, unsigned vc) { grants.emplace_back(port, vc); });
+  return grants;
+}
+
+// Ports 0 and 1 both want output 2, each on both VCs.
+const std::vector<std::vector<std::optional<unsigned>>> kContention = {
+    {2u, 2u}, {2u, 2u}, {std::nullopt, std::nullopt}};
+
+TEST(SeparableAllocator, NET_8_5_RoundRobinTurnsPassAmongInputsAndVcs) {
+  SeparableAllocator allocator(3, 0);
+  SeparableAllocator::Pointers pointers(3, 2);
+  Grants all;
+  for (int cycle = 0; cycle < 4; ++cycle) {
+    const Grants grants = Cycle(allocator, pointers, kContention);
+    ASSERT_EQ(grants.size(), 1u) << "one output, one grant a cycle";
+    all.push_back(grants[0]);
+  }
+  EXPECT_EQ(all, (Grants{{0, 0}, {1, 0}, {0, 1}, {1, 1}}))
+      << "the output's turn passes between inputs, each input's between "
+         "its VCs";
+}
+
+// Port 0 wants outputs 1 and 2, port 1 only output 2. Both outputs grant
+// port 0, which accepts output 1; a second iteration gives output 2 to
+// port 1.
+TEST(SeparableAllocator, NET_8_5_IslipsSecondIterationMatchesTheLeftOvers) {
+  const std::vector<std::vector<std::optional<unsigned>>> wants = {
+      {1u, 2u}, {2u, std::nullopt}, {std::nullopt, std::nullopt}};
+  SeparableAllocator one(3, 1), two(3, 2);
+  SeparableAllocator::Pointers for_one(3, 2), for_two(3, 2);
+  EXPECT_EQ(Cycle(one, for_one, wants), (Grants{{0, 0}}));
+  Grants grants = Cycle(two, for_two, wants);
+  std::sort(grants.begin(), grants.end());
+  EXPECT_EQ(grants, (Grants{{0, 0}, {1, 0}}));
+}
+
+TEST(SeparableAllocator, NET_8_5_RoutersSharingAnAllocatorKeepTheirOwnTurns) {
+  SeparableAllocator shared(3, 1);
+  SeparableAllocator::Pointers a(3, 2), b(3, 2);
+  SeparableAllocator alone(3, 1);
+  SeparableAllocator::Pointers c(3, 2);
+  for (int cycle = 0; cycle < 6; ++cycle) {
+    const Grants of_a = Cycle(shared, a, kContention);
+    if (cycle % 2 == 0) {
+      Cycle(shared, b, kContention);  // b's turns move, a's must not
+    }
+    EXPECT_EQ(of_a, Cycle(alone, c, kContention)) << "cycle " << cycle;
+  }
+}
+
+}  // namespace
+}  // namespace lq::net
