@@ -21,12 +21,12 @@ constexpr unsigned kNone = RoundRobinRound::kNone;
 }  // namespace
 
 // A packet in an input VC, from its head flit's arrival to its last flit's
-// departure.
+// departure. 24 bytes: a router's heads are what each cycle reads.
 struct CycleFabric::Entry {
   uint64_t ready = 0;  // when the next pipeline stage may act
   uint32_t packet = 0;
-  uint32_t arrived = 0;  // flits
-  uint32_t sent = 0;
+  uint16_t arrived = 0;  // flits
+  uint16_t sent = 0;
   uint16_t out_port = 0;
   uint8_t out_vc = 0;
   bool routed = false;
@@ -36,14 +36,17 @@ struct CycleFabric::Entry {
 };
 
 struct CycleFabric::Router {
-  // An input VC's packets: a FIFO in the router's pool of entries. It
-  // never holds more packets than its buffer has flits, plus the one whose
-  // flits have all moved on while more are still to come.
+  // An input VC's packets, a FIFO: the oldest, the head, in place (the
+  // only one the pipeline acts on, so that a cycle reads a router's input
+  // VCs and nothing else), those behind it in the VC's slice of the
+  // router's ring. It never holds more packets than its buffer has flits,
+  // plus the one whose flits have all moved on while more are still to
+  // come. 32 bytes, two to a cache line.
   struct InputVc {
-    uint32_t first = 0;  // the FIFO's slice of the pool
-    uint32_t head = 0;   // its oldest packet's place in the slice
-    uint32_t size = 0;
-    uint32_t freed = 0;  // flits gone since credits were last returned
+    Entry head;
+    uint32_t freed = 0;   // flits gone since credits were last returned
+    uint16_t behind = 0;  // the oldest packet behind the head, in its slice
+    uint16_t size = 0;    // packets, the head's included
     bool empty() const { return size == 0; }
   };
   Router(uint32_t node_id, unsigned network_ports, bool endpoint,
@@ -52,39 +55,45 @@ struct CycleFabric::Router {
         local(network_ports),
         ports(network_ports + (endpoint ? 1 : 0)),
         far(network_ports, topo::PortRef{kNoNode, 0}),
-        capacity(params.vc_buffer_flits + 1),
+        slice(params.vc_buffer_flits),
         inputs(ports * params.vcs()),
-        pool(ports * params.vcs() * capacity),
+        ring(ports * params.vcs() * slice),
         occupied((ports * params.vcs() + 63) / 64, 0),
         outputs(ports, params, 1),
         va(ports * params.vcs(), ports * params.vcs()),
-        switch_allocator(ports, params.vcs()) {
-    for (size_t i = 0; i < inputs.size(); ++i) {
-      inputs[i].first = static_cast<uint32_t>(i * capacity);
-    }
-  }
+        switch_allocator(ports, params.vcs()) {}
 
-  Entry& front(const InputVc& in) { return pool[in.first + in.head]; }
-  Entry& back(const InputVc& in) {
-    uint32_t at = in.head + in.size - 1;
-    at -= at >= capacity ? capacity : 0;
-    return pool[in.first + at];
+  Entry& front(InputVc& in) { return in.head; }
+  Entry& back(unsigned i) {
+    InputVc& in = inputs[i];
+    if (in.size == 1) {
+      return in.head;
+    }
+    uint32_t at = in.behind + in.size - 2u;
+    at -= at >= slice ? slice : 0;
+    return ring[i * slice + at];
   }
   void push_back(unsigned i, const Entry& entry) {
     InputVc& in = inputs[i];
-    uint32_t at = in.head + in.size;
-    at -= at >= capacity ? capacity : 0;
-    pool[in.first + at] = entry;
-    if (in.size++ == 0) {
+    if (in.size == 0) {
+      in.head = entry;
       occupied[i / 64] |= uint64_t{1} << (i % 64);
+    } else {
+      uint32_t at = in.behind + in.size - 1u;
+      at -= at >= slice ? slice : 0;
+      ring[i * slice + at] = entry;
     }
+    ++in.size;
   }
   void pop_front(unsigned i) {
     InputVc& in = inputs[i];
-    in.head = in.head + 1 == capacity ? 0 : in.head + 1;
     if (--in.size == 0) {
       occupied[i / 64] &= ~(uint64_t{1} << (i % 64));
+      return;
     }
+    in.head = ring[i * slice + in.behind];
+    in.behind =
+        static_cast<uint16_t>(in.behind + 1u == slice ? 0 : in.behind + 1u);
   }
   // Calls visit(i) for each input VC holding a packet, in ascending order
   // of i, as they were when the call began.
@@ -101,9 +110,9 @@ struct CycleFabric::Router {
   unsigned local;  // the local port, if an endpoint
   unsigned ports;
   std::vector<topo::PortRef> far;  // per network port; kNoNode: uncabled
-  uint32_t capacity;               // entries per input VC
+  uint32_t slice;                  // ring entries per input VC
   std::vector<InputVc> inputs;     // [port][vc]
-  std::vector<Entry> pool;
+  std::vector<Entry> ring;         // packets behind the heads
   std::vector<uint64_t> occupied;  // a bit per input VC holding packets
   OutputUnit outputs;              // ticks are cycles
   VcAllocator::Pointers va;
@@ -144,6 +153,13 @@ CycleFabric::CycleFabric(std::shared_ptr<const topo::RoutingFunction> routing,
   }
   if (config.flits_per_packet == 0 || config.link_cycles == 0) {
     throw std::invalid_argument("a packet has flits, a link takes a cycle");
+  }
+  constexpr unsigned kMostFlits = std::numeric_limits<uint16_t>::max();
+  if (config.flits_per_packet > kMostFlits ||
+      config.vc_buffer_flits >= kMostFlits) {
+    throw std::invalid_argument(
+        "the cycle kernel counts a packet's flits and a VC's packets in 16 "
+        "bits: at most 65535 flits per packet and 65534 per VC buffer");
   }
   const topo::Topology& topology = routing_->topology();
   endpoints_ = topology.EndpointCount();
@@ -310,7 +326,7 @@ void CycleFabric::DeliverEvents() {
     }
     Router::InputVc& in = router.inputs[i];
     if (!in.empty()) {
-      Entry& tail = router.back(in);
+      Entry& tail = router.back(i);
       if (tail.packet == event.packet &&
           tail.arrived < config_.flits_per_packet) {
         ++tail.arrived;
@@ -590,7 +606,7 @@ std::string CycleFabric::FindWaitCycle() const {
       if (in.empty()) {
         continue;
       }
-      const Entry& head = r.pool[in.first + in.head];
+      const Entry& head = in.head;
       if (!head.routed || head.discard || head.out_port == r.local ||
           r.far[head.out_port].node == kNoNode) {
         continue;
