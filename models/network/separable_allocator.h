@@ -53,6 +53,8 @@ class SeparableAllocator {
   void Clear(Pointers& pointers) {
     pointers_ = &pointers;
     requests_.clear();
+    requested_outputs_ = 0;
+    contended_ = pointers.ports_ > kMostUncontendedPorts;
   }
   // Input port `port`'s requests: its VCs in round-robin order from its
   // pointer, `wants(vc)` giving the output port VC `vc`'s head can send a
@@ -61,22 +63,35 @@ class SeparableAllocator {
   template <typename Wants>
   void RequestFrom(unsigned port, Wants&& wants) {
     const unsigned vcs = pointers_->vcs_;
+    const size_t first = requests_.size();
     unsigned vc = pointers_->input(port);
     for (unsigned k = 0; k < vcs; ++k, vc = RoundRobinRound::Next(vc, vcs)) {
       if (const std::optional<unsigned> out = wants(vc)) {
         requests_.push_back({port, vc, *out});
         if (iterations_ == 0) {
-          return;
+          break;
         }
       }
     }
+    if (contended_ || requests_.size() == first) {
+      return;
+    }
+    const unsigned out = requests_[first].out_port;
+    for (size_t r = first + 1; r < requests_.size(); ++r) {
+      contended_ = contended_ || requests_[r].out_port != out;
+    }
+    const uint64_t bit = uint64_t{1} << out;
+    contended_ = contended_ || (requested_outputs_ & bit) != 0;
+    requested_outputs_ |= bit;
   }
 
   // Matches this cycle's requests and calls grant(port, vc) for each
   // winner, moving the pointers past it.
   template <typename Grant>
   void Allocate(Grant&& grant) {
-    if (iterations_ == 0) {
+    if (!contended_) {
+      AllocateUncontended(grant);
+    } else if (iterations_ == 0) {
       AllocateRoundRobin(grant);
     } else {
       AllocateIslip(grant);
@@ -88,6 +103,32 @@ class SeparableAllocator {
   struct Asked {
     unsigned port, vc, out_port;
   };
+
+  // Every requesting input port asks for one output port, which no other
+  // asks for: round-robin and iSLIP both grant each input its first
+  // request in round-robin order, in the order the inputs asked, and move
+  // the pointers past it (iSLIP's all in its first iteration), so the
+  // arbiters need not run.
+  template <typename Grant>
+  void AllocateUncontended(Grant& grant) {
+    Pointers& at = *pointers_;
+    unsigned last_port = kNone;
+    for (const Asked& asked : requests_) {
+      if (asked.port == last_port) {
+        continue;  // the port's later VCs, for the same output
+      }
+      last_port = asked.port;
+      grant(asked.port, asked.vc);
+      at.output(asked.out_port) =
+          static_cast<uint16_t>(RoundRobinRound::Next(asked.port, at.ports_));
+      at.input(asked.port) =
+          static_cast<uint16_t>(RoundRobinRound::Next(asked.vc, at.vcs_));
+      if (iterations_ > 0) {
+        at.accept(asked.port) = static_cast<uint16_t>(
+            RoundRobinRound::Next(asked.out_port, at.ports_));
+      }
+    }
+  }
 
   // Each input port has made one request; each output port grants the
   // requester nearest after its pointer.
@@ -168,8 +209,15 @@ class SeparableAllocator {
     }
   }
 
+  // Routers of more ports always run the arbiters.
+  static constexpr unsigned kMostUncontendedPorts = 64;
+
   unsigned iterations_;
   Pointers* pointers_ = nullptr;  // the router allocating now
+  // This round's: the output ports asked for, a bit each, and whether two
+  // inputs ask for one output or one input for two.
+  uint64_t requested_outputs_ = 0;
+  bool contended_ = false;
   // iSLIP's matches: per input port its output, per output port whether it
   // is taken, and the matched inputs in match order.
   std::vector<unsigned> matched_, matched_inputs_;

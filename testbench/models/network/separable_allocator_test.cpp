@@ -61,6 +61,24 @@ TEST(SeparableAllocator, NET_8_5_IslipsSecondIterationMatchesTheLeftOvers) {
   EXPECT_EQ(grants, (Grants{{0, 0}, {1, 0}}));
 }
 
+// A round where no two inputs want one output grants every input at once,
+// and moves the output's turn as arbitration would: when both inputs
+// then want that output, the other input wins.
+TEST(SeparableAllocator, NET_8_5_AnUncontendedRoundMovesTheTurnsToo) {
+  for (const unsigned iterations : {0u, 1u}) {
+    SeparableAllocator allocator(3, iterations);
+    SeparableAllocator::Pointers pointers(3, 2);
+    EXPECT_EQ(Cycle(allocator, pointers,
+                    {{2u, std::nullopt},
+                     {std::nullopt, 0u},
+                     {std::nullopt, std::nullopt}}),
+              (Grants{{0, 0}, {1, 1}}))
+        << "iterations " << iterations;
+    EXPECT_EQ(Cycle(allocator, pointers, kContention), (Grants{{1, 0}}))
+        << "output 2's turn passed port 0; port 1's VC turn passed VC 1";
+  }
+}
+
 TEST(SeparableAllocator, NET_8_5_RoutersSharingAnAllocatorKeepTheirOwnTurns) {
   SeparableAllocator shared(3, 1);
   SeparableAllocator::Pointers a(3, 2), b(3, 2);
