@@ -59,6 +59,7 @@ struct CycleFabric::Router {
         inputs(ports * params.vcs()),
         ring(ports * params.vcs() * slice),
         occupied((ports * params.vcs() + 63) / 64, 0),
+        unallocated(occupied.size(), 0),
         outputs(ports, params, 1),
         va(ports * params.vcs(), ports * params.vcs()),
         switch_allocator(ports, params.vcs()) {}
@@ -78,6 +79,7 @@ struct CycleFabric::Router {
     if (in.size == 0) {
       in.head = entry;
       occupied[i / 64] |= uint64_t{1} << (i % 64);
+      unallocated[i / 64] |= uint64_t{1} << (i % 64);
     } else {
       uint32_t at = in.behind + in.size - 1u;
       at -= at >= slice ? slice : 0;
@@ -91,16 +93,22 @@ struct CycleFabric::Router {
       occupied[i / 64] &= ~(uint64_t{1} << (i % 64));
       return;
     }
+    unallocated[i / 64] |= uint64_t{1} << (i % 64);
     in.head = ring[i * slice + in.behind];
     in.behind =
         static_cast<uint16_t>(in.behind + 1u == slice ? 0 : in.behind + 1u);
   }
-  // Calls visit(i) for each input VC holding a packet, in ascending order
-  // of i, as they were when the call began.
-  template <typename Visit>
-  void ForEachOccupied(Visit visit) const {
+  // The head of input VC i has its output VC, or is dropped.
+  void Allocated(unsigned i) {
+    unallocated[i / 64] &= ~(uint64_t{1} << (i % 64));
+  }
+  // Calls visit(i) for each input VC i whose bit is set in word(w), the
+  // w-th word of a mask, in ascending order of i, as they were when the
+  // call began.
+  template <typename Word, typename Visit>
+  void ForEachSet(Word word, Visit visit) const {
     for (size_t w = 0; w < occupied.size(); ++w) {
-      for (uint64_t bits = occupied[w]; bits != 0; bits &= bits - 1) {
+      for (uint64_t bits = word(w); bits != 0; bits &= bits - 1) {
         visit(static_cast<unsigned>(w * 64 + __builtin_ctzll(bits)));
       }
     }
@@ -113,8 +121,10 @@ struct CycleFabric::Router {
   uint32_t slice;                  // ring entries per input VC
   std::vector<InputVc> inputs;     // [port][vc]
   std::vector<Entry> ring;         // packets behind the heads
-  std::vector<uint64_t> occupied;  // a bit per input VC holding packets
-  OutputUnit outputs;              // ticks are cycles
+  // A bit per input VC holding packets, and per one whose head waits for
+  // route computation or VC allocation: the stages' work lists.
+  std::vector<uint64_t> occupied, unallocated;
+  OutputUnit outputs;  // ticks are cycles
   VcAllocator::Pointers va;
   SeparableAllocator::Pointers switch_allocator;
   uint64_t held = 0;  // packets in input VCs
@@ -392,8 +402,11 @@ void CycleFabric::AllocateSwitch(Router& r) {
   SeparableAllocator& allocator = *switch_allocator_;
   allocator.Clear(r.switch_allocator);
   unsigned last_port = kNone;
-  r.ForEachOccupied([&](unsigned occupied) {
-    const unsigned p = port_of_[occupied];
+  const auto to_send = [&r](size_t w) {
+    return r.occupied[w] & ~r.unallocated[w];  // allocated, or dropped
+  };
+  r.ForEachSet(to_send, [&](unsigned i) {
+    const unsigned p = port_of_[i];
     if (p == last_port) {
       return;  // its VCs were all visited
     }
@@ -481,30 +494,33 @@ void CycleFabric::AllocateVcs(Router& r) {
   const VcChoiceContext at{config_, *routing_, r.node, r.local, r.outputs};
   const auto open = [](unsigned, unsigned) { return true; };
   va_->Clear(r.va);
-  r.ForEachOccupied([&](unsigned i) {
-    Entry& head = r.front(r.inputs[i]);
-    if (head.allocated || head.ready > now_) {
-      return;
-    }
-    if (!head.routed) {
-      Route(r, i, head);
-    }
-    if (head.discard) {
-      return;
-    }
-    const PacketRecord& packet = packets_[head.packet];
-    const RoutedHead routed{packet.src,    packet.dst,  vc_of_[i],
-                            head.out_port, head.out_vc, head.adaptive};
-    if (const auto o = WantedOutputVc(at, routed, open, candidates_)) {
-      va_->Request(i, *o);
-    }
-  });
+  r.ForEachSet(
+      [&r](size_t w) { return r.unallocated[w]; },
+      [&](unsigned i) {
+        Entry& head = r.front(r.inputs[i]);
+        if (head.ready > now_) {
+          return;
+        }
+        if (!head.routed) {
+          Route(r, i, head);
+        }
+        if (head.discard) {
+          return;
+        }
+        const PacketRecord& packet = packets_[head.packet];
+        const RoutedHead routed{packet.src,    packet.dst,  vc_of_[i],
+                                head.out_port, head.out_vc, head.adaptive};
+        if (const auto o = WantedOutputVc(at, routed, open, candidates_)) {
+          va_->Request(i, *o);
+        }
+      });
   va_->Allocate([&](unsigned i, unsigned o) {
     Entry& head = r.front(r.inputs[i]);
     head.adaptive = false;
     head.out_port = port_of_[o];
     head.out_vc = vc_of_[o];
     head.allocated = true;
+    r.Allocated(i);
     head.ready = now_ + config_.va_cycles;
     r.outputs.Take(o);
   });
@@ -522,6 +538,7 @@ void CycleFabric::Route(Router& r, unsigned i, Entry& head) {
   if (!step.ok() ||
       (step->port != r.local && packet.hops >= config_.initial_ttl)) {
     head.discard = true;
+    r.Allocated(i);
     ++dropped_;
     return;
   }
