@@ -49,20 +49,21 @@ struct CycleFabric::Router {
     uint16_t size = 0;    // packets, the head's included
     bool empty() const { return size == 0; }
   };
+  // The state the router's steps read comes from `memory`, in order.
   Router(uint32_t node_id, unsigned network_ports, bool endpoint,
-         const RouterParams& params)
+         const RouterParams& params, std::pmr::memory_resource* memory)
       : node(node_id),
         local(network_ports),
         ports(network_ports + (endpoint ? 1 : 0)),
-        far(network_ports, topo::PortRef{kNoNode, 0}),
+        far(network_ports, topo::PortRef{kNoNode, 0}, memory),
         slice(params.vc_buffer_flits),
-        inputs(ports * params.vcs()),
-        ring(ports * params.vcs() * slice),
-        occupied((ports * params.vcs() + 63) / 64, 0),
-        unallocated(occupied.size(), 0),
-        outputs(ports, params, 1),
-        va(ports * params.vcs(), ports * params.vcs()),
-        switch_allocator(ports, params.vcs()) {}
+        inputs(ports * params.vcs(), memory),
+        occupied((ports * params.vcs() + 63) / 64, 0, memory),
+        unallocated(occupied.size(), 0, memory),
+        outputs(ports, params, 1, memory),
+        va(ports * params.vcs(), ports * params.vcs(), memory),
+        switch_allocator(ports, params.vcs(), memory),
+        ring(memory) {}
 
   Entry& front(InputVc& in) { return in.head; }
   Entry& back(unsigned i) {
@@ -117,27 +118,28 @@ struct CycleFabric::Router {
   uint32_t node;
   unsigned local;  // the local port, if an endpoint
   unsigned ports;
-  std::vector<topo::PortRef> far;  // per network port; kNoNode: uncabled
-  uint32_t slice;                  // ring entries per input VC
-  std::vector<InputVc> inputs;     // [port][vc]
-  std::vector<Entry> ring;         // packets behind the heads
+  std::pmr::vector<topo::PortRef> far;  // per network port; kNoNode: none
+  uint32_t slice;                       // ring entries per input VC
+  std::pmr::vector<InputVc> inputs;     // [port][vc]
   // A bit per input VC holding packets, and per one whose head waits for
   // route computation or VC allocation: the stages' work lists.
-  std::vector<uint64_t> occupied, unallocated;
+  std::pmr::vector<uint64_t> occupied, unallocated;
   OutputUnit outputs;  // ticks are cycles
   VcAllocator::Pointers va;
   SeparableAllocator::Pointers switch_allocator;
-  uint64_t held = 0;  // packets in input VCs
+  std::pmr::vector<Entry> ring;  // packets behind the heads
+  uint64_t held = 0;             // packets in input VCs
   bool busy = false;
 };
 
 struct CycleFabric::Source {
-  Source(uint32_t node_id, unsigned vcs, unsigned buffer, uint64_t seed)
+  Source(uint32_t node_id, unsigned vcs, unsigned buffer, uint64_t seed,
+         std::pmr::memory_resource* memory)
       : node(node_id),
         random(seed),
-        pending_packet(vcs, 0),
-        pending_flits(vcs, 0),
-        credits(vcs, buffer) {}
+        pending_packet(vcs, 0, memory),
+        pending_flits(vcs, 0, memory),
+        credits(vcs, buffer, memory) {}
 
   uint32_t node;
   std::mt19937_64 random;
@@ -145,7 +147,7 @@ struct CycleFabric::Source {
   std::deque<uint32_t> waiting;  // made, not yet admitted
   // Per VC: the admitted packet whose flits are still to go (NET-8.8: one
   // at a time, admitted whole).
-  std::vector<uint32_t> pending_packet, pending_flits, credits;
+  std::pmr::vector<uint32_t> pending_packet, pending_flits, credits;
   unsigned next_vc = 0;
   bool busy = false;
 };
@@ -173,10 +175,11 @@ CycleFabric::CycleFabric(std::shared_ptr<const topo::RoutingFunction> routing,
   }
   const topo::Topology& topology = routing_->topology();
   endpoints_ = topology.EndpointCount();
+  routers_.reserve(topology.NodeCount());
   for (topo::NodeId n = 0; n < topology.NodeCount(); ++n) {
     const unsigned ports = topology.PortCount(n);
-    auto router =
-        std::make_unique<Router>(n, ports, topology.IsEndpoint(n), config);
+    Router* router = &routers_.emplace_back(n, ports, topology.IsEndpoint(n),
+                                            config, &router_memory_);
     for (topo::PortId p = 0; p < ports; ++p) {
       if (auto far = topology.Neighbour(n, p)) {
         router->far[p] = *far;
@@ -192,11 +195,18 @@ CycleFabric::CycleFabric(std::shared_ptr<const topo::RoutingFunction> routing,
             router->local * vcs_ + v, std::numeric_limits<uint32_t>::max());
       }
     }
-    routers_.push_back(std::move(router));
+  }
+  // The rings, which few steps touch, after every router's state that each
+  // step reads: that lies router after router in the arena, in node order,
+  // the order Step() walks them.
+  for (Router& router : routers_) {
+    router.ring.resize(router.inputs.size() * router.slice);
   }
   busy_routers_.assign((routers_.size() + 63) / 64, 0);
+  sources_.reserve(endpoints_);
   for (uint32_t n = 0; n < endpoints_; ++n) {
-    sources_.emplace_back(n, vcs_, config.vc_buffer_flits, config.seed + n);
+    sources_.emplace_back(n, vcs_, config.vc_buffer_flits, config.seed + n,
+                          &router_memory_);
     if (config.packets_per_cycle > 0) {
       injections_.push({0, n});
     }
@@ -213,8 +223,8 @@ CycleFabric::CycleFabric(std::shared_ptr<const topo::RoutingFunction> routing,
   }
   wheel_.resize(wheel);
   unsigned most_ports = 0;
-  for (const auto& router : routers_) {
-    most_ports = std::max(most_ports, router->ports);
+  for (const Router& router : routers_) {
+    most_ports = std::max(most_ports, router.ports);
   }
   switch_allocator_ =
       std::make_unique<SeparableAllocator>(most_ports, config.islip_rounds());
@@ -255,7 +265,7 @@ void CycleFabric::Step() {
   for (size_t w = 0; w < busy_routers_.size(); ++w) {
     for (uint64_t bits = busy_routers_[w]; bits != 0; bits &= bits - 1) {
       const size_t n = w * 64 + __builtin_ctzll(bits);
-      Router& router = *routers_[n];
+      Router& router = routers_[n];
       StepRouter(router);
       if (router.held == 0) {
         router.busy = false;
@@ -324,7 +334,7 @@ void CycleFabric::Schedule(uint64_t delay, const Event& event) {
 void CycleFabric::DeliverEvents() {
   std::vector<Event>& due = wheel_[now_ & (wheel_.size() - 1)];
   for (const Event& event : due) {
-    Router& router = *routers_[event.node];
+    Router& router = routers_[event.node];
     const unsigned i = event.port * vcs_ + event.vc;
     if (event.credit) {  // event.packet is a count
       if (event.port == router.local) {
@@ -585,7 +595,7 @@ void CycleFabric::StepSource(Source& s) {
     --s.credits[v];
     --s.pending_flits[v];
     Schedule(1 + config_.interface_cycles,
-             {s.node, static_cast<uint16_t>(routers_[s.node]->local),
+             {s.node, static_cast<uint16_t>(routers_[s.node].local),
               static_cast<uint8_t>(v), false, s.pending_packet[v]});
     s.next_vc = v + 1 == vcs_ ? 0 : v + 1;
     break;
@@ -616,8 +626,7 @@ void CycleFabric::CheckWatchdog() {
 
 std::string CycleFabric::FindWaitCycle() const {
   std::vector<VcWait> waits;
-  for (const auto& router : routers_) {
-    const Router& r = *router;
+  for (const Router& r : routers_) {
     for (unsigned i = 0; i < r.ports * vcs_; ++i) {
       const Router::InputVc& in = r.inputs[i];
       if (in.empty()) {

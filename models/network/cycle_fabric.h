@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <memory_resource>
 #include <queue>
 #include <random>
 #include <string>
@@ -136,7 +137,10 @@ class CycleFabric {
   std::vector<PacketRecord> packets_;
   std::vector<uint32_t> free_packets_;
 
-  std::vector<std::unique_ptr<Router>> routers_;
+  // The routers' state, in node order, from an arena that keeps each
+  // router's together (decision 0039).
+  std::pmr::monotonic_buffer_resource router_memory_;
+  std::vector<Router> routers_;
   std::vector<uint64_t> busy_routers_;  // a bit per router holding packets
   std::vector<Source> sources_;
   std::vector<uint32_t> busy_sources_;  // with packets waiting to go

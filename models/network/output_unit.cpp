@@ -6,13 +6,13 @@
 namespace lq::net {
 
 OutputUnit::OutputUnit(unsigned ports, const RouterParams& params,
-                       uint64_t period)
+                       uint64_t period, std::pmr::memory_resource* memory)
     : vcs_(params.vcs()),
       period_(period),
       pipeline_(period * (params.sa_cycles + params.st_cycles)),
       queue_(period * params.output_buffer_flits),
-      outputs_(ports * vcs_),
-      next_departure_(ports, 0) {}
+      outputs_(ports * vcs_, memory),
+      next_departure_(ports, 0, memory) {}
 
 uint64_t OutputUnit::Departure(unsigned port, uint64_t now) const {
   return std::max(now + pipeline_, next_departure_[port]);

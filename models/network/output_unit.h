@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory_resource>
 #include <vector>
 
 #include "models/network/router_params.h"
@@ -16,7 +17,11 @@ namespace lq::net {
 
 class OutputUnit {
  public:
-  OutputUnit(unsigned ports, const RouterParams& params, uint64_t period);
+  // Its state comes from `memory` (the cycle kernel keeps a router's
+  // state together in one arena).
+  OutputUnit(
+      unsigned ports, const RouterParams& params, uint64_t period,
+      std::pmr::memory_resource* memory = std::pmr::get_default_resource());
 
   unsigned vcs() const { return vcs_; }
   unsigned size() const { return static_cast<unsigned>(outputs_.size()); }
@@ -59,8 +64,8 @@ class OutputUnit {
   uint64_t period_;
   uint64_t pipeline_;  // SA + ST, in ticks
   uint64_t queue_;     // the output queue's depth, in ticks
-  std::vector<Vc> outputs_;
-  std::vector<uint64_t> next_departure_;  // per port
+  std::pmr::vector<Vc> outputs_;
+  std::pmr::vector<uint64_t> next_departure_;  // per port
 };
 
 }  // namespace lq::net

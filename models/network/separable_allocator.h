@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory_resource>
 #include <optional>
 #include <vector>
 
@@ -25,8 +26,10 @@ class SeparableAllocator {
   // iSLIP's accept pointer.
   class Pointers {
    public:
-    Pointers(unsigned ports, unsigned vcs)
-        : ports_(ports), vcs_(vcs), next_(3 * ports, 0) {}
+    Pointers(
+        unsigned ports, unsigned vcs,
+        std::pmr::memory_resource* memory = std::pmr::get_default_resource())
+        : ports_(ports), vcs_(vcs), next_(3 * ports, 0, memory) {}
     unsigned ports() const { return ports_; }
 
    private:
@@ -35,7 +38,7 @@ class SeparableAllocator {
     uint16_t& output(unsigned port) { return next_[ports_ + port]; }
     uint16_t& accept(unsigned port) { return next_[2 * ports_ + port]; }
     unsigned ports_, vcs_;
-    std::vector<uint16_t> next_;
+    std::pmr::vector<uint16_t> next_;
   };
 
   // The working state of an allocation round, for routers of up to

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory_resource>
 #include <optional>
 #include <vector>
 
@@ -95,13 +96,15 @@ class VcAllocator {
  public:
   class Pointers {
    public:
-    Pointers(unsigned input_vcs, unsigned output_vcs)
-        : inputs_(input_vcs), next_(output_vcs, 0) {}
+    Pointers(
+        unsigned input_vcs, unsigned output_vcs,
+        std::pmr::memory_resource* memory = std::pmr::get_default_resource())
+        : inputs_(input_vcs), next_(output_vcs, 0, memory) {}
 
    private:
     friend class VcAllocator;
     unsigned inputs_;
-    std::vector<uint16_t> next_;  // per output VC
+    std::pmr::vector<uint16_t> next_;  // per output VC
   };
 
   // For routers of up to `max_output_vcs` output VCs.
