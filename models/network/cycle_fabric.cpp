@@ -99,6 +99,10 @@ struct CycleFabric::Router {
     in.behind =
         static_cast<uint16_t>(in.behind + 1u == slice ? 0 : in.behind + 1u);
   }
+  // The heads waiting for route computation or VC allocation, and the
+  // others: allocated (waiting for the switch) or dropped.
+  uint64_t to_allocate(size_t w) const { return unallocated[w]; }
+  uint64_t to_send(size_t w) const { return occupied[w] & ~unallocated[w]; }
   // The head of input VC i has its output VC, or is dropped.
   void Allocated(unsigned i) {
     unallocated[i / 64] &= ~(uint64_t{1} << (i % 64));
@@ -158,7 +162,8 @@ CycleFabric::CycleFabric(std::shared_ptr<const topo::RoutingFunction> routing,
     : routing_(std::move(routing)),
       pattern_(std::move(pattern)),
       config_(config),
-      vcs_(config.vcs()) {
+      vcs_(config.vcs()),
+      adaptive_(routing_->AdaptiveClass().has_value()) {
   if (auto problem = RouterParamsProblem(config, routing_->VcClasses(),
                                          routing_->Name())) {
     throw std::invalid_argument(*problem);
@@ -412,9 +417,7 @@ void CycleFabric::AllocateSwitch(Router& r) {
   SeparableAllocator& allocator = *switch_allocator_;
   allocator.Clear(r.switch_allocator);
   unsigned last_port = kNone;
-  const auto to_send = [&r](size_t w) {
-    return r.occupied[w] & ~r.unallocated[w];  // allocated, or dropped
-  };
+  const auto to_send = [&r](size_t w) { return r.to_send(w); };
   r.ForEachSet(to_send, [&](unsigned i) {
     const unsigned p = port_of_[i];
     if (p == last_port) {
@@ -502,28 +505,27 @@ void CycleFabric::SendFlit(Router& r, unsigned p, unsigned v) {
 // before it, as router.vc_reuse says (StepRouter).
 void CycleFabric::AllocateVcs(Router& r) {
   const VcChoiceContext at{config_, *routing_, r.node, r.local, r.outputs};
+  const auto to_allocate = [&r](size_t w) { return r.to_allocate(w); };
   const auto open = [](unsigned, unsigned) { return true; };
   va_->Clear(r.va);
-  r.ForEachSet(
-      [&r](size_t w) { return r.unallocated[w]; },
-      [&](unsigned i) {
-        Entry& head = r.front(r.inputs[i]);
-        if (head.ready > now_) {
-          return;
-        }
-        if (!head.routed) {
-          Route(r, i, head);
-        }
-        if (head.discard) {
-          return;
-        }
-        const PacketRecord& packet = packets_[head.packet];
-        const RoutedHead routed{packet.src,    packet.dst,  vc_of_[i],
-                                head.out_port, head.out_vc, head.adaptive};
-        if (const auto o = WantedOutputVc(at, routed, open, candidates_)) {
-          va_->Request(i, *o);
-        }
-      });
+  r.ForEachSet(to_allocate, [&](unsigned i) {
+    Entry& head = r.front(r.inputs[i]);
+    if (head.ready > now_) {
+      return;
+    }
+    if (!head.routed) {
+      Route(r, i, head);
+    }
+    if (head.discard) {
+      return;
+    }
+    const PacketRecord& packet = packets_[head.packet];
+    const RoutedHead routed{packet.src,    packet.dst,  vc_of_[i],
+                            head.out_port, head.out_vc, head.adaptive};
+    if (const auto o = WantedOutputVc(at, routed, open, candidates_)) {
+      va_->Request(i, *o);
+    }
+  });
   va_->Allocate([&](unsigned i, unsigned o) {
     Entry& head = r.front(r.inputs[i]);
     head.adaptive = false;
@@ -556,8 +558,8 @@ void CycleFabric::Route(Router& r, unsigned i, Entry& head) {
   const unsigned set = vc / config_.vc_classes;
   head.out_vc = static_cast<uint8_t>(
       step->port == r.local ? vc : set * config_.vc_classes + step->vc);
-  head.adaptive =
-      routing_->ChoosesAdaptively(port, in_class, step->port, r.local);
+  head.adaptive = adaptive_ && routing_->ChoosesAdaptively(port, in_class,
+                                                           step->port, r.local);
 }
 
 // The interface admits waiting packets whole (NET-8.8), each into the VC

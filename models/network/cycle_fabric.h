@@ -126,6 +126,7 @@ class CycleFabric {
   std::shared_ptr<const TrafficPattern> pattern_;
   CycleFabricConfig config_;
   unsigned vcs_;
+  bool adaptive_;  // the routing function has an adaptive class
   unsigned endpoints_ = 0;
   unsigned links_ = 0;
 

@@ -23,7 +23,7 @@ Result<RouteStep> DorRouting::Route(NodeId current, PortId in_port,
     if (here == there) {
       continue;
     }
-    const uint32_t ahead = (there + size - here) % size;
+    const uint32_t ahead = there > here ? there - here : there + size - here;
     // The + way is shorter, or a tie that goes +. A tie is met only on
     // entering the dimension: each hop after it is strictly shorter + or -.
     const bool tie = 2 * ahead == size;
