@@ -52,6 +52,7 @@ struct Outcome {
   IntegrityCounts integrity;
   transport::FabricFigures transport;
   std::optional<LinkReading> links;
+  DeadlockFinding deadlock;
 };
 
 double AlgorithmGBps(const net::CollectiveSchedule& s, const Outcome& o) {
@@ -92,6 +93,7 @@ void Print(const std::string& scenario, uint64_t seed,
   PrintTransportLine(workload.connections(), o.transport, stdout);
   std::printf("  integrity  %s (corrupted: nodes whose buffer is wrong)\n",
               o.integrity.Line().c_str());
+  PrintDeadlockLine(o.deadlock, stdout);
   std::printf("  %.1f us simulated in %.2f s\n", o.sim_ns / 1e3, o.wall_s);
 }
 
@@ -123,6 +125,7 @@ std::string WriteJson(const std::string& scenario, uint64_t seed,
                         {"algorithm_GBps_per_node", AlgorithmGBps(s, o)}};
   json["faults"] = nlohmann::ordered_json::array();
   json["integrity"] = o.integrity.Json();
+  json["deadlock"] = DeadlockJson(o.deadlock);
   json["parameters"] = ParametersJson(params.Values());
   return WriteJsonFile(json, path);
 }
@@ -200,6 +203,7 @@ int RunStackCollective(const ParamSet& params, const RunOptions& options) {
   o.integrity.lost = o.integrity.sent - o.integrity.delivered;
   o.integrity.duplicated = workload.duplicated();
   o.integrity.corrupted = workload.WrongNodes();
+  o.deadlock = assembly.Deadlock();
 
   const std::string scenario =
       options.scenario_file.empty() ? "default" : options.scenario_file;

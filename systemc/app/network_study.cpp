@@ -186,9 +186,7 @@ struct StudyResult {
   uint64_t flit_hops = 0;  // flits over links, the kernels' unit of work
   std::optional<FaultOutcome> fault;
   const net::CollectiveDriver* collective = nullptr;
-  bool deadlocked = false;
-  double deadlock_at_ns = 0;
-  std::string deadlock_report;
+  DeadlockFinding deadlock;
   double sim_time_ns = 0, wall_time_s = 0;
 
   double Accepted() const {
@@ -226,7 +224,7 @@ struct StudyResult {
   // dropped; a timed run may leave some in flight when it stops.
   bool Complete() const { return timed || InFlight() == 0; }
   bool Ok() const {
-    return !deadlocked && UnexplainedDrops() == 0 && Complete() &&
+    return !deadlock.detected && UnexplainedDrops() == 0 && Complete() &&
            (!fault || fault->Repaired()) &&
            (collective == nullptr || collective->done());
   }
@@ -295,12 +293,7 @@ void PrintStudy(const std::string& scenario, uint64_t seed,
       static_cast<unsigned long long>(r.dropped - r.UnexplainedDrops()),
       static_cast<unsigned long long>(r.InFlight()),
       r.UnexplainedDrops() == 0 && r.Complete() ? "OK" : "FAILED");
-  if (r.deadlocked) {
-    std::fprintf(out, "  deadlock   at %.0f ns: %s\n", r.deadlock_at_ns,
-                 r.deadlock_report.c_str());
-  } else {
-    std::fprintf(out, "  deadlock   none\n");
-  }
+  PrintDeadlockLine(r.deadlock, out);
 }
 
 std::string WriteStudyJson(const std::string& scenario, uint64_t seed,
@@ -337,10 +330,7 @@ std::string WriteStudyJson(const std::string& scenario, uint64_t seed,
                        {"p50", cycles.p50},
                        {"p99", cycles.p99},
                        {"max", cycles.max}}},
-                     {"deadlock",
-                      {{"detected", r.deadlocked},
-                       {"at_ns", r.deadlock_at_ns},
-                       {"cycle", r.deadlock_report}}}};
+                     {"deadlock", DeadlockJson(r.deadlock)}};
   if (r.collective != nullptr) {
     json["collective"] = CollectiveJson(*r.collective);
   }
@@ -465,9 +455,9 @@ void RunOnSystemC(StudyShape& shape, bool show_progress, StudyResult& result,
     result.cycles = result.sim_time_ns / result.clock_ns;
   }
   const net::DeadlockWatchdog& watchdog = *network->watchdog();
-  result.deadlocked = watchdog.deadlocked();
-  result.deadlock_at_ns = watchdog.detected_at().to_seconds() * 1e9;
-  result.deadlock_report = watchdog.report();
+  result.deadlock = {watchdog.deadlocked(),
+                     watchdog.detected_at().to_seconds() * 1e9,
+                     watchdog.report()};
   Measure(*network, result);
   if (shape.fault) {
     result.fault = MeasureFault(*network, *shape.fault,
@@ -546,10 +536,10 @@ void RunOnCycleKernel(const StudyShape& shape, const ParamSet& params,
   result.sent = fabric.sent();
   result.delivered = fabric.delivered();
   result.dropped = fabric.dropped();
-  result.deadlocked = fabric.deadlocked();
-  result.deadlock_at_ns =
-      static_cast<double>(fabric.deadlock_cycle()) * result.clock_ns;
-  result.deadlock_report = fabric.deadlock_report();
+  result.deadlock = {
+      fabric.deadlocked(),
+      static_cast<double>(fabric.deadlock_cycle()) * result.clock_ns,
+      fabric.deadlock_report()};
   result.flit_hops = fabric.flit_hops();
 }
 
@@ -790,9 +780,9 @@ int RunNetworkStudy(const ParamSet& params, const RunOptions& options) {
       return kExitFailure;
     }
   }
-  if (result.deadlocked) {
+  if (result.deadlock.detected) {
     std::fprintf(stderr, "lqemu run: deadlock: %s\n",
-                 result.deadlock_report.c_str());
+                 result.deadlock.cycle.c_str());
   }
   if (result.UnexplainedDrops() > 0) {
     std::fprintf(stderr, "lqemu run: %llu packets dropped (see the report)\n",

@@ -164,6 +164,22 @@ void PrintReport(const RunReport& report, std::FILE* out) {
                static_cast<unsigned long long>(o.reordered),
                static_cast<unsigned long long>(o.corrupted),
                report.IntegrityOk() ? "OK" : "FAILED");
+  PrintDeadlockLine(report.deadlock, out);
+}
+
+void PrintDeadlockLine(const DeadlockFinding& deadlock, std::FILE* out) {
+  if (deadlock.detected) {
+    std::fprintf(out, "  deadlock   at %.0f ns: %s\n", deadlock.at_ns,
+                 deadlock.cycle.c_str());
+  } else {
+    std::fprintf(out, "  deadlock   none\n");
+  }
+}
+
+nlohmann::ordered_json DeadlockJson(const DeadlockFinding& deadlock) {
+  return {{"detected", deadlock.detected},
+          {"at_ns", deadlock.at_ns},
+          {"cycle", deadlock.cycle}};
 }
 
 void PrintLinkLine(const LinkTotals& links, std::FILE* out) {
@@ -238,6 +254,7 @@ std::string WriteStatsJson(const RunReport& report, const std::string& path) {
                        {"duplicated", o.duplicated},
                        {"reordered", o.reordered},
                        {"corrupted", o.corrupted}};
+  json["deadlock"] = DeadlockJson(report.deadlock);
   json["parameters"] = ParametersJson(report.values);
   return WriteJsonFile(json, path);
 }

@@ -34,6 +34,14 @@ struct LinkDirectionLoad {
   double utilisation = 0;
 };
 
+// What the deadlock watchdog found (NET-4.7): nothing, or when it declared
+// a deadlock and the cycle of input VCs waiting on one another.
+struct DeadlockFinding {
+  bool detected = false;
+  double at_ns = 0;
+  std::string cycle;
+};
+
 // A traffic run (workload.name traffic) on the stack.
 struct RunReport {
   std::string scenario;  // File name, or "default".
@@ -58,6 +66,7 @@ struct RunReport {
   LinkTotals link;                            // tlm links only
   std::vector<LinkDirectionLoad> directions;  // tlm links only
   double max_link_utilisation = 0;            // busiest direction's
+  DeadlockFinding deadlock;
 
   // Messages neither landed nor failed with a failed node.
   uint64_t Lost() const;
@@ -99,6 +108,10 @@ void PrintReport(const RunReport& report, std::FILE* out);
 // requests (posted, failed), connections and the engines' and routers'
 // counts.
 void PrintLinkLine(const LinkTotals& links, std::FILE* out);
+// The report's `deadlock` line and the stats file's `deadlock` object, in
+// every study: "none", or when and the waiting cycle.
+void PrintDeadlockLine(const DeadlockFinding& deadlock, std::FILE* out);
+nlohmann::ordered_json DeadlockJson(const DeadlockFinding& deadlock);
 void PrintTransportLine(uint64_t connections,
                         const transport::FabricFigures& figures,
                         std::FILE* out);

@@ -129,22 +129,21 @@ void StackAssembly::WatchForDeadlock(std::function<bool()> busy) {
       std::move(busy), true);
 }
 
-std::optional<std::string> StackAssembly::Deadlock() const {
+DeadlockFinding StackAssembly::Deadlock() const {
   if (!watchdog_ || !watchdog_->deadlocked()) {
-    return std::nullopt;
+    return {};
   }
-  char at[64];
-  std::snprintf(at, sizeof(at),
-                "at %.0f ns: ", watchdog_->detected_at().to_seconds() * 1e9);
-  return at + watchdog_->report();
+  return {true, watchdog_->detected_at().to_seconds() * 1e9,
+          watchdog_->report()};
 }
 
 bool ReportDeadlock(const StackAssembly& assembly) {
-  const auto deadlock = assembly.Deadlock();
-  if (deadlock) {
-    std::fprintf(stderr, "lqemu run: deadlock %s\n", deadlock->c_str());
+  const DeadlockFinding deadlock = assembly.Deadlock();
+  if (deadlock.detected) {
+    std::fprintf(stderr, "lqemu run: deadlock at %.0f ns: %s\n", deadlock.at_ns,
+                 deadlock.cycle.c_str());
   }
-  return deadlock.has_value();
+  return deadlock.detected;
 }
 
 std::vector<transport::TransportEngine*> StackAssembly::engines() const {

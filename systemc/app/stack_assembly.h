@@ -84,9 +84,9 @@ class StackAssembly {
   // failure, seen in simulation). Without it a deadlocked run could go on
   // until the transport's retries ran out, or for ever.
   void WatchForDeadlock(std::function<bool()> busy);
-  // What the watchdog found, if it declared a deadlock: when, and the
-  // cycle of input VCs waiting on one another.
-  std::optional<std::string> Deadlock() const;
+  // What the watchdog found: whether it declared a deadlock, when, and
+  // the cycle of input VCs waiting on one another.
+  DeadlockFinding Deadlock() const;
 
  private:
   const StackPlan& plan_;

@@ -242,6 +242,7 @@ int RunTrafficStudy(const ParamSet& params, const RunOptions& options) {
     report.max_link_utilisation = links.max_utilisation;
   }
 
+  report.deadlock = assembly.Deadlock();
   if (failover) {
     report.fault = failover->Measure(MessageTimes(workload));
     report.router_clock_ns = plan.fabric.router.clock_ns;

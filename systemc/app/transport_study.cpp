@@ -104,7 +104,7 @@ IntegrityCounts Check(const transport::IncastWorkload& workload,
 void Print(const std::string& scenario, uint64_t seed, const StudyPlan& plan,
            const transport::IncastWorkload& workload,
            const transport::FabricFigures& f, const IntegrityCounts& integrity,
-           double sim_us, double wall_s) {
+           const DeadlockFinding& deadlock, double sim_us, double wall_s) {
   const LatencySummary incast = Summarise(workload.times().incast);
   const LatencySummary victims = Summarise(workload.times().background);
   std::printf(
@@ -141,6 +141,7 @@ void Print(const std::string& scenario, uint64_t seed, const StudyPlan& plan,
                 victims.p99);
   }
   std::printf("  integrity: %s\n", integrity.Line().c_str());
+  PrintDeadlockLine(deadlock, stdout);
   std::printf("  %.1f us simulated in %.2f s\n", sim_us, wall_s);
 }
 
@@ -148,7 +149,8 @@ std::string WriteJson(const std::string& scenario, uint64_t seed,
                       const ParamSet& params, const StudyPlan& plan,
                       const transport::IncastWorkload& workload,
                       const transport::FabricFigures& f, const PauseLog& pauses,
-                      const IntegrityCounts& integrity, double sim_ns,
+                      const IntegrityCounts& integrity,
+                      const DeadlockFinding& deadlock, double sim_ns,
                       double wall_s, const std::string& path) {
   const LatencySummary incast = Summarise(workload.times().incast);
   const LatencySummary victims = Summarise(workload.times().background);
@@ -181,6 +183,7 @@ std::string WriteJson(const std::string& scenario, uint64_t seed,
         {"background", {{"mean", victims.mean}, {"p99", victims.p99}}}}}};
   json["faults"] = nlohmann::ordered_json::array();
   json["integrity"] = integrity.Json();
+  json["deadlock"] = DeadlockJson(deadlock);
   json["parameters"] = ParametersJson(params.Values());
   return WriteJsonFile(json, path);
 }
@@ -318,9 +321,10 @@ int RunTransportStudy(const ParamSet& params, const RunOptions& options) {
   const std::string scenario =
       options.scenario_file.empty() ? "default" : options.scenario_file;
   const auto seed = static_cast<uint64_t>(params.Integer("sim.seed"));
+  const DeadlockFinding deadlock = assembly.Deadlock();
   if (!options.quiet) {
-    Print(scenario, seed, plan, workload, figures, integrity, sim_ns / 1e3,
-          wall_s);
+    Print(scenario, seed, plan, workload, figures, integrity, deadlock,
+          sim_ns / 1e3, wall_s);
   }
   int status = integrity.Ok() ? 0 : kExitFailure;
   if (!FinishPcap(capture)) {
@@ -332,7 +336,7 @@ int RunTransportStudy(const ParamSet& params, const RunOptions& options) {
   if (!options.stats_file.empty()) {
     if (auto error =
             WriteJson(scenario, seed, params, plan, workload, figures, pauses,
-                      integrity, sim_ns, wall_s, options.stats_file);
+                      integrity, deadlock, sim_ns, wall_s, options.stats_file);
         !error.empty()) {
       std::fprintf(stderr, "lqemu run: %s\n", error.c_str());
       status = kExitFailure;

@@ -223,14 +223,17 @@ def TRN_8_11_alltoall_on_a_torus_completes_under_pfc(lqemu, work, _):
            "the all-to-all completes: %s" % stats["collective"])
     expect(stats["transport"]["xoff_frames"] > 0,
            "PFC paused links on the way: %s" % stats["transport"])
+    expect(not stats["deadlock"]["detected"], "no deadlock: %s" % stats["deadlock"])
 
 
 def NET_4_7_a_deadlock_on_the_stack_is_declared(lqemu, work, _):
     """A ring without its dateline classes (routing.dateline off) under
     an all-to-all deadlocks on the stack too: the watchdog declares it
     after sim.watchdog_cycles without progress, names the waiting cycle,
-    and the run exits 1 instead of waiting for the transport to give up."""
-    result = run(lqemu, "run", *ONE, "--set", "link.fidelity=ideal",
+    and the run exits 1 instead of waiting for the transport to give up.
+    The report and the stats file say so, as a network study's do."""
+    path = work / "deadlock.json"
+    result = run(lqemu, "run", *ONE, "--stats", str(path), "--set", "link.fidelity=ideal",
                  "--set", "workload.name=alltoall", "--set", "topology.dims=8",
                  "--set", "routing.dateline=off", "--set", "collective.bytes=262144")
     expect(result.returncode == 1, "exited %d: %s" % (result.returncode, result.stderr))
@@ -238,6 +241,12 @@ def NET_4_7_a_deadlock_on_the_stack_is_declared(lqemu, work, _):
                      result.stderr) is not None,
            "the deadlock and its cycle are named:\n" + result.stderr)
     expect("NOT complete" in result.stdout, "the report says so:\n" + result.stdout)
+    expect(re.search(r"deadlock   at \d+ ns: .*waiting cycle: node\d", result.stdout)
+           is not None, "the report has the deadlock line:\n" + result.stdout)
+    deadlock = json.loads(path.read_text())["deadlock"]
+    expect(deadlock["detected"] and deadlock["at_ns"] > 0
+           and "waiting cycle: node" in deadlock["cycle"],
+           "the stats file has the deadlock: %s" % deadlock)
 
 
 def collectives_run_through_the_transport(lqemu, work, _):
