@@ -1,7 +1,6 @@
 // A collective on the stack: plan, build, run, check, report.
 #include "systemc/app/collective_study.h"
 
-#include <chrono>
 #include <cstdio>
 #include <memory>
 #include <systemc>
@@ -173,25 +172,10 @@ int RunStackCollective(const ParamSet& params, const RunOptions& options) {
   if (capture) {
     capture->Tap(*nodes[0].engine);  // node 0's WRITEs and ACKs
   }
-  std::unique_ptr<ProgressMeter> progress;
-  if (options.progress) {
-    const double messages = static_cast<double>(plan.schedule.messages.size());
-    progress = std::make_unique<ProgressMeter>(
-        "progress",
-        [&workload, messages] {
-          return static_cast<double>(workload.sends_ended()) / messages;
-        },
-        sc_core::sc_time(1, sc_core::SC_US), stderr);
-  }
-  // The workload ends the run: that is not news.
-  sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO,
-                                          sc_core::SC_DO_NOTHING);
-  const auto start = std::chrono::steady_clock::now();
-  sc_core::sc_start();
   Outcome o;
-  o.wall_s =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-          .count();
+  o.wall_s = assembly.Run(options.progress, [&workload, &plan] {
+    return DoneFraction(workload.sends_ended(), plan.schedule.messages.size());
+  });
   o.sim_ns = sc_core::sc_time_stamp().to_seconds() * 1e9;
   o.done_ns = workload.done() ? workload.finished_at().to_seconds() * 1e9 : 0;
   o.transport = transport::SumFigures(nodes, kDataPriority);

@@ -48,4 +48,9 @@ void ClearProgress(std::FILE* out) {
   std::fflush(out);
 }
 
+double DoneFraction(uint64_t done, uint64_t total) {
+  return total == 0 ? 1.0
+                    : static_cast<double>(done) / static_cast<double>(total);
+}
+
 }  // namespace lq::app

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <functional>
 #include <systemc>
@@ -14,6 +15,8 @@ namespace lq::app {
 void DrawProgress(std::FILE* out, double sim_us, double fraction,
                   double wall_s);
 void ClearProgress(std::FILE* out);
+// The share of `total` things that `done` is: 1 when there are none.
+double DoneFraction(uint64_t done, uint64_t total);
 
 // Draws the line from a SystemC simulation, polling every `poll`.
 class ProgressMeter : public sc_core::sc_module {

@@ -2,8 +2,11 @@
 #include "systemc/app/stack_assembly.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <limits>
+#include <memory>
+#include <utility>
 
 #include "models/transport/qp_state.h"
 #include "systemc/app/congestion_params.h"
@@ -135,6 +138,22 @@ DeadlockFinding StackAssembly::Deadlock() const {
   }
   return {true, watchdog_->detected_at().to_seconds() * 1e9,
           watchdog_->report()};
+}
+
+double StackAssembly::Run(bool progress,
+                          std::function<double()> done_fraction) {
+  if (progress) {
+    progress_ = std::make_unique<ProgressMeter>(
+        "progress", std::move(done_fraction),
+        sc_core::sc_time(1, sc_core::SC_US), stderr);
+  }
+  // The workload ends the run: that is not news.
+  sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO,
+                                          sc_core::SC_DO_NOTHING);
+  const auto start = std::chrono::steady_clock::now();
+  sc_core::sc_start();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+      .count();
 }
 
 bool ReportDeadlock(const StackAssembly& assembly) {

@@ -22,6 +22,7 @@
 #include "models/roce/addressing.h"
 #include "models/topology/topology.h"
 #include "systemc/app/key_usage.h"
+#include "systemc/app/progress_meter.h"
 #include "systemc/app/run_report.h"
 #include "systemc/board/memory.h"
 #include "systemc/cluster/cluster.h"
@@ -87,6 +88,10 @@ class StackAssembly {
   // What the watchdog found: whether it declared a deadlock, when, and
   // the cycle of input VCs waiting on one another.
   DeadlockFinding Deadlock() const;
+  // Runs the simulation until the workload ends it, with a progress line
+  // on stderr if `progress`, from `done_fraction` (0..1) every simulated
+  // microsecond; returns the wall-clock seconds it took.
+  double Run(bool progress, std::function<double()> done_fraction);
 
  private:
   const StackPlan& plan_;
@@ -95,6 +100,7 @@ class StackAssembly {
   std::unique_ptr<cluster::Cluster> tlm_;
   std::vector<NodeParts> nodes_;
   std::unique_ptr<net::DeadlockWatchdog> watchdog_;
+  std::unique_ptr<ProgressMeter> progress_;  // lives as long as the modules
 };
 
 // Says on stderr what the watchdog of `assembly` found, if it declared a

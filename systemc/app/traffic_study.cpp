@@ -2,7 +2,6 @@
 #include "systemc/app/traffic_study.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <memory>
 #include <random>
@@ -98,19 +97,6 @@ std::vector<net::MessageTimes> MessageTimes(
   return times;
 }
 
-std::unique_ptr<ProgressMeter> Progress(
-    const transport::TrafficWorkload& workload) {
-  const double messages = static_cast<double>(workload.messages());
-  return std::make_unique<ProgressMeter>(
-      "progress",
-      [&workload, messages] {
-        return messages == 0
-                   ? 1.0
-                   : static_cast<double>(workload.sends_ended()) / messages;
-      },
-      sc_core::sc_time(1, sc_core::SC_US), stderr);
-}
-
 }  // namespace
 
 void UseTrafficKeys(const ParamSet& params, KeyUsage& usage) {
@@ -194,23 +180,16 @@ int RunTrafficStudy(const ParamSet& params, const RunOptions& options) {
   if (capture) {
     CaptureNode0(*capture, nodes);
   }
-  std::unique_ptr<ProgressMeter> progress;
-  if (options.progress) {
-    progress = Progress(workload);
-  }
-  // The workload ends the run: that is not news.
-  sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO,
-                                          sc_core::SC_DO_NOTHING);
-  const auto start = std::chrono::steady_clock::now();
-  sc_core::sc_start();
-  const auto stop = std::chrono::steady_clock::now();
+  const double wall_s = assembly.Run(options.progress, [&workload] {
+    return DoneFraction(workload.sends_ended(), workload.messages());
+  });
 
   RunReport report;
   report.scenario =
       options.scenario_file.empty() ? "default" : options.scenario_file;
   report.seed = static_cast<uint64_t>(params.Integer("sim.seed"));
   report.values = params.Values();
-  report.wall_time_s = std::chrono::duration<double>(stop - start).count();
+  report.wall_time_s = wall_s;
   report.nodes = static_cast<int>(plan.topology->EndpointCount());
   report.links = static_cast<int>(plan.topology->CableCount());
   report.profile = plan.profile.name;

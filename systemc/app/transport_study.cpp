@@ -1,7 +1,6 @@
 // The transport study: build, run, check every write, report.
 #include "systemc/app/transport_study.h"
 
-#include <chrono>
 #include <cstdio>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -293,24 +292,9 @@ int RunTransportStudy(const ParamSet& params, const RunOptions& options) {
       capture->Tap(*node.engine);  // every engine: the incast is small
     }
   }
-  std::unique_ptr<ProgressMeter> progress;
-  if (options.progress) {
-    const double flows = static_cast<double>(workload.flows());
-    progress = std::make_unique<ProgressMeter>(
-        "progress",
-        [&workload, flows] {
-          return static_cast<double>(workload.flows_done()) / flows;
-        },
-        sc_time(1000, SC_NS), stderr);
-  }
-  // The workload ends the run: that is not news.
-  sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO,
-                                          sc_core::SC_DO_NOTHING);
-  const auto start = std::chrono::steady_clock::now();
-  sc_core::sc_start();
-  const double wall_s =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-          .count();
+  const double wall_s = assembly.Run(options.progress, [&workload] {
+    return DoneFraction(workload.flows_done(), workload.flows());
+  });
   const double sim_ns = sc_core::sc_time_stamp().to_seconds() * 1e9;
   pauses.Finish(sim_ns);
 
