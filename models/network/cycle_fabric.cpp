@@ -6,6 +6,7 @@
 #include <limits>
 #include <stdexcept>
 
+#include "models/network/input_unit.h"
 #include "models/network/output_unit.h"
 #include "models/network/round_robin_round.h"
 #include "models/network/separable_allocator.h"
@@ -20,119 +21,30 @@ constexpr unsigned kNone = RoundRobinRound::kNone;
 
 }  // namespace
 
-// A packet in an input VC, from its head flit's arrival to its last flit's
-// departure. 24 bytes: a router's heads are what each cycle reads.
-struct CycleFabric::Entry {
-  uint64_t ready = 0;  // when the next pipeline stage may act
-  uint32_t packet = 0;
-  uint16_t arrived = 0;  // flits
-  uint16_t sent = 0;
-  uint16_t out_port = 0;
-  uint8_t out_vc = 0;
-  bool routed = false;
-  bool allocated = false;
-  bool adaptive = false;  // may still pick any productive port (NET-4.3)
-  bool discard = false;   // dropped: absorb its flits
-};
-
 struct CycleFabric::Router {
-  // An input VC's packets, a FIFO: the oldest, the head, in place (the
-  // only one the pipeline acts on, so that a cycle reads a router's input
-  // VCs and nothing else), those behind it in the VC's slice of the
-  // router's ring. It never holds more packets than its buffer has flits,
-  // plus the one whose flits have all moved on while more are still to
-  // come. 32 bytes, two to a cache line.
-  struct InputVc {
-    Entry head;
-    uint32_t freed = 0;   // flits gone since credits were last returned
-    uint16_t behind = 0;  // the oldest packet behind the head, in its slice
-    uint16_t size = 0;    // packets, the head's included
-    bool empty() const { return size == 0; }
-  };
   // The state the router's steps read comes from `memory`, in order.
   Router(uint32_t node_id, unsigned network_ports, bool endpoint,
-         const RouterParams& params, std::pmr::memory_resource* memory)
+         const RouterParams& params, std::pmr::memory_resource* memory,
+         std::pmr::memory_resource* ring_memory)
       : node(node_id),
         local(network_ports),
         ports(network_ports + (endpoint ? 1 : 0)),
         far(network_ports, topo::PortRef{kNoNode, 0}, memory),
-        slice(params.vc_buffer_flits),
-        inputs(ports * params.vcs(), memory),
-        occupied((ports * params.vcs() + 63) / 64, 0, memory),
-        unallocated(occupied.size(), 0, memory),
+        inputs(ports * params.vcs(), params.vc_buffer_flits, memory,
+               ring_memory),
         outputs(ports, params, 1, memory),
         va(ports * params.vcs(), ports * params.vcs(), memory),
-        switch_allocator(ports, params.vcs(), memory),
-        ring(memory) {}
-
-  Entry& front(InputVc& in) { return in.head; }
-  Entry& back(unsigned i) {
-    InputVc& in = inputs[i];
-    if (in.size == 1) {
-      return in.head;
-    }
-    uint32_t at = in.behind + in.size - 2u;
-    at -= at >= slice ? slice : 0;
-    return ring[i * slice + at];
-  }
-  void push_back(unsigned i, const Entry& entry) {
-    InputVc& in = inputs[i];
-    if (in.size == 0) {
-      in.head = entry;
-      occupied[i / 64] |= uint64_t{1} << (i % 64);
-      unallocated[i / 64] |= uint64_t{1} << (i % 64);
-    } else {
-      uint32_t at = in.behind + in.size - 1u;
-      at -= at >= slice ? slice : 0;
-      ring[i * slice + at] = entry;
-    }
-    ++in.size;
-  }
-  void pop_front(unsigned i) {
-    InputVc& in = inputs[i];
-    if (--in.size == 0) {
-      occupied[i / 64] &= ~(uint64_t{1} << (i % 64));
-      return;
-    }
-    unallocated[i / 64] |= uint64_t{1} << (i % 64);
-    in.head = ring[i * slice + in.behind];
-    in.behind =
-        static_cast<uint16_t>(in.behind + 1u == slice ? 0 : in.behind + 1u);
-  }
-  // The heads waiting for route computation or VC allocation, and the
-  // others: allocated (waiting for the switch) or dropped.
-  uint64_t to_allocate(size_t w) const { return unallocated[w]; }
-  uint64_t to_send(size_t w) const { return occupied[w] & ~unallocated[w]; }
-  // The head of input VC i has its output VC, or is dropped.
-  void Allocated(unsigned i) {
-    unallocated[i / 64] &= ~(uint64_t{1} << (i % 64));
-  }
-  // Calls visit(i) for each input VC i whose bit is set in word(w), the
-  // w-th word of a mask, in ascending order of i, as they were when the
-  // call began.
-  template <typename Word, typename Visit>
-  void ForEachSet(Word word, Visit visit) const {
-    for (size_t w = 0; w < occupied.size(); ++w) {
-      for (uint64_t bits = word(w); bits != 0; bits &= bits - 1) {
-        visit(static_cast<unsigned>(w * 64 + __builtin_ctzll(bits)));
-      }
-    }
-  }
+        switch_allocator(ports, params.vcs(), memory) {}
 
   uint32_t node;
   unsigned local;  // the local port, if an endpoint
   unsigned ports;
   std::pmr::vector<topo::PortRef> far;  // per network port; kNoNode: none
-  uint32_t slice;                       // ring entries per input VC
-  std::pmr::vector<InputVc> inputs;     // [port][vc]
-  // A bit per input VC holding packets, and per one whose head waits for
-  // route computation or VC allocation: the stages' work lists.
-  std::pmr::vector<uint64_t> occupied, unallocated;
-  OutputUnit outputs;  // ticks are cycles
+  InputUnit inputs;                     // VC i is port i / VCs, VC i % VCs
+  OutputUnit outputs;                   // ticks are cycles
   VcAllocator::Pointers va;
   SeparableAllocator::Pointers switch_allocator;
-  std::pmr::vector<Entry> ring;  // packets behind the heads
-  uint64_t held = 0;             // packets in input VCs
+  uint64_t held = 0;  // packets in input VCs
   bool busy = false;
 };
 
@@ -183,8 +95,9 @@ CycleFabric::CycleFabric(std::shared_ptr<const topo::RoutingFunction> routing,
   routers_.reserve(topology.NodeCount());
   for (topo::NodeId n = 0; n < topology.NodeCount(); ++n) {
     const unsigned ports = topology.PortCount(n);
-    Router* router = &routers_.emplace_back(n, ports, topology.IsEndpoint(n),
-                                            config, &router_memory_);
+    Router* router =
+        &routers_.emplace_back(n, ports, topology.IsEndpoint(n), config,
+                               &router_memory_, &ring_memory_);
     for (topo::PortId p = 0; p < ports; ++p) {
       if (auto far = topology.Neighbour(n, p)) {
         router->far[p] = *far;
@@ -200,12 +113,6 @@ CycleFabric::CycleFabric(std::shared_ptr<const topo::RoutingFunction> routing,
             router->local * vcs_ + v, std::numeric_limits<uint32_t>::max());
       }
     }
-  }
-  // The rings, which few steps touch, after every router's state that each
-  // step reads: that lies router after router in the arena, in node order,
-  // the order Step() walks them.
-  for (Router& router : routers_) {
-    router.ring.resize(router.inputs.size() * router.slice);
   }
   busy_routers_.assign((routers_.size() + 63) / 64, 0);
   sources_.reserve(endpoints_);
@@ -349,20 +256,19 @@ void CycleFabric::DeliverEvents() {
       }
       continue;
     }
-    Router::InputVc& in = router.inputs[i];
-    if (!in.empty()) {
-      Entry& tail = router.back(i);
+    if (!router.inputs.vc(i).empty()) {
+      PacketState& tail = router.inputs.back(i);
       if (tail.packet == event.packet &&
           tail.arrived < config_.flits_per_packet) {
         ++tail.arrived;
         continue;
       }
     }
-    Entry entry;
+    PacketState entry;
     entry.packet = event.packet;
     entry.arrived = 1;
     entry.ready = now_ + config_.rc_cycles;
-    router.push_back(i, entry);
+    router.inputs.push_back(i, entry);
     ++router.held;
     if (!router.busy) {
       router.busy = true;
@@ -387,7 +293,7 @@ void CycleFabric::StepRouter(Router& r) {
   // Credits for the flits that left (NET-8.2): over the link, or at once
   // to the local interface.
   for (const unsigned i : dirty_) {
-    Router::InputVc& in = r.inputs[i];
+    InputUnit::Vc& in = r.inputs.vc(i);
     if (in.freed == 0) {
       continue;
     }
@@ -417,18 +323,17 @@ void CycleFabric::AllocateSwitch(Router& r) {
   SeparableAllocator& allocator = *switch_allocator_;
   allocator.Clear(r.switch_allocator);
   unsigned last_port = kNone;
-  const auto to_send = [&r](size_t w) { return r.to_send(w); };
-  r.ForEachSet(to_send, [&](unsigned i) {
+  const auto to_send = [&r](size_t w) { return r.inputs.to_send(w); };
+  r.inputs.ForEachSet(to_send, [&](unsigned i) {
     const unsigned p = port_of_[i];
     if (p == last_port) {
       return;  // its VCs were all visited
     }
     last_port = p;
     allocator.RequestFrom(p, [&](unsigned v) -> std::optional<unsigned> {
-      Router::InputVc& in = r.inputs[p * vcs_ + v];
-      while (!in.empty() && r.front(in).discard &&
-             r.front(in).arrived == flits) {
-        r.pop_front(p * vcs_ + v);
+      InputUnit::Vc& in = r.inputs.vc(p * vcs_ + v);
+      while (!in.empty() && in.head.discard && in.head.arrived == flits) {
+        r.inputs.pop_front(p * vcs_ + v);
         in.freed += flits;
         dirty_.push_back(p * vcs_ + v);
         --r.held;
@@ -437,7 +342,7 @@ void CycleFabric::AllocateSwitch(Router& r) {
       if (in.empty()) {
         return std::nullopt;
       }
-      const Entry& head = r.front(in);
+      const PacketState& head = in.head;
       if (head.discard || !head.allocated || head.ready > now_ ||
           head.arrived == head.sent ||
           !r.outputs.CanSend(head.out_port, head.out_vc, now_)) {
@@ -451,8 +356,8 @@ void CycleFabric::AllocateSwitch(Router& r) {
 
 void CycleFabric::SendFlit(Router& r, unsigned p, unsigned v) {
   const unsigned flits = config_.flits_per_packet;
-  Router::InputVc& in = r.inputs[p * vcs_ + v];
-  Entry& head = r.front(in);
+  InputUnit::Vc& in = r.inputs.vc(p * vcs_ + v);
+  PacketState& head = in.head;
   ++head.sent;
   ++in.freed;
   dirty_.push_back(p * vcs_ + v);
@@ -488,11 +393,11 @@ void CycleFabric::SendFlit(Router& r, unsigned p, unsigned v) {
   }
   if (head.sent == flits) {
     r.outputs.Release(o);
-    r.pop_front(p * vcs_ + v);
+    r.inputs.pop_front(p * vcs_ + v);
     --r.held;
     if (const unsigned restart = config_.head_restart_cycles();
         restart > 0 && !in.empty()) {
-      Entry& next = r.front(in);  // reaches the head now (NET-8.3)
+      PacketState& next = in.head;  // reaches the head now (NET-8.3)
       next.ready = std::max(next.ready, now_ + restart);
     }
   } else {
@@ -505,11 +410,11 @@ void CycleFabric::SendFlit(Router& r, unsigned p, unsigned v) {
 // before it, as router.vc_reuse says (StepRouter).
 void CycleFabric::AllocateVcs(Router& r) {
   const VcChoiceContext at{config_, *routing_, r.node, r.local, r.outputs};
-  const auto to_allocate = [&r](size_t w) { return r.to_allocate(w); };
+  const auto to_allocate = [&r](size_t w) { return r.inputs.to_allocate(w); };
   const auto open = [](unsigned, unsigned) { return true; };
   va_->Clear(r.va);
-  r.ForEachSet(to_allocate, [&](unsigned i) {
-    Entry& head = r.front(r.inputs[i]);
+  r.inputs.ForEachSet(to_allocate, [&](unsigned i) {
+    PacketState& head = r.inputs.front(i);
     if (head.ready > now_) {
       return;
     }
@@ -527,12 +432,12 @@ void CycleFabric::AllocateVcs(Router& r) {
     }
   });
   va_->Allocate([&](unsigned i, unsigned o) {
-    Entry& head = r.front(r.inputs[i]);
+    PacketState& head = r.inputs.front(i);
     head.adaptive = false;
     head.out_port = port_of_[o];
     head.out_vc = vc_of_[o];
     head.allocated = true;
-    r.Allocated(i);
+    r.inputs.Allocated(i);
     head.ready = now_ + config_.va_cycles;
     r.outputs.Take(o);
   });
@@ -540,7 +445,7 @@ void CycleFabric::AllocateVcs(Router& r) {
 
 // The packet at the head of input `i` of `r` takes its route (NET-4), or is
 // dropped: no route, or its TTL spent (NET-2.4).
-void CycleFabric::Route(Router& r, unsigned i, Entry& head) {
+void CycleFabric::Route(Router& r, unsigned i, PacketState& head) {
   head.routed = true;
   const unsigned port = port_of_[i], vc = vc_of_[i];
   const PacketRecord& packet = packets_[head.packet];
@@ -550,7 +455,7 @@ void CycleFabric::Route(Router& r, unsigned i, Entry& head) {
   if (!step.ok() ||
       (step->port != r.local && packet.hops >= config_.initial_ttl)) {
     head.discard = true;
-    r.Allocated(i);
+    r.inputs.Allocated(i);
     ++dropped_;
     return;
   }
@@ -630,11 +535,11 @@ std::string CycleFabric::FindWaitCycle() const {
   std::vector<VcWait> waits;
   for (const Router& r : routers_) {
     for (unsigned i = 0; i < r.ports * vcs_; ++i) {
-      const Router::InputVc& in = r.inputs[i];
+      const InputUnit::Vc& in = r.inputs.vc(i);
       if (in.empty()) {
         continue;
       }
-      const Entry& head = in.head;
+      const PacketState& head = in.head;
       if (!head.routed || head.discard || head.out_port == r.local ||
           r.far[head.out_port].node == kNoNode) {
         continue;

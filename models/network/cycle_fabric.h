@@ -5,7 +5,8 @@
 // round-robin or iSLIP allocation, the RC/VA/SA/ST pipeline, all set by one
 // RouterParams) and the same Bernoulli sources, at flit level: a packet is a
 // number of flits, not bytes, and one loop steps every busy router once per
-// cycle. What it leaves out: payload bytes and header checks, faults and
+// cycle, in node order through state laid out for that walk (decision
+// 0039). What it leaves out: payload bytes and header checks, faults and
 // failover, PFC, ECN and collectives (the SystemC kernel's network study does
 // those).
 #pragma once
@@ -28,6 +29,7 @@ namespace lq::net {
 
 class SeparableAllocator;
 class VcAllocator;
+struct PacketState;
 
 // The routers' parameters (RouterParams, shared with the SystemC router),
 // the links' and the sources'.
@@ -97,7 +99,6 @@ class CycleFabric {
   const std::string& deadlock_report() const { return deadlock_report_; }
 
  private:
-  struct Entry;
   struct Router;
   struct Source;
   struct Event {
@@ -115,7 +116,7 @@ class CycleFabric {
   void AllocateSwitch(Router& router);
   void SendFlit(Router& router, unsigned port, unsigned vc);
   void AllocateVcs(Router& router);
-  void Route(Router& router, unsigned input, Entry& head);
+  void Route(Router& router, unsigned input, PacketState& head);
   void StepSource(Source& source);
   void Schedule(uint64_t delay, const Event& event);
   void CheckWatchdog();
@@ -139,8 +140,9 @@ class CycleFabric {
   std::vector<uint32_t> free_packets_;
 
   // The routers' state, in node order, from an arena that keeps each
-  // router's together (decision 0039).
-  std::pmr::monotonic_buffer_resource router_memory_;
+  // router's together (decision 0039), and the rings of packets behind
+  // their input VCs' heads, which few steps touch, from another.
+  std::pmr::monotonic_buffer_resource router_memory_, ring_memory_;
   std::vector<Router> routers_;
   std::vector<uint64_t> busy_routers_;  // a bit per router holding packets
   std::vector<Source> sources_;

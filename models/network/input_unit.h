@@ -1,0 +1,132 @@
+// InputUnit: a router's input side (docs/spec/net.md section 8), flit by
+// flit: per input VC the packets its buffer holds, in order (NET-8.1), the
+// head's pipeline state, the flits freed since credits last went back
+// (NET-8.2), and the stages' work lists (NET-8.3, NET-8.5). No payload
+// bytes: the cycle kernel drives it (decision 0039).
+#pragma once
+
+#include <cstdint>
+#include <memory_resource>
+#include <vector>
+
+namespace lq::net {
+
+// A packet in an input VC, from its head flit's arrival to its last flit's
+// departure: what the pipeline has decided about it. 24 bytes.
+struct PacketState {
+  uint64_t ready = 0;  // when the next pipeline stage may act
+  uint32_t packet = 0;
+  uint16_t arrived = 0;  // flits
+  uint16_t sent = 0;
+  uint16_t out_port = 0;
+  uint8_t out_vc = 0;
+  bool routed = false;
+  bool allocated = false;
+  bool adaptive = false;  // may still pick any productive port (NET-4.3)
+  bool discard = false;   // dropped: absorb its flits
+};
+
+class InputUnit {
+ public:
+  // An input VC's packets, a FIFO: the oldest, the head, in place (the
+  // only one the pipeline acts on, so that a cycle reads the input VCs and
+  // nothing else), those behind it in the VC's slice of the unit's ring.
+  // 32 bytes, two to a cache line.
+  struct Vc {
+    PacketState head;
+    uint32_t freed = 0;   // flits gone since credits were last returned
+    uint16_t behind = 0;  // the oldest packet behind the head, in its slice
+    uint16_t size = 0;    // packets, the head's included
+    bool empty() const { return size == 0; }
+  };
+
+  // `input_vcs` VCs whose buffers hold `buffer_flits` flits: never more
+  // packets than that, plus the one whose flits have all moved on while
+  // more are still to come. The VCs and work lists come from `memory`, the
+  // ring of packets behind the heads, which few cycles touch, from
+  // `ring_memory`.
+  InputUnit(
+      unsigned input_vcs, unsigned buffer_flits,
+      std::pmr::memory_resource* memory = std::pmr::get_default_resource(),
+      std::pmr::memory_resource* ring_memory = std::pmr::get_default_resource())
+      : slice_(buffer_flits),
+        vcs_(input_vcs, memory),
+        occupied_((input_vcs + 63) / 64, 0, memory),
+        unallocated_(occupied_.size(), 0, memory),
+        ring_(size_t{input_vcs} * buffer_flits, ring_memory) {}
+
+  unsigned size() const { return static_cast<unsigned>(vcs_.size()); }
+  Vc& vc(unsigned i) { return vcs_[i]; }
+  const Vc& vc(unsigned i) const { return vcs_[i]; }
+  // Precondition: the VC holds a packet.
+  PacketState& front(unsigned i) { return vcs_[i].head; }
+  PacketState& back(unsigned i) {
+    Vc& in = vcs_[i];
+    return in.size == 1 ? in.head : ring_[Slot(i, in.behind + in.size - 2u)];
+  }
+  // A packet's head flit arrived: it waits for route computation and VC
+  // allocation once it is the VC's head.
+  void push_back(unsigned i, const PacketState& packet) {
+    Vc& in = vcs_[i];
+    if (in.size == 0) {
+      in.head = packet;
+      Set(occupied_, i);
+      Set(unallocated_, i);
+    } else {
+      ring_[Slot(i, in.behind + in.size - 1u)] = packet;
+    }
+    ++in.size;
+  }
+  // The head's last flit left, or it was dropped: the next packet, if any,
+  // becomes the head and waits for route computation and VC allocation.
+  void pop_front(unsigned i) {
+    Vc& in = vcs_[i];
+    if (--in.size == 0) {
+      Clear(occupied_, i);
+      return;
+    }
+    Set(unallocated_, i);
+    in.head = ring_[Slot(i, in.behind)];
+    in.behind =
+        static_cast<uint16_t>(in.behind + 1u == slice_ ? 0 : in.behind + 1u);
+  }
+  // VC i's head has its output VC, or is dropped: it leaves the list of
+  // heads waiting for route computation or VC allocation.
+  void Allocated(unsigned i) { Clear(unallocated_, i); }
+
+  // The work lists, 64 VCs to a word: heads waiting for route computation
+  // or VC allocation, and the others (allocated, waiting for the switch,
+  // or dropped, waiting for their flits).
+  size_t words() const { return occupied_.size(); }
+  uint64_t to_allocate(size_t w) const { return unallocated_[w]; }
+  uint64_t to_send(size_t w) const { return occupied_[w] & ~unallocated_[w]; }
+  // Calls visit(i) for each VC i whose bit is set in word(w), the w-th
+  // word of a list, in ascending order of i, as they were when the call
+  // began.
+  template <typename Word, typename Visit>
+  void ForEachSet(Word word, Visit visit) const {
+    for (size_t w = 0; w < occupied_.size(); ++w) {
+      for (uint64_t bits = word(w); bits != 0; bits &= bits - 1) {
+        visit(static_cast<unsigned>(w * 64 + __builtin_ctzll(bits)));
+      }
+    }
+  }
+
+ private:
+  size_t Slot(unsigned i, uint32_t at) const {
+    return size_t{i} * slice_ + (at >= slice_ ? at - slice_ : at);
+  }
+  static void Set(std::pmr::vector<uint64_t>& bits, unsigned i) {
+    bits[i / 64] |= uint64_t{1} << (i % 64);
+  }
+  static void Clear(std::pmr::vector<uint64_t>& bits, unsigned i) {
+    bits[i / 64] &= ~(uint64_t{1} << (i % 64));
+  }
+
+  uint32_t slice_;  // ring entries per VC
+  std::pmr::vector<Vc> vcs_;
+  std::pmr::vector<uint64_t> occupied_, unallocated_;
+  std::pmr::vector<PacketState> ring_;
+};
+
+}  // namespace lq::net

@@ -1,0 +1,68 @@
+// Tests of the router's input side (models/network/input_unit.h): each
+// input VC's packets in order with the head in place (NET-8.1), and the
+// stages' work lists (NET-8.3, NET-8.5).
+#include "models/network/input_unit.h"
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+namespace lq::net {
+namespace {
+
+PacketState Packet(uint32_t id) {
+  PacketState packet;
+  packet.packet = id;
+  packet.arrived = 1;
+  return packet;
+}
+
+// The VCs whose bit is set in the list `word` picks.
+template <typename Word>
+std::vector<unsigned> Listed(const InputUnit& unit, Word word) {
+  std::vector<unsigned> vcs;
+  unit.ForEachSet(word, [&](unsigned i) { vcs.push_back(i); });
+  return vcs;
+}
+
+TEST(InputUnit, NET_8_1_AVcHoldsItsPacketsInOrderAcrossTheRingsWrap) {
+  InputUnit unit(2, 3);  // up to 3 packets behind the head
+  uint32_t next = 0, expected = 0;
+  for (int round = 0; round < 4; ++round) {  // wraps the ring
+    while (unit.vc(1).size < 4) {
+      unit.push_back(1, Packet(next++));
+      EXPECT_EQ(unit.back(1).packet, next - 1) << "the tail is the newest";
+    }
+    for (int k = 0; k < 2; ++k) {
+      EXPECT_EQ(unit.front(1).packet, expected++) << "round " << round;
+      unit.pop_front(1);
+    }
+  }
+  EXPECT_TRUE(unit.vc(0).empty()) << "VC 0 shares nothing with VC 1";
+}
+
+TEST(InputUnit, NET_8_3_HeadsWaitForAllocationThenForTheSwitch) {
+  InputUnit unit(70, 4);  // two words of VCs
+  const auto to_allocate = [&](size_t w) { return unit.to_allocate(w); };
+  const auto to_send = [&](size_t w) { return unit.to_send(w); };
+  unit.push_back(3, Packet(1));
+  unit.push_back(3, Packet(2));
+  unit.push_back(66, Packet(3));
+  EXPECT_EQ(Listed(unit, to_allocate), (std::vector<unsigned>{3, 66}))
+      << "a new head waits for route computation and VC allocation";
+  EXPECT_TRUE(Listed(unit, to_send).empty());
+  unit.Allocated(3);
+  EXPECT_EQ(Listed(unit, to_allocate), (std::vector<unsigned>{66}));
+  EXPECT_EQ(Listed(unit, to_send), (std::vector<unsigned>{3}))
+      << "an allocated head waits for the switch";
+  unit.pop_front(3);
+  EXPECT_EQ(Listed(unit, to_allocate), (std::vector<unsigned>{3, 66}))
+      << "the packet behind it is the head now, and waits for allocation";
+  unit.Allocated(3);
+  unit.pop_front(3);
+  EXPECT_TRUE(unit.vc(3).empty());
+  EXPECT_TRUE(Listed(unit, to_send).empty()) << "an empty VC is on no list";
+}
+
+}  // namespace
+}  // namespace lq::net
