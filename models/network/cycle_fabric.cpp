@@ -490,9 +490,8 @@ void CycleFabric::StepSource(Source& s) {
     s.waiting.pop_front();
   }
   bool more = false;
-  for (unsigned k = 0; k < vcs_; ++k) {
-    const unsigned v =
-        s.next_vc + k < vcs_ ? s.next_vc + k : s.next_vc + k - vcs_;
+  unsigned v = s.next_vc;
+  for (unsigned k = 0; k < vcs_; ++k, v = RoundRobinRound::Next(v, vcs_)) {
     if (s.credits[v] == 0 || s.pending_flits[v] == 0) {
       continue;
     }
@@ -504,7 +503,7 @@ void CycleFabric::StepSource(Source& s) {
     Schedule(1 + config_.interface_cycles,
              {s.node, static_cast<uint16_t>(routers_[s.node].local),
               static_cast<uint8_t>(v), false, s.pending_packet[v]});
-    s.next_vc = v + 1 == vcs_ ? 0 : v + 1;
+    s.next_vc = RoundRobinRound::Next(v, vcs_);
     break;
   }
   for (unsigned v = 0; v < vcs_ && !more; ++v) {

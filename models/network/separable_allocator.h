@@ -30,13 +30,26 @@ class SeparableAllocator {
         unsigned ports, unsigned vcs,
         std::pmr::memory_resource* memory = std::pmr::get_default_resource())
         : ports_(ports), vcs_(vcs), next_(3 * ports, 0, memory) {}
-    unsigned ports() const { return ports_; }
 
    private:
     friend class SeparableAllocator;
-    uint16_t& input(unsigned port) { return next_[port]; }
-    uint16_t& output(unsigned port) { return next_[ports_ + port]; }
-    uint16_t& accept(unsigned port) { return next_[2 * ports_ + port]; }
+    unsigned input(unsigned port) const { return next_[port]; }
+    unsigned output(unsigned port) const { return next_[ports_ + port]; }
+    unsigned accept(unsigned port) const { return next_[2 * ports_ + port]; }
+    // A grant passes the turn of the arbiter that gave it: input port
+    // `port`'s to the VC after `vc`, output port `out`'s to the input
+    // after `port`, and `port`'s accept turn to the output after `out`.
+    void PassInput(unsigned port, unsigned vc) {
+      next_[port] = static_cast<uint16_t>(RoundRobinRound::Next(vc, vcs_));
+    }
+    void PassOutput(unsigned out, unsigned port) {
+      next_[ports_ + out] =
+          static_cast<uint16_t>(RoundRobinRound::Next(port, ports_));
+    }
+    void PassAccept(unsigned port, unsigned out) {
+      next_[2 * ports_ + port] =
+          static_cast<uint16_t>(RoundRobinRound::Next(out, ports_));
+    }
     unsigned ports_, vcs_;
     std::pmr::vector<uint16_t> next_;
   };
@@ -122,13 +135,10 @@ class SeparableAllocator {
       }
       last_port = asked.port;
       grant(asked.port, asked.vc);
-      at.output(asked.out_port) =
-          static_cast<uint16_t>(RoundRobinRound::Next(asked.port, at.ports_));
-      at.input(asked.port) =
-          static_cast<uint16_t>(RoundRobinRound::Next(asked.vc, at.vcs_));
+      at.PassOutput(asked.out_port, asked.port);
+      at.PassInput(asked.port, asked.vc);
       if (iterations_ > 0) {
-        at.accept(asked.port) = static_cast<uint16_t>(
-            RoundRobinRound::Next(asked.out_port, at.ports_));
+        at.PassAccept(asked.port, asked.out_port);
       }
     }
   }
@@ -148,10 +158,8 @@ class SeparableAllocator {
     for (const unsigned o : grant_round_.touched()) {
       const Asked asked = requests_[grant_round_.winner(o)];
       grant(asked.port, asked.vc);
-      at.output(o) =
-          static_cast<uint16_t>(RoundRobinRound::Next(asked.port, at.ports_));
-      at.input(asked.port) =
-          static_cast<uint16_t>(RoundRobinRound::Next(asked.vc, at.vcs_));
+      at.PassOutput(o, asked.port);
+      at.PassInput(asked.port, asked.vc);
     }
   }
 
@@ -190,10 +198,8 @@ class SeparableAllocator {
         out_taken_[o] = 1;
         matched_inputs_.push_back(p);
         if (iteration == 0) {
-          at.output(o) =
-              static_cast<uint16_t>(RoundRobinRound::Next(p, at.ports_));
-          at.accept(p) =
-              static_cast<uint16_t>(RoundRobinRound::Next(o, at.ports_));
+          at.PassOutput(o, p);
+          at.PassAccept(p, o);
         }
       }
     }
@@ -204,8 +210,7 @@ class SeparableAllocator {
       for (const Asked& asked : requests_) {
         if (asked.port == p && asked.out_port == o) {
           grant(p, asked.vc);
-          at.input(p) =
-              static_cast<uint16_t>(RoundRobinRound::Next(asked.vc, at.vcs_));
+          at.PassInput(p, asked.vc);
           break;
         }
       }
