@@ -207,7 +207,7 @@ int RunStackCollective(const ParamSet& params, const RunOptions& options) {
   if (!FinishPcap(capture)) {
     status = kExitFailure;
   }
-  if (ReportDeadlock(assembly)) {
+  if (ReportDeadlock(o.deadlock)) {
     status = kExitFailure;
   }
   if (!o.integrity.Ok()) {

@@ -402,8 +402,8 @@ void RunOnSystemC(StudyShape& shape, bool show_progress, StudyResult& result,
   const double run_ns = result.timed ? result.cycles * result.clock_ns : 0;
   std::unique_ptr<ProgressMeter> progress;
   if (show_progress) {
-    const double expected =
-        static_cast<double>(shape.config.traffic.packets) * result.nodes;
+    const auto expected =
+        static_cast<uint64_t>(shape.config.traffic.packets) * result.nodes;
     progress = std::make_unique<ProgressMeter>(
         "progress",
         [&net = *network, run_ns, expected] {
@@ -411,12 +411,11 @@ void RunOnSystemC(StudyShape& shape, bool show_progress, StudyResult& result,
             return std::min(
                 1.0, sc_core::sc_time_stamp().to_seconds() * 1e9 / run_ns);
           }
-          double delivered = 0;
+          uint64_t delivered = 0;
           for (unsigned n = 0; n < net.nodes(); ++n) {
-            delivered +=
-                static_cast<double>(net.source(n).latencies_ns().size());
+            delivered += net.source(n).latencies_ns().size();
           }
-          return expected == 0 ? 1.0 : delivered / expected;
+          return DoneFraction(delivered, expected);
         },
         sc_time(100 * result.clock_ns, SC_NS), stderr);
   }
@@ -503,9 +502,7 @@ void RunOnCycleKernel(const StudyShape& shape, const ParamSet& params,
     if (result.timed) {
       return static_cast<double>(fabric.now()) / static_cast<double>(end);
     }
-    return expected == 0 ? 1.0
-                         : static_cast<double>(fabric.delivered()) /
-                               static_cast<double>(expected);
+    return DoneFraction(fabric.delivered(), expected);
   };
   constexpr uint64_t kChunk = 1000;  // cycles between progress checks
   const auto start = std::chrono::steady_clock::now();

@@ -182,6 +182,14 @@ nlohmann::ordered_json DeadlockJson(const DeadlockFinding& deadlock) {
           {"cycle", deadlock.cycle}};
 }
 
+bool ReportDeadlock(const DeadlockFinding& deadlock) {
+  if (deadlock.detected) {
+    std::fprintf(stderr, "lqemu run: deadlock at %.0f ns: %s\n", deadlock.at_ns,
+                 deadlock.cycle.c_str());
+  }
+  return deadlock.detected;
+}
+
 void PrintLinkLine(const LinkTotals& links, std::FILE* out) {
   std::fprintf(out,
                "  link       %llu flits, %llu FEC-corrected symbols, %llu "

@@ -112,6 +112,9 @@ void PrintLinkLine(const LinkTotals& links, std::FILE* out);
 // every study: "none", or when and the waiting cycle.
 void PrintDeadlockLine(const DeadlockFinding& deadlock, std::FILE* out);
 nlohmann::ordered_json DeadlockJson(const DeadlockFinding& deadlock);
+// Says on stderr what a run on the stack's watchdog found, if it declared a
+// deadlock; true then (the run failed).
+bool ReportDeadlock(const DeadlockFinding& deadlock);
 void PrintTransportLine(uint64_t connections,
                         const transport::FabricFigures& figures,
                         std::FILE* out);

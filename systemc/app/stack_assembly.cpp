@@ -156,15 +156,6 @@ double StackAssembly::Run(bool progress,
       .count();
 }
 
-bool ReportDeadlock(const StackAssembly& assembly) {
-  const DeadlockFinding deadlock = assembly.Deadlock();
-  if (deadlock.detected) {
-    std::fprintf(stderr, "lqemu run: deadlock at %.0f ns: %s\n", deadlock.at_ns,
-                 deadlock.cycle.c_str());
-  }
-  return deadlock.detected;
-}
-
 std::vector<transport::TransportEngine*> StackAssembly::engines() const {
   std::vector<transport::TransportEngine*> engines;
   for (const NodeParts& node : nodes_) {

@@ -103,10 +103,6 @@ class StackAssembly {
   std::unique_ptr<ProgressMeter> progress_;  // lives as long as the modules
 };
 
-// Says on stderr what the watchdog of `assembly` found, if it declared a
-// deadlock; true then (the run failed).
-bool ReportDeadlock(const StackAssembly& assembly);
-
 // The cards' memories a workload reads and writes: one per card, bound to
 // its engine. Traffic and collectives take them answering at once
 // (decision 0034: the engine's DMA is one access at a time, and a NIC

@@ -243,7 +243,7 @@ int RunTrafficStudy(const ParamSet& params, const RunOptions& options) {
   if (!FinishPcap(capture)) {
     status = kExitFailure;
   }
-  if (ReportDeadlock(assembly)) {
+  if (ReportDeadlock(report.deadlock)) {
     status = kExitFailure;
   }
   if (!report.IntegrityOk()) {

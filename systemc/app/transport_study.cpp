@@ -314,7 +314,7 @@ int RunTransportStudy(const ParamSet& params, const RunOptions& options) {
   if (!FinishPcap(capture)) {
     status = kExitFailure;
   }
-  if (ReportDeadlock(assembly)) {
+  if (ReportDeadlock(deadlock)) {
     status = kExitFailure;
   }
   if (!options.stats_file.empty()) {
