@@ -2,7 +2,8 @@
 // flit: per input VC the packets its buffer holds, in order (NET-8.1), the
 // head's pipeline state, the flits freed since credits last went back
 // (NET-8.2), and the stages' work lists (NET-8.3, NET-8.5). No payload
-// bytes: the cycle kernel drives it (decision 0039).
+// bytes: both kernels drive it, the SystemC router keeping each packet's
+// bytes beside it under PacketState::packet (decisions 0038, 0039).
 #pragma once
 
 #include <cstdint>
@@ -14,9 +15,9 @@ namespace lq::net {
 // A packet in an input VC, from its head flit's arrival to its last flit's
 // departure: what the pipeline has decided about it. 24 bytes.
 struct PacketState {
-  uint64_t ready = 0;  // when the next pipeline stage may act
-  uint32_t packet = 0;
-  uint16_t arrived = 0;  // flits
+  uint64_t ready = 0;    // when the next pipeline stage may act
+  uint32_t packet = 0;   // the kernel's handle of the packet
+  uint16_t arrived = 0;  // flits that may go (whole slots in SystemC)
   uint16_t sent = 0;
   uint16_t out_port = 0;
   uint8_t out_vc = 0;
@@ -40,11 +41,12 @@ class InputUnit {
     bool empty() const { return size == 0; }
   };
 
-  // `input_vcs` VCs whose buffers hold `buffer_flits` flits: never more
-  // packets than that, plus the one whose flits have all moved on while
-  // more are still to come. The VCs and work lists come from `memory`, the
-  // ring of packets behind the heads, which few cycles touch, from
-  // `ring_memory`.
+  // `input_vcs` VCs whose buffers hold `buffer_flits` flits: room for that
+  // many packets, plus the one whose flits have all moved on while more
+  // are still to come. A VC holding more (the SystemC router's buffers
+  // count bytes, NET-8.2, so small packets share slots) widens every VC's
+  // room. The VCs and work lists come from `memory`, the ring of packets
+  // behind the heads, which few cycles touch, from `ring_memory`.
   InputUnit(
       unsigned input_vcs, unsigned buffer_flits,
       std::pmr::memory_resource* memory = std::pmr::get_default_resource(),
@@ -60,9 +62,14 @@ class InputUnit {
   const Vc& vc(unsigned i) const { return vcs_[i]; }
   // Precondition: the VC holds a packet.
   PacketState& front(unsigned i) { return vcs_[i].head; }
-  PacketState& back(unsigned i) {
+  PacketState& back(unsigned i) { return at(i, vcs_[i].size - 1u); }
+  // The k-th packet of VC i, the head's k being 0. Precondition: k < size.
+  PacketState& at(unsigned i, unsigned k) {
     Vc& in = vcs_[i];
-    return in.size == 1 ? in.head : ring_[Slot(i, in.behind + in.size - 2u)];
+    return k == 0 ? in.head : ring_[Slot(i, in.behind + k - 1u)];
+  }
+  const PacketState& at(unsigned i, unsigned k) const {
+    return const_cast<InputUnit&>(*this).at(i, k);
   }
   // A packet's head flit arrived: it waits for route computation and VC
   // allocation once it is the VC's head.
@@ -73,6 +80,9 @@ class InputUnit {
       Set(occupied_, i);
       Set(unallocated_, i);
     } else {
+      if (in.size - 1u == slice_) {
+        Widen();
+      }
       ring_[Slot(i, in.behind + in.size - 1u)] = packet;
     }
     ++in.size;
@@ -113,6 +123,9 @@ class InputUnit {
   }
 
  private:
+  // Doubles every VC's room behind its head. Throws std::length_error
+  // beyond 65,535 packets in one VC.
+  void Widen();
   size_t Slot(unsigned i, uint32_t at) const {
     return size_t{i} * slice_ + (at >= slice_ ? at - slice_ : at);
   }

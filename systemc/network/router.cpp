@@ -48,6 +48,10 @@ Router::Router(const sc_core::sc_module_name& name, const RouterConfig& config)
       banks_(config.routing),
       vcs_(config.vcs()),
       period_(config.clock_ns, sc_core::SC_NS),
+      // Room for a few packets behind each head to start with: NET-8.2
+      // counts bytes, so a VC may hold more than its slots, and widens.
+      inputs_((config.network_ports + 1) * vcs_,
+              std::min(config.vc_buffer_flits, kInitialPacketsBehind)),
       outputs_(config.network_ports + 1, config, period_.value()),
       va_((config.network_ports + 1) * vcs_),
       va_pointers_((config.network_ports + 1) * vcs_,
@@ -63,7 +67,7 @@ Router::Router(const sc_core::sc_module_name& name, const RouterConfig& config)
         p == local_port() ? "local" : "port" + std::to_string(p);
     ends_.push_back(std::make_unique<PortEnd>(*this, p, port_name));
   }
-  inputs_.resize(ports * vcs_);
+  streams_.resize((config.network_ports + 1) * vcs_);
   for (unsigned p = 0; p < ports; ++p) {
     for (unsigned v = 0; v < vcs_; ++v) {
       SlotParser::Config parser;
@@ -71,7 +75,7 @@ Router::Router(const sc_core::sc_module_name& name, const RouterConfig& config)
       parser.nodes = config.nodes;
       parser.max_payload = config.max_payload;
       parser.streaming = true;
-      input(p, v).parser = std::make_unique<SlotParser>(parser);
+      stream(p, v).parser = std::make_unique<SlotParser>(parser);
     }
   }
   paused_.assign(ports * kTrafficClasses * config.vc_classes, false);
@@ -228,10 +232,10 @@ void Router::ScheduleNext(const sc_core::sc_time& now) {
   std::optional<sc_core::sc_time> next;
   for (const unsigned p : active_ports_) {
     for (unsigned v = 0; v < vcs_; ++v) {
-      const InputVc& in = input(p, v);
-      if (!in.packets.empty() && in.packets.front().ready > now &&
-          (!next || in.packets.front().ready < *next)) {
-        next = in.packets.front().ready;
+      const InputUnit::Vc& in = inputs_.vc(index(p, v));
+      if (!in.empty() && in.head.ready > now.value() &&
+          (!next || in.head.ready < next->value())) {
+        next = sc_core::sc_time::from_value(in.head.ready);
       }
     }
   }
@@ -276,14 +280,14 @@ void Router::Deliver(const Arrival& arrival) {
   if (arrival.abort) {
     // The sender lost the rest of the packet in progress (NET-7.1); the
     // router that cut it has counted it.
-    input(arrival.port, arrival.vc).parser->Reset();
+    stream(arrival.port, arrival.vc).parser->Reset();
     EndPartialPacket(arrival.port, arrival.vc, false);
     return;
   }
   ++flits_in_[arrival.port];
-  input(arrival.port, arrival.vc).arrived_bytes += config_.slot_bytes;
+  stream(arrival.port, arrival.vc).arrived_bytes += config_.slot_bytes;
   MarkDirty(index(arrival.port, arrival.vc));
-  input(arrival.port, arrival.vc).parser->Accept(arrival.slot, events_);
+  stream(arrival.port, arrival.vc).parser->Accept(arrival.slot, events_);
   for (auto& event : events_) {
     switch (event.kind) {
       case SlotParser::Event::Kind::kHeader:
@@ -309,38 +313,67 @@ void Router::Deliver(const Arrival& arrival) {
 
 void Router::AcceptHeader(unsigned port, unsigned vc,
                           SlotParser::Event& event) {
-  InputVc& in = input(port, vc);
-  InputPacket packet;
-  packet.header = event.header;
-  packet.bytes = std::move(event.packet);
-  packet.total = kRouteHeaderBytes + event.header.len;
-  packet.bytes.reserve(packet.total);  // the payload follows without moves
-  packet.ready = sc_core::sc_time_stamp() + period_ * config_.rc_cycles;
-  if (port == local_port()) {
-    ++(IsMgmt(packet.header) ? counters_.mgmt_injected : counters_.injected);
-  }
-  in.packets.push_back(std::move(packet));
-  ++packets_held_;
-  InputPacket& held = in.packets.back();
+  PacketState packet;
+  packet.packet = NewBody();
+  PacketBody& held = body(packet);
+  held.header = event.header;
+  held.total = kRouteHeaderBytes + event.header.len;
+  held.bytes.reserve(held.total);  // the payload follows without moves
+  held.bytes.assign(event.packet.begin(), event.packet.end());
   held.received = held.bytes.size();
-  HoldBytes(port, vc, held, static_cast<int64_t>(held.received));
+  CountArrivedSlots(packet, held);
+  packet.ready = sc_core::sc_time_stamp().value() + ticks(config_.rc_cycles);
+  if (port == local_port()) {
+    ++(IsMgmt(held.header) ? counters_.mgmt_injected : counters_.injected);
+  }
+  inputs_.push_back(index(port, vc), packet);
+  ++packets_held_;
+  HoldBytes(port, vc, packet, static_cast<int64_t>(held.received));
   MarkActive(port);
 }
 
 void Router::AcceptPayload(unsigned port, unsigned vc, ByteView chunk) {
-  InputPacket& packet = input(port, vc).packets.back();
-  const size_t had = packet.received;
-  packet.received += chunk.size();
+  PacketState& packet = inputs_.back(index(port, vc));
+  PacketBody& arriving = body(packet);
+  const size_t had = arriving.received;
+  arriving.received += chunk.size();
   if (!packet.discard) {
-    packet.bytes.insert(packet.bytes.end(), chunk.begin(), chunk.end());
-    InspectArrival(port, packet, had);
+    arriving.bytes.insert(arriving.bytes.end(), chunk.begin(), chunk.end());
+    CountArrivedSlots(packet, arriving);
+    InspectArrival(port, arriving, had);
     HoldBytes(port, vc, packet, static_cast<int64_t>(chunk.size()));
   }
 }
 
+void Router::CountArrivedSlots(PacketState& packet,
+                               const PacketBody& body) const {
+  const size_t slot = config_.slot_bytes;
+  packet.arrived = static_cast<uint16_t>(body.received >= body.total
+                                             ? (body.total + slot - 1) / slot
+                                             : body.received / slot);
+}
+
+uint32_t Router::NewBody() {
+  if (free_bodies_.empty()) {
+    bodies_.emplace_back();
+    return static_cast<uint32_t>(bodies_.size() - 1);
+  }
+  const uint32_t id = free_bodies_.back();
+  free_bodies_.pop_back();
+  Bytes bytes = std::move(bodies_[id].bytes);  // keeps its capacity
+  bodies_[id] = PacketBody();
+  bodies_[id].bytes = std::move(bytes);
+  return id;
+}
+
+void Router::FreeBody(uint32_t id) {
+  bodies_[id].bytes.clear();
+  free_bodies_.push_back(id);
+}
+
 // NET-8.6: the bytes queued ahead of it are its class's count at this
 // input, which so far includes the `had` bytes of its own.
-void Router::InspectArrival(unsigned port, InputPacket& packet, size_t had) {
+void Router::InspectArrival(unsigned port, PacketBody& packet, size_t had) {
   const size_t want =
       std::min(packet.total, kRouteHeaderBytes + hooks_.inspect_bytes);
   if (!hooks_.on_ingress_arrival || had >= want || packet.received < want ||
@@ -354,37 +387,39 @@ void Router::InspectArrival(unsigned port, InputPacket& packet, size_t had) {
 }
 
 void Router::EndPartialPacket(unsigned port, unsigned vc, bool count_drop) {
-  InputVc& in = input(port, vc);
-  if (!in.packets.empty() &&
-      in.packets.back().received < in.packets.back().total) {
-    Truncate(port, vc, in.packets.back(), count_drop);
+  const unsigned i = index(port, vc);
+  if (!inputs_.vc(i).empty() &&
+      body(inputs_.back(i)).received < body(inputs_.back(i)).total) {
+    Truncate(port, vc, inputs_.back(i), count_drop);
   }
 }
 
-void Router::Truncate(unsigned port, unsigned vc, InputPacket& packet,
+void Router::Truncate(unsigned port, unsigned vc, PacketState& packet,
                       bool count_drop) {
+  PacketBody& cut = body(packet);
   if (packet.discard) {
-    packet.total = packet.received;  // already counted where it was dropped
+    cut.total = cut.received;  // already counted where it was dropped
     return;
   }
   if (count_drop) {
-    CountDrop(packet, &RouterCounters::drops_link_down);
+    CountDrop(cut, &RouterCounters::drops_link_down);
   }
-  packet.total = packet.received;
-  if (packet.sent == 0) {
+  cut.total = cut.received;
+  CountArrivedSlots(packet, cut);
+  if (cut.sent == 0) {
     Discard(port, vc, packet);
     return;
   }
   // Part of it is already downstream: send what is here, then the abort.
-  packet.cut = true;
-  if (packet.sent == packet.total) {
+  cut.cut = true;
+  if (cut.sent == cut.total) {
     FinishCut(port, vc);
   }
 }
 
 void Router::FinishCut(unsigned port, unsigned vc) {
-  InputVc& in = input(port, vc);
-  InputPacket& packet = in.packets.front();
+  const unsigned i = index(port, vc);
+  const PacketState& packet = inputs_.front(i);
   link::Slot abort;
   abort.vc = packet.out_vc;
   abort.abort = true;
@@ -393,7 +428,8 @@ void Router::FinishCut(unsigned port, unsigned vc) {
     this->port(packet.out_port)
         .out->Put(std::move(abort), DepartureDelay(packet.out_port));
   }
-  in.packets.pop_front();
+  FreeBody(packet.packet);
+  inputs_.pop_front(i);
   --packets_held_;
   progress_ = true;
   wake_.notify(period_);
@@ -406,11 +442,10 @@ void Router::SetPortDown(unsigned port, const sc_core::sc_time& flush) {
   port_down_[port] = true;
   for (const unsigned p : active_ports_) {
     for (unsigned v = 0; v < vcs_; ++v) {
-      InputVc& in = input(p, v);
-      if (in.packets.empty()) {
+      if (inputs_.vc(index(p, v)).empty()) {
         continue;
       }
-      InputPacket& head = in.packets.front();
+      PacketState& head = inputs_.front(index(p, v));
       if (!head.routed || head.discard) {
         continue;
       }
@@ -420,7 +455,7 @@ void Router::SetPortDown(unsigned port, const sc_core::sc_time& flush) {
       // One not yet started is lost here; one partly sent is lost at the
       // receiver, which counts it when it flushes the link's input.
       if (head.sent == 0) {
-        CountDrop(head, &RouterCounters::drops_link_down);
+        CountDrop(body(head), &RouterCounters::drops_link_down);
       }
       Discard(p, v, head);
     }
@@ -452,7 +487,7 @@ void Router::SetPortUp(unsigned port) {
     // The neighbour lost every credit it held when the link went down
     // (its output was reset as this one was); it gets the VC's room now,
     // and slots still held here come back as they leave (NET-8.2).
-    InputVc& in = input(port, v);
+    InputStream& in = stream(port, v);
     const uint64_t arrived_slots = in.arrived_bytes / config_.slot_bytes;
     const uint64_t freed_slots = FreedSlots(in);
     in.credits_returned = freed_slots;
@@ -477,17 +512,19 @@ void Router::Fail(uint64_t handed_over, uint64_t never_admitted) {
       never_admitted + (handed_over - counters_.injected);
   counters_.drops_node_down += lost_before_entering;
   counters_.injected += lost_before_entering;
-  for (InputVc& in : inputs_) {
-    for (const InputPacket& packet : in.packets) {
+  for (unsigned i = 0; i < inputs_.size(); ++i) {
+    while (!inputs_.vc(i).empty()) {
+      const PacketState& packet = inputs_.front(i);
       // A packet partly sent on a network port is the neighbour's to count;
       // one partly ejected dies here with the interface.
       const bool partly_out =
           packet.sent > 0 && packet.out_port != local_port();
       if (!packet.discard && !partly_out) {
-        CountDrop(packet, &RouterCounters::drops_node_down);
+        CountDrop(body(packet), &RouterCounters::drops_node_down);
       }
+      FreeBody(packet.packet);
+      inputs_.pop_front(i);
     }
-    in.packets.clear();
   }
   packets_held_ = 0;
   arrivals_.clear();
@@ -503,7 +540,7 @@ void Router::Restore() {
   }
   failed_ = false;
   banks_.ResetEpoch();
-  for (InputVc& in : inputs_) {
+  for (InputStream& in : streams_) {
     in.parser->Reset();
     in.arrived_bytes = 0;
     in.held_bytes = 0;
@@ -537,18 +574,19 @@ void Router::FlushInputs() {
 
 void Router::FlushPort(unsigned port) {
   for (unsigned v = 0; v < vcs_; ++v) {
-    input(port, v).parser->Reset();
+    stream(port, v).parser->Reset();
     EndPartialPacket(port, v, true);
   }
 }
 
-bool Router::Stranded(const InputPacket& packet) {
+bool Router::Stranded(const PacketState& packet) {
   return packet.adaptive ? !AdaptiveWayOpen(packet)
                          : port_down_[packet.out_port];
 }
 
-bool Router::AdaptiveWayOpen(const InputPacket& packet) {
-  banks_.active().AdaptivePorts(config_.node, packet.header.dst, candidates_);
+bool Router::AdaptiveWayOpen(const PacketState& packet) {
+  banks_.active().AdaptivePorts(config_.node, body(packet).header.dst,
+                                candidates_);
   for (const topo::PortId port : candidates_) {
     if (!port_down_[port]) {
       return true;
@@ -557,21 +595,26 @@ bool Router::AdaptiveWayOpen(const InputPacket& packet) {
   return false;
 }
 
-void Router::Discard(unsigned port, unsigned vc, InputPacket& packet) {
+void Router::Discard(unsigned port, unsigned vc, PacketState& packet) {
+  PacketBody& dropped = body(packet);
   HoldBytes(port, vc, packet,
-            -static_cast<int64_t>(packet.received - packet.sent));
+            -static_cast<int64_t>(dropped.received - dropped.sent));
   if (packet.allocated) {
     outputs_.Release(index(packet.out_port, packet.out_vc));
   }
   packet.discard = true;
-  packet.bytes = Bytes();
+  dropped.bytes.clear();
   MarkDirty(index(port, vc));
+  if (&packet == &inputs_.front(index(port, vc))) {
+    inputs_.Allocated(index(port, vc));  // waits only for its bytes now
+  }
 }
 
-void Router::HoldBytes(unsigned port, unsigned vc, const InputPacket& packet,
+void Router::HoldBytes(unsigned port, unsigned vc, const PacketState& packet,
                        int64_t delta) {
-  input(port, vc).held_bytes += delta;
-  const unsigned tc = packet.header.tc;
+  stream(port, vc).held_bytes += delta;
+  const PacketBody& held_packet = body(packet);
+  const unsigned tc = held_packet.header.tc;
   ingress_bytes_[port * kTrafficClasses + tc] += delta;
   const unsigned vc_class = port == local_port() ? 0 : vc % config_.vc_classes;
   uint64_t& held =
@@ -581,7 +624,7 @@ void Router::HoldBytes(unsigned port, unsigned vc, const InputPacket& packet,
   if (hooks_.on_ingress_change) {
     hooks_.on_ingress_change(port, static_cast<uint8_t>(tc), vc_class, held);
   }
-  if (packet.enqueued && !packet.discard) {
+  if (held_packet.enqueued && !packet.discard) {
     egress_bytes_[packet.out_port * kTrafficClasses + tc] += delta;
   }
 }
@@ -594,8 +637,8 @@ void Router::MarkActive(unsigned port) {
 }
 
 void Router::MarkDirty(unsigned i) {
-  if (!inputs_[i].dirty) {
-    inputs_[i].dirty = true;
+  if (!streams_[i].dirty) {
+    streams_[i].dirty = true;
     dirty_inputs_.push_back(i);
   }
 }
@@ -603,7 +646,7 @@ void Router::MarkDirty(unsigned i) {
 void Router::PruneIdlePorts() {
   auto idle = [this](unsigned p) {
     for (unsigned v = 0; v < vcs_; ++v) {
-      if (!input(p, v).packets.empty()) {
+      if (!inputs_.vc(index(p, v)).empty()) {
         return false;
       }
     }
@@ -618,30 +661,30 @@ void Router::PruneIdlePorts() {
 void Router::RouteHeads(const sc_core::sc_time& now) {
   for (const unsigned p : active_ports_) {
     for (unsigned v = 0; v < vcs_; ++v) {
-      InputVc& in = input(p, v);
-      if (!in.packets.empty() && !in.packets.front().routed &&
-          !in.packets.front().discard && in.packets.front().ready <= now &&
-          Routable(in.packets.front())) {
-        Route(p, v, in.packets.front());
+      const InputUnit::Vc& in = inputs_.vc(index(p, v));
+      if (!in.empty() && !in.head.routed && !in.head.discard &&
+          in.head.ready <= now.value() && Routable(body(in.head))) {
+        Route(p, v, inputs_.front(index(p, v)));
       }
     }
   }
 }
 
-bool Router::Routable(const InputPacket& packet) const {
+bool Router::Routable(const PacketBody& packet) const {
   return !IsMgmt(packet.header) ||
          packet.received >=
              std::min(packet.total, kRouteHeaderBytes + kMgmtHeaderBytes);
 }
 
-void Router::CountDrop(const InputPacket& packet,
+void Router::CountDrop(const PacketBody& packet,
                        uint64_t RouterCounters::*counter) {
   ++(IsMgmt(packet.header) ? counters_.mgmt_dropped : counters_.*counter);
 }
 
-void Router::RouteMgmt(unsigned port, unsigned vc, InputPacket& packet) {
-  const MgmtHop hop = MgmtHopOf(packet.bytes.data() + kRouteHeaderBytes,
-                                packet.total - kRouteHeaderBytes);
+void Router::RouteMgmt(unsigned port, unsigned vc, PacketState& packet) {
+  PacketBody& mgmt = body(packet);
+  const MgmtHop hop = MgmtHopOf(mgmt.bytes.data() + kRouteHeaderBytes,
+                                mgmt.total - kRouteHeaderBytes);
   const std::optional<unsigned> out = MgmtOutPort(
       hop, {config_.network_ports, config_.local_port, mgmt_parent_port_});
   if (!out) {
@@ -649,15 +692,15 @@ void Router::RouteMgmt(unsigned port, unsigned vc, InputPacket& packet) {
     Discard(port, vc, packet);
     return;
   }
-  packet.source_routed = hop.kind == MgmtHop::Kind::kRouted;
-  if (*out != local_port() && packet.header.ttl == 0) {
+  mgmt.source_routed = hop.kind == MgmtHop::Kind::kRouted;
+  if (*out != local_port() && mgmt.header.ttl == 0) {
     ++counters_.mgmt_dropped;  // NET-2.4
     Discard(port, vc, packet);
     return;
   }
-  packet.out_port = *out;
-  packet.out_vc =
-      *out == local_port() ? vc : (config_.vc_sets - 1) * config_.vc_classes;
+  packet.out_port = static_cast<uint16_t>(*out);
+  packet.out_vc = static_cast<uint8_t>(
+      *out == local_port() ? vc : (config_.vc_sets - 1) * config_.vc_classes);
   if (Stranded(packet)) {
     ++counters_.mgmt_dropped;  // NET-7.1
     Discard(port, vc, packet);
@@ -666,15 +709,16 @@ void Router::RouteMgmt(unsigned port, unsigned vc, InputPacket& packet) {
   Enqueue(packet);
 }
 
-void Router::Route(unsigned port, unsigned vc, InputPacket& packet) {
+void Router::Route(unsigned port, unsigned vc, PacketState& packet) {
   progress_ = true;
   packet.routed = true;
-  if (IsMgmt(packet.header)) {
+  const RouteHeader& header = body(packet).header;
+  if (IsMgmt(header)) {
     RouteMgmt(port, vc, packet);
     return;
   }
-  if (packet.header.kind == static_cast<uint8_t>(PacketKind::kData) &&
-      packet.header.epoch != banks_.epoch()) {
+  if (header.kind == static_cast<uint8_t>(PacketKind::kData) &&
+      header.epoch != banks_.epoch()) {
     ++counters_.drops_stale_epoch;  // NET-7.7
     Discard(port, vc, packet);
     return;
@@ -683,22 +727,22 @@ void Router::Route(unsigned port, unsigned vc, InputPacket& packet) {
   // Any local VC of the set holds injected packets, all in class 0 (NET-8.8).
   const unsigned in_class = port == local_port() ? 0 : vc % config_.vc_classes;
   const auto step =
-      banks_.active().Route(config_.node, port, in_class, packet.header.dst);
+      banks_.active().Route(config_.node, port, in_class, header.dst);
   if (!step.ok()) {
     ++counters_.drops_no_route;
     Discard(port, vc, packet);
     return;
   }
-  if (step->port != local_port() && packet.header.ttl == 0) {
+  if (step->port != local_port() && header.ttl == 0) {
     ++counters_.drops_ttl;  // NET-2.4
     Discard(port, vc, packet);
     return;
   }
-  packet.out_port = step->port;
+  packet.out_port = static_cast<uint16_t>(step->port);
   // The local port keeps the packet's VC; network hops take the routing
   // function's class within the packet's set (NET-3.4).
-  packet.out_vc =
-      step->port == local_port() ? vc : set * config_.vc_classes + step->vc;
+  packet.out_vc = static_cast<uint8_t>(
+      step->port == local_port() ? vc : set * config_.vc_classes + step->vc);
   // A packet just injected or in the adaptive class chooses its port at
   // VC allocation; the step above is its escape (NET-4.3).
   packet.adaptive = banks_.active().ChoosesAdaptively(port, in_class,
@@ -714,10 +758,11 @@ void Router::Route(unsigned port, unsigned vc, InputPacket& packet) {
 }
 
 // The packet's output is fixed: count its bytes there (NET-8.6).
-void Router::Enqueue(InputPacket& packet) {
-  packet.enqueued = true;
-  egress_bytes_[packet.out_port * kTrafficClasses + packet.header.tc] +=
-      packet.received - packet.sent;
+void Router::Enqueue(const PacketState& packet) {
+  PacketBody& queued = body(packet);
+  queued.enqueued = true;
+  egress_bytes_[packet.out_port * kTrafficClasses + queued.header.tc] +=
+      queued.received - queued.sent;
 }
 
 // VC allocation (NET-8.3, NET-4.3: WantedOutputVc and VcAllocator): a port
@@ -729,45 +774,48 @@ void Router::AllocateVcs(const sc_core::sc_time& now) {
   va_.Clear(va_pointers_);
   for (const unsigned p : active_ports_) {
     for (unsigned v = 0; v < vcs_; ++v) {
-      InputVc& in = input(p, v);
-      if (in.packets.empty()) {
+      const InputUnit::Vc& in = inputs_.vc(index(p, v));
+      if (in.empty()) {
         continue;
       }
-      const InputPacket& head = in.packets.front();
-      if (!head.routed || head.allocated || head.discard || head.ready > now) {
+      const PacketState& head = in.head;
+      if (!head.routed || head.allocated || head.discard ||
+          head.ready > now.value()) {
         continue;
       }
-      const auto open = [this, &head](unsigned port, unsigned vc) {
+      const RouteHeader& header = body(head).header;
+      const auto open = [this, &header](unsigned port, unsigned vc) {
         return !port_down_[port] &&
-               !paused(port, head.header.tc, vc % config_.vc_classes);
+               !paused(port, header.tc, vc % config_.vc_classes);
       };
-      const RoutedHead routed{head.header.src, head.header.dst, v,
-                              head.out_port,   head.out_vc,     head.adaptive};
+      const RoutedHead routed{header.src,    header.dst,  v,
+                              head.out_port, head.out_vc, head.adaptive};
       if (const auto o = WantedOutputVc(at, routed, open, candidates_)) {
         va_.Request(index(p, v), *o);
       }
     }
   }
   va_.Allocate([this, &now](unsigned i, unsigned o) {
-    InputPacket& head = inputs_[i].packets.front();
+    PacketState& head = inputs_.front(i);
     if (head.adaptive) {
       head.adaptive = false;
-      head.out_port = o / vcs_;
+      head.out_port = static_cast<uint16_t>(o / vcs_);
       Enqueue(head);
     }
-    head.out_vc = o % vcs_;  // adaptive, or ejecting on another VC
+    // Adaptive, or ejecting on another VC.
+    head.out_vc = static_cast<uint8_t>(o % vcs_);
     head.allocated = true;
-    head.ready = now + period_ * config_.va_cycles;
+    inputs_.Allocated(i);
+    head.ready = now.value() + ticks(config_.va_cycles);
     outputs_.Take(o);
     progress_ = true;
   });
 }
 
 bool Router::Sendable(unsigned port, unsigned vc, const sc_core::sc_time& now) {
-  const InputPacket& head = input(port, vc).packets.front();
-  const size_t chunk = std::min(config_.slot_bytes, head.total - head.sent);
-  return head.allocated && head.ready <= now &&
-         head.received - head.sent >= chunk &&
+  const PacketState& head = inputs_.front(index(port, vc));
+  return head.allocated && head.ready <= now.value() &&
+         head.arrived > head.sent &&
          outputs_.CanSend(head.out_port, head.out_vc, now.value());
 }
 
@@ -792,28 +840,30 @@ void Router::CollectRequests(const sc_core::sc_time& now) {
   for (const unsigned p : active_ports_) {
     switch_allocator_.RequestFrom(
         p, [&](unsigned v) -> std::optional<unsigned> {
-          InputVc& in = input(p, v);
-          while (!in.packets.empty() && in.packets.front().discard &&
-                 in.packets.front().received == in.packets.front().total) {
-            in.packets.pop_front();
+          const unsigned i = index(p, v);
+          const InputUnit::Vc& in = inputs_.vc(i);
+          while (!in.empty() && in.head.discard &&
+                 body(in.head).received == body(in.head).total) {
+            FreeBody(in.head.packet);
+            inputs_.pop_front(i);
             --packets_held_;
             progress_ = true;
           }
-          if (in.packets.empty() || in.packets.front().discard ||
-              !Sendable(p, v, now)) {
+          if (in.empty() || in.head.discard || !Sendable(p, v, now)) {
             return std::nullopt;
           }
-          return in.packets.front().out_port;
+          return in.head.out_port;
         });
   }
 }
 
 void Router::Send(unsigned in_port, unsigned in_vc) {
-  InputVc& in = input(in_port, in_vc);
-  InputPacket& packet = in.packets.front();
+  const unsigned i = index(in_port, in_vc);
+  PacketState& head = inputs_.front(i);
+  PacketBody& packet = body(head);
   const size_t chunk = std::min(config_.slot_bytes, packet.total - packet.sent);
   link::Slot slot;
-  slot.vc = packet.out_vc;
+  slot.vc = head.out_vc;
   if (!spare_slots_.empty()) {  // a buffer of a slot that arrived here
     slot.bytes = std::move(spare_slots_.back());
     spare_slots_.pop_back();
@@ -821,13 +871,13 @@ void Router::Send(unsigned in_port, unsigned in_vc) {
   slot.bytes.assign(config_.slot_bytes, 0);  // padded at the packet's end
   std::copy(packet.bytes.begin() + packet.sent,
             packet.bytes.begin() + packet.sent + chunk, slot.bytes.begin());
-  const bool to_network = packet.out_port != local_port();
+  const bool to_network = head.out_port != local_port();
   progress_ = true;
-  if (packet.sent == 0 && !to_network && packet.out_vc != in_vc) {
-    EjectRouteHeader(slot.bytes.data(), packet.out_vc);  // NET-8.3
+  if (packet.sent == 0 && !to_network && head.out_vc != in_vc) {
+    EjectRouteHeader(slot.bytes.data(), head.out_vc);  // NET-8.3
   }
   if (packet.sent == 0 && to_network) {
-    ForwardRouteHeader(slot.bytes.data(), packet.out_vc);  // NET-2.4
+    ForwardRouteHeader(slot.bytes.data(), head.out_vc);  // NET-2.4
     if (packet.header.kind == static_cast<uint8_t>(PacketKind::kData)) {
       // NET-2.4, TRN-1.7: one less in the frame's IPv4 TTL, whose header
       // lies in this first slot. A payload that is not an IPv4 frame (the
@@ -843,18 +893,19 @@ void Router::Send(unsigned in_port, unsigned in_vc) {
     }
   }
   packet.sent += chunk;
-  HoldBytes(in_port, in_vc, packet, -static_cast<int64_t>(chunk));
-  MarkDirty(index(in_port, in_vc));
-  const unsigned o = index(packet.out_port, packet.out_vc);
+  ++head.sent;
+  HoldBytes(in_port, in_vc, head, -static_cast<int64_t>(chunk));
+  MarkDirty(i);
+  const unsigned o = index(head.out_port, head.out_vc);
   outputs_.Spend(o);
-  ++flits_out_[packet.out_port];
+  ++flits_out_[head.out_port];
   ++slots_moved_;
   // Switch allocation and crossbar traversal: the slot leaves the router
   // that many cycles after the grant, or in turn after those waiting at
   // its output (NET-8.11).
-  const sc_core::sc_time leaves = BookDeparture(packet.out_port);
-  Probe(probe_, *this, PathPoint::kRouterOut, leaves, packet.out_port);
-  port(packet.out_port).out->Put(std::move(slot), leaves);
+  const sc_core::sc_time leaves = BookDeparture(head.out_port);
+  Probe(probe_, *this, PathPoint::kRouterOut, leaves, head.out_port);
+  port(head.out_port).out->Put(std::move(slot), leaves);
   if (packet.sent == packet.total && packet.cut) {
     FinishCut(in_port, in_vc);
   } else if (packet.sent == packet.total) {
@@ -867,24 +918,25 @@ void Router::Send(unsigned in_port, unsigned in_vc) {
       ++counters_.ejected;
       counters_.hops += packet.header.hops;
     }
-    in.packets.pop_front();
+    FreeBody(head.packet);
+    inputs_.pop_front(i);
     --packets_held_;
     if (const unsigned restart = config_.head_restart_cycles();
-        restart > 0 && !in.packets.empty()) {
-      InputPacket& next = in.packets.front();  // reaches the head (NET-8.3)
-      next.ready =
-          std::max(next.ready, sc_core::sc_time_stamp() + period_ * restart);
+        restart > 0 && !inputs_.vc(i).empty()) {
+      PacketState& next = inputs_.front(i);  // reaches the head (NET-8.3)
+      next.ready = std::max<uint64_t>(
+          next.ready, sc_core::sc_time_stamp().value() + ticks(restart));
     }
   } else {
     // Later slots of the packet follow one cycle after another.
-    packet.ready = sc_core::sc_time_stamp() + period_;
+    head.ready = sc_core::sc_time_stamp().value() + ticks(1);
   }
 }
 
 // Every slot's worth of bytes that left the buffer (sent, padding, dropped
 // packets) is a credit back to the sender (NET-8.2).
 void Router::ReturnCredits(unsigned i) {
-  InputVc& in = inputs_[i];
+  InputStream& in = streams_[i];
   in.dirty = false;
   const uint64_t freed_slots = FreedSlots(in);
   if (freed_slots > in.credits_returned && !port_down_[i / vcs_]) {
@@ -898,13 +950,11 @@ std::vector<HeadWait> Router::HeadWaits() const {
   std::vector<HeadWait> waits;
   for (unsigned p = 0; p < port_count(); ++p) {
     for (unsigned v = 0; v < vcs_; ++v) {
-      const InputVc& in = inputs_[index(p, v)];
-      if (in.packets.empty() || !in.packets.front().routed ||
-          in.packets.front().discard) {
+      const InputUnit::Vc& in = inputs_.vc(index(p, v));
+      if (in.empty() || !in.head.routed || in.head.discard) {
         continue;
       }
-      const InputPacket& head = in.packets.front();
-      waits.push_back({p, v, head.out_port, head.out_vc});
+      waits.push_back({p, v, in.head.out_port, in.head.out_vc});
     }
   }
   return waits;

@@ -19,6 +19,7 @@
 #include <tlm>
 #include <vector>
 
+#include "models/network/input_unit.h"
 #include "models/network/mgmt_message.h"
 #include "models/network/output_unit.h"
 #include "models/network/route_header.h"
@@ -228,29 +229,23 @@ class Router : public sc_core::sc_module {
  private:
   class PortEnd;
 
-  // A packet in an input VC, from its header's arrival to its last byte's
-  // departure.
-  struct InputPacket {
+  // What a packet in an input VC carries beside its pipeline state (the
+  // core's PacketState, whose `packet` is its index in bodies_), from its
+  // header's arrival to its last byte's departure.
+  struct PacketBody {
     RouteHeader header;
     Bytes bytes;                 // header + payload arrived so far (live only)
     size_t received = 0;         // bytes arrived, also for a discarded packet
     size_t total = 0;            // header + LEN
     size_t sent = 0;             // bytes moved through the crossbar
-    bool routed = false;         // RC done
-    bool adaptive = false;       // may still pick any productive port (NET-4.3)
     bool enqueued = false;       // counted in egress_bytes_ at out_port
-    bool allocated = false;      // VA done: owns out_port/out_vc
-    bool discard = false;        // dropped: absorb its bytes, forward nothing
     bool cut = false;            // truncated after forwarding began: its last
                                  // slot out is followed by an abort (NET-7.1)
     bool source_routed = false;  // MGMT on its SR: SR_PTR + 1 (NET-7.4)
-    unsigned out_port = 0;       // while adaptive: the escape step
-    unsigned out_vc = 0;
-    sc_core::sc_time ready;  // when the next pipeline stage may act
   };
-  struct InputVc {
+  // An input VC's byte stream: its parser and the slots of its buffer.
+  struct InputStream {
     std::unique_ptr<SlotParser> parser;
-    std::deque<InputPacket> packets;
     uint64_t arrived_bytes = 0;  // slot bytes received (padding included)
     uint64_t held_bytes = 0;     // bytes of live packets not yet sent
     uint64_t credits_returned = 0;
@@ -281,24 +276,24 @@ class Router : public sc_core::sc_module {
   void AcceptPayload(unsigned port, unsigned vc, ByteView chunk);
   // Calls on_ingress_arrival if `packet`, which had `had` bytes before its
   // latest chunk, now has the bytes the hook inspects.
-  void InspectArrival(unsigned port, InputPacket& packet, size_t had);
+  void InspectArrival(unsigned port, PacketBody& packet, size_t had);
   // The packet still arriving at the tail of input VC `vc`, if any, ends
   // with the bytes it has (Truncate).
   void EndPartialPacket(unsigned port, unsigned vc, bool count_drop);
-  void Route(unsigned port, unsigned vc, InputPacket& packet);
+  void Route(unsigned port, unsigned vc, PacketState& packet);
   // NET-7.4: a MGMT packet goes up the management tree or along its source
   // route, on VC set S-1, class 0, whatever the routing function.
-  void RouteMgmt(unsigned port, unsigned vc, InputPacket& packet);
+  void RouteMgmt(unsigned port, unsigned vc, PacketState& packet);
   // Whether the bytes routing needs have arrived: the header, and for a
   // MGMT packet its message header with the source route.
-  bool Routable(const InputPacket& packet) const;
+  bool Routable(const PacketBody& packet) const;
   // Counts a dropped packet: in `counter` for DATA, mgmt_dropped for MGMT.
-  void CountDrop(const InputPacket& packet, uint64_t RouterCounters::*counter);
-  void Enqueue(InputPacket& packet);
+  void CountDrop(const PacketBody& packet, uint64_t RouterCounters::*counter);
+  void Enqueue(const PacketState& packet);
   // Routed to a down port, or adaptive with every productive port down.
-  bool Stranded(const InputPacket& packet);
-  bool AdaptiveWayOpen(const InputPacket& packet);  // a productive port up
-  void Discard(unsigned port, unsigned vc, InputPacket& packet);
+  bool Stranded(const PacketState& packet);
+  bool AdaptiveWayOpen(const PacketState& packet);  // a productive port up
+  void Discard(unsigned port, unsigned vc, PacketState& packet);
   void FlushInputs();  // SC_METHOD: NET-7.1's receive side, when due
   // Drops what arrived partly on `port`'s input VCs and restarts their
   // parsers (NET-7.1).
@@ -306,7 +301,7 @@ class Router : public sc_core::sc_module {
   // Ends `packet` at the bytes it has: dropped if none went on, else its
   // last slot out carries an abort (NET-7.1). Counts drops_link_down if
   // asked.
-  void Truncate(unsigned port, unsigned vc, InputPacket& packet,
+  void Truncate(unsigned port, unsigned vc, PacketState& packet,
                 bool count_drop);
   // A cut packet whose every byte has gone: abort it downstream, free its
   // output VC and let it go.
@@ -324,20 +319,31 @@ class Router : public sc_core::sc_module {
   void ReturnCredits(unsigned index);
   // Slots' worth of bytes that left input VC `in` (NET-8.2): sent, padding
   // or dropped.
-  uint64_t FreedSlots(const InputVc& in) const {
+  uint64_t FreedSlots(const InputStream& in) const {
     return (in.arrived_bytes - in.held_bytes) / config_.slot_bytes;
   }
   void ScheduleNext(const sc_core::sc_time& now);
 
   // Bookkeeping of the bytes a packet holds, per input and per output.
-  void HoldBytes(unsigned port, unsigned vc, const InputPacket& packet,
+  void HoldBytes(unsigned port, unsigned vc, const PacketState& packet,
                  int64_t delta);
+  // A body for a new packet, and its return once the packet has gone.
+  uint32_t NewBody();
+  void FreeBody(uint32_t id);
+  PacketBody& body(const PacketState& packet) { return bodies_[packet.packet]; }
+  const PacketBody& body(const PacketState& packet) const {
+    return bodies_[packet.packet];
+  }
+  // The slots of `packet` that may leave: those whose bytes have all
+  // arrived, the last one once the packet's last byte has.
+  void CountArrivedSlots(PacketState& packet, const PacketBody& body) const;
+  uint64_t ticks(unsigned cycles) const { return period_.value() * cycles; }
   void MarkActive(unsigned port);
   void MarkDirty(unsigned index);
 
   unsigned index(unsigned port, unsigned vc) const { return port * vcs_ + vc; }
-  InputVc& input(unsigned port, unsigned vc) {
-    return inputs_[index(port, vc)];
+  InputStream& stream(unsigned port, unsigned vc) {
+    return streams_[index(port, vc)];
   }
 
   RouterConfig config_;
@@ -350,7 +356,11 @@ class Router : public sc_core::sc_module {
   unsigned vcs_;
   sc_core::sc_time period_;
   std::vector<std::unique_ptr<PortEnd>> ends_;
-  std::vector<InputVc> inputs_;
+  static constexpr unsigned kInitialPacketsBehind = 4;
+  InputUnit inputs_;  // each input VC's packets (NET-8.1), ticks SystemC's
+  std::vector<InputStream> streams_;  // and its bytes, per input VC
+  std::vector<PacketBody> bodies_;    // indexed by PacketState::packet
+  std::vector<uint32_t> free_bodies_;
   OutputUnit outputs_;             // ticks are SystemC time units
   std::vector<Arrival> arrivals_;  // a heap: the earliest (due, seq) first
   // Buffers of slots delivered here, reused for slots sent: a router sends

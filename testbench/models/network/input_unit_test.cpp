@@ -41,6 +41,34 @@ TEST(InputUnit, NET_8_1_AVcHoldsItsPacketsInOrderAcrossTheRingsWrap) {
   EXPECT_TRUE(unit.vc(0).empty()) << "VC 0 shares nothing with VC 1";
 }
 
+// NET-8.2 counts a buffer in bytes, so a SystemC router's VC may hold more
+// small packets than it has slots: the ring widens and keeps every VC's
+// order, wrapped or not.
+TEST(InputUnit, NET_8_2_AVcHoldingMorePacketsThanSlotsWidensTheRing) {
+  InputUnit unit(3, 2);
+  for (uint32_t id = 0; id < 3; ++id) {
+    unit.push_back(0, Packet(id));
+  }
+  unit.pop_front(0);  // VC 0's packets now wrap its slice of the ring
+  unit.push_back(0, Packet(3));
+  unit.push_back(2, Packet(100));
+  for (uint32_t id = 4; id < 40; ++id) {
+    unit.push_back(0, Packet(id));
+  }
+  ASSERT_EQ(unit.vc(0).size, 39u);
+  for (unsigned k = 0; k < 39; ++k) {
+    EXPECT_EQ(unit.at(0, k).packet, k + 1) << "packet " << k;
+  }
+  EXPECT_EQ(unit.back(0).packet, 39u);
+  EXPECT_EQ(unit.front(2).packet, 100u) << "other VCs keep theirs";
+  EXPECT_TRUE(unit.vc(1).empty());
+  for (uint32_t id = 1; id < 40; ++id) {
+    EXPECT_EQ(unit.front(0).packet, id);
+    unit.pop_front(0);
+  }
+  EXPECT_TRUE(unit.vc(0).empty());
+}
+
 TEST(InputUnit, NET_8_3_HeadsWaitForAllocationThenForTheSwitch) {
   InputUnit unit(70, 4);  // two words of VCs
   const auto to_allocate = [&](size_t w) { return unit.to_allocate(w); };
