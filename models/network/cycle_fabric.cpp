@@ -7,8 +7,8 @@
 #include <stdexcept>
 
 #include "models/network/input_unit.h"
-#include "models/network/output_unit.h"
 #include "models/network/round_robin_round.h"
+#include "models/network/router_core.h"
 #include "models/network/separable_allocator.h"
 #include "models/network/vc_allocator.h"
 #include "models/network/wait_cycle.h"
@@ -21,30 +21,24 @@ constexpr unsigned kNone = RoundRobinRound::kNone;
 
 }  // namespace
 
-struct CycleFabric::Router {
+// A router: the core's state, its ticks cycles, and where its ports lead.
+// An input VC's buffer holds `vc_buffer_flits` flits, so never more packets
+// than that behind its head: its ring never widens.
+struct CycleFabric::Router : RouterCore {
   // The state the router's steps read comes from `memory`, in order.
   Router(uint32_t node_id, unsigned network_ports, bool endpoint,
          const RouterParams& params, std::pmr::memory_resource* memory,
          std::pmr::memory_resource* ring_memory)
-      : node(node_id),
-        local(network_ports),
+      : RouterCore(network_ports + (endpoint ? 1 : 0), network_ports, params, 1,
+                   params.vc_buffer_flits, memory, ring_memory),
+        node(node_id),
         ports(network_ports + (endpoint ? 1 : 0)),
-        far(network_ports, topo::PortRef{kNoNode, 0}, memory),
-        inputs(ports * params.vcs(), params.vc_buffer_flits, memory,
-               ring_memory),
-        outputs(ports, params, 1, memory),
-        va(ports * params.vcs(), ports * params.vcs(), memory),
-        switch_allocator(ports, params.vcs(), memory) {}
+        far(network_ports, topo::PortRef{kNoNode, 0}, memory) {}
 
   uint32_t node;
-  unsigned local;  // the local port, if an endpoint
   unsigned ports;
   std::pmr::vector<topo::PortRef> far;  // per network port; kNoNode: none
-  InputUnit inputs;                     // VC i is port i / VCs, VC i % VCs
-  OutputUnit outputs;                   // ticks are cycles
-  VcAllocator::Pointers va;
-  SeparableAllocator::Pointers switch_allocator;
-  uint64_t held = 0;  // packets in input VCs
+  uint64_t held = 0;                    // packets in input VCs
   bool busy = false;
 };
 
@@ -110,7 +104,8 @@ CycleFabric::CycleFabric(std::shared_ptr<const topo::RoutingFunction> routing,
     if (topology.IsEndpoint(n)) {
       for (unsigned v = 0; v < vcs_; ++v) {
         router->outputs.Reset(  // the interface sinks all
-            router->local * vcs_ + v, std::numeric_limits<uint32_t>::max());
+            router->local_port() * vcs_ + v,
+            std::numeric_limits<uint32_t>::max());
       }
     }
   }
@@ -249,7 +244,7 @@ void CycleFabric::DeliverEvents() {
     Router& router = routers_[event.node];
     const unsigned i = event.port * vcs_ + event.vc;
     if (event.credit) {  // event.packet is a count
-      if (event.port == router.local) {
+      if (event.port == router.local_port()) {
         sources_[event.node].credits[event.vc] += event.packet;
       } else {
         router.outputs.Grant(i, event.packet);
@@ -298,9 +293,9 @@ void CycleFabric::StepRouter(Router& r) {
       continue;
     }
     const unsigned port = port_of_[i], vc = vc_of_[i];
-    if (port == r.local && config_.interface_cycles == 0) {
+    if (port == r.local_port() && config_.interface_cycles == 0) {
       sources_[r.node].credits[vc] += in.freed;
-    } else if (port == r.local) {
+    } else if (port == r.local_port()) {
       Schedule(config_.interface_cycles,
                {r.node, static_cast<uint16_t>(port), static_cast<uint8_t>(vc),
                 true, in.freed});
@@ -342,13 +337,10 @@ void CycleFabric::AllocateSwitch(Router& r) {
       if (in.empty()) {
         return std::nullopt;
       }
-      const PacketState& head = in.head;
-      if (head.discard || !head.allocated || head.ready > now_ ||
-          head.arrived == head.sent ||
-          !r.outputs.CanSend(head.out_port, head.out_vc, now_)) {
+      if (!r.WantsSwitch(in.head, now_)) {
         return std::nullopt;
       }
-      return head.out_port;
+      return in.head.out_port;
     });
   });
   allocator.Allocate([this, &r](unsigned p, unsigned v) { SendFlit(r, p, v); });
@@ -356,21 +348,19 @@ void CycleFabric::AllocateSwitch(Router& r) {
 
 void CycleFabric::SendFlit(Router& r, unsigned p, unsigned v) {
   const unsigned flits = config_.flits_per_packet;
-  InputUnit::Vc& in = r.inputs.vc(p * vcs_ + v);
-  PacketState& head = in.head;
-  ++head.sent;
+  const unsigned i = p * vcs_ + v;
+  InputUnit::Vc& in = r.inputs.vc(i);
+  const PacketState& head = in.head;
   ++in.freed;
-  dirty_.push_back(p * vcs_ + v);
-  const unsigned o = head.out_port * vcs_ + head.out_vc;
-  r.outputs.Spend(o);
+  dirty_.push_back(i);
   ++flits_switched_;
   last_progress_ = now_;
   // Switch allocation and crossbar traversal: the flit leaves that many
   // cycles after the grant, or in turn after the flits waiting at its
   // output (NET-8.11).
-  const uint64_t departs = r.outputs.BookDeparture(head.out_port, now_);
+  const uint64_t departs = r.CrossSwitch(i, now_);
   const uint64_t leaves = departs - now_;
-  if (head.out_port == r.local) {
+  if (head.out_port == r.local_port()) {
     if (head.sent == flits) {
       PacketRecord& packet = packets_[head.packet];
       ++delivered_;
@@ -392,16 +382,8 @@ void CycleFabric::SendFlit(Router& r, unsigned p, unsigned v) {
               static_cast<uint8_t>(head.out_vc), false, head.packet});
   }
   if (head.sent == flits) {
-    r.outputs.Release(o);
-    r.inputs.pop_front(p * vcs_ + v);
+    r.FinishHead(i, now_);
     --r.held;
-    if (const unsigned restart = config_.head_restart_cycles();
-        restart > 0 && !in.empty()) {
-      PacketState& next = in.head;  // reaches the head now (NET-8.3)
-      next.ready = std::max(next.ready, now_ + restart);
-    }
-  } else {
-    head.ready = now_ + 1;  // later flits follow one cycle apart
   }
 }
 
@@ -409,7 +391,8 @@ void CycleFabric::SendFlit(Router& r, unsigned p, unsigned v) {
 // WantedOutputVc and VcAllocator). It comes after switch allocation, or
 // before it, as router.vc_reuse says (StepRouter).
 void CycleFabric::AllocateVcs(Router& r) {
-  const VcChoiceContext at{config_, *routing_, r.node, r.local, r.outputs};
+  const VcChoiceContext at{config_, *routing_, r.node, r.local_port(),
+                           r.outputs};
   const auto to_allocate = [&r](size_t w) { return r.inputs.to_allocate(w); };
   const auto open = [](unsigned, unsigned) { return true; };
   va_->Clear(r.va);
@@ -432,39 +415,28 @@ void CycleFabric::AllocateVcs(Router& r) {
     }
   });
   va_->Allocate([&](unsigned i, unsigned o) {
-    PacketState& head = r.inputs.front(i);
-    head.adaptive = false;
-    head.out_port = port_of_[o];
-    head.out_vc = vc_of_[o];
-    head.allocated = true;
-    r.inputs.Allocated(i);
-    head.ready = now_ + config_.va_cycles;
-    r.outputs.Take(o);
+    r.TakeOutputVc(i, port_of_[o], vc_of_[o], now_ + config_.va_cycles);
   });
 }
 
 // The packet at the head of input `i` of `r` takes its route (NET-4), or is
 // dropped: no route, or its TTL spent (NET-2.4).
 void CycleFabric::Route(Router& r, unsigned i, PacketState& head) {
-  head.routed = true;
   const unsigned port = port_of_[i], vc = vc_of_[i];
   const PacketRecord& packet = packets_[head.packet];
-  // Any local VC of the set holds injected packets, all in class 0.
-  const unsigned in_class = port == r.local ? 0 : vc % config_.vc_classes;
+  const unsigned in_class = r.InputClass(port, vc);
   const auto step = routing_->Route(r.node, port, in_class, packet.dst);
   if (!step.ok() ||
-      (step->port != r.local && packet.hops >= config_.initial_ttl)) {
+      (step->port != r.local_port() && packet.hops >= config_.initial_ttl)) {
+    head.routed = true;
     head.discard = true;
     r.inputs.Allocated(i);
     ++dropped_;
     return;
   }
-  head.out_port = static_cast<uint16_t>(step->port);
-  const unsigned set = vc / config_.vc_classes;
-  head.out_vc = static_cast<uint8_t>(
-      step->port == r.local ? vc : set * config_.vc_classes + step->vc);
-  head.adaptive = adaptive_ && routing_->ChoosesAdaptively(port, in_class,
-                                                           step->port, r.local);
+  r.TakeRoute(head, vc, *step,
+              adaptive_ && routing_->ChoosesAdaptively(
+                               port, in_class, step->port, r.local_port()));
 }
 
 // The interface admits waiting packets whole (NET-8.8), each into the VC
@@ -501,7 +473,7 @@ void CycleFabric::StepSource(Source& s) {
     --s.credits[v];
     --s.pending_flits[v];
     Schedule(1 + config_.interface_cycles,
-             {s.node, static_cast<uint16_t>(routers_[s.node].local),
+             {s.node, static_cast<uint16_t>(routers_[s.node].local_port()),
               static_cast<uint8_t>(v), false, s.pending_packet[v]});
     s.next_vc = RoundRobinRound::Next(v, vcs_);
     break;
@@ -539,7 +511,7 @@ std::string CycleFabric::FindWaitCycle() const {
         continue;
       }
       const PacketState& head = in.head;
-      if (!head.routed || head.discard || head.out_port == r.local ||
+      if (!head.routed || head.discard || head.out_port == r.local_port() ||
           r.far[head.out_port].node == kNoNode) {
         continue;
       }

@@ -48,16 +48,11 @@ Router::Router(const sc_core::sc_module_name& name, const RouterConfig& config)
       banks_(config.routing),
       vcs_(config.vcs()),
       period_(config.clock_ns, sc_core::SC_NS),
-      // Room for a few packets behind each head to start with: NET-8.2
-      // counts bytes, so a VC may hold more than its slots, and widens.
-      inputs_((config.network_ports + 1) * vcs_,
-              std::min(config.vc_buffer_flits, kInitialPacketsBehind)),
-      outputs_(config.network_ports + 1, config, period_.value()),
+      core_(config.network_ports + 1, config.network_ports, config,
+            period_.value(),
+            std::min(config.vc_buffer_flits, kInitialPacketsBehind)),
       va_((config.network_ports + 1) * vcs_),
-      va_pointers_((config.network_ports + 1) * vcs_,
-                   (config.network_ports + 1) * vcs_),
-      switch_allocator_(config.network_ports + 1, config.islip_rounds()),
-      switch_pointers_(config.network_ports + 1, vcs_) {
+      switch_allocator_(config.network_ports + 1, config.islip_rounds()) {
   if (auto problem = RouterConfigProblem(config)) {
     throw std::invalid_argument(std::string(this->name()) + ": " + *problem);
   }
@@ -232,7 +227,7 @@ void Router::ScheduleNext(const sc_core::sc_time& now) {
   std::optional<sc_core::sc_time> next;
   for (const unsigned p : active_ports_) {
     for (unsigned v = 0; v < vcs_; ++v) {
-      const InputUnit::Vc& in = inputs_.vc(index(p, v));
+      const InputUnit::Vc& in = core_.inputs.vc(index(p, v));
       if (!in.empty() && in.head.ready > now.value() &&
           (!next || in.head.ready < next->value())) {
         next = sc_core::sc_time::from_value(in.head.ready);
@@ -273,7 +268,7 @@ void Router::PushArrival(Arrival arrival) {
 void Router::Deliver(const Arrival& arrival) {
   if (arrival.is_credit) {
     if (!port_down_[arrival.port]) {
-      outputs_.Grant(index(arrival.port, arrival.vc), arrival.count);
+      core_.outputs.Grant(index(arrival.port, arrival.vc), arrival.count);
     }
     return;
   }
@@ -326,14 +321,14 @@ void Router::AcceptHeader(unsigned port, unsigned vc,
   if (port == local_port()) {
     ++(IsMgmt(held.header) ? counters_.mgmt_injected : counters_.injected);
   }
-  inputs_.push_back(index(port, vc), packet);
+  core_.inputs.push_back(index(port, vc), packet);
   ++packets_held_;
   HoldBytes(port, vc, packet, static_cast<int64_t>(held.received));
   MarkActive(port);
 }
 
 void Router::AcceptPayload(unsigned port, unsigned vc, ByteView chunk) {
-  PacketState& packet = inputs_.back(index(port, vc));
+  PacketState& packet = core_.inputs.back(index(port, vc));
   PacketBody& arriving = body(packet);
   const size_t had = arriving.received;
   arriving.received += chunk.size();
@@ -388,9 +383,9 @@ void Router::InspectArrival(unsigned port, PacketBody& packet, size_t had) {
 
 void Router::EndPartialPacket(unsigned port, unsigned vc, bool count_drop) {
   const unsigned i = index(port, vc);
-  if (!inputs_.vc(i).empty() &&
-      body(inputs_.back(i)).received < body(inputs_.back(i)).total) {
-    Truncate(port, vc, inputs_.back(i), count_drop);
+  if (!core_.inputs.vc(i).empty() &&
+      body(core_.inputs.back(i)).received < body(core_.inputs.back(i)).total) {
+    Truncate(port, vc, core_.inputs.back(i), count_drop);
   }
 }
 
@@ -419,17 +414,17 @@ void Router::Truncate(unsigned port, unsigned vc, PacketState& packet,
 
 void Router::FinishCut(unsigned port, unsigned vc) {
   const unsigned i = index(port, vc);
-  const PacketState& packet = inputs_.front(i);
+  const PacketState& packet = core_.inputs.front(i);
   link::Slot abort;
   abort.vc = packet.out_vc;
   abort.abort = true;
-  outputs_.Release(index(packet.out_port, packet.out_vc));
+  core_.outputs.Release(index(packet.out_port, packet.out_vc));
   if (!port_down_[packet.out_port]) {
     this->port(packet.out_port)
         .out->Put(std::move(abort), DepartureDelay(packet.out_port));
   }
   FreeBody(packet.packet);
-  inputs_.pop_front(i);
+  core_.inputs.pop_front(i);
   --packets_held_;
   progress_ = true;
   wake_.notify(period_);
@@ -442,10 +437,10 @@ void Router::SetPortDown(unsigned port, const sc_core::sc_time& flush) {
   port_down_[port] = true;
   for (const unsigned p : active_ports_) {
     for (unsigned v = 0; v < vcs_; ++v) {
-      if (inputs_.vc(index(p, v)).empty()) {
+      if (core_.inputs.vc(index(p, v)).empty()) {
         continue;
       }
-      PacketState& head = inputs_.front(index(p, v));
+      PacketState& head = core_.inputs.front(index(p, v));
       if (!head.routed || head.discard) {
         continue;
       }
@@ -461,7 +456,7 @@ void Router::SetPortDown(unsigned port, const sc_core::sc_time& flush) {
     }
   }
   for (unsigned v = 0; v < vcs_; ++v) {
-    outputs_.Reset(index(port, v), 0);
+    core_.outputs.Reset(index(port, v), 0);
   }
   flushes_.emplace_back(sc_core::sc_time_stamp() + flush, port);
   flush_due_.notify(flush);
@@ -512,9 +507,9 @@ void Router::Fail(uint64_t handed_over, uint64_t never_admitted) {
       never_admitted + (handed_over - counters_.injected);
   counters_.drops_node_down += lost_before_entering;
   counters_.injected += lost_before_entering;
-  for (unsigned i = 0; i < inputs_.size(); ++i) {
-    while (!inputs_.vc(i).empty()) {
-      const PacketState& packet = inputs_.front(i);
+  for (unsigned i = 0; i < core_.inputs.size(); ++i) {
+    while (!core_.inputs.vc(i).empty()) {
+      const PacketState& packet = core_.inputs.front(i);
       // A packet partly sent on a network port is the neighbour's to count;
       // one partly ejected dies here with the interface.
       const bool partly_out =
@@ -523,7 +518,7 @@ void Router::Fail(uint64_t handed_over, uint64_t never_admitted) {
         CountDrop(body(packet), &RouterCounters::drops_node_down);
       }
       FreeBody(packet.packet);
-      inputs_.pop_front(i);
+      core_.inputs.pop_front(i);
     }
   }
   packets_held_ = 0;
@@ -548,8 +543,8 @@ void Router::Restore() {
     in.dirty = false;
   }
   dirty_inputs_.clear();
-  for (unsigned o = 0; o < outputs_.size(); ++o) {
-    outputs_.Reset(o, 0);
+  for (unsigned o = 0; o < core_.outputs.size(); ++o) {
+    core_.outputs.Reset(o, 0);
   }
   paused_.assign(paused_.size(), false);
   egress_bytes_.assign(egress_bytes_.size(), 0);
@@ -600,13 +595,13 @@ void Router::Discard(unsigned port, unsigned vc, PacketState& packet) {
   HoldBytes(port, vc, packet,
             -static_cast<int64_t>(dropped.received - dropped.sent));
   if (packet.allocated) {
-    outputs_.Release(index(packet.out_port, packet.out_vc));
+    core_.outputs.Release(index(packet.out_port, packet.out_vc));
   }
   packet.discard = true;
   dropped.bytes.clear();
   MarkDirty(index(port, vc));
-  if (&packet == &inputs_.front(index(port, vc))) {
-    inputs_.Allocated(index(port, vc));  // waits only for its bytes now
+  if (&packet == &core_.inputs.front(index(port, vc))) {
+    core_.inputs.Allocated(index(port, vc));  // waits only for its bytes now
   }
 }
 
@@ -646,7 +641,7 @@ void Router::MarkDirty(unsigned i) {
 void Router::PruneIdlePorts() {
   auto idle = [this](unsigned p) {
     for (unsigned v = 0; v < vcs_; ++v) {
-      if (!inputs_.vc(index(p, v)).empty()) {
+      if (!core_.inputs.vc(index(p, v)).empty()) {
         return false;
       }
     }
@@ -661,10 +656,10 @@ void Router::PruneIdlePorts() {
 void Router::RouteHeads(const sc_core::sc_time& now) {
   for (const unsigned p : active_ports_) {
     for (unsigned v = 0; v < vcs_; ++v) {
-      const InputUnit::Vc& in = inputs_.vc(index(p, v));
+      const InputUnit::Vc& in = core_.inputs.vc(index(p, v));
       if (!in.empty() && !in.head.routed && !in.head.discard &&
           in.head.ready <= now.value() && Routable(body(in.head))) {
-        Route(p, v, inputs_.front(index(p, v)));
+        Route(p, v, core_.inputs.front(index(p, v)));
       }
     }
   }
@@ -723,9 +718,7 @@ void Router::Route(unsigned port, unsigned vc, PacketState& packet) {
     Discard(port, vc, packet);
     return;
   }
-  const unsigned set = vc / config_.vc_classes;
-  // Any local VC of the set holds injected packets, all in class 0 (NET-8.8).
-  const unsigned in_class = port == local_port() ? 0 : vc % config_.vc_classes;
+  const unsigned in_class = core_.InputClass(port, vc);
   const auto step =
       banks_.active().Route(config_.node, port, in_class, header.dst);
   if (!step.ok()) {
@@ -738,15 +731,9 @@ void Router::Route(unsigned port, unsigned vc, PacketState& packet) {
     Discard(port, vc, packet);
     return;
   }
-  packet.out_port = static_cast<uint16_t>(step->port);
-  // The local port keeps the packet's VC; network hops take the routing
-  // function's class within the packet's set (NET-3.4).
-  packet.out_vc = static_cast<uint8_t>(
-      step->port == local_port() ? vc : set * config_.vc_classes + step->vc);
-  // A packet just injected or in the adaptive class chooses its port at
-  // VC allocation; the step above is its escape (NET-4.3).
-  packet.adaptive = banks_.active().ChoosesAdaptively(port, in_class,
-                                                      step->port, local_port());
+  core_.TakeRoute(packet, vc, *step,
+                  banks_.active().ChoosesAdaptively(port, in_class, step->port,
+                                                    local_port()));
   if (Stranded(packet)) {
     ++counters_.drops_link_down;  // NET-7.1
     Discard(port, vc, packet);
@@ -770,11 +757,11 @@ void Router::Enqueue(const PacketState& packet) {
 // for the packet's TC (NET-8.7).
 void Router::AllocateVcs(const sc_core::sc_time& now) {
   const VcChoiceContext at{config_, banks_.active(), config_.node, local_port(),
-                           outputs_};
-  va_.Clear(va_pointers_);
+                           core_.outputs};
+  va_.Clear(core_.va);
   for (const unsigned p : active_ports_) {
     for (unsigned v = 0; v < vcs_; ++v) {
-      const InputUnit::Vc& in = inputs_.vc(index(p, v));
+      const InputUnit::Vc& in = core_.inputs.vc(index(p, v));
       if (in.empty()) {
         continue;
       }
@@ -796,27 +783,16 @@ void Router::AllocateVcs(const sc_core::sc_time& now) {
     }
   }
   va_.Allocate([this, &now](unsigned i, unsigned o) {
-    PacketState& head = inputs_.front(i);
-    if (head.adaptive) {
-      head.adaptive = false;
-      head.out_port = static_cast<uint16_t>(o / vcs_);
-      Enqueue(head);
+    // An adaptive packet's port is chosen now (NET-4.3), and a packet
+    // ejecting may take another VC.
+    const bool chose_port = core_.inputs.front(i).adaptive;
+    core_.TakeOutputVc(i, o / vcs_, o % vcs_,
+                       now.value() + ticks(config_.va_cycles));
+    if (chose_port) {
+      Enqueue(core_.inputs.front(i));
     }
-    // Adaptive, or ejecting on another VC.
-    head.out_vc = static_cast<uint8_t>(o % vcs_);
-    head.allocated = true;
-    inputs_.Allocated(i);
-    head.ready = now.value() + ticks(config_.va_cycles);
-    outputs_.Take(o);
     progress_ = true;
   });
-}
-
-bool Router::Sendable(unsigned port, unsigned vc, const sc_core::sc_time& now) {
-  const PacketState& head = inputs_.front(index(port, vc));
-  return head.allocated && head.ready <= now.value() &&
-         head.arrived > head.sent &&
-         outputs_.CanSend(head.out_port, head.out_vc, now.value());
 }
 
 // A slot granted now leaves SA + ST cycles later, or after the slots
@@ -824,32 +800,27 @@ bool Router::Sendable(unsigned port, unsigned vc, const sc_core::sc_time& now) {
 // waits, since each output passes at most one slot per cycle.
 sc_core::sc_time Router::DepartureDelay(unsigned port) const {
   const uint64_t now = sc_core::sc_time_stamp().value();
-  return sc_core::sc_time::from_value(outputs_.Departure(port, now) - now);
-}
-
-sc_core::sc_time Router::BookDeparture(unsigned port) {
-  const uint64_t now = sc_core::sc_time_stamp().value();
-  return sc_core::sc_time::from_value(outputs_.BookDeparture(port, now) - now);
+  return sc_core::sc_time::from_value(core_.outputs.Departure(port, now) - now);
 }
 
 // Switch-allocation requests, in round-robin order of VCs from each input
 // port's pointer: round-robin allocation takes each port's first, iSLIP
 // all of them. Dropped packets leave here once their last byte is in.
 void Router::CollectRequests(const sc_core::sc_time& now) {
-  switch_allocator_.Clear(switch_pointers_);
+  switch_allocator_.Clear(core_.switch_allocator);
   for (const unsigned p : active_ports_) {
     switch_allocator_.RequestFrom(
         p, [&](unsigned v) -> std::optional<unsigned> {
           const unsigned i = index(p, v);
-          const InputUnit::Vc& in = inputs_.vc(i);
+          const InputUnit::Vc& in = core_.inputs.vc(i);
           while (!in.empty() && in.head.discard &&
                  body(in.head).received == body(in.head).total) {
             FreeBody(in.head.packet);
-            inputs_.pop_front(i);
+            core_.inputs.pop_front(i);
             --packets_held_;
             progress_ = true;
           }
-          if (in.empty() || in.head.discard || !Sendable(p, v, now)) {
+          if (in.empty() || !core_.WantsSwitch(in.head, now.value())) {
             return std::nullopt;
           }
           return in.head.out_port;
@@ -859,7 +830,7 @@ void Router::CollectRequests(const sc_core::sc_time& now) {
 
 void Router::Send(unsigned in_port, unsigned in_vc) {
   const unsigned i = index(in_port, in_vc);
-  PacketState& head = inputs_.front(i);
+  PacketState& head = core_.inputs.front(i);
   PacketBody& packet = body(head);
   const size_t chunk = std::min(config_.slot_bytes, packet.total - packet.sent);
   link::Slot slot;
@@ -893,23 +864,21 @@ void Router::Send(unsigned in_port, unsigned in_vc) {
     }
   }
   packet.sent += chunk;
-  ++head.sent;
   HoldBytes(in_port, in_vc, head, -static_cast<int64_t>(chunk));
   MarkDirty(i);
-  const unsigned o = index(head.out_port, head.out_vc);
-  outputs_.Spend(o);
   ++flits_out_[head.out_port];
   ++slots_moved_;
   // Switch allocation and crossbar traversal: the slot leaves the router
   // that many cycles after the grant, or in turn after those waiting at
   // its output (NET-8.11).
-  const sc_core::sc_time leaves = BookDeparture(head.out_port);
+  const uint64_t now = sc_core::sc_time_stamp().value();
+  const sc_core::sc_time leaves =
+      sc_core::sc_time::from_value(core_.CrossSwitch(i, now) - now);
   Probe(probe_, *this, PathPoint::kRouterOut, leaves, head.out_port);
   port(head.out_port).out->Put(std::move(slot), leaves);
   if (packet.sent == packet.total && packet.cut) {
     FinishCut(in_port, in_vc);
   } else if (packet.sent == packet.total) {
-    outputs_.Release(o);
     if (IsMgmt(packet.header)) {
       ++(to_network ? counters_.mgmt_forwarded : counters_.mgmt_ejected);
     } else if (to_network) {
@@ -919,17 +888,8 @@ void Router::Send(unsigned in_port, unsigned in_vc) {
       counters_.hops += packet.header.hops;
     }
     FreeBody(head.packet);
-    inputs_.pop_front(i);
+    core_.FinishHead(i, now);
     --packets_held_;
-    if (const unsigned restart = config_.head_restart_cycles();
-        restart > 0 && !inputs_.vc(i).empty()) {
-      PacketState& next = inputs_.front(i);  // reaches the head (NET-8.3)
-      next.ready = std::max<uint64_t>(
-          next.ready, sc_core::sc_time_stamp().value() + ticks(restart));
-    }
-  } else {
-    // Later slots of the packet follow one cycle after another.
-    head.ready = sc_core::sc_time_stamp().value() + ticks(1);
   }
 }
 
@@ -950,7 +910,7 @@ std::vector<HeadWait> Router::HeadWaits() const {
   std::vector<HeadWait> waits;
   for (unsigned p = 0; p < port_count(); ++p) {
     for (unsigned v = 0; v < vcs_; ++v) {
-      const InputUnit::Vc& in = inputs_.vc(index(p, v));
+      const InputUnit::Vc& in = core_.inputs.vc(index(p, v));
       if (in.empty() || !in.head.routed || in.head.discard) {
         continue;
       }

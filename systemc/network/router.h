@@ -19,10 +19,9 @@
 #include <tlm>
 #include <vector>
 
-#include "models/network/input_unit.h"
 #include "models/network/mgmt_message.h"
-#include "models/network/output_unit.h"
 #include "models/network/route_header.h"
+#include "models/network/router_core.h"
 #include "models/network/router_params.h"
 #include "models/network/routing_banks.h"
 #include "models/network/separable_allocator.h"
@@ -310,12 +309,10 @@ class Router : public sc_core::sc_module {
   void RouteHeads(const sc_core::sc_time& now);
   void AllocateVcs(const sc_core::sc_time& now);
   void CollectRequests(const sc_core::sc_time& now);
-  bool Sendable(unsigned port, unsigned vc, const sc_core::sc_time& now);
   void Send(unsigned in_port, unsigned in_vc);
   // NET-8.11's output queue: the delay after which a slot granted to
-  // `port` now would leave; and that delay, booking the departure.
+  // `port` now would leave.
   sc_core::sc_time DepartureDelay(unsigned port) const;
-  sc_core::sc_time BookDeparture(unsigned port);
   void ReturnCredits(unsigned index);
   // Slots' worth of bytes that left input VC `in` (NET-8.2): sent, padding
   // or dropped.
@@ -356,12 +353,15 @@ class Router : public sc_core::sc_module {
   unsigned vcs_;
   sc_core::sc_time period_;
   std::vector<std::unique_ptr<PortEnd>> ends_;
+  // Its input VCs' packets (NET-8.1), output VCs and allocators' pointers;
+  // ticks are SystemC time units. A VC has room for a few packets behind
+  // its head to start with: NET-8.2 counts bytes, so a VC may hold more
+  // packets than slots, and widens.
   static constexpr unsigned kInitialPacketsBehind = 4;
-  InputUnit inputs_;  // each input VC's packets (NET-8.1), ticks SystemC's
-  std::vector<InputStream> streams_;  // and its bytes, per input VC
+  RouterCore core_;
+  std::vector<InputStream> streams_;  // each input VC's bytes
   std::vector<PacketBody> bodies_;    // indexed by PacketState::packet
   std::vector<uint32_t> free_bodies_;
-  OutputUnit outputs_;             // ticks are SystemC time units
   std::vector<Arrival> arrivals_;  // a heap: the earliest (due, seq) first
   // Buffers of slots delivered here, reused for slots sent: a router sends
   // about as many slots as it receives, so few are ever allocated.
@@ -383,10 +383,8 @@ class Router : public sc_core::sc_module {
   std::vector<bool> port_active_;
   std::vector<unsigned> dirty_inputs_;
 
-  VcAllocator va_;  // NET-8.3
-  VcAllocator::Pointers va_pointers_;
-  SeparableAllocator switch_allocator_;  // NET-8.5
-  SeparableAllocator::Pointers switch_pointers_;
+  VcAllocator va_;                        // NET-8.3
+  SeparableAllocator switch_allocator_;   // NET-8.5
   std::vector<topo::PortId> candidates_;  // WantedOutputVc()'s scratch
 
   std::vector<uint64_t> flits_in_, flits_out_;
