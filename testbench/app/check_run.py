@@ -858,9 +858,13 @@ def short_study_stats(lqemu, work, scenarios, scenario, kernel, load, window=SHO
 
 def cycle_kernel_agrees_with_systemc(lqemu, work, scenarios):
     """Below saturation both kernels send the same packets over the same
-    paths (same seed) and measure the same throughput and latency: the
-    same median, the mean within 0.5 %."""
-    for scenario, load in [("comparability_4x4x4.yaml", "0.3"), ("adaptive_4x4x4.yaml", "0.5")]:
+    paths (same seed), drive the same router core (RouterCore, decision
+    0038) and measure the same throughput and the same median latency.
+    The kernels walk the heads in different orders (decision 0038), so
+    where two heads contend the other may win first: the mean may differ
+    by a tenth of a cycle, the 99th percentile and the maximum by one."""
+    for scenario, load in [("dor_4x4x4.yaml", "0.3"), ("comparability_4x4x4.yaml", "0.3"),
+                           ("adaptive_4x4x4.yaml", "0.5")]:
         a, b = (short_study_stats(lqemu, work, scenarios, scenario, kernel, load)
                 for kernel in ["systemc", "cycle"])
         expect(b["network"]["kernel"] == "cycle", "the stats should name the kernel")
@@ -872,16 +876,17 @@ def cycle_kernel_agrees_with_systemc(lqemu, work, scenarios):
         expect(a["network"]["flit_hops"] == b["network"]["flit_hops"],
                "%s: flit-hops differ" % scenario)
         accepted = [s["network"]["accepted_flits_per_node_cycle"] for s in (a, b)]
-        expect(abs(accepted[0] - accepted[1]) <= 0.005 * accepted[0],
+        expect(abs(accepted[0] - accepted[1]) <= 0.001 * accepted[0],
                "%s: accepted %s" % (scenario, accepted))
-        # The kernels share the router's allocation stages (decision 0038):
-        # below saturation latency agrees to a fraction of a cycle.
         latency = [s["network"]["latency_cycles"] for s in (a, b)]
+        # The SystemC kernel's cycles come from nanoseconds: equal to 1e-9.
+        p50 = [l["p50"] for l in latency]
+        expect(abs(p50[0] - p50[1]) <= 1e-9 * p50[1], "%s: median latency %s" % (scenario, p50))
+        for key in ["p99", "max"]:
+            expect(abs(latency[0][key] - latency[1][key]) <= 1 + 1e-9,
+                   "%s: %s latency %s" % (scenario, key, [l[key] for l in latency]))
         means = [l["mean"] for l in latency]
-        expect(abs(means[0] - means[1]) <= 0.005 * means[0],
-               "%s: mean latency %s" % (scenario, means))
-        expect(latency[0]["p50"] == latency[1]["p50"],
-               "%s: median latency %s" % (scenario, [l["p50"] for l in latency]))
+        expect(abs(means[0] - means[1]) <= 0.1, "%s: mean latency %s" % (scenario, means))
 
 
 def NET_8_3_routers_saturate_near_the_bound(lqemu, work, scenarios):
