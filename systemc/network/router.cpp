@@ -355,9 +355,10 @@ uint32_t Router::NewBody() {
   }
   const uint32_t id = free_bodies_.back();
   free_bodies_.pop_back();
-  Bytes bytes = std::move(bodies_[id].bytes);  // keeps its capacity
-  bodies_[id] = PacketBody();
-  bodies_[id].bytes = std::move(bytes);
+  // Its bytes were cleared, keeping their buffer; the header comes next.
+  PacketBody& reused = bodies_[id];
+  reused.received = reused.total = reused.sent = 0;
+  reused.enqueued = reused.cut = reused.source_routed = false;
   return id;
 }
 
