@@ -208,22 +208,22 @@ LinkReading ReadLinks(cluster::Cluster& cluster, const StackPlan& plan,
     for (unsigned p = 0; p < node.port_count(); ++p) {
       cluster::LinkPort& port = node.port(p);
       const phy::PhyPortStats& phy = port.phy.stats();
-      const StatList controller = port.controller().Stats();
+      // A controller whose RTL keeps its counters private counts none.
+      const link::LinkCounters counters =
+          port.controller().Counters().value_or(link::LinkCounters{});
       reading.totals.flits += phy.tx_flits;
       reading.totals.fec_corrected += phy.rx_fec_symbols;
-      reading.totals.crc_errors +=
-          StatValue(controller, "crc_errors").value_or(0);
-      reading.totals.replays += StatValue(controller, "replays").value_or(0);
+      reading.totals.crc_errors += counters.crc_errors;
+      reading.totals.replays += counters.replays;
       const auto far = topology.Neighbour(n, p);
       if (!far) {
         continue;
       }
       LinkDirectionLoad load{n, p, far->node, topology.Coordinates(n), 0};
       if (lifetime_ps > 0) {
-        const auto payload_flits =
-            StatValue(controller, "tx_payload_flits").value_or(0);
         load.utilisation =
-            static_cast<double>(payload_flits * flit_ps) / lifetime_ps;
+            static_cast<double>(counters.tx_payload_flits * flit_ps) /
+            lifetime_ps;
       }
       reading.max_utilisation =
           std::max(reading.max_utilisation, load.utilisation);

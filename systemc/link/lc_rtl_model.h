@@ -13,6 +13,7 @@
 #include <string>
 
 #include "models/common/bytes.h"
+#include "systemc/link/link_counters.h"
 
 namespace lq::link {
 
@@ -77,6 +78,9 @@ class LcPinModel {
   // The LTSSM's state (LtssmState's order, lc_ltssm's state_e) after the
   // last cycle; none if the model does not make it public.
   virtual std::optional<unsigned> LtssmState() const { return std::nullopt; }
+  // TX_FLITS, CRC_ERRORS and REPLAYS after the last cycle; none if the
+  // model does not make its counter registers public.
+  virtual std::optional<LinkCounters> Counters() const { return std::nullopt; }
 };
 
 // Where and when a model writes its waveform: the clock edges in
@@ -108,6 +112,9 @@ class LcRtlModel final : public LcPinModel {
   uint64_t cycles() const override { return model_->cycles(); }
   std::optional<unsigned> LtssmState() const override {
     return model_->LtssmState();
+  }
+  std::optional<LinkCounters> Counters() const override {
+    return model_->Counters();
   }
 
  private:

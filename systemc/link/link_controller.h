@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <systemc>
 #include <tlm>
 
@@ -14,6 +15,7 @@
 #include "systemc/common/csr_socket.h"
 #include "systemc/common/path_probe.h"
 #include "systemc/common/stat_list.h"
+#include "systemc/link/link_counters.h"
 #include "systemc/link/slot_socket.h"
 #include "systemc/phy/phy_sockets.h"
 
@@ -40,6 +42,9 @@ class LinkController {
   // Reports slots in and out and payload flits to the PHY to `probe`.
   virtual void set_probe(PathProbe* probe) = 0;
   virtual StatList Stats() const = 0;
+  // The counters a report reads. An RTL controller has them only where
+  // its model makes the registers public (lqemu's does; a user's may not).
+  virtual std::optional<LinkCounters> Counters() const = 0;
 };
 
 }  // namespace lq::link

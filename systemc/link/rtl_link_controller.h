@@ -75,6 +75,9 @@ class RtlLinkController : public sc_core::sc_module,
   }
   void set_probe(PathProbe* probe) override { probe_ = probe; }
   StatList Stats() const override;
+  std::optional<LinkCounters> Counters() const override {
+    return model_->Counters();
+  }
 
  private:
   struct Timed {

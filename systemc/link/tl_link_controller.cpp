@@ -560,4 +560,10 @@ StatList TlLinkController::Stats() const {
   return stats.Take();
 }
 
+std::optional<LinkCounters> TlLinkController::Counters() const {
+  return LinkCounters{regs_.counter(LcCounter::kTxFlits),
+                      regs_.counter(LcCounter::kCrcErrors),
+                      regs_.counter(LcCounter::kReplays)};
+}
+
 }  // namespace lq::link

@@ -84,6 +84,7 @@ class TlLinkController : public sc_core::sc_module,
   }
   void set_probe(PathProbe* probe) override { probe_ = probe; }
   StatList Stats() const override;
+  std::optional<LinkCounters> Counters() const override;
 
  private:
   struct TxSlot {

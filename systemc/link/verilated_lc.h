@@ -4,9 +4,10 @@
 // lc_rtl_model.cpp for lqemu's lc_top, and the conformance suite's
 // external DUT for a user's RTL.
 //
-// The LTSSM's state is read from a register made public by the library's
-// Verilator configuration (rtl/lc/lc_state_public.vlt): a model without
-// one, such as a user's, reports none.
+// The LTSSM's state and the counters a report reads are read from
+// registers made public by the library's Verilator configuration
+// (rtl/lc/lc_wrapper_public.vlt): a model without one, such as a user's,
+// reports none.
 #pragma once
 
 #include <cstring>
@@ -14,6 +15,7 @@
 #include <optional>
 #include <string>
 
+#include "generated/cpp/lc_regs.h"
 #include "systemc/common/wide_bytes.h"
 #include "systemc/link/lc_rtl_model.h"
 #include "verilated.h"
@@ -37,7 +39,12 @@ class VerilatedLc final : public LcPinModel {
       top_->trace(vcd_.get(), kVcdDepth);
       vcd_->open(waveform.vcd_path.c_str());
     }
-    ltssm_state_ = FindLtssmState();
+    ltssm_state_ = static_cast<const uint8_t*>(
+        FindPublic(".u_ltssm", "state_q", VLVT_UINT8));
+    tx_flits_ = static_cast<const uint64_t*>(
+        FindPublic(".u_csr", "tx_flits_q", VLVT_UINT64));
+    small_counters_ = static_cast<const uint32_t*>(
+        FindPublic(".u_csr", "small_q", VLVT_WDATA));
     top_->clk_i = 0;
     top_->rst_ni = 0;
     top_->eval();
@@ -66,6 +73,18 @@ class VerilatedLc final : public LcPinModel {
       return std::nullopt;
     }
     return *ltssm_state_;
+  }
+  std::optional<LinkCounters> Counters() const override {
+    if (tx_flits_ == nullptr || small_counters_ == nullptr) {
+      return std::nullopt;
+    }
+    // lc_csr keeps CRC_ERRORS .. LOST_ON_DOWN in register order, a 32-bit
+    // word each.
+    const auto word = [this](uint32_t offset) -> uint64_t {
+      return small_counters_[(offset - regs::lc::kCrcErrorsOffset) / 4];
+    };
+    return LinkCounters{*tx_flits_, word(regs::lc::kCrcErrorsOffset),
+                        word(regs::lc::kReplaysOffset)};
   }
 
   void Cycle(const LcInputs& in, LcOutputs& out) override {
@@ -131,20 +150,21 @@ class VerilatedLc final : public LcPinModel {
   static constexpr size_t kSlotWords = kSlotBits / rtl::kBitsPerWord;
   static constexpr int kVcdDepth = 99;  // Every level of the hierarchy.
 
-  // The LTSSM's state register, if the model makes it public.
-  const uint8_t* FindLtssmState() {
+  // Variable `var` of Verilator type `type` in the instance whose name
+  // ends in `leaf`, if the model makes it public.
+  const void* FindPublic(const char* leaf, const char* var, int type) {
     const VerilatedScopeNameMap* scopes = context_.scopeNameMap();
     if (scopes == nullptr) {
       return nullptr;
     }
     for (const auto& [scope_name, scope] : *scopes) {
-      const char* leaf = std::strrchr(scope_name, '.');
-      if (leaf == nullptr || std::strcmp(leaf, ".u_ltssm") != 0) {
+      const char* name_leaf = std::strrchr(scope_name, '.');
+      if (name_leaf == nullptr || std::strcmp(name_leaf, leaf) != 0) {
         continue;
       }
-      const VerilatedVar* state = scope->varFind("state_q");
-      if (state != nullptr && state->vltype() == VLVT_UINT8) {
-        return static_cast<const uint8_t*>(state->datap());
+      const VerilatedVar* found = scope->varFind(var);
+      if (found != nullptr && found->vltype() == type) {
+        return found->datap();
       }
     }
     return nullptr;
@@ -169,6 +189,8 @@ class VerilatedLc final : public LcPinModel {
   std::unique_ptr<Top> top_;
   std::unique_ptr<VerilatedVcdC> vcd_;
   const uint8_t* ltssm_state_ = nullptr;
+  const uint64_t* tx_flits_ = nullptr;        // TX_FLITS
+  const uint32_t* small_counters_ = nullptr;  // CRC_ERRORS .. LOST_ON_DOWN
   uint64_t clock_ps_;
   LcWaveform waveform_;
   uint64_t cycles_ = 0;

@@ -88,6 +88,9 @@ TEST(LinkEquivalence, DLL_3_8_RtlAndTlDeliverTheSameStreamCountersAndTiming) {
   }
 
   std::array<Counters, kBenchSides> rtl_counters{}, tl_counters{};
+  // What a run's report reads, through the controller's interface.
+  std::array<std::optional<link::LinkCounters>, kBenchSides> rtl_reported{},
+      tl_reported{};
   ScThread firmware("firmware", [&] {
     rtl.WaitForTraffic();
     tl.WaitForTraffic();
@@ -95,6 +98,8 @@ TEST(LinkEquivalence, DLL_3_8_RtlAndTlDeliverTheSameStreamCountersAndTiming) {
     for (unsigned side = 0; side < kBenchSides; ++side) {
       rtl_counters[side] = ReadCounters(rtl, side);
       tl_counters[side] = ReadCounters(tl, side);
+      rtl_reported[side] = rtl.controllers[side]->Counters();
+      tl_reported[side] = tl.controllers[side]->Counters();
     }
     sc_core::sc_stop();
   });
@@ -119,6 +124,16 @@ TEST(LinkEquivalence, DLL_3_8_RtlAndTlDeliverTheSameStreamCountersAndTiming) {
     }
     EXPECT_EQ(rtl_counters[side][2], kDamaged.size())
         << "every damaged flit is one CRC error (DLL-3.2)";
+    for (const auto* reported : {&rtl_reported[side], &tl_reported[side]}) {
+      const char* fidelity = reported == &rtl_reported[side] ? "RTL" : "TL";
+      ASSERT_TRUE(reported->has_value()) << fidelity << " side " << side;
+      EXPECT_EQ((*reported)->tx_payload_flits, rtl_counters[side][0])
+          << fidelity << " side " << side << ": TX_FLITS";
+      EXPECT_EQ((*reported)->crc_errors, rtl_counters[side][2])
+          << fidelity << " side " << side << ": CRC_ERRORS";
+      EXPECT_EQ((*reported)->replays, rtl_counters[side][6])
+          << fidelity << " side " << side << ": REPLAYS";
+    }
     std::printf("side %u counters (RTL = TL):", side);
     for (size_t i = 0; i < kCounters.size(); ++i) {
       std::printf(" %s %llu", kCounters[i].name,
