@@ -384,9 +384,12 @@ void Router::InspectArrival(unsigned port, PacketBody& packet, size_t had) {
 
 void Router::EndPartialPacket(unsigned port, unsigned vc, bool count_drop) {
   const unsigned i = index(port, vc);
-  if (!core_.inputs.vc(i).empty() &&
-      body(core_.inputs.back(i)).received < body(core_.inputs.back(i)).total) {
-    Truncate(port, vc, core_.inputs.back(i), count_drop);
+  if (core_.inputs.vc(i).empty()) {
+    return;
+  }
+  PacketState& tail = core_.inputs.back(i);
+  if (body(tail).received < body(tail).total) {
+    Truncate(port, vc, tail, count_drop);
   }
 }
 
@@ -612,7 +615,7 @@ void Router::HoldBytes(unsigned port, unsigned vc, const PacketState& packet,
   const PacketBody& held_packet = body(packet);
   const unsigned tc = held_packet.header.tc;
   ingress_bytes_[port * kTrafficClasses + tc] += delta;
-  const unsigned vc_class = port == local_port() ? 0 : vc % config_.vc_classes;
+  const unsigned vc_class = core_.InputClass(port, vc);
   uint64_t& held =
       class_bytes_[(port * kTrafficClasses + tc) * config_.vc_classes +
                    vc_class];
