@@ -179,8 +179,8 @@ int RunStackCollective(const ParamSet& params, const RunOptions& options) {
   o.sim_ns = sc_core::sc_time_stamp().to_seconds() * 1e9;
   o.done_ns = workload.done() ? workload.finished_at().to_seconds() * 1e9 : 0;
   o.transport = transport::SumFigures(nodes, kDataPriority);
-  if (cluster::Cluster* cluster = assembly.cluster()) {
-    o.links = ReadLinks(*cluster, plan.stack, o.sim_ns);
+  if (plan.stack.tlm_links) {
+    o.links = ReadLinks(assembly.cluster(), plan.stack, o.sim_ns);
   }
   o.integrity.sent = plan.schedule.messages.size();
   o.integrity.delivered = workload.delivered();

@@ -81,14 +81,6 @@ StackAssembly::StackAssembly(const StackPlan& plan, const ParamSet& params,
           static_cast<double>(params.Integer("sim.watchdog_cycles")) *
               plan.fabric.router.clock_ns,
           sc_core::SC_NS) {
-  if (!plan.tlm_links) {
-    ideal_ = transport::BuildEngineFabric(
-        *plan.topology, plan.fabric.router.routing, plan.fabric);
-    for (auto& node : ideal_) {
-      nodes_.push_back({node.router.get(), node.engine.get(), node.flow.get()});
-    }
-    return;
-  }
   cluster::ClusterConfig config;
   config.boards = false;
   config.routing = plan.fabric.router.routing;
@@ -98,6 +90,7 @@ StackAssembly::StackAssembly(const StackPlan& plan, const ParamSet& params,
   config.port.phy.seed = static_cast<uint64_t>(params.Integer("sim.seed"));
   config.port.controller.profile = plan.profile;
   config.port.controller.start_trained = true;  // no firmware: DLL-6.12
+  config.port.ideal = !plan.tlm_links;
   config.network.router = plan.fabric.router;
   config.network.interface = plan.fabric.engine.interface;
   config.network.interface.faults = plan.fabric.faults;
@@ -115,9 +108,10 @@ StackAssembly::StackAssembly(const StackPlan& plan, const ParamSet& params,
       on_link_state(index.at(node), port, state, at_ps);
     };
   }
-  tlm_ = std::make_unique<cluster::Cluster>("cluster", config, plan.topology);
-  for (unsigned n = 0; n < tlm_->node_count(); ++n) {
-    cluster::Node& node = tlm_->node(n);
+  cluster_ =
+      std::make_unique<cluster::Cluster>("cluster", config, plan.topology);
+  for (unsigned n = 0; n < cluster_->node_count(); ++n) {
+    cluster::Node& node = cluster_->node(n);
     nodes_.push_back({node.router(), node.transport(), node.flow_control()});
   }
 }

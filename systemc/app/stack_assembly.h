@@ -5,7 +5,8 @@
 // headroom; the routers joined port to port (link.fidelity ideal, decision
 // 0009) or through each port's link controller and PHY at the scenario's
 // bit-error rate and cable length, PFC messages riding in CONTROL flits
-// (link.fidelity tlm, TRN-8.3). One plan from the keys, one builder.
+// (link.fidelity tlm, TRN-8.3). One plan from the keys; the cards are a
+// cluster::Cluster's nodes at either fidelity.
 #pragma once
 
 #include <functional>
@@ -76,8 +77,8 @@ class StackAssembly {
   const std::vector<NodeParts>& nodes() const { return nodes_; }
   // The cards' transport engines, by node.
   std::vector<transport::TransportEngine*> engines() const;
-  // The cards with link controllers and PHYs; nullptr on ideal links.
-  cluster::Cluster* cluster() { return tlm_.get(); }
+  // The cards, with link controllers and PHYs on tlm links.
+  cluster::Cluster& cluster() { return *cluster_; }
 
   // Watches the routers for a deadlock while `busy()` (the workload is
   // not done) or packets are held: packets held and no slot moved anywhere
@@ -96,8 +97,7 @@ class StackAssembly {
  private:
   const StackPlan& plan_;
   sc_core::sc_time deadlock_window_;
-  std::vector<transport::EngineFabricNode> ideal_;
-  std::unique_ptr<cluster::Cluster> tlm_;
+  std::unique_ptr<cluster::Cluster> cluster_;
   std::vector<NodeParts> nodes_;
   std::unique_ptr<net::DeadlockWatchdog> watchdog_;
   std::unique_ptr<ProgressMeter> progress_;  // lives as long as the modules

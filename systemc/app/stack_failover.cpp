@@ -49,7 +49,7 @@ StackFailover::StackFailover(const sc_core::sc_module_name& name,
   SC_METHOD(FailNode);
   sensitive << fail_node_;
   dont_initialize();
-  cluster::Cluster& cluster = *assembly.cluster();
+  cluster::Cluster& cluster = assembly.cluster();
   at_ns_ = plan.at_cycles * stack.fabric.router.clock_ns;
   const sc_core::sc_time at(at_ns_, sc_core::SC_NS);
   const topo::Topology& topology = *stack.topology;

@@ -213,9 +213,9 @@ int RunTrafficStudy(const ParamSet& params, const RunOptions& options) {
   if (const auto minimal = topo::ShortestHopStats(*plan.topology)) {
     report.minimal_hops = minimal->mean_excluding_self;
   }
-  if (cluster::Cluster* cluster = assembly.cluster()) {
-    LinkReading links =
-        ReadLinks(*cluster, plan, sc_core::sc_time_stamp().to_seconds() * 1e9);
+  if (plan.tlm_links) {
+    LinkReading links = ReadLinks(assembly.cluster(), plan,
+                                  sc_core::sc_time_stamp().to_seconds() * 1e9);
     report.link = links.totals;
     report.directions = std::move(links.directions);
     report.max_link_utilisation = links.max_utilisation;

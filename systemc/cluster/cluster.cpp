@@ -62,6 +62,12 @@ void Cluster::CheckRtlPorts() const {
                                   " of node " + std::to_string(where.first) +
                                   " is not in the cluster");
     }
+    if (nodes_[where.first]->ideal_port(where.second)) {
+      throw std::invalid_argument(
+          "port " + std::to_string(where.second) + " of node " +
+          std::to_string(where.first) +
+          " is ideal: it has no link controller to run as RTL");
+    }
   }
 }
 
@@ -134,6 +140,9 @@ Cluster::Cluster(const sc_core::sc_module_name& name,
       nodes_.back()->router()->registers().PresetMode(*fixed);
     }
     for (unsigned port = 0; config.on_link_state && port < ports; ++port) {
+      if (nodes_.back()->ideal_port(port)) {
+        continue;
+      }
       nodes_.back()->port(port).controller().set_state_observer(
           [this, node_name, port](link::LtssmState state, uint64_t at_ps) {
             config_.on_link_state(node_name, port, state, at_ps);
@@ -144,6 +153,15 @@ Cluster::Cluster(const sc_core::sc_module_name& name,
   for (topo::NodeId id = 0; id < topology.EndpointCount(); ++id) {
     for (topo::PortId port = 0; port < topology.PortCount(id); ++port) {
       const auto far = topology.Neighbour(id, port);
+      if (far && !topology.IsEndpoint(far->node)) {
+        throw std::invalid_argument(topology.PortName(id, port) +
+                                    " is cabled to a switch, which a card "
+                                    "cluster does not model");
+      }
+      if (nodes_[id]->ideal_port(port)) {
+        CableIdealPort(id, port, far);
+        continue;
+      }
       if (!far) {  // a ring of one: no far end, and CABLED says so (NET-1.5)
         LinkPort& end = nodes_[id]->port(port);
         no_cables_.push_back(std::make_unique<phy::NoCable>(
@@ -151,11 +169,6 @@ Cluster::Cluster(const sc_core::sc_module_name& name,
             end.phy.AllLanes()));
         Connect(end.cable(), no_cables_.back()->cable);
         continue;
-      }
-      if (!topology.IsEndpoint(far->node)) {
-        throw std::invalid_argument(topology.PortName(id, port) +
-                                    " is cabled to a switch, which a card "
-                                    "cluster does not model");
       }
       // Each cable once, from its lower end.
       if (far->node > id || (far->node == id && far->port > port)) {
@@ -166,6 +179,27 @@ Cluster::Cluster(const sc_core::sc_module_name& name,
   }
   if (config.network.transport && config.network.logical) {
     ConnectLogicalUnits();
+  }
+}
+
+// An ideal port's cable joins the two routers' ports directly; one with no
+// far end is capped (NET-1.5).
+void Cluster::CableIdealPort(topo::NodeId id, topo::PortId port,
+                             const std::optional<topo::PortRef>& far) {
+  net::Router& router = *nodes_[id]->router();
+  if (!far) {
+    caps_.push_back(std::make_unique<net::PortCap>(
+        ("cap" + std::to_string(caps_.size())).c_str()));
+    Connect(router.port(port), caps_.back()->socket);
+    return;
+  }
+  if (!nodes_[far->node]->ideal_port(far->port)) {
+    throw std::invalid_argument(
+        "a cable joins an ideal port and a link port: both ends of a cable "
+        "have the same fidelity");
+  }
+  if (far->node > id || (far->node == id && far->port > port)) {
+    Connect(router.port(port), nodes_[far->node]->router()->port(far->port));
   }
 }
 
@@ -249,7 +283,8 @@ unsigned Cluster::ports_up() {
   unsigned up = 0;
   for (auto& node : nodes_) {
     for (unsigned p = 0; p < node->port_count(); ++p) {
-      if (node->port(p).controller().ltssm_state() == link::LtssmState::kL0) {
+      if (!node->ideal_port(p) &&
+          node->port(p).controller().ltssm_state() == link::LtssmState::kL0) {
         ++up;
       }
     }

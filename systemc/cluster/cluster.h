@@ -1,8 +1,11 @@
 // Cluster: the nodes of a topology, each a Node running firmware on its
-// board, cabled port to port as the topology says; or, for a card on a
-// bench, one node whose ports face partner link ports that train by
-// themselves (their CTRL.ENABLE resets to 1). The run ends when every
-// board's firmware has finished.
+// board or, in a fabric without boards, a card of routers, transport
+// engines and logical units, cabled port to port as the topology says:
+// through link controllers and PHYs, or with ideal ports router to router
+// (link.fidelity ideal); or, for a card on a bench, one node whose ports
+// face partner link ports that train by themselves (their CTRL.ENABLE
+// resets to 1). A run of boards ends when every board's firmware has
+// finished.
 #pragma once
 
 #include <functional>
@@ -17,6 +20,7 @@
 #include "models/topology/routing.h"
 #include "models/topology/topology.h"
 #include "systemc/cluster/node.h"
+#include "systemc/network/port_cap.h"
 #include "systemc/phy/no_cable.h"
 
 namespace lq::cluster {
@@ -58,8 +62,9 @@ class Cluster : public sc_core::sc_module {
   // the fabric's fixed function, e.g. dor on a torus); without boards, a
   // router that routes by `config.routing`. Throws std::invalid_argument
   // if an endpoint port is cabled to a switch, a node with a board has more
-  // ports than a board, boards are off without a routing function, or
-  // `rtl_ports` names a port the cluster lacks.
+  // ports than a board, boards are off without a routing function, ideal
+  // ports come with boards, or `rtl_ports` names a port the cluster lacks
+  // or an ideal one.
   Cluster(const sc_core::sc_module_name& name, const ClusterConfig& config,
           std::shared_ptr<const topo::Topology> topology);
   // One node ("node0") with `ports` ports, each cabled to a partner port.
@@ -78,7 +83,7 @@ class Cluster : public sc_core::sc_module {
   unsigned finished_nodes() const { return finished_; }
   // The worst exit status: 0 only if every finished board exited with 0.
   int worst_status() const { return worst_status_; }
-  // Ports in L0 across the cluster (both ends of a link count).
+  // Link ports in L0 across the cluster (both ends of a link count).
   unsigned ports_up();
   // Node::SetProbe on every node.
   void SetProbe(PathProbe* probe);
@@ -95,12 +100,15 @@ class Cluster : public sc_core::sc_module {
   NodeNetworkConfig NetworkFor(
       topo::NodeId node,
       const std::shared_ptr<const topo::Topology>& topology) const;
+  void CableIdealPort(topo::NodeId id, topo::PortId port,
+                      const std::optional<topo::PortRef>& far);
   void OnBoardExit(int status);
   void ConnectLogicalUnits();
 
   ClusterConfig config_;
   std::vector<std::unique_ptr<Node>> nodes_;
   std::vector<std::unique_ptr<phy::NoCable>> no_cables_;  // NET-1.5
+  std::vector<std::unique_ptr<net::PortCap>> caps_;       // ideal, NET-1.5
   std::vector<std::unique_ptr<LinkPort>> partners_;       // bench mode only
   std::vector<std::unique_ptr<link::SlotSink>> partner_sinks_;
   unsigned finished_ = 0;

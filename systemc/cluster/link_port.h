@@ -24,6 +24,10 @@ struct LinkPortConfig {
   // the TL model. Its build fixes the profile (pcie6) and the LTSSM's time
   // scale (link::kLcRtlLtssmTimeScale); `controller` still gives the clock.
   std::optional<link::RtlLinkControllerConfig> rtl;
+  // No link controller or PHY: the router's port itself is the cable's
+  // end, joined port to port to the far router's (link.fidelity ideal,
+  // decision 0009). Both ends of a cable are ideal or neither is.
+  bool ideal = false;
 };
 
 // Whether this build has the Verilated controller (CMake option LQ_RTL).

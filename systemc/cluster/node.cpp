@@ -1,6 +1,7 @@
 // Node: the board with its link ports and, on a fabric, its router.
 #include "systemc/cluster/node.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "models/flit/dlp.h"
@@ -26,6 +27,15 @@ Node::Node(const sc_core::sc_module_name& name,
            const std::optional<NodeNetworkConfig>& network)
     : sc_module(name) {
   const auto port_count = static_cast<unsigned>(ports.size());
+  const bool any_ideal =
+      std::any_of(ports.begin(), ports.end(),
+                  [](const LinkPortConfig& port) { return port.ideal; });
+  if (any_ideal && (board || !network)) {
+    throw std::invalid_argument(
+        std::string(this->name()) +
+        ": ideal ports join routers, with no link controller for firmware "
+        "to drive: they need a network layer and no board");
+  }
   if (board) {
     if (port_count != board->ports) {
       throw std::invalid_argument(
@@ -39,6 +49,10 @@ Node::Node(const sc_core::sc_module_name& name,
                                 ": a node needs a board or a network layer");
   }
   for (unsigned p = 0; p < port_count; ++p) {
+    if (ports[p].ideal) {
+      ports_.push_back(nullptr);
+      continue;
+    }
     LinkPortConfig config = ports[p];
     config.phy.seed = ports[p].phy.seed * 64 + p;  // one error stream per port
     ports_.push_back(std::make_unique<LinkPort>(
@@ -62,7 +76,9 @@ Node::Node(const sc_core::sc_module_name& name,
   router.local_port = true;
   router_ = std::make_unique<net::Router>("router", router);
   for (unsigned p = 0; p < port_count; ++p) {
-    Connect(ports_[p]->controller().network_socket(), router_->port(p));
+    if (ports_[p]) {
+      Connect(ports_[p]->controller().network_socket(), router_->port(p));
+    }
   }
   if (network->transport) {
     transport::TransportEngineConfig engine = *network->transport;
@@ -120,8 +136,10 @@ net::NetworkInterface* Node::interface() {
 
 void Node::SetProbe(PathProbe* probe) {
   for (const auto& port : ports_) {
-    port->controller().set_probe(probe);
-    port->phy.set_probe(probe);
+    if (port) {
+      port->controller().set_probe(probe);
+      port->phy.set_probe(probe);
+    }
   }
   if (router_) {
     router_->set_probe(probe);
@@ -138,7 +156,9 @@ void Node::SetProbe(PathProbe* probe) {
 StatList Node::Stats() const {
   StatList stats = board_ ? board_->Stats() : StatList{};
   for (const auto& port : ports_) {
-    Append(stats, port->controller().Stats());
+    if (port) {
+      Append(stats, port->controller().Stats());
+    }
   }
   if (router_) {
     Append(stats, router_->Stats());

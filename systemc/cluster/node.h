@@ -54,14 +54,16 @@ struct NodeNetworkConfig {
 
 class Node : public sc_core::sc_module {
  public:
-  // One link port per entry of `ports`. With `board` (whose `ports` must
-  // match, else std::invalid_argument) the board maps every block's
-  // registers and interrupt, and the transport engine's DMA masters its
-  // bus. Without one the registers stay unmapped (a card without firmware:
-  // its link controllers train by themselves, DLL-6.12), and the owner
-  // binds the engine's memory socket unless a logical unit's card memory
+  // One link port per entry of `ports`, but none for an ideal one, whose
+  // router port the owner joins to the far router's. With `board` (whose
+  // `ports` must match, else std::invalid_argument) the board maps every
+  // block's registers and interrupt, and the transport engine's DMA
+  // masters its bus. Without one the registers stay unmapped (a card without
+  // firmware: its link controllers train by themselves, DLL-6.12), and the
+  // owner binds the engine's memory socket unless a logical unit's card memory
   // serves it. Without `network` the ports' network sides end in SlotSinks;
-  // a node needs a board or a network.
+  // a node needs a board or a network, and ideal ports a network and no
+  // board (firmware drives its ports' link controllers).
   Node(const sc_core::sc_module_name& name,
        const std::optional<board::BoardConfig>& board,
        const std::vector<LinkPortConfig>& ports,
@@ -70,7 +72,9 @@ class Node : public sc_core::sc_module {
   bool has_board() const { return board_ != nullptr; }
   // Precondition: has_board().
   board::Board& board() { return *board_; }
+  // Precondition: !ideal_port(index).
   LinkPort& port(unsigned index) { return *ports_.at(index); }
+  bool ideal_port(unsigned index) const { return ports_.at(index) == nullptr; }
   unsigned port_count() const { return static_cast<unsigned>(ports_.size()); }
   // The network layer; nullptr on a node built without one. The interface
   // is the transport engine's on a node that has one.
@@ -90,7 +94,7 @@ class Node : public sc_core::sc_module {
 
  private:
   std::unique_ptr<board::Board> board_;  // none on a card without firmware
-  std::vector<std::unique_ptr<LinkPort>> ports_;
+  std::vector<std::unique_ptr<LinkPort>> ports_;  // nullptr: an ideal port
   std::unique_ptr<net::Router> router_;
   std::unique_ptr<net::NetworkInterface> interface_;
   std::unique_ptr<transport::TransportEngine> engine_;
