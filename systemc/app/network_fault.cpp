@@ -31,7 +31,7 @@ std::optional<topo::NodeId> ParsePlacementNode(const std::string& text) {
 
 // Slots the faulted links have carried, both ways, since the run began:
 // the cut link, or every cabled link of the failed node.
-uint64_t LinkFlits(net::Network& network, const FaultPlan& plan,
+uint64_t LinkFlits(cluster::Network& network, const FaultPlan& plan,
                    const topo::Topology& topology) {
   const bool node = plan.kind == FaultPlan::Kind::kNode;
   uint64_t flits = 0;
@@ -278,7 +278,7 @@ Result<std::optional<FaultPlan>> ScenarioFault(
   return std::optional<FaultPlan>(plan);
 }
 
-void InjectFault(net::Network& network, const FaultPlan& plan) {
+void InjectFault(cluster::Network& network, const FaultPlan& plan) {
   if (plan.kind == FaultPlan::Kind::kNode) {
     network.FailNode(plan.node);
   } else {
@@ -286,7 +286,7 @@ void InjectFault(net::Network& network, const FaultPlan& plan) {
   }
 }
 
-RestoreSample RestoreFault(net::Network& network, const FaultPlan& plan) {
+RestoreSample RestoreFault(cluster::Network& network, const FaultPlan& plan) {
   if (plan.kind == FaultPlan::Kind::kNode) {
     network.RestoreNode(plan.node);
   } else {
@@ -320,7 +320,7 @@ std::function<bool(uint32_t src, uint32_t dst)> CrossesFault(
   };
 }
 
-FaultOutcome MeasureFault(net::Network& network, const FaultPlan& plan,
+FaultOutcome MeasureFault(cluster::Network& network, const FaultPlan& plan,
                           double at_ns, std::optional<RestoreSample> restore,
                           const topo::RoutingFunction& routing) {
   FaultOutcome outcome;

@@ -15,9 +15,9 @@
 #include "models/network/failover.h"
 #include "models/topology/routing.h"
 #include "systemc/app/key_usage.h"
+#include "systemc/cluster/network.h"
 #include "systemc/common/param.h"
 #include "systemc/network/fabric_manager.h"
-#include "systemc/network/network.h"
 
 namespace lq::app {
 
@@ -76,16 +76,16 @@ std::function<bool(uint32_t src, uint32_t dst)> CrossesFault(
     const FaultPlan& plan, const topo::RoutingFunction& routing);
 
 // Carries out `plan` on `network` now.
-void InjectFault(net::Network& network, const FaultPlan& plan);
+void InjectFault(cluster::Network& network, const FaultPlan& plan);
 // Brings the link `plan` cut, or the node it killed, back now.
-RestoreSample RestoreFault(net::Network& network, const FaultPlan& plan);
+RestoreSample RestoreFault(cluster::Network& network, const FaultPlan& plan);
 
 // Measures `network` after a run in which `plan` was carried out at
 // `at_ns`, and brought back as `restore` says; `routing` is the
 // routing before the fault (its paths decide which flows the fault
 // affected; flows from or to a failed node cannot recover and are left
 // out).
-FaultOutcome MeasureFault(net::Network& network, const FaultPlan& plan,
+FaultOutcome MeasureFault(cluster::Network& network, const FaultPlan& plan,
                           double at_ns, std::optional<RestoreSample> restore,
                           const topo::RoutingFunction& routing);
 

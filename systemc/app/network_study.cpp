@@ -19,7 +19,7 @@
 #include "systemc/app/progress_meter.h"
 #include "systemc/app/run_report.h"
 #include "systemc/app/scenario_schema.h"
-#include "systemc/network/network.h"
+#include "systemc/cluster/network.h"
 
 namespace lq::app {
 namespace {
@@ -230,7 +230,7 @@ struct StudyResult {
   }
 };
 
-void Measure(net::Network& network, StudyResult& result) {
+void Measure(cluster::Network& network, StudyResult& result) {
   for (unsigned n = 0; n < network.routers(); ++n) {
     const net::Router& router = network.router(n);
     for (unsigned p = 0; p < router.local_port(); ++p) {
@@ -386,13 +386,13 @@ std::string DescribeShape(const StudyShape& shape) {
 // Builds the Network of SystemC routers and runs it; `network` and
 // `collective` outlive the run for the report.
 void RunOnSystemC(StudyShape& shape, bool show_progress, StudyResult& result,
-                  std::unique_ptr<net::Network>& network,
+                  std::unique_ptr<cluster::Network>& network,
                   std::unique_ptr<net::CollectiveDriver>& collective) {
-  network = std::make_unique<net::Network>(
+  network = std::make_unique<cluster::Network>(
       "network", shape.topology, shape.routing, shape.pattern, shape.config);
   if (shape.collective) {
     collective = std::make_unique<net::CollectiveDriver>(
-        "collective", *network, std::move(*shape.collective),
+        "collective", network->sources(), std::move(*shape.collective),
         shape.config.traffic.payload_bytes);
     result.collective = collective.get();
   }
@@ -755,7 +755,7 @@ int RunNetworkStudy(const ParamSet& params, const RunOptions& options) {
         static_cast<uint64_t>(params.Integer("traffic.messages_per_node"));
   }
   result.cycle_kernel = shape.cycle_kernel;
-  std::unique_ptr<net::Network> network;
+  std::unique_ptr<cluster::Network> network;
   std::unique_ptr<net::CollectiveDriver> collective;
   if (shape.cycle_kernel) {
     RunOnCycleKernel(shape, params, options.progress, result);

@@ -2,6 +2,7 @@
 // board.
 #include "systemc/cluster/cluster.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <optional>
 #include <stdexcept>
@@ -75,10 +76,15 @@ NodeNetworkConfig Cluster::NetworkFor(
     topo::NodeId node,
     const std::shared_ptr<const topo::Topology>& topology) const {
   NodeNetworkConfig network = config_.network;
-  const size_t slot_bytes = config_.port.controller.profile.payload_bytes;
+  // A link port carries its profile's payload slot (PHY-2.4); routers
+  // joined by ideal ports use the router's own.
+  const size_t slot_bytes = config_.port.ideal
+                                ? network.router.slot_bytes
+                                : config_.port.controller.profile.payload_bytes;
   const topo::NodeId nodes = topology->EndpointCount();
   net::RouterConfig& router = network.router;
   router.node = node;
+  router.local_port = topology->IsEndpoint(node);
   router.nodes = nodes;
   router.slot_bytes = slot_bytes;
   router.routing = config_.boards
@@ -118,9 +124,19 @@ Cluster::Cluster(const sc_core::sc_module_name& name,
         "a cluster without boards needs a routing function");
   }
   const auto fixed = FixedRoutingName(topology);
-  for (topo::NodeId id = 0; id < topology.EndpointCount(); ++id) {
+  for (topo::NodeId id = 0; id < topology.NodeCount(); ++id) {
     const std::string node_name = topology.NodeName(id);
     const unsigned ports = topology.PortCount(id);
+    if (topology.IsEndpoint(id) != (id < topology.EndpointCount())) {
+      throw std::invalid_argument(topology.Describe() +
+                                  ": endpoints must come first (NET-1)");
+    }
+    if (config_.boards && !topology.IsEndpoint(id)) {
+      throw std::invalid_argument(
+          node_name +
+          " is a switch, and a switch has no board: a cluster of "
+          "boards needs a topology without switches");
+    }
     if (config_.boards && ports > board::AddressMap::kMaxPorts) {
       throw std::invalid_argument(node_name + " has " + std::to_string(ports) +
                                   " ports; a board maps at most 8");
@@ -150,14 +166,9 @@ Cluster::Cluster(const sc_core::sc_module_name& name,
     }
   }
   CheckRtlPorts();
-  for (topo::NodeId id = 0; id < topology.EndpointCount(); ++id) {
+  for (topo::NodeId id = 0; id < topology.NodeCount(); ++id) {
     for (topo::PortId port = 0; port < topology.PortCount(id); ++port) {
       const auto far = topology.Neighbour(id, port);
-      if (far && !topology.IsEndpoint(far->node)) {
-        throw std::invalid_argument(topology.PortName(id, port) +
-                                    " is cabled to a switch, which a card "
-                                    "cluster does not model");
-      }
       if (nodes_[id]->ideal_port(port)) {
         CableIdealPort(id, port, far);
         continue;
@@ -198,16 +209,29 @@ void Cluster::CableIdealPort(topo::NodeId id, topo::PortId port,
         "a cable joins an ideal port and a link port: both ends of a cable "
         "have the same fidelity");
   }
-  if (far->node > id || (far->node == id && far->port > port)) {
-    Connect(router.port(port), nodes_[far->node]->router()->port(far->port));
+  if (far->node < id || (far->node == id && far->port <= port)) {
+    return;  // each cable once, from its lower end
   }
+  link::SlotSocket& far_end = nodes_[far->node]->router()->port(far->port);
+  if (config_.port.ideal_latency == sc_core::SC_ZERO_TIME) {
+    Connect(router.port(port), far_end);
+    return;
+  }
+  channels_.push_back(std::make_unique<net::SlotChannel>(
+      ("link" + std::to_string(channels_.size())).c_str(),
+      config_.port.ideal_latency));
+  Connect(router.port(port), channels_.back()->a);
+  Connect(far_end, channels_.back()->b);
 }
 
 // LOG-3.7: one RC connection per pair of cards, set up out of band by the
 // cluster's builder (TRN-5.6), as the study fabric does (decision 0016).
 void Cluster::ConnectLogicalUnits() {
-  for (size_t a = 0; a < nodes_.size(); ++a) {
-    for (size_t b = a + 1; b < nodes_.size(); ++b) {
+  const auto cards = static_cast<size_t>(std::count_if(
+      nodes_.begin(), nodes_.end(),
+      [](const auto& node) { return node->transport() != nullptr; }));
+  for (size_t a = 0; a < cards; ++a) {
+    for (size_t b = a + 1; b < cards; ++b) {
       const auto pair = transport::ConnectQps(
           *nodes_[a]->transport(), *nodes_[b]->transport(), 1024, std::nullopt,
           config_.network.logical_timeout);

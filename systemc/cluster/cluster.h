@@ -57,14 +57,15 @@ struct ClusterConfig {
 
 class Cluster : public sc_core::sc_module {
  public:
-  // One node per endpoint of `topology`, each with a router whose table is
-  // empty until firmware switches in routes (the shadow bank is preset to
-  // the fabric's fixed function, e.g. dor on a torus); without boards, a
-  // router that routes by `config.routing`. Throws std::invalid_argument
-  // if an endpoint port is cabled to a switch, a node with a board has more
-  // ports than a board, boards are off without a routing function, ideal
-  // ports come with boards, or `rtl_ports` names a port the cluster lacks
-  // or an ideal one.
+  // One node per node of `topology`, endpoints first, each with a router
+  // whose table is empty until firmware switches in routes (the shadow
+  // bank is preset to the fabric's fixed function, e.g. dor on a torus);
+  // without boards, a router that routes by `config.routing`. A switch is
+  // a router alone (NET-1). Throws std::invalid_argument if the endpoints
+  // do not come first, boards come with switches or ideal ports, a node
+  // with a board has more ports than a board, boards are off without a
+  // routing function, or `rtl_ports` names a port the cluster lacks or an
+  // ideal one.
   Cluster(const sc_core::sc_module_name& name, const ClusterConfig& config,
           std::shared_ptr<const topo::Topology> topology);
   // One node ("node0") with `ports` ports, each cabled to a partner port.
@@ -76,6 +77,7 @@ class Cluster : public sc_core::sc_module {
   Result<uint32_t> Load(const elf::ElfImage& image,
                         const std::map<uint32_t, elf::ElfImage>& per_node = {});
 
+  // Every node, the endpoints' (0..E-1) and then any switches'.
   unsigned node_count() const { return static_cast<unsigned>(nodes_.size()); }
   Node& node(unsigned index) { return *nodes_.at(index); }
   // Bench mode: the partner port cabled to node0's port `index`.
@@ -107,9 +109,10 @@ class Cluster : public sc_core::sc_module {
 
   ClusterConfig config_;
   std::vector<std::unique_ptr<Node>> nodes_;
-  std::vector<std::unique_ptr<phy::NoCable>> no_cables_;  // NET-1.5
-  std::vector<std::unique_ptr<net::PortCap>> caps_;       // ideal, NET-1.5
-  std::vector<std::unique_ptr<LinkPort>> partners_;       // bench mode only
+  std::vector<std::unique_ptr<phy::NoCable>> no_cables_;     // NET-1.5
+  std::vector<std::unique_ptr<net::PortCap>> caps_;          // ideal, NET-1.5
+  std::vector<std::unique_ptr<net::SlotChannel>> channels_;  // ideal cables
+  std::vector<std::unique_ptr<LinkPort>> partners_;          // bench mode only
   std::vector<std::unique_ptr<link::SlotSink>> partner_sinks_;
   unsigned finished_ = 0;
   int worst_status_ = 0;

@@ -26,8 +26,11 @@ struct LinkPortConfig {
   std::optional<link::RtlLinkControllerConfig> rtl;
   // No link controller or PHY: the router's port itself is the cable's
   // end, joined port to port to the far router's (link.fidelity ideal,
-  // decision 0009). Both ends of a cable are ideal or neither is.
+  // decision 0009). Both ends of a cable are ideal or neither is. An
+  // ideal cable takes `ideal_latency` each way (zero: the two router ports
+  // are bound to each other).
   bool ideal = false;
+  sc_core::sc_time ideal_latency = sc_core::SC_ZERO_TIME;
 };
 
 // Whether this build has the Verilated controller (CMake option LQ_RTL).

@@ -73,17 +73,40 @@ Node::Node(const sc_core::sc_module_name& name,
   }
   net::RouterConfig router = network->router;
   router.network_ports = port_count;
-  router.local_port = true;
+  if (!router.local_port && (board_ || network->flow_control)) {
+    throw std::invalid_argument(
+        std::string(this->name()) +
+        ": a switch has no local port for a board or PFC to serve");
+  }
   router_ = std::make_unique<net::Router>("router", router);
   for (unsigned p = 0; p < port_count; ++p) {
     if (ports_[p]) {
       Connect(ports_[p]->controller().network_socket(), router_->port(p));
     }
   }
-  if (network->transport) {
-    transport::TransportEngineConfig engine = *network->transport;
-    engine.node = router.node;
-    engine.interface = network->interface;
+  if (router.local_port) {
+    BuildLocalSide(*network, router.node);
+  }
+}
+
+// The local port's side: an engine (with a logical unit), a traffic source
+// or a bare interface, joined to the router directly or by a channel.
+void Node::BuildLocalSide(const NodeNetworkConfig& network, topo::NodeId node) {
+  link::SlotSocket& local = router_->port(router_->local_port());
+  const auto join = [this, &network, &local](link::SlotSocket& socket) {
+    if (network.interface_latency == sc_core::SC_ZERO_TIME) {
+      Connect(local, socket);
+      return;
+    }
+    local_channel_ = std::make_unique<net::SlotChannel>(
+        "interface_channel", network.interface_latency);
+    Connect(local, local_channel_->a);
+    Connect(socket, local_channel_->b);
+  };
+  if (network.transport) {
+    transport::TransportEngineConfig engine = *network.transport;
+    engine.node = node;
+    engine.interface = network.interface;
     engine_ = std::make_unique<transport::TransportEngine>("transport", engine);
     if (board_) {
       engine_registers_ = std::make_unique<transport::TransportRegisters>(
@@ -91,11 +114,11 @@ Node::Node(const sc_core::sc_module_name& name,
       board_->AttachTransport(engine_registers_->socket,
                               engine_registers_->irq);
     }
-    Connect(router_->port(router_->local_port()), engine_->network());
-    if (network->logical) {
-      logical::LogicalUnitConfig unit = *network->logical;
-      unit.node = static_cast<uint16_t>(router.node);
-      logical::CardMemoryConfig memory = network->card_memory;
+    join(engine_->network());
+    if (network.logical) {
+      logical::LogicalUnitConfig unit = *network.logical;
+      unit.node = static_cast<uint16_t>(node);
+      logical::CardMemoryConfig memory = network.card_memory;
       memory.size = unit.space.direct_bytes;
       card_memory_ =
           std::make_unique<logical::CardMemory>("card_memory", memory);
@@ -112,18 +135,24 @@ Node::Node(const sc_core::sc_module_name& name,
     } else if (board_) {
       engine_->memory.bind(board_->dma_target());
     }
+  } else if (network.traffic) {
+    net::TrafficConfig traffic = *network.traffic;
+    traffic.seed += node;
+    source_ = std::make_unique<net::TrafficSource>("source", network.interface,
+                                                   traffic, network.pattern);
+    join(source_->socket());
   } else {
     interface_ = std::make_unique<net::NetworkInterface>(
-        "interface", network->interface, network->on_delivery);
-    Connect(router_->port(router_->local_port()), interface_->socket);
+        "interface", network.interface, network.on_delivery);
+    join(interface_->socket);
   }
   router_->registers().SetHooks(net::LocalPortHooks(*interface()));
   if (board_) {
     board_->AttachRouter(router_->csr());
   }
-  if (network->flow_control) {
-    transport::FlowControlConfig flow = *network->flow_control;
-    flow.seed = flow.seed * 64 + router.node;
+  if (network.flow_control) {
+    transport::FlowControlConfig flow = *network.flow_control;
+    flow.seed = flow.seed * 64 + node;
     flow_ =
         std::make_unique<transport::RouterFlowControl>("flow", *router_, flow);
     flow_->AttachInterface(*interface());
@@ -131,7 +160,10 @@ Node::Node(const sc_core::sc_module_name& name,
 }
 
 net::NetworkInterface* Node::interface() {
-  return engine_ ? &engine_->interface() : interface_.get();
+  if (engine_) {
+    return &engine_->interface();
+  }
+  return source_ ? &source_->interface() : interface_.get();
 }
 
 void Node::SetProbe(PathProbe* probe) {

@@ -24,6 +24,8 @@
 #include "systemc/logical/logical_unit.h"
 #include "systemc/network/network_interface.h"
 #include "systemc/network/router.h"
+#include "systemc/network/slot_channel.h"
+#include "systemc/network/traffic_source.h"
 #include "systemc/transport/router_flow_control.h"
 #include "systemc/transport/transport_engine.h"
 #include "systemc/transport/transport_registers.h"
@@ -34,7 +36,13 @@ namespace lq::cluster {
 // board's ports) and the interface at its local port, which hands what it
 // receives to `on_delivery` — or, with `transport`, a transport engine
 // whose interface takes `interface`'s settings and whose node is the
-// router's; the engine takes what arrives, and `on_delivery` is unused.
+// router's; the engine takes what arrives, and `on_delivery` is unused —
+// or, with `traffic`, a synthetic source of `pattern`'s packets (which has
+// an interface of its own, and measures what arrives), seeded
+// traffic->seed + node. A switch's router (router.local_port false) has
+// nothing at a local port (NET-1). With `interface_latency` the local
+// port and what sits at it are joined by a channel of that latency each
+// way.
 // With `flow_control` the router does PFC and ECN marking (TRN-8, TRN-9),
 // its PFC messages riding in the link controllers' CONTROL flits (TRN-8.3).
 // With `logical` (and `transport`) the card has a logical unit and a card
@@ -45,6 +53,9 @@ struct NodeNetworkConfig {
   net::NetworkInterfaceConfig interface;
   std::function<void(net::Delivered)> on_delivery;
   std::optional<transport::TransportEngineConfig> transport;
+  std::optional<net::TrafficConfig> traffic;
+  std::shared_ptr<const net::TrafficPattern> pattern;  // with `traffic`
+  sc_core::sc_time interface_latency = sc_core::SC_ZERO_TIME;
   std::optional<transport::FlowControlConfig> flow_control;
   std::optional<logical::LogicalUnitConfig> logical;
   logical::CardMemoryConfig card_memory;
@@ -77,9 +88,12 @@ class Node : public sc_core::sc_module {
   bool ideal_port(unsigned index) const { return ports_.at(index) == nullptr; }
   unsigned port_count() const { return static_cast<unsigned>(ports_.size()); }
   // The network layer; nullptr on a node built without one. The interface
-  // is the transport engine's on a node that has one.
+  // is the transport engine's or the traffic source's on a node that has
+  // one; a switch has none.
   net::Router* router() { return router_.get(); }
   net::NetworkInterface* interface();
+  // The synthetic source; nullptr on a node built without one.
+  net::TrafficSource* source() { return source_.get(); }
   // The transport engine; nullptr on a node built without one.
   transport::TransportEngine* transport() { return engine_.get(); }
   // The router's flow control; nullptr on a node built without it.
@@ -93,10 +107,14 @@ class Node : public sc_core::sc_module {
   void SetProbe(PathProbe* probe);
 
  private:
+  void BuildLocalSide(const NodeNetworkConfig& network, topo::NodeId node);
+
   std::unique_ptr<board::Board> board_;  // none on a card without firmware
   std::vector<std::unique_ptr<LinkPort>> ports_;  // nullptr: an ideal port
   std::unique_ptr<net::Router> router_;
   std::unique_ptr<net::NetworkInterface> interface_;
+  std::unique_ptr<net::TrafficSource> source_;
+  std::unique_ptr<net::SlotChannel> local_channel_;  // interface_latency
   std::unique_ptr<transport::TransportEngine> engine_;
   std::unique_ptr<transport::TransportRegisters> engine_registers_;
   std::unique_ptr<transport::RouterFlowControl> flow_;

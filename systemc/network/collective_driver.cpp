@@ -8,11 +8,11 @@
 namespace lq::net {
 
 CollectiveDriver::CollectiveDriver(const sc_core::sc_module_name& name,
-                                   Network& network,
+                                   std::vector<TrafficSource*> sources,
                                    CollectiveSchedule schedule,
                                    size_t packet_bytes)
     : sc_module(name),
-      network_(network),
+      sources_(std::move(sources)),
       schedule_(std::move(schedule)),
       chunk_bytes_(packet_bytes > kTagBytes ? packet_bytes - kTagBytes : 0) {
   if (chunk_bytes_ == 0) {
@@ -20,10 +20,10 @@ CollectiveDriver::CollectiveDriver(const sc_core::sc_module_name& name,
         "a collective's packets need more than " + std::to_string(kTagBytes) +
         " payload bytes, not " + std::to_string(packet_bytes));
   }
-  if (schedule_.nodes > network_.nodes()) {
+  if (schedule_.nodes > sources_.size()) {
     throw std::invalid_argument(
         "collective over " + std::to_string(schedule_.nodes) +
-        " nodes on a network of " + std::to_string(network_.nodes()));
+        " nodes on a network of " + std::to_string(sources_.size()));
   }
   const size_t count = schedule_.messages.size();
   waiting_on_.assign(count, 0);
@@ -35,8 +35,8 @@ CollectiveDriver::CollectiveDriver(const sc_core::sc_module_name& name,
       dependents_[before].push_back(message.id);
     }
   }
-  for (unsigned n = 0; n < network_.nodes(); ++n) {
-    network_.source(n).SetDeliveryHook(
+  for (TrafficSource* source : sources_) {
+    source->SetDeliveryHook(
         [this](const Delivered& delivered) { OnDelivery(delivered); });
   }
   SC_HAS_PROCESS(CollectiveDriver);
@@ -59,7 +59,7 @@ uint64_t CollectiveDriver::PacketsOf(const CollectiveMessage& message) const {
 }
 
 void CollectiveDriver::Send(const CollectiveMessage& message) {
-  TrafficSource& source = network_.source(message.src);
+  TrafficSource& source = *sources_.at(message.src);
   uint64_t left = message.bytes;
   for (uint64_t p = 0; p < PacketsOf(message); ++p) {
     const auto chunk =

@@ -1,5 +1,6 @@
 // CollectiveDriver: runs a collective's message schedule
-// (models/network/collective.h) over a Network's endpoints. A message is
+// (models/network/collective.h) over the endpoints' traffic sources, one
+// per node in node order. A message is
 // sent once every message it depends on has been delivered at its source,
 // cut into packets of at most `packet_bytes` of its data; it is delivered
 // when all of its bytes have arrived. The run ends with the last delivery,
@@ -13,7 +14,7 @@
 #include <vector>
 
 #include "models/network/collective.h"
-#include "systemc/network/network.h"
+#include "systemc/network/traffic_source.h"
 
 namespace lq::net {
 
@@ -24,7 +25,8 @@ class CollectiveDriver : public sc_core::sc_module {
   static constexpr size_t kTagBytes = TrafficSource::kStampBytes + 4;
 
   // `packet_bytes` is a packet's payload (tag included), above kTagBytes.
-  CollectiveDriver(const sc_core::sc_module_name& name, Network& network,
+  CollectiveDriver(const sc_core::sc_module_name& name,
+                   std::vector<TrafficSource*> sources,
                    CollectiveSchedule schedule, size_t packet_bytes);
 
   const CollectiveSchedule& schedule() const { return schedule_; }
@@ -40,7 +42,7 @@ class CollectiveDriver : public sc_core::sc_module {
   void OnDelivery(const Delivered& delivered);
   void Release();  // SC_METHOD: send what the landed messages unblocked
 
-  Network& network_;
+  std::vector<TrafficSource*> sources_;  // by node
   CollectiveSchedule schedule_;
   size_t chunk_bytes_;                             // data per packet
   std::vector<uint32_t> waiting_on_;               // per message: deps left

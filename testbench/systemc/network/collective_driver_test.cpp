@@ -15,6 +15,7 @@
 #include "models/network/traffic_pattern.h"
 #include "models/topology/routing_registry.h"
 #include "models/topology/topology_registry.h"
+#include "systemc/cluster/network.h"
 
 namespace lq::net {
 namespace {
@@ -27,7 +28,7 @@ constexpr uint64_t kBufferBytes = 64 * 1024;
 constexpr size_t kPacketBytes = 2048;
 
 struct CollectiveRun {
-  std::unique_ptr<Network> network;
+  std::unique_ptr<cluster::Network> network;
   std::unique_ptr<CollectiveDriver> driver;
 };
 
@@ -38,15 +39,15 @@ CollectiveRun MakeRun(const std::string& collective,
   config.traffic.packets_per_cycle = 0;  // only the collective sends
   config.watchdog_window = sc_time(20, sc_core::SC_US);
   CollectiveRun run;
-  run.network = std::make_unique<Network>(
+  run.network = std::make_unique<cluster::Network>(
       ("net_" + collective).c_str(), topology,
       topo::CreateRouting("dor", topology, {}).value(),
       CreateTrafficPattern("uniform", kNodes, {}).value(), config);
   CollectiveSchedule schedule =
       CreateCollective(collective, kNodes, {4, 4}, params).value();
   run.driver = std::make_unique<CollectiveDriver>(
-      ("driver_" + collective).c_str(), *run.network, std::move(schedule),
-      kPacketBytes);
+      ("driver_" + collective).c_str(), run.network->sources(),
+      std::move(schedule), kPacketBytes);
   return run;
 }
 

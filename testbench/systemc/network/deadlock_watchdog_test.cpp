@@ -12,7 +12,7 @@
 #include "models/network/traffic_pattern.h"
 #include "models/topology/routing_registry.h"
 #include "models/topology/topology_registry.h"
-#include "systemc/network/network.h"
+#include "systemc/cluster/network.h"
 
 namespace lq::net {
 namespace {
@@ -23,7 +23,8 @@ using sc_core::sc_time;
 constexpr unsigned kNodes = 8;
 constexpr double kRunCycles = 20000;
 
-std::unique_ptr<Network> SaturatedRing(const char* name, const char* dateline) {
+std::unique_ptr<cluster::Network> SaturatedRing(const char* name,
+                                                const char* dateline) {
   auto ring = topo::CreateTopology("torus", {{"dims", "8"}}).value();
   std::shared_ptr<const topo::RoutingFunction> routing =
       topo::CreateRouting("dor", ring, {{"dateline", dateline}}).value();
@@ -37,10 +38,11 @@ std::unique_ptr<Network> SaturatedRing(const char* name, const char* dateline) {
   config.traffic.payload_bytes = 200;      // 4 slots with the header
   config.watchdog_window = sc_time(1000, SC_NS);
   config.stop_on_deadlock = false;  // the other ring keeps running
-  return std::make_unique<Network>(name, ring, routing, uniform, config);
+  return std::make_unique<cluster::Network>(name, ring, routing, uniform,
+                                            config);
 }
 
-uint64_t Delivered(Network& network) {
+uint64_t Delivered(cluster::Network& network) {
   uint64_t delivered = 0;
   for (unsigned n = 0; n < network.nodes(); ++n) {
     delivered += network.source(n).latencies_ns().size();

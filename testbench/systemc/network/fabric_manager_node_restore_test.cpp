@@ -30,7 +30,7 @@ constexpr bool kInBand = true;
 constexpr bool kInBand = false;
 #endif
 
-uint64_t StaleDrops(Network& network) {
+uint64_t StaleDrops(cluster::Network& network) {
   uint64_t drops = 0;
   for (unsigned n = 0; n < network.nodes(); ++n) {
     drops += network.router(n).counters().drops_stale_epoch;
@@ -39,7 +39,8 @@ uint64_t StaleDrops(Network& network) {
 }
 
 // Packets from `src` delivered anywhere that were sent at or after `from`.
-uint64_t DeliveredFrom(Network& network, topo::NodeId src, double from_ns) {
+uint64_t DeliveredFrom(cluster::Network& network, topo::NodeId src,
+                       double from_ns) {
   uint64_t count = 0;
   for (unsigned n = 0; n < network.nodes(); ++n) {
     const TrafficSource& source = network.source(n);
@@ -57,7 +58,7 @@ TEST(LQ_RESTORE_SUITE, NET_7_12_RestoredNodeRejoinsInStep) {
     fm.timers.msg_timeout = sc_time(2, SC_US);
   }
   const LoadedTorus torus = MakeLoadedTorus(fm, sc_time(60, SC_US));
-  Network& network = *torus.network;
+  cluster::Network& network = *torus.network;
 
   sc_core::sc_start(sc_time(3, SC_US));
   network.FailNode(kNode);

@@ -27,7 +27,7 @@ constexpr topo::PortId kPort = 0;  // +X, to node 1
 TEST(FabricManagerRestoreTest, NET_7_11_TakesAFlappingLinkBackOnce) {
   const FabricManagerConfig fm = ShortFabricManagerTimers();
   const LoadedTorus torus = MakeLoadedTorus(fm, sc_time(40, SC_US));
-  Network& network = *torus.network;
+  cluster::Network& network = *torus.network;
 
   sc_core::sc_start(sc_time(3, SC_US));
   network.CutLink(kNode, kPort);

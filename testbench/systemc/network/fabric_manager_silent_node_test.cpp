@@ -24,7 +24,7 @@ TEST(FabricManagerSilentNode, NET_7_5_UnansweredNodeIsTreatedAsFailed) {
   fm.timers.msg_timeout = sc_time(2, SC_US);
   fm.timers.msg_retries = 2;
   const LoadedTorus torus = MakeLoadedTorus(fm, sc_time(30, SC_US));
-  Network& network = *torus.network;
+  cluster::Network& network = *torus.network;
   sc_core::sc_start(sc_time(3, SC_US));
   network.agent(kHung)->Fail();  // hangs: answers nothing from now on
   network.CutLink(0, 0);

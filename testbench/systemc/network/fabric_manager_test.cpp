@@ -60,7 +60,7 @@ TEST(LQ_FM_SUITE,
   }
   const LoadedTorus torus = MakeLoadedTorus(fm, sc_time(30, SC_US));
   const auto& [topology, dor, made] = torus;
-  Network& network = *made;
+  cluster::Network& network = *made;
 
   // The ports that lead into the failure, and what they had sent.
   std::vector<topo::PortRef> into;

@@ -13,7 +13,7 @@
 #include "models/network/traffic_pattern.h"
 #include "models/topology/routing_registry.h"
 #include "models/topology/topology_registry.h"
-#include "systemc/network/network.h"
+#include "systemc/cluster/network.h"
 
 namespace lq::net {
 
@@ -31,7 +31,7 @@ inline FabricManagerConfig ShortFabricManagerTimers() {
 struct LoadedTorus {
   std::shared_ptr<const topo::Topology> topology;
   std::shared_ptr<const topo::RoutingFunction> dor;
-  std::unique_ptr<Network> network;
+  std::unique_ptr<cluster::Network> network;
 };
 
 // Traffic stops at `stop`.
@@ -48,7 +48,7 @@ inline LoadedTorus MakeLoadedTorus(const FabricManagerConfig& fm,
   config.link_latency = sc_core::sc_time(2, sc_core::SC_NS);
   config.watchdog_window = sc_core::sc_time(5, sc_core::SC_US);
   config.fabric_manager = fm;
-  torus.network = std::make_unique<Network>(
+  torus.network = std::make_unique<cluster::Network>(
       "network", torus.topology, torus.dor,
       CreateTrafficPattern("uniform", 16, {}).value(), config);
   return torus;
@@ -59,7 +59,7 @@ inline LoadedTorus MakeLoadedTorus(const FabricManagerConfig& fm,
 struct PacketTally {
   uint64_t sent = 0, delivered = 0, dropped = 0, by_failure = 0;
 };
-inline PacketTally TallyPackets(Network& network) {
+inline PacketTally TallyPackets(cluster::Network& network) {
   PacketTally tally;
   for (unsigned n = 0; n < network.nodes(); ++n) {
     tally.sent += network.source(n).sent();
@@ -72,7 +72,7 @@ inline PacketTally TallyPackets(Network& network) {
 
 // The end every repair must reach: no worm left in a router, no deadlock,
 // and every packet delivered once or dropped, by the failure, once.
-inline void ExpectCleanEnd(Network& network) {
+inline void ExpectCleanEnd(cluster::Network& network) {
   for (unsigned n = 0; n < network.nodes(); ++n) {
     EXPECT_EQ(network.router(n).packets_held(), 0u)
         << "node " << n << ": no worm left stuck";

@@ -13,7 +13,7 @@
 #include "models/topology/routing_registry.h"
 #include "models/topology/topology_registry.h"
 #include "models/topology/torus.h"
-#include "systemc/network/network.h"
+#include "systemc/cluster/network.h"
 #include "testbench/systemc/network/one_set_config.h"
 
 namespace lq::net {
@@ -28,8 +28,9 @@ TEST(NetworkStructure, NET_1_1_ARouterPerNodeAndALocalPortPerEndpoint) {
       topo::CreateRouting("updown", tree, {}).value();
   NetworkConfig config = OneSetConfig(2, 8);
   config.traffic.packets = 1;
-  Network network("tree", tree, updown,
-                  CreateTrafficPattern("uniform", 14, {}).value(), config);
+  cluster::Network network("tree", tree, updown,
+                           CreateTrafficPattern("uniform", 14, {}).value(),
+                           config);
   ASSERT_EQ(network.routers(), tree->NodeCount());
   EXPECT_EQ(network.nodes(), tree->EndpointCount()) << "a source per endpoint";
   for (topo::NodeId n = 0; n < tree->NodeCount(); ++n) {
@@ -49,8 +50,9 @@ TEST(NetworkStructure, NET_1_5_RingOfOneIsCappedAndRoutedAround) {
   config.traffic.packets_per_cycle = 0.2;
   config.traffic.packets = kPacketsPerNode;
   config.traffic.payload_bytes = 300;  // two slots
-  Network network("network", topology, routing,
-                  CreateTrafficPattern("uniform", nodes, {}).value(), config);
+  cluster::Network network("network", topology, routing,
+                           CreateTrafficPattern("uniform", nodes, {}).value(),
+                           config);
   sc_core::sc_start();
 
   uint64_t received = 0;

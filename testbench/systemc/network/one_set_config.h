@@ -2,7 +2,7 @@
 // one VC set of `classes` classes, and VC buffers of `slots` slots.
 #pragma once
 
-#include "systemc/network/network.h"
+#include "systemc/cluster/network.h"
 
 namespace lq::net {
 

@@ -14,7 +14,7 @@
 #include "models/topology/routing_registry.h"
 #include "models/topology/topology_registry.h"
 #include "models/topology/torus.h"
-#include "systemc/network/network.h"
+#include "systemc/cluster/network.h"
 #include "testbench/systemc/network/one_set_config.h"
 
 namespace lq::net {
@@ -35,8 +35,8 @@ constexpr uint64_t kPacketsPerNode = 40;
 // 4-slot buffers.
 NetworkConfig OneAdaptiveClass() { return OneSetConfig(3, 4); }
 
-std::unique_ptr<Network> MakeNetwork(const std::string& name,
-                                     const std::string& routing_name) {
+std::unique_ptr<cluster::Network> MakeNetwork(const std::string& name,
+                                              const std::string& routing_name) {
   auto topology = topo::CreateTopology("torus", {{"dims", "4x4"}}).value();
   std::shared_ptr<const topo::RoutingFunction> routing =
       topo::CreateRouting(routing_name, topology, {}).value();
@@ -45,17 +45,18 @@ std::unique_ptr<Network> MakeNetwork(const std::string& name,
   config.traffic.packets = kPacketsPerNode;
   config.traffic.payload_bytes = 300;  // two slots: wormhole across hops
   config.traffic.tc = kTc;
-  return std::make_unique<Network>(
+  return std::make_unique<cluster::Network>(
       name.c_str(), topology, routing,
       CreateTrafficPattern("bitcomp", 16, {}).value(), config);
 }
 
 TEST(RouterAdaptiveTest, NET_4_3_AdaptivePacketsGoAroundAHeldPort) {
-  std::unique_ptr<Network> dor = MakeNetwork("dor", "dor");
-  std::unique_ptr<Network> adaptive = MakeNetwork("adaptive", "adaptive");
+  std::unique_ptr<cluster::Network> dor = MakeNetwork("dor", "dor");
+  std::unique_ptr<cluster::Network> adaptive =
+      MakeNetwork("adaptive", "adaptive");
   const unsigned plus_x = topo::Torus::PlusPort(0);
   const unsigned minus_y = topo::Torus::MinusPort(1);
-  for (Network* network : {dor.get(), adaptive.get()}) {
+  for (cluster::Network* network : {dor.get(), adaptive.get()}) {
     for (unsigned c = 0; c < network->router(kSource).vc_classes(); ++c) {
       network->router(kSource).SetPaused(plus_x, kTc, c, true);
     }
@@ -71,13 +72,13 @@ TEST(RouterAdaptiveTest, NET_4_3_AdaptivePacketsGoAroundAHeldPort) {
       << "adaptive routing took the other productive port, -Y";
   EXPECT_GT(adaptive->router(kSource).flits_out(minus_y), 0u);
 
-  for (Network* network : {dor.get(), adaptive.get()}) {
+  for (cluster::Network* network : {dor.get(), adaptive.get()}) {
     for (unsigned c = 0; c < network->router(kSource).vc_classes(); ++c) {
       network->router(kSource).SetPaused(plus_x, kTc, c, false);
     }
   }
   sc_core::sc_start();
-  for (Network* network : {dor.get(), adaptive.get()}) {
+  for (cluster::Network* network : {dor.get(), adaptive.get()}) {
     for (unsigned n = 0; n < network->nodes(); ++n) {
       const TrafficSource& source = network->source(n);
       EXPECT_EQ(source.sent(), kPacketsPerNode);
@@ -106,8 +107,9 @@ TEST(RouterAdaptiveTest,
   NetworkConfig config = OneAdaptiveClass();
   config.traffic.packets_per_cycle = 1.0;
   config.traffic.payload_bytes = 200;  // one packet per slot
-  Network network("saturated", topology, routing,
-                  CreateTrafficPattern("uniform", nodes, {}).value(), config);
+  cluster::Network network("saturated", topology, routing,
+                           CreateTrafficPattern("uniform", nodes, {}).value(),
+                           config);
   const auto ejected = [&network, nodes] {
     uint64_t slots = 0;
     for (unsigned n = 0; n < nodes; ++n) {

@@ -14,7 +14,7 @@
 #include "models/network/traffic_pattern.h"
 #include "models/topology/routing_registry.h"
 #include "models/topology/topology_registry.h"
-#include "systemc/network/network.h"
+#include "systemc/cluster/network.h"
 
 namespace lq::net {
 namespace {
@@ -36,7 +36,7 @@ TEST(RouterHooksTest, NET_8_7_PauseHoldsOneOutputAndNET_8_6_ReportsQueues) {
   config.traffic.packets = 200;
   config.traffic.payload_bytes = 300;  // two slots each
   config.traffic.tc = kTc;
-  Network network("network", topology, routing, uniform, config);
+  cluster::Network network("network", topology, routing, uniform, config);
 
   Router& router = network.router(0);
   uint64_t largest_queue_seen = 0;

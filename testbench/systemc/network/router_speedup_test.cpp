@@ -13,7 +13,7 @@
 #include "models/network/traffic_pattern.h"
 #include "models/topology/routing_registry.h"
 #include "models/topology/topology_registry.h"
-#include "systemc/network/network.h"
+#include "systemc/cluster/network.h"
 #include "testbench/systemc/network/one_set_config.h"
 
 namespace lq::net {
@@ -24,8 +24,8 @@ using sc_core::sc_time;
 
 constexpr unsigned kNodes = 16;  // a 4x4 torus
 
-std::unique_ptr<Network> MakeNetwork(const std::string& name,
-                                     unsigned speedup) {
+std::unique_ptr<cluster::Network> MakeNetwork(const std::string& name,
+                                              unsigned speedup) {
   auto topology = topo::CreateTopology("torus", {{"dims", "4x4"}}).value();
   std::shared_ptr<const topo::RoutingFunction> routing =
       topo::CreateRouting("dor", topology, {}).value();
@@ -33,13 +33,13 @@ std::unique_ptr<Network> MakeNetwork(const std::string& name,
   config.router.speedup = speedup;
   config.traffic.packets_per_cycle = 1.0;
   config.traffic.payload_bytes = 200;  // one packet per slot
-  return std::make_unique<Network>(
+  return std::make_unique<cluster::Network>(
       name.c_str(), topology, routing,
       CreateTrafficPattern("uniform", kNodes, {}).value(), config);
 }
 
 // Slots every router has sent out of its local port (ejected).
-uint64_t Ejected(Network& network) {
+uint64_t Ejected(cluster::Network& network) {
   uint64_t slots = 0;
   for (unsigned n = 0; n < network.nodes(); ++n) {
     slots += network.router(n).flits_out(network.router(n).local_port());
@@ -48,7 +48,7 @@ uint64_t Ejected(Network& network) {
 }
 
 TEST(RouterSpeedupTest, NET_8_11_SpeedupLiftsSaturation) {
-  std::vector<std::unique_ptr<Network>> networks;
+  std::vector<std::unique_ptr<cluster::Network>> networks;
   networks.push_back(MakeNetwork("plain", 1));
   networks.push_back(MakeNetwork("doubled", 2));
   constexpr double kWarmupNs = 1000, kEndNs = 4000;
@@ -60,7 +60,7 @@ TEST(RouterSpeedupTest, NET_8_11_SpeedupLiftsSaturation) {
   sc_core::sc_start(sc_time(kEndNs - kWarmupNs, SC_NS));
   std::vector<double> accepted;
   for (size_t i = 0; i < networks.size(); ++i) {
-    Network& network = *networks[i];
+    cluster::Network& network = *networks[i];
     accepted.push_back(static_cast<double>(Ejected(network) - before[i]) /
                        ((kEndNs - kWarmupNs) * kNodes));
   }

@@ -16,7 +16,7 @@
 #include "models/topology/analytics.h"
 #include "models/topology/routing_registry.h"
 #include "models/topology/topology_registry.h"
-#include "systemc/network/network.h"
+#include "systemc/cluster/network.h"
 
 namespace lq::net {
 namespace {
@@ -57,7 +57,7 @@ TEST(LQ_ZERO_LOAD_SUITE, NET_6_4_HopsAndNET_8_4_LatencyMatchTheory) {
   config.traffic.packets = kPacketsPerNode;
   config.traffic.seed = 100;
   config.link_latency = sc_time(kLinkCycles, SC_NS);
-  Network network("network", topology, routing, uniform, config);
+  cluster::Network network("network", topology, routing, uniform, config);
   sc_core::sc_start();
 
   double latency_sum = 0, theory_sum = 0, hop_sum = 0;

@@ -1,8 +1,10 @@
-// Network: a topology's routers — each endpoint's with a traffic source
-// behind its local port, each switch's without — joined port to port by
-// ideal slot channels: the network layer on its own, as network studies
-// (validation, latency-versus-load, failover) use it. Built like a
-// netlist: declare, connect.
+// Network: the network layer on its own, as network studies (validation,
+// latency-versus-load, failover) use it: a Cluster of routers on ideal
+// links, each cable a channel of the link latency (decision 0009), each
+// endpoint's router with a traffic source behind its local port and each
+// switch's without; and what the studies drive it with: the deadlock
+// watchdog, the fabric manager (out of band, or in band through every
+// endpoint's management agent), and the failures it repairs.
 #pragma once
 
 #include <memory>
@@ -13,34 +15,16 @@
 #include "models/network/traffic_pattern.h"
 #include "models/topology/routing.h"
 #include "models/topology/topology.h"
+#include "systemc/cluster/cluster.h"
 #include "systemc/network/deadlock_watchdog.h"
 #include "systemc/network/fabric_manager.h"
 #include "systemc/network/in_band_channel.h"
 #include "systemc/network/management_agent.h"
-#include "systemc/network/port_cap.h"
+#include "systemc/network/network_config.h"
 #include "systemc/network/router.h"
-#include "systemc/network/slot_channel.h"
 #include "systemc/network/traffic_source.h"
 
-namespace lq::net {
-
-struct NetworkConfig {
-  RouterConfig router;               // node, ports, routing, nodes: per node
-  NetworkInterfaceConfig interface;  // node, nodes: per node
-  TrafficConfig traffic;             // seed: per node (seed + node)
-  sc_core::sc_time link_latency = sc_core::sc_time(2, sc_core::SC_NS);
-  // Between each interface and its router, each way (zero: joined directly).
-  sc_core::sc_time interface_latency = sc_core::SC_ZERO_TIME;
-  // A deadlock is declared after this long without progress while packets
-  // are held (zero: no watchdog); the simulation then stops if asked.
-  sc_core::sc_time watchdog_window = sc_core::SC_ZERO_TIME;
-  bool stop_on_deadlock = true;
-  // A fabric manager (NET-7.2) that reroutes around cut links, out of band
-  // or, with fabric_manager->node set, in band from that endpoint's
-  // firmware, every endpoint then running a ManagementAgent; without one a
-  // cut link stays cut and its routes keep dropping.
-  std::optional<FabricManagerConfig> fabric_manager;
-};
+namespace lq::cluster {
 
 class Network : public sc_core::sc_module {
  public:
@@ -50,24 +34,30 @@ class Network : public sc_core::sc_module {
   Network(const sc_core::sc_module_name& name,
           std::shared_ptr<const topo::Topology> topology,
           std::shared_ptr<const topo::RoutingFunction> routing,
-          std::shared_ptr<const TrafficPattern> pattern,
-          const NetworkConfig& config);
+          std::shared_ptr<const net::TrafficPattern> pattern,
+          const net::NetworkConfig& config);
 
   // Endpoints, IDs 0..nodes()-1, each with a router and a source.
-  unsigned nodes() const { return static_cast<unsigned>(sources_.size()); }
+  unsigned nodes() const { return topology_->EndpointCount(); }
   // Cables, each an ideal channel both ways.
-  unsigned links() const { return static_cast<unsigned>(channels_.size()); }
+  unsigned links() const {
+    return static_cast<unsigned>(topology_->CableCount());
+  }
   const topo::Topology& topology() const { return *topology_; }
   // Routers: the endpoints' and then any switches'.
-  unsigned routers() const { return static_cast<unsigned>(routers_.size()); }
-  Router& router(unsigned node) { return *routers_.at(node); }
-  TrafficSource& source(unsigned node) { return *sources_.at(node); }
+  unsigned routers() const { return cluster_.node_count(); }
+  net::Router& router(unsigned node) { return *cluster_.node(node).router(); }
+  net::TrafficSource& source(unsigned node);
+  // Every endpoint's source, by node.
+  std::vector<net::TrafficSource*> sources();
   // The watchdog, if config.watchdog_window asked for one.
-  const DeadlockWatchdog* watchdog() const { return watchdog_.get(); }
+  const net::DeadlockWatchdog* watchdog() const { return watchdog_.get(); }
   // The fabric manager, if config.fabric_manager asked for one.
-  const FabricManager* fabric_manager() const { return fabric_manager_.get(); }
+  const net::FabricManager* fabric_manager() const {
+    return fabric_manager_.get();
+  }
   // Endpoint `node`'s management firmware, with an in-band manager.
-  ManagementAgent* agent(unsigned node) {
+  net::ManagementAgent* agent(unsigned node) {
     return agents_.empty() ? nullptr : agents_.at(node).get();
   }
 
@@ -91,9 +81,13 @@ class Network : public sc_core::sc_module {
   void RestoreNode(topo::NodeId node);
 
  private:
+  static ClusterConfig CardsOf(
+      std::shared_ptr<const topo::RoutingFunction> routing,
+      std::shared_ptr<const net::TrafficPattern> pattern,
+      const net::NetworkConfig& config);
   // The in-band manager's channel and the endpoints' agents (NET-7.4).
   void BuildInBandManagement(
-      const NetworkConfig& network,
+      const net::NetworkConfig& network,
       std::shared_ptr<const topo::RoutingFunction> routing);
   // Node `node`'s firmware learns that its port `port` went down or up,
   // and tells the fabric manager (NET-7.3).
@@ -102,16 +96,12 @@ class Network : public sc_core::sc_module {
   std::shared_ptr<const topo::Topology> topology_;
   // A slot sent before a cut lands within this long (NET-7.1's flush).
   sc_core::sc_time flush_;
-  std::vector<std::unique_ptr<Router>> routers_;
-  std::vector<std::unique_ptr<TrafficSource>> sources_;
-  std::vector<std::unique_ptr<SlotChannel>> channels_;
-  std::vector<std::unique_ptr<SlotChannel>> interface_channels_;
-  std::unique_ptr<DeadlockWatchdog> watchdog_;
-  std::unique_ptr<FabricManager> fabric_manager_;
-  std::vector<std::unique_ptr<ManagementAgent>> agents_;  // in band only
-  InBandChannel* in_band_ = nullptr;                      // fabric_manager_'s
-  std::optional<topo::NodeId> manager_;         // the in-band manager's node
-  std::vector<std::unique_ptr<PortCap>> caps_;  // ports with no cable
+  Cluster cluster_;
+  std::unique_ptr<net::DeadlockWatchdog> watchdog_;
+  std::unique_ptr<net::FabricManager> fabric_manager_;
+  std::vector<std::unique_ptr<net::ManagementAgent>> agents_;  // in band only
+  net::InBandChannel* in_band_ = nullptr;  // fabric_manager_'s
+  std::optional<topo::NodeId> manager_;    // the in-band manager's node
 };
 
-}  // namespace lq::net
+}  // namespace lq::cluster
