@@ -148,7 +148,7 @@ std::optional<std::string> CheckStackCollective(const ParamSet& params,
 int RunStackCollective(const ParamSet& params, const RunOptions& options) {
   CollectivePlan plan = Plan(params).value();  // checked when loaded
   StackAssembly assembly(plan.stack, params);
-  const std::vector<NodeParts>& nodes = assembly.nodes();
+  const std::vector<NodeParts> cards = assembly.cards();
   CardMemories memories;
   transport::CollectiveWorkloadConfig config;
   config.pmtu = plan.stack.pmtu;
@@ -156,7 +156,7 @@ int RunStackCollective(const ParamSet& params, const RunOptions& options) {
   transport::CollectiveWorkload workload("collective", assembly.engines(),
                                          plan.schedule, config,
                                          memories.Access());
-  if (!memories.Bind(nodes, [&workload](unsigned n) {
+  if (!memories.Bind(cards, [&workload](unsigned n) {
         return workload.memory_bytes(n);
       })) {
     return kExitBadInput;
@@ -170,7 +170,7 @@ int RunStackCollective(const ParamSet& params, const RunOptions& options) {
     return kExitBadInput;
   }
   if (capture) {
-    capture->Tap(*nodes[0].engine);  // node 0's WRITEs and ACKs
+    capture->Tap(*cards[0].engine);  // node 0's WRITEs and ACKs
   }
   Outcome o;
   o.wall_s = assembly.Run(options.progress, [&workload, &plan] {
@@ -178,7 +178,7 @@ int RunStackCollective(const ParamSet& params, const RunOptions& options) {
   });
   o.sim_ns = sc_core::sc_time_stamp().to_seconds() * 1e9;
   o.done_ns = workload.done() ? workload.finished_at().to_seconds() * 1e9 : 0;
-  o.transport = transport::SumFigures(nodes, kDataPriority);
+  o.transport = transport::SumFigures(assembly.nodes(), kDataPriority);
   if (plan.stack.tlm_links) {
     o.links = ReadLinks(assembly.cluster(), plan.stack, o.sim_ns);
   }

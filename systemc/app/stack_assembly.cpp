@@ -24,12 +24,6 @@ Result<StackPlan> PlanStack(const ParamSet& params) {
   }
   plan.topology = routed->topology;
   plan.tlm_links = params.Text("link.fidelity") == "tlm";
-  if (plan.topology->EndpointCount() != plan.topology->NodeCount()) {
-    return Fail(
-        "topology: the stack puts a transport engine on every node, so it "
-        "needs a topology without switches (a torus or a full mesh), not " +
-        plan.topology->Describe());
-  }
   plan.profile = phy::FindLinkProfile(params.Text("link.profile")).value();
   // One link's payload rate at full width: TRN-8.8's G, TRN-10.1's R.
   const double goodput_bps =
@@ -150,10 +144,15 @@ double StackAssembly::Run(bool progress,
       .count();
 }
 
+std::vector<NodeParts> StackAssembly::cards() const {
+  return {nodes_.begin(),
+          nodes_.begin() + plan_.topology->EndpointCount()};
+}
+
 std::vector<transport::TransportEngine*> StackAssembly::engines() const {
   std::vector<transport::TransportEngine*> engines;
-  for (const NodeParts& node : nodes_) {
-    engines.push_back(node.engine);
+  for (const NodeParts& card : cards()) {
+    engines.push_back(card.engine);
   }
   return engines;
 }

@@ -1,12 +1,12 @@
 // The stack's cards for the workloads that run through transport engines
 // (workload.name traffic and incast): every endpoint of the topology a
-// router with a RoCEv2 engine at its local port and PFC and ECN marking at
-// every output (TRN-8, TRN-9), each VC sized to XOFF plus TRN-8.8's
-// headroom; the routers joined port to port (link.fidelity ideal, decision
-// 0009) or through each port's link controller and PHY at the scenario's
-// bit-error rate and cable length, PFC messages riding in CONTROL flits
-// (link.fidelity tlm, TRN-8.3). One plan from the keys; the cards are a
-// cluster::Cluster's nodes at either fidelity.
+// router with a RoCEv2 engine at its local port, every switch a router
+// alone, and PFC and ECN marking at every router output (TRN-8, TRN-9),
+// each VC sized to XOFF plus TRN-8.8's headroom; the routers joined port
+// to port (link.fidelity ideal, decision 0009) or through each port's link
+// controller and PHY at the scenario's bit-error rate and cable length, PFC
+// messages riding in CONTROL flits (link.fidelity tlm, TRN-8.3). One plan
+// from the keys; the nodes are a cluster::Cluster's at either fidelity.
 #pragma once
 
 #include <functional>
@@ -48,9 +48,8 @@ struct StackPlan {
   std::string marking;          // the ECN profile's name
 };
 
-// The plan, or why the keys name cards the stack cannot build: a topology
-// with switches (every card here carries an engine), a PMTU TRN-6.1 does
-// not allow, PFC thresholds that do not fit TRN-8.9.
+// The plan, or why the keys name cards the stack cannot build: a PMTU
+// TRN-6.1 does not allow, PFC thresholds that do not fit TRN-8.9.
 Result<StackPlan> PlanStack(const ParamSet& params);
 
 // The keys PlanStack and the builder read.
@@ -74,7 +73,11 @@ class StackAssembly {
   StackAssembly(const StackPlan& plan, const ParamSet& params,
                 LinkStateHandler on_link_state = {});
 
+  // Every node, by node: the cards (endpoints, 0..E-1) and then any
+  // switches, whose engine is nullptr.
   const std::vector<NodeParts>& nodes() const { return nodes_; }
+  // The cards alone.
+  std::vector<NodeParts> cards() const;
   // The cards' transport engines, by node.
   std::vector<transport::TransportEngine*> engines() const;
   // The cards, with link controllers and PHYs on tlm links.

@@ -85,7 +85,7 @@ StackFailover::StackFailover(const sc_core::sc_module_name& name,
   std::vector<net::NetworkInterface*> interfaces;
   for (const NodeParts& parts : assembly.nodes()) {
     routers.push_back(parts.router);
-    interfaces.push_back(&parts.engine->interface());
+    interfaces.push_back(parts.engine ? &parts.engine->interface() : nullptr);
   }
   manager_ = std::make_unique<net::FabricManager>(
       "fabric_manager", stack.topology, stack.fabric.router.routing,

@@ -69,11 +69,11 @@ std::vector<transport::ScheduledMessage> DrawSchedule(
 
 // The frames of node 0's conversations: those it sends and those sent to
 // it.
-void CaptureNode0(FrameCapture& capture, const std::vector<NodeParts>& nodes) {
+void CaptureNode0(FrameCapture& capture, const std::vector<NodeParts>& cards) {
   const uint32_t node0 = roce::NodeIpv4(0);
-  capture.Tap(*nodes[0].engine);
-  for (size_t n = 1; n < nodes.size(); ++n) {
-    capture.Tap(*nodes[n].engine, [node0](const Bytes& frame) {
+  capture.Tap(*cards[0].engine);
+  for (size_t n = 1; n < cards.size(); ++n) {
+    capture.Tap(*cards[n].engine, [node0](const Bytes& frame) {
       const auto packet = roce::ParsePacket(frame);
       return packet && packet->ip.dst == node0;
     });
@@ -146,7 +146,7 @@ int RunTrafficStudy(const ParamSet& params, const RunOptions& options) {
                              failover->OnLinkState(node, port, state, at_ps);
                            }
                          });
-  const std::vector<NodeParts>& nodes = assembly.nodes();
+  const std::vector<NodeParts> cards = assembly.cards();
 
   CardMemories memories;
   transport::TrafficWorkloadConfig config;
@@ -157,7 +157,7 @@ int RunTrafficStudy(const ParamSet& params, const RunOptions& options) {
   transport::TrafficWorkload workload("traffic", assembly.engines(),
                                       DrawSchedule(params, plan, *pattern),
                                       config, memories.Access());
-  if (!memories.Bind(nodes, [&workload](unsigned n) {
+  if (!memories.Bind(cards, [&workload](unsigned n) {
         return workload.memory_bytes(n);
       })) {
     return kExitBadInput;
@@ -178,7 +178,7 @@ int RunTrafficStudy(const ParamSet& params, const RunOptions& options) {
     return kExitBadInput;
   }
   if (capture) {
-    CaptureNode0(*capture, nodes);
+    CaptureNode0(*capture, cards);
   }
   const double wall_s = assembly.Run(options.progress, [&workload] {
     return DoneFraction(workload.sends_ended(), workload.messages());
@@ -199,13 +199,13 @@ int RunTrafficStudy(const ParamSet& params, const RunOptions& options) {
   report.expected = workload.messages();
   report.connections = workload.connections();
   report.outcome = workload.outcome();
-  report.transport = transport::SumFigures(nodes, kDataPriority);
+  report.transport = transport::SumFigures(assembly.nodes(), kDataPriority);
   report.sim_time_ns =
       static_cast<double>(report.outcome.last_delivery_ps) / 1000.0;
   uint64_t hops = 0, ejected = 0;
-  for (const NodeParts& node : nodes) {
-    hops += node.router->counters().hops;
-    ejected += node.router->counters().ejected;
+  for (const NodeParts& card : cards) {
+    hops += card.router->counters().hops;
+    ejected += card.router->counters().ejected;
   }
   report.mean_hops =
       ejected == 0 ? 0

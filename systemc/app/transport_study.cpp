@@ -253,8 +253,8 @@ int RunTransportStudy(const ParamSet& params, const RunOptions& options) {
   StudyPlan plan = Plan(params).value();  // checked when loaded
   PauseLog pauses;  // outlives the routers that report to it
   StackAssembly assembly(plan.stack, params);
-  const std::vector<NodeParts>& nodes = assembly.nodes();
-  pauses.Attach(nodes);
+  const std::vector<NodeParts> cards = assembly.cards();
+  pauses.Attach(assembly.nodes());
   // Each node's memory: the senders' source bytes at 0, and room for what
   // lands there (the receiver takes one flow per sender).
   const uint64_t flow_bytes = plan.incast.flow_bytes;
@@ -262,14 +262,14 @@ int RunTransportStudy(const ParamSet& params, const RunOptions& options) {
     return n == 0 ? flow_bytes * plan.incast.senders : flow_bytes;
   };
   CardMemories memories;
-  if (!memories.Bind(nodes, size, board::MemoryConfig{}.latency)) {
+  if (!memories.Bind(cards, size, board::MemoryConfig{}.latency)) {
     return kExitBadInput;
   }
   const transport::NodeMemories access = memories.Access();
   std::vector<uint32_t> rkeys;
-  for (unsigned n = 0; n < nodes.size(); ++n) {
+  for (unsigned n = 0; n < cards.size(); ++n) {
     rkeys.push_back(
-        nodes[n].engine->RegisterMemory({0, size(n), transport::kRemoteAll}));
+        cards[n].engine->RegisterMemory({0, size(n), transport::kRemoteAll}));
   }
   transport::IncastWorkload workload("workload", assembly.engines(), rkeys,
                                      plan.incast);
@@ -287,9 +287,9 @@ int RunTransportStudy(const ParamSet& params, const RunOptions& options) {
   if (!OpenPcap(options.pcap_file, capture)) {
     return kExitBadInput;
   }
-  for (const auto& node : nodes) {
+  for (const auto& card : cards) {
     if (capture) {
-      capture->Tap(*node.engine);  // every engine: the incast is small
+      capture->Tap(*card.engine);  // every engine: the incast is small
     }
   }
   const double wall_s = assembly.Run(options.progress, [&workload] {
@@ -299,7 +299,7 @@ int RunTransportStudy(const ParamSet& params, const RunOptions& options) {
   pauses.Finish(sim_ns);
 
   const transport::FabricFigures figures =
-      transport::SumFigures(nodes, kDataPriority);
+      transport::SumFigures(assembly.nodes(), kDataPriority);
   const IntegrityCounts integrity =
       Check(workload, figures, access, flow_bytes);
   const std::string scenario =

@@ -73,10 +73,9 @@ Node::Node(const sc_core::sc_module_name& name,
   }
   net::RouterConfig router = network->router;
   router.network_ports = port_count;
-  if (!router.local_port && (board_ || network->flow_control)) {
-    throw std::invalid_argument(
-        std::string(this->name()) +
-        ": a switch has no local port for a board or PFC to serve");
+  if (!router.local_port && board_) {
+    throw std::invalid_argument(std::string(this->name()) +
+                                ": a switch has no local port for a board");
   }
   router_ = std::make_unique<net::Router>("router", router);
   for (unsigned p = 0; p < port_count; ++p) {
@@ -86,6 +85,8 @@ Node::Node(const sc_core::sc_module_name& name,
   }
   if (router.local_port) {
     BuildLocalSide(*network, router.node);
+  } else if (network->flow_control) {
+    BuildFlowControl(*network, router.node);
   }
 }
 
@@ -151,12 +152,17 @@ void Node::BuildLocalSide(const NodeNetworkConfig& network, topo::NodeId node) {
     board_->AttachRouter(router_->csr());
   }
   if (network.flow_control) {
-    transport::FlowControlConfig flow = *network.flow_control;
-    flow.seed = flow.seed * 64 + node;
-    flow_ =
-        std::make_unique<transport::RouterFlowControl>("flow", *router_, flow);
+    BuildFlowControl(network, node);
     flow_->AttachInterface(*interface());
   }
+}
+
+// PFC and ECN marking at the router (TRN-8, TRN-9), seeded per node.
+void Node::BuildFlowControl(const NodeNetworkConfig& network,
+                            topo::NodeId node) {
+  transport::FlowControlConfig flow = *network.flow_control;
+  flow.seed = flow.seed * 64 + node;
+  flow_ = std::make_unique<transport::RouterFlowControl>("flow", *router_, flow);
 }
 
 net::NetworkInterface* Node::interface() {

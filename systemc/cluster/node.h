@@ -73,8 +73,8 @@ class Node : public sc_core::sc_module {
   // firmware: its link controllers train by themselves, DLL-6.12), and the
   // owner binds the engine's memory socket unless a logical unit's card memory
   // serves it. Without `network` the ports' network sides end in SlotSinks;
-  // a node needs a board or a network, and ideal ports a network and no
-  // board (firmware drives its ports' link controllers).
+  // a node needs a board or a network, and ideal ports and switches a
+  // network and no board.
   Node(const sc_core::sc_module_name& name,
        const std::optional<board::BoardConfig>& board,
        const std::vector<LinkPortConfig>& ports,
@@ -108,6 +108,7 @@ class Node : public sc_core::sc_module {
 
  private:
   void BuildLocalSide(const NodeNetworkConfig& network, topo::NodeId node);
+  void BuildFlowControl(const NodeNetworkConfig& network, topo::NodeId node);
 
   std::unique_ptr<board::Board> board_;  // none on a card without firmware
   std::vector<std::unique_ptr<LinkPort>> ports_;  // nullptr: an ideal port

@@ -57,8 +57,8 @@ struct FabricFigures {
 };
 
 // Sums the figures of `nodes` (EngineFabricNode, or anything with its
-// router, engine and flow members); `data_priority` is the TC whose pause
-// time counts.
+// router, engine and flow members; a switch has no engine and may have no
+// flow control); `data_priority` is the TC whose pause time counts.
 template <typename Nodes>
 FabricFigures SumFigures(const Nodes& nodes, uint8_t data_priority) {
   FabricFigures sum;
@@ -73,6 +73,9 @@ FabricFigures SumFigures(const Nodes& nodes, uint8_t data_priority) {
       }
     }
     sum.router_drops += node.router->counters().Dropped();
+    if (!node.engine) {
+      continue;  // a switch
+    }
     const EngineCounters& engine = node.engine->counters();
     sum.packets_sent += engine.packets_sent;
     sum.retransmits += engine.retransmits;
