@@ -162,7 +162,8 @@ void Node::BuildFlowControl(const NodeNetworkConfig& network,
                             topo::NodeId node) {
   transport::FlowControlConfig flow = *network.flow_control;
   flow.seed = flow.seed * 64 + node;
-  flow_ = std::make_unique<transport::RouterFlowControl>("flow", *router_, flow);
+  flow_ =
+      std::make_unique<transport::RouterFlowControl>("flow", *router_, flow);
 }
 
 net::NetworkInterface* Node::interface() {
