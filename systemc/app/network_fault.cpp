@@ -69,7 +69,7 @@ std::vector<ParamSpec> NetworkFaultParamSpecs() {
   return {
       {"fault.kind",
        "injected fault (NET-7) at fault.at_cycles, in a network study or "
-       "on the stack over tlm links: link cuts fault.node's fault.port, "
+       "on the stack: link cuts fault.node's fault.port, "
        "node kills fault.node",
        "none",
        "",

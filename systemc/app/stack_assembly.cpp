@@ -145,8 +145,7 @@ double StackAssembly::Run(bool progress,
 }
 
 std::vector<NodeParts> StackAssembly::cards() const {
-  return {nodes_.begin(),
-          nodes_.begin() + plan_.topology->EndpointCount()};
+  return {nodes_.begin(), nodes_.begin() + plan_.topology->EndpointCount()};
 }
 
 std::vector<transport::TransportEngine*> StackAssembly::engines() const {

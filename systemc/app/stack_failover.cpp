@@ -14,11 +14,6 @@ std::optional<std::string> CheckStackFault(const ParamSet& params,
   if (params.Text("fault.kind") == "none") {
     return std::nullopt;
   }
-  if (!plan.tlm_links) {
-    return "fault.kind: the stack cuts links in their PHYs, and "
-           "link.fidelity ideal has none (run.study network cuts ideal "
-           "links)";
-  }
   if (params.Integer("fault.restore_at_cycles") != 0) {
     return "fault.restore_at_cycles: the stack does not bring cut links "
            "or failed nodes back yet (run.study network does)";
@@ -49,19 +44,21 @@ StackFailover::StackFailover(const sc_core::sc_module_name& name,
   SC_METHOD(FailNode);
   sensitive << fail_node_;
   dont_initialize();
+  SC_METHOD(CutIdeal);
+  sensitive << cut_ideal_;
+  dont_initialize();
   cluster::Cluster& cluster = assembly.cluster();
   at_ns_ = plan.at_cycles * stack.fabric.router.clock_ns;
   const sc_core::sc_time at(at_ns_, sc_core::SC_NS);
   const topo::Topology& topology = *stack.topology;
   const bool node = plan.kind == FaultPlan::Kind::kNode;
-  // The cut cables, each by its end at the fault's node.
-  std::vector<topo::PortId> ports;
   for (topo::PortId p = 0; p < topology.PortCount(plan.node); ++p) {
     if ((node || p == plan.port) && topology.Neighbour(plan.node, p)) {
-      ports.push_back(p);
+      cut_ports_.push_back(p);
     }
   }
-  for (const topo::PortId port : ports) {
+  for (const topo::PortId port :
+       stack.tlm_links ? cut_ports_ : std::vector<topo::PortId>{}) {
     const auto far = topology.Neighbour(plan.node, port).value();
     for (const auto& [n, p] : {std::make_pair(plan.node, port),
                                std::make_pair(far.node, far.port)}) {
@@ -79,6 +76,8 @@ StackFailover::StackFailover(const sc_core::sc_module_name& name,
   }
   if (node) {
     fail_node_.notify(at);
+  } else if (!stack.tlm_links) {
+    cut_ideal_.notify(at);
   }
 
   std::vector<net::Router*> routers;
@@ -105,7 +104,39 @@ void StackFailover::FailNode() {
     }
   }
   disable_.notify(sc_core::SC_ZERO_TIME);
+  if (!stack_.tlm_links) {
+    for (const topo::PortId port : cut_ports_) {
+      const topo::PortRef far =
+          stack_.topology->Neighbour(plan_.node, port).value();
+      PortDown(far.node, far.port, IdealFlush());
+    }
+  }
   node_failed_(plan_.node);
+}
+
+// Both ends of the cut cable go down at once: no controller has to notice.
+void StackFailover::CutIdeal() {
+  const topo::PortRef far =
+      stack_.topology->Neighbour(plan_.node, plan_.port).value();
+  PortDown(plan_.node, plan_.port, IdealFlush());
+  PortDown(far.node, far.port, IdealFlush());
+}
+
+// Slots already granted the switch leave within SA + ST and a cycle.
+sc_core::sc_time StackFailover::IdealFlush() const {
+  const net::RouterConfig& router = stack_.fabric.router;
+  return sc_core::sc_time(router.clock_ns, sc_core::SC_NS) *
+         (router.sa_cycles + router.st_cycles + 1);
+}
+
+void StackFailover::PortDown(unsigned node, unsigned port,
+                             const sc_core::sc_time& flush) {
+  down_.emplace_back(node, port);
+  if (!detected_ns_) {
+    detected_ns_ = sc_core::sc_time_stamp().to_seconds() * 1e9;
+  }
+  assembly_.nodes()[node].router->SetPortDown(port, flush);
+  manager_->ReportLinkDown(node, port);
 }
 
 void StackFailover::OnLinkState(unsigned node, unsigned port,
@@ -122,14 +153,11 @@ void StackFailover::OnLinkState(unsigned node, unsigned port,
       std::find(down_.begin(), down_.end(), key) != down_.end()) {
     return;
   }
-  down_.push_back(key);
   if (!detected_ns_) {
     detected_ns_ = static_cast<double>(at_ps) / 1000.0;
   }
   // Slots already on their way in land within a microsecond (NET-7.1).
-  assembly_.nodes()[node].router->SetPortDown(
-      port, sc_core::sc_time(1, sc_core::SC_US));
-  manager_->ReportLinkDown(node, port);
+  PortDown(node, port, sc_core::sc_time(1, sc_core::SC_US));
   to_disable_.push_back(key);
   disable_.notify(sc_core::SC_ZERO_TIME);
 }
