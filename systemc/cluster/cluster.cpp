@@ -233,7 +233,8 @@ void Cluster::ConnectLogicalUnits() {
   for (size_t a = 0; a < cards; ++a) {
     for (size_t b = a + 1; b < cards; ++b) {
       const auto pair = transport::ConnectQps(
-          *nodes_[a]->transport(), *nodes_[b]->transport(), 1024, std::nullopt,
+          *nodes_[a]->transport(), *nodes_[b]->transport(),
+          config_.network.logical_pmtu, std::nullopt,
           config_.network.logical_timeout);
       if (!pair) {
         throw std::runtime_error("cannot connect the logical units of nodes " +

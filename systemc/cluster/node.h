@@ -59,7 +59,9 @@ struct NodeNetworkConfig {
   std::optional<transport::FlowControlConfig> flow_control;
   std::optional<logical::LogicalUnitConfig> logical;
   logical::CardMemoryConfig card_memory;
-  // The local ACK timeout code of the units' connections (TRN-7.4).
+  // The path MTU (TRN-6.1) and local ACK timeout code (TRN-7.4) of the
+  // units' connections.
+  uint32_t logical_pmtu = 1024;
   uint8_t logical_timeout = transport::QpAttributes{}.timeout;
 };
 

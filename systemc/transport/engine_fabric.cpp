@@ -1,4 +1,4 @@
-// EngineFabric: routers, engines and flow control per node, cabled.
+// EngineFabric: TRN-5.6's set-up agent and completion methods.
 // sc_spawn starts the completion methods (before any SystemC header).
 #define SC_INCLUDE_DYNAMIC_PROCESSES
 #include "systemc/transport/engine_fabric.h"
@@ -6,51 +6,7 @@
 #include <stdexcept>
 #include <utility>
 
-#include "systemc/network/cable_routers.h"
-
 namespace lq::transport {
-
-std::vector<EngineFabricNode> BuildEngineFabric(
-    const topo::Topology& topology,
-    std::shared_ptr<const topo::RoutingFunction> routing,
-    const EngineFabricConfig& config) {
-  const unsigned count = topology.EndpointCount();
-  if (count != topology.NodeCount()) {
-    throw std::invalid_argument(
-        "a fabric of transport engines needs a topology without switches, "
-        "not " +
-        topology.Describe());
-  }
-  std::vector<EngineFabricNode> nodes(count);
-  for (unsigned n = 0; n < count; ++n) {
-    net::RouterConfig router = config.router;
-    router.node = n;
-    router.network_ports = topology.PortCount(n);
-    router.routing = routing;
-    router.nodes = count;
-    const std::string id = std::to_string(n);
-    nodes[n].router =
-        std::make_unique<net::Router>(("router" + id).c_str(), router);
-    TransportEngineConfig engine = config.engine;
-    engine.node = n;
-    engine.interface.nodes = count;
-    engine.interface.faults = config.faults;
-    engine.interface.faults.seed = config.faults.seed * 64 + n;
-    nodes[n].engine =
-        std::make_unique<TransportEngine>(("engine" + id).c_str(), engine);
-    Connect(nodes[n].router->port(nodes[n].router->local_port()),
-            nodes[n].engine->network());
-    if (config.flow_control) {
-      FlowControlConfig flow = *config.flow_control;
-      flow.seed = flow.seed * 64 + n;
-      nodes[n].flow = std::make_unique<RouterFlowControl>(
-          ("flow" + id).c_str(), *nodes[n].router, flow);
-      nodes[n].flow->AttachInterface(nodes[n].engine->interface());
-    }
-  }
-  net::CableRouters(topology, nodes);
-  return nodes;
-}
 
 bool InitQps(TransportEngine& a, uint32_t qa, TransportEngine& b, uint32_t qb) {
   QpModify init;

@@ -1,9 +1,7 @@
-// EngineFabric: the transport layer's own study fabric (decision 0009's
-// ideal links): one router per node of a topology, joined port to port, a
-// transport engine at each local port, and PFC and ECN marking at every
-// router if asked. The builder leaves each engine's memory socket unbound:
-// the caller binds the memory the node's work requests name. Also
-// TRN-5.6's set-up agent, which connects QPs through the engines' API.
+// EngineFabric: the transport layer's part in a fabric of cards (built by
+// cluster::Cluster): each card's router, engine and flow-control settings
+// (EngineFabricConfig), the figures of the cards summed, and TRN-5.6's
+// set-up agent, which connects QPs through the engines' API.
 #pragma once
 
 #include <functional>
@@ -15,22 +13,12 @@
 
 #include "models/network/route_header.h"
 #include "models/roce/packet.h"
-#include "models/topology/routing.h"
-#include "models/topology/topology.h"
 #include "systemc/network/network_interface.h"
-#include "systemc/network/port_cap.h"
 #include "systemc/network/router.h"
 #include "systemc/transport/router_flow_control.h"
 #include "systemc/transport/transport_engine.h"
 
 namespace lq::transport {
-
-struct EngineFabricNode {
-  std::unique_ptr<net::Router> router;
-  std::unique_ptr<TransportEngine> engine;
-  std::unique_ptr<RouterFlowControl> flow;  // with a flow_control config
-  std::vector<std::unique_ptr<net::PortCap>> caps;  // ports with no cable
-};
 
 // `router` and `engine` are templates whose node, ports, routing and size
 // fields the builder fills in per node.
@@ -56,8 +44,8 @@ struct FabricFigures {
   uint64_t work_posted = 0, work_completed = 0, work_failed = 0;
 };
 
-// Sums the figures of `nodes` (EngineFabricNode, or anything with its
-// router, engine and flow members; a switch has no engine and may have no
+// Sums the figures of `nodes` (anything with router, engine and flow
+// members; a switch has no engine and may have no
 // flow control); `data_priority` is the TC whose pause time counts.
 template <typename Nodes>
 FabricFigures SumFigures(const Nodes& nodes, uint8_t data_priority) {
@@ -95,15 +83,6 @@ inline uint64_t LargestBufferedPacketBytes(uint32_t pmtu) {
   return roce::FrameSize(roce::Opcode::kWriteMiddle, pmtu) +
          net::kRouteHeaderBytes;
 }
-
-// One node per endpoint of `topology`, routed by `routing`, cabled as the
-// topology says; a port with no cable is capped (NET-1.5). Module names are
-// "router<N>", "engine<N>", "flow<N>". Throws std::invalid_argument for a
-// topology with switches: every node here carries an engine.
-std::vector<EngineFabricNode> BuildEngineFabric(
-    const topo::Topology& topology,
-    std::shared_ptr<const topo::RoutingFunction> routing,
-    const EngineFabricConfig& config);
 
 // TRN-5.6's agent, step 2: both QPs to INIT; false if either refuses.
 bool InitQps(TransportEngine& a, uint32_t qa, TransportEngine& b, uint32_t qb);

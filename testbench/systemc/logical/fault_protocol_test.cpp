@@ -11,7 +11,7 @@
 #include <systemc>
 #include <vector>
 
-#include "systemc/logical/logical_fabric.h"
+#include "systemc/cluster/logical_fabric.h"
 #include "testbench/systemc/common/sc_thread.h"
 #include "testbench/systemc/logical/fault_test_support.h"
 #include "testbench/systemc/logical/owner_firmware.h"
@@ -63,16 +63,17 @@ OwnerFirmware::Decide MapTo(uint16_t home, FaultStatus status) {
 // A 2x2 torus, `per_node` requesters on every unit, an owner firmware on
 // every node deciding with `decide`.
 struct Bench {
-  std::unique_ptr<LogicalFabric> fabric;
+  std::unique_ptr<cluster::LogicalFabric> fabric;
   std::vector<std::unique_ptr<Requester>> requesters;
   std::vector<std::unique_ptr<OwnerFirmware>> owners;
   unsigned per_node;
 
-  Bench(OwnerFirmware::Decide decide, const LogicalFabricConfig& config = {},
+  Bench(OwnerFirmware::Decide decide,
+        const cluster::LogicalFabricConfig& config = {},
         unsigned requesters_per_node = 1,
         sc_core::sc_time service = sc_core::sc_time(1, sc_core::SC_US))
       : per_node(requesters_per_node) {
-    fabric = BuildTorusFabric("2x2", config);
+    fabric = cluster::BuildTorusFabric("2x2", config);
     requesters = BindRequesters(*fabric, kNodes, per_node);
     for (unsigned n = 0; n < kNodes; ++n) {
       owners.push_back(
@@ -142,7 +143,7 @@ TEST(FaultProtocol, LOG_6_1_OwnerFaultsWithoutTheNetwork) {
 // an access to another page goes on meanwhile.
 TEST(FaultProtocol,
      LOG_6_1_And_LOG_6_6_LaterAccessesToThePageWaitBehindTheFirst) {
-  LogicalFabricConfig config;
+  cluster::LogicalFabricConfig config;
   Bench bench(MapTo(3, FaultStatus::kAllocated), config, 3,
               sc_core::sc_time(20, sc_core::SC_US));
   std::vector<std::string> order;
@@ -171,7 +172,7 @@ TEST(FaultProtocol,
 
 // LOG-6.1: with every held slot taken a faulting access waits for one.
 TEST(FaultProtocol, LOG_6_1_NoFreeSlotMeansTheFaultWaits) {
-  LogicalFabricConfig config;
+  cluster::LogicalFabricConfig config;
   config.unit.held_slots = 1;
   Bench bench(MapTo(2, FaultStatus::kAllocated), config, 2,
               sc_core::sc_time(10, sc_core::SC_US));
@@ -194,7 +195,7 @@ TEST(FaultProtocol, LOG_6_1_NoFreeSlotMeansTheFaultWaits) {
 // LOG-6.2: a full fault queue answers BUSY at once; the requester asks
 // again after log.busy_retry and completes.
 TEST(FaultProtocol, LOG_6_2_FullQueueAnswersBusyAndTheRequesterRetries) {
-  LogicalFabricConfig config;
+  cluster::LogicalFabricConfig config;
   config.unit.fault_queue_entries = 1;
   config.unit.busy_retry = sc_core::sc_time(5, sc_core::SC_US);
   Bench bench(MapTo(0, FaultStatus::kAllocated), config, 1,
@@ -276,7 +277,7 @@ TEST(FaultProtocol, LOG_6_5_AnswerWithABadPteIsAFaultError_fail) {
 // LOG-6.7: no answer within log.fault_timeout is a FAULT_ERROR; the answer
 // that comes later is discarded and counted, and installs nothing.
 TEST(FaultProtocol, LOG_6_7_TimeoutThenTheLateAnswerIsDiscarded_fail) {
-  LogicalFabricConfig config;
+  cluster::LogicalFabricConfig config;
   config.unit.fault_timeout = sc_core::sc_time(50, sc_core::SC_US);
   config.unit.held_slots = 1;  // the late answer finds its slot reused
   Bench bench(MapTo(2, FaultStatus::kAllocated), config, 1,
@@ -310,7 +311,7 @@ TEST(FaultProtocol, LOG_6_7_TimeoutThenTheLateAnswerIsDiscarded_fail) {
 // named serves the next access held behind, installs nothing and decides
 // nothing: the slot's FAULT_ID is not the one it was asked with.
 TEST(FaultProtocol, LOG_6_7_LateAnswerDoesNotServeTheNextFaultInItsSlot_fail) {
-  LogicalFabricConfig config;
+  cluster::LogicalFabricConfig config;
   config.unit.fault_timeout = sc_core::sc_time(50, sc_core::SC_US);
   config.unit.held_slots = 1;
   Bench bench(
@@ -364,7 +365,7 @@ TEST(FaultProtocol, LOG_6_7_MoreFaultsThanRetriesIsAFaultError_fail) {
 // LOG-6.7, LOG-6.12: a fault whose owner has died completes UNREACHABLE
 // once the transport gives up; faults to other owners go on.
 TEST(FaultProtocol, LOG_6_12_DeadOwnerIsUnreachableOthersContinue) {
-  LogicalFabricConfig config;
+  cluster::LogicalFabricConfig config;
   config.timeout = 1;  // 8.2 us per attempt
   Bench bench(MapTo(1, FaultStatus::kAllocated), config, 2);
   AccessStatus lost = AccessStatus::kOk;

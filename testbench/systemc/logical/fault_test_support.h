@@ -13,7 +13,7 @@
 #include <systemc>
 #include <vector>
 
-#include "systemc/logical/logical_fabric.h"
+#include "systemc/cluster/logical_fabric.h"
 #include "testbench/systemc/common/sc_thread.h"
 #include "testbench/systemc/logical/requester.h"
 
@@ -21,7 +21,7 @@ namespace lq::logical::testing {
 
 // `per_node` requesters bound to each unit of `fabric`, node by node.
 inline std::vector<std::unique_ptr<Requester>> BindRequesters(
-    LogicalFabric& fabric, unsigned nodes, unsigned per_node) {
+    cluster::LogicalFabric& fabric, unsigned nodes, unsigned per_node) {
   std::vector<std::unique_ptr<Requester>> requesters;
   for (unsigned n = 0; n < nodes; ++n) {
     for (unsigned r = 0; r < per_node; ++r) {

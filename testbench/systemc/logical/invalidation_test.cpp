@@ -11,7 +11,7 @@
 #include <systemc>
 #include <vector>
 
-#include "systemc/logical/logical_fabric.h"
+#include "systemc/cluster/logical_fabric.h"
 #include "testbench/systemc/common/sc_thread.h"
 #include "testbench/systemc/logical/fault_test_support.h"
 #include "testbench/systemc/logical/owner_firmware.h"
@@ -32,8 +32,8 @@ using testing::RunUntilDone;
 constexpr unsigned kNodes = 4;
 constexpr uint64_t kPage = 4096;
 
-LogicalFabricConfig SmallPages() {
-  LogicalFabricConfig config;
+cluster::LogicalFabricConfig SmallPages() {
+  cluster::LogicalFabricConfig config;
   config.unit.space.page_bytes = kPage;
   // With no owner firmware in most tests, an unanswered fault ends soon.
   config.unit.fault_timeout = sc_core::sc_time(10, sc_core::SC_US);
@@ -47,14 +47,14 @@ uint64_t PagedGa(uint64_t page, uint64_t offset = 0) {
 
 // A 2x2 torus with `per_node` requesters on every unit.
 struct Bench {
-  std::unique_ptr<LogicalFabric> fabric;
+  std::unique_ptr<cluster::LogicalFabric> fabric;
   std::vector<std::unique_ptr<Requester>> requesters;
   unsigned per_node;
 
-  explicit Bench(const LogicalFabricConfig& config = SmallPages(),
+  explicit Bench(const cluster::LogicalFabricConfig& config = SmallPages(),
                  unsigned requesters_per_node = 1)
       : per_node(requesters_per_node) {
-    fabric = BuildTorusFabric("2x2", config);
+    fabric = cluster::BuildTorusFabric("2x2", config);
     requesters = BindRequesters(*fabric, kNodes, per_node);
   }
   Requester& at(unsigned node, unsigned index = 0) {
@@ -158,7 +158,7 @@ TEST(Invalidation, LOG_6_8_AcknowledgementWaitsForAccessesInFlight_fail) {
 // LOG-6.8: an unacknowledged INVAL_REQ is sent again; the owner's firmware
 // still hears once. A sharer whose connection fails is reported instead.
 TEST(Invalidation, LOG_6_8_ResentUntilAcknowledgedAndADeadSharerReported) {
-  LogicalFabricConfig config = SmallPages();
+  cluster::LogicalFabricConfig config = SmallPages();
   config.unit.inval_retry = sc_core::sc_time(20, sc_core::SC_NS);
   config.timeout = 1;  // 8.2 us per transport attempt
   Bench bench(config);
@@ -197,7 +197,7 @@ TEST(Invalidation, LOG_6_8_ResentUntilAcknowledgedAndADeadSharerReported) {
 // than the last one begun before it ended.
 TEST(Invalidation, LOG_4_5_LOG_5_9_And_LOG_6_9_MigrationNeverReturnsStaleData) {
   constexpr unsigned kWrites = 150;
-  LogicalFabricConfig config = SmallPages();
+  cluster::LogicalFabricConfig config = SmallPages();
   config.unit.fault_timeout = sc_core::sc_time(10, sc_core::SC_MS);
   Bench bench(config, 2);
   LogicalUnit& owner_unit = bench.unit(0);

@@ -18,6 +18,7 @@
 
 #include "models/topology/routing_registry.h"
 #include "models/topology/topology_registry.h"
+#include "systemc/cluster/cluster.h"
 #include "systemc/transport/engine_fabric.h"
 #include "testbench/systemc/common/sc_thread.h"
 
@@ -78,8 +79,9 @@ class Endpoint : public sc_core::sc_module {
   transport::TransportEngine& engine_;
 };
 
+// Two cards on ideal links, each engine's memory an Endpoint.
 struct Bench {
-  std::vector<transport::EngineFabricNode> nodes;
+  std::unique_ptr<cluster::Cluster> cards;
   std::unique_ptr<Endpoint> a;
   std::unique_ptr<Endpoint> b;
   uint32_t qpn_a = 0;
@@ -88,15 +90,20 @@ struct Bench {
   Bench() {
     const auto topology =
         topo::CreateTopology("torus", {{"dims", "2"}}).value();
-    nodes = transport::BuildEngineFabric(
-        *topology, topo::CreateRouting("dor", topology, {}).value(),
-        transport::EngineFabricConfig{});
-    a = std::make_unique<Endpoint>("a", *nodes[0].engine);
-    b = std::make_unique<Endpoint>("b", *nodes[1].engine);
-    nodes[0].engine->memory.bind(a->dma);
-    nodes[1].engine->memory.bind(b->dma);
-    const auto pair = transport::ConnectQps(*nodes[0].engine, *nodes[1].engine,
-                                            1024, std::nullopt, 1);  // 8.2 us
+    cluster::ClusterConfig config;
+    config.boards = false;
+    config.routing = topo::CreateRouting("dor", topology, {}).value();
+    config.port.ideal = true;
+    config.network.transport = transport::TransportEngineConfig{};
+    cards = std::make_unique<cluster::Cluster>("cards", config, topology);
+    transport::TransportEngine& engine_a = *cards->node(0).transport();
+    transport::TransportEngine& engine_b = *cards->node(1).transport();
+    a = std::make_unique<Endpoint>("a", engine_a);
+    b = std::make_unique<Endpoint>("b", engine_b);
+    engine_a.memory.bind(a->dma);
+    engine_b.memory.bind(b->dma);
+    const auto pair = transport::ConnectQps(engine_a, engine_b, 1024,
+                                            std::nullopt, 1);  // 8.2 us
     qpn_a = pair->a;
     qpn_b = pair->b;
     EXPECT_TRUE(a->messenger.AddPeer(1, qpn_a));
@@ -144,7 +151,8 @@ TEST(LogMessenger, LOG_6_10_WhatDoesNotParseIsCountedAndDropped_fail) {
     transport::SendWr wr;
     wr.wr_id = 1;  // not one of the messenger's work requests
     wr.length = static_cast<uint32_t>(bad.size());
-    ASSERT_TRUE(bench.nodes[0].engine->PostSend(bench.qpn_a, wr, 0).ok());
+    ASSERT_TRUE(
+        bench.cards->node(0).transport()->PostSend(bench.qpn_a, wr, 0).ok());
     EXPECT_TRUE(bench.a->messenger.Send(1, FrameAllocRequest{2}));
     sc_core::wait(sc_core::sc_time(100, sc_core::SC_US));
   });
@@ -160,7 +168,7 @@ TEST(LogMessenger, LOG_6_10_WhatDoesNotParseIsCountedAndDropped_fail) {
 TEST(LogMessenger, LOG_6_12_AFailedConnectionIsReportedAsThePeerLost) {
   Bench bench;
   ::lq::testing::ScThread thread("test", [&] {
-    bench.nodes[1].engine->interface().Fail();
+    bench.cards->node(1).transport()->interface().Fail();
     EXPECT_TRUE(bench.a->messenger.Send(1, FrameFree{4}))
         << "posted: the loss shows later";
     sc_core::wait(sc_core::sc_time(1, sc_core::SC_MS));

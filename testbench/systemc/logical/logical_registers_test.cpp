@@ -16,8 +16,8 @@
 #include <vector>
 
 #include "generated/cpp/logical_regs.h"
+#include "systemc/cluster/logical_fabric.h"
 #include "systemc/common/bus_amo_extension.h"
-#include "systemc/logical/logical_fabric.h"
 #include "testbench/systemc/common/csr_master.h"
 #include "testbench/systemc/common/sc_thread.h"
 #include "testbench/systemc/logical/fault_test_support.h"
@@ -46,13 +46,14 @@ uint64_t PagedGa(uint16_t owner, uint64_t page) {
 
 // Registers and a CSR master on every node.
 struct Bench {
-  std::unique_ptr<LogicalFabric> fabric;
+  std::unique_ptr<cluster::LogicalFabric> fabric;
   std::vector<std::unique_ptr<Requester>> requesters;
   std::vector<std::unique_ptr<LogicalRegisters>> registers;
   std::vector<std::unique_ptr<CsrMaster>> csr;
 
-  explicit Bench(const LogicalFabricConfig& config = LogicalFabricConfig{})
-      : fabric(BuildTorusFabric("2x2", config)),
+  explicit Bench(const cluster::LogicalFabricConfig& config =
+                     cluster::LogicalFabricConfig{})
+      : fabric(cluster::BuildTorusFabric("2x2", config)),
         requesters(BindRequesters(*fabric, kNodes, 1)) {
     for (unsigned n = 0; n < kNodes; ++n) {
       const std::string id = std::to_string(n);
@@ -348,7 +349,7 @@ TEST(LogicalRegisters, LOG_6_13_TheCopyEngineMovesPagesBetweenHomes) {
 // LOG-6.13's refusals change nothing; a copy whose destination's node has
 // died ends UNREACHABLE once the transport gives up, with nothing counted.
 TEST(LogicalRegisters, LOG_6_13_RefusedAndFailedCopies_fail) {
-  LogicalFabricConfig config;
+  cluster::LogicalFabricConfig config;
   config.timeout = 1;  // 8.2 us per attempt
   Bench bench(config);
   const uint64_t direct = AddressSpace{}.direct_bytes;

@@ -12,7 +12,7 @@
 #include <systemc>
 #include <vector>
 
-#include "systemc/logical/logical_fabric.h"
+#include "systemc/cluster/logical_fabric.h"
 #include "testbench/systemc/common/sc_thread.h"
 #include "testbench/systemc/logical/requester.h"
 
@@ -26,12 +26,12 @@ constexpr unsigned kNodes = 4;
 
 // A 2x2 torus with a requester on every node's unit.
 struct Bench {
-  std::unique_ptr<LogicalFabric> fabric;
+  std::unique_ptr<cluster::LogicalFabric> fabric;
   std::vector<std::unique_ptr<Requester>> requesters;
 
   explicit Bench(unsigned requesters_per_node = 1,
-                 const LogicalFabricConfig& config = {}) {
-    fabric = BuildTorusFabric("2x2", config);
+                 const cluster::LogicalFabricConfig& config = {}) {
+    fabric = cluster::BuildTorusFabric("2x2", config);
     for (unsigned n = 0; n < kNodes; ++n) {
       for (unsigned r = 0; r < requesters_per_node; ++r) {
         requesters.push_back(std::make_unique<Requester>(
@@ -358,7 +358,7 @@ TEST(LogicalUnit, LOG_2_6_And_LOG_3_1_BadAccessesAreRefusedAndSendNothing) {
 // With no owner firmware to answer, faults end at log.fault_timeout
 // (fault_protocol_test.cpp has the protocol).
 TEST(LogicalUnit, LOG_5_4_PagedAccessesGoWhereTheirPteSays) {
-  LogicalFabricConfig config;
+  cluster::LogicalFabricConfig config;
   config.unit.fault_timeout = sc_core::sc_time(20, sc_core::SC_US);
   Bench bench(1, config);
   const AddressSpace space = [] {
@@ -403,7 +403,7 @@ TEST(LogicalUnit, LOG_5_4_PagedAccessesGoWhereTheirPteSays) {
 // LOG-6.12: a home that dies leaves accesses to it UNREACHABLE once the
 // transport gives up, each completing once; accesses to other homes go on.
 TEST(LogicalUnit, LOG_6_12_DeadHomeIsUnreachableOthersContinue) {
-  LogicalFabricConfig config;
+  cluster::LogicalFabricConfig config;
   config.timeout = 1;  // 8.2 us per attempt
   Bench bench(2, config);
   unsigned others_ok = 0;

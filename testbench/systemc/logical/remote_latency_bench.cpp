@@ -28,7 +28,7 @@
 #include "models/topology/routing_registry.h"
 #include "models/topology/topology_registry.h"
 #include "systemc/app/run_report.h"
-#include "systemc/logical/logical_fabric.h"
+#include "systemc/cluster/logical_fabric.h"
 #include "systemc/logical/workload_engine.h"
 #include "testbench/systemc/common/sc_thread.h"
 #include "testbench/systemc/logical/owner_firmware.h"
@@ -57,12 +57,12 @@ int Run(const Options& options) {
   const std::shared_ptr<const topo::RoutingFunction> routing =
       topo::CreateRouting("dor", topology, {}).value();
   const phy::LinkProfile profile = phy::FindLinkProfile("pcie6").value();
-  LogicalFabricConfig config;
+  cluster::LogicalFabricConfig config;
   config.fabric.router.clock_ns =
       static_cast<double>(phy::FlitTimePs(profile, profile.max_lanes)) / 1000;
   config.fabric.engine.interface.clock_ns = config.fabric.router.clock_ns;
   const auto wall = std::chrono::steady_clock::now();
-  LogicalFabric fabric(*topology, routing, config);
+  cluster::LogicalFabric fabric(topology, routing, config);
   const double build_s =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall)
           .count();

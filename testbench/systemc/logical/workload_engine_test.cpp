@@ -12,7 +12,7 @@
 #include <systemc>
 #include <vector>
 
-#include "systemc/logical/logical_fabric.h"
+#include "systemc/cluster/logical_fabric.h"
 
 namespace lq::logical {
 namespace {
@@ -28,11 +28,11 @@ double Mean(const std::vector<double>& values) {
 // A 2x2 torus of logical units with a workload engine on each, 3 streams
 // of 40 accesses, 30 % local, within the first 4 KiB of each memory.
 struct Bench {
-  std::unique_ptr<LogicalFabric> fabric;
+  std::unique_ptr<cluster::LogicalFabric> fabric;
   std::vector<std::unique_ptr<WorkloadEngine>> engines;
 
   Bench(double loads, double stores) {
-    fabric = BuildTorusFabric("2x2");
+    fabric = cluster::BuildTorusFabric("2x2");
     for (unsigned n = 0; n < kNodes; ++n) {
       WorkloadConfig config;
       config.node = static_cast<uint16_t>(n);

@@ -9,10 +9,10 @@
 #include <vector>
 
 #include "models/topology/topology.h"
-#include "systemc/network/cable_routers.h"
 #include "systemc/network/network_interface.h"
 #include "systemc/network/port_cap.h"
 #include "systemc/network/router.h"
+#include "testbench/systemc/network/cable_routers.h"
 
 namespace lq::net {
 

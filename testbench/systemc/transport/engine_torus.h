@@ -1,5 +1,6 @@
-// A test fabric for transport engines: a torus built by BuildEngineFabric,
-// each node with a memory the test can read and write.
+// A test fabric for transport engines: a torus of the stack's cards on
+// ideal links (cluster::Cluster), each node with a memory the test can read
+// and write.
 #pragma once
 
 #include <tlm_utils/simple_target_socket.h>
@@ -16,6 +17,7 @@
 #include "models/roce/pfc.h"
 #include "models/topology/routing_registry.h"
 #include "models/topology/topology_registry.h"
+#include "systemc/cluster/cluster.h"
 #include "systemc/network/router.h"
 #include "systemc/transport/engine_fabric.h"
 #include "systemc/transport/node_memories.h"
@@ -52,10 +54,11 @@ class TestMemory : public sc_core::sc_module {
 };
 
 struct EngineNode {
-  std::unique_ptr<net::Router> router;
-  std::unique_ptr<TransportEngine> engine;
+  std::shared_ptr<cluster::Cluster> cards;  // every node's, kept alive
+  net::Router* router = nullptr;
+  TransportEngine* engine = nullptr;
   std::unique_ptr<TestMemory> memory;
-  std::unique_ptr<RouterFlowControl> flow;  // with TorusOptions::flow_control
+  RouterFlowControl* flow = nullptr;  // with TorusOptions::flow_control
   uint32_t rkey = 0;  // of a region of the whole memory, every right
 };
 
@@ -66,21 +69,30 @@ struct TorusOptions : EngineFabricConfig {
 };
 
 // A torus of routers with ring sizes `dims` ("4", "4x8x8") and dor, with an
-// engine and a memory at each node, joined port to port (no link latency),
-// and flow control if asked (BuildEngineFabric). Each node registers its
-// whole memory for remote access (TRN-6.14) under EngineNode::rkey.
+// engine and a memory at each node, joined port to port (ideal links, no
+// latency), and flow control if asked. Each node registers its whole
+// memory for remote access (TRN-6.14) under EngineNode::rkey.
 inline std::vector<EngineNode> BuildTorus(const std::string& dims,
                                           const TorusOptions& options) {
   auto topology = topo::CreateTopology("torus", {{"dims", dims}}).value();
-  std::shared_ptr<const topo::RoutingFunction> routing =
-      topo::CreateRouting("dor", topology, {}).value();
-  std::vector<EngineFabricNode> fabric =
-      BuildEngineFabric(*topology, routing, options);
-  std::vector<EngineNode> nodes(fabric.size());
-  for (size_t n = 0; n < fabric.size(); ++n) {
-    nodes[n].router = std::move(fabric[n].router);
-    nodes[n].engine = std::move(fabric[n].engine);
-    nodes[n].flow = std::move(fabric[n].flow);
+  cluster::ClusterConfig config;
+  config.boards = false;
+  config.routing = topo::CreateRouting("dor", topology, {}).value();
+  config.port.ideal = true;
+  config.network.router = options.router;
+  config.network.interface = options.engine.interface;
+  config.network.interface.faults = options.faults;
+  config.network.transport = options.engine;
+  config.network.flow_control = options.flow_control;
+  const auto cards = std::make_shared<cluster::Cluster>(
+      sc_core::sc_gen_unique_name("torus"), config, topology);
+  std::vector<EngineNode> nodes(cards->node_count());
+  for (size_t n = 0; n < nodes.size(); ++n) {
+    cluster::Node& card = cards->node(static_cast<unsigned>(n));
+    nodes[n].cards = cards;
+    nodes[n].router = card.router();
+    nodes[n].engine = card.transport();
+    nodes[n].flow = card.flow_control();
     nodes[n].memory = std::make_unique<TestMemory>(
         ("memory" + std::to_string(n)).c_str(), options.memory_bytes);
     nodes[n].engine->memory.bind(nodes[n].memory->socket);
@@ -94,7 +106,7 @@ inline std::vector<EngineNode> BuildTorus(const std::string& dims,
 inline std::vector<TransportEngine*> Engines(std::vector<EngineNode>& nodes) {
   std::vector<TransportEngine*> engines;
   for (EngineNode& node : nodes) {
-    engines.push_back(node.engine.get());
+    engines.push_back(node.engine);
   }
   return engines;
 }

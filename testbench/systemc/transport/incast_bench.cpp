@@ -74,7 +74,7 @@ Outcome RunOne(const Setup& setup) {
   std::vector<TransportEngine*> engines;
   std::vector<uint32_t> rkeys;
   for (EngineNode& node : nodes) {
-    engines.push_back(node.engine.get());
+    engines.push_back(node.engine);
     rkeys.push_back(node.rkey);
   }
   IncastConfig incast;

@@ -74,7 +74,7 @@ TEST(TransportLinkCut, TRN_7_3_and_NET_7_7_TransfersSurviveALinkCut) {
   std::vector<net::Router*> routers;
   std::vector<net::NetworkInterface*> interfaces;
   for (EngineNode& node : nodes) {
-    routers.push_back(node.router.get());
+    routers.push_back(node.router);
     interfaces.push_back(&node.engine->interface());
   }
   net::FabricManagerConfig fm;

@@ -1,5 +1,6 @@
-// Routers joined port to port, with no link between them: how the studies
-// that leave links out (decision 0009) cable a topology.
+// Routers joined port to port, with no link between them, for the router
+// tests that build their own nodes (RouterNode); every run of the product
+// is cabled by cluster::Cluster.
 #pragma once
 
 #include <memory>
