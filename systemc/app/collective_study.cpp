@@ -70,7 +70,9 @@ void Print(const std::string& scenario, uint64_t seed,
       "lqemu run: %s (seed %llu): %s on the stack, %u cards, %s links\n",
       scenario.c_str(), static_cast<unsigned long long>(seed), s.name.c_str(),
       plan.stack.topology->EndpointCount(),
-      plan.stack.tlm_links ? "tlm (link controllers and PHYs)" : "ideal");
+      (plan.stack.tlm_links ? "tlm (" + LinkLayerLabel(plan.stack) + ")"
+                            : std::string("ideal"))
+          .c_str());
   if (o.done_ns > 0) {
     std::printf(
         "  collective %s of %llu B per node over %u nodes: %zu RDMA WRITEs "
@@ -147,7 +149,7 @@ std::optional<std::string> CheckStackCollective(const ParamSet& params,
 
 int RunStackCollective(const ParamSet& params, const RunOptions& options) {
   CollectivePlan plan = Plan(params).value();  // checked when loaded
-  StackAssembly assembly(plan.stack, params);
+  StackAssembly assembly(plan.stack, params, {}, options.vcd_file);
   const std::vector<NodeParts> cards = assembly.cards();
   CardMemories memories;
   transport::CollectiveWorkloadConfig config;

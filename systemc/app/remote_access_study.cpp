@@ -18,6 +18,7 @@
 #include "systemc/app/rtl_ports.h"
 #include "systemc/app/run_report.h"
 #include "systemc/app/scenario_schema.h"
+#include "systemc/app/stack_assembly.h"
 #include "systemc/cluster/remote_access.h"
 
 namespace lq::app {
@@ -352,10 +353,12 @@ std::optional<std::string> CheckRunWaveforms(const ParamSet& params,
         ports.insert(port);
       }
     }
+  } else if (const auto stack = PlanStack(params)) {
+    ports = stack->rtl_ports;
   }
   auto error = CheckRtlWaveforms(ports, vcd_path);
   if (error && ports.empty()) {
-    *error += " (run.study stack, workload.name remote_access)";
+    *error += " (run.study stack, link.fidelity tlm)";
   }
   return error;
 }

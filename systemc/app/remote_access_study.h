@@ -30,7 +30,8 @@ void UseRemoteAccessKeys(const ParamSet& params, KeyUsage& usage);
 std::optional<std::string> ValidateRemoteAccessStudy(const ParamSet& params);
 
 // Whether `--vcd vcd_path` can write a waveform for every port of the
-// run's link.rtl_ports, and there is one; returns why not.
+// run's link.rtl_ports (boards, or the stack's cards), and there is one;
+// returns why not.
 std::optional<std::string> CheckRunWaveforms(const ParamSet& params,
                                              const std::string& vcd_path);
 

@@ -30,9 +30,9 @@ std::vector<ParamSpec> RtlPortParamSpecs() {
   return {
       {"link.rtl_ports",
        "link controllers that are the Verilated RTL instead of the TL model "
-       "(boards: workload.name remote_access, lqemu board): NODE (all its "
-       "ports) or NODE:PORT, comma-separated; every port then trains at the "
-       "RTL build's LTSSM time scale, 1e-4",
+       "(link.fidelity tlm, or lqemu board): NODE (all its ports) or "
+       "NODE:PORT, comma-separated; every port then trains at the RTL "
+       "build's LTSSM time scale, 1e-4",
        "",
        "",
        ParamType::kText,

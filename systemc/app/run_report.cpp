@@ -123,8 +123,9 @@ void PrintReport(const RunReport& report, std::FILE* out) {
                "per link), %s\n",
                report.nodes, report.links, report.profile.c_str(),
                report.link_payload_gbps,
-               report.tlm_links ? "tlm links (link controllers and PHYs)"
-                                : "ideal links");
+               report.tlm_links
+                   ? ("tlm links (" + report.link_layer + ")").c_str()
+                   : "ideal links");
   std::fprintf(out, "  time       %.1f ns simulated in %.2f s wall\n",
                report.sim_time_ns, report.wall_time_s);
   std::fprintf(out,

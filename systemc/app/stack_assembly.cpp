@@ -24,6 +24,15 @@ Result<StackPlan> PlanStack(const ParamSet& params) {
   }
   plan.topology = routed->topology;
   plan.tlm_links = params.Text("link.fidelity") == "tlm";
+  if (plan.tlm_links) {
+    auto rtl = ScenarioRtlPorts(
+        params, plan.topology->NodeCount(),
+        [&plan](uint32_t node) { return plan.topology->PortCount(node); });
+    if (!rtl) {
+      return rtl.error();
+    }
+    plan.rtl_ports = std::move(rtl).value();
+  }
   plan.profile = phy::FindLinkProfile(params.Text("link.profile")).value();
   // One link's payload rate at full width: TRN-8.8's G, TRN-10.1's R.
   const double goodput_bps =
@@ -59,6 +68,16 @@ Result<StackPlan> PlanStack(const ParamSet& params) {
   return plan;
 }
 
+std::string LinkLayerLabel(const StackPlan& plan) {
+  std::string label = "link controllers and PHYs";
+  if (!plan.rtl_ports.empty()) {
+    const size_t rtl = plan.rtl_ports.size();
+    label += ", " + std::to_string(rtl) +
+             (rtl == 1 ? " controller" : " controllers") + " in Verilated RTL";
+  }
+  return label;
+}
+
 void UseStackKeys(const ParamSet& params, KeyUsage& usage) {
   usage.Use({"link.profile", "transport.cc", "transport.pmtu", "transport.drop",
              "sim.watchdog_cycles"});
@@ -66,10 +85,18 @@ void UseStackKeys(const ParamSet& params, KeyUsage& usage) {
   UseCongestionKeys(params.Text("transport.cc"), usage);
   usage.UseIf(params.Text("link.fidelity") == "tlm", {"link.ber"},
               "link.fidelity is ideal: ideal links have no bit errors");
+  if (params.Text("link.fidelity") == "tlm") {
+    UseRtlPortKeys(params, usage);
+  } else {
+    usage.UseIf(false, {"link.rtl_ports"},
+                "link.fidelity is ideal: ideal links have no link "
+                "controllers to run as RTL");
+  }
 }
 
 StackAssembly::StackAssembly(const StackPlan& plan, const ParamSet& params,
-                             LinkStateHandler on_link_state)
+                             LinkStateHandler on_link_state,
+                             const std::string& vcd_path)
     : plan_(plan),
       deadlock_window_(
           static_cast<double>(params.Integer("sim.watchdog_cycles")) *
@@ -85,6 +112,12 @@ StackAssembly::StackAssembly(const StackPlan& plan, const ParamSet& params,
   config.port.controller.profile = plan.profile;
   config.port.controller.start_trained = true;  // no firmware: DLL-6.12
   config.port.ideal = !plan.tlm_links;
+  if (!plan.rtl_ports.empty()) {
+    // The Verilated controller trains; so must its partners, at its time
+    // scale.
+    config.port.controller.start_trained = false;
+    PlaceRtlPorts(plan.rtl_ports, params, vcd_path, config);
+  }
   config.network.router = plan.fabric.router;
   config.network.interface = plan.fabric.engine.interface;
   config.network.interface.faults = plan.fabric.faults;

@@ -14,6 +14,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -24,6 +25,7 @@
 #include "models/topology/topology.h"
 #include "systemc/app/key_usage.h"
 #include "systemc/app/progress_meter.h"
+#include "systemc/app/rtl_ports.h"
 #include "systemc/app/run_report.h"
 #include "systemc/board/memory.h"
 #include "systemc/cluster/cluster.h"
@@ -41,6 +43,8 @@ struct StackPlan {
   std::shared_ptr<const topo::Topology> topology;
   phy::LinkProfile profile;
   bool tlm_links = false;  // link.fidelity tlm: link controllers and PHYs
+  // link.rtl_ports: the controllers that are the Verilated RTL (tlm links).
+  std::set<NodePort> rtl_ports;
   transport::EngineFabricConfig fabric;
   uint32_t pmtu = 4096;
   std::string congestion;       // transport.cc
@@ -49,8 +53,13 @@ struct StackPlan {
 };
 
 // The plan, or why the keys name cards the stack cannot build: a PMTU
-// TRN-6.1 does not allow, PFC thresholds that do not fit TRN-8.9.
+// TRN-6.1 does not allow, PFC thresholds that do not fit TRN-8.9, RTL
+// ports this build or link.profile cannot have.
 Result<StackPlan> PlanStack(const ParamSet& params);
+
+// What a tlm run's links are, for its report: "link controllers and PHYs",
+// and how many controllers are the Verilated RTL.
+std::string LinkLayerLabel(const StackPlan& plan);
 
 // The keys PlanStack and the builder read.
 void UseStackKeys(const ParamSet& params, KeyUsage& usage);
@@ -70,8 +79,11 @@ class StackAssembly {
   using LinkStateHandler = std::function<void(
       unsigned node, unsigned port, link::LtssmState state, uint64_t at_ps)>;
 
+  // Each RTL port writes its waveform to `vcd_path` (RtlPortVcdPath) if
+  // one is given.
   StackAssembly(const StackPlan& plan, const ParamSet& params,
-                LinkStateHandler on_link_state = {});
+                LinkStateHandler on_link_state = {},
+                const std::string& vcd_path = "");
 
   // Every node, by node: the cards (endpoints, 0..E-1) and then any
   // switches, whose engine is nullptr.

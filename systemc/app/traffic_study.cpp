@@ -139,13 +139,15 @@ int RunTrafficStudy(const ParamSet& params, const RunOptions& options) {
   const auto pattern =
       ScenarioTrafficPattern(params, plan.topology->EndpointCount()).value();
   std::unique_ptr<StackFailover> failover;  // with a fault
-  StackAssembly assembly(plan, params,
-                         [&failover](unsigned node, unsigned port,
-                                     link::LtssmState state, uint64_t at_ps) {
-                           if (failover) {
-                             failover->OnLinkState(node, port, state, at_ps);
-                           }
-                         });
+  StackAssembly assembly(
+      plan, params,
+      [&failover](unsigned node, unsigned port, link::LtssmState state,
+                  uint64_t at_ps) {
+        if (failover) {
+          failover->OnLinkState(node, port, state, at_ps);
+        }
+      },
+      options.vcd_file);
   const std::vector<NodeParts> cards = assembly.cards();
 
   CardMemories memories;
@@ -194,6 +196,7 @@ int RunTrafficStudy(const ParamSet& params, const RunOptions& options) {
   report.links = static_cast<int>(plan.topology->CableCount());
   report.profile = plan.profile.name;
   report.tlm_links = plan.tlm_links;
+  report.link_layer = LinkLayerLabel(plan);
   report.link_payload_gbps =
       phy::PayloadGoodputGbps(plan.profile, plan.profile.max_lanes);
   report.expected = workload.messages();

@@ -110,7 +110,9 @@ void Print(const std::string& scenario, uint64_t seed, const StudyPlan& plan,
       "lqemu run: %s (seed %llu): transport study, %u nodes, %s links\n",
       scenario.c_str(), static_cast<unsigned long long>(seed),
       plan.stack.topology->EndpointCount(),
-      plan.stack.tlm_links ? "tlm (link controllers and PHYs)" : "ideal");
+      (plan.stack.tlm_links ? "tlm (" + LinkLayerLabel(plan.stack) + ")"
+                            : std::string("ideal"))
+          .c_str());
   std::printf(
       "  incast: %u senders x %llu KiB to node 0, %u background pairs x %u "
       "flows; cc %s, marking %s, PMTU %u\n",
@@ -252,7 +254,7 @@ std::optional<std::string> ValidateTransportStudy(const ParamSet& params) {
 int RunTransportStudy(const ParamSet& params, const RunOptions& options) {
   StudyPlan plan = Plan(params).value();  // checked when loaded
   PauseLog pauses;  // outlives the routers that report to it
-  StackAssembly assembly(plan.stack, params);
+  StackAssembly assembly(plan.stack, params, {}, options.vcd_file);
   const std::vector<NodeParts> cards = assembly.cards();
   pauses.Attach(assembly.nodes());
   // Each node's memory: the senders' source bytes at 0, and room for what

@@ -428,9 +428,9 @@ def bad_input_exits_2(lqemu, work, scenarios):
           "link.rtl_ports=0:1,0"], "port 1 of node 0 is named twice"),
         (["run", *ONE, "--set", "workload.name=remote_access", "--set",
           "link.rtl_ports=0", "--set", "link.profile=ib"], "built for link.profile pcie6"),
-        (["run", *ONE, "--set", "link.rtl_ports=0"],
-         "link.rtl_ports: run.study stack with workload.name traffic does not read it; "
-         "run.study stack with workload.name remote_access would"),
+        (["run", *ONE, "--set", "link.fidelity=ideal", "--set", "link.rtl_ports=0"],
+         "link.rtl_ports: run.study stack with workload.name traffic does not read it: "
+         "link.fidelity is ideal: ideal links have no link controllers to run as RTL"),
         (["run", *ONE, "--set", "workload.name=remote_access", "--vcd",
           str(work / "t.json")], "--vcd: only link controllers at RTL fidelity"),
         (["run", *ONE, "--set", "workload.name=remote_access", "--set",
@@ -752,6 +752,29 @@ def remote_access_boots_each_nodes_firmware(lqemu, work, _):
     expect("7 of 8 boards trained their links" in result.stdout, result.stdout)
     greetings = re.findall(r"Hello from node (\d+)", trace.read_text())
     expect(greetings == ["2"], "only node 2 boots hello.elf: %s" % greetings)
+
+
+def rtl_ports_carry_the_stacks_traffic(lqemu, work, _):
+    """link.rtl_ports on the stack's cards (tlm links): node 0's six ports
+    are the Verilated controller, every other port trains with them, and
+    traffic and a collective through the transport complete; the report
+    names the RTL controllers and the link counters include theirs."""
+    path = work / "traffic.json"
+    result = run(lqemu, "run", "--stats", str(path), *SMALL,
+                 "--set", "topology.dims=2x2x2", "--set", "link.rtl_ports=0")
+    expect(result.returncode == 0, "traffic: " + result.stderr)
+    expect("tlm links (link controllers and PHYs, 6 controllers in Verilated RTL)"
+           in result.stdout, result.stdout)
+    stats = json.loads(path.read_text())
+    integrity = stats["integrity"]
+    expect(integrity["sent"] == 8 * 40 and integrity["delivered"] == integrity["sent"]
+           and integrity["lost"] == 0, "traffic: %s" % integrity)
+    expect(stats["link"]["flits"] > 0, "link counters: %s" % stats["link"])
+    result = run(lqemu, "run", *ONE, "--set", "topology.dims=2x2x2",
+                 "--set", "workload.name=alltoall", "--set", "collective.bytes=4096",
+                 "--set", "link.rtl_ports=3:1")
+    expect(result.returncode == 0 and "1 controller in Verilated RTL" in result.stdout
+           and "lost 0" in result.stdout, result.stdout + result.stderr)
 
 
 def rtl_ports_run_the_verilated_controller(lqemu, work, _):
