@@ -53,7 +53,7 @@ struct RunReport {
   int links = 0;  // Bidirectional links.
   std::string profile;
   bool tlm_links = false;
-  std::string link_layer;  // with tlm links: LinkLayerLabel
+  std::string link_layer;   // with tlm links: LinkLayerLabel
   double minimal_hops = 0;  // Mean shortest-path hops over all node pairs.
   double mean_hops = 0;     // Of the packets the routers ejected (NET-2.6).
   double link_payload_gbps = 0;
