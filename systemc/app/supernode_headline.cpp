@@ -209,7 +209,7 @@ HeadlineRow HopsRow(const Phases& phases) {
   return Measured(claim, "hops", {on_torus, on_tree, fewer},
                   Format("torus %.2f, fat-tree %.2f mean hops: %.0f %% fewer "
                          "(uniform traffic, 256 nodes; a network-only "
-                         "comparison: the stack cables no switches)",
+                         "comparison: hops are the routing's alone)",
                          on_torus, on_tree, fewer),
                   fewer >= 40);
 }

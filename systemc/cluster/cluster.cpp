@@ -225,7 +225,7 @@ void Cluster::CableIdealPort(topo::NodeId id, topo::PortId port,
 }
 
 // LOG-3.7: one RC connection per pair of cards, set up out of band by the
-// cluster's builder (TRN-5.6), as the study fabric does (decision 0016).
+// cluster's builder (TRN-5.6, decision 0016).
 void Cluster::ConnectLogicalUnits() {
   const auto cards = static_cast<size_t>(std::count_if(
       nodes_.begin(), nodes_.end(),
