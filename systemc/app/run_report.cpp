@@ -118,14 +118,17 @@ void PrintReport(const RunReport& report, std::FILE* out) {
   const auto& o = report.outcome;
   std::fprintf(out, "lqemu run: %s (seed %llu)\n", report.scenario.c_str(),
                static_cast<unsigned long long>(report.seed));
-  std::fprintf(out,
-               "  fabric     %d cards, %d links, profile %s (%.1f Gb/s payload "
-               "per link), %s\n",
-               report.nodes, report.links, report.profile.c_str(),
-               report.link_payload_gbps,
-               report.tlm_links
-                   ? ("tlm links (" + report.link_layer + ")").c_str()
-                   : "ideal links");
+  const std::string switches =
+      report.switches > 0 ? ", " + std::to_string(report.switches) + " switches"
+                          : "";
+  std::fprintf(
+      out,
+      "  fabric     %d cards%s, %d links, profile %s (%.1f Gb/s payload "
+      "per link), %s\n",
+      report.nodes, switches.c_str(), report.links, report.profile.c_str(),
+      report.link_payload_gbps,
+      report.tlm_links ? ("tlm links (" + report.link_layer + ")").c_str()
+                       : "ideal links");
   std::fprintf(out, "  time       %.1f ns simulated in %.2f s wall\n",
                report.sim_time_ns, report.wall_time_s);
   std::fprintf(out,

@@ -49,8 +49,9 @@ struct RunReport {
   std::vector<std::pair<std::string, std::string>> values;  // Every key.
   double sim_time_ns = 0;  // When the last message was delivered.
   double wall_time_s = 0;
-  int nodes = 0;
-  int links = 0;  // Bidirectional links.
+  int nodes = 0;     // cards (endpoints)
+  int switches = 0;  // routers without a card
+  int links = 0;     // Bidirectional links.
   std::string profile;
   bool tlm_links = false;
   std::string link_layer;   // with tlm links: LinkLayerLabel

@@ -193,6 +193,8 @@ int RunTrafficStudy(const ParamSet& params, const RunOptions& options) {
   report.values = params.Values();
   report.wall_time_s = wall_s;
   report.nodes = static_cast<int>(plan.topology->EndpointCount());
+  report.switches = static_cast<int>(plan.topology->NodeCount() -
+                                     plan.topology->EndpointCount());
   report.links = static_cast<int>(plan.topology->CableCount());
   report.profile = plan.profile.name;
   report.tlm_links = plan.tlm_links;

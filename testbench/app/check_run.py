@@ -303,6 +303,10 @@ def NET_1_stack_runs_on_a_fat_tree(lqemu, work, _):
                and integrity["delivered"] == integrity["sent"]
                and integrity["lost"] == 0,
                "traffic over %s links: %s" % (fidelity, integrity))
+    result = run(lqemu, "run", *SMALL, *tree)
+    expect(result.returncode == 0
+           and "fabric     16 cards, 20 switches, 48 links" in result.stdout,
+           "the fabric line counts the switches: " + result.stdout + result.stderr)
     path = work / "incast.json"
     result = run(lqemu, "run", "--quiet", "--stats", str(path), *ONE, *tree,
                  "--set", "workload.name=incast", "--set", "link.fidelity=ideal",
