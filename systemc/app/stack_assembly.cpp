@@ -125,7 +125,7 @@ StackAssembly::StackAssembly(const StackPlan& plan, const ParamSet& params,
   config.network.flow_control = plan.fabric.flow_control;
   if (on_link_state) {
     std::map<std::string, unsigned> index;  // the cluster names its nodes
-    for (unsigned n = 0; n < plan.topology->EndpointCount(); ++n) {
+    for (unsigned n = 0; n < plan.topology->NodeCount(); ++n) {
       index[plan.topology->NodeName(n)] = n;
     }
     config.on_link_state = [index = std::move(index),

@@ -27,6 +27,33 @@ std::optional<std::string> CheckStackFault(const ParamSet& params,
   if (!fault) {
     return fault.error().reason;
   }
+  if (*fault && (*fault)->kind == FaultPlan::Kind::kLink) {
+    return CheckCutLeavesCardsLinked(**fault, *plan.topology);
+  }
+  return std::nullopt;
+}
+
+// A card whose only cable is cut (a fat-tree host) is cut off: what it
+// sends and what is sent to it can neither land nor count as a failed
+// node's. A node failure says that of it instead.
+std::optional<std::string> CheckCutLeavesCardsLinked(
+    const FaultPlan& plan, const topo::Topology& topology) {
+  const topo::PortRef far = topology.Neighbour(plan.node, plan.port).value();
+  for (const topo::PortRef end : {topo::PortRef{plan.node, plan.port}, far}) {
+    if (!topology.IsEndpoint(end.node)) {
+      continue;
+    }
+    unsigned cabled = 0;
+    for (topo::PortId p = 0; p < topology.PortCount(end.node); ++p) {
+      cabled += topology.Neighbour(end.node, p) && p != end.port ? 1 : 0;
+    }
+    if (cabled == 0) {
+      return "fault.node/fault.port: the cut would leave card " +
+             std::to_string(end.node) +
+             " with no link, so its messages could neither land nor fail "
+             "as a failed node's; fault.kind node fails it instead";
+    }
+  }
   return std::nullopt;
 }
 

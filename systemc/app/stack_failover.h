@@ -37,6 +37,10 @@ namespace lq::app {
 std::optional<std::string> CheckStackFault(const ParamSet& params,
                                            const StackPlan& plan);
 
+// Why a link cut would leave a card with no link at all, or nothing.
+std::optional<std::string> CheckCutLeavesCardsLinked(
+    const FaultPlan& plan, const topo::Topology& topology);
+
 class StackFailover : public sc_core::sc_module {
  public:
   // Schedules `plan`'s fault in `assembly`'s PHYs or ideal cables, at

@@ -318,6 +318,24 @@ def NET_1_stack_runs_on_a_fat_tree(lqemu, work, _):
            "incast: %s" % stats["integrity"])
     expect(any(pause["node"] >= 16 for pause in stats["transport"]["pauses"]),
            "no switch output was paused")
+    # A cut between two switches (edge switch 20's uplink) is repaired at
+    # either fidelity; a cut of a host's only link is refused.
+    fault = ["--set", "traffic.messages_per_node=10", "--set", "traffic.message_bytes=64",
+             "--set", "traffic.load=0.00002", "--set", "fault.at_cycles=10000",
+             "--set", "fault.kind=link", "--set", "fault.node=20"]
+    for fidelity in ["ideal", "tlm"]:
+        path = work / ("cut" + fidelity + ".json")
+        result = run(lqemu, "run", "--quiet", "--stats", str(path), *ONE, *tree, *fault,
+                     "--set", "fault.port=3", "--set", "link.fidelity=" + fidelity)
+        expect(result.returncode == 0, "cut over %s links exited %d: %s"
+               % (fidelity, result.returncode, result.stderr))
+        stats = json.loads(path.read_text())
+        expect(stats["integrity"]["delivered"] == 160 and stats["integrity"]["lost"] == 0
+               and stats["faults"][0]["dropped"] > 0,
+               "cut over %s links: %s" % (fidelity, stats["integrity"]))
+    result = run(lqemu, "run", *ONE, *tree, *fault, "--set", "fault.port=0")
+    expect(result.returncode == 2 and "would leave card 8 with no link" in result.stderr,
+           "a host's only link: exited %d: %s" % (result.returncode, result.stderr))
 
 
 def bad_input_exits_2(lqemu, work, scenarios):
