@@ -74,7 +74,6 @@ StackFailover::StackFailover(const sc_core::sc_module_name& name,
   SC_METHOD(CutIdeal);
   sensitive << cut_ideal_;
   dont_initialize();
-  cluster::Cluster& cluster = assembly.cluster();
   at_ns_ = plan.at_cycles * stack.fabric.router.clock_ns;
   const sc_core::sc_time at(at_ns_, sc_core::SC_NS);
   const topo::Topology& topology = *stack.topology;
@@ -84,22 +83,8 @@ StackFailover::StackFailover(const sc_core::sc_module_name& name,
       cut_ports_.push_back(p);
     }
   }
-  for (const topo::PortId port :
-       stack.tlm_links ? cut_ports_ : std::vector<topo::PortId>{}) {
-    const auto far = topology.Neighbour(plan.node, port).value();
-    for (const auto& [n, p] : {std::make_pair(plan.node, port),
-                               std::make_pair(far.node, far.port)}) {
-      phy::PhyPort& phy = cluster.node(n).port(p).phy;
-      phy.ScheduleLaneFailure(phy.AllLanes(), at);
-      // The port agent's reach into the controller (its register socket is
-      // otherwise unbound on a card without a board); a failed card's
-      // controllers are switched off through it, as its power goes.
-      auto master = std::make_unique<RegisterMaster>(
-          ("csr_" + std::to_string(n) + "_" + std::to_string(p)).c_str());
-      master->socket.bind(cluster.node(n).port(p).controller().csr_socket());
-      masters_.emplace(std::make_pair(unsigned{n}, unsigned{p}),
-                       std::move(master));
-    }
+  if (stack.tlm_links) {
+    FailPhys(at);
   }
   if (node) {
     fail_node_.notify(at);
@@ -118,6 +103,29 @@ StackFailover::StackFailover(const sc_core::sc_module_name& name,
       std::make_unique<net::OutOfBandChannel>(routers, interfaces,
                                               plan.fabric_manager.oob_latency),
       plan.fabric_manager);
+}
+
+// On tlm links every lane of both PHYs of each cut cable fails at `at`,
+// and the port agents get their reach into the controllers at its ends.
+void StackFailover::FailPhys(const sc_core::sc_time& at) {
+  cluster::Cluster& cluster = assembly_.cluster();
+  const topo::Topology& topology = *stack_.topology;
+  for (const topo::PortId port : cut_ports_) {
+    const auto far = topology.Neighbour(plan_.node, port).value();
+    for (const auto& [n, p] : {std::make_pair(plan_.node, port),
+                               std::make_pair(far.node, far.port)}) {
+      phy::PhyPort& phy = cluster.node(n).port(p).phy;
+      phy.ScheduleLaneFailure(phy.AllLanes(), at);
+      // The port agent's reach into the controller (its register socket is
+      // otherwise unbound on a card without a board); a failed card's
+      // controllers are switched off through it, as its power goes.
+      auto master = std::make_unique<RegisterMaster>(
+          ("csr_" + std::to_string(n) + "_" + std::to_string(p)).c_str());
+      master->socket.bind(cluster.node(n).port(p).controller().csr_socket());
+      masters_.emplace(std::make_pair(unsigned{n}, unsigned{p}),
+                       std::move(master));
+    }
+  }
 }
 
 void StackFailover::FailNode() {

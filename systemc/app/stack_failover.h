@@ -68,6 +68,7 @@ class StackFailover : public sc_core::sc_module {
   void Agent();     // SC_THREAD
   void FailNode();  // SC_METHOD at a node failure's time
   void CutIdeal();  // SC_METHOD at a link cut's time, on ideal links
+  void FailPhys(const sc_core::sc_time& at);  // on tlm links
   // A surviving end's port is down: the router stops using it, what was
   // sent lands within `flush`, and the fabric manager hears of it.
   void PortDown(unsigned node, unsigned port, const sc_core::sc_time& flush);
