@@ -70,9 +70,7 @@ void Print(const std::string& scenario, uint64_t seed,
       "lqemu run: %s (seed %llu): %s on the stack, %u cards, %s links\n",
       scenario.c_str(), static_cast<unsigned long long>(seed), s.name.c_str(),
       plan.stack.topology->EndpointCount(),
-      (plan.stack.tlm_links ? "tlm (" + LinkLayerLabel(plan.stack) + ")"
-                            : std::string("ideal"))
-          .c_str());
+      LinkFidelityLabel(plan.stack).c_str());
   if (o.done_ns > 0) {
     std::printf(
         "  collective %s of %llu B per node over %u nodes: %zu RDMA WRITEs "

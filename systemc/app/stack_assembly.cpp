@@ -78,6 +78,10 @@ std::string LinkLayerLabel(const StackPlan& plan) {
   return label;
 }
 
+std::string LinkFidelityLabel(const StackPlan& plan) {
+  return plan.tlm_links ? "tlm (" + LinkLayerLabel(plan) + ")" : "ideal";
+}
+
 void UseStackKeys(const ParamSet& params, KeyUsage& usage) {
   usage.Use({"link.profile", "transport.cc", "transport.pmtu", "transport.drop",
              "sim.watchdog_cycles"});
@@ -102,9 +106,8 @@ StackAssembly::StackAssembly(const StackPlan& plan, const ParamSet& params,
           static_cast<double>(params.Integer("sim.watchdog_cycles")) *
               plan.fabric.router.clock_ns,
           sc_core::SC_NS) {
-  cluster::ClusterConfig config;
-  config.boards = false;
-  config.routing = plan.fabric.router.routing;
+  cluster::ClusterConfig config =
+      cluster::EngineCards(plan.fabric.router.routing, plan.fabric);
   config.port.phy = phy::PhyPortConfig::ForProfile(plan.profile);
   config.port.phy.cable_metres = params.Real("link.cable_m");
   config.port.phy.errors.ber = params.Real("link.ber");
@@ -118,11 +121,6 @@ StackAssembly::StackAssembly(const StackPlan& plan, const ParamSet& params,
     config.port.controller.start_trained = false;
     PlaceRtlPorts(plan.rtl_ports, params, vcd_path, config);
   }
-  config.network.router = plan.fabric.router;
-  config.network.interface = plan.fabric.engine.interface;
-  config.network.interface.faults = plan.fabric.faults;
-  config.network.transport = plan.fabric.engine;
-  config.network.flow_control = plan.fabric.flow_control;
   if (on_link_state) {
     std::map<std::string, unsigned> index;  // the cluster names its nodes
     for (unsigned n = 0; n < plan.topology->NodeCount(); ++n) {

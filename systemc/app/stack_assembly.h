@@ -60,6 +60,9 @@ Result<StackPlan> PlanStack(const ParamSet& params);
 // What a tlm run's links are, for its report: "link controllers and PHYs",
 // and how many controllers are the Verilated RTL.
 std::string LinkLayerLabel(const StackPlan& plan);
+// The same with the fidelity, for a headline: "tlm (link controllers and
+// PHYs...)" or "ideal".
+std::string LinkFidelityLabel(const StackPlan& plan);
 
 // The keys PlanStack and the builder read.
 void UseStackKeys(const ParamSet& params, KeyUsage& usage);

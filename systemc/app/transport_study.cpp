@@ -110,9 +110,7 @@ void Print(const std::string& scenario, uint64_t seed, const StudyPlan& plan,
       "lqemu run: %s (seed %llu): transport study, %u nodes, %s links\n",
       scenario.c_str(), static_cast<unsigned long long>(seed),
       plan.stack.topology->EndpointCount(),
-      (plan.stack.tlm_links ? "tlm (" + LinkLayerLabel(plan.stack) + ")"
-                            : std::string("ideal"))
-          .c_str());
+      LinkFidelityLabel(plan.stack).c_str());
   std::printf(
       "  incast: %u senders x %llu KiB to node 0, %u background pairs x %u "
       "flows; cc %s, marking %s, PMTU %u\n",

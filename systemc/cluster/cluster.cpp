@@ -28,6 +28,28 @@ std::optional<std::string> FixedRoutingName(const topo::Topology& topology) {
 
 }  // namespace
 
+ClusterConfig IdealCards(std::shared_ptr<const topo::RoutingFunction> routing,
+                         const net::RouterConfig& router,
+                         const net::NetworkInterfaceConfig& interface) {
+  ClusterConfig cards;
+  cards.boards = false;
+  cards.routing = std::move(routing);
+  cards.port.ideal = true;
+  cards.network.router = router;
+  cards.network.interface = interface;
+  return cards;
+}
+
+ClusterConfig EngineCards(std::shared_ptr<const topo::RoutingFunction> routing,
+                          const transport::EngineFabricConfig& fabric) {
+  ClusterConfig cards =
+      IdealCards(std::move(routing), fabric.router, fabric.engine.interface);
+  cards.network.interface.faults = fabric.faults;
+  cards.network.transport = fabric.engine;
+  cards.network.flow_control = fabric.flow_control;
+  return cards;
+}
+
 board::BoardConfig Cluster::BoardFor(unsigned node_id,
                                      const std::string& node_name,
                                      unsigned ports,
@@ -212,16 +234,12 @@ void Cluster::CableIdealPort(topo::NodeId id, topo::PortId port,
   if (far->node < id || (far->node == id && far->port <= port)) {
     return;  // each cable once, from its lower end
   }
-  link::SlotSocket& far_end = nodes_[far->node]->router()->port(far->port);
-  if (config_.port.ideal_latency == sc_core::SC_ZERO_TIME) {
-    Connect(router.port(port), far_end);
-    return;
+  if (auto channel = net::JoinSlotSockets(
+          router.port(port), nodes_[far->node]->router()->port(far->port),
+          config_.port.ideal_latency,
+          "link" + std::to_string(channels_.size()))) {
+    channels_.push_back(std::move(channel));
   }
-  channels_.push_back(std::make_unique<net::SlotChannel>(
-      ("link" + std::to_string(channels_.size())).c_str(),
-      config_.port.ideal_latency));
-  Connect(router.port(port), channels_.back()->a);
-  Connect(far_end, channels_.back()->b);
 }
 
 // LOG-3.7: one RC connection per pair of cards, set up out of band by the

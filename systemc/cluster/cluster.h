@@ -22,6 +22,7 @@
 #include "systemc/cluster/node.h"
 #include "systemc/network/port_cap.h"
 #include "systemc/phy/no_cable.h"
+#include "systemc/transport/engine_fabric.h"
 
 namespace lq::cluster {
 
@@ -54,6 +55,19 @@ struct ClusterConfig {
                      link::LtssmState state, uint64_t at_ps)>
       on_link_state;
 };
+
+// Nodes without boards on ideal ports, routed by `routing`, their routers
+// and local interfaces set as `router` and `interface` say; the caller
+// says what sits at each local port.
+ClusterConfig IdealCards(std::shared_ptr<const topo::RoutingFunction> routing,
+                         const net::RouterConfig& router,
+                         const net::NetworkInterfaceConfig& interface);
+
+// Those cards each with a transport engine, and per `fabric` PFC and ECN
+// marking and delivery faults: the stack's cards, the logical fabric's,
+// the transport tests'. A caller may then give the ports link controllers.
+ClusterConfig EngineCards(std::shared_ptr<const topo::RoutingFunction> routing,
+                          const transport::EngineFabricConfig& fabric);
 
 class Cluster : public sc_core::sc_module {
  public:

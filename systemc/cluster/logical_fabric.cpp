@@ -17,15 +17,7 @@ ClusterConfig CardsOf(std::shared_ptr<const topo::RoutingFunction> routing,
         "log.max_burst above the path MTU: a store must be one packet "
         "(LOG-3.7)");
   }
-  ClusterConfig cards;
-  cards.boards = false;
-  cards.routing = std::move(routing);
-  cards.port.ideal = true;
-  cards.network.router = config.fabric.router;
-  cards.network.interface = config.fabric.engine.interface;
-  cards.network.interface.faults = config.fabric.faults;
-  cards.network.transport = config.fabric.engine;
-  cards.network.flow_control = config.fabric.flow_control;
+  ClusterConfig cards = EngineCards(std::move(routing), config.fabric);
   cards.network.logical = config.unit;
   cards.network.card_memory = config.memory;
   cards.network.logical_pmtu = config.pmtu;

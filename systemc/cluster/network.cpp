@@ -14,13 +14,9 @@ ClusterConfig Network::CardsOf(
     std::shared_ptr<const topo::RoutingFunction> routing,
     std::shared_ptr<const net::TrafficPattern> pattern,
     const net::NetworkConfig& config) {
-  ClusterConfig cards;
-  cards.boards = false;
-  cards.routing = std::move(routing);
-  cards.port.ideal = true;
+  ClusterConfig cards =
+      IdealCards(std::move(routing), config.router, config.interface);
   cards.port.ideal_latency = config.link_latency;
-  cards.network.router = config.router;
-  cards.network.interface = config.interface;
   cards.network.traffic = config.traffic;
   cards.network.pattern = std::move(pattern);
   cards.network.interface_latency = config.interface_latency;

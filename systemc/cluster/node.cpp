@@ -95,14 +95,8 @@ Node::Node(const sc_core::sc_module_name& name,
 void Node::BuildLocalSide(const NodeNetworkConfig& network, topo::NodeId node) {
   link::SlotSocket& local = router_->port(router_->local_port());
   const auto join = [this, &network, &local](link::SlotSocket& socket) {
-    if (network.interface_latency == sc_core::SC_ZERO_TIME) {
-      Connect(local, socket);
-      return;
-    }
-    local_channel_ = std::make_unique<net::SlotChannel>(
-        "interface_channel", network.interface_latency);
-    Connect(local, local_channel_->a);
-    Connect(socket, local_channel_->b);
+    local_channel_ = net::JoinSlotSockets(
+        local, socket, network.interface_latency, "interface_channel");
   };
   if (network.transport) {
     transport::TransportEngineConfig engine = *network.transport;

@@ -15,4 +15,18 @@ SlotChannel::SlotChannel(const sc_core::sc_module_name& name,
   b.in.bind(b_to_a_);
 }
 
+std::unique_ptr<SlotChannel> JoinSlotSockets(link::SlotSocket& a,
+                                             link::SlotSocket& b,
+                                             const sc_core::sc_time& latency,
+                                             const std::string& name) {
+  if (latency == sc_core::SC_ZERO_TIME) {
+    Connect(a, b);
+    return nullptr;
+  }
+  auto channel = std::make_unique<SlotChannel>(name.c_str(), latency);
+  Connect(a, channel->a);
+  Connect(b, channel->b);
+  return channel;
+}
+
 }  // namespace lq::net

@@ -6,6 +6,8 @@
 // bandwidth. The full stack puts link controllers and PHYs here instead.
 #pragma once
 
+#include <memory>
+#include <string>
 #include <systemc>
 #include <utility>
 
@@ -48,5 +50,13 @@ class SlotChannel : public sc_core::sc_module {
   Direction a_to_b_;
   Direction b_to_a_;
 };
+
+// Joins slot sockets `a` and `b`: bound to each other at zero `latency`,
+// else through a new channel named `name`, which the caller keeps (nullptr
+// when bound directly).
+std::unique_ptr<SlotChannel> JoinSlotSockets(link::SlotSocket& a,
+                                             link::SlotSocket& b,
+                                             const sc_core::sc_time& latency,
+                                             const std::string& name);
 
 }  // namespace lq::net

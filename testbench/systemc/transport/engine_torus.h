@@ -75,17 +75,11 @@ struct TorusOptions : EngineFabricConfig {
 inline std::vector<EngineNode> BuildTorus(const std::string& dims,
                                           const TorusOptions& options) {
   auto topology = topo::CreateTopology("torus", {{"dims", dims}}).value();
-  cluster::ClusterConfig config;
-  config.boards = false;
-  config.routing = topo::CreateRouting("dor", topology, {}).value();
-  config.port.ideal = true;
-  config.network.router = options.router;
-  config.network.interface = options.engine.interface;
-  config.network.interface.faults = options.faults;
-  config.network.transport = options.engine;
-  config.network.flow_control = options.flow_control;
   const auto cards = std::make_shared<cluster::Cluster>(
-      sc_core::sc_gen_unique_name("torus"), config, topology);
+      sc_core::sc_gen_unique_name("torus"),
+      cluster::EngineCards(topo::CreateRouting("dor", topology, {}).value(),
+                           options),
+      topology);
   std::vector<EngineNode> nodes(cards->node_count());
   for (size_t n = 0; n < nodes.size(); ++n) {
     cluster::Node& card = cards->node(static_cast<unsigned>(n));
