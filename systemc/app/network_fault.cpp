@@ -31,15 +31,15 @@ std::optional<topo::NodeId> ParsePlacementNode(const std::string& text) {
 
 // Slots the faulted links have carried, both ways, since the run began:
 // the cut link, or every cabled link of the failed node.
-uint64_t LinkFlits(cluster::Network& network, const FaultPlan& plan,
-                   const topo::Topology& topology) {
+uint64_t LinkFlits(cluster::FabricControl& control, const FaultPlan& plan) {
+  const topo::Topology& topology = control.topology();
   const bool node = plan.kind == FaultPlan::Kind::kNode;
   uint64_t flits = 0;
   for (topo::PortId p = 0; p < topology.PortCount(plan.node); ++p) {
     const auto far = topology.Neighbour(plan.node, p);
     if (far && (node || p == plan.port)) {
-      flits += network.router(plan.node).flits_out(p) +
-               network.router(far->node).flits_out(far->port);
+      flits += control.cluster().node(plan.node).router()->flits_out(p) +
+               control.cluster().node(far->node).router()->flits_out(far->port);
     }
   }
   return flits;
@@ -223,12 +223,12 @@ Result<std::optional<FaultPlan>> ScenarioFault(
   }
   plan.restore_at_cycles =
       static_cast<double>(params.Integer("fault.restore_at_cycles"));
-  if (plan.restore_at_cycles > 0 &&
-      (plan.restore_at_cycles <= plan.at_cycles ||
-       plan.restore_at_cycles >= static_cast<double>(cycles))) {
+  if (plan.restore_at_cycles > 0 && plan.restore_at_cycles <= plan.at_cycles) {
+    return Fail("fault.restore_at_cycles must lie after fault.at_cycles");
+  }
+  if (plan.restore_at_cycles >= static_cast<double>(cycles)) {
     return Fail(
-        "fault.restore_at_cycles must lie after fault.at_cycles and inside "
-        "the run (sim.cycles is " +
+        "fault.restore_at_cycles must lie inside the run (sim.cycles is " +
         std::to_string(cycles) + ")");
   }
   net::FabricManagerConfig& fm = plan.fabric_manager;
@@ -278,22 +278,22 @@ Result<std::optional<FaultPlan>> ScenarioFault(
   return std::optional<FaultPlan>(plan);
 }
 
-void InjectFault(cluster::Network& network, const FaultPlan& plan) {
+void InjectFault(cluster::FabricControl& control, const FaultPlan& plan) {
   if (plan.kind == FaultPlan::Kind::kNode) {
-    network.FailNode(plan.node);
+    control.FailNode(plan.node);
   } else {
-    network.CutLink(plan.node, plan.port);
+    control.CutLink(plan.node, plan.port);
   }
 }
 
-RestoreSample RestoreFault(cluster::Network& network, const FaultPlan& plan) {
+RestoreSample RestoreFault(cluster::FabricControl& control,
+                           const FaultPlan& plan) {
   if (plan.kind == FaultPlan::Kind::kNode) {
-    network.RestoreNode(plan.node);
+    control.RestoreNode(plan.node);
   } else {
-    network.RestoreLink(plan.node, plan.port);
+    control.RestoreLink(plan.node, plan.port);
   }
-  return {Ns(sc_core::sc_time_stamp()),
-          LinkFlits(network, plan, network.topology())};
+  return {Ns(sc_core::sc_time_stamp()), LinkFlits(control, plan)};
 }
 
 std::function<bool(uint32_t src, uint32_t dst)> CrossesFault(
@@ -320,14 +320,11 @@ std::function<bool(uint32_t src, uint32_t dst)> CrossesFault(
   };
 }
 
-FaultOutcome MeasureFault(cluster::Network& network, const FaultPlan& plan,
-                          double at_ns, std::optional<RestoreSample> restore,
-                          const topo::RoutingFunction& routing) {
-  FaultOutcome outcome;
-  outcome.plan = plan;
-  outcome.at_ns = at_ns;
+void MeasureRepair(cluster::FabricControl& control,
+                   std::optional<RestoreSample> restore,
+                   FaultOutcome& outcome) {
   outcome.restore = restore;
-  for (const net::RouteUpdate& update : network.fabric_manager()->updates()) {
+  for (const net::RouteUpdate& update : control.manager().updates()) {
     auto& slot = update.restore ? outcome.restore_update : outcome.update;
     if (!slot) {
       slot = update;
@@ -335,8 +332,22 @@ FaultOutcome MeasureFault(cluster::Network& network, const FaultPlan& plan,
   }
   if (restore) {
     outcome.link_flits_after_restore =
-        LinkFlits(network, plan, routing.topology()) - restore->link_flits;
+        LinkFlits(control, outcome.plan) - restore->link_flits;
   }
+  cluster::Cluster& cluster = control.cluster();
+  for (unsigned n = 0; n < cluster.node_count(); ++n) {
+    outcome.failure_drops +=
+        cluster.node(n).router()->counters().FailureDropped();
+  }
+}
+
+FaultOutcome MeasureFault(cluster::Network& network, const FaultPlan& plan,
+                          double at_ns, std::optional<RestoreSample> restore,
+                          const topo::RoutingFunction& routing) {
+  FaultOutcome outcome;
+  outcome.plan = plan;
+  outcome.at_ns = at_ns;
+  MeasureRepair(*network.control(), restore, outcome);
   std::vector<net::FlowDelivery> deliveries;
   for (unsigned n = 0; n < network.nodes(); ++n) {
     const net::TrafficSource& source = network.source(n);
@@ -345,7 +356,6 @@ FaultOutcome MeasureFault(cluster::Network& network, const FaultPlan& plan,
                             source.sent_ns()[i] + source.latencies_ns()[i],
                             source.epochs()[i]});
     }
-    outcome.failure_drops += network.router(n).counters().FailureDropped();
   }
   // The repaired epoch is any working router's, before a restore flipped
   // it back (EPOCH is one bit, NET-5.6).
@@ -379,10 +389,12 @@ void PrintRestore(const FaultOutcome& o, double clock_ns, std::FILE* out) {
   const net::RouteUpdate& r = *o.restore_update;
   const double at = o.restore->at_ns;
   std::fprintf(out,
-               "fabric manager: tables +%.1f us (%u nodes rewritten), switch "
-               "+%.1f us, resume +%.1f us; %llu slots over %s since\n",
-               (Ns(r.computed) - at) / 1e3, r.changed_nodes,
-               (Ns(r.switched) - at) / 1e3, (Ns(r.resumed) - at) / 1e3,
+               "fabric manager: report +%.1f us, tables +%.1f us (%u nodes "
+               "rewritten), switch +%.1f us, resume +%.1f us; %llu slots over "
+               "%s since\n",
+               (Ns(r.first_event) - at) / 1e3, (Ns(r.computed) - at) / 1e3,
+               r.changed_nodes, (Ns(r.switched) - at) / 1e3,
+               (Ns(r.resumed) - at) / 1e3,
                static_cast<unsigned long long>(o.link_flits_after_restore),
                node ? "its links" : "the link");
 }
@@ -424,6 +436,13 @@ void PrintFault(const FaultOutcome& o, double clock_ns, std::FILE* out) {
       u.changed_nodes, u.drained ? "balanced" : "timed out", u.drain_rounds,
       (Ns(u.switched) - o.at_ns) / 1e3, (Ns(u.resumed) - o.at_ns) / 1e3,
       static_cast<unsigned long long>(u.messages));
+  if (u.silent_nodes > 0) {
+    std::fprintf(out,
+                 "  silent     %u nodes gave no answer after %llu resends and "
+                 "count as failed (NET-7.5): lengthen fm.msg_timeout or raise "
+                 "fm.msg_retries\n",
+                 u.silent_nodes, static_cast<unsigned long long>(u.resends));
+  }
   const net::FailoverReport& f = o.failover;
   std::fprintf(out,
                o.by_messages

@@ -75,10 +75,17 @@ struct FaultOutcome {
 std::function<bool(uint32_t src, uint32_t dst)> CrossesFault(
     const FaultPlan& plan, const topo::RoutingFunction& routing);
 
-// Carries out `plan` on `network` now.
-void InjectFault(cluster::Network& network, const FaultPlan& plan);
+// Carries out `plan` through `control` now.
+void InjectFault(cluster::FabricControl& control, const FaultPlan& plan);
 // Brings the link `plan` cut, or the node it killed, back now.
-RestoreSample RestoreFault(cluster::Network& network, const FaultPlan& plan);
+RestoreSample RestoreFault(cluster::FabricControl& control,
+                           const FaultPlan& plan);
+
+// What `control` measured of the repair of outcome.plan's fault, and of
+// its restore if `restore`: the manager's updates, the slots dropped for the
+// fault (at every router), the slots over the restored links since.
+void MeasureRepair(cluster::FabricControl& control,
+                   std::optional<RestoreSample> restore, FaultOutcome& outcome);
 
 // Measures `network` after a run in which `plan` was carried out at
 // `at_ns`, and brought back as `restore` says; `routing` is the

@@ -231,18 +231,19 @@ struct StudyResult {
 };
 
 void Measure(cluster::Network& network, StudyResult& result) {
+  // Switches drop too (a fat tree's, after a cut).
   for (unsigned n = 0; n < network.routers(); ++n) {
     const net::Router& router = network.router(n);
     for (unsigned p = 0; p < router.local_port(); ++p) {
       result.flit_hops += router.flits_out(p);
     }
+    result.dropped += router.counters().Dropped();
   }
   for (unsigned n = 0; n < network.nodes(); ++n) {
     const net::TrafficSource& source = network.source(n);
     result.sent += source.sent();
     result.delivered += source.latencies_ns().size();
-    result.dropped +=
-        network.router(n).counters().Dropped() + source.interface().refused();
+    result.dropped += source.interface().refused();
     for (size_t i = 0; i < source.latencies_ns().size(); ++i) {
       result.Count(source.sent_ns()[i], source.latencies_ns()[i],
                    source.hops()[i]);
@@ -432,12 +433,12 @@ void RunOnSystemC(StudyShape& shape, bool show_progress, StudyResult& result,
     if (shape.fault) {
       const sc_time at(shape.fault->at_cycles * result.clock_ns, SC_NS);
       sc_core::sc_start(at);
-      InjectFault(*network, *shape.fault);
+      InjectFault(*network->control(), *shape.fault);
       if (shape.fault->restore_at_cycles > 0) {
         const sc_time back(shape.fault->restore_at_cycles * result.clock_ns,
                            SC_NS);
         sc_core::sc_start(back - at);
-        restore = RestoreFault(*network, *shape.fault);
+        restore = RestoreFault(*network->control(), *shape.fault);
       }
       sc_core::sc_start(end - sc_core::sc_time_stamp());
     } else {

@@ -171,6 +171,7 @@ int RunTrafficStudy(const ParamSet& params, const RunOptions& options) {
     failover = std::make_unique<StackFailover>(
         "failover", *fault, plan, assembly,
         [&workload](unsigned node) { workload.NodeFailed(node); });
+    workload.OnDone([&failover] { failover->WorkloadDone(); });
   }
 
   assembly.WatchForDeadlock(

@@ -93,6 +93,7 @@ class Cluster : public sc_core::sc_module {
 
   // Every node, the endpoints' (0..E-1) and then any switches'.
   unsigned node_count() const { return static_cast<unsigned>(nodes_.size()); }
+  const ClusterConfig& config() const { return config_; }
   Node& node(unsigned index) { return *nodes_.at(index); }
   // Bench mode: the partner port cabled to node0's port `index`.
   LinkPort& partner(unsigned index) { return *partners_.at(index); }

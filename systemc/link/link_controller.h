@@ -39,6 +39,13 @@ class LinkController {
   // runs ahead of the kernel, at the last cycle it ran).
   virtual LtssmState ltssm_state() const = 0;
   virtual void set_state_observer(StateObserver observer) = 0;
+  // NET-7.1: the router above took its port down when this link went down
+  // and brings it up now that the link is back in L0. The slots it had
+  // queued here belong to packets it cut, and are dropped; the room it had
+  // granted is void (it grants it again as its port comes up); and it is
+  // granted the whole transmit room afresh. The card's port agent calls it
+  // (NET-7.3).
+  virtual void ResetNetworkSide() = 0;
   // Reports slots in and out and payload flits to the PHY to `probe`.
   virtual void set_probe(PathProbe* probe) = 0;
   virtual StatList Stats() const = 0;

@@ -122,6 +122,14 @@ void RtlLinkController::Credit(unsigned vc, unsigned count,
   }
 }
 
+void RtlLinkController::ResetNetworkSide() {
+  for (unsigned vc = 0; vc < kVcs; ++vc) {
+    tx_slots_[vc].clear();
+    network_room_[vc] = 0;
+    network.out->Credit(vc, config_.tx_slots_per_vc, sc_core::SC_ZERO_TIME);
+  }
+}
+
 void RtlLinkController::Run() {
   for (;;) {
     ++activations_;

@@ -471,6 +471,14 @@ void TlLinkController::Credit(unsigned vc, unsigned count,
   }
 }
 
+void TlLinkController::ResetNetworkSide() {
+  for (unsigned vc = 0; vc < kVcs; ++vc) {
+    tx_slots_[vc].clear();
+    network_room_[vc] = 0;
+    network.out->Credit(vc, config_.tx_slots_per_vc, sc_core::SC_ZERO_TIME);
+  }
+}
+
 void TlLinkController::Control(Bytes message, const sc_time& delay) {
   const uint64_t cycle = clock_.CycleAt(delay);
   const Result<bool> queued = control_.Offer(message, cycle);

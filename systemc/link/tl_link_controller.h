@@ -82,6 +82,7 @@ class TlLinkController : public sc_core::sc_module,
   void set_state_observer(StateObserver observer) override {
     state_observer_ = std::move(observer);
   }
+  void ResetNetworkSide() override;
   void set_probe(PathProbe* probe) override { probe_ = probe; }
   StatList Stats() const override;
   std::optional<LinkCounters> Counters() const override;

@@ -123,6 +123,7 @@ void FabricManager::Run() {
     rejoining_.clear();
     TakeSilentNodes(update);
     updates_.push_back(update);
+    updated_.notify(sc_core::SC_ZERO_TIME);
   }
 }
 

@@ -75,6 +75,8 @@ class FabricManager : public sc_core::sc_module {
   void ReportLinkUp(topo::NodeId node, topo::PortId port);
 
   const std::vector<RouteUpdate>& updates() const { return updates_; }
+  // Notified each time an update has finished.
+  const sc_core::sc_event& updated() const { return updated_; }
 
  private:
   struct Report {
@@ -129,6 +131,7 @@ class FabricManager : public sc_core::sc_module {
   std::vector<RouteUpdate> updates_;
   bool silent_pending_ = false;  // nodes given up on: an update is due
   sc_core::sc_event report_arrived_;
+  sc_core::sc_event updated_;
 };
 
 }  // namespace lq::net

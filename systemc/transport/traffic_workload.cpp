@@ -108,7 +108,7 @@ void TrafficWorkload::Post() {
   if (NowPs() == 0 && next_post_ == 0) {
     PostReceives();
     if (schedule_.empty()) {
-      sc_core::sc_stop();
+      done_();
       return;
     }
   }
@@ -177,7 +177,7 @@ void TrafficWorkload::SendEnded(uint64_t index, bool failed) {
   ++sends_ended_;
   outcome_.failed += failed ? 1 : 0;
   if (sends_ended_ == schedule_.size()) {
-    sc_core::sc_stop();
+    done_();
   }
 }
 

@@ -7,7 +7,8 @@
 // message where it lands: the bytes, and that each connection delivers its
 // messages in the order they were posted (TRN-7.1). A message's one-way
 // latency runs from its posting to its receive completion. When every
-// SEND has completed, with success or an error, it stops the simulation.
+// SEND has completed, with success or an error, it stops the simulation,
+// or calls what OnDone gave it instead.
 // A node that fails (NodeFailed) takes its messages with it: those it had
 // not seen complete, and those it would have posted, end as failed, and
 // so do messages to it once their SENDs give up (TRN-7.9).
@@ -18,10 +19,12 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <systemc>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "models/common/bytes.h"
@@ -81,6 +84,9 @@ class TrafficWorkload : public sc_core::sc_module {
   uint64_t sends_ended() const { return sends_ended_; }
   TrafficOutcome outcome() const;
 
+  // What happens when every SEND has ended, instead of sc_stop().
+  void OnDone(std::function<void()> done) { done_ = std::move(done); }
+
   // Node `node` has failed, now: it posts nothing more, its completions
   // are no longer read, and the SENDs it had not seen complete end.
   void NodeFailed(uint32_t node);
@@ -129,6 +135,7 @@ class TrafficWorkload : public sc_core::sc_module {
   size_t next_post_ = 0;
   uint64_t sends_ended_ = 0;
   TrafficOutcome outcome_;
+  std::function<void()> done_ = [] { sc_core::sc_stop(); };
 };
 
 }  // namespace lq::transport

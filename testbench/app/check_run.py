@@ -221,6 +221,81 @@ def NET_7_13_node_failure_with_transport_fails_only_its_messages(lqemu, work, _)
                in result.stdout, "%s: the report counts them:\n%s" % (fidelity, result.stdout))
 
 
+def NET_7_11_the_stack_takes_a_restored_link_back(lqemu, work, _):
+    """A cut link that comes back with the transport running, on tlm links
+    and on ideal ones: on tlm its lanes are repaired and both controllers
+    retrain (Detect.Quiet alone lasts 12 ms, DLL-6) before the port agents
+    report it up (NET-7.3); the fabric manager takes it back (NET-7.11),
+    messages cross it again, and every message lands. A run whose
+    messages end first lasts until the manager has taken it back."""
+    common = [*ONE, "--set", "topology.dims=4x4x4", "--set", "fault.kind=link",
+              "--set", "fault.node=0", "--set", "fault.port=0",
+              "--set", "fault.at_cycles=5000", "--set", "fm.restore_holdoff=0.001",
+              *QUICK_FM]
+    # Messages for 17 ms; or for about 0.3 ms, restored at 2 ms.
+    for fidelity, load, back in [("tlm", "0.000005", 20000), ("ideal", "0.000005", 20000),
+                                 ("ideal", "0.002", 1000000)]:
+        name = "%s at %s" % (fidelity, load)
+        path = work / ("restore_%s_%s.json" % (fidelity, load))
+        result = run(lqemu, "run", "--stats", str(path), *common,
+                     "--set", "link.fidelity=" + fidelity, "--set", "traffic.load=" + load,
+                     "--set", "traffic.message_bytes=256",
+                     "--set", "traffic.messages_per_node=40",
+                     "--set", "fault.restore_at_cycles=%d" % back)
+        expect(result.returncode == 0, "%s: exited %d: %s"
+               % (name, result.returncode, result.stderr))
+        expect("restore    link up at %d cycles; fabric manager: report" % back
+               in result.stdout, "%s: no restore line:\n%s" % (name, result.stdout))
+        stats = json.loads(path.read_text())
+        integrity, fault = stats["integrity"], stats["faults"][0]
+        expect(integrity["sent"] == 64 * 40 and integrity["delivered"] == integrity["sent"]
+               and integrity["lost"] == 0, "%s: every message lands: %s" % (name, integrity))
+        restore = fault["restore"]
+        update = restore["update"]
+        expect(restore["at_ns"] == 2 * back and update is not None
+               and update["failure"] == "" and update["failed_links"] == 0,
+               "%s: the manager takes the link back: %s" % (name, restore))
+        # Up reports follow the repair: at once on ideal links (plus the
+        # out-of-band latency), after the controllers retrain on tlm ones.
+        report_after = update["report_ns"] - restore["at_ns"]
+        expect((report_after > 12e6 if fidelity == "tlm" else abs(report_after - 100) < 1)
+               and update["computed_ns"] > update["report_ns"] + 1000 + 2000 - 1,
+               "%s: reported up, then the holdoff and computation: %s" % (name, update))
+        if back == 20000:
+            expect(restore["link_flits_after"] > 0,
+                   "%s: messages cross the restored link: %s" % (name, restore))
+        else:
+            expect(stats["sim_time_ns"] < restore["at_ns"],
+                   "%s: the messages ended before the restore" % name)
+
+
+def NET_7_4_the_stacks_fabric_manager_works_in_band(lqemu, work, _):
+    """fm.placement node<ID> on the stack: the fabric manager is node 5's
+    firmware, and its messages ride the same links, routers and VC set S-1
+    as the transport's (NET-7.4, NET-3.5); a link cut on tlm links is
+    repaired through them and every message lands."""
+    path = work / "in_band.json"
+    result = run(lqemu, "run", "--quiet", "--stats", str(path), *ONE,
+                 "--set", "link.fidelity=tlm", "--set", "fm.placement=node5",
+                 "--set", "topology.dims=4x4x4", "--set", "traffic.load=0.002",
+                 "--set", "traffic.messages_per_node=30", "--set", "fault.kind=link",
+                 "--set", "fault.node=0", "--set", "fault.port=0",
+                 "--set", "fault.at_cycles=5000")
+    expect(result.returncode == 0, "exited %d: %s" % (result.returncode, result.stderr))
+    stats = json.loads(path.read_text())
+    integrity, fault = stats["integrity"], stats["faults"][0]
+    update = fault["update"]
+    expect(integrity["delivered"] == integrity["sent"] == 64 * 30 and integrity["lost"] == 0,
+           "every message lands: %s" % integrity)
+    # The LINK_EVENT climbs the management tree in tens of ns, not the
+    # 1 us out of band; the manager rewrites the tree too (more messages
+    # than the out-of-band update's 10 per node).
+    expect(update["failure"] == "" and update["failed_links"] == 1
+           and 0 < update["report_ns"] - fault["detected_ns"] < 500
+           and update["messages"] > 64 * 10,
+           "the manager's messages went in band: %s" % update)
+
+
 def TRN_8_11_alltoall_on_a_torus_completes_under_pfc(lqemu, work, _):
     """An all-to-all of 64 KiB blocks on a 2x2x4 torus over tlm links: PFC
     pauses each VC class apart (TRN-8.11), so its pauses cannot close the
@@ -371,7 +446,13 @@ def bad_input_exits_2(lqemu, work, scenarios):
         (["run", *ONE, "--set", "fault.kind=link"], "fault.at_cycles: the fault's time"),
         (["run", *ONE, "--set", "fault.kind=node", "--set", "fault.at_cycles=100",
           "--set", "fault.restore_at_cycles=200"],
-         "the stack does not bring cut links or failed nodes back yet"),
+         "a restored card would need its connections set up anew"),
+        (["run", *ONE, "--set", "fault.kind=link", "--set", "fault.at_cycles=100",
+          "--set", "fault.restore_at_cycles=100"],
+         "fault.restore_at_cycles must lie after fault.at_cycles"),
+        (["run", *ONE, "--set", "fault.kind=link", "--set", "fault.at_cycles=100",
+          "--set", "topology.name=fattree", "--set", "routing.name=updown",
+          "--set", "fm.placement=node3"], "needs a topology without switches"),
         (["run", *ONE, "--set", "sim.kernel=cycle"], "sim.kernel: run.study stack"),
         (["run", *NETWORK, "--set", "collective.bytes=4096"],
          "collective.bytes: run.study network with workload.name traffic does not read it"),
@@ -560,6 +641,29 @@ def failures_are_rerouted(lqemu, work, scenarios):
         expect(integrity["delivered"] + integrity["lost"] == integrity["sent"],
                "packets unaccounted: %s" % integrity)
         expect(integrity["lost"] == fault["dropped"] > 0, "losses are the fault's: %s" % integrity)
+
+
+def NET_7_1_a_fat_trees_switches_count_what_a_cut_drops(lqemu, work, _):
+    """A cut between two switches of a fat tree: the switches drop what can
+    no longer go, and those drops count (they once passed for packets still
+    queued, since only the endpoints' routers were read)."""
+    path = work / "fattree-cut.json"
+    result = run(lqemu, "run", *NETWORK, "--stats", str(path),
+                 "--set", "topology.name=fattree", "--set", "topology.endpoints=16",
+                 "--set", "routing.name=updown", "--set", "fault.kind=link",
+                 "--set", "fault.node=20", "--set", "fault.port=3",
+                 "--set", "fault.at_cycles=1000", "--set", "sim.cycles=3000",
+                 "--set", "sim.warmup_cycles=500", *QUICK_FM)
+    expect(result.returncode == 0, "exited %d: %s\n%s"
+           % (result.returncode, result.stderr, result.stdout))
+    stats = json.loads(path.read_text())
+    integrity, fault = stats["integrity"], stats["faults"][0]
+    expect(integrity["lost"] == fault["dropped"] > 0,
+           "the switches' drops are the cut's: %s, dropped %d"
+           % (integrity, fault["dropped"]))
+    in_flight = stats["network"]["in_flight"]
+    expect(integrity["delivered"] + integrity["lost"] + in_flight == integrity["sent"]
+           and in_flight < 100, "packets unaccounted: %s, %d in flight" % (integrity, in_flight))
 
 
 def NET_7_11_restored_link_is_taken_back(lqemu, work, scenarios):

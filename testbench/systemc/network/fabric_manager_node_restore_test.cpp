@@ -61,14 +61,14 @@ TEST(LQ_RESTORE_SUITE, NET_7_12_RestoredNodeRejoinsInStep) {
   cluster::Network& network = *torus.network;
 
   sc_core::sc_start(sc_time(3, SC_US));
-  network.FailNode(kNode);
+  network.control()->FailNode(kNode);
   sc_core::sc_start(sc_time(17, SC_US));  // 20 us
   ASSERT_EQ(network.fabric_manager()->updates().size(), 1u)
       << "the failover update is over before the node comes back";
   ASSERT_EQ(network.router(0).epoch(), 1) << "the working nodes switched";
-  EXPECT_THROW(network.RestoreNode(0), std::invalid_argument)
+  EXPECT_THROW(network.control()->RestoreNode(0), std::invalid_argument)
       << "only a failed node can come back";
-  network.RestoreNode(kNode);
+  network.control()->RestoreNode(kNode);
   const double back_ns = sc_core::sc_time_stamp().to_seconds() * 1e9;
   EXPECT_EQ(network.router(kNode).epoch(), 0) << "it restarts in epoch 0";
   EXPECT_FALSE(network.router(kNode).port_down(0)) << "its links are up";

@@ -30,14 +30,14 @@ TEST(FabricManagerRestoreTest, NET_7_11_TakesAFlappingLinkBackOnce) {
   cluster::Network& network = *torus.network;
 
   sc_core::sc_start(sc_time(3, SC_US));
-  network.CutLink(kNode, kPort);
+  network.control()->CutLink(kNode, kPort);
   sc_core::sc_start(sc_time(5, SC_US));  // 8 us
-  network.RestoreLink(kNode, kPort);
+  network.control()->RestoreLink(kNode, kPort);
   EXPECT_FALSE(network.router(kNode).port_down(kPort)) << "NET-7.1: up";
   sc_core::sc_start(sc_time(1, SC_US));  // 9 us
-  network.CutLink(kNode, kPort);
+  network.control()->CutLink(kNode, kPort);
   sc_core::sc_start(sc_time(1, SC_US));  // 10 us
-  network.RestoreLink(kNode, kPort);
+  network.control()->RestoreLink(kNode, kPort);
   const sc_time last_up = sc_core::sc_time_stamp() + fm.oob_latency;
   // The first cut's tables route around the link: nothing crosses it until
   // the restore update has switched.

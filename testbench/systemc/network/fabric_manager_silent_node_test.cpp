@@ -26,8 +26,10 @@ TEST(FabricManagerSilentNode, NET_7_5_UnansweredNodeIsTreatedAsFailed) {
   const LoadedTorus torus = MakeLoadedTorus(fm, sc_time(30, SC_US));
   cluster::Network& network = *torus.network;
   sc_core::sc_start(sc_time(3, SC_US));
-  network.agent(kHung)->Fail();  // hangs: answers nothing from now on
-  network.CutLink(0, 0);
+  network.control()
+      ->agent(kHung)
+      ->Fail();  // hangs: answers nothing from now on
+  network.control()->CutLink(0, 0);
   sc_core::sc_start();
 
   const std::vector<RouteUpdate>& updates = network.fabric_manager()->updates();

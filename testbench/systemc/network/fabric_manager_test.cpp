@@ -74,9 +74,9 @@ TEST(LQ_FM_SUITE,
   }
   sc_core::sc_start(kCutAt);
   if (kNodeFailure) {
-    network.FailNode(kFailed);
+    network.control()->FailNode(kFailed);
   } else {
-    network.CutLink(kFailed, kCutPort);
+    network.control()->CutLink(kFailed, kCutPort);
   }
   std::vector<uint64_t> sent_into;
   for (const topo::PortRef& end : into) {
@@ -135,7 +135,7 @@ TEST(LQ_FM_SUITE,
   if (kInBand) {
     uint64_t mgmt = 0;
     for (unsigned n = 0; n < network.nodes(); ++n) {
-      const ManagementAgent& agent = *network.agent(n);
+      const ManagementAgent& agent = *network.control()->agent(n);
       if (n != kFailed || !kNodeFailure) {
         EXPECT_GE(agent.applied(), 6u)
             << "node " << n
