@@ -36,7 +36,10 @@ class DebugTarget {
   virtual ~DebugTarget() = default;
 
   // Registers in GDB's numbering for the target description this target
-  // returns: for RV32, x0..x31 = 0..31 and pc = 32. False: no such register.
+  // returns: for RV32, x0..x31 = 0..31 and pc = 32. RegisterCount() is how
+  // many the g packet carries (0..count-1); the description may name more
+  // (CSRs), which GDB reads and writes one at a time. False: no such
+  // register.
   virtual int RegisterCount() const = 0;
   virtual bool ReadRegister(int number, uint32_t* value) = 0;
   virtual bool WriteRegister(int number, uint32_t value) = 0;

@@ -18,6 +18,10 @@ constexpr int kHardwareBreakpointType = 1;
 constexpr uint32_t kThreadId = 1;  // the hart is GDB's one thread
 constexpr std::string_view kThreadIdHex = "1";
 constexpr uint64_t kAddressSpace = uint64_t{1} << 32;
+// p and P take any number of the target description (CSRs lie beyond the
+// g packet's registers); larger ones are an error before the target sees
+// them.
+constexpr uint32_t kLargestRegisterNumber = 0xFFFF;
 constexpr size_t kRegisterHexDigits = 8;
 constexpr int kSignalTrap = 5;
 constexpr int kSignalInterrupt = 2;
@@ -516,8 +520,7 @@ void RspSession::WriteAllRegisters(std::string_view hex) {
 void RspSession::ReadOneRegister(std::string_view args) {
   const Result<uint32_t> number = ParseHexNumber(args);
   uint32_t value = 0;
-  if (!number ||
-      *number >= static_cast<uint32_t>(std::max(target_.RegisterCount(), 0)) ||
+  if (!number || *number > kLargestRegisterNumber ||
       !target_.ReadRegister(static_cast<int>(*number), &value)) {
     ReplyError();
     return;
@@ -534,8 +537,7 @@ void RspSession::WriteOneRegister(std::string_view args) {
   }
   const Result<uint32_t> number = ParseHexNumber(parts->first);
   const Result<uint32_t> value = ParseRegisterHex(parts->second);
-  if (!number || !value ||
-      *number >= static_cast<uint32_t>(std::max(target_.RegisterCount(), 0)) ||
+  if (!number || !value || *number > kLargestRegisterNumber ||
       !target_.WriteRegister(static_cast<int>(*number), *value)) {
     ReplyError();
     return;

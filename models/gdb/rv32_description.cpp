@@ -2,6 +2,7 @@
 // sizes against its own, so they follow gdb/features/riscv/32bit-cpu.xml.
 #include "models/gdb/rv32_description.h"
 
+#include <iterator>
 #include <string>
 
 namespace lq::gdb {
@@ -28,6 +29,11 @@ constexpr RegisterEntry kIntegerRegisters[kRv32IntegerRegisters] = {
     {"t5", "int"},      {"t6", "int"},
 };
 
+// GDB's names of kRv32DebugCsrs, in that order.
+constexpr const char* kCsrNames[std::size(kRv32DebugCsrs)] = {
+    "mstatus", "misa",  "mie", "mtvec",  "mscratch", "mepc",
+    "mcause",  "mtval", "mip", "mcycle", "minstret"};
+
 std::string RegisterLine(const char* name, int regnum, const char* type) {
   return std::string("    <reg name=\"") + name +
          "\" bitsize=\"32\" regnum=\"" + std::to_string(regnum) + "\" type=\"" +
@@ -48,6 +54,14 @@ std::string Rv32TargetDescription() {
                         kIntegerRegisters[regnum].type);
   }
   xml += RegisterLine("pc", kRv32PcRegister, "code_ptr");
+  xml +=
+      "  </feature>\n"
+      "  <feature name=\"org.gnu.gdb.riscv.csr\">\n";
+  for (size_t i = 0; i < std::size(kRv32DebugCsrs); ++i) {
+    xml += RegisterLine(
+        kCsrNames[i],
+        kRv32FirstCsrRegister + static_cast<int>(kRv32DebugCsrs[i]), "int");
+  }
   xml +=
       "  </feature>\n"
       "</target>\n";

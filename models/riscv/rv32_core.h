@@ -80,6 +80,9 @@ class Rv32Core {
   void set_pc(uint32_t pc) { pc_ = pc; }
   // CSR value as an instruction would read it; false if not implemented.
   bool ReadCsr(uint32_t number, uint32_t* value) const;
+  // A CSR write as an instruction's (WARL fields kept legal); false if not
+  // implemented or read-only.
+  bool WriteCsr(uint32_t number, uint32_t value);
 
   void InsertBreakpoint(uint32_t address);
   void RemoveBreakpoint(uint32_t address);
@@ -124,7 +127,6 @@ class Rv32Core {
   bool Watched(uint32_t address, uint32_t size, bool is_write);
 
   // CSRs (rv32_csr.cpp).
-  bool WriteCsr(uint32_t number, uint32_t value);
   void RaiseException(Exception cause, uint32_t tval);
   void EnterTrap(uint32_t cause, uint32_t tval);
   bool TakePendingInterrupt();

@@ -32,17 +32,9 @@ void BoardInfo::BTransport(tlm::tlm_generic_payload& trans,
   delay += sc_core::sc_time(10, sc_core::SC_NS);
 }
 
+// No register here has a read side effect; SCRATCH takes writes.
 unsigned BoardInfo::TransportDbg(tlm::tlm_generic_payload& trans) {
-  if (!trans.is_read() || !IsRegisterAccess(trans)) {
-    return 0;
-  }
-  // No register here has a read side effect, so a bus read is a debug read.
-  const auto value = regs_.Read(static_cast<uint32_t>(trans.get_address()));
-  if (!value) {
-    return 0;
-  }
-  StoreLittleEndian(trans.get_data_ptr(), kRegisterBytes, *value);
-  return kRegisterBytes;
+  return ServeDebugBank(trans, regs_);
 }
 
 }  // namespace lq::board

@@ -310,6 +310,17 @@ bool Rv32Cpu::DebugAccess(tlm::tlm_command command, uint32_t address,
   if (DebugTransport(command, address, data, static_cast<uint32_t>(size))) {
     return true;
   }
+  // Across several devices, or registers (which take a word at a time).
+  if (address % 4 == 0 && size % 4 == 0) {
+    bool words = true;
+    for (size_t i = 0; i < size && words; i += 4) {
+      words = DebugTransport(command, address + static_cast<uint32_t>(i),
+                             data + i, 4);
+    }
+    if (words) {
+      return true;
+    }
+  }
   for (size_t i = 0; i < size; ++i) {
     if (!DebugTransport(command, address + static_cast<uint32_t>(i), data + i,
                         1)) {
@@ -349,6 +360,10 @@ StatList Rv32Cpu::Stats() const {
 int Rv32Cpu::RegisterCount() const { return 33; }
 
 bool Rv32Cpu::ReadRegister(int number, uint32_t* value) {
+  if (number >= gdb::kRv32FirstCsrRegister) {
+    return core_.ReadCsr(
+        static_cast<uint32_t>(number - gdb::kRv32FirstCsrRegister), value);
+  }
   if (number < 0 || number > kPcRegister) {
     return false;
   }
@@ -358,6 +373,10 @@ bool Rv32Cpu::ReadRegister(int number, uint32_t* value) {
 }
 
 bool Rv32Cpu::WriteRegister(int number, uint32_t value) {
+  if (number >= gdb::kRv32FirstCsrRegister) {
+    return core_.WriteCsr(
+        static_cast<uint32_t>(number - gdb::kRv32FirstCsrRegister), value);
+  }
   if (number < 0 || number > kPcRegister) {
     return false;
   }

@@ -45,8 +45,24 @@ std::optional<uint32_t> RegisterBank::Read(uint32_t offset) {
     return std::nullopt;  // DLL-8.1
   }
   const uint32_t value = entry->hooks.read ? entry->hooks.read() : entry->value;
-  // Reserved bits and pulse fields read 0 (DLL-8.2, DLL-8.5).
-  return value & entry->descriptor->DefinedBits() & ~entry->w1s;
+  return Shown(*entry, value);
+}
+
+std::optional<uint32_t> RegisterBank::Peek(uint32_t offset) {
+  Entry* entry = Find(offset);
+  if (entry == nullptr) {
+    return std::nullopt;
+  }
+  const Hooks& hooks = entry->hooks;
+  const uint32_t value = hooks.peek   ? hooks.peek()
+                         : hooks.read ? hooks.read()
+                                      : entry->value;
+  return Shown(*entry, value);
+}
+
+// Reserved bits and pulse fields read 0 (DLL-8.2, DLL-8.5).
+uint32_t RegisterBank::Shown(const Entry& entry, uint32_t value) {
+  return value & entry.descriptor->DefinedBits() & ~entry.w1s;
 }
 
 bool RegisterBank::Write(uint32_t offset, uint32_t value) {

@@ -27,6 +27,9 @@ class RegisterBank {
     // After a legal write has been applied, with the value written: pulses
     // (W1S fields) and side effects.
     std::function<void(uint32_t)> written;
+    // What a debugger reads where `read` has side effects: the same value
+    // without them. Unset: `read` has none.
+    std::function<uint32_t()> peek = nullptr;
   };
 
   // Hooks of a register with only a read side (a status, a counter), or
@@ -57,6 +60,8 @@ class RegisterBank {
   // Bus accesses: nullopt / false is a bus error (TLM address error).
   std::optional<uint32_t> Read(uint32_t offset);
   bool Write(uint32_t offset, uint32_t value);
+  // A debugger's read: what Read would return, without its side effects.
+  std::optional<uint32_t> Peek(uint32_t offset);
 
   // The stored value, as hardware sees it.
   uint32_t value(uint32_t offset) const;
@@ -79,6 +84,7 @@ class RegisterBank {
   };
   void Add(const regs::Register& reg);
   Entry* Find(uint32_t offset);
+  static uint32_t Shown(const Entry& entry, uint32_t value);
 
   std::map<uint32_t, Entry> registers_;
 };

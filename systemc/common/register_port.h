@@ -3,6 +3,8 @@
 // lqemu answers only such accesses, and carries them out alike.
 #pragma once
 
+#include <algorithm>
+#include <cstdint>
 #include <optional>
 #include <tlm>
 
@@ -54,6 +56,50 @@ void ServeRegisterAccess(tlm::tlm_generic_payload& trans, Read read,
     return;
   }
   AccessRegister(trans, read, write);
+}
+
+// Serves a debugger's access to a register block (transport_dbg): a read
+// of a register, or of bytes within one, through `peek(offset)`, which
+// has no side effects; a write of a whole register through
+// `write(offset, value)`, as the bus's would be. Returns the bytes
+// transferred: 0 if the access has another shape or is refused.
+template <typename Peek, typename Write>
+unsigned ServeDebugAccess(tlm::tlm_generic_payload& trans, Peek peek,
+                          Write write) {
+  const uint64_t address = trans.get_address();
+  const unsigned length = trans.get_data_length();
+  const uint64_t within = address % kRegisterBytes;
+  const auto offset = static_cast<uint32_t>(address - within);
+  if (trans.get_byte_enable_ptr() != nullptr || length == 0 ||
+      within + length > kRegisterBytes) {
+    return 0;
+  }
+  uint8_t* data = trans.get_data_ptr();
+  if (trans.is_write()) {
+    const bool ok =
+        length == kRegisterBytes &&
+        write(offset,
+              static_cast<uint32_t>(LoadLittleEndian(data, kRegisterBytes)));
+    return ok ? kRegisterBytes : 0;
+  }
+  const std::optional<uint32_t> value = peek(offset);
+  if (!value) {
+    return 0;
+  }
+  uint8_t word[kRegisterBytes];
+  StoreLittleEndian(word, kRegisterBytes, *value);
+  std::copy(word + within, word + within + length, data);
+  return length;
+}
+
+// ServeDebugAccess on a block's register bank (a RegisterBank).
+template <typename Bank>
+unsigned ServeDebugBank(tlm::tlm_generic_payload& trans, Bank& bank) {
+  return ServeDebugAccess(
+      trans, [&bank](uint32_t offset) { return bank.Peek(offset); },
+      [&bank](uint32_t offset, uint32_t value) {
+        return bank.Write(offset, value);
+      });
 }
 
 // ServeRegisterAccess on a block's register bank (a RegisterBank).

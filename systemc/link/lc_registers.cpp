@@ -101,20 +101,24 @@ LcRegisters::LcRegisters(uint8_t profile_id, LcPulses pulses,
 }
 
 void LcRegisters::HookCounters() {
-  bank_.Hook(regs::kTxFlitsLoOffset, RegisterBank::OnRead([this] {
-               const uint64_t value = counter(LcCounter::kTxFlits);
-               tx_high_ = static_cast<uint32_t>(value >> 32);
-               return static_cast<uint32_t>(value);
-             }));
-  bank_.Hook(regs::kTxFlitsHiOffset,
-             RegisterBank::OnRead([this] { return tx_high_; }));
-  bank_.Hook(regs::kRxFlitsLoOffset, RegisterBank::OnRead([this] {
-               const uint64_t value = counter(LcCounter::kRxFlits);
-               rx_high_ = static_cast<uint32_t>(value >> 32);
-               return static_cast<uint32_t>(value);
-             }));
-  bank_.Hook(regs::kRxFlitsHiOffset,
-             RegisterBank::OnRead([this] { return rx_high_; }));
+  // A LO half's read latches its HI half (DLL-8.6); a debugger's does not.
+  const auto wide = [this](uint32_t lo, uint32_t hi, LcCounter counter,
+                           uint32_t& high) {
+    RegisterBank::Hooks low = RegisterBank::OnRead([this, counter, &high] {
+      const uint64_t value = this->counter(counter);
+      high = static_cast<uint32_t>(value >> 32);
+      return static_cast<uint32_t>(value);
+    });
+    low.peek = [this, counter] {
+      return static_cast<uint32_t>(this->counter(counter));
+    };
+    bank_.Hook(lo, std::move(low));
+    bank_.Hook(hi, RegisterBank::OnRead([&high] { return high; }));
+  };
+  wide(regs::kTxFlitsLoOffset, regs::kTxFlitsHiOffset, LcCounter::kTxFlits,
+       tx_high_);
+  wide(regs::kRxFlitsLoOffset, regs::kRxFlitsHiOffset, LcCounter::kRxFlits,
+       rx_high_);
   for (size_t i = 0; i < std::size(kSmallCounterOffsets); ++i) {
     const auto counter = static_cast<LcCounter>(kFirstSmallCounter + i);
     bank_.Hook(kSmallCounterOffsets[i], RegisterBank::OnRead([this, counter] {

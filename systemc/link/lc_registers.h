@@ -58,6 +58,8 @@ class LcRegisters {
   bool Write(uint32_t offset, uint32_t value) {
     return bank_.Write(offset, value);
   }
+  // A debugger's read: no HI half latched.
+  std::optional<uint32_t> Peek(uint32_t offset) { return bank_.Peek(offset); }
 
   // Control as written now.
   LtssmControl Control() const;

@@ -525,24 +525,33 @@ void TlLinkController::BTransport(tlm::tlm_generic_payload& trans,
   AccessRegister(
       trans, [this](uint32_t offset) { return regs_.Read(offset); },
       [this](uint32_t offset, uint32_t value) {
-        if (!regs_.Write(offset, value)) {
-          return false;
-        }
-        // The register hooks applied what the datapath reads.
-        StepLtssm({});
-        KickTx(clock_.Next());
-        return true;
+        return WriteRegister(offset, value);
       });
   UpdateIrq();
   // The register port answers in the cycle after the request, as lc_csr.
   delay = sc_time(static_cast<double>(clock_.period_ps()), sc_core::SC_PS);
 }
 
+bool TlLinkController::WriteRegister(uint32_t offset, uint32_t value) {
+  if (!regs_.Write(offset, value)) {
+    return false;
+  }
+  // The register hooks applied what the datapath reads.
+  StepLtssm({});
+  KickTx(clock_.Next());
+  return true;
+}
+
+// A debugger reads without latching a counter's HI half, and writes as
+// firmware would, at the kernel's time.
 unsigned int TlLinkController::TransportDebug(tlm::tlm_generic_payload& trans) {
-  // Reads of LO counter halves latch their HI halves: no side-effect-free
-  // read exists, as in the RTL.
-  trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
-  return 0;
+  const unsigned bytes = ServeDebugAccess(
+      trans, [this](uint32_t offset) { return regs_.Peek(offset); },
+      [this](uint32_t offset, uint32_t value) {
+        return WriteRegister(offset, value);
+      });
+  UpdateIrq();
+  return bytes;
 }
 
 const ComponentDecl& TlLinkController::Declaration() {

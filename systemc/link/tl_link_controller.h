@@ -109,6 +109,8 @@ class TlLinkController : public sc_core::sc_module,
   void Control(Bytes message, const sc_core::sc_time& delay) override;
   void BTransport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
   unsigned int TransportDebug(tlm::tlm_generic_payload& trans);
+  // A register write, by firmware or a debugger, and what it sets going.
+  bool WriteRegister(uint32_t offset, uint32_t value);
 
   void start_of_simulation() override;
   void OnTxTime();        // SC_METHOD: one flit time of the transmitter.

@@ -125,6 +125,7 @@ LogicalRegisters::LogicalRegisters(const sc_core::sc_module_name& name,
   };
   regs_.Hook(regs::kCpStatusOffset, std::move(copy_status));
   socket.register_b_transport(this, &LogicalRegisters::BTransport);
+  socket.register_transport_dbg(this, &LogicalRegisters::TransportDbg);
   SC_HAS_PROCESS(LogicalRegisters);
   SC_METHOD(UpdateIrq);
   sensitive << unit.fault_queued_event() << unit.mailbox_event()
@@ -300,6 +301,13 @@ void LogicalRegisters::BTransport(tlm::tlm_generic_payload& trans,
   delay += sc_core::sc_time(10, sc_core::SC_NS);
   ServeRegisterBank(trans, regs_);
   access_done_.notify(sc_core::SC_ZERO_TIME);  // a pop or IRQ_ENABLE write
+}
+
+// No read here has a side effect; a debugger writes as firmware does.
+unsigned LogicalRegisters::TransportDbg(tlm::tlm_generic_payload& trans) {
+  const unsigned bytes = ServeDebugBank(trans, regs_);
+  access_done_.notify(sc_core::SC_ZERO_TIME);
+  return bytes;
 }
 
 }  // namespace lq::logical

@@ -29,6 +29,7 @@ class LogicalRegisters : public sc_core::sc_module {
 
  private:
   void BTransport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
+  unsigned TransportDbg(tlm::tlm_generic_payload& trans);
   // A command register: a write with a bit of `mask` set (a W1S pulse, or
   // a command field's code other than 0) runs `command`, which returns
   // CMD_STATUS's RESULT code.

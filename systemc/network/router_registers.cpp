@@ -379,26 +379,23 @@ void RouterRegisters::BTransport(tlm::tlm_generic_payload& trans,
 }
 
 // Debug reads have no side effect: TABLE_DATA shows the entry at
-// TABLE_INDEX without moving it.
+// TABLE_INDEX without moving it. Debug writes are firmware's.
 unsigned RouterRegisters::TransportDbg(tlm::tlm_generic_payload& trans) {
-  if (!trans.is_read() || !IsRegisterAccess(trans)) {
-    return 0;
-  }
-  const auto offset = static_cast<uint32_t>(trans.get_address());
-  std::optional<uint32_t> value;
-  if (offset == regs::kTableDataOffset) {
-    const uint32_t index = regs_.value(regs::kTableIndexOffset);
-    if (index < table_size_) {
-      value = shadow_table_.empty() ? 0 : shadow_table_[index].raw;
-    }
-  } else {
-    value = regs_.Read(offset);
-  }
-  if (!value) {
-    return 0;
-  }
-  StoreLittleEndian(trans.get_data_ptr(), kRegisterBytes, *value);
-  return kRegisterBytes;
+  return ServeDebugAccess(
+      trans,
+      [this](uint32_t offset) -> std::optional<uint32_t> {
+        if (offset != regs::kTableDataOffset) {
+          return regs_.Peek(offset);
+        }
+        const uint32_t index = regs_.value(regs::kTableIndexOffset);
+        if (index >= table_size_) {
+          return std::nullopt;
+        }
+        return shadow_table_.empty() ? 0 : shadow_table_[index].raw;
+      },
+      [this](uint32_t offset, uint32_t value) {
+        return regs_.Write(offset, value);
+      });
 }
 
 }  // namespace lq::net

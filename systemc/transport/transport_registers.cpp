@@ -119,6 +119,7 @@ TransportRegisters::TransportRegisters(const sc_core::sc_module_name& name,
                       (IrqLevel() ? regs::kCqIrqPending.Mask() : 0);
              }));
   socket.register_b_transport(this, &TransportRegisters::BTransport);
+  socket.register_transport_dbg(this, &TransportRegisters::TransportDbg);
   SC_HAS_PROCESS(TransportRegisters);
   SC_METHOD(UpdateIrq);
   sensitive << engine_.completion_event() << access_done_;
@@ -138,6 +139,14 @@ void TransportRegisters::BTransport(tlm::tlm_generic_payload& trans,
   delay += sc_core::sc_time(10, sc_core::SC_NS);
   ServeRegisterBank(trans, regs_);
   access_done_.notify(sc_core::SC_ZERO_TIME);  // a pop or CQ_IRQ write
+}
+
+// No read here has a side effect firmware could see (CQ_COUNT only takes
+// the engine's new completions in); a debugger writes as firmware does.
+unsigned TransportRegisters::TransportDbg(tlm::tlm_generic_payload& trans) {
+  const unsigned bytes = ServeDebugBank(trans, regs_);
+  access_done_.notify(sc_core::SC_ZERO_TIME);
+  return bytes;
 }
 
 uint64_t TransportRegisters::Wide(uint32_t lo_offset) const {

@@ -29,6 +29,7 @@ class TransportRegisters : public sc_core::sc_module {
 
  private:
   void BTransport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
+  unsigned TransportDbg(tlm::tlm_generic_payload& trans);
   // What QP_CMD, MR_CMD and the doorbells do; each returns CMD_STATUS's
   // RESULT code.
   uint32_t RunQpCommand(uint32_t command);

@@ -1,8 +1,11 @@
 #!/usr/bin/python3
 """Drives a real gdb-multiarch, in batch mode, against `lqemu board --gdb`:
-break at a function, step, read a variable, watch it change, continue to
-the firmware's exit.
-Usage: check_gdb.py LQEMU IMAGE.elf   (exit 77 if gdb-multiarch is missing)"""
+break at a function, step, read a variable and a CSR, watch a variable
+change, continue to the firmware's exit; read and write the devices'
+registers.
+Usage: check_gdb.py CASE LQEMU IMAGE.elf [WORK_DIR]   (exit 77 if
+gdb-multiarch is missing)"""
+import pathlib
 import re
 import shutil
 import subprocess
@@ -11,26 +14,36 @@ import sys
 SKIP = 77
 
 
-def main():
-    lqemu, image = sys.argv[1], sys.argv[2]
+def run_session(lqemu, image, board_args, commands):
+    """Starts `lqemu board` halted with a GDB port, runs `commands` in a
+    batch gdb-multiarch, and returns (transcript, board stdout, board
+    stderr, board exit status); None if the port was not announced."""
     gdb = shutil.which("gdb-multiarch")
-    if gdb is None:
-        print("gdb-multiarch is not installed")
-        return SKIP
     board = subprocess.Popen(
-        [lqemu, "board", "--firmware", image, "--ports", "0", "--gdb", "0",
-         "--halt"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        [lqemu, "board", "--firmware", image, "--gdb", "0", "--halt", *board_args],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     banner = board.stderr.readline()
     match = re.search(r"localhost:(\d+)", banner)
     if not match:
         board.kill()
         print("no GDB port announced: %r" % banner)
-        return 1
-    commands = [
-        "set confirm off",
-        "target remote localhost:" + match.group(1),
+        return None
+    args = [gdb, "-batch", "-nx", image, "-ex", "set confirm off",
+            "-ex", "target remote localhost:" + match.group(1)]
+    for command in commands:
+        args += ["-ex", command]
+    session = subprocess.run(args, capture_output=True, text=True, timeout=120)
+    out, err = board.communicate(timeout=60)
+    transcript = session.stdout + session.stderr
+    print(transcript)
+    return transcript, out, err, board.returncode
+
+
+def break_step_print_watch_exit(lqemu, image, _):
+    result = run_session(lqemu, image, ["--ports", "0"], [
         "break on_timer",
         "continue",        # first tick: stops in the timer handler
+        "p/x $mcause",     # a machine timer interrupt
         "step",            # one source line
         "continue",        # second tick
         "print ticks",     # the first tick was counted
@@ -40,26 +53,72 @@ def main():
         "continue",
         "delete",
         "continue",        # to the finisher: the inferior exits
-    ]
-    args = [gdb, "-batch", "-nx", image]
-    for command in commands:
-        args += ["-ex", command]
-    session = subprocess.run(args, capture_output=True, text=True, timeout=120)
-    out, err = board.communicate(timeout=60)
-    transcript = session.stdout + session.stderr
-    print(transcript)
+    ])
+    if result is None:
+        return ["no session"]
+    transcript, out, err, status = result
     checks = [
         (r"Breakpoint 1(\.\d+)?, on_timer", "stopped at the breakpoint"),
-        (r"\$1 = 1\b", "read the variable ticks after one tick"),
+        (r"\$1 = 0x80000007", "mcause names the timer interrupt"),
+        (r"\$2 = 1\b", "read the variable ticks after one tick"),
         (r"0x101000:\s+0x01044442", "read a device register over the bus"),
         (r"Old value = 1\s+New value = 2", "the watchpoint saw ticks go 1 -> 2"),
         (r"exited normally", "continued to the firmware's exit"),
     ]
     failed = [why for pattern, why in checks if not re.search(pattern, transcript)]
-    if board.returncode != 0:
-        failed.append("lqemu exited %d: %s" % (board.returncode, err))
+    if status != 0:
+        failed.append("lqemu exited %d: %s" % (status, err))
     if "tick 5" not in out:
         failed.append("the firmware did not finish its ticks:\n" + out)
+    return failed
+
+
+def sees_the_hardware(lqemu, image, work):
+    """On node 0 of a 2x2x2 torus of boards, halted at reset: the link
+    controllers', router's and transport engine's registers read as their
+    IDs, SCRATCH takes a write, and the machine CSRs print."""
+    scenario = pathlib.Path(work) / "torus.yaml"
+    scenario.parent.mkdir(parents=True, exist_ok=True)
+    scenario.write_text("topology:\n  name: torus\n  dims: 2x2x2\n")
+    result = run_session(lqemu, image, ["--scenario", str(scenario)], [
+        "x/wx 0x40000000",       # link controller of port 0: ID
+        "x/4wx 0x40001000",      # port 1: ID, CTRL, STATUS, ERR_INJECT
+        "x/wx 0x40010000",       # router: ID
+        "x/wx 0x40020000",       # transport engine: ID
+        "set {int}0x00101014 = 0x1234",  # board SCRATCH
+        "x/wx 0x00101014",
+        "p/x $misa",
+        "p/x $mstatus",
+        "info registers mtvec",
+        "kill",
+    ])
+    if result is None:
+        return ["no session"]
+    transcript = result[0]
+    checks = [
+        (r"0x40000000:\s+0x01014c43", "a link controller's ID (E01 before)"),
+        (r"0x40001000:\s+0x01014c43\s+0x[0-9a-f]{8}\s+0x[0-9a-f]{8}\s+0x00000100",
+         "four registers of port 1's link controller in one read"),
+        (r"0x40010000:\s+0x01005452", "the router's ID"),
+        (r"0x40020000:\s+0x01015054", "the transport engine's ID (E01 before)"),
+        (r"0x101014:\s+0x00001234", "SCRATCH took the debugger's write"),
+        (r"\$1 = 0x40001105", "misa: RV32 IMAC"),
+        (r"\$2 = 0x1800", "mstatus at reset: MPP = M"),
+        (r"mtvec\s+0x", "mtvec is a register GDB knows"),
+    ]
+    return [why for pattern, why in checks if not re.search(pattern, transcript)]
+
+
+CASES = {f.__name__: f for f in [break_step_print_watch_exit, sees_the_hardware]}
+
+
+def main():
+    case, lqemu, image = sys.argv[1], sys.argv[2], sys.argv[3]
+    work = sys.argv[4] if len(sys.argv) > 4 else "."
+    if shutil.which("gdb-multiarch") is None:
+        print("gdb-multiarch is not installed")
+        return SKIP
+    failed = CASES[case](lqemu, image, work)
     for why in failed:
         print("FAILED:", why)
     return 1 if failed else 0

@@ -15,6 +15,10 @@ FakeTarget::FakeTarget() : memory(kMemorySize) {
 }
 
 bool FakeTarget::ReadRegister(int number, uint32_t* value) {
+  if (const auto csr = csrs.find(number); csr != csrs.end()) {
+    *value = csr->second;
+    return true;
+  }
   if (number < 0 || number >= kRv32RegisterCount) {
     return false;
   }
@@ -23,6 +27,10 @@ bool FakeTarget::ReadRegister(int number, uint32_t* value) {
 }
 
 bool FakeTarget::WriteRegister(int number, uint32_t value) {
+  if (const auto csr = csrs.find(number); csr != csrs.end()) {
+    csr->second = value;
+    return true;
+  }
   if (number < 0 || number >= kRv32RegisterCount) {
     return false;
   }

@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdint>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -48,6 +49,8 @@ class FakeTarget : public DebugTarget {
   std::string TargetDescription(const std::string& annex) const override;
 
   std::array<uint32_t, kRv32RegisterCount> registers{};
+  // Registers beyond the g packet's (CSRs), by GDB number; others fail.
+  std::map<int, uint32_t> csrs;
   Bytes memory;
   std::vector<uint32_t> breakpoints;  // one entry per insertion
   std::vector<Watchpoint> watchpoints;

@@ -244,6 +244,16 @@ TEST_F(RspSessionTest, ReadsAndWritesOneRegister) {
   EXPECT_EQ(target_.registers[1], 0x12345678u) << "ra written little-endian";
 }
 
+TEST_F(RspSessionTest, ReadsAndWritesRegistersBeyondTheGPacket) {
+  const int mcause = kRv32FirstCsrRegister + 0x342;  // 0x383
+  target_.csrs[mcause] = 0x80000007;
+  EXPECT_EQ(Exchange({"p383", "P383=02000000", "p383", "p384", "p10000"}),
+            (Replies{"07000080", "OK", "02000000", "E01", "E01"}))
+      << "a CSR the target has, by GDB's number; one it lacks, and a number "
+         "past any description, are errors";
+  EXPECT_EQ(target_.csrs[mcause], 2u);
+}
+
 TEST_F(RspSessionTest, RejectsBadRegisterNumbersAndValues) {
   EXPECT_EQ(Exchange({"p21", "pffffffffff", "p", "pzz", "P21=00000000",
                       "P1=123", "P1", "P=00000000"}),

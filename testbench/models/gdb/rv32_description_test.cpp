@@ -3,7 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <iterator>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace lq::gdb {
@@ -59,7 +61,8 @@ TEST(Rv32Description, ListsTheRegistersAsGdbDoes) {
       "a1",   "a2", "a3", "a4", "a5",  "a6",  "a7", "s2", "s3", "s4", "s5",
       "s6",   "s7", "s8", "s9", "s10", "s11", "t3", "t4", "t5", "t6", "pc"};
   const std::vector<Reg> registers = Registers(Rv32TargetDescription());
-  ASSERT_EQ(registers.size(), names.size()) << "x0..x31 and pc";
+  ASSERT_EQ(registers.size(), names.size() + std::size(kRv32DebugCsrs))
+      << "x0..x31 and pc, then the CSRs";
   for (size_t i = 0; i < names.size(); ++i) {
     EXPECT_EQ(registers[i].name, names[i]) << "ABI name of register " << i;
     EXPECT_EQ(registers[i].regnum, static_cast<int>(i))
@@ -71,7 +74,7 @@ TEST(Rv32Description, ListsTheRegistersAsGdbDoes) {
 
 TEST(Rv32Description, TypesPointersAsGdbDoes) {
   const std::vector<Reg> registers = Registers(Rv32TargetDescription());
-  ASSERT_EQ(registers.size(), static_cast<size_t>(kRv32RegisterCount))
+  ASSERT_EQ(registers.size(), kRv32RegisterCount + std::size(kRv32DebugCsrs))
       << "all registers";
   for (const Reg& reg : registers) {
     std::string expected = "int";
@@ -85,6 +88,25 @@ TEST(Rv32Description, TypesPointersAsGdbDoes) {
         << "GDB prints code pointers as symbols and data pointers as "
            "addresses: "
         << reg.name;
+  }
+}
+
+TEST(Rv32Description, NamesTheMachineCsrsAtGdbsNumbers) {
+  const std::string xml = Rv32TargetDescription();
+  const size_t feature = xml.find("<feature name=\"org.gnu.gdb.riscv.csr\">");
+  ASSERT_NE(feature, std::string::npos) << "GDB looks for CSRs here";
+  const std::vector<Reg> csrs = Registers(xml.substr(feature));
+  const std::vector<std::pair<std::string, int>> expected = {
+      {"mstatus", 0x300}, {"misa", 0x301},     {"mie", 0x304},
+      {"mtvec", 0x305},   {"mscratch", 0x340}, {"mepc", 0x341},
+      {"mcause", 0x342},  {"mtval", 0x343},    {"mip", 0x344},
+      {"mcycle", 0xb00},  {"minstret", 0xb02}};
+  ASSERT_EQ(csrs.size(), expected.size());
+  for (size_t i = 0; i < expected.size(); ++i) {
+    EXPECT_EQ(csrs[i].name, expected[i].first);
+    EXPECT_EQ(csrs[i].regnum, kRv32FirstCsrRegister + expected[i].second)
+        << "GDB numbers a CSR 65 plus its address: " << expected[i].first;
+    EXPECT_EQ(csrs[i].bitsize, 32);
   }
 }
 
