@@ -1,6 +1,12 @@
-/* Trap entry: saves all 31 registers and the trap CSRs in a frame on the stack, calls lq_trap_dispatch(frame) and returns with mret to frame->mepc. */
+/* Trap entry: saves all 31 registers and the trap CSRs in a frame on the stack, calls lq_trap_dispatch(frame) and returns with mret to frame->mepc.
+
+   Its call frame information (DWARF CFI) lets a debugger unwind through a
+   trap: the interrupted code's pc is the saved mepc (the frame's return
+   column, a signal frame, so the pc is not taken for a return address)
+   and its registers are the saved ones. */
 
 /* Frame layout, shared with lq_trap_frame_t in lq/trap.h. */
+#define DWARF_MEPC (4096 + 0x341) /* DWARF numbers a CSR 4096 plus its address */
 #define FRAME_X(n) ((n) * 4)
 #define FRAME_MEPC 128
 #define FRAME_MCAUSE 132
@@ -8,13 +14,19 @@
 #define FRAME_MSTATUS 140
 #define FRAME_SIZE 144 /* a multiple of 16, as the ABI wants for sp */
 
+  /* With the debug information: the image keeps no .eh_frame. */
+  .cfi_sections .debug_frame
   .section .text.trap, "ax", @progbits
   /* mtvec's direct mode keeps the base 4-byte aligned. */
   .balign 4
   .globl lq_trap_entry
   .type lq_trap_entry, @function
 lq_trap_entry:
+  .cfi_startproc
+  .cfi_signal_frame
+  .cfi_return_column DWARF_MEPC
   addi sp, sp, -FRAME_SIZE
+  .cfi_def_cfa_offset FRAME_SIZE
   /* Every register, not only the caller-saved ones, so that a handler can
      read or change any of them (self-tests check that traps preserve them). */
   sw x1, FRAME_X(1)(sp)
@@ -52,6 +64,11 @@ lq_trap_entry:
   sw zero, FRAME_X(0)(sp)
   csrr t0, mepc
   sw t0, FRAME_MEPC(sp)
+  /* From here on the interrupted code's state can be found in the frame. */
+  .cfi_offset DWARF_MEPC, FRAME_MEPC - FRAME_SIZE
+  .irp n, 1, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31
+  .cfi_offset \n, FRAME_X(\n) - FRAME_SIZE
+  .endr
   csrr t0, mcause
   sw t0, FRAME_MCAUSE(sp)
   csrr t0, mtval
@@ -96,5 +113,7 @@ lq_trap_entry:
   lw x30, FRAME_X(30)(sp)
   lw x31, FRAME_X(31)(sp)
   addi sp, sp, FRAME_SIZE
+  .cfi_def_cfa_offset 0
   mret
+  .cfi_endproc
   .size lq_trap_entry, . - lq_trap_entry

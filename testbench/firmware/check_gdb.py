@@ -1,6 +1,7 @@
 #!/usr/bin/python3
 """Drives a real gdb-multiarch, in batch mode, against `lqemu board --gdb`:
-break at a function, step, read a variable and a CSR, watch a variable
+break at a function, step, read a variable and a CSR, backtrace through
+the trap entry, watch a variable
 change, continue to the firmware's exit; read and write the devices'
 registers.
 Usage: check_gdb.py CASE LQEMU IMAGE.elf [WORK_DIR]   (exit 77 if
@@ -44,6 +45,7 @@ def break_step_print_watch_exit(lqemu, image, _):
         "break on_timer",
         "continue",        # first tick: stops in the timer handler
         "p/x $mcause",     # a machine timer interrupt
+        "bt",              # through the trap entry to what it interrupted
         "step",            # one source line
         "continue",        # second tick
         "print ticks",     # the first tick was counted
@@ -60,6 +62,8 @@ def break_step_print_watch_exit(lqemu, image, _):
     checks = [
         (r"Breakpoint 1(\.\d+)?, on_timer", "stopped at the breakpoint"),
         (r"\$1 = 0x80000007", "mcause names the timer interrupt"),
+        (r"#1\s+<signal handler called>\s*\n#2\s+.*main \(\)",
+         "the backtrace passes through the trap entry to main"),
         (r"\$2 = 1\b", "read the variable ticks after one tick"),
         (r"0x101000:\s+0x01044442", "read a device register over the bus"),
         (r"Old value = 1\s+New value = 2", "the watchpoint saw ticks go 1 -> 2"),
