@@ -134,6 +134,7 @@ ResumeAction RspSession::Serve() {
   while (true) {
     std::optional<RspEvent> event = NextEvent();
     if (!event) {
+      vanished_ = true;
       return End(ResumeAction::kDetach);
     }
     switch (event->kind) {

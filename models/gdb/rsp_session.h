@@ -60,6 +60,9 @@ class RspSession {
   // False once GDB detached, killed or closed the connection: the CPU runs
   // freely and need not poll any more.
   bool Attached() const { return !ended_.has_value(); }
+  // Whether the session ended because the connection closed without a
+  // detach or kill (GDB was killed, or the network went).
+  bool Vanished() const { return vanished_; }
 
  private:
   // A break- or watchpoint GDB inserted, removed again if GDB goes away
@@ -115,6 +118,7 @@ class RspSession {
   StopEvent last_stop_;          // what '?' reports
   std::vector<InsertedPoint> inserted_;
   std::optional<ResumeAction> ended_;
+  bool vanished_ = false;
   bool waiting_for_stop_ = false;  // GDB resumed and awaits a stop reply
   bool no_ack_mode_ = false;
   bool swbreak_announced_ = false;  // GDB's qSupported had swbreak+

@@ -2,6 +2,7 @@
 #include "systemc/board/gdb_stub.h"
 
 #include <cstdio>
+#include <utility>
 
 namespace lq::board {
 
@@ -13,25 +14,54 @@ gdb::ResumeAction GdbStub::ServeStop(const gdb::StopEvent& stop) {
       stop.reason == gdb::StopEvent::Reason::kHaltedAtStart) {
     std::fprintf(stderr, "lqemu: waiting for GDB on localhost:%u\n",
                  static_cast<unsigned>(port()));
-    connection_ = listener_.Accept();
-    session_ = std::make_unique<gdb::RspSession>(target_, *connection_);
+    Open(listener_.Accept());
   }
   if (!Connected()) {
+    Close();
     return gdb::ResumeAction::kContinue;
   }
-  return session_->ServeStop(stop);
+  while (true) {
+    const gdb::ResumeAction action = session_->ServeStop(stop);
+    if (!session_->Vanished() ||
+        stop.reason == gdb::StopEvent::Reason::kExited) {
+      if (!Connected()) {
+        Close();  // detached or killed: the next GDB may connect
+      }
+      return action;
+    }
+    // GDB went away without detaching: the CPU stays where it stopped
+    // until the next GDB takes it over.
+    std::fprintf(stderr,
+                 "lqemu: GDB went away with the CPU halted; waiting for GDB "
+                 "on localhost:%u\n",
+                 static_cast<unsigned>(port()));
+    Open(listener_.Accept());
+  }
 }
 
 bool GdbStub::PollStopRequest() {
+  if (session_ != nullptr && !Connected()) {
+    Close();
+  }
   if (session_ == nullptr) {
-    connection_ = listener_.TryAccept();
-    if (connection_ == nullptr) {
+    std::unique_ptr<TcpConnection> connection = listener_.TryAccept();
+    if (connection == nullptr) {
       return false;
     }
-    session_ = std::make_unique<gdb::RspSession>(target_, *connection_);
+    Open(std::move(connection));
     return true;
   }
-  return Connected() && session_->PollInterrupt();
+  return session_->PollInterrupt();
+}
+
+void GdbStub::Open(std::unique_ptr<TcpConnection> connection) {
+  connection_ = std::move(connection);
+  session_ = std::make_unique<gdb::RspSession>(target_, *connection_);
+}
+
+void GdbStub::Close() {
+  session_.reset();
+  connection_.reset();
 }
 
 void GdbStub::ReportExit(int status) {

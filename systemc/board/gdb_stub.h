@@ -22,7 +22,10 @@ class GdbStub {
   bool halt_at_start() const { return halt_at_start_; }
 
   // The CPU stopped: serve GDB until it resumes. Without a connection (GDB
-  // never came, or went) the CPU just continues.
+  // never came, or detached) the CPU just continues. A GDB that goes away
+  // without detaching leaves the CPU halted: the stub says so and waits
+  // for the next one, which finds the CPU as the last one left it. After
+  // a detach the next GDB may connect at any time.
   gdb::ResumeAction ServeStop(const gdb::StopEvent& stop);
   // While the CPU runs: true if GDB wants it stopped (Ctrl-C, or a GDB
   // that just connected and will ask why the target is stopped).
@@ -31,6 +34,8 @@ class GdbStub {
 
  private:
   bool Connected() const { return session_ != nullptr && session_->Attached(); }
+  void Open(std::unique_ptr<TcpConnection> connection);
+  void Close();  // the session and its socket: none open
 
   gdb::DebugTarget& target_;
   TcpListener listener_;

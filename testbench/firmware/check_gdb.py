@@ -1,9 +1,9 @@
 #!/usr/bin/python3
 """Drives a real gdb-multiarch, in batch mode, against `lqemu board --gdb`:
 break at a function, step, read a variable and a CSR, backtrace through
-the trap entry, watch a variable
-change, continue to the firmware's exit; read and write the devices'
-registers.
+the trap entry, watch a variable change, continue to the firmware's exit;
+read and write the devices' registers; detach and attach again; take over
+a CPU a killed GDB left halted.
 Usage: check_gdb.py CASE LQEMU IMAGE.elf [WORK_DIR]   (exit 77 if
 gdb-multiarch is missing)"""
 import pathlib
@@ -11,6 +11,7 @@ import re
 import shutil
 import subprocess
 import sys
+import time
 
 SKIP = 77
 
@@ -113,7 +114,95 @@ def sees_the_hardware(lqemu, image, work):
     return [why for pattern, why in checks if not re.search(pattern, transcript)]
 
 
-CASES = {f.__name__: f for f in [break_step_print_watch_exit, sees_the_hardware]}
+def gdb_args(image, port, commands):
+    args = [shutil.which("gdb-multiarch"), "-batch", "-nx", image,
+            "-ex", "set confirm off", "-ex", "target remote localhost:%s" % port]
+    for command in commands:
+        args += ["-ex", command]
+    return args
+
+
+def start_board(lqemu, image, board_args):
+    """`lqemu board` halted with a GDB port: (process, port) or None."""
+    board = subprocess.Popen(
+        [lqemu, "board", "--firmware", image, "--gdb", "0", "--halt", *board_args],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    match = re.search(r"localhost:(\d+)", board.stderr.readline())
+    if not match:
+        board.kill()
+        return None
+    return board, match.group(1)
+
+
+def vanished_gdb_leaves_the_cpu_halted(lqemu, image, work):
+    """A GDB killed while it holds the CPU at a breakpoint: the board says
+    so and waits, halted, for the next GDB, which finds the CPU where the
+    first left it and runs the firmware to its end."""
+    started = start_board(lqemu, image, ["--ports", "0"])
+    if started is None:
+        return ["no GDB port announced"]
+    board, port = started
+    log = pathlib.Path(work) / "first_gdb.log"
+    log.parent.mkdir(parents=True, exist_ok=True)
+    with open(log, "w") as out:
+        first = subprocess.Popen(
+            gdb_args(image, port, ["break on_timer", "continue", "shell sleep 60"]),
+            stdout=out, stderr=subprocess.STDOUT)
+        deadline = time.time() + 60
+        while "Breakpoint 1" not in log.read_text() and time.time() < deadline:
+            time.sleep(0.1)
+        first.kill()  # as a crashed GDB would: no detach, no kill packet
+        first.wait()
+    failed = []
+    if "Breakpoint 1" not in log.read_text():
+        failed.append("the first GDB never reached the breakpoint:\n" + log.read_text())
+    said = board.stderr.readline()
+    if "GDB went away with the CPU halted" not in said:
+        failed.append("the board did not say it waits: %r" % said)
+    second = subprocess.run(
+        gdb_args(image, port, ["p ticks", "bt 1", "delete", "continue"]),
+        capture_output=True, text=True, timeout=120)
+    transcript = second.stdout + second.stderr
+    print(transcript)
+    out, err = board.communicate(timeout=60)
+    checks = [
+        (r"\$1 = 0\b", "the CPU waited in the first tick's handler"),
+        (r"#0\s+on_timer", "still in the handler the first GDB stopped in"),
+        (r"exited normally", "the second GDB ran the firmware to its end"),
+    ]
+    failed += [why for pattern, why in checks if not re.search(pattern, transcript)]
+    if board.returncode != 0 or "tick 5" not in out:
+        failed.append("lqemu exited %d: %s\n%s" % (board.returncode, err, out))
+    return failed
+
+
+def detach_and_reattach(lqemu, image, _):
+    """GDB detaches, and another attaches to the running board, twice: each
+    stops it where it is and lets it go again."""
+    started = start_board(lqemu, image, ["--ports", "0"])
+    if started is None:
+        return ["no GDB port announced"]
+    board, port = started
+    failed = []
+    for round, commands in enumerate([["detach"], ["p $pc", "detach"],
+                                      ["p $pc", "detach"]]):
+        session = subprocess.run(gdb_args(image, port, commands),
+                                 capture_output=True, text=True, timeout=120)
+        transcript = session.stdout + session.stderr
+        print(transcript)
+        if "detached" not in transcript:
+            failed.append("attach %d did not end in a detach" % (round + 1))
+        if round > 0 and not re.search(r"\$1 = .* 0x[0-9a-f]+ <", transcript):
+            failed.append("attach %d read no pc" % (round + 1))
+    out, err = board.communicate(timeout=120)
+    if board.returncode != 0:
+        failed.append("lqemu exited %d: %s" % (board.returncode, err))
+    return failed
+
+
+CASES = {f.__name__: f for f in [break_step_print_watch_exit, sees_the_hardware,
+                                 vanished_gdb_leaves_the_cpu_halted,
+                                 detach_and_reattach]}
 
 
 def main():
