@@ -59,7 +59,7 @@ static void report_and_exit(const char* what, const lq_trap_frame_t* frame) {
   lq_uart_puts(" mtval=");
   lq_console_put_hex32(frame->mtval);
   lq_uart_puts("\n");
-  lq_exit(LQ_EXIT_UNHANDLED_TRAP);
+  lq_exit_unhandled_trap();
 }
 
 static void dispatch_interrupt(lq_trap_frame_t* frame) {

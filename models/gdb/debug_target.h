@@ -21,11 +21,15 @@ struct StopEvent {
     kWatchpoint,     // a watchpoint hit (T05 watch/rwatch/awatch:ADDR)
     kInterrupted,    // GDB sent Ctrl-C (S02)
     kExited,         // the firmware ended the simulation (Wxx)
+    kSignal,         // a fault GDB should see as `signal` (Sxx)
   };
   Reason reason = Reason::kHaltedAtStart;
   WatchKind watch_kind = WatchKind::kWrite;  // kWatchpoint only
   uint32_t watch_address = 0;                // kWatchpoint only
   int exit_status = 0;                       // kExited only
+  // kSignal only: in GDB's numbering (remote protocol): SIGILL 4, SIGTRAP
+  // 5, SIGBUS 10, SIGSEGV 11.
+  int signal = 0;
 };
 
 // What GDB asked the CPU to do when it leaves a stop.

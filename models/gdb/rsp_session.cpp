@@ -233,6 +233,8 @@ std::string RspSession::StopReply(const StopEvent& stop) const {
     }
     case StopEvent::Reason::kInterrupted:
       return SignalReply(kSignalInterrupt);
+    case StopEvent::Reason::kSignal:
+      return SignalReply(stop.signal);
     case StopEvent::Reason::kExited:
       return "W" + HexNumber(static_cast<uint32_t>(stop.exit_status) & 0xff, 1);
   }

@@ -64,6 +64,10 @@ enum class Exception : uint32_t {
   kEcallFromM = 11,
 };
 
+// What mcause names, e.g. "load access fault" or "machine timer
+// interrupt"; "reserved" for a code the privileged spec leaves unused.
+const char* TrapName(uint32_t mcause);
+
 // Interrupt numbers: bit positions in mip/mie, and mcause with bit 31 set.
 enum class Interrupt : uint32_t {
   kMachineSoftware = 3,

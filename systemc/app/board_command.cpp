@@ -8,10 +8,13 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
+#include <string>
 #include <systemc>
+#include <vector>
 
 #include "models/elf/elf_image.h"
 #include "models/phy/link_profile.h"
+#include "models/riscv/rv32_isa.h"
 #include "systemc/app/congestion_params.h"
 #include "systemc/app/exit_status.h"
 #include "systemc/app/firmware_image.h"
@@ -27,6 +30,18 @@
 
 namespace lq::app {
 namespace {
+
+// "node 0: unhandled trap: load access fault (mcause 0x5) at pc 0x...,
+// mtval 0x...".
+std::string DescribeTrap(unsigned node, const board::UnhandledTrap& trap) {
+  char text[160];
+  std::snprintf(text, sizeof(text),
+                "node %u: unhandled trap: %s (mcause 0x%x) at pc 0x%08x, "
+                "mtval 0x%08x",
+                node, riscv::TrapName(trap.mcause), trap.mcause, trap.mepc,
+                trap.mtval);
+  return text;
+}
 
 int BadInput(const std::string& message) {
   std::fprintf(stderr, "lqemu board: %s\n", message.c_str());
@@ -253,8 +268,16 @@ int RunBoard(const BoardOptions& options) {
   const bool all_finished = cluster->finished_nodes() == nodes;
   int status = kExitFailure;
   std::string outcome;
+  std::vector<std::string> traps;  // a line per node an unhandled trap ended
+  for (unsigned n = 0; n < nodes; ++n) {
+    if (const auto& trap = cluster->node(n).board().unhandled_trap()) {
+      traps.push_back(DescribeTrap(n, *trap));
+    }
+  }
   if (cluster->node(0).board().cpu().killed()) {
     outcome = "killed by GDB";
+  } else if (nodes == 1 && !traps.empty()) {
+    outcome = traps.front();
   } else if (all_finished) {
     status = nodes == 1 ? cluster->node(0).board().exit_status()
                         : (cluster->worst_status() == 0 ? 0 : kExitFailure);
@@ -289,6 +312,11 @@ int RunBoard(const BoardOptions& options) {
                  cluster->ports_up(), ports,
                  static_cast<unsigned long long>(instructions), wall_s,
                  wall_s > 0 ? instructions / wall_s / 1e6 : 0.0, build_s);
+  }
+  if (nodes > 1) {
+    for (const std::string& trap : traps) {
+      std::fprintf(stderr, "lqemu board: %s\n", trap.c_str());
+    }
   }
   if (!options.stats_file.empty()) {
     WriteStats(options.stats_file, *cluster, wall_s, status);

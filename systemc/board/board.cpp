@@ -25,7 +25,9 @@ Board::Board(const sc_core::sc_module_name& name, const BoardConfig& config)
       uart_("uart", config.on_console_line),
       clint_("clint", config.mtime_tick),
       plic_("plic"),
-      finisher_("finisher", [this](int status) { OnExit(status); }),
+      finisher_(
+          "finisher", [this](int status) { OnExit(status); },
+          [this] { OnUnhandledTrap(); }),
       info_("info",
             BoardFacts{
                 config.node_id, config.ports,
@@ -132,6 +134,15 @@ void Board::before_end_of_elaboration() {
     if (!source_bound_[source]) {
       plic_.sources[source].bind(idle_source_);
     }
+  }
+}
+
+// The trap CSRs still hold the trap the firmware's handler is in; GDB, if
+// attached, sees it as a signal first.
+void Board::OnUnhandledTrap() {
+  unhandled_trap_ = cpu_.StopForUnhandledTrap();
+  if (!cpu_.killed()) {
+    OnExit(kUnhandledTrapStatus);
   }
 }
 

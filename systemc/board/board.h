@@ -114,6 +114,11 @@ class Board : public sc_core::sc_module {
   Rv32Cpu& cpu() { return cpu_; }
   bool finished() const { return finished_; }
   int exit_status() const { return exit_status_; }
+  // The trap the firmware said it does not handle, which ended its run
+  // (its exit status is then 1); none if it ended otherwise.
+  const std::optional<UnhandledTrap>& unhandled_trap() const {
+    return unhandled_trap_;
+  }
   void FlushConsole() { uart_.Flush(); }
   StatList Stats() const;
   static const ComponentDecl& Declaration();
@@ -121,6 +126,7 @@ class Board : public sc_core::sc_module {
  private:
   void before_end_of_elaboration() override;
   void OnExit(int status);
+  void OnUnhandledTrap();
   // True if [address, address + size) lies in flash or RAM.
   bool InMemory(uint32_t address, uint32_t size) const;
 
@@ -140,6 +146,7 @@ class Board : public sc_core::sc_module {
   unsigned attached_ports_ = 0;
   bool finished_ = false;
   int exit_status_ = 0;
+  std::optional<UnhandledTrap> unhandled_trap_;
 };
 
 }  // namespace lq::board

@@ -7,6 +7,7 @@
 
 #include "models/common/bytes.h"
 #include "models/gdb/rv32_description.h"
+#include "models/riscv/rv32_isa.h"
 #include "systemc/board/gdb_stub.h"
 
 namespace lq::board {
@@ -161,6 +162,40 @@ void Rv32Cpu::Run() {
     }
     action = DebugStop(stop);
   }
+}
+
+namespace {
+
+// The signal GDB shows for an exception (GDB's numbering).
+int SignalFor(uint32_t mcause) {
+  constexpr int kSigIll = 4, kSigTrap = 5, kSigBus = 10, kSigSegv = 11;
+  switch (static_cast<riscv::Exception>(mcause)) {
+    case riscv::Exception::kIllegalInstruction:
+      return kSigIll;
+    case riscv::Exception::kInstructionAccessFault:
+    case riscv::Exception::kLoadAccessFault:
+    case riscv::Exception::kStoreAccessFault:
+      return kSigSegv;
+    case riscv::Exception::kLoadAddressMisaligned:
+    case riscv::Exception::kStoreAddressMisaligned:
+      return kSigBus;
+    default:
+      return mcause == 0 ? kSigBus : kSigTrap;  // 0: a misaligned pc
+  }
+}
+
+}  // namespace
+
+UnhandledTrap Rv32Cpu::StopForUnhandledTrap() {
+  UnhandledTrap trap;
+  core_.ReadCsr(riscv::kCsrMcause, &trap.mcause);
+  core_.ReadCsr(riscv::kCsrMepc, &trap.mepc);
+  core_.ReadCsr(riscv::kCsrMtval, &trap.mtval);
+  StopEvent stop;
+  stop.reason = StopEvent::Reason::kSignal;
+  stop.signal = SignalFor(trap.mcause);
+  DebugStop(stop);
+  return trap;
 }
 
 ResumeAction Rv32Cpu::DebugStop(const StopEvent& stop) {

@@ -24,6 +24,15 @@ namespace lq::board {
 
 class GdbStub;
 
+// A trap the firmware does not handle: its trap CSRs.
+struct UnhandledTrap {
+  uint32_t mcause = 0;
+  uint32_t mepc = 0;
+  uint32_t mtval = 0;
+};
+// The exit status of a run an unhandled trap ended.
+inline constexpr int kUnhandledTrapStatus = 1;
+
 struct CpuConfig {
   sc_core::sc_time clock_period = sc_core::sc_time(10, sc_core::SC_NS);
   // How far the CPU may run ahead of the rest of the simulation.
@@ -54,6 +63,11 @@ class Rv32Cpu : public sc_core::sc_module,
   // The firmware ended the run: stop after the current instruction, and
   // tell an attached debugger.
   void Finish(int status);
+  // The firmware says it does not handle the trap it is in: the trap, and
+  // with GDB attached a stop GDB sees as a signal (SIGSEGV for an access
+  // fault, SIGILL, SIGTRAP, SIGBUS for a misaligned address), which
+  // returns when GDB resumes or kills the target.
+  UnhandledTrap StopForUnhandledTrap();
   // GDB asked to kill the target.
   bool killed() const { return killed_; }
   bool running() const { return !finished_; }

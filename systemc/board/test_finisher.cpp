@@ -10,8 +10,12 @@
 namespace lq::board {
 
 TestFinisher::TestFinisher(const sc_core::sc_module_name& name,
-                           std::function<void(int)> on_exit)
-    : sc_module(name), socket("socket"), on_exit_(std::move(on_exit)) {
+                           std::function<void(int)> on_exit,
+                           std::function<void()> on_trap)
+    : sc_module(name),
+      socket("socket"),
+      on_exit_(std::move(on_exit)),
+      on_trap_(std::move(on_trap)) {
   socket.register_b_transport(this, &TestFinisher::BTransport);
 }
 
@@ -29,6 +33,11 @@ void TestFinisher::BTransport(tlm::tlm_generic_payload& trans,
   const auto value = static_cast<uint32_t>(
       LoadLittleEndian(trans.get_data_ptr(), kRegisterBytes));
   const uint32_t command = value & 0xffff;
+  if (command == kTrap) {
+    trans.set_response_status(tlm::TLM_OK_RESPONSE);
+    on_trap_();
+    return;
+  }
   if (command != kPass && command != kFail) {
     // Reset (0x7777) and anything else: not a way to end the run here.
     trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);

@@ -51,6 +51,19 @@ def case_console_dir_writes_one_log_per_node(lqemu, fw, work):
     expect(text.startswith("Hello from node 0\n"), "node0.log: " + text)
 
 
+def case_unhandled_trap_is_named_and_exits_1(lqemu, fw, work):
+    # The firmware's own statuses keep their meaning: a trap nobody handles
+    # is named, with its cause, pc and mtval, and exits 1 (it exited 3, as
+    # firmware returning 3 would).
+    result = run(lqemu, "--firmware", str(fw / "trap_demo.elf"), "--ports", "0")
+    expect_exit(result, 1, "an unhandled load access fault")
+    expect("lqemu board: node 0: unhandled trap: load access fault (mcause 0x5) "
+           "at pc 0x2" in result.stderr and "mtval 0x60000000" in result.stderr,
+           "the trap is not named:\n" + result.stderr)
+    expect("node0: trap: mcause=0x00000005" in result.stdout,
+           "the runtime's own line is missing:\n" + result.stdout)
+
+
 def case_time_limit_ends_an_unfinished_run(lqemu, fw, work):
     # Training takes Detect.Quiet (12 ms) at full scale: a 5 ms limit ends
     # the run while the bring-up firmware still waits.

@@ -2,8 +2,8 @@
 """Drives a real gdb-multiarch, in batch mode, against `lqemu board --gdb`:
 break at a function, step, read a variable and a CSR, backtrace through
 the trap entry, watch a variable change, continue to the firmware's exit;
-read and write the devices' registers; detach and attach again; take over
-a CPU a killed GDB left halted.
+read and write the devices' registers; stop at an unhandled trap; detach
+and attach again; take over a CPU a killed GDB left halted.
 Usage: check_gdb.py CASE LQEMU IMAGE.elf [WORK_DIR]   (exit 77 if
 gdb-multiarch is missing)"""
 import pathlib
@@ -200,7 +200,31 @@ def detach_and_reattach(lqemu, image, _):
     return failed
 
 
+def unhandled_trap_stops_gdb_with_a_signal(lqemu, image, _):
+    """A trap the firmware does not handle stops GDB with SIGSEGV; the
+    backtrace leads through the handler to the faulting load, the CSRs say
+    what and where, and continuing ends the run as the trap (exit 1)."""
+    result = run_session(lqemu, image, ["--ports", "0"], [
+        "continue", "bt", "p/x $mcause", "p/x $mtval", "continue"])
+    if result is None:
+        return ["no session"]
+    transcript, out, err, status = result
+    checks = [
+        (r"Program received signal SIGSEGV", "stopped with SIGSEGV"),
+        (r"<signal handler called>\s*\n#\d+\s+0x[0-9a-f]+ in read_word",
+         "the backtrace reaches the faulting load"),
+        (r"\$1 = 0x5\b", "mcause: load access fault"),
+        (r"\$2 = 0x60000000", "mtval: the address"),
+        (r"exited with code 01", "continuing ends the run with status 1"),
+    ]
+    failed = [why for pattern, why in checks if not re.search(pattern, transcript)]
+    if status != 1 or "unhandled trap: load access fault" not in err:
+        failed.append("lqemu exited %d: %s" % (status, err))
+    return failed
+
+
 CASES = {f.__name__: f for f in [break_step_print_watch_exit, sees_the_hardware,
+                                 unhandled_trap_stops_gdb_with_a_signal,
                                  vanished_gdb_leaves_the_cpu_halted,
                                  detach_and_reattach]}
 

@@ -10,6 +10,12 @@
    failure can read as a pass. Never returns. */
 void lq_exit(int status) __attribute__((noreturn));
 
+/* Ends the run from a trap handler that does not handle the trap it is
+   in (writes 0x4444): lqemu reports the trap from mcause, mepc and mtval
+   and exits 1, or shows it to an attached GDB as a signal first. Never
+   returns. */
+void lq_exit_unhandled_trap(void) __attribute__((noreturn));
+
 static inline void lq_pass(void) __attribute__((noreturn));
 static inline void lq_pass(void) { lq_exit(0); }
 

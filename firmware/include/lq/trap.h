@@ -6,9 +6,6 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* Exit status of an image that takes an exception nobody handles. */
-#define LQ_EXIT_UNHANDLED_TRAP 3
-
 /* What trap.S saves; x[2] is sp before the trap, x[0] reads 0. A handler
    may change x[] (except x[2]) and mepc; trap.S restores them. */
 typedef struct {
@@ -21,8 +18,8 @@ typedef struct {
 
 /* Returns true if it handled the exception (typically after moving mepc
    past the faulting instruction); false falls through to the default,
-   which prints "trap: mcause=0x... mepc=0x... mtval=0x..." and exits
-   with LQ_EXIT_UNHANDLED_TRAP. */
+   which prints "trap: mcause=0x... mepc=0x... mtval=0x..." and ends the
+   run with lq_exit_unhandled_trap(). */
 typedef bool (*lq_exception_handler_t)(lq_trap_frame_t* frame);
 typedef void (*lq_interrupt_handler_t)(void);
 
