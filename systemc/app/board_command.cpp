@@ -2,6 +2,7 @@
 #include "systemc/app/board_command.h"
 
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <fstream>
 #include <map>
@@ -21,6 +22,7 @@
 #include "systemc/app/process_exit.h"
 #include "systemc/app/rtl_ports.h"
 #include "systemc/app/run_command.h"
+#include "systemc/app/run_limits.h"
 #include "systemc/app/scenario.h"
 #include "systemc/app/scenario_lossless.h"
 #include "systemc/app/scenario_schema.h"
@@ -54,16 +56,19 @@ class ConsoleWriter {
  public:
   explicit ConsoleWriter(std::string dir) : dir_(std::move(dir)) {}
 
+  // Each line is flushed as it comes, so that a pipe or a log file holds
+  // every line a run printed however it ends.
   void Line(const std::string& node, const std::string& line) {
     if (dir_.empty()) {
       std::printf("%s: %s\n", node.c_str(), line.c_str());
+      std::fflush(stdout);
       return;
     }
     auto& file = files_[node];
     if (!file) {
       file = std::make_unique<std::ofstream>(dir_ + "/" + node + ".log");
     }
-    *file << line << '\n';
+    *file << line << '\n' << std::flush;
   }
 
   void Flush() {
@@ -253,11 +258,7 @@ int RunBoard(const BoardOptions& options) {
                                           sc_core::SC_DO_NOTHING);
   const auto start = std::chrono::steady_clock::now();
   const double build_s = std::chrono::duration<double>(start - entered).count();
-  if (options.max_time_us > 0) {
-    sc_core::sc_start(sc_core::sc_time(options.max_time_us, sc_core::SC_US));
-  } else {
-    sc_core::sc_start();
-  }
+  const RunEnd end = RunWithin({options.max_time_us, options.max_wall_s});
   const double wall_s =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();
@@ -276,6 +277,16 @@ int RunBoard(const BoardOptions& options) {
   }
   if (cluster->node(0).board().cpu().killed()) {
     outcome = "killed by GDB";
+  } else if (end.reason == RunEnd::Reason::kSignal) {
+    // Exit 1 (DESIGN section 7 has three statuses): the run did not end.
+    outcome = std::string("stopped by ") +
+              (end.signal == SIGINT ? "SIGINT" : "SIGTERM") + ", " +
+              std::to_string(nodes - cluster->finished_nodes()) + " of " +
+              std::to_string(nodes) + " boards still running";
+  } else if (end.reason == RunEnd::Reason::kWallLimit) {
+    outcome = std::to_string(nodes - cluster->finished_nodes()) + " of " +
+              std::to_string(nodes) +
+              " boards still running at the wall-time limit (--max-wall-s)";
   } else if (nodes == 1 && !traps.empty()) {
     outcome = traps.front();
   } else if (all_finished) {
@@ -285,9 +296,7 @@ int RunBoard(const BoardOptions& options) {
                   ? "firmware exited with status " + std::to_string(status)
                   : "all boards finished, worst status " +
                         std::to_string(cluster->worst_status());
-  } else if (options.max_time_us > 0 &&
-             sc_core::sc_time_stamp() >=
-                 sc_core::sc_time(options.max_time_us, sc_core::SC_US)) {
+  } else if (end.reason == RunEnd::Reason::kTimeLimit) {
     outcome = std::to_string(nodes - cluster->finished_nodes()) + " of " +
               std::to_string(nodes) +
               " boards still running at the time limit (--max-time-us)";

@@ -19,6 +19,7 @@ struct BoardOptions {
   std::vector<std::string> overrides;  // --set key=value (scenario keys)
   std::optional<uint64_t> seed;
   double max_time_us = 0;   // simulated-time limit; 0: none
+  double max_wall_s = 0;    // wall-time limit; 0: none
   std::string console_dir;  // one log per node instead of stdout
   std::string stats_file;
   std::string vcd_file;  // waveforms of the RTL ports (link.rtl_ports)

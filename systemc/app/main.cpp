@@ -96,6 +96,12 @@ int sc_main(int argc, char* argv[]) {
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
   board_command
+      ->add_option("--max-wall-s", board.max_wall_s,
+                   "Stop after this much wall time (0: no limit); the "
+                   "summary and every file are still written")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  board_command
       ->add_option(
           "--console-dir", board.console_dir,
           "Write each node's console to DIR/NODE.log instead of stdout")

@@ -1,12 +1,16 @@
 #!/usr/bin/python3
 """End-to-end checks of `lqemu board` on the firmware images: exit statuses,
-console output, the one-line errors for bad images, time limits, clusters.
+console output, the one-line errors for bad images, time limits, signals,
+clusters.
 Usage: check_board.py CASE LQEMU FIRMWARE_DIR WORK_DIR"""
 import json
 import pathlib
+import re
 import shutil
+import signal
 import subprocess
 import sys
+import time
 
 
 def run(lqemu, *args, timeout=240):
@@ -62,6 +66,47 @@ def case_unhandled_trap_is_named_and_exits_1(lqemu, fw, work):
            "the trap is not named:\n" + result.stderr)
     expect("node0: trap: mcause=0x00000005" in result.stdout,
            "the runtime's own line is missing:\n" + result.stdout)
+
+
+def case_sigterm_leaves_the_console_and_a_summary(lqemu, fw, work):
+    # Killed part-way, the run still prints its summary, and the console
+    # file holds every line the firmware printed, each as it came.
+    logs = work / "logs"
+    logs.mkdir()
+    board = subprocess.Popen(
+        [lqemu, "board", "--firmware", str(fw / "ticker.elf"), "--ports", "0",
+         "--console-dir", str(logs)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    log = logs / "node0.log"
+    deadline = time.time() + 60
+    while time.time() < deadline and (
+            not log.exists() or log.read_text().count("\n") < 10):
+        time.sleep(0.05)
+    board.send_signal(signal.SIGTERM)
+    out, err = board.communicate(timeout=60)
+    expect(board.returncode == 1, "exit %d after SIGTERM: %s" % (board.returncode, err))
+    expect("stopped by SIGTERM, 1 of 1 boards still running" in err,
+           "no summary after SIGTERM:\n" + err)
+    lines = log.read_text().splitlines()
+    complete = [line for line in lines if re.fullmatch(r"ticker: line \d+", line)]
+    expect(len(complete) >= 10 and complete == ["ticker: line %d" % (n + 1)
+                                                for n in range(len(complete))],
+           "the console file lost lines: %r" % lines[:20])
+    expect(len(lines) - len(complete) <= 1 and all(
+               line.startswith("ticker:") for line in lines[len(complete):]),
+           "only a last partial line may follow: %r" % lines[len(complete):])
+
+
+def case_wall_time_limit_ends_a_long_run(lqemu, fw, work):
+    started = time.time()
+    result = run(lqemu, "--firmware", str(fw / "ticker.elf"), "--ports", "0",
+                 "--max-wall-s", "0.5")
+    elapsed = time.time() - started
+    expect_exit(result, 1, "ticker cut short by --max-wall-s")
+    expect("still running at the wall-time limit (--max-wall-s)" in result.stderr,
+           result.stderr)
+    expect("node0: ticker: line 1" in result.stdout, "no console before the limit")
+    expect(elapsed < 20, "the wall limit of 0.5 s took %.1f s" % elapsed)
 
 
 def case_time_limit_ends_an_unfinished_run(lqemu, fw, work):
