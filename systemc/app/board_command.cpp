@@ -114,6 +114,51 @@ KeyUsage BoardKeys(const ParamSet& params, bool cluster) {
   return usage;
 }
 
+// Each board's end: whether its firmware finished, its status, and the
+// trap that ended it, if one did.
+nlohmann::ordered_json BoardsJson(cluster::Cluster& cluster) {
+  nlohmann::ordered_json boards = nlohmann::ordered_json::array();
+  for (unsigned n = 0; n < cluster.node_count(); ++n) {
+    const board::Board& board = cluster.node(n).board();
+    nlohmann::ordered_json trap;
+    if (const auto& unhandled = board.unhandled_trap()) {
+      trap = {{"mcause", unhandled->mcause},
+              {"mepc", unhandled->mepc},
+              {"mtval", unhandled->mtval}};
+    }
+    boards.push_back({{"node", n},
+                      {"finished", board.finished()},
+                      {"status", board.finished() ? nlohmann::ordered_json(
+                                                        board.exit_status())
+                                                  : nlohmann::ordered_json()},
+                      {"unhandled_trap", trap}});
+  }
+  return boards;
+}
+
+// The nodes `pick` chooses, as " (node 3 …, node 5 …)" with `what`
+// describing each; at most eight named.
+template <typename Pick, typename What>
+std::string NamedNodes(cluster::Cluster& cluster, Pick pick, What what) {
+  constexpr unsigned kMostNamed = 8;
+  std::string names;
+  unsigned picked = 0;
+  for (unsigned n = 0; n < cluster.node_count(); ++n) {
+    const board::Board& board = cluster.node(n).board();
+    if (!pick(board)) {
+      continue;
+    }
+    if (++picked <= kMostNamed) {
+      names += (names.empty() ? " (node " : ", node ") + std::to_string(n) +
+               what(board);
+    }
+  }
+  if (picked > kMostNamed) {
+    names += ", and " + std::to_string(picked - kMostNamed) + " more";
+  }
+  return names.empty() ? names : names + ")";
+}
+
 void WriteStats(const std::string& path, cluster::Cluster& cluster,
                 double wall_s, int status) {
   nlohmann::ordered_json json;
@@ -123,6 +168,7 @@ void WriteStats(const std::string& path, cluster::Cluster& cluster,
   json["nodes"] = cluster.node_count();
   json["boards_finished"] = cluster.finished_nodes();
   json["ports_up"] = cluster.ports_up();
+  json["boards"] = BoardsJson(cluster);
   // The names are unique (hierarchical): appended without the ordered
   // map's search for each key, which made a cluster's file quadratic.
   using Entries = nlohmann::ordered_json::object_t::Container;
@@ -275,31 +321,46 @@ int RunBoard(const BoardOptions& options) {
       traps.push_back(DescribeTrap(n, *trap));
     }
   }
+  // "2 of 8 boards still running (node 1, node 6)": which, in a cluster.
+  const auto still_running = [&cluster, nodes] {
+    return std::to_string(nodes - cluster->finished_nodes()) + " of " +
+           std::to_string(nodes) + " boards still running" +
+           (nodes == 1
+                ? std::string()
+                : NamedNodes(
+                      *cluster,
+                      [](const board::Board& b) { return !b.finished(); },
+                      [](const board::Board&) { return std::string(); }));
+  };
   if (cluster->node(0).board().cpu().killed()) {
     outcome = "killed by GDB";
   } else if (end.reason == RunEnd::Reason::kSignal) {
     // Exit 1 (DESIGN section 7 has three statuses): the run did not end.
     outcome = std::string("stopped by ") +
               (end.signal == SIGINT ? "SIGINT" : "SIGTERM") + ", " +
-              std::to_string(nodes - cluster->finished_nodes()) + " of " +
-              std::to_string(nodes) + " boards still running";
+              still_running();
   } else if (end.reason == RunEnd::Reason::kWallLimit) {
-    outcome = std::to_string(nodes - cluster->finished_nodes()) + " of " +
-              std::to_string(nodes) +
-              " boards still running at the wall-time limit (--max-wall-s)";
+    outcome = still_running() + " at the wall-time limit (--max-wall-s)";
   } else if (nodes == 1 && !traps.empty()) {
     outcome = traps.front();
   } else if (all_finished) {
     status = nodes == 1 ? cluster->node(0).board().exit_status()
                         : (cluster->worst_status() == 0 ? 0 : kExitFailure);
-    outcome = nodes == 1
-                  ? "firmware exited with status " + std::to_string(status)
-                  : "all boards finished, worst status " +
-                        std::to_string(cluster->worst_status());
+    outcome =
+        nodes == 1
+            ? "firmware exited with status " + std::to_string(status)
+            : "all boards finished, worst status " +
+                  std::to_string(cluster->worst_status()) +
+                  NamedNodes(
+                      *cluster,
+                      [](const board::Board& b) {
+                        return b.exit_status() != 0;
+                      },
+                      [](const board::Board& b) {
+                        return " exited " + std::to_string(b.exit_status());
+                      });
   } else if (end.reason == RunEnd::Reason::kTimeLimit) {
-    outcome = std::to_string(nodes - cluster->finished_nodes()) + " of " +
-              std::to_string(nodes) +
-              " boards still running at the time limit (--max-time-us)";
+    outcome = still_running() + " at the time limit (--max-time-us)";
   } else {
     outcome =
         "no events left: the firmware waits for an interrupt nothing will "

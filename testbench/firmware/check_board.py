@@ -109,6 +109,35 @@ def case_wall_time_limit_ends_a_long_run(lqemu, fw, work):
     expect(elapsed < 20, "the wall limit of 0.5 s took %.1f s" % elapsed)
 
 
+def case_cluster_names_the_nodes_that_failed(lqemu, fw, work):
+    # A cluster's summary and stats answer per node: which boards failed,
+    # how, and which still run.
+    scenario = work / "torus.yaml"
+    scenario.write_text("topology:\n  name: torus\n  dims: 2x2x2\n")
+    stats = work / "traps.json"
+    result = run(lqemu, "--firmware", str(fw / "trap_demo.elf"), "--scenario",
+                 str(scenario), "--stats", str(stats))
+    expect_exit(result, 1, "eight boards trapping")
+    expect("all boards finished, worst status 1 (node 0 exited 1, node 1 exited 1,"
+           in result.stderr, "the summary names no node:\n" + result.stderr)
+    expect(all("lqemu board: node %d: unhandled trap: load access fault" % n
+               in result.stderr for n in range(8)), "a trap line per node:\n"
+           + result.stderr)
+    boards = json.loads(stats.read_text())["boards"]
+    expect(len(boards) == 8 and all(
+               b["finished"] and b["status"] == 1 and b["unhandled_trap"]["mcause"] == 5
+               for b in boards), "per-board stats: %s" % boards[:2])
+    stats = work / "running.json"
+    result = run(lqemu, "--firmware", str(fw / "ticker.elf"), "--scenario",
+                 str(scenario), "--max-time-us", "300", "--stats", str(stats))
+    expect_exit(result, 1, "eight boards at the time limit")
+    expect("8 of 8 boards still running (node 0, node 1, node 2, node 3, node 4, "
+           "node 5, node 6, node 7) at the time limit" in result.stderr, result.stderr)
+    boards = json.loads(stats.read_text())["boards"]
+    expect(all(not b["finished"] and b["status"] is None for b in boards),
+           "running boards have no status: %s" % boards[:2])
+
+
 def case_time_limit_ends_an_unfinished_run(lqemu, fw, work):
     # Training takes Detect.Quiet (12 ms) at full scale: a 5 ms limit ends
     # the run while the bring-up firmware still waits.
