@@ -16,25 +16,37 @@ import time
 SKIP = 77
 
 
+def gdb_args(image, port, commands):
+    args = [shutil.which("gdb-multiarch"), "-batch", "-nx", image,
+            "-ex", "set confirm off", "-ex", "target remote localhost:%s" % port]
+    for command in commands:
+        args += ["-ex", command]
+    return args
+
+
+def start_board(lqemu, image, board_args):
+    """`lqemu board` halted with a GDB port: (process, port) or None."""
+    board = subprocess.Popen(
+        [lqemu, "board", "--firmware", image, "--gdb", "0", "--halt", *board_args],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    match = re.search(r"localhost:(\d+)", board.stderr.readline())
+    if not match:
+        board.kill()
+        return None
+    return board, match.group(1)
+
+
 def run_session(lqemu, image, board_args, commands):
     """Starts `lqemu board` halted with a GDB port, runs `commands` in a
     batch gdb-multiarch, and returns (transcript, board stdout, board
     stderr, board exit status); None if the port was not announced."""
-    gdb = shutil.which("gdb-multiarch")
-    board = subprocess.Popen(
-        [lqemu, "board", "--firmware", image, "--gdb", "0", "--halt", *board_args],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    banner = board.stderr.readline()
-    match = re.search(r"localhost:(\d+)", banner)
-    if not match:
-        board.kill()
-        print("no GDB port announced: %r" % banner)
+    started = start_board(lqemu, image, board_args)
+    if started is None:
+        print("no GDB port announced")
         return None
-    args = [gdb, "-batch", "-nx", image, "-ex", "set confirm off",
-            "-ex", "target remote localhost:" + match.group(1)]
-    for command in commands:
-        args += ["-ex", command]
-    session = subprocess.run(args, capture_output=True, text=True, timeout=120)
+    board, port = started
+    session = subprocess.run(gdb_args(image, port, commands), capture_output=True,
+                             text=True, timeout=120)
     out, err = board.communicate(timeout=60)
     transcript = session.stdout + session.stderr
     print(transcript)
@@ -112,26 +124,6 @@ def sees_the_hardware(lqemu, image, work):
         (r"mtvec\s+0x", "mtvec is a register GDB knows"),
     ]
     return [why for pattern, why in checks if not re.search(pattern, transcript)]
-
-
-def gdb_args(image, port, commands):
-    args = [shutil.which("gdb-multiarch"), "-batch", "-nx", image,
-            "-ex", "set confirm off", "-ex", "target remote localhost:%s" % port]
-    for command in commands:
-        args += ["-ex", command]
-    return args
-
-
-def start_board(lqemu, image, board_args):
-    """`lqemu board` halted with a GDB port: (process, port) or None."""
-    board = subprocess.Popen(
-        [lqemu, "board", "--firmware", image, "--gdb", "0", "--halt", *board_args],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    match = re.search(r"localhost:(\d+)", board.stderr.readline())
-    if not match:
-        board.kill()
-        return None
-    return board, match.group(1)
 
 
 def vanished_gdb_leaves_the_cpu_halted(lqemu, image, work):
