@@ -245,13 +245,21 @@ std::vector<topo::TableEntry>& RouterRegisters::ShadowTable() {
   return shadow_table_;
 }
 
-std::optional<uint32_t> RouterRegisters::ReadTableData() {
+std::optional<uint32_t> RouterRegisters::PeekTableData() const {
   const uint32_t index = regs_.value(regs::kTableIndexOffset);
   if (index >= table_size_) {
     return std::nullopt;
   }
-  regs_.Store(regs::kTableIndexOffset, index + 1);
-  return ShadowTable()[index].raw;
+  return shadow_table_.empty() ? 0 : shadow_table_[index].raw;
+}
+
+std::optional<uint32_t> RouterRegisters::ReadTableData() {
+  const std::optional<uint32_t> value = PeekTableData();
+  if (value) {
+    regs_.Store(regs::kTableIndexOffset,
+                regs_.value(regs::kTableIndexOffset) + 1);
+  }
+  return value;
 }
 
 bool RouterRegisters::WriteTableData(uint32_t value) {
@@ -383,15 +391,9 @@ void RouterRegisters::BTransport(tlm::tlm_generic_payload& trans,
 unsigned RouterRegisters::TransportDbg(tlm::tlm_generic_payload& trans) {
   return ServeDebugAccess(
       trans,
-      [this](uint32_t offset) -> std::optional<uint32_t> {
-        if (offset != regs::kTableDataOffset) {
-          return regs_.Peek(offset);
-        }
-        const uint32_t index = regs_.value(regs::kTableIndexOffset);
-        if (index >= table_size_) {
-          return std::nullopt;
-        }
-        return shadow_table_.empty() ? 0 : shadow_table_[index].raw;
+      [this](uint32_t offset) {
+        return offset == regs::kTableDataOffset ? PeekTableData()
+                                                : regs_.Peek(offset);
       },
       [this](uint32_t offset, uint32_t value) {
         return regs_.Write(offset, value);

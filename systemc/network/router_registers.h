@@ -64,6 +64,8 @@ class RouterRegisters : public sc_core::sc_module {
   void BTransport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
   unsigned TransportDbg(tlm::tlm_generic_payload& trans);
   std::optional<uint32_t> ReadTableData();  // nullopt: past the end
+  // The entry at TABLE_INDEX, TABLE_INDEX left as it is (a debugger's).
+  std::optional<uint32_t> PeekTableData() const;
   bool WriteTableData(uint32_t value);
   // The routing function the shadow bank describes, or why there is none.
   Result<std::shared_ptr<const topo::RoutingFunction>> BuildShadow();
