@@ -189,6 +189,12 @@ void FabricControl::ChangeLanes(topo::NodeId node, topo::PortId port,
   }
 }
 
+void FabricControl::NoteDetected(double at_ns) {
+  if (!detected_ns_) {
+    detected_ns_ = at_ns;
+  }
+}
+
 void FabricControl::SetEnable(const End& end, bool enable) {
   writes_.emplace_back(end, enable);
   write_.notify(sc_core::SC_ZERO_TIME);
@@ -207,9 +213,7 @@ void FabricControl::CutLink(topo::NodeId node, topo::PortId port) {
     ends_.at({far->node, far->port}) = EndState::kCut;
     return;
   }
-  if (!detected_ns_) {
-    detected_ns_ = sc_core::sc_time_stamp().to_seconds() * 1e9;
-  }
+  NoteDetected(sc_core::sc_time_stamp().to_seconds() * 1e9);
   router(node).SetPortDown(port, ideal_flush_);
   router(far->node).SetPortDown(far->port, ideal_flush_);
   ReportLink(node, port, false);
@@ -277,9 +281,7 @@ void FabricControl::FailNode(topo::NodeId node) {
       SetEnable({node, p}, false);
       continue;
     }
-    if (!detected_ns_) {
-      detected_ns_ = sc_core::sc_time_stamp().to_seconds() * 1e9;
-    }
+    NoteDetected(sc_core::sc_time_stamp().to_seconds() * 1e9);
     PortDown(far->node, far->port, ideal_flush_);
   }
 }
@@ -315,9 +317,7 @@ void FabricControl::OnLinkState(topo::NodeId node, topo::PortId port,
   }
   const bool l0 = state == link::LtssmState::kL0;
   if (end->second == EndState::kCut && !l0) {
-    if (!detected_ns_) {
-      detected_ns_ = static_cast<double>(at_ps) / 1000.0;
-    }
+    NoteDetected(static_cast<double>(at_ps) / 1000.0);
     end->second = EndState::kDown;
     PortDown(node, port, kTlmFlush);
     SetEnable(end->first, false);

@@ -111,6 +111,8 @@ class FabricControl : public sc_core::sc_module {
                 const sc_core::sc_time& flush);
   // Both ends of `node`'s port `port` fail or work again, at the PHYs.
   void ChangeLanes(topo::NodeId node, topo::PortId port, bool fail);
+  // A port counted down at `at_ns`: the first such time is detected_ns().
+  void NoteDetected(double at_ns);
   // CTRL.ENABLE of the controller at `end`, written by the agent thread.
   void SetEnable(const End& end, bool enable);
   void Agent();  // SC_THREAD: the queued register writes
