@@ -425,18 +425,18 @@ void CycleFabric::Route(Router& r, unsigned i, PacketState& head) {
   const unsigned port = port_of_[i], vc = vc_of_[i];
   const PacketRecord& packet = packets_[head.packet];
   const unsigned in_class = r.InputClass(port, vc);
-  const auto step = routing_->Route(r.node, port, in_class, packet.dst);
-  if (!step.ok() ||
-      (step->port != r.local_port() && packet.hops >= config_.initial_ttl)) {
+  topo::RouteStep step;
+  if (!routing_->TryRoute(r.node, port, in_class, packet.dst, step) ||
+      (step.port != r.local_port() && packet.hops >= config_.initial_ttl)) {
     head.routed = true;
     head.discard = true;
     r.inputs.Allocated(i);
     ++dropped_;
     return;
   }
-  r.TakeRoute(head, vc, *step,
+  r.TakeRoute(head, vc, step,
               adaptive_ && routing_->ChoosesAdaptively(
-                               port, in_class, step->port, r.local_port()));
+                               port, in_class, step.port, r.local_port()));
 }
 
 // The interface admits waiting packets whole (NET-8.8), each into the VC

@@ -19,11 +19,20 @@ AdaptiveRouting::AdaptiveRouting(std::shared_ptr<const Torus> torus,
 
 Result<RouteStep> AdaptiveRouting::Route(NodeId current, PortId in_port,
                                          VcClass in_vc, NodeId dst) const {
+  RouteStep step;
+  if (!TryRoute(current, in_port, in_vc, dst, step)) {
+    return Fail("adaptive: node out of range");
+  }
+  return step;
+}
+
+bool AdaptiveRouting::TryRoute(NodeId current, PortId in_port, VcClass in_vc,
+                               NodeId dst, RouteStep& step) const {
   if (in_vc >= kAdaptiveClass && current != dst) {
     // Leaving the adaptive class: the escape network as if injected here.
-    return escape_.Route(current, torus_->LocalPort(current), 0, dst);
+    return escape_.TryRoute(current, torus_->LocalPort(current), 0, dst, step);
   }
-  return escape_.Route(current, in_port, in_vc, dst);
+  return escape_.TryRoute(current, in_port, in_vc, dst, step);
 }
 
 void AdaptiveRouting::AdaptivePorts(NodeId current, NodeId dst,

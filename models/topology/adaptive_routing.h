@@ -32,6 +32,8 @@ class AdaptiveRouting : public RoutingFunction {
   }
   Result<RouteStep> Route(NodeId current, PortId in_port, VcClass in_vc,
                           NodeId dst) const override;
+  bool TryRoute(NodeId current, PortId in_port, VcClass in_vc, NodeId dst,
+                RouteStep& step) const override;
   std::optional<VcClass> AdaptiveClass() const override {
     return kAdaptiveClass;
   }

@@ -33,6 +33,8 @@ class DorRouting : public RoutingFunction {
   }
   Result<RouteStep> Route(NodeId current, PortId in_port, VcClass in_vc,
                           NodeId dst) const override;
+  bool TryRoute(NodeId current, PortId in_port, VcClass in_vc, NodeId dst,
+                RouteStep& step) const override;
 
  private:
   std::shared_ptr<const Torus> torus_;

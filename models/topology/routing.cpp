@@ -10,6 +10,16 @@ RoutingFunction::RoutingFunction(std::shared_ptr<const Topology> topology)
   }
 }
 
+bool RoutingFunction::TryRoute(NodeId current, PortId in_port, VcClass in_vc,
+                               NodeId dst, RouteStep& step) const {
+  const Result<RouteStep> route = Route(current, in_port, in_vc, dst);
+  if (!route) {
+    return false;
+  }
+  step = *route;
+  return true;
+}
+
 bool RoutingFunction::ChoosesAdaptively(PortId in_port, VcClass in_class,
                                         PortId out_port,
                                         PortId local_port) const {

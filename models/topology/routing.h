@@ -34,6 +34,11 @@ class RoutingFunction {
   // `in_vc`. Fails when there is no route (e.g. an invalid table entry).
   virtual Result<RouteStep> Route(NodeId current, PortId in_port, VcClass in_vc,
                                   NodeId dst) const = 0;
+  // Route() without the reason for a failure, for the routers' hot path:
+  // sets `step` and returns true, or returns false when there is no route.
+  // Functions whose Route() builds a Result on every call override it.
+  virtual bool TryRoute(NodeId current, PortId in_port, VcClass in_vc,
+                        NodeId dst, RouteStep& step) const;
 
   // Adaptive functions (NET-4.3) only: the lowest class on which a packet
   // may choose among AdaptivePorts(); every class from it up to

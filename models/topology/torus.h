@@ -11,7 +11,7 @@ namespace lq::topo {
 // Node IDs count dimension 0 (X) fastest (NET-6.1). Port 2d leads to +d and
 // port 2d+1 to -d; the local port is 2n. A ring of size 1 leaves its two
 // ports uncabled; a ring of size 2 has two distinct links between its nodes.
-class Torus : public Topology {
+class Torus final : public Topology {
  public:
   static constexpr size_t kMaxDimensions = 8;
 

@@ -723,20 +723,20 @@ void Router::Route(unsigned port, unsigned vc, PacketState& packet) {
     return;
   }
   const unsigned in_class = core_.InputClass(port, vc);
-  const auto step =
-      banks_.active().Route(config_.node, port, in_class, header.dst);
-  if (!step.ok()) {
+  topo::RouteStep step;
+  if (!banks_.active().TryRoute(config_.node, port, in_class, header.dst,
+                                step)) {
     ++counters_.drops_no_route;
     Discard(port, vc, packet);
     return;
   }
-  if (step->port != local_port() && header.ttl == 0) {
+  if (step.port != local_port() && header.ttl == 0) {
     ++counters_.drops_ttl;  // NET-2.4
     Discard(port, vc, packet);
     return;
   }
-  core_.TakeRoute(packet, vc, *step,
-                  banks_.active().ChoosesAdaptively(port, in_class, step->port,
+  core_.TakeRoute(packet, vc, step,
+                  banks_.active().ChoosesAdaptively(port, in_class, step.port,
                                                     local_port()));
   if (Stranded(packet)) {
     ++counters_.drops_link_down;  // NET-7.1

@@ -2,6 +2,8 @@
 // what `lqemu list` shows and what a scenario may ask for.
 #include <gtest/gtest.h>
 
+#include <tuple>
+
 #include "models/topology/routing_registry.h"
 #include "models/topology/topology_registry.h"
 
@@ -74,6 +76,53 @@ TEST(RoutingRegistry, NET_4_8_BuildsEachFunctionForItsTopology) {
       CreateRouting("adaptive", Create("torus"), {{"adaptive_classes", "2"}});
   ASSERT_TRUE(two_adaptive.ok()) << two_adaptive.error().reason;
   EXPECT_EQ((*two_adaptive)->VcClasses(), 4u) << "2 escape + 2 adaptive";
+}
+
+// The routers' hot path, TryRoute(), decides what Route() decides, for
+// every function, node, input port, class and destination, and fails where
+// Route() fails (a node out of range).
+TEST(RoutingRegistry, NET_4_1_TryRouteDecidesAsRouteDoes) {
+  const std::vector<std::tuple<std::string, std::string, ParamMap>> cases = {
+      {"dor", "torus", {{"dims", "4x3x2"}}},
+      {"dor", "torus", {{"dims", "4x4"}}},
+      {"adaptive", "torus", {{"dims", "4x3x2"}}},
+      {"updown", "fattree", {{"k", "4"}, {"endpoints", "16"}}},
+      {"fullmesh", "fullmesh", {{"x", "3"}, {"y", "2"}}},
+      {"table", "torus", {{"dims", "3x3"}}}};
+  const std::vector<ParamMap> dor_options = {{{"dateline", "per_dimension"}},
+                                             {{"dateline", "on"}},
+                                             {{"dateline", "off"}},
+                                             {{"tie", "parity"}}};
+  for (const auto& [routing, topology_name, topology_params] : cases) {
+    const auto topology = Create(topology_name, topology_params);
+    const bool dor = routing == "dor";
+    for (const ParamMap& params :
+         dor ? dor_options : std::vector<ParamMap>{{}}) {
+      const auto function = CreateRouting(routing, topology, params);
+      ASSERT_TRUE(function.ok()) << function.error().reason;
+      const RoutingFunction& f = **function;
+      const NodeId nodes = topology->NodeCount();
+      for (NodeId node = 0; node <= nodes; ++node) {
+        const PortId ports =
+            node < nodes ? topology->PortCount(node) + 1 : PortId{1};
+        for (PortId port = 0; port < ports; ++port) {
+          for (VcClass vc = 0; vc < f.VcClasses(); ++vc) {
+            for (NodeId dst = 0; dst <= topology->EndpointCount(); ++dst) {
+              const Result<RouteStep> route = f.Route(node, port, vc, dst);
+              RouteStep step{99, 99};
+              ASSERT_EQ(f.TryRoute(node, port, vc, dst, step), route.ok())
+                  << routing << " at " << node << " port " << port << " vc "
+                  << vc << " to " << dst;
+              if (route.ok()) {
+                EXPECT_EQ(step.port, route->port) << routing;
+                EXPECT_EQ(step.vc, route->vc) << routing;
+              }
+            }
+          }
+        }
+      }
+    }
+  }
 }
 
 TEST(RoutingRegistry,
