@@ -19,11 +19,7 @@ AdaptiveRouting::AdaptiveRouting(std::shared_ptr<const Torus> torus,
 
 Result<RouteStep> AdaptiveRouting::Route(NodeId current, PortId in_port,
                                          VcClass in_vc, NodeId dst) const {
-  RouteStep step;
-  if (!TryRoute(current, in_port, in_vc, dst, step)) {
-    return Fail("adaptive: node out of range");
-  }
-  return step;
+  return RouteThroughTry(current, in_port, in_vc, dst);
 }
 
 bool AdaptiveRouting::TryRoute(NodeId current, PortId in_port, VcClass in_vc,

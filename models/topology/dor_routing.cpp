@@ -12,11 +12,7 @@ DorRouting::DorRouting(std::shared_ptr<const Torus> torus, Dateline dateline,
 
 Result<RouteStep> DorRouting::Route(NodeId current, PortId in_port,
                                     VcClass in_vc, NodeId dst) const {
-  RouteStep step;
-  if (!TryRoute(current, in_port, in_vc, dst, step)) {
-    return Fail("dor: node out of range");
-  }
-  return step;
+  return RouteThroughTry(current, in_port, in_vc, dst);
 }
 
 bool DorRouting::TryRoute(NodeId current, PortId in_port, VcClass in_vc,

@@ -20,6 +20,17 @@ bool RoutingFunction::TryRoute(NodeId current, PortId in_port, VcClass in_vc,
   return true;
 }
 
+Result<RouteStep> RoutingFunction::RouteThroughTry(NodeId current,
+                                                   PortId in_port,
+                                                   VcClass in_vc,
+                                                   NodeId dst) const {
+  RouteStep step;
+  if (!TryRoute(current, in_port, in_vc, dst, step)) {
+    return Fail(Name() + ": node out of range");
+  }
+  return step;
+}
+
 bool RoutingFunction::ChoosesAdaptively(PortId in_port, VcClass in_class,
                                         PortId out_port,
                                         PortId local_port) const {

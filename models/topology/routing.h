@@ -85,6 +85,12 @@ class RoutingFunction {
   // VcClasses() it bounds a loop-free deterministic route (path.h).
   size_t InputCount() const { return input_count_; }
 
+ protected:
+  // Route() for a function whose TryRoute() fails only when a node is out
+  // of range: TryRoute()'s step, or that reason.
+  Result<RouteStep> RouteThroughTry(NodeId current, PortId in_port,
+                                    VcClass in_vc, NodeId dst) const;
+
  private:
   std::shared_ptr<const Topology> topology_;
   size_t input_count_ = 0;
