@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace lq::gdb {
@@ -69,6 +70,12 @@ class DebugTarget {
   // The target description XML GDB reads with qXfer:features:read for the
   // given annex ("target.xml" first); empty if there is no such annex.
   virtual std::string TargetDescription(const std::string& annex) const = 0;
+
+  // GDB's `monitor COMMAND` (qRcmd): the text GDB shows, or none if the
+  // target has no monitor commands (GDB then says so).
+  virtual std::optional<std::string> Monitor(const std::string& /*command*/) {
+    return std::nullopt;
+  }
 };
 
 }  // namespace lq::gdb

@@ -13,6 +13,7 @@ constexpr std::string_view kErrorReply = "E01";
 constexpr std::string_view kOkReply = "OK";
 constexpr std::string_view kVContActions = "vCont;c;C;s;S";
 constexpr std::string_view kFeaturesRead = "qXfer:features:read:";
+constexpr std::string_view kMonitor = "qRcmd,";
 constexpr int kBreakpointType = 0;
 constexpr int kHardwareBreakpointType = 1;
 constexpr uint32_t kThreadId = 1;  // the hart is GDB's one thread
@@ -415,6 +416,8 @@ void RspSession::HandleQuery(std::string_view packet) {
     HandleSupported(packet.substr(std::string_view("qSupported").size()));
   } else if (StartsWith(packet, kFeaturesRead)) {
     HandleFeaturesRead(packet.substr(kFeaturesRead.size()));
+  } else if (StartsWith(packet, kMonitor)) {
+    HandleMonitor(packet.substr(kMonitor.size()));
   } else if (packet == "qAttached" || StartsWith(packet, "qAttached:")) {
     // GDB attached to a running board: on quit it detaches, not kills.
     Reply("1");
@@ -432,6 +435,27 @@ void RspSession::HandleQuery(std::string_view packet) {
   } else {
     Reply("");
   }
+}
+
+// qRcmd,HEX: the command in hex; the answer goes out as console output
+// (O packets) before the OK.
+void RspSession::HandleMonitor(std::string_view hex) {
+  const Result<Bytes> command = ParseHexBytes(hex);
+  if (!command) {
+    ReplyError();
+    return;
+  }
+  const std::optional<std::string> answer =
+      target_.Monitor(std::string(command->begin(), command->end()));
+  if (!answer) {
+    Reply("");
+    return;
+  }
+  if (!answer->empty()) {
+    const auto* text = reinterpret_cast<const uint8_t*>(answer->data());
+    Reply("O" + ToHex(ByteView(text, answer->size())));
+  }
+  ReplyOk();
 }
 
 void RspSession::HandleSupported(std::string_view features) {

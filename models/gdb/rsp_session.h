@@ -98,6 +98,7 @@ class RspSession {
   std::optional<ResumeAction> HandleVPacket(std::string_view packet);
   std::optional<ResumeAction> HandleVCont(std::string_view actions);
   void HandleQuery(std::string_view packet);
+  void HandleMonitor(std::string_view hex);
   void HandleSupported(std::string_view features);
   void HandleFeaturesRead(std::string_view args);
   void ReadAllRegisters();

@@ -1,6 +1,7 @@
 // Geometric-gap generation of bit errors and bursts over a byte stream.
 #include "models/phy/bit_error_channel.h"
 
+#include <algorithm>
 #include <cassert>
 #include <cmath>
 #include <limits>
@@ -150,10 +151,55 @@ ErrorTally BitErrorChannel::CorruptLane(const LinkProfile& profile,
                                         uint8_t* data, size_t size) {
   ErrorTally tally;
   const uint64_t total_bits = uint64_t{size} * kBitsPerByte;
-  for (uint64_t bit = 0; bit < total_bits; ++bit) {
-    if (LaneOfWireBit(profile, width, bit) == lane && (noise_rng_() & 1) != 0) {
-      FlipBit(data, bit);
-      ++tally.bits_flipped;
+  const uint64_t stripe = profile.stripe_bits;
+  // The lane's stripes (LaneOfWireBit), each bit flipped by one bit of the
+  // noise stream, drawn 64 at a time.
+  uint64_t noise = 0;
+  unsigned noise_left = 0;
+  if (stripe % kBitsPerByte == 0) {  // whole bytes: a noise byte each
+    // Each draw's bits, counted once what it flips is known.
+    uint64_t drawn = 0;
+    const auto count = [&] {
+      const uint64_t used = noise_left == 0
+                                ? ~uint64_t{0}
+                                : (uint64_t{1} << (64 - noise_left)) - 1;
+      tally.bits_flipped +=
+          static_cast<uint64_t>(__builtin_popcountll(drawn & used));
+    };
+    for (uint64_t first = lane * stripe; first < total_bits;
+         first += width * stripe) {
+      const uint64_t end = std::min(first + stripe, total_bits);
+      for (uint64_t byte = first / kBitsPerByte; byte < end / kBitsPerByte;
+           ++byte) {
+        if (noise_left == 0) {
+          if (drawn != 0) {
+            count();
+          }
+          drawn = noise = noise_rng_();
+          noise_left = 64;
+        }
+        data[byte] ^= static_cast<uint8_t>(noise);
+        noise >>= kBitsPerByte;
+        noise_left -= kBitsPerByte;
+      }
+    }
+    count();
+    return tally;
+  }
+  for (uint64_t first = lane * stripe; first < total_bits;
+       first += width * stripe) {
+    const uint64_t end = std::min(first + stripe, total_bits);
+    for (uint64_t bit = first; bit < end; ++bit) {
+      if (noise_left == 0) {
+        noise = noise_rng_();
+        noise_left = 64;
+      }
+      if ((noise & 1) != 0) {
+        FlipBit(data, bit);
+        ++tally.bits_flipped;
+      }
+      noise >>= 1;
+      --noise_left;
     }
   }
   return tally;

@@ -14,8 +14,10 @@
 #include <vector>
 
 #include "models/elf/elf_image.h"
+#include "models/phy/fault_event.h"
 #include "models/phy/link_profile.h"
 #include "models/riscv/rv32_isa.h"
+#include "systemc/app/board_monitor.h"
 #include "systemc/app/congestion_params.h"
 #include "systemc/app/exit_status.h"
 #include "systemc/app/firmware_image.h"
@@ -28,6 +30,7 @@
 #include "systemc/app/scenario_schema.h"
 #include "systemc/app/study.h"
 #include "systemc/cluster/cluster.h"
+#include "systemc/cluster/fault_injector.h"
 #include "systemc/transport/transport_engine.h"
 
 namespace lq::app {
@@ -88,7 +91,7 @@ class ConsoleWriter {
 // and transport engines, whose firmware picks a congestion control per QP.
 KeyUsage BoardKeys(const ParamSet& params, bool cluster) {
   KeyUsage usage;
-  usage.Use({"link.profile", "link.ber", "sim.seed"});
+  usage.Use({"link.profile", "link.ber", "sim.seed", "events"});
   UseRtlPortKeys(params, usage);
   usage.Skip({"run.study", "workload.name", "run.phases"},
              "lqemu board boots the firmware it is given (lqemu run runs "
@@ -257,6 +260,23 @@ int RunBoard(const BoardOptions& options) {
     console.Line(node, line);
   };
 
+  // The scenario's faults, then the command line's.
+  std::vector<phy::TimedFault> faults;
+  for (const std::string& text : options.events) {
+    if (text.find(';') != std::string::npos) {
+      return BadInput("--event '" + text + "': one event per --event");
+    }
+  }
+  std::string event_text = params->Text("events");
+  for (const std::string& text : options.events) {
+    event_text += "; " + text;
+  }
+  if (auto parsed = phy::ParseTimedFaults(event_text); parsed) {
+    faults = std::move(parsed.value());
+  } else {
+    return BadInput("events: " + parsed.error().reason);
+  }
+
   std::unique_ptr<cluster::Cluster> cluster;
   try {
     if (!topology) {
@@ -288,11 +308,32 @@ int RunBoard(const BoardOptions& options) {
           lossless->VcBufferSlots(profile->payload_bytes);
       cluster = std::make_unique<cluster::Cluster>("cluster", config, topology);
     }
-    if (options.gdb_port) {
-      cluster->node(0).board().cpu().EnableGdb(*options.gdb_port, options.halt);
-    }
   } catch (const std::exception& error) {
     return BadInput(error.what());
+  }
+  // Faults on the cables, scheduled and from GDB's `monitor`, reported as
+  // they happen.
+  cluster::FaultInjector injector(
+      "faults", *cluster, [&options](const std::string& fault) {
+        if (!options.quiet) {
+          std::fprintf(stderr, "lqemu board: %.3f us: %s\n",
+                       sc_core::sc_time_stamp().to_seconds() * 1e6,
+                       fault.c_str());
+        }
+      });
+  if (auto problem = injector.Schedule(faults)) {
+    return BadInput("events: " + *problem);
+  }
+  if (options.gdb_port) {
+    board::Rv32Cpu& cpu = cluster->node(0).board().cpu();
+    try {
+      cpu.EnableGdb(*options.gdb_port, options.halt);
+    } catch (const std::exception& error) {
+      return BadInput(error.what());
+    }
+    cpu.SetMonitorHandler([&injector](const std::string& command) {
+      return AnswerMonitor(command, injector);
+    });
   }
   if (const auto loaded = cluster->Load(*image); !loaded) {
     return BadInput(options.firmware + ": " + loaded.error().reason);

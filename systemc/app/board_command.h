@@ -17,6 +17,8 @@ struct BoardOptions {
   unsigned ports = 6;                  // single board: link ports
   std::string scenario_file;           // a cluster: one board per node
   std::vector<std::string> overrides;  // --set key=value (scenario keys)
+  // --event: faults at simulated times, after the scenario's `events`.
+  std::vector<std::string> events;
   std::optional<uint64_t> seed;
   double max_time_us = 0;   // simulated-time limit; 0: none
   double max_wall_s = 0;    // wall-time limit; 0: none

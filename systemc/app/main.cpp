@@ -88,6 +88,12 @@ int sc_main(int argc, char* argv[]) {
       ->add_option("--set", board.overrides,
                    "Override a scenario key, e.g. --set link.profile=ib")
       ->type_name("KEY=VALUE");
+  board_command
+      ->add_option("--event", board.events,
+                   "Inject a fault at a simulated time, e.g. --event '13ms "
+                   "link cut 0 2' (also 'link repair N P', 'lane fail|repair "
+                   "N P LANE'); repeatable, after the scenario's events")
+      ->type_name("'TIME FAULT'");
   board_command->add_option("--seed", board.seed,
                             "Seed for every random source");
   board_command

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <map>
 #include <sstream>
+#include <string_view>
 
 namespace lq::app {
 namespace {
@@ -42,6 +43,10 @@ std::optional<std::string> SetKey(ParamSet& params, const std::string& key,
   return params.Set(key, value);
 }
 
+// The one key a scenario may give as a list: its entries are joined by
+// "; " into the key's text.
+constexpr std::string_view kListKey = "events";
+
 std::string Where(const std::string& source, const YAML::Mark& mark) {
   return source + ":" + std::to_string(mark.line + 1);
 }
@@ -62,6 +67,20 @@ std::optional<std::string> ApplyNode(const YAML::Node& node,
   }
   if (node.IsScalar()) {
     if (auto error = SetKey(params, prefix, node.Scalar())) {
+      return Where(source, node.Mark()) + ": " + *error;
+    }
+    return std::nullopt;
+  }
+  if (node.IsSequence() && prefix == kListKey) {
+    std::string entries;
+    for (const auto& entry : node) {
+      if (!entry.IsScalar()) {
+        return Where(source, entry.Mark()) + ": each of '" + prefix +
+               "' is one line of text";
+      }
+      entries += (entries.empty() ? "" : "; ") + entry.Scalar();
+    }
+    if (auto error = SetKey(params, prefix, entries)) {
       return Where(source, node.Mark()) + ": " + *error;
     }
     return std::nullopt;

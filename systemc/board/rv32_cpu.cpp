@@ -454,6 +454,13 @@ bool Rv32Cpu::RemoveWatchpoint(gdb::WatchKind kind, uint32_t address,
   return true;
 }
 
+std::optional<std::string> Rv32Cpu::Monitor(const std::string& command) {
+  if (!monitor_) {
+    return std::nullopt;
+  }
+  return monitor_(command);
+}
+
 std::string Rv32Cpu::TargetDescription(const std::string& annex) const {
   return annex == "target.xml" ? gdb::Rv32TargetDescription() : std::string();
 }

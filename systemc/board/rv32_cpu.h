@@ -8,7 +8,9 @@
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <systemc>
 #include <tlm>
@@ -60,6 +62,12 @@ class Rv32Cpu : public sc_core::sc_module,
   // `halt_at_start` waits for GDB before the first instruction.
   void EnableGdb(uint16_t port, bool halt_at_start);
   uint16_t gdb_port() const;
+  // Answers GDB's `monitor COMMAND` with the text it returns (without a
+  // handler, the board has no monitor commands).
+  using MonitorHandler = std::function<std::string(const std::string&)>;
+  void SetMonitorHandler(MonitorHandler handler) {
+    monitor_ = std::move(handler);
+  }
   // The firmware ended the run: stop after the current instruction, and
   // tell an attached debugger.
   void Finish(int status);
@@ -124,8 +132,10 @@ class Rv32Cpu : public sc_core::sc_module,
   bool RemoveWatchpoint(gdb::WatchKind kind, uint32_t address,
                         uint32_t length) override;
   std::string TargetDescription(const std::string& annex) const override;
+  std::optional<std::string> Monitor(const std::string& command) override;
 
   CpuConfig config_;
+  MonitorHandler monitor_;
   riscv::Rv32Core core_;
   uint32_t reset_pc_ = 0;
   sc_core::sc_time time_base_;

@@ -139,7 +139,7 @@ NodeNetworkConfig Cluster::NetworkFor(
 Cluster::Cluster(const sc_core::sc_module_name& name,
                  const ClusterConfig& config,
                  std::shared_ptr<const topo::Topology> shared_topology)
-    : sc_module(name), config_(config) {
+    : sc_module(name), config_(config), topology_(shared_topology) {
   const topo::Topology& topology = *shared_topology;
   if (!config.boards && !config.routing) {
     throw std::invalid_argument(
@@ -320,6 +320,21 @@ void Cluster::SetProbe(PathProbe* probe) {
   for (const auto& node : nodes_) {
     node->SetProbe(probe);
   }
+}
+
+LinkPort* Cluster::FarEnd(unsigned node, unsigned port) {
+  if (node >= nodes_.size() || port >= nodes_[node]->port_count() ||
+      nodes_[node]->ideal_port(port)) {
+    return nullptr;
+  }
+  if (!topology_) {
+    return partners_.at(port).get();
+  }
+  const auto far = topology_->Neighbour(node, port);
+  if (!far || nodes_.at(far->node)->ideal_port(far->port)) {
+    return nullptr;
+  }
+  return &nodes_.at(far->node)->port(far->port);
 }
 
 unsigned Cluster::ports_up() {

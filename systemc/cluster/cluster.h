@@ -100,6 +100,10 @@ class Cluster : public sc_core::sc_module {
   unsigned finished_nodes() const { return finished_; }
   // The worst exit status: 0 only if every finished board exited with 0.
   int worst_status() const { return worst_status_; }
+  // The link port at the far end of the cable on node `node`'s port
+  // `port`: a neighbour's, or in bench mode the partner's; nullptr if the
+  // port has no cable or either end is ideal.
+  LinkPort* FarEnd(unsigned node, unsigned port);
   // Link ports in L0 across the cluster (both ends of a link count).
   unsigned ports_up();
   // Node::SetProbe on every node.
@@ -123,6 +127,7 @@ class Cluster : public sc_core::sc_module {
   void ConnectLogicalUnits();
 
   ClusterConfig config_;
+  std::shared_ptr<const topo::Topology> topology_;  // none in bench mode
   std::vector<std::unique_ptr<Node>> nodes_;
   std::vector<std::unique_ptr<phy::NoCable>> no_cables_;     // NET-1.5
   std::vector<std::unique_ptr<net::PortCap>> caps_;          // ideal, NET-1.5

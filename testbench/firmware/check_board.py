@@ -195,6 +195,64 @@ def case_cluster_brings_up_every_link(lqemu, fw, work):
                "node%d did not report 6 links up:\n%s" % (node, log))
 
 
+def case_event_cut_raises_link_down(lqemu, fw, work):
+    """A cable cut from --event reaches the firmware as LINK_DOWN (after
+    Recovery's timeout, DLL-6.8, at a tenth of full scale), and its repair
+    as a link up again."""
+    result = run(lqemu, "--firmware", str(fw / "link_bringup_watch.elf"),
+                 "--ltssm-time-scale", "0.1",
+                 "--event", "2ms link cut 0 2", "--event", "4.5ms link repair 0 2")
+    expect_exit(result, 0, "cut and repair")
+    expect("lqemu board: 2000.000 us: link cut node 0 port 2" in result.stderr,
+           "the cut is not reported:\n" + result.stderr)
+    expect("lqemu board: 4500.000 us: link repair node 0 port 2" in result.stderr,
+           "the repair is not reported:\n" + result.stderr)
+    expect("node0: port 2: link down, retrain requested" in result.stdout,
+           "the firmware saw no LINK_DOWN:\n" + result.stdout)
+    expect("node0: port 2: link up again x16" in result.stdout,
+           "the firmware saw no link up after the repair:\n" + result.stdout)
+    expect("6 of 6 ports up at the end" in result.stdout, result.stdout)
+
+
+def case_scenario_events_reach_a_cluster(lqemu, fw, work):
+    """A scenario's `events:` list on a ring of three boards: the cut
+    raises LINK_DOWN at both ends, in their own firmware."""
+    scenario = work / "ring.yaml"
+    scenario.write_text("topology:\n  name: torus\n  dims: 3\n"
+                        "events:\n  - 2ms link cut 0 0\n"
+                        "  - 4.5ms link repair 0 0\n")
+    logs = work / "logs"
+    logs.mkdir()
+    result = run(lqemu, "--firmware", str(fw / "link_bringup_watch.elf"),
+                 "--scenario", str(scenario), "--ltssm-time-scale", "0.1",
+                 "--console-dir", str(logs))
+    expect_exit(result, 0, "ring with events")
+    expect("2000.000 us: link cut node 0 port 0" in result.stderr, result.stderr)
+    # Node 0's port 0 (+x) faces node 1's port 1 (-x).
+    for node, port in ((0, 0), (1, 1)):
+        log = (logs / ("node%d.log" % node)).read_text()
+        expect("port %d: link down" % port in log,
+               "node%d saw no LINK_DOWN on port %d:\n%s" % (node, port, log))
+    expect("link down" not in (logs / "node2.log").read_text(),
+           "node2's links were not cut")
+
+
+def case_bad_events_are_refused(lqemu, fw, work):
+    image = str(fw / "link_bringup_watch.elf")
+    one_line_error(run(lqemu, "--firmware", image, "--event", "soon link cut 0 2"),
+                   "starts with its simulated time", "an event without a time")
+    one_line_error(run(lqemu, "--firmware", image, "--event", "1ms link snip 0 2"),
+                   "link cut|repair NODE PORT", "an unknown fault")
+    one_line_error(run(lqemu, "--firmware", image, "--event", "1ms link cut 0 9"),
+                   "node 0 has ports 0..5", "a port the board lacks")
+    one_line_error(run(lqemu, "--firmware", image, "--ports", "2",
+                       "--event", "1ms lane fail 0 1 16"),
+                   "lanes 0..15", "a lane the port lacks")
+    one_line_error(run(lqemu, "--firmware", image,
+                       "--event", "1ms link cut 0 2; 2ms link repair 0 2"),
+                   "one event per --event", "two events in one --event")
+
+
 def case_cluster_moves_data_by_rdma(lqemu, fw, work):
     """rdma_demo on a 4x4 torus: each pair of cards connects a queue pair
     through its transport engine's registers and moves RAM to RAM (WRITE,

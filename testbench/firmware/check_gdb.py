@@ -3,7 +3,8 @@
 break at a function, step, read a variable and a CSR, backtrace through
 the trap entry, watch a variable change, continue to the firmware's exit;
 read and write the devices' registers; stop at an unhandled trap; detach
-and attach again; take over a CPU a killed GDB left halted.
+and attach again; take over a CPU a killed GDB left halted; cut a link with
+a monitor command.
 Usage: check_gdb.py CASE LQEMU IMAGE.elf [WORK_DIR]   (exit 77 if
 gdb-multiarch is missing)"""
 import pathlib
@@ -24,27 +25,33 @@ def gdb_args(image, port, commands):
     return args
 
 
+def unmatched(checks, transcript):
+    """The reasons of the (pattern, reason) checks the transcript fails."""
+    return [why for pattern, why in checks if not re.search(pattern, transcript)]
+
+
+class NoGdbPort(Exception):
+    """The board did not announce its GDB port."""
+
+
 def start_board(lqemu, image, board_args):
-    """`lqemu board` halted with a GDB port: (process, port) or None."""
+    """`lqemu board` halted with a GDB port: (process, port); raises
+    NoGdbPort if the port was not announced."""
     board = subprocess.Popen(
         [lqemu, "board", "--firmware", image, "--gdb", "0", "--halt", *board_args],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     match = re.search(r"localhost:(\d+)", board.stderr.readline())
     if not match:
         board.kill()
-        return None
+        raise NoGdbPort()
     return board, match.group(1)
 
 
 def run_session(lqemu, image, board_args, commands):
     """Starts `lqemu board` halted with a GDB port, runs `commands` in a
     batch gdb-multiarch, and returns (transcript, board stdout, board
-    stderr, board exit status); None if the port was not announced."""
-    started = start_board(lqemu, image, board_args)
-    if started is None:
-        print("no GDB port announced")
-        return None
-    board, port = started
+    stderr, board exit status)."""
+    board, port = start_board(lqemu, image, board_args)
     session = subprocess.run(gdb_args(image, port, commands), capture_output=True,
                              text=True, timeout=120)
     out, err = board.communicate(timeout=60)
@@ -69,8 +76,6 @@ def break_step_print_watch_exit(lqemu, image, _):
         "delete",
         "continue",        # to the finisher: the inferior exits
     ])
-    if result is None:
-        return ["no session"]
     transcript, out, err, status = result
     checks = [
         (r"Breakpoint 1(\.\d+)?, on_timer", "stopped at the breakpoint"),
@@ -82,7 +87,7 @@ def break_step_print_watch_exit(lqemu, image, _):
         (r"Old value = 1\s+New value = 2", "the watchpoint saw ticks go 1 -> 2"),
         (r"exited normally", "continued to the firmware's exit"),
     ]
-    failed = [why for pattern, why in checks if not re.search(pattern, transcript)]
+    failed = unmatched(checks, transcript)
     if status != 0:
         failed.append("lqemu exited %d: %s" % (status, err))
     if "tick 5" not in out:
@@ -109,8 +114,6 @@ def sees_the_hardware(lqemu, image, work):
         "info registers mtvec",
         "kill",
     ])
-    if result is None:
-        return ["no session"]
     transcript = result[0]
     checks = [
         (r"0x40000000:\s+0x01014c43", "a link controller's ID (E01 before)"),
@@ -123,17 +126,14 @@ def sees_the_hardware(lqemu, image, work):
         (r"\$2 = 0x1800", "mstatus at reset: MPP = M"),
         (r"mtvec\s+0x", "mtvec is a register GDB knows"),
     ]
-    return [why for pattern, why in checks if not re.search(pattern, transcript)]
+    return unmatched(checks, transcript)
 
 
 def vanished_gdb_leaves_the_cpu_halted(lqemu, image, work):
     """A GDB killed while it holds the CPU at a breakpoint: the board says
     so and waits, halted, for the next GDB, which finds the CPU where the
     first left it and runs the firmware to its end."""
-    started = start_board(lqemu, image, ["--ports", "0"])
-    if started is None:
-        return ["no GDB port announced"]
-    board, port = started
+    board, port = start_board(lqemu, image, ["--ports", "0"])
     log = pathlib.Path(work) / "first_gdb.log"
     log.parent.mkdir(parents=True, exist_ok=True)
     with open(log, "w") as out:
@@ -162,7 +162,7 @@ def vanished_gdb_leaves_the_cpu_halted(lqemu, image, work):
         (r"#0\s+on_timer", "still in the handler the first GDB stopped in"),
         (r"exited normally", "the second GDB ran the firmware to its end"),
     ]
-    failed += [why for pattern, why in checks if not re.search(pattern, transcript)]
+    failed += unmatched(checks, transcript)
     if board.returncode != 0 or "tick 5" not in out:
         failed.append("lqemu exited %d: %s\n%s" % (board.returncode, err, out))
     return failed
@@ -171,10 +171,7 @@ def vanished_gdb_leaves_the_cpu_halted(lqemu, image, work):
 def detach_and_reattach(lqemu, image, _):
     """GDB detaches, and another attaches to the running board, twice: each
     stops it where it is and lets it go again."""
-    started = start_board(lqemu, image, ["--ports", "0"])
-    if started is None:
-        return ["no GDB port announced"]
-    board, port = started
+    board, port = start_board(lqemu, image, ["--ports", "0"])
     failed = []
     for round, commands in enumerate([["detach"], ["p $pc", "detach"],
                                       ["p $pc", "detach"]]):
@@ -198,8 +195,6 @@ def unhandled_trap_stops_gdb_with_a_signal(lqemu, image, _):
     what and where, and continuing ends the run as the trap (exit 1)."""
     result = run_session(lqemu, image, ["--ports", "0"], [
         "continue", "bt", "p/x $mcause", "p/x $mtval", "continue"])
-    if result is None:
-        return ["no session"]
     transcript, out, err, status = result
     checks = [
         (r"Program received signal SIGSEGV", "stopped with SIGSEGV"),
@@ -209,13 +204,46 @@ def unhandled_trap_stops_gdb_with_a_signal(lqemu, image, _):
         (r"\$2 = 0x60000000", "mtval: the address"),
         (r"exited with code 01", "continuing ends the run with status 1"),
     ]
-    failed = [why for pattern, why in checks if not re.search(pattern, transcript)]
+    failed = unmatched(checks, transcript)
     if status != 1 or "unhandled trap: load access fault" not in err:
         failed.append("lqemu exited %d: %s" % (status, err))
     return failed
 
 
+def monitor_cuts_a_link(lqemu, image, _):
+    """Stopped once the firmware watches its links, `monitor link cut 0 2`
+    cuts that cable now; the firmware, resumed, sees LINK_DOWN. `monitor
+    time` and `monitor help` answer, a bad command says why."""
+    result = run_session(lqemu, image, ["--ltssm-time-scale", "0.1"], [
+        "monitor help",
+        "break watch_over",
+        "continue",             # the watch has begun
+        "monitor time",
+        "monitor link cut 0 2",
+        "monitor link cut 0 9",
+        "monitor snip",
+        "delete",
+        "continue",             # to the firmware's exit
+    ])
+    transcript, out, err, _ = result
+    checks = [
+        (r"link cut\|repair NODE PORT", "monitor help lists the faults"),
+        (r"simulated time \d+\.\d{3} us", "monitor time answers"),
+        (r"link cut node 0 port 2 at \d+\.\d{3} us", "the cut is applied"),
+        (r"error: .*node 0 has ports 0\.\.5", "a port the board lacks"),
+        (r"unknown monitor command 'snip'", "an unknown command is named"),
+        (r"exited with code 01", "the watch ends with a link down"),
+    ]
+    failed = unmatched(checks, transcript)
+    if "node0: port 2: link down" not in out:
+        failed.append("the firmware saw no LINK_DOWN:\n" + out)
+    if "link cut node 0 port 2" not in err:
+        failed.append("the board did not report the cut:\n" + err)
+    return failed
+
+
 CASES = {f.__name__: f for f in [break_step_print_watch_exit, sees_the_hardware,
+                                 monitor_cuts_a_link,
                                  unhandled_trap_stops_gdb_with_a_signal,
                                  vanished_gdb_leaves_the_cpu_halted,
                                  detach_and_reattach]}
@@ -227,7 +255,10 @@ def main():
     if shutil.which("gdb-multiarch") is None:
         print("gdb-multiarch is not installed")
         return SKIP
-    failed = CASES[case](lqemu, image, work)
+    try:
+        failed = CASES[case](lqemu, image, work)
+    except NoGdbPort:
+        failed = ["the board announced no GDB port"]
     for why in failed:
         print("FAILED:", why)
     return 1 if failed else 0

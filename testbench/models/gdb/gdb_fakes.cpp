@@ -97,6 +97,15 @@ bool FakeTarget::RemoveWatchpoint(WatchKind kind, uint32_t address,
   return true;
 }
 
+std::optional<std::string> FakeTarget::Monitor(const std::string& command) {
+  monitor_commands.push_back(command);
+  if (monitor_answers.empty()) {
+    return std::nullopt;
+  }
+  const auto answer = monitor_answers.find(command);
+  return answer == monitor_answers.end() ? "no such command\n" : answer->second;
+}
+
 std::string FakeTarget::TargetDescription(const std::string& annex) const {
   return annex == kRv32DescriptionAnnex ? Rv32TargetDescription() : "";
 }

@@ -6,6 +6,7 @@
 #include <array>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -47,6 +48,8 @@ class FakeTarget : public DebugTarget {
   bool RemoveWatchpoint(WatchKind kind, uint32_t address,
                         uint32_t length) override;
   std::string TargetDescription(const std::string& annex) const override;
+  // Answers with `monitor_answers`' entry for the command, if it has one.
+  std::optional<std::string> Monitor(const std::string& command) override;
 
   std::array<uint32_t, kRv32RegisterCount> registers{};
   // Registers beyond the g packet's (CSRs), by GDB number; others fail.
@@ -55,6 +58,10 @@ class FakeTarget : public DebugTarget {
   std::vector<uint32_t> breakpoints;  // one entry per insertion
   std::vector<Watchpoint> watchpoints;
   bool refuse_watchpoints = false;  // like a hart out of trigger slots
+  // Monitor commands the target knows, with their answers; without any,
+  // the target has no monitor commands.
+  std::map<std::string, std::string> monitor_answers;
+  std::vector<std::string> monitor_commands;  // as received
 
  private:
   bool Mapped(uint32_t address, size_t size) const;

@@ -489,6 +489,28 @@ TEST_F(RspSessionTest, AnswersThreadQueriesForOneThread) {
       << "one hart, thread 1, attached (so quitting GDB detaches)";
 }
 
+TEST_F(RspSessionTest, MonitorCommandsAnswerAsConsoleOutputThenOk) {
+  target_.monitor_answers["time"] = "13.000 us\n";
+  // "monitor time" and "monitor link cut 0 2", hex-encoded; then bad hex.
+  EXPECT_EQ(Exchange({"qRcmd,74696d65",
+                      "qRcmd,6c696e6b20637574203020"
+                      "32",
+                      "qRcmd,7", "qRcmd,zz"}),
+            (Replies{"O31332e303030207573"
+                     "0a",
+                     "OK",
+                     "O6e6f207375636820636f6d6d616e64"
+                     "0a",
+                     "OK", "E01", "E01"}));
+  EXPECT_EQ(target_.monitor_commands,
+            (std::vector<std::string>{"time", "link cut 0 2"}));
+}
+
+TEST_F(RspSessionTest, MonitorIsUnsupportedOnATargetWithoutCommands) {
+  EXPECT_EQ(Exchange({"qRcmd,74696d65"}), Replies{""})
+      << "an empty reply: GDB says the target does not support monitor";
+}
+
 TEST_F(RspSessionTest, RejectsDeadThreads) {
   EXPECT_EQ(Exchange({"T2", "T", "Tzz"}), Replies(3, "E01"))
       << "only thread 1 is alive";

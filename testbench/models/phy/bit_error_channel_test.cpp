@@ -146,11 +146,37 @@ TEST(BitErrorChannel, PHY_5_4_FailedLaneCorruptsOnlyItsOwnBits) {
   const ErrorTally tally =
       channel.CorruptLane(pcie6, 16, 5, flit.data(), flit.size());
   EXPECT_GT(tally.bits_flipped, 40u) << "a dead lane delivers noise";
+  uint64_t flipped = 0;
+  for (const uint8_t byte : flit) {
+    flipped += static_cast<uint64_t>(__builtin_popcount(byte));
+  }
+  EXPECT_EQ(flipped, tally.bits_flipped) << "the tally counts each flip";
   for (size_t byte = 0; byte < flit.size(); ++byte) {
     if (byte % 16 != 5) {
       EXPECT_EQ(flit[byte], 0) << "byte " << byte << " is not on lane 5";
     }
   }
+}
+
+TEST(BitErrorChannel, PHY_5_4_FailedLaneFollowsStripesWiderThanAByte) {
+  const LinkProfile ib = FindLinkProfile("ib").value();
+  ASSERT_NE(ib.stripe_bits % 8, 0u) << "this case needs stripes off bytes";
+  BitErrorChannel channel = MakeChannel({}, 3);
+  const unsigned width = 4, lane = 2;
+  std::vector<uint8_t> flit(ib.flit_wire_bytes, 0);
+  const ErrorTally tally =
+      channel.CorruptLane(ib, width, lane, flit.data(), flit.size());
+  uint64_t flipped = 0;
+  for (uint64_t bit = 0; bit < flit.size() * 8u; ++bit) {
+    if ((flit[bit / 8] << (bit % 8)) & 0x80) {  // bit 7 of byte 0 first
+      EXPECT_EQ(LaneOfWireBit(ib, width, bit), lane) << "bit " << bit;
+      ++flipped;
+    }
+  }
+  EXPECT_EQ(flipped, tally.bits_flipped);
+  const uint64_t lane_bits = flit.size() * 8u / width;
+  EXPECT_GT(tally.bits_flipped, lane_bits / 3) << "about half are noise";
+  EXPECT_LT(tally.bits_flipped, lane_bits * 2 / 3);
 }
 
 TEST(BitErrorChannel, RejectsInvalidConfiguration_fail) {

@@ -1,0 +1,157 @@
+// The text form of injected faults.
+#include "models/phy/fault_event.h"
+
+#include <cmath>
+#include <cstdlib>
+
+namespace lq::phy {
+namespace {
+
+constexpr std::string_view kForms =
+    "write 'link cut|repair NODE PORT' or 'lane fail|repair NODE PORT LANE'";
+
+std::vector<std::string_view> Words(std::string_view text) {
+  std::vector<std::string_view> words;
+  size_t at = 0;
+  while (at < text.size()) {
+    const size_t start = text.find_first_not_of(" \t", at);
+    if (start == std::string_view::npos) {
+      break;
+    }
+    const size_t end = std::min(text.find_first_of(" \t", start), text.size());
+    words.push_back(text.substr(start, end - start));
+    at = end;
+  }
+  return words;
+}
+
+// A decimal number of at most nine digits: node, port and lane numbers.
+bool ParseNumber(std::string_view word, uint32_t& value) {
+  if (word.empty() || word.size() > 9) {
+    return false;
+  }
+  value = 0;
+  for (const char c : word) {
+    if (c < '0' || c > '9') {
+      return false;
+    }
+    value = value * 10 + static_cast<uint32_t>(c - '0');
+  }
+  return true;
+}
+
+// "13ms", "0.5us": nanoseconds, finite and not negative.
+bool ParseTime(std::string_view word, double& ns) {
+  struct Unit {
+    std::string_view name;
+    double ns;
+  };
+  for (const Unit unit :
+       {Unit{"ns", 1}, Unit{"us", 1e3}, Unit{"ms", 1e6}, Unit{"s", 1e9}}) {
+    if (word.size() <= unit.name.size() ||
+        word.substr(word.size() - unit.name.size()) != unit.name) {
+      continue;
+    }
+    const std::string number(word.substr(0, word.size() - unit.name.size()));
+    if (number.find_first_not_of("0123456789.") != std::string::npos) {
+      return false;
+    }
+    char* end = nullptr;
+    const double value = std::strtod(number.c_str(), &end);
+    if (end != number.c_str() + number.size() || !std::isfinite(value)) {
+      return false;
+    }
+    ns = value * unit.ns;
+    return std::isfinite(ns);
+  }
+  return false;
+}
+
+Result<FaultCommand> ParseWords(const std::vector<std::string_view>& words,
+                                std::string_view text) {
+  const auto fail = [text](std::string_view why) {
+    return Fail("'" + std::string(text) + "': " + std::string(why) + "; " +
+                std::string(kForms));
+  };
+  if (words.size() < 2) {
+    return fail("too short");
+  }
+  FaultCommand command;
+  using Action = FaultCommand::Action;
+  if (words[0] == "link" && words[1] == "cut") {
+    command.action = Action::kLinkCut;
+  } else if (words[0] == "link" && words[1] == "repair") {
+    command.action = Action::kLinkRepair;
+  } else if (words[0] == "lane" && words[1] == "fail") {
+    command.action = Action::kLaneFail;
+  } else if (words[0] == "lane" && words[1] == "repair") {
+    command.action = Action::kLaneRepair;
+  } else {
+    return fail("no such fault");
+  }
+  const size_t arguments = command.lane_action() ? 3 : 2;
+  if (words.size() != 2 + arguments) {
+    return fail(command.lane_action() ? "a lane fault names node, port and lane"
+                                      : "a link fault names node and port");
+  }
+  if (!ParseNumber(words[2], command.node) ||
+      !ParseNumber(words[3], command.port) ||
+      (command.lane_action() && !ParseNumber(words[4], command.lane))) {
+    return fail("node, port and lane are numbers");
+  }
+  return command;
+}
+
+}  // namespace
+
+std::string FaultCommand::Describe() const {
+  static constexpr const char* kNames[] = {"link cut", "link repair",
+                                           "lane fail", "lane repair"};
+  std::string text = std::string(kNames[static_cast<int>(action)]) + " node " +
+                     std::to_string(node) + " port " + std::to_string(port);
+  if (lane_action()) {
+    text += " lane " + std::to_string(lane);
+  }
+  return text;
+}
+
+Result<FaultCommand> ParseFaultCommand(std::string_view text) {
+  return ParseWords(Words(text), text);
+}
+
+Result<TimedFault> ParseTimedFault(std::string_view text) {
+  std::vector<std::string_view> words = Words(text);
+  TimedFault fault;
+  if (words.empty() || !ParseTime(words[0], fault.at_ns)) {
+    return Fail("'" + std::string(text) +
+                "': an event starts with its simulated time, e.g. '13ms "
+                "link cut 0 2' (units ns, us, ms, s)");
+  }
+  words.erase(words.begin());
+  auto command = ParseWords(words, text);
+  if (!command) {
+    return command.error();
+  }
+  fault.command = *command;
+  return fault;
+}
+
+Result<std::vector<TimedFault>> ParseTimedFaults(std::string_view text) {
+  std::vector<TimedFault> faults;
+  while (!text.empty()) {
+    const size_t end = std::min(text.find(';'), text.size());
+    const std::string_view entry = text.substr(0, end);
+    text.remove_prefix(std::min(end + 1, text.size()));
+    if (entry.find_first_not_of(" \t") == std::string_view::npos) {
+      continue;
+    }
+    auto fault = ParseTimedFault(entry);
+    if (!fault) {
+      return fault.error();
+    }
+    faults.push_back(*fault);
+  }
+  return faults;
+}
+
+}  // namespace lq::phy

@@ -1,0 +1,49 @@
+// Faults injected into a board run at simulated times (docs/board.md,
+// "Faults"): a cable cut or repaired (PHY-5.6: every lane of both ends
+// fails), or one lane of one end failing or repaired (PHY-5.4). A scenario
+// lists them under `events:`, `lqemu board --event` adds one, and GDB's
+// `monitor` command applies one at once. This is their text form:
+//
+//   TIME link cut|repair NODE PORT
+//   TIME lane fail|repair NODE PORT LANE
+//
+// with TIME a number and a unit (ns, us, ms, s), left out for `monitor`.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "models/common/result.h"
+
+namespace lq::phy {
+
+struct FaultCommand {
+  enum class Action { kLinkCut, kLinkRepair, kLaneFail, kLaneRepair };
+  Action action = Action::kLinkCut;
+  uint32_t node = 0;
+  uint32_t port = 0;
+  uint32_t lane = 0;  // lane actions only
+
+  bool lane_action() const {
+    return action == Action::kLaneFail || action == Action::kLaneRepair;
+  }
+  // "link cut node 0 port 2", "lane fail node 1 port 0 lane 3".
+  std::string Describe() const;
+};
+
+struct TimedFault {
+  double at_ns = 0;
+  FaultCommand command;
+};
+
+// "link cut 0 2": fails with the reason and the expected form.
+Result<FaultCommand> ParseFaultCommand(std::string_view text);
+// "13ms link cut 0 2".
+Result<TimedFault> ParseTimedFault(std::string_view text);
+// Entries separated by ';' (the scenario key `events`), in the order
+// given; an empty text is no event.
+Result<std::vector<TimedFault>> ParseTimedFaults(std::string_view text);
+
+}  // namespace lq::phy

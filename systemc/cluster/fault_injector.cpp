@@ -1,0 +1,96 @@
+// FaultInjector: faults on a cluster's cables.
+#include "systemc/cluster/fault_injector.h"
+
+#include <algorithm>
+
+namespace lq::cluster {
+
+using phy::FaultCommand;
+
+FaultInjector::FaultInjector(const sc_core::sc_module_name& name,
+                             Cluster& cluster,
+                             std::function<void(const std::string&)> on_applied)
+    : sc_module(name), cluster_(cluster), on_applied_(std::move(on_applied)) {
+  SC_HAS_PROCESS(FaultInjector);
+  SC_THREAD(Run);
+}
+
+std::optional<std::string> FaultInjector::Problem(const FaultCommand& command) {
+  const std::string what = command.Describe() + ": ";
+  if (command.node >= cluster_.node_count()) {
+    return what + "the run has nodes 0.." +
+           std::to_string(cluster_.node_count() - 1);
+  }
+  Node& node = cluster_.node(command.node);
+  if (command.port >= node.port_count()) {
+    return what + "node " + std::to_string(command.node) + " has ports 0.." +
+           std::to_string(node.port_count() - 1);
+  }
+  if (cluster_.FarEnd(command.node, command.port) == nullptr) {
+    return what + "that port has no cable";
+  }
+  const uint32_t lanes = node.port(command.port).phy.AllLanes();
+  if (command.lane_action() &&
+      (command.lane >= 32 || ((lanes >> command.lane) & 1) == 0)) {
+    return what + "the port has lanes 0.." +
+           std::to_string(32 - __builtin_clz(lanes) - 1);
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> FaultInjector::Schedule(
+    std::vector<phy::TimedFault> faults) {
+  for (const phy::TimedFault& fault : faults) {
+    if (auto problem = Problem(fault.command)) {
+      return problem;
+    }
+  }
+  std::stable_sort(faults.begin(), faults.end(),
+                   [](const phy::TimedFault& a, const phy::TimedFault& b) {
+                     return a.at_ns < b.at_ns;
+                   });
+  scheduled_ = std::move(faults);
+  return std::nullopt;
+}
+
+Result<std::string> FaultInjector::Apply(const FaultCommand& command) {
+  if (auto problem = Problem(command)) {
+    return Fail(*problem);
+  }
+  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  phy::PhyPort& near = cluster_.node(command.node).port(command.port).phy;
+  phy::PhyPort& far = cluster_.FarEnd(command.node, command.port)->phy;
+  switch (command.action) {
+    case FaultCommand::Action::kLinkCut:
+      near.ScheduleLaneFailure(near.AllLanes(), now);
+      far.ScheduleLaneFailure(far.AllLanes(), now);
+      break;
+    case FaultCommand::Action::kLinkRepair:
+      near.ScheduleLaneRepair(near.AllLanes(), now);
+      far.ScheduleLaneRepair(far.AllLanes(), now);
+      break;
+    case FaultCommand::Action::kLaneFail:
+      near.ScheduleLaneFailure(uint32_t{1} << command.lane, now);
+      break;
+    case FaultCommand::Action::kLaneRepair:
+      near.ScheduleLaneRepair(uint32_t{1} << command.lane, now);
+      break;
+  }
+  const std::string text = command.Describe();
+  if (on_applied_) {
+    on_applied_(text);
+  }
+  return text;
+}
+
+void FaultInjector::Run() {
+  for (const phy::TimedFault& fault : scheduled_) {
+    const sc_core::sc_time at(fault.at_ns, sc_core::SC_NS);
+    if (at > sc_core::sc_time_stamp()) {
+      wait(at - sc_core::sc_time_stamp());
+    }
+    Apply(fault.command);  // checked when scheduled
+  }
+}
+
+}  // namespace lq::cluster

@@ -1,0 +1,45 @@
+// FaultInjector: applies injected faults (models/phy/fault_event.h) to the
+// cables of a cluster of boards, at their simulated times or at once (GDB's
+// `monitor`). A cut fails every lane of both ends' PHYs (PHY-5.6) and a
+// repair restores them; a lane fault touches one lane of one end's
+// transmit direction (PHY-5.4). The link controllers then do what they do
+// on real lanes: leave L0, raise LINK_DOWN, retrain, and the firmware
+// handles it.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <systemc>
+#include <vector>
+
+#include "models/common/result.h"
+#include "models/phy/fault_event.h"
+#include "systemc/cluster/cluster.h"
+
+namespace lq::cluster {
+
+class FaultInjector : public sc_core::sc_module {
+ public:
+  // `on_applied` hears each fault as it is applied, as its Describe() text.
+  FaultInjector(const sc_core::sc_module_name& name, Cluster& cluster,
+                std::function<void(const std::string&)> on_applied);
+
+  // Schedules `faults` at their times, or returns the first one the
+  // cluster cannot take (no such node, port or lane, no cable, an ideal
+  // port) and schedules nothing. Call before the simulation starts.
+  std::optional<std::string> Schedule(std::vector<phy::TimedFault> faults);
+  // Applies `command` now; the text of what was done, or why not.
+  Result<std::string> Apply(const phy::FaultCommand& command);
+
+ private:
+  // Why the cluster cannot take `command`, if it cannot.
+  std::optional<std::string> Problem(const phy::FaultCommand& command);
+  void Run();  // SC_THREAD: the scheduled faults in time order
+
+  Cluster& cluster_;
+  std::function<void(const std::string&)> on_applied_;
+  std::vector<phy::TimedFault> scheduled_;  // by time
+};
+
+}  // namespace lq::cluster

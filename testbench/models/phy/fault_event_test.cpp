@@ -1,0 +1,75 @@
+// Tests of the text form of injected faults (models/phy/fault_event.h).
+#include "models/phy/fault_event.h"
+
+#include <gtest/gtest.h>
+
+namespace lq::phy {
+namespace {
+
+using Action = FaultCommand::Action;
+
+TEST(FaultEvent, ReadsLinkAndLaneFaultsWithTheirTimes) {
+  const auto cut = ParseTimedFault("13ms link cut 0 2");
+  ASSERT_TRUE(cut.ok()) << cut.error().reason;
+  EXPECT_DOUBLE_EQ(cut->at_ns, 13e6);
+  EXPECT_EQ(cut->command.action, Action::kLinkCut);
+  EXPECT_EQ(cut->command.node, 0u);
+  EXPECT_EQ(cut->command.port, 2u);
+  EXPECT_EQ(cut->command.Describe(), "link cut node 0 port 2");
+
+  const auto lane = ParseTimedFault("  2.5us\tlane fail 3 1 15 ");
+  ASSERT_TRUE(lane.ok()) << lane.error().reason;
+  EXPECT_DOUBLE_EQ(lane->at_ns, 2500);
+  EXPECT_EQ(lane->command.Describe(), "lane fail node 3 port 1 lane 15");
+
+  for (const auto& [text, ns] :
+       {std::pair{"7ns link repair 1 0", 7.0}, {"1s lane repair 0 0 0", 1e9}}) {
+    const auto fault = ParseTimedFault(text);
+    ASSERT_TRUE(fault.ok()) << text << ": " << fault.error().reason;
+    EXPECT_DOUBLE_EQ(fault->at_ns, ns) << text;
+  }
+}
+
+TEST(FaultEvent, MonitorCommandsHaveNoTime) {
+  const auto command = ParseFaultCommand("link repair 4 5");
+  ASSERT_TRUE(command.ok()) << command.error().reason;
+  EXPECT_EQ(command->action, Action::kLinkRepair);
+  EXPECT_EQ(command->node, 4u);
+  EXPECT_EQ(command->port, 5u);
+  EXPECT_FALSE(ParseFaultCommand("13ms link cut 0 2").ok());
+}
+
+TEST(FaultEvent, AListKeepsItsOrderAndSkipsEmptyEntries) {
+  const auto faults =
+      ParseTimedFaults("13ms link cut 0 2; ;14ms link repair 0 2;");
+  ASSERT_TRUE(faults.ok()) << faults.error().reason;
+  ASSERT_EQ(faults->size(), 2u);
+  EXPECT_EQ((*faults)[0].command.action, Action::kLinkCut);
+  EXPECT_EQ((*faults)[1].command.action, Action::kLinkRepair);
+  EXPECT_DOUBLE_EQ((*faults)[1].at_ns, 14e6);
+  EXPECT_TRUE(ParseTimedFaults("")->empty());
+}
+
+TEST(FaultEvent, BadTextIsRefusedWithTheFormToWrite_fail) {
+  for (const char* text :
+       {"", "13ms", "link cut 0 2", "13 link cut 0 2", "13hours link cut 0 2",
+        "-1ms link cut 0 2", "1e3ms link cut 0 2", "13ms link snip 0 2",
+        "13ms link cut 0", "13ms link cut 0 2 1", "13ms lane fail 0 2",
+        "13ms link cut x 2", "13ms link cut 0 -2",
+        "13ms link cut 0 99999999999"}) {
+    const auto fault = ParseTimedFault(text);
+    EXPECT_FALSE(fault.ok()) << "'" << text << "' must be refused";
+  }
+  const auto wrong = ParseTimedFault("13ms link snip 0 2");
+  ASSERT_FALSE(wrong.ok());
+  EXPECT_NE(wrong.error().reason.find("link cut|repair NODE PORT"),
+            std::string::npos)
+      << wrong.error().reason;
+  const auto list = ParseTimedFaults("13ms link cut 0 2; 14ms link mend 0 2");
+  ASSERT_FALSE(list.ok());
+  EXPECT_NE(list.error().reason.find("link mend"), std::string::npos)
+      << "the error quotes the entry: " << list.error().reason;
+}
+
+}  // namespace
+}  // namespace lq::phy
