@@ -129,12 +129,16 @@ nlohmann::ordered_json BoardsJson(cluster::Cluster& cluster) {
               {"mepc", unhandled->mepc},
               {"mtval", unhandled->mtval}};
     }
-    boards.push_back({{"node", n},
-                      {"finished", board.finished()},
-                      {"status", board.finished() ? nlohmann::ordered_json(
-                                                        board.exit_status())
-                                                  : nlohmann::ordered_json()},
-                      {"unhandled_trap", trap}});
+    boards.push_back(
+        {{"node", n},
+         {"instructions", board.cpu().core().instructions_retired()},
+         {"traps", board.cpu().core().traps_taken()},
+         {"console_bytes", board.console_bytes()},
+         {"finished", board.finished()},
+         {"status", board.finished()
+                        ? nlohmann::ordered_json(board.exit_status())
+                        : nlohmann::ordered_json()},
+         {"unhandled_trap", trap}});
   }
   return boards;
 }
@@ -325,7 +329,12 @@ int RunBoard(const BoardOptions& options) {
     return BadInput("events: " + *problem);
   }
   if (options.gdb_port) {
-    board::Rv32Cpu& cpu = cluster->node(0).board().cpu();
+    if (options.gdb_node >= cluster->node_count()) {
+      return BadInput("--gdb-node " + std::to_string(options.gdb_node) +
+                      ": the run has nodes 0.." +
+                      std::to_string(cluster->node_count() - 1));
+    }
+    board::Rv32Cpu& cpu = cluster->node(options.gdb_node).board().cpu();
     try {
       cpu.EnableGdb(*options.gdb_port, options.halt);
     } catch (const std::exception& error) {
@@ -373,7 +382,7 @@ int RunBoard(const BoardOptions& options) {
                       [](const board::Board& b) { return !b.finished(); },
                       [](const board::Board&) { return std::string(); }));
   };
-  if (cluster->node(0).board().cpu().killed()) {
+  if (cluster->node(options.gdb_node).board().cpu().killed()) {
     outcome = "killed by GDB";
   } else if (end.reason == RunEnd::Reason::kSignal) {
     // Exit 1 (DESIGN section 7 has three statuses): the run did not end.

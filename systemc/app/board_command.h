@@ -13,6 +13,7 @@ namespace lq::app {
 struct BoardOptions {
   std::string firmware;                // ELF image (required)
   std::optional<uint16_t> gdb_port;    // serve GDB on localhost:PORT
+  unsigned gdb_node = 0;               // whose CPU GDB debugs
   bool halt = false;                   // wait for GDB before the first insn
   unsigned ports = 6;                  // single board: link ports
   std::string scenario_file;           // a cluster: one board per node

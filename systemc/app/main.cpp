@@ -65,9 +65,14 @@ int sc_main(int argc, char* argv[]) {
       ->check(CLI::ExistingFile);
   board_command
       ->add_option("--gdb", board.gdb_port,
-                   "Serve GDB's remote protocol on localhost:PORT (node 0's "
-                   "CPU; 0 picks a free port)")
+                   "Serve GDB's remote protocol on localhost:PORT (the CPU "
+                   "of --gdb-node; 0 picks a free port)")
       ->type_name("PORT");
+  board_command
+      ->add_option("--gdb-node", board.gdb_node,
+                   "In a cluster, the node whose CPU --gdb debugs")
+      ->needs(board_command->get_option("--gdb"))
+      ->capture_default_str();
   auto* halt = board_command->add_flag(
       "--halt", board.halt, "Wait for GDB before the first instruction");
   halt->needs(board_command->get_option("--gdb"));

@@ -112,6 +112,9 @@ class Board : public sc_core::sc_module {
   Result<uint32_t> Load(const elf::ElfImage& image);
 
   Rv32Cpu& cpu() { return cpu_; }
+  const Rv32Cpu& cpu() const { return cpu_; }
+  // Bytes the firmware wrote to its console (the UART).
+  uint64_t console_bytes() const { return uart_.bytes_sent(); }
   bool finished() const { return finished_; }
   int exit_status() const { return exit_status_; }
   // The trap the firmware said it does not handle, which ended its run

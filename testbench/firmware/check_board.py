@@ -126,6 +126,7 @@ def case_cluster_names_the_nodes_that_failed(lqemu, fw, work):
     boards = json.loads(stats.read_text())["boards"]
     expect(len(boards) == 8 and all(
                b["finished"] and b["status"] == 1 and b["unhandled_trap"]["mcause"] == 5
+               and b["instructions"] > 0 and b["traps"] >= 1 and b["console_bytes"] > 0
                for b in boards), "per-board stats: %s" % boards[:2])
     stats = work / "running.json"
     result = run(lqemu, "--firmware", str(fw / "ticker.elf"), "--scenario",

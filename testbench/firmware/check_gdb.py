@@ -242,7 +242,25 @@ def monitor_cuts_a_link(lqemu, image, _):
     return failed
 
 
+def debugs_the_node_asked_for(lqemu, image, work):
+    """--gdb-node 2 on a ring of three boards: GDB reads node 2's board
+    information (NODE_ID 2) and its console is node 2's."""
+    scenario = pathlib.Path(work) / "ring.yaml"
+    scenario.parent.mkdir(parents=True, exist_ok=True)
+    scenario.write_text("topology:\n  name: torus\n  dims: 3\n")
+    transcript, out, err, status = run_session(
+        lqemu, image, ["--scenario", str(scenario), "--gdb-node", "2"],
+        ["x/wx 0x00101004", "continue"])
+    failed = unmatched([(r"0x101004:\s+0x00000002", "NODE_ID reads 2"),
+                        (r"exited normally", "node 2 ran to its end")],
+                       transcript)
+    if status != 0:
+        failed.append("lqemu exited %d: %s" % (status, err))
+    return failed
+
+
 CASES = {f.__name__: f for f in [break_step_print_watch_exit, sees_the_hardware,
+                                 debugs_the_node_asked_for,
                                  monitor_cuts_a_link,
                                  unhandled_trap_stops_gdb_with_a_signal,
                                  vanished_gdb_leaves_the_cpu_halted,
