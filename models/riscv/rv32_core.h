@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "models/riscv/hart_bus.h"
@@ -72,6 +73,14 @@ class Rv32Core {
   // Makes Run() return kStopRequested after the current instruction. Safe
   // to call from HartBus callbacks.
   void RequestStop();
+
+  // Called on every trap entered, exception or interrupt, with mcause,
+  // mepc and mtval as set (for logs; none by default).
+  using TrapObserver =
+      std::function<void(uint32_t mcause, uint32_t mepc, uint32_t mtval)>;
+  void set_trap_observer(TrapObserver observer) {
+    trap_observer_ = std::move(observer);
+  }
 
   // Debug access to the architectural state.
   uint32_t reg(unsigned index) const { return x_[index & 31]; }
@@ -155,6 +164,7 @@ class Rv32Core {
   uint64_t cycles_ = 0;
   uint64_t instret_ = 0;
   uint64_t traps_ = 0;
+  TrapObserver trap_observer_;
 
   bool reservation_valid_ = false;
   uint32_t reservation_address_ = 0;

@@ -230,6 +230,9 @@ void Rv32Core::EnterTrap(uint32_t cause, uint32_t tval) {
   pc_ = vectored ? base + 4 * (cause & ~kMcauseInterrupt) : base;
   cycles_ += costs_.trap;
   ++traps_;
+  if (trap_observer_) {
+    trap_observer_(mcause_, mepc_, mtval_);
+  }
 }
 
 void Rv32Core::ReturnFromTrap() {

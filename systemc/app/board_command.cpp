@@ -193,6 +193,28 @@ void WriteStats(const std::string& path, cluster::Cluster& cluster,
 
 }  // namespace
 
+Result<uint32_t> ParseCpuLog(const std::string& text) {
+  static const std::map<std::string, uint32_t> kNames = {
+      {"traps", board::kLogTraps},
+      {"irq", board::kLogIrq},
+      {"bus-errors", board::kLogBusErrors},
+      {"mmio", board::kLogMmio}};
+  uint32_t log = 0;
+  size_t at = 0;
+  while (at <= text.size()) {
+    const size_t end = std::min(text.find(',', at), text.size());
+    const std::string name = text.substr(at, end - at);
+    const auto known = kNames.find(name);
+    if (known == kNames.end()) {
+      return Fail("--log " + text + ": '" + name +
+                  "' is not one of traps, irq, bus-errors, mmio");
+    }
+    log |= known->second;
+    at = end + 1;
+  }
+  return log;
+}
+
 int RunBoard(const BoardOptions& options) {
   const auto entered = std::chrono::steady_clock::now();
   RunOptions scenario;
@@ -263,6 +285,12 @@ int RunBoard(const BoardOptions& options) {
                                       const std::string& line) {
     console.Line(node, line);
   };
+  config.board.cpu.log = options.log;
+  if (options.log != 0) {
+    config.on_cpu_log = [](const std::string& node, const std::string& line) {
+      std::fprintf(stderr, "%s: %s\n", node.c_str(), line.c_str());
+    };
+  }
 
   // The scenario's faults, then the command line's.
   std::vector<phy::TimedFault> faults;

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "models/common/result.h"
+
 namespace lq::app {
 
 struct BoardOptions {
@@ -30,6 +32,8 @@ struct BoardOptions {
   double cpu_mhz = 100;
   // Ignored (the RTL build's 1e-4 applies) when link.rtl_ports names ports.
   double ltssm_time_scale = 1.0;
+  // --log: events each CPU reports as they happen (board::CpuLog bits).
+  uint32_t log = 0;
   bool quiet = false;
 };
 
@@ -37,5 +41,9 @@ struct BoardOptions {
 // status, for a cluster 0 if every board exited with 0 and 1 otherwise;
 // 1 if the time limit or the events ran out first; 2 for bad input.
 int RunBoard(const BoardOptions& options);
+
+// --log's value: "traps,irq,bus-errors,mmio" (any of them, comma
+// separated) as board::CpuLog bits, or why not.
+Result<uint32_t> ParseCpuLog(const std::string& text);
 
 }  // namespace lq::app

@@ -94,6 +94,19 @@ int sc_main(int argc, char* argv[]) {
                    "Override a scenario key, e.g. --set link.profile=ib")
       ->type_name("KEY=VALUE");
   board_command
+      ->add_option_function<std::string>(
+          "--log",
+          [&board](const std::string& text) {
+            const auto log = lq::app::ParseCpuLog(text);
+            if (!log) {
+              throw CLI::ValidationError(log.error().reason);
+            }
+            board.log = *log;
+          },
+          "Print these CPU events as they happen, with node, time and pc: "
+          "traps, irq, bus-errors, mmio (comma separated)")
+      ->type_name("EVENTS");
+  board_command
       ->add_option("--event", board.events,
                    "Inject a fault at a simulated time, e.g. --event '13ms "
                    "link cut 0 2' (also 'link repair N P', 'lane fail|repair "

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 #include "models/common/bytes.h"
 #include "models/gdb/rv32_description.h"
@@ -61,6 +62,65 @@ Rv32Cpu::Rv32Cpu(const sc_core::sc_module_name& name, const CpuConfig& config)
   SC_METHOD(OnInterrupts);
   sensitive << timer_irq << software_irq << external_irq;
   dont_initialize();
+  if (Logs(kLogTraps | kLogIrq)) {
+    core_.set_trap_observer(
+        [this](uint32_t mcause, uint32_t mepc, uint32_t mtval) {
+          LogTrap(mcause, mepc, mtval);
+        });
+  }
+}
+
+void Rv32Cpu::Log(const std::string& what) {
+  if (!config_.on_log) {
+    return;
+  }
+  char stamp[40];
+  std::snprintf(stamp, sizeof stamp, "[%.3f us] ",
+                LocalTime().to_seconds() * 1e6);
+  config_.on_log(stamp + what);
+}
+
+void Rv32Cpu::LogTrap(uint32_t mcause, uint32_t mepc, uint32_t mtval) {
+  const bool interrupt = (mcause & riscv::kMcauseInterrupt) != 0;
+  if (!Logs(interrupt ? kLogIrq : kLogTraps)) {
+    return;
+  }
+  char text[160];
+  if (interrupt) {
+    std::snprintf(text, sizeof text, "irq: %s (mcause 0x%x) at pc 0x%08x",
+                  riscv::TrapName(mcause), mcause, mepc);
+  } else {
+    std::snprintf(text, sizeof text,
+                  "trap: %s (mcause 0x%x) at pc 0x%08x, mtval 0x%08x",
+                  riscv::TrapName(mcause), mcause, mepc, mtval);
+  }
+  Log(text);
+}
+
+// A refused access (bus-errors), or one that reached a device (mmio):
+// memory the CPU is granted direct access to is not a device.
+void Rv32Cpu::LogAccess(tlm::tlm_command command, uint32_t address,
+                        const uint8_t* data, uint32_t size, bool ok,
+                        bool direct) {
+  const bool write = command == tlm::TLM_WRITE_COMMAND;
+  if (!ok && Logs(kLogBusErrors)) {
+    char text[120];
+    std::snprintf(text, sizeof text,
+                  "bus error: %s of %u bytes at 0x%08x (pc 0x%08x)",
+                  write ? "write" : "read", size, address, core_.pc());
+    Log(text);
+  } else if (ok && !direct && Logs(kLogMmio)) {
+    uint32_t value = 0;
+    for (uint32_t i = 0; i < size && i < 4; ++i) {
+      value |= uint32_t{data[i]} << (8 * i);
+    }
+    char text[120];
+    std::snprintf(text, sizeof text,
+                  "mmio: %s %u bytes at 0x%08x %s 0x%0*x (pc 0x%08x)",
+                  write ? "write" : "read", size, address, write ? "<-" : "->",
+                  static_cast<int>(2 * std::min(size, 4u)), value, core_.pc());
+    Log(text);
+  }
 }
 
 Rv32Cpu::~Rv32Cpu() = default;
@@ -276,6 +336,9 @@ BusReply Rv32Cpu::Transport(tlm::tlm_command command, uint32_t address,
   cycle_base_ = core_.cycles();
   BusReply reply;
   reply.ok = trans.is_response_ok();
+  if (config_.log != 0) {
+    LogAccess(command, address, data, size, reply.ok, trans.is_dmi_allowed());
+  }
   reply.stall_cycles =
       static_cast<uint32_t>(std::ceil((after - before) / config_.clock_period));
   if (reply.ok && trans.is_dmi_allowed()) {

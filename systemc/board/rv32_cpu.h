@@ -42,6 +42,17 @@ struct CpuConfig {
   riscv::CycleCosts costs;
   // Where mtime is, for the time CSR (the CLINT's mtime register).
   uint32_t mtime_address = 0x0200bff8;
+  // Events told to `on_log` as they happen, one line each (CpuLog bits).
+  uint32_t log = 0;
+  std::function<void(const std::string& line)> on_log;
+};
+
+// What a CPU logs (`lqemu board --log`).
+enum CpuLog : uint32_t {
+  kLogTraps = 1,      // exceptions entered
+  kLogIrq = 2,        // interrupts taken
+  kLogBusErrors = 4,  // accesses the bus refused
+  kLogMmio = 8,       // device accesses (memory the CPU reads directly aside)
 };
 
 class Rv32Cpu : public sc_core::sc_module,
@@ -88,6 +99,12 @@ class Rv32Cpu : public sc_core::sc_module,
   void Run();           // SC_THREAD
   void OnInterrupts();  // SC_METHOD: the lines into mip
   void InvalidateDirectMemPtr(sc_dt::uint64 start, sc_dt::uint64 end);
+  // A log line of `what`, stamped with the CPU's time, if `kind` is logged.
+  bool Logs(uint32_t kind) const { return (config_.log & kind) != 0; }
+  void Log(const std::string& what);
+  void LogTrap(uint32_t mcause, uint32_t mepc, uint32_t mtval);
+  void LogAccess(tlm::tlm_command command, uint32_t address,
+                 const uint8_t* data, uint32_t size, bool ok, bool direct);
 
   // The CPU's own time: time_base_ + (cycles - cycle_base_) * period.
   sc_core::sc_time LocalTime() const;

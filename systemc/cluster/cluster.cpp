@@ -61,6 +61,11 @@ board::BoardConfig Cluster::BoardFor(unsigned node_id,
   board.on_console_line = [this, node_name](const std::string& line) {
     config_.on_console_line(node_name, line);
   };
+  if (config_.on_cpu_log) {
+    board.cpu.on_log = [this, node_name](const std::string& line) {
+      config_.on_cpu_log(node_name, line);
+    };
+  }
   board.on_exit = [this](int status) { OnBoardExit(status); };
   return board;
 }

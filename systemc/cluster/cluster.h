@@ -49,6 +49,10 @@ struct ClusterConfig {
   // Console lines of the node named `node` (e.g. "node12").
   std::function<void(const std::string& node, const std::string& line)>
       on_console_line;
+  // Log lines of the CPU of the node named `node` (board.cpu.log says
+  // which events).
+  std::function<void(const std::string& node, const std::string& line)>
+      on_cpu_log;
   // LTSSM state changes of port `port` of the node named `node`, with the
   // time in ps (fabric clusters; for traces).
   std::function<void(const std::string& node, unsigned port,

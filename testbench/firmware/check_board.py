@@ -254,6 +254,37 @@ def case_bad_events_are_refused(lqemu, fw, work):
                    "one event per --event", "two events in one --event")
 
 
+def case_log_prints_cpu_events(lqemu, fw, work):
+    """--log prints traps, interrupts, refused accesses and device accesses
+    as they happen, each with its node, time and pc."""
+    stamp = r"node0: \[\d+\.\d{3} us\] "
+    result = run(lqemu, "--firmware", str(fw / "trap_demo.elf"), "--ports", "0",
+                 "--log", "traps,bus-errors")
+    expect_exit(result, 1, "trap_demo --log traps,bus-errors")
+    for pattern in (stamp + r"bus error: read of 4 bytes at 0x60000000 \(pc 0x[0-9a-f]{8}\)",
+                    stamp + r"trap: load access fault \(mcause 0x5\) at pc "
+                            r"0x[0-9a-f]{8}, mtval 0x60000000"):
+        expect(re.search(pattern, result.stderr), "no %r in:\n%s" % (pattern, result.stderr))
+    result = run(lqemu, "--firmware", str(fw / "timer_demo.elf"), "--ports", "0",
+                 "--log", "irq")
+    expect_exit(result, 0, "timer_demo --log irq")
+    ticks = re.findall(stamp + r"irq: machine timer interrupt \(mcause 0x80000007\)",
+                       result.stderr)
+    expect(len(ticks) >= 5, "a line per timer interrupt:\n" + result.stderr)
+    expect("trap:" not in result.stderr, "traps were not asked for")
+    result = run(lqemu, "--firmware", str(fw / "hello.elf"), "--ports", "0",
+                 "--log", "mmio")
+    expect_exit(result, 0, "hello --log mmio")
+    expect(re.search(stamp + r"mmio: write 1 bytes at 0x10000000 <- 0x48 ", result.stderr),
+           "the UART's first byte ('H') as a device write:\n" + result.stderr[:2000])
+    expect(not re.search(r"mmio: \w+ \d+ bytes at 0x8", result.stderr),
+           "RAM accesses are not device accesses")
+    result = run(lqemu, "--firmware", str(fw / "hello.elf"), "--log", "trap")
+    expect_exit(result, 2, "a bad --log")
+    expect("'trap' is not one of traps, irq, bus-errors, mmio" in result.stderr,
+           result.stderr)
+
+
 def case_cluster_moves_data_by_rdma(lqemu, fw, work):
     """rdma_demo on a 4x4 torus: each pair of cards connects a queue pair
     through its transport engine's registers and moves RAM to RAM (WRITE,
