@@ -61,6 +61,15 @@ BitErrorChannel::BitErrorChannel(const BitErrorConfig& config, uint64_t seed)
   bits_to_next_burst_ = NextGap(config_.burst_rate, burst_rng_);
 }
 
+Result<double> BitErrorChannel::SetBer(double ber) {
+  if (!(ber >= 0.0 && ber < 1.0)) {
+    return Fail("BER must be in [0, 1), got " + std::to_string(ber));
+  }
+  config_.ber = ber;
+  bits_to_next_error_ = NextGap(ber, error_rng_);
+  return ber;
+}
+
 uint64_t BitErrorChannel::NextGap(double probability, std::mt19937_64& rng) {
   if (probability <= 0.0) {
     return kNever;

@@ -38,6 +38,10 @@ class BitErrorChannel {
                                         uint64_t seed);
 
   const BitErrorConfig& config() const { return config_; }
+  // From the next bit on, independent errors come at `ber` (the gap to
+  // the next one is drawn afresh: the process is memoryless). Fails,
+  // changing nothing, outside [0, 1).
+  Result<double> SetBer(double ber);
 
   // Applies the next size * 8 bits of the error process to `data`.
   ErrorTally Apply(uint8_t* data, size_t size);

@@ -2,13 +2,15 @@
 #include "models/phy/fault_event.h"
 
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 
 namespace lq::phy {
 namespace {
 
 constexpr std::string_view kForms =
-    "write 'link cut|repair NODE PORT' or 'lane fail|repair NODE PORT LANE'";
+    "write 'link cut|repair NODE PORT', 'lane fail|repair NODE PORT LANE' or "
+    "'ber NODE PORT RATE'";
 
 std::vector<std::string_view> Words(std::string_view text) {
   std::vector<std::string_view> words;
@@ -67,6 +69,18 @@ bool ParseTime(std::string_view word, double& ns) {
   return false;
 }
 
+// A rate in [0, kMostBer]: "1e-5", "0.001".
+bool ParseRate(std::string_view word, double& rate) {
+  const std::string text(word);
+  if (text.empty() ||
+      text.find_first_not_of("0123456789.eE-+") != std::string::npos) {
+    return false;
+  }
+  char* end = nullptr;
+  rate = std::strtod(text.c_str(), &end);
+  return end == text.c_str() + text.size() && rate >= 0 && rate <= kMostBer;
+}
+
 Result<FaultCommand> ParseWords(const std::vector<std::string_view>& words,
                                 std::string_view text) {
   const auto fail = [text](std::string_view why) {
@@ -78,6 +92,20 @@ Result<FaultCommand> ParseWords(const std::vector<std::string_view>& words,
   }
   FaultCommand command;
   using Action = FaultCommand::Action;
+  if (words[0] == "ber") {
+    command.action = Action::kBer;
+    if (words.size() != 4) {
+      return fail("a BER change names node, port and rate");
+    }
+    if (!ParseNumber(words[1], command.node) ||
+        !ParseNumber(words[2], command.port)) {
+      return fail("node and port are numbers");
+    }
+    if (!ParseRate(words[3], command.ber)) {
+      return fail("the rate is a number from 0 to 1e-2");
+    }
+    return command;
+  }
   if (words[0] == "link" && words[1] == "cut") {
     command.action = Action::kLinkCut;
   } else if (words[0] == "link" && words[1] == "repair") {
@@ -106,11 +134,16 @@ Result<FaultCommand> ParseWords(const std::vector<std::string_view>& words,
 
 std::string FaultCommand::Describe() const {
   static constexpr const char* kNames[] = {"link cut", "link repair",
-                                           "lane fail", "lane repair"};
+                                           "lane fail", "lane repair", "ber"};
   std::string text = std::string(kNames[static_cast<int>(action)]) + " node " +
                      std::to_string(node) + " port " + std::to_string(port);
   if (lane_action()) {
     text += " lane " + std::to_string(lane);
+  }
+  if (action == Action::kBer) {
+    char rate[32];
+    std::snprintf(rate, sizeof rate, " to %g", ber);
+    text += rate;
   }
   return text;
 }

@@ -27,12 +27,13 @@ std::string AnswerMonitor(const std::string& command,
     return "monitor commands (faults apply now, in simulated time):\n"
            "  time                             the simulated time\n"
            "  link cut|repair NODE PORT        cut or repair a cable\n"
-           "  lane fail|repair NODE PORT LANE  one lane of one end\n";
+           "  lane fail|repair NODE PORT LANE  one lane of one end\n"
+           "  ber NODE PORT RATE               a cable's bit-error rate\n";
   }
   if (verb == "time") {
     return "simulated time " + Now() + "\n";
   }
-  if (verb == "link" || verb == "lane") {
+  if (verb == "link" || verb == "lane" || verb == "ber") {
     const auto fault = phy::ParseFaultCommand(command);
     if (!fault) {
       return "error: " + fault.error().reason + "\n";

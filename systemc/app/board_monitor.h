@@ -10,7 +10,8 @@
 namespace lq::app {
 
 // The answer to `monitor COMMAND`, ending in a newline: `help`, `time`,
-// `link cut|repair NODE PORT`, `lane fail|repair NODE PORT LANE`.
+// `link cut|repair NODE PORT`, `lane fail|repair NODE PORT LANE`, `ber
+// NODE PORT RATE`.
 std::string AnswerMonitor(const std::string& command,
                           cluster::FaultInjector& faults);
 

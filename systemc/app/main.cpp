@@ -107,10 +107,11 @@ int sc_main(int argc, char* argv[]) {
           "traps, irq, bus-errors, mmio (comma separated)")
       ->type_name("EVENTS");
   board_command
-      ->add_option("--event", board.events,
-                   "Inject a fault at a simulated time, e.g. --event '13ms "
-                   "link cut 0 2' (also 'link repair N P', 'lane fail|repair "
-                   "N P LANE'); repeatable, after the scenario's events")
+      ->add_option(
+          "--event", board.events,
+          "Inject a fault at a simulated time, e.g. --event '13ms "
+          "link cut 0 2' (also 'link repair N P', 'lane fail|repair "
+          "N P LANE', 'ber N P RATE'); repeatable, after the scenario's events")
       ->type_name("'TIME FAULT'");
   board_command->add_option("--seed", board.seed,
                             "Seed for every random source");

@@ -267,16 +267,18 @@ std::vector<ParamSpec> ScenarioRootParamSpecs() {
                    0,
                    9.0e15,
                    {}});
-  specs.push_back({"events",
-                   "faults a board run injects at simulated times, separated "
-                   "by ';' or listed: 'TIME link cut|repair NODE PORT', "
-                   "'TIME lane fail|repair NODE PORT LANE' (TIME e.g. 13ms)",
-                   "",
-                   "",
-                   ParamType::kText,
-                   0,
-                   0,
-                   {}});
+  specs.push_back(
+      {"events",
+       "faults a board run injects at simulated times, separated "
+       "by ';' or listed: 'TIME link cut|repair NODE PORT', "
+       "'TIME lane fail|repair NODE PORT LANE', 'TIME ber NODE PORT RATE' "
+       "(TIME e.g. 13ms)",
+       "",
+       "",
+       ParamType::kText,
+       0,
+       0,
+       {}});
   return specs;
 }
 

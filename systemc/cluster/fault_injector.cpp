@@ -75,6 +75,10 @@ Result<std::string> FaultInjector::Apply(const FaultCommand& command) {
     case FaultCommand::Action::kLaneRepair:
       near.ScheduleLaneRepair(uint32_t{1} << command.lane, now);
       break;
+    case FaultCommand::Action::kBer:
+      near.SetBer(command.ber);
+      far.SetBer(command.ber);
+      break;
   }
   const std::string text = command.Describe();
   if (on_applied_) {

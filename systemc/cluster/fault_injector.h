@@ -2,7 +2,8 @@
 // cables of a cluster of boards, at their simulated times or at once (GDB's
 // `monitor`). A cut fails every lane of both ends' PHYs (PHY-5.6) and a
 // repair restores them; a lane fault touches one lane of one end's
-// transmit direction (PHY-5.4). The link controllers then do what they do
+// transmit direction (PHY-5.4); a BER change applies to both directions
+// (PHY-5.1). The link controllers then do what they do
 // on real lanes: leave L0, raise LINK_DOWN, retrain, and the firmware
 // handles it.
 #pragma once

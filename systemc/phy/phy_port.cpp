@@ -337,6 +337,10 @@ void PhyPort::FailedLanes(uint32_t failed, const sc_time& delay) {
   }
 }
 
+void PhyPort::SetBer(double ber) {
+  config_.errors.ber = errors_.SetBer(ber).value();
+}
+
 void PhyPort::ScheduleLaneFailure(uint32_t lanes, const sc_time& at) {
   ScheduleLaneChange({lanes & all_lanes_, true}, at);
 }

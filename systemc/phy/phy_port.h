@@ -74,6 +74,10 @@ class PhyPort : public sc_core::sc_module, private PhyTxIf, private CableIf {
   void ScheduleLaneFailure(uint32_t lanes, const sc_core::sc_time& at);
   void ScheduleLaneRepair(uint32_t lanes, const sc_core::sc_time& at);
   uint32_t AllLanes() const { return all_lanes_; }
+  // From now on this port's transmit direction flips bits at `ber`
+  // (PHY-5.1; a BER burst is a raise and a return). Precondition: ber in
+  // [0, 1).
+  void SetBer(double ber);
   // Reports payload flits onto and off the wire to `probe` (nullptr: none).
   void set_probe(PathProbe* probe) { probe_ = probe; }
 

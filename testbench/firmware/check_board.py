@@ -202,8 +202,11 @@ def case_event_cut_raises_link_down(lqemu, fw, work):
     as a link up again."""
     result = run(lqemu, "--firmware", str(fw / "link_bringup_watch.elf"),
                  "--ltssm-time-scale", "0.1",
-                 "--event", "2ms link cut 0 2", "--event", "4.5ms link repair 0 2")
+                 "--event", "2ms link cut 0 2", "--event", "4.5ms link repair 0 2",
+                 "--event", "3ms ber 0 4 1e-6")
     expect_exit(result, 0, "cut and repair")
+    expect("lqemu board: 3000.000 us: ber node 0 port 4 to 1e-06" in result.stderr,
+           "the BER change is not reported:\n" + result.stderr)
     expect("lqemu board: 2000.000 us: link cut node 0 port 2" in result.stderr,
            "the cut is not reported:\n" + result.stderr)
     expect("lqemu board: 4500.000 us: link repair node 0 port 2" in result.stderr,
@@ -249,6 +252,8 @@ def case_bad_events_are_refused(lqemu, fw, work):
     one_line_error(run(lqemu, "--firmware", image, "--ports", "2",
                        "--event", "1ms lane fail 0 1 16"),
                    "lanes 0..15", "a lane the port lacks")
+    one_line_error(run(lqemu, "--firmware", image, "--event", "1ms ber 0 2 0.5"),
+                   "the rate is a number from 0 to 1e-2", "a BER beyond link.ber's")
     one_line_error(run(lqemu, "--firmware", image,
                        "--event", "1ms link cut 0 2; 2ms link repair 0 2"),
                    "one event per --event", "two events in one --event")

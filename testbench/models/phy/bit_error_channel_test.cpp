@@ -179,6 +179,23 @@ TEST(BitErrorChannel, PHY_5_4_FailedLaneFollowsStripesWiderThanAByte) {
   EXPECT_LT(tally.bits_flipped, lane_bits * 2 / 3);
 }
 
+TEST(BitErrorChannel, PHY_5_1_ABerChangeTakesEffectFromTheNextBit) {
+  BitErrorChannel channel = MakeChannel({}, 5);
+  std::vector<uint8_t> clean(1 << 16, 0);
+  EXPECT_EQ(channel.Apply(clean.data(), clean.size()).bits_flipped, 0u);
+  ASSERT_TRUE(channel.SetBer(1e-3).ok());
+  std::vector<uint8_t> noisy(1 << 16, 0);
+  const uint64_t flipped =
+      channel.Apply(noisy.data(), noisy.size()).bits_flipped;
+  const double expected = 1e-3 * noisy.size() * 8;  // about 524
+  EXPECT_GT(flipped, expected * 0.8);
+  EXPECT_LT(flipped, expected * 1.2);
+  ASSERT_TRUE(channel.SetBer(0).ok());
+  EXPECT_EQ(channel.Apply(clean.data(), clean.size()).bits_flipped, 0u);
+  EXPECT_FALSE(channel.SetBer(1.0).ok());
+  EXPECT_DOUBLE_EQ(channel.config().ber, 0) << "a refused rate changes nothing";
+}
+
 TEST(BitErrorChannel, RejectsInvalidConfiguration_fail) {
   EXPECT_FALSE(BitErrorChannel::Create({1.5, 0, 0}, 1).ok()) << "BER > 1";
   EXPECT_FALSE(BitErrorChannel::Create({-1e-6, 0, 0}, 1).ok()) << "BER < 0";

@@ -16,7 +16,7 @@ namespace {
 
 std::string Canonical(const lq::phy::TimedFault& fault) {
   static constexpr const char* kVerbs[] = {"link cut", "link repair",
-                                           "lane fail", "lane repair"};
+                                           "lane fail", "lane repair", "ber"};
   char time[64];
   std::snprintf(time, sizeof time, "%.17gns", fault.at_ns);
   std::string text = std::string(time) + " " +
@@ -25,6 +25,11 @@ std::string Canonical(const lq::phy::TimedFault& fault) {
                      std::to_string(fault.command.port);
   if (fault.command.lane_action()) {
     text += " " + std::to_string(fault.command.lane);
+  }
+  if (fault.command.action == lq::phy::FaultCommand::Action::kBer) {
+    char rate[40];
+    std::snprintf(rate, sizeof rate, " %.17g", fault.command.ber);
+    text += rate;
   }
   return text;
 }
@@ -45,7 +50,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
             again->command.action == fault.command.action &&
             again->command.node == fault.command.node &&
             again->command.port == fault.command.port &&
-            again->command.lane == fault.command.lane);
+            again->command.lane == fault.command.lane &&
+            again->command.ber == fault.command.ber);
   }
   return 0;
 }

@@ -30,6 +30,23 @@ TEST(FaultEvent, ReadsLinkAndLaneFaultsWithTheirTimes) {
   }
 }
 
+TEST(FaultEvent, ReadsABerChangeWithItsRate) {
+  const auto raise = ParseTimedFault("5ms ber 1 3 1e-5");
+  ASSERT_TRUE(raise.ok()) << raise.error().reason;
+  EXPECT_EQ(raise->command.action, Action::kBer);
+  EXPECT_EQ(raise->command.node, 1u);
+  EXPECT_EQ(raise->command.port, 3u);
+  EXPECT_DOUBLE_EQ(raise->command.ber, 1e-5);
+  EXPECT_EQ(raise->command.Describe(), "ber node 1 port 3 to 1e-05");
+  const auto back = ParseFaultCommand("ber 1 3 0");
+  ASSERT_TRUE(back.ok()) << back.error().reason;
+  EXPECT_DOUBLE_EQ(back->ber, 0);
+  for (const char* text : {"ber 1 3", "ber 1 3 0.5", "ber 1 3 -1e-5",
+                           "ber 1 3 x", "ber 1 3 1e-5 1", "ber x 3 1e-5"}) {
+    EXPECT_FALSE(ParseFaultCommand(text).ok()) << "'" << text << "'";
+  }
+}
+
 TEST(FaultEvent, MonitorCommandsHaveNoTime) {
   const auto command = ParseFaultCommand("link repair 4 5");
   ASSERT_TRUE(command.ok()) << command.error().reason;
