@@ -42,7 +42,11 @@ bool ParseNumber(std::string_view word, uint32_t& value) {
   return true;
 }
 
-// "13ms", "0.5us": nanoseconds, finite and not negative.
+// SystemC counts time in 64 bits of its resolution (1 ps, about 213 days
+// of simulated time); an event may come at most this late, well inside.
+constexpr double kLatestEventNs = 1e15;  // 11.6 days
+
+// "13ms", "0.5us": nanoseconds, not negative, at most kLatestEventNs.
 bool ParseTime(std::string_view word, double& ns) {
   struct Unit {
     std::string_view name;
@@ -64,7 +68,7 @@ bool ParseTime(std::string_view word, double& ns) {
       return false;
     }
     ns = value * unit.ns;
-    return std::isfinite(ns);
+    return ns <= kLatestEventNs;
   }
   return false;
 }
@@ -158,7 +162,7 @@ Result<TimedFault> ParseTimedFault(std::string_view text) {
   if (words.empty() || !ParseTime(words[0], fault.at_ns)) {
     return Fail("'" + std::string(text) +
                 "': an event starts with its simulated time, e.g. '13ms "
-                "link cut 0 2' (units ns, us, ms, s)");
+                "link cut 0 2' (units ns, us, ms, s; at most 1e6 s)");
   }
   words.erase(words.begin());
   auto command = ParseWords(words, text);

@@ -73,7 +73,8 @@ TEST(FaultEvent, BadTextIsRefusedWithTheFormToWrite_fail) {
         "-1ms link cut 0 2", "1e3ms link cut 0 2", "13ms link snip 0 2",
         "13ms link cut 0", "13ms link cut 0 2 1", "13ms lane fail 0 2",
         "13ms link cut x 2", "13ms link cut 0 -2",
-        "13ms link cut 0 99999999999"}) {
+        "13ms link cut 0 99999999999", "1000001s link cut 0 2",
+        "99999999999999999999999999999999s link cut 0 2"}) {
     const auto fault = ParseTimedFault(text);
     EXPECT_FALSE(fault.ok()) << "'" << text << "' must be refused";
   }
