@@ -162,55 +162,39 @@ ErrorTally BitErrorChannel::CorruptLane(const LinkProfile& profile,
   const uint64_t total_bits = uint64_t{size} * kBitsPerByte;
   const uint64_t stripe = profile.stripe_bits;
   // The lane's stripes (LaneOfWireBit), each bit flipped by one bit of the
-  // noise stream, drawn 64 at a time.
+  // noise stream, drawn 64 at a time: a draw's set bits are counted when it
+  // is drawn, and those of the last draw left unused taken off at the end.
   uint64_t noise = 0;
   unsigned noise_left = 0;
-  if (stripe % kBitsPerByte == 0) {  // whole bytes: a noise byte each
-    // Each draw's bits, counted once what it flips is known.
-    uint64_t drawn = 0;
-    const auto count = [&] {
-      const uint64_t used = noise_left == 0
-                                ? ~uint64_t{0}
-                                : (uint64_t{1} << (64 - noise_left)) - 1;
-      tally.bits_flipped +=
-          static_cast<uint64_t>(__builtin_popcountll(drawn & used));
-    };
-    for (uint64_t first = lane * stripe; first < total_bits;
-         first += width * stripe) {
-      const uint64_t end = std::min(first + stripe, total_bits);
-      for (uint64_t byte = first / kBitsPerByte; byte < end / kBitsPerByte;
-           ++byte) {
-        if (noise_left == 0) {
-          if (drawn != 0) {
-            count();
-          }
-          drawn = noise = noise_rng_();
-          noise_left = 64;
-        }
-        data[byte] ^= static_cast<uint8_t>(noise);
-        noise >>= kBitsPerByte;
-        noise_left -= kBitsPerByte;
-      }
+  const auto draw = [&](unsigned bits) {
+    if (noise_left == 0) {
+      noise = noise_rng_();
+      noise_left = 64;
+      tally.bits_flipped += static_cast<uint64_t>(__builtin_popcountll(noise));
     }
-    count();
-    return tally;
-  }
+    const uint64_t drawn = noise & ((uint64_t{1} << bits) - 1);
+    noise >>= bits;
+    noise_left -= bits;
+    return drawn;
+  };
+  const bool whole_bytes = stripe % kBitsPerByte == 0;
   for (uint64_t first = lane * stripe; first < total_bits;
        first += width * stripe) {
     const uint64_t end = std::min(first + stripe, total_bits);
+    if (whole_bytes) {
+      for (uint64_t byte = first / kBitsPerByte; byte < end / kBitsPerByte;
+           ++byte) {
+        data[byte] ^= static_cast<uint8_t>(draw(kBitsPerByte));
+      }
+      continue;
+    }
     for (uint64_t bit = first; bit < end; ++bit) {
-      if (noise_left == 0) {
-        noise = noise_rng_();
-        noise_left = 64;
-      }
-      if ((noise & 1) != 0) {
+      if (draw(1) != 0) {
         FlipBit(data, bit);
-        ++tally.bits_flipped;
       }
-      noise >>= 1;
-      --noise_left;
     }
   }
+  tally.bits_flipped -= static_cast<uint64_t>(__builtin_popcountll(noise));
   return tally;
 }
 

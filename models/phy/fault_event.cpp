@@ -96,21 +96,11 @@ Result<FaultCommand> ParseWords(const std::vector<std::string_view>& words,
   }
   FaultCommand command;
   using Action = FaultCommand::Action;
+  size_t at = 2;  // the first argument
   if (words[0] == "ber") {
     command.action = Action::kBer;
-    if (words.size() != 4) {
-      return fail("a BER change names node, port and rate");
-    }
-    if (!ParseNumber(words[1], command.node) ||
-        !ParseNumber(words[2], command.port)) {
-      return fail("node and port are numbers");
-    }
-    if (!ParseRate(words[3], command.ber)) {
-      return fail("the rate is a number from 0 to 1e-2");
-    }
-    return command;
-  }
-  if (words[0] == "link" && words[1] == "cut") {
+    at = 1;
+  } else if (words[0] == "link" && words[1] == "cut") {
     command.action = Action::kLinkCut;
   } else if (words[0] == "link" && words[1] == "repair") {
     command.action = Action::kLinkRepair;
@@ -121,15 +111,23 @@ Result<FaultCommand> ParseWords(const std::vector<std::string_view>& words,
   } else {
     return fail("no such fault");
   }
-  const size_t arguments = command.lane_action() ? 3 : 2;
-  if (words.size() != 2 + arguments) {
-    return fail(command.lane_action() ? "a lane fault names node, port and lane"
-                                      : "a link fault names node and port");
+  const bool ber = command.action == Action::kBer;
+  // Node and port, then a lane or a rate.
+  const bool third = ber || command.lane_action();
+  if (words.size() != at + (third ? 3 : 2)) {
+    return fail(ber ? "a BER change names node, port and rate"
+                : command.lane_action()
+                    ? "a lane fault names node, port and lane"
+                    : "a link fault names node and port");
   }
-  if (!ParseNumber(words[2], command.node) ||
-      !ParseNumber(words[3], command.port) ||
-      (command.lane_action() && !ParseNumber(words[4], command.lane))) {
-    return fail("node, port and lane are numbers");
+  if (!ParseNumber(words[at], command.node) ||
+      !ParseNumber(words[at + 1], command.port) ||
+      (command.lane_action() && !ParseNumber(words[at + 2], command.lane))) {
+    return fail(command.lane_action() ? "node, port and lane are numbers"
+                                      : "node and port are numbers");
+  }
+  if (ber && !ParseRate(words[at + 2], command.ber)) {
+    return fail("the rate is a number from 0 to 1e-2");
   }
   return command;
 }

@@ -294,13 +294,11 @@ int RunBoard(const BoardOptions& options) {
 
   // The scenario's faults, then the command line's.
   std::vector<phy::TimedFault> faults;
+  std::string event_text = params->Text("events");
   for (const std::string& text : options.events) {
     if (text.find(';') != std::string::npos) {
       return BadInput("--event '" + text + "': one event per --event");
     }
-  }
-  std::string event_text = params->Text("events");
-  for (const std::string& text : options.events) {
     event_text += "; " + text;
   }
   if (auto parsed = phy::ParseTimedFaults(event_text); parsed) {
