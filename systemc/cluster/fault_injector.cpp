@@ -30,6 +30,9 @@ std::optional<std::string> FaultInjector::Problem(const FaultCommand& command) {
     return what + "that port has no cable";
   }
   const uint32_t lanes = node.port(command.port).phy.AllLanes();
+  if (command.lane_action() && lanes == 0) {
+    return what + "the port has no lanes";
+  }
   if (command.lane_action() &&
       (command.lane >= 32 || ((lanes >> command.lane) & 1) == 0)) {
     return what + "the port has lanes 0.." +

@@ -1,0 +1,94 @@
+// FaultInjector on a ring of cards with TL link ports: faults are checked
+// against the cluster before any is scheduled, applied at their times in
+// time order to both ends of a cable (PHY-5.6) or to one lane of one end
+// (PHY-5.4), and a BER change reaches both ends (PHY-5.1).
+#include "systemc/cluster/fault_injector.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <systemc>
+#include <vector>
+
+#include "models/phy/link_profile.h"
+#include "models/topology/routing_registry.h"
+#include "models/topology/topology_registry.h"
+#include "testbench/systemc/common/sc_thread.h"
+
+namespace lq::cluster {
+namespace {
+
+using sc_core::sc_time;
+using sc_core::SC_US;
+
+phy::TimedFault At(double us, const std::string& text) {
+  auto command = phy::ParseFaultCommand(text);
+  EXPECT_TRUE(command.ok()) << command.error().reason;
+  return {us * 1e3, *command};
+}
+
+TEST(FaultInjectorTest, PHY_5_6_FaultsReachTheCablesEndsAtTheirTimes) {
+  // A ring of three in x; y is a ring of one, whose ports have no cable.
+  const auto topology =
+      topo::CreateTopology("torus", {{"dims", "3x1"}}).value();
+  const phy::LinkProfile pcie6 = phy::FindLinkProfile("pcie6").value();
+  ClusterConfig config;
+  config.boards = false;
+  config.routing = topo::CreateRouting("dor", topology, {}).value();
+  config.port.phy = phy::PhyPortConfig::ForProfile(pcie6);
+  config.port.controller.profile = pcie6;
+  Cluster cluster("cluster", config, topology);
+  std::vector<std::string> applied;
+  FaultInjector injector("faults", cluster, [&](const std::string& fault) {
+    const auto ns =
+        static_cast<long>(sc_core::sc_time_stamp().to_seconds() * 1e9);
+    applied.push_back(std::to_string(ns) + " ns: " + fault);
+  });
+
+  // Nothing is scheduled if one fault cannot be taken.
+  const auto node =
+      injector.Schedule({At(1, "link cut 0 0"), At(2, "link cut 3 0")});
+  ASSERT_TRUE(node.has_value());
+  EXPECT_EQ(*node, "link cut node 3 port 0: the run has nodes 0..2");
+  EXPECT_EQ(*injector.Schedule({At(1, "link cut 0 7")}),
+            "link cut node 0 port 7: node 0 has ports 0..3");
+  EXPECT_EQ(*injector.Schedule({At(1, "link cut 0 2")}),
+            "link cut node 0 port 2: that port has no cable")
+      << "a ring has no cables in y";
+  EXPECT_EQ(*injector.Schedule({At(1, "lane fail 0 0 16")}),
+            "lane fail node 0 port 0 lane 16: the port has lanes 0..15");
+
+  // Out of time order as given; applied in time order.
+  ASSERT_FALSE(injector
+                   .Schedule({At(3, "link repair 0 0"), At(1, "link cut 0 0"),
+                              At(2, "lane fail 1 0 3"), At(2, "ber 2 0 1e-5")})
+                   .has_value());
+  phy::PhyPort& near = cluster.node(0).port(0).phy;
+  phy::PhyPort& far = cluster.FarEnd(0, 0)->phy;
+  phy::PhyPort& lane_end = cluster.node(1).port(0).phy;
+  phy::PhyPort& lane_far = cluster.FarEnd(1, 0)->phy;
+  testing::ScThread probe("probe", [&] {
+    sc_core::wait(sc_time(1.5, SC_US));
+    EXPECT_EQ(near.stats().lanes_failed, 16u) << "every lane of both ends";
+    EXPECT_EQ(far.stats().lanes_failed, 16u);
+    sc_core::wait(sc_time(1, SC_US));
+    EXPECT_EQ(lane_end.stats().lanes_failed, 1u) << "one lane, one end";
+    EXPECT_EQ(lane_far.stats().lanes_failed, 0u);
+    EXPECT_DOUBLE_EQ(cluster.node(2).port(0).phy.config().errors.ber, 1e-5);
+    EXPECT_DOUBLE_EQ(cluster.FarEnd(2, 0)->phy.config().errors.ber, 1e-5)
+        << "both directions of the cable";
+  });
+  sc_core::sc_start(sc_time(5, SC_US));
+
+  ASSERT_TRUE(probe.finished());
+  EXPECT_EQ(applied,
+            (std::vector<std::string>{"1000 ns: link cut node 0 port 0",
+                                      "2000 ns: lane fail node 1 port 0 lane 3",
+                                      "2000 ns: ber node 2 port 0 to 1e-05",
+                                      "3000 ns: link repair node 0 port 0"}));
+  EXPECT_FALSE(injector.Apply(*phy::ParseFaultCommand("link cut 0 9")).ok())
+      << "an immediate fault is checked as a scheduled one";
+}
+
+}  // namespace
+}  // namespace lq::cluster
