@@ -8,10 +8,9 @@
 #include <string>
 #include <systemc>
 
-#include "models/phy/link_profile.h"
-#include "models/topology/routing_registry.h"
 #include "models/topology/topology_registry.h"
 #include "testbench/systemc/common/sc_thread.h"
+#include "testbench/systemc/common/tl_cards.h"
 
 namespace lq::app {
 namespace {
@@ -22,12 +21,7 @@ using sc_core::SC_US;
 TEST(BoardMonitorTest, AnswersHelpTimeAndFaultsAppliedNow) {
   const auto topology =
       topo::CreateTopology("torus", {{"dims", "3x1"}}).value();
-  const phy::LinkProfile pcie6 = phy::FindLinkProfile("pcie6").value();
-  cluster::ClusterConfig config;
-  config.boards = false;
-  config.routing = topo::CreateRouting("dor", topology, {}).value();
-  config.port.phy = phy::PhyPortConfig::ForProfile(pcie6);
-  config.port.controller.profile = pcie6;
+  const cluster::ClusterConfig config = testing::TlCards(topology);
   cluster::Cluster cluster("cluster", config, topology);
   int applied = 0;
   cluster::FaultInjector faults("faults", cluster,

@@ -10,10 +10,9 @@
 #include <systemc>
 #include <vector>
 
-#include "models/phy/link_profile.h"
-#include "models/topology/routing_registry.h"
 #include "models/topology/topology_registry.h"
 #include "testbench/systemc/common/sc_thread.h"
+#include "testbench/systemc/common/tl_cards.h"
 
 namespace lq::cluster {
 namespace {
@@ -31,12 +30,7 @@ TEST(FaultInjectorTest, PHY_5_6_FaultsReachTheCablesEndsAtTheirTimes) {
   // A ring of three in x; y is a ring of one, whose ports have no cable.
   const auto topology =
       topo::CreateTopology("torus", {{"dims", "3x1"}}).value();
-  const phy::LinkProfile pcie6 = phy::FindLinkProfile("pcie6").value();
-  ClusterConfig config;
-  config.boards = false;
-  config.routing = topo::CreateRouting("dor", topology, {}).value();
-  config.port.phy = phy::PhyPortConfig::ForProfile(pcie6);
-  config.port.controller.profile = pcie6;
+  const ClusterConfig config = testing::TlCards(topology);
   Cluster cluster("cluster", config, topology);
   std::vector<std::string> applied;
   FaultInjector injector("faults", cluster, [&](const std::string& fault) {
