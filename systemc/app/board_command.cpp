@@ -279,8 +279,17 @@ int RunBoard(const BoardOptions& options) {
   config.port.phy.errors.ber = params->Real("link.ber");
   config.port.phy.seed = static_cast<uint64_t>(params->Integer("sim.seed"));
   config.port.controller.profile = *profile;
-  config.port.controller.ltssm_time_scale = options.ltssm_time_scale;
+  config.port.controller.ltssm_time_scale = 1;
   PlaceRtlPorts(*rtl_ports, *params, options.vcd_file, config);
+  if (options.ltssm_time_scale) {
+    config.port.controller.ltssm_time_scale = *options.ltssm_time_scale;
+  }
+  if (!rtl_ports->empty() && !options.quiet) {
+    std::fprintf(
+        stderr, "lqemu board: %s\n",
+        DescribeRtlTraining(*rtl_ports, config.port.controller.ltssm_time_scale)
+            .c_str());
+  }
   config.on_console_line = [&console](const std::string& node,
                                       const std::string& line) {
     console.Line(node, line);

@@ -30,8 +30,9 @@ struct BoardOptions {
   std::string vcd_file;  // waveforms of the RTL ports (link.rtl_ports)
   double quantum_ns = 1000;
   double cpu_mhz = 100;
-  // Ignored (the RTL build's 1e-4 applies) when link.rtl_ports names ports.
-  double ltssm_time_scale = 1.0;
+  // Every link's; unset, 1, or with link.rtl_ports the RTL build's 1e-4.
+  // The RTL ports' links train at 1e-4 whatever it says (DLL-6.2).
+  std::optional<double> ltssm_time_scale;
   // --log: events each CPU reports as they happen (board::CpuLog bits).
   uint32_t log = 0;
   bool quiet = false;

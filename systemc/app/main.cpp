@@ -147,10 +147,10 @@ int sc_main(int argc, char* argv[]) {
       ->capture_default_str();
   board_command
       ->add_option("--ltssm-time-scale", board.ltssm_time_scale,
-                   "Scale of every link-training timeout (DLL-6.2); with "
-                   "link.rtl_ports, the RTL build's 1e-4")
-      ->check(CLI::Range(1e-6, 1.0))
-      ->capture_default_str();
+                   "Scale of every link-training timeout (DLL-6.2): 1, or "
+                   "with link.rtl_ports the RTL build's 1e-4; the RTL ports' "
+                   "links keep 1e-4 whatever it says")
+      ->check(CLI::Range(1e-6, 1.0));
   board_command->add_flag("--quiet", board.quiet, "No summary line");
   lq::conformance::SuiteOptions conformance;
   bool conformance_quiet = false;

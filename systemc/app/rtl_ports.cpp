@@ -31,8 +31,8 @@ std::vector<ParamSpec> RtlPortParamSpecs() {
       {"link.rtl_ports",
        "link controllers that are the Verilated RTL instead of the TL model "
        "(link.fidelity tlm, or lqemu board): NODE (all its ports) or "
-       "NODE:PORT, comma-separated; every port then trains at the RTL "
-       "build's LTSSM time scale, 1e-4",
+       "NODE:PORT, comma-separated; their links (both ends) train at the RTL "
+       "build's LTSSM time scale, 1e-4, the others at the run's",
        "",
        "",
        ParamType::kText,
@@ -147,6 +147,28 @@ void PlaceRtlPorts(const std::set<NodePort>& ports, const ParamSet& params,
           PsOfUs(start_us + params.Real("link.vcd_length_us"));
     }
   }
+}
+
+std::string DescribeRtlTraining(const std::set<NodePort>& ports,
+                                double time_scale) {
+  std::string named;
+  for (const NodePort& port : ports) {
+    named += (named.empty() ? "" : ", ") + std::string("node ") +
+             std::to_string(port.first) + " port " +
+             std::to_string(port.second);
+  }
+  std::ostringstream text;
+  text << "RTL ports (" << named
+       << ") and their far ends train at the RTL build's LTSSM time scale, "
+       << link::kLcRtlLtssmTimeScale
+       << ": their links reach L0 within microseconds of CTRL.ENABLE, "
+          "perhaps before the firmware has enabled interrupts; ";
+  if (time_scale == link::kLcRtlLtssmTimeScale) {
+    text << "so do the other links (--ltssm-time-scale gives them another)";
+  } else {
+    text << "the other links train at " << time_scale;
+  }
+  return text.str();
 }
 
 std::optional<std::string> CheckRtlWaveforms(const std::set<NodePort>& ports,

@@ -43,13 +43,21 @@ Result<std::set<NodePort>> ScenarioRtlPorts(const ParamSet& params,
                                             uint32_t nodes,
                                             const PortCounter& ports_of);
 
-// Puts `ports` at RTL fidelity in `config`, with every port of the cluster
-// training at the RTL build's LTSSM time scale so that both ends of a link
-// keep one (DLL-6.2). With a `vcd_path`, each RTL port writes its waveform
+// Puts `ports` at RTL fidelity in `config`, and every link of the cluster
+// at the RTL build's LTSSM time scale. A caller may then give the other
+// links another scale: the cluster keeps the RTL ports' far ends at the
+// RTL's, so that both ends of a link keep one (DLL-6.2). With a
+// `vcd_path`, each RTL port writes its waveform
 // (RtlPortVcdPath) over the window link.vcd_start_us and link.vcd_length_us
 // give.
 void PlaceRtlPorts(const std::set<NodePort>& ports, const ParamSet& params,
                    const std::string& vcd_path, cluster::ClusterConfig& config);
+
+// What firmware will see of link training with RTL `ports` in a run whose
+// other links train at `time_scale`: "RTL ports node 0 port 1 and their
+// far ends train at LTSSM time scale 1e-4 ...".
+std::string DescribeRtlTraining(const std::set<NodePort>& ports,
+                                double time_scale);
 
 // Whether `--vcd vcd_path` can write a waveform for each of `ports`, and
 // there is one; returns why not.

@@ -11,6 +11,7 @@
 #include "models/flit/dlp.h"
 #include "models/topology/programmed_table.h"
 #include "models/topology/torus.h"
+#include "systemc/link/lc_rtl_model.h"
 #include "systemc/network/router_registers.h"
 #include "systemc/transport/engine_fabric.h"
 
@@ -24,6 +25,12 @@ std::optional<std::string> FixedRoutingName(const topo::Topology& topology) {
     return "dor";
   }
   return std::nullopt;
+}
+
+// A TL port cabled to an RTL one trains at the RTL build's LTSSM time
+// scale, so that both ends of the link keep the same timeouts (DLL-6.2).
+void TrainAsRtl(LinkPortConfig& port) {
+  port.controller.ltssm_time_scale = link::kLcRtlLtssmTimeScale;
 }
 
 }  // namespace
@@ -77,6 +84,12 @@ std::vector<LinkPortConfig> Cluster::PortsFor(unsigned node_id,
     const auto rtl = config_.rtl_ports.find({node_id, port});
     if (rtl != config_.rtl_ports.end()) {
       configs[port].rtl = rtl->second;
+      continue;
+    }
+    const auto far =
+        topology_ ? topology_->Neighbour(node_id, port) : std::nullopt;
+    if (far && config_.rtl_ports.count({far->node, far->port}) > 0) {
+      TrainAsRtl(configs[port]);
     }
   }
   return configs;
@@ -281,6 +294,9 @@ Cluster::Cluster(const sc_core::sc_module_name& name,
   for (unsigned p = 0; p < ports; ++p) {
     LinkPortConfig partner = config.port;
     partner.phy.seed = config.port.phy.seed * 64 + 32 + p;
+    if (config.rtl_ports.count({0, p}) > 0) {
+      TrainAsRtl(partner);
+    }
     partners_.push_back(std::make_unique<LinkPort>(
         ("partner" + std::to_string(p)).c_str(), partner));
     Connect(nodes_[0]->port(p).cable(), partners_.back()->cable());

@@ -38,7 +38,9 @@ struct ClusterConfig {
   LinkPortConfig port;
   // Ports whose link controller is the Verilated RTL rather than the TL
   // model, by (node index, port), each with its settings (DESIGN §2:
-  // fidelity is chosen per link controller). The rest take `port`.
+  // fidelity is chosen per link controller). The rest take `port`, but a
+  // port cabled to an RTL one trains at the RTL build's LTSSM time scale
+  // (link::kLcRtlLtssmTimeScale), as its far end does (DLL-6.2).
   std::map<std::pair<unsigned, unsigned>, link::RtlLinkControllerConfig>
       rtl_ports;
   // A fabric's nodes: router and interface settings (node, ports, sizes and

@@ -961,6 +961,16 @@ def board_trains_an_rtl_port(lqemu, work, _):
     expect("2 of 2 ports up" in result.stdout, result.stdout)
     expect((work / "b.node0.port1.vcd").exists() and not (work / "b.node0.port0.vcd").exists(),
            "only the RTL port has a waveform: %s" % sorted(p.name for p in work.iterdir()))
+    expect("RTL ports (node 0 port 1) and their far ends train at the RTL build's LTSSM "
+           "time scale, 0.0001" in result.stderr and "so do the other links" in result.stderr,
+           "the run says how its links train: " + result.stderr)
+    # DLL-6.2 per link: the TL port keeps the scale given. At 0.1 its link
+    # needs more than a millisecond; the RTL port's is up long before.
+    result = run(lqemu, "board", "--firmware", bringup, "--ports", "2", "--set",
+                 "link.rtl_ports=0:1", "--ltssm-time-scale", "0.1", "--max-time-us", "300")
+    expect("at 300.000 us simulated; 1 of 2 ports up" in result.stderr
+           and "the other links train at 0.1" in result.stderr,
+           "the TL port trains at 0.1, the RTL port at 1e-4: " + result.stderr)
     for args, needle in [
             (["--set", "link.rtl_ports=0:2"], "link.rtl_ports: \"0:2\": port: 2 is outside 0..1"),
             (["--set", "link.rtl_ports=1"], "node: 1 is outside 0..0"),
