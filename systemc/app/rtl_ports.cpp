@@ -6,6 +6,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "generated/cpp/lc_regs.h"
+#include "models/link/ltssm.h"
 #include "models/topology/params.h"
 #include "systemc/cluster/link_port.h"
 #include "systemc/link/lc_rtl_model.h"
@@ -22,7 +24,7 @@ uint64_t PsOfUs(double us) {
 void UseRtlPortKeys(const ParamSet& params, KeyUsage& usage) {
   usage.Use("link.rtl_ports");
   usage.UseIf(!params.Text("link.rtl_ports").empty(),
-              {"link.vcd_start_us", "link.vcd_length_us"},
+              {"link.vcd_start_us", "link.vcd_length_us", "link.vcd_trigger"},
               "link.rtl_ports is empty: no port has a waveform");
 }
 
@@ -46,6 +48,18 @@ std::vector<ParamSpec> RtlPortParamSpecs() {
        ParamType::kReal,
        0,
        1e6,
+       {}},
+      {"link.vcd_trigger",
+       "--vcd: what opens the RTL ports' waveform windows, from "
+       "link.vcd_start_us on: nothing (they open then), 'ltssm STATE' (a "
+       "port's LTSSM in STATE, as traces name it: L0, Recovery.RcvrLock, "
+       "...) or 'write REGISTER' (firmware writing that link controller "
+       "register: CTRL, IRQ_ENABLE, ...)",
+       "",
+       "",
+       ParamType::kText,
+       0,
+       0,
        {}},
       {"link.vcd_length_us",
        "--vcd: simulated time the RTL ports' waveforms cover (each takes "
@@ -127,7 +141,52 @@ Result<std::set<NodePort>> ScenarioRtlPorts(const ParamSet& params,
         "link.rtl_ports: the Verilated link controller is built for "
         "link.profile pcie6");
   }
+  if (auto trigger = ParseVcdTrigger(params.Text("link.vcd_trigger"));
+      !trigger) {
+    return Fail("link.vcd_trigger: " + trigger.error().reason);
+  }
   return ports;
+}
+
+Result<link::LcWaveform> ParseVcdTrigger(const std::string& text) {
+  link::LcWaveform waveform;
+  if (text.empty()) {
+    return waveform;
+  }
+  std::istringstream words(text);
+  std::string kind, name, extra;
+  words >> kind >> name >> extra;
+  const std::string expected =
+      "expected 'ltssm STATE' or 'write REGISTER', got \"" + text + "\"";
+  if (name.empty() || !extra.empty()) {
+    return Fail(expected);
+  }
+  if (kind == "ltssm") {
+    std::string states;
+    for (unsigned s = 0;
+         s <= static_cast<unsigned>(link::LtssmState::kRecoveryIdle); ++s) {
+      const std::string state =
+          link::LtssmStateName(static_cast<link::LtssmState>(s));
+      if (state == name) {
+        waveform.open_on_ltssm = s;
+        return waveform;
+      }
+      states += (states.empty() ? "" : ", ") + state;
+    }
+    return Fail("no LTSSM state \"" + name + "\" (" + states + ")");
+  }
+  if (kind == "write") {
+    std::string names;
+    for (const regs::Register& reg : regs::lc::kRegisters) {
+      if (reg.name == name) {
+        waveform.open_on_write = reg.offset;
+        return waveform;
+      }
+      names += (names.empty() ? "" : ", ") + std::string(reg.name);
+    }
+    return Fail("no link controller register \"" + name + "\" (" + names + ")");
+  }
+  return Fail(expected);
 }
 
 void PlaceRtlPorts(const std::set<NodePort>& ports, const ParamSet& params,
@@ -141,6 +200,7 @@ void PlaceRtlPorts(const std::set<NodePort>& ports, const ParamSet& params,
   for (const NodePort& port : ports) {
     link::RtlLinkControllerConfig& rtl = config.rtl_ports[port];
     if (!vcd_path.empty()) {
+      rtl.waveform = ParseVcdTrigger(params.Text("link.vcd_trigger")).value();
       rtl.waveform.vcd_path = RtlPortVcdPath(vcd_path, port);
       rtl.waveform.from_ps = PsOfUs(start_us);
       rtl.waveform.until_ps =

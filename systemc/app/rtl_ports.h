@@ -16,6 +16,7 @@
 #include "systemc/app/key_usage.h"
 #include "systemc/cluster/cluster.h"
 #include "systemc/common/param.h"
+#include "systemc/link/lc_rtl_model.h"
 
 namespace lq::app {
 
@@ -43,13 +44,20 @@ Result<std::set<NodePort>> ScenarioRtlPorts(const ParamSet& params,
                                             uint32_t nodes,
                                             const PortCounter& ports_of);
 
+// A link.vcd_trigger value: "" (none: the window opens at
+// link.vcd_start_us), "ltssm STATE" (a state as traces name it, e.g.
+// "ltssm Recovery.RcvrLock") or "write REGISTER" (a link controller
+// register, e.g. "write CTRL"). A waveform with that trigger set.
+Result<link::LcWaveform> ParseVcdTrigger(const std::string& text);
+
 // Puts `ports` at RTL fidelity in `config`, and every link of the cluster
 // at the RTL build's LTSSM time scale. A caller may then give the other
 // links another scale: the cluster keeps the RTL ports' far ends at the
 // RTL's, so that both ends of a link keep one (DLL-6.2). With a
 // `vcd_path`, each RTL port writes its waveform
 // (RtlPortVcdPath) over the window link.vcd_start_us and link.vcd_length_us
-// give.
+// give, opened by link.vcd_trigger if it names one (which ScenarioRtlPorts
+// has checked).
 void PlaceRtlPorts(const std::set<NodePort>& ports, const ParamSet& params,
                    const std::string& vcd_path, cluster::ClusterConfig& config);
 

@@ -85,10 +85,18 @@ class LcPinModel {
 
 // Where and when a model writes its waveform: the clock edges in
 // [from_ps, until_ps) go to a VCD file at `vcd_path`, if one is named.
+// With a trigger the window opens instead at the first cycle, from
+// `from_ps` on, at which the trigger holds, and is as long: the LTSSM in
+// state `open_on_ltssm` (LtssmState's order; a model that does not make
+// its state public never opens it), or a write presented to the register
+// at byte offset `open_on_write`.
 struct LcWaveform {
   std::string vcd_path;
   uint64_t from_ps = 0;
   uint64_t until_ps = std::numeric_limits<uint64_t>::max();
+  std::optional<unsigned> open_on_ltssm;
+  std::optional<uint32_t> open_on_write;
+  bool triggered() const { return open_on_ltssm || open_on_write; }
 };
 
 // Makes a model in reset, writing `waveform`.

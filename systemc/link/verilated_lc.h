@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstring>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -29,7 +30,7 @@ class VerilatedLc final : public LcPinModel {
  public:
   // Resets the model; `name` is its top scope.
   VerilatedLc(const LcWaveform& waveform, uint64_t clock_ps, const char* name)
-      : clock_ps_(clock_ps), waveform_(waveform) {
+      : clock_ps_(clock_ps), waveform_(waveform), armed_(waveform.triggered()) {
     if (!waveform.vcd_path.empty()) {
       context_.traceEverOn(true);
     }
@@ -141,6 +142,9 @@ class VerilatedLc final : public LcPinModel {
     out.reg_error = top.reg_error_o || !top.reg_ready_o;
     out.irq = top.irq_o;
 
+    if (armed_) {
+      OpenOnTrigger(in);
+    }
     Tick(++cycles_);
   }
 
@@ -179,8 +183,27 @@ class VerilatedLc final : public LcPinModel {
     Dump(cycle * clock_ps_ + clock_ps_ / 2);
   }
 
+  // The waveform's window opens at this cycle if its trigger holds now.
+  void OpenOnTrigger(const LcInputs& in) {
+    const uint64_t now_ps = (cycles_ + 1) * clock_ps_;
+    if (now_ps < waveform_.from_ps) {
+      return;
+    }
+    const bool state = waveform_.open_on_ltssm && ltssm_state_ != nullptr &&
+                       *ltssm_state_ == *waveform_.open_on_ltssm;
+    const bool write = waveform_.open_on_write && in.reg_req && in.reg_we &&
+                       in.reg_addr == *waveform_.open_on_write;
+    if (state || write) {
+      const uint64_t length = waveform_.until_ps - waveform_.from_ps;
+      constexpr uint64_t kEnd = std::numeric_limits<uint64_t>::max();
+      waveform_.until_ps = length > kEnd - now_ps ? kEnd : now_ps + length;
+      waveform_.from_ps = now_ps;
+      armed_ = false;
+    }
+  }
+
   void Dump(uint64_t ps) {
-    if (vcd_ && ps >= waveform_.from_ps && ps < waveform_.until_ps) {
+    if (vcd_ && !armed_ && ps >= waveform_.from_ps && ps < waveform_.until_ps) {
       vcd_->dump(ps);
     }
   }
@@ -193,6 +216,7 @@ class VerilatedLc final : public LcPinModel {
   const uint32_t* small_counters_ = nullptr;  // CRC_ERRORS .. LOST_ON_DOWN
   uint64_t clock_ps_;
   LcWaveform waveform_;
+  bool armed_;  // a trigger is yet to open the window
   uint64_t cycles_ = 0;
 };
 

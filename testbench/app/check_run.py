@@ -949,6 +949,12 @@ def rtl_ports_run_the_verilated_controller(lqemu, work, _):
     expect(times and max(times) < 3_000_000, "the window ends at 3 us: %s" % times[-1:])
 
 
+def vcd_times(path):
+    """The time stamps of a VCD file, in its time unit."""
+    with path.open() as text:
+        return [int(line[1:]) for line in text if line.startswith("#")]
+
+
 def board_trains_an_rtl_port(lqemu, work, _):
     """lqemu board with link.rtl_ports: the bring-up firmware trains a
     board's RTL port beside its TL port, through the same registers, and
@@ -956,11 +962,25 @@ def board_trains_an_rtl_port(lqemu, work, _):
     bringup = str(pathlib.Path(lqemu).parent / "firmware" / "link_bringup.elf")
     vcd = work / "b.vcd"
     result = run(lqemu, "board", "--firmware", bringup, "--ports", "2", "--set",
-                 "link.rtl_ports=0:1", "--set", "link.vcd_length_us=3", "--vcd", str(vcd))
+                 "link.rtl_ports=0:1", "--set", "link.vcd_length_us=3",
+                 "--set", "link.vcd_trigger=write CTRL", "--vcd", str(vcd))
     expect(result.returncode == 0, "board with an RTL port: " + result.stderr)
     expect("2 of 2 ports up" in result.stdout, result.stdout)
     expect((work / "b.node0.port1.vcd").exists() and not (work / "b.node0.port0.vcd").exists(),
            "only the RTL port has a waveform: %s" % sorted(p.name for p in work.iterdir()))
+    # The firmware enables its ports after its banner, some 600 us in: the
+    # window opens at that write to CTRL and lasts 3 us.
+    times = vcd_times(work / "b.node0.port1.vcd")
+    expect(times and times[0] > 500_000_000 and times[-1] - times[0] < 3_000_000,
+           "the window opens at the write to CTRL: %s" % (times[:1] + times[-1:]))
+    result = run(lqemu, "board", "--firmware", bringup, "--ports", "2", "--set",
+                 "link.rtl_ports=0:1", "--set", "link.vcd_length_us=0.5",
+                 "--set", "link.vcd_start_us=1", "--set", "link.vcd_trigger=ltssm L0",
+                 "--vcd", str(work / "l0.vcd"), "--max-time-us", "6")
+    times = vcd_times(work / "l0.node0.port1.vcd")
+    expect(times and times[0] > 1_000_000 and times[-1] - times[0] < 500_000,
+           "the window opens when the LTSSM reaches L0: %s %s"
+           % (times[:1] + times[-1:], result.stderr))
     expect("RTL ports (node 0 port 1) and their far ends train at the RTL build's LTSSM "
            "time scale, 0.0001" in result.stderr and "so do the other links" in result.stderr,
            "the run says how its links train: " + result.stderr)
@@ -974,7 +994,13 @@ def board_trains_an_rtl_port(lqemu, work, _):
     for args, needle in [
             (["--set", "link.rtl_ports=0:2"], "link.rtl_ports: \"0:2\": port: 2 is outside 0..1"),
             (["--set", "link.rtl_ports=1"], "node: 1 is outside 0..0"),
-            (["--vcd", str(work / "none.vcd")], "--vcd: only link controllers at RTL fidelity")]:
+            (["--vcd", str(work / "none.vcd")], "--vcd: only link controllers at RTL fidelity"),
+            (["--set", "link.rtl_ports=0:1", "--set", "link.vcd_trigger=ltssm L1"],
+             "link.vcd_trigger: no LTSSM state \"L1\" (Disabled, Detect.Quiet"),
+            (["--set", "link.rtl_ports=0:1", "--set", "link.vcd_trigger=write FOO"],
+             "no link controller register \"FOO\" (ID, CTRL"),
+            (["--set", "link.rtl_ports=0:1", "--set", "link.vcd_trigger=at 3"],
+             "expected 'ltssm STATE' or 'write REGISTER', got \"at 3\"")]:
         result = run(lqemu, "board", "--firmware", bringup, "--ports", "2", *args)
         expect(result.returncode == 2 and needle in result.stderr,
                "%s: exit %d, %s" % (args, result.returncode, result.stderr))

@@ -1,5 +1,6 @@
 // Tests of link.rtl_ports's parser (NODE or NODE:PORT entries, ports of the
-// nodes, each named once) and of the waveform file names --vcd writes.
+// nodes, each named once), of link.vcd_trigger's, and of the waveform file
+// names --vcd writes.
 #include "systemc/app/rtl_ports.h"
 
 #include <gtest/gtest.h>
@@ -9,6 +10,9 @@
 #include <string>
 #include <utility>
 #include <vector>
+
+#include "generated/cpp/lc_regs.h"
+#include "models/link/ltssm.h"
 
 namespace lq::app {
 namespace {
@@ -61,6 +65,27 @@ TEST(RtlPorts, RefusesANodeWithoutPorts_fail) {
   const auto nodes = ParseRtlPorts("0", 0, [](uint32_t) { return 6u; });
   ASSERT_FALSE(nodes.ok());
   EXPECT_EQ(nodes.error().reason, "there are no nodes");
+}
+
+TEST(RtlPorts, VcdTriggerNamesAStateOrARegister) {
+  const auto none = ParseVcdTrigger("");
+  ASSERT_TRUE(none.ok());
+  EXPECT_FALSE(none->triggered());
+  const auto state = ParseVcdTrigger("ltssm Recovery.RcvrLock");
+  ASSERT_TRUE(state.ok()) << state.error().reason;
+  EXPECT_EQ(state->open_on_ltssm,
+            static_cast<unsigned>(link::LtssmState::kRecoveryLock));
+  EXPECT_FALSE(state->open_on_write);
+  const auto write = ParseVcdTrigger("write IRQ_ENABLE");
+  ASSERT_TRUE(write.ok()) << write.error().reason;
+  EXPECT_EQ(write->open_on_write, regs::lc::kIrqEnableOffset);
+}
+
+TEST(RtlPorts, VcdTriggerRefusesWhatItCannotWatch_fail) {
+  for (const char* text :
+       {"ltssm", "ltssm L1", "write", "write ctrl", "write CTRL now", "at 3"}) {
+    EXPECT_FALSE(ParseVcdTrigger(text).ok()) << text;
+  }
 }
 
 TEST(RtlPorts, NamesOneWaveformFilePerPort) {
