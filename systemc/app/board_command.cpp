@@ -18,6 +18,8 @@
 #include "models/phy/link_profile.h"
 #include "models/riscv/rv32_isa.h"
 #include "systemc/app/board_monitor.h"
+#include "systemc/app/chrome_trace.h"
+#include "systemc/app/cluster_tracer.h"
 #include "systemc/app/congestion_params.h"
 #include "systemc/app/exit_status.h"
 #include "systemc/app/firmware_image.h"
@@ -25,6 +27,7 @@
 #include "systemc/app/rtl_ports.h"
 #include "systemc/app/run_command.h"
 #include "systemc/app/run_limits.h"
+#include "systemc/app/run_report.h"
 #include "systemc/app/scenario.h"
 #include "systemc/app/scenario_lossless.h"
 #include "systemc/app/scenario_schema.h"
@@ -269,6 +272,9 @@ int RunBoard(const BoardOptions& options) {
     }
   }
 
+  if (!options.trace_file.empty() && !std::ofstream(options.trace_file)) {
+    return BadInput("--trace: cannot write " + options.trace_file);
+  }
   ConsoleWriter console(options.console_dir);
   cluster::ClusterConfig config;
   config.board.cpu.clock_period =
@@ -296,9 +302,17 @@ int RunBoard(const BoardOptions& options) {
   };
   config.board.cpu.log = options.log;
   if (options.log != 0) {
-    config.on_cpu_log = [](const std::string& node, const std::string& line) {
-      std::fprintf(stderr, "%s: %s\n", node.c_str(), line.c_str());
+    config.on_cpu_log = [](const std::string& node, const sc_core::sc_time& at,
+                           const std::string& event) {
+      std::fprintf(stderr, "%s: [%.3f us] %s\n", node.c_str(),
+                   at.to_seconds() * 1e6, event.c_str());
     };
+  }
+
+  ChromeTrace trace;
+  ClusterTracer tracer(trace);
+  if (!options.trace_file.empty()) {
+    tracer.Attach(config);
   }
 
   // The scenario's faults, then the command line's.
@@ -353,7 +367,8 @@ int RunBoard(const BoardOptions& options) {
   // Faults on the cables, scheduled and from GDB's `monitor`, reported as
   // they happen.
   cluster::FaultInjector injector(
-      "faults", *cluster, [&options](const std::string& fault) {
+      "faults", *cluster, [&options, &tracer](const std::string& fault) {
+        tracer.Fault(fault);
         if (!options.quiet) {
           std::fprintf(stderr, "lqemu board: %.3f us: %s\n",
                        sc_core::sc_time_stamp().to_seconds() * 1e6,
@@ -475,6 +490,14 @@ int RunBoard(const BoardOptions& options) {
   }
   if (!options.stats_file.empty()) {
     WriteStats(options.stats_file, *cluster, wall_s, status);
+  }
+  if (!options.trace_file.empty()) {
+    tracer.Finish(sc_core::sc_time_stamp().to_seconds() * 1e9);
+    if (auto error = WriteJsonFile(trace.Json(), options.trace_file);
+        !error.empty()) {
+      std::fprintf(stderr, "lqemu board: --trace: %s\n", error.c_str());
+      status = kExitFailure;
+    }
   }
   if (options.vcd_file.empty()) {
     ExitWithoutTeardown(status);

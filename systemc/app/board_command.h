@@ -27,7 +27,8 @@ struct BoardOptions {
   double max_wall_s = 0;    // wall-time limit; 0: none
   std::string console_dir;  // one log per node instead of stdout
   std::string stats_file;
-  std::string vcd_file;  // waveforms of the RTL ports (link.rtl_ports)
+  std::string trace_file;  // Chrome trace-event JSON
+  std::string vcd_file;    // waveforms of the RTL ports (link.rtl_ports)
   double quantum_ns = 1000;
   double cpu_mhz = 100;
   // Every link's; unset, 1, or with link.rtl_ports the RTL build's 1e-4.

@@ -134,6 +134,10 @@ int sc_main(int argc, char* argv[]) {
   board_command->add_option("--stats", board.stats_file,
                             "Write the run's statistics as JSON to FILE");
   board_command->add_option(
+      "--trace", board.trace_file,
+      "Write a Chrome trace-event JSON (opens in Perfetto): console lines, "
+      "--log's CPU events, link states and injected faults, per node");
+  board_command->add_option(
       "--vcd", board.vcd_file,
       "Write a VCD waveform of each RTL link controller (link.rtl_ports) to "
       "FILE with .nodeN.portP before its extension");

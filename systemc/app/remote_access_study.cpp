@@ -13,6 +13,7 @@
 
 #include "models/phy/link_profile.h"
 #include "systemc/app/chrome_trace.h"
+#include "systemc/app/cluster_tracer.h"
 #include "systemc/app/exit_status.h"
 #include "systemc/app/firmware_image.h"
 #include "systemc/app/rtl_ports.h"
@@ -159,54 +160,6 @@ std::string NodeOf(const std::string& where) {
   }
   return where.substr(at, end - at);
 }
-
-// Records firmware console lines and every port's LTSSM states into
-// `trace` as the cluster runs: a span per state, closed by the next one or
-// by Finish().
-class ClusterTracer {
- public:
-  explicit ClusterTracer(ChromeTrace& trace) : trace_(trace) {}
-
-  void Attach(cluster::ClusterConfig& config) {
-    config.on_console_line = [this](const std::string& node,
-                                    const std::string& line) {
-      trace_.Instant(node, "firmware", line,
-                     sc_core::sc_time_stamp().to_seconds() * 1e9);
-    };
-    config.on_link_state = [this](const std::string& node, unsigned port,
-                                  link::LtssmState state, uint64_t at_ps) {
-      Close(node, port, static_cast<double>(at_ps) / 1000);
-      open_[{node, port}] = {state, static_cast<double>(at_ps) / 1000};
-    };
-  }
-
-  void Finish(double end_ns) {
-    for (auto& [key, state] : open_) {
-      Emit(key.first, key.second, state, end_ns);
-    }
-    open_.clear();
-  }
-
- private:
-  struct Open {
-    link::LtssmState state;
-    double since_ns;
-  };
-  void Close(const std::string& node, unsigned port, double at_ns) {
-    const auto it = open_.find({node, port});
-    if (it != open_.end()) {
-      Emit(node, port, it->second, at_ns);
-    }
-  }
-  void Emit(const std::string& node, unsigned port, const Open& state,
-            double end_ns) {
-    trace_.Span(node, "link port " + std::to_string(port),
-                link::LtssmStateName(state.state), state.since_ns, end_ns);
-  }
-
-  ChromeTrace& trace_;
-  std::map<std::pair<std::string, unsigned>, Open> open_;
-};
 
 // Each access as a span on node 0's "accesses" track and, for loads and
 // stores, each segment of its path on the track of its layer at the node

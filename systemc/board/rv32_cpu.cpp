@@ -74,10 +74,7 @@ void Rv32Cpu::Log(const std::string& what) {
   if (!config_.on_log) {
     return;
   }
-  char stamp[40];
-  std::snprintf(stamp, sizeof stamp, "[%.3f us] ",
-                LocalTime().to_seconds() * 1e6);
-  config_.on_log(stamp + what);
+  config_.on_log(LocalTime(), what);
 }
 
 void Rv32Cpu::LogTrap(uint32_t mcause, uint32_t mepc, uint32_t mtval) {

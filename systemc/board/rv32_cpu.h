@@ -42,9 +42,11 @@ struct CpuConfig {
   riscv::CycleCosts costs;
   // Where mtime is, for the time CSR (the CLINT's mtime register).
   uint32_t mtime_address = 0x0200bff8;
-  // Events told to `on_log` as they happen, one line each (CpuLog bits).
+  // Events told to `on_log` as they happen, one line each (CpuLog bits),
+  // with the CPU's time (ahead of the kernel's by up to a quantum).
   uint32_t log = 0;
-  std::function<void(const std::string& line)> on_log;
+  std::function<void(const sc_core::sc_time& at, const std::string& event)>
+      on_log;
 };
 
 // What a CPU logs (`lqemu board --log`).
@@ -99,7 +101,7 @@ class Rv32Cpu : public sc_core::sc_module,
   void Run();           // SC_THREAD
   void OnInterrupts();  // SC_METHOD: the lines into mip
   void InvalidateDirectMemPtr(sc_dt::uint64 start, sc_dt::uint64 end);
-  // A log line of `what`, stamped with the CPU's time, if `kind` is logged.
+  // Whether events of `kind` are logged; Log tells one, at the CPU's time.
   bool Logs(uint32_t kind) const { return (config_.log & kind) != 0; }
   void Log(const std::string& what);
   void LogTrap(uint32_t mcause, uint32_t mepc, uint32_t mtval);

@@ -69,12 +69,26 @@ board::BoardConfig Cluster::BoardFor(unsigned node_id,
     config_.on_console_line(node_name, line);
   };
   if (config_.on_cpu_log) {
-    board.cpu.on_log = [this, node_name](const std::string& line) {
-      config_.on_cpu_log(node_name, line);
+    board.cpu.on_log = [this, node_name](const sc_core::sc_time& at,
+                                         const std::string& event) {
+      config_.on_cpu_log(node_name, at, event);
     };
   }
   board.on_exit = [this](int status) { OnBoardExit(status); };
   return board;
+}
+
+void Cluster::ObserveLinkStates(Node& node, const std::string& node_name) {
+  for (unsigned port = 0; config_.on_link_state && port < node.port_count();
+       ++port) {
+    if (node.ideal_port(port)) {
+      continue;
+    }
+    node.port(port).controller().set_state_observer(
+        [this, node_name, port](link::LtssmState state, uint64_t at_ps) {
+          config_.on_link_state(node_name, port, state, at_ps);
+        });
+  }
 }
 
 std::vector<LinkPortConfig> Cluster::PortsFor(unsigned node_id,
@@ -195,15 +209,7 @@ Cluster::Cluster(const sc_core::sc_module_name& name,
     if (fixed && config.boards) {
       nodes_.back()->router()->registers().PresetMode(*fixed);
     }
-    for (unsigned port = 0; config.on_link_state && port < ports; ++port) {
-      if (nodes_.back()->ideal_port(port)) {
-        continue;
-      }
-      nodes_.back()->port(port).controller().set_state_observer(
-          [this, node_name, port](link::LtssmState state, uint64_t at_ps) {
-            config_.on_link_state(node_name, port, state, at_ps);
-          });
-    }
+    ObserveLinkStates(*nodes_.back(), node_name);
   }
   CheckRtlPorts();
   for (topo::NodeId id = 0; id < topology.NodeCount(); ++id) {
@@ -290,6 +296,7 @@ Cluster::Cluster(const sc_core::sc_module_name& name,
     : sc_module(name), config_(config) {
   nodes_.push_back(std::make_unique<Node>("node0", BoardFor(0, "node0", ports),
                                           PortsFor(0, ports)));
+  ObserveLinkStates(*nodes_.back(), "node0");
   CheckRtlPorts();
   for (unsigned p = 0; p < ports; ++p) {
     LinkPortConfig partner = config.port;

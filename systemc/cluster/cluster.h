@@ -51,12 +51,13 @@ struct ClusterConfig {
   // Console lines of the node named `node` (e.g. "node12").
   std::function<void(const std::string& node, const std::string& line)>
       on_console_line;
-  // Log lines of the CPU of the node named `node` (board.cpu.log says
-  // which events).
-  std::function<void(const std::string& node, const std::string& line)>
+  // Events the CPU of the node named `node` logs, at the CPU's time
+  // (board.cpu.log says which).
+  std::function<void(const std::string& node, const sc_core::sc_time& at,
+                     const std::string& event)>
       on_cpu_log;
   // LTSSM state changes of port `port` of the node named `node`, with the
-  // time in ps (fabric clusters; for traces).
+  // time in ps (for traces).
   std::function<void(const std::string& node, unsigned port,
                      link::LtssmState state, uint64_t at_ps)>
       on_link_state;
@@ -124,6 +125,9 @@ class Cluster : public sc_core::sc_module {
   // `port`'s settings for each port of node `node_id`, with its RTL ports'.
   std::vector<LinkPortConfig> PortsFor(unsigned node_id, unsigned ports) const;
   void CheckRtlPorts() const;
+  // Tells config_.on_link_state, if set, each LTSSM state of `node`'s
+  // link ports.
+  void ObserveLinkStates(Node& node, const std::string& node_name);
   NodeNetworkConfig NetworkFor(
       topo::NodeId node,
       const std::shared_ptr<const topo::Topology>& topology) const;

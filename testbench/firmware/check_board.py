@@ -290,6 +290,45 @@ def case_log_prints_cpu_events(lqemu, fw, work):
            result.stderr)
 
 
+def case_trace_shows_the_board(lqemu, fw, work):
+    """--trace writes what a run of boards did as Chrome trace events:
+    console lines, --log's CPU events at the CPU's time, each link port's
+    LTSSM states as spans, and injected faults; an unwritable --trace is
+    refused before the run."""
+    path = work / "board.json"
+    result = run(lqemu, "--firmware", str(fw / "link_bringup.elf"), "--ports", "2",
+                 "--ltssm-time-scale", "1e-3", "--event", "650us link cut 0 1",
+                 "--log", "irq", "--trace", str(path))
+    expect_exit(result, 0, "link_bringup --trace")
+    events = json.loads(path.read_text())["traceEvents"]
+    tracks = {(e["pid"], e["tid"]): e["args"]["name"] for e in events
+              if e["name"] == "thread_name"}
+    processes = {e["pid"]: e["args"]["name"] for e in events if e["name"] == "process_name"}
+
+    def on(process, track, phase):
+        return [e for e in events if e["ph"] == phase
+                and processes.get(e["pid"]) == process
+                and tracks.get((e["pid"], e["tid"])) == track]
+
+    expect(any(e["name"].startswith("link bring-up: 2 of 2 ports up")
+               for e in on("node0", "firmware", "i")), "console lines")
+    irqs = on("node0", "cpu", "i")
+    expect(irqs and all(e["name"].startswith("irq: machine external interrupt")
+                        for e in irqs), "--log irq's events: %s" % irqs)
+    cut = on("faults", "injected", "i")
+    expect([(e["name"], round(e["ts"])) for e in cut] == [("link cut node 0 port 1", 650)],
+           "the fault at 650 us: %s" % cut)
+    port1 = [(e["name"], e["ts"]) for e in on("node0", "link port 1", "X")]
+    names = [name for name, _ in port1]
+    expect("L0" in names and "Recovery.RcvrLock" in names
+           and names.index("Recovery.RcvrLock") > names.index("L0"),
+           "port 1 trains, then leaves L0 at the cut: %s" % port1)
+    expect(on("node0", "link port 0", "X")[-1]["name"] == "L0", "port 0 stays up")
+    one_line_error(run(lqemu, "--firmware", str(fw / "hello.elf"), "--trace",
+                       str(work / "missing" / "t.json")),
+                   "--trace: cannot write", "an unwritable trace")
+
+
 def case_cluster_moves_data_by_rdma(lqemu, fw, work):
     """rdma_demo on a 4x4 torus: each pair of cards connects a queue pair
     through its transport engine's registers and moves RAM to RAM (WRITE,
