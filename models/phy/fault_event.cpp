@@ -9,8 +9,8 @@ namespace lq::phy {
 namespace {
 
 constexpr std::string_view kForms =
-    "write 'link cut|repair NODE PORT', 'lane fail|repair NODE PORT LANE' or "
-    "'ber NODE PORT RATE'";
+    "write 'link cut|repair NODE PORT', 'lane fail|repair NODE PORT LANE', "
+    "'ber NODE PORT RATE' or 'node fail NODE'";
 
 std::vector<std::string_view> Words(std::string_view text) {
   std::vector<std::string_view> words;
@@ -108,8 +108,16 @@ Result<FaultCommand> ParseWords(const std::vector<std::string_view>& words,
     command.action = Action::kLaneFail;
   } else if (words[0] == "lane" && words[1] == "repair") {
     command.action = Action::kLaneRepair;
+  } else if (words[0] == "node" && words[1] == "fail") {
+    command.action = Action::kNodeFail;
   } else {
     return fail("no such fault");
+  }
+  if (command.node_action()) {
+    if (words.size() != at + 1 || !ParseNumber(words[at], command.node)) {
+      return fail("a node fault names the node, a number");
+    }
+    return command;
   }
   const bool ber = command.action == Action::kBer;
   // Node and port, then a lane or a rate.
@@ -135,6 +143,9 @@ Result<FaultCommand> ParseWords(const std::vector<std::string_view>& words,
 }  // namespace
 
 std::string FaultCommand::Describe() const {
+  if (action == Action::kNodeFail) {
+    return "node " + std::to_string(node) + " fails";
+  }
   static constexpr const char* kNames[] = {"link cut", "link repair",
                                            "lane fail", "lane repair", "ber"};
   std::string text = std::string(kNames[static_cast<int>(action)]) + " node " +

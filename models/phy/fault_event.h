@@ -1,14 +1,15 @@
 // Faults injected into a board run at simulated times (docs/board.md,
 // "Faults"): a cable cut or repaired (PHY-5.6: every lane of both ends
-// fails), one lane of one end failing or repaired (PHY-5.4), or a cable's
+// fails), one lane of one end failing or repaired (PHY-5.4), a cable's
 // bit-error rate changed, both ways (PHY-5.1; a burst is a raise and a
-// return). A scenario
+// return), or a whole card failing (NET-7.8). A scenario
 // lists them under `events:`, `lqemu board --event` adds one, and GDB's
 // `monitor` command applies one at once. This is their text form:
 //
 //   TIME link cut|repair NODE PORT
 //   TIME lane fail|repair NODE PORT LANE
 //   TIME ber NODE PORT RATE
+//   TIME node fail NODE
 //
 // with TIME a number and a unit (ns, us, ms, s), left out for `monitor`.
 #pragma once
@@ -23,18 +24,26 @@
 namespace lq::phy {
 
 struct FaultCommand {
-  enum class Action { kLinkCut, kLinkRepair, kLaneFail, kLaneRepair, kBer };
+  enum class Action {
+    kLinkCut,
+    kLinkRepair,
+    kLaneFail,
+    kLaneRepair,
+    kBer,
+    kNodeFail,
+  };
   Action action = Action::kLinkCut;
   uint32_t node = 0;
-  uint32_t port = 0;
+  uint32_t port = 0;  // not for node actions
   uint32_t lane = 0;  // lane actions only
   double ber = 0;     // kBer only: in [0, kMostBer]
 
   bool lane_action() const {
     return action == Action::kLaneFail || action == Action::kLaneRepair;
   }
+  bool node_action() const { return action == Action::kNodeFail; }
   // "link cut node 0 port 2", "lane fail node 1 port 0 lane 3", "ber node
-  // 0 port 2 to 1e-05".
+  // 0 port 2 to 1e-05", "node 3 fails".
   std::string Describe() const;
 };
 

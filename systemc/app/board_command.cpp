@@ -138,6 +138,7 @@ nlohmann::ordered_json BoardsJson(cluster::Cluster& cluster) {
          {"traps", board.cpu().core().traps_taken()},
          {"console_bytes", board.console_bytes()},
          {"finished", board.finished()},
+         {"failed", board.failed()},
          {"status", board.finished()
                         ? nlohmann::ordered_json(board.exit_status())
                         : nlohmann::ordered_json()},
@@ -375,6 +376,9 @@ int RunBoard(const BoardOptions& options) {
                        fault.c_str());
         }
       });
+  if (options.gdb_port) {
+    injector.SetDebuggedNode(options.gdb_node);
+  }
   if (auto problem = injector.Schedule(faults)) {
     return BadInput("events: " + *problem);
   }
@@ -412,7 +416,9 @@ int RunBoard(const BoardOptions& options) {
   console.Flush();
 
   const unsigned nodes = cluster->node_count();
-  const bool all_finished = cluster->finished_nodes() == nodes;
+  const unsigned failed = cluster->failed_nodes();
+  // Every board finished but those an injected failure stopped.
+  const bool all_finished = cluster->finished_nodes() + failed == nodes;
   int status = kExitFailure;
   std::string outcome;
   std::vector<std::string> traps;  // a line per node an unhandled trap ended
@@ -421,16 +427,31 @@ int RunBoard(const BoardOptions& options) {
       traps.push_back(DescribeTrap(n, *trap));
     }
   }
+  // "; 1 failed (node 3)": the boards an injected failure stopped.
+  const std::string failed_nodes =
+      failed == 0 || nodes == 1
+          ? std::string()
+          : "; " + std::to_string(failed) + " failed" +
+                NamedNodes(
+                    *cluster,
+                    [](const board::Board& b) {
+                      return b.failed() && !b.finished();
+                    },
+                    [](const board::Board&) { return std::string(); });
   // "2 of 8 boards still running (node 1, node 6)": which, in a cluster.
-  const auto still_running = [&cluster, nodes] {
-    return std::to_string(nodes - cluster->finished_nodes()) + " of " +
-           std::to_string(nodes) + " boards still running" +
+  const auto still_running = [&cluster, nodes, &failed_nodes] {
+    return std::to_string(nodes - cluster->finished_nodes() -
+                          cluster->failed_nodes()) +
+           " of " + std::to_string(nodes) + " boards still running" +
            (nodes == 1
                 ? std::string()
                 : NamedNodes(
                       *cluster,
-                      [](const board::Board& b) { return !b.finished(); },
-                      [](const board::Board&) { return std::string(); }));
+                      [](const board::Board& b) {
+                        return !b.finished() && !b.failed();
+                      },
+                      [](const board::Board&) { return std::string(); })) +
+           failed_nodes;
   };
   if (cluster->node(options.gdb_node).board().cpu().killed()) {
     outcome = "killed by GDB";
@@ -443,6 +464,9 @@ int RunBoard(const BoardOptions& options) {
     outcome = still_running() + " at the wall-time limit (--max-wall-s)";
   } else if (nodes == 1 && !traps.empty()) {
     outcome = traps.front();
+  } else if (failed == nodes) {
+    outcome = nodes == 1 ? "the board failed (an injected node failure)"
+                         : "every board failed (injected node failures)";
   } else if (all_finished) {
     status = nodes == 1 ? cluster->node(0).board().exit_status()
                         : (cluster->worst_status() == 0 ? 0 : kExitFailure);
@@ -458,7 +482,8 @@ int RunBoard(const BoardOptions& options) {
                       },
                       [](const board::Board& b) {
                         return " exited " + std::to_string(b.exit_status());
-                      });
+                      }) +
+                  failed_nodes;
   } else if (end.reason == RunEnd::Reason::kTimeLimit) {
     outcome = still_running() + " at the time limit (--max-time-us)";
   } else {

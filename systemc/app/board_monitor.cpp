@@ -28,12 +28,14 @@ std::string AnswerMonitor(const std::string& command,
            "  time                             the simulated time\n"
            "  link cut|repair NODE PORT        cut or repair a cable\n"
            "  lane fail|repair NODE PORT LANE  one lane of one end\n"
-           "  ber NODE PORT RATE               a cable's bit-error rate\n";
+           "  ber NODE PORT RATE               a cable's bit-error rate\n"
+           "  node fail NODE                   a card fails: CPU, router and "
+           "cables\n";
   }
   if (verb == "time") {
     return "simulated time " + Now() + "\n";
   }
-  if (verb == "link" || verb == "lane" || verb == "ber") {
+  if (verb == "link" || verb == "lane" || verb == "ber" || verb == "node") {
     const auto fault = phy::ParseFaultCommand(command);
     if (!fault) {
       return "error: " + fault.error().reason + "\n";

@@ -146,6 +146,12 @@ void Board::OnUnhandledTrap() {
   }
 }
 
+void Board::Fail() {
+  failed_ = true;
+  cpu_.PowerOff();
+  uart_.Flush();
+}
+
 void Board::OnExit(int status) {
   finished_ = true;
   exit_status_ = status;

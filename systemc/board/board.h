@@ -116,6 +116,10 @@ class Board : public sc_core::sc_module {
   // Bytes the firmware wrote to its console (the UART).
   uint64_t console_bytes() const { return uart_.bytes_sent(); }
   bool finished() const { return finished_; }
+  // The card failed (an injected fault): its CPU stopped, its firmware
+  // never finishes.
+  void Fail();
+  bool failed() const { return failed_; }
   int exit_status() const { return exit_status_; }
   // The trap the firmware said it does not handle, which ended its run
   // (its exit status is then 1); none if it ended otherwise.
@@ -148,6 +152,7 @@ class Board : public sc_core::sc_module {
   std::vector<bool> source_bound_;
   unsigned attached_ports_ = 0;
   bool finished_ = false;
+  bool failed_ = false;
   int exit_status_ = 0;
   std::optional<UnhandledTrap> unhandled_trap_;
 };

@@ -139,6 +139,12 @@ void Rv32Cpu::Finish(int status) {
   }
 }
 
+void Rv32Cpu::PowerOff() {
+  finished_ = true;
+  core_.RequestStop();
+  wake_event_.notify(sc_core::SC_ZERO_TIME);  // out of WFI, to end
+}
+
 void Rv32Cpu::OnInterrupts() {
   core_.SetInterruptLine(riscv::Interrupt::kMachineTimer, timer_irq.read());
   core_.SetInterruptLine(riscv::Interrupt::kMachineSoftware,

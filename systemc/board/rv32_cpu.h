@@ -89,6 +89,9 @@ class Rv32Cpu : public sc_core::sc_module,
   // fault, SIGILL, SIGTRAP, SIGBUS for a misaligned address), which
   // returns when GDB resumes or kills the target.
   UnhandledTrap StopForUnhandledTrap();
+  // The card lost its power (an injected node failure): the CPU executes
+  // nothing more, from the end of the quantum it is in.
+  void PowerOff();
   // GDB asked to kill the target.
   bool killed() const { return killed_; }
   bool running() const { return !finished_; }

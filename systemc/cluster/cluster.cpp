@@ -339,8 +339,43 @@ void Cluster::OnBoardExit(int status) {
   if (status != 0 && (worst_status_ == 0 || status > worst_status_)) {
     worst_status_ = status;
   }
-  if (finished_ == nodes_.size()) {
+  StopWhenBoardsEnd();
+}
+
+void Cluster::StopWhenBoardsEnd() {
+  if (finished_ + failed_ == nodes_.size()) {
     sc_core::sc_stop();
+  }
+}
+
+void Cluster::FailNode(unsigned index) {
+  Node& node = *nodes_.at(index);
+  if (node.has_board() ? node.board().failed()
+                       : node.router() != nullptr && node.router()->failed()) {
+    return;
+  }
+  for (unsigned port = 0; port < node.port_count(); ++port) {
+    LinkPort* far = FarEnd(index, port);
+    if (far == nullptr) {
+      continue;
+    }
+    phy::PhyPort& near = node.port(port).phy;
+    near.ScheduleLaneFailure(near.AllLanes(), sc_core::sc_time_stamp());
+    far->phy.ScheduleLaneFailure(far->phy.AllLanes(), sc_core::sc_time_stamp());
+  }
+  if (net::NetworkInterface* interface = node.interface()) {
+    const uint64_t handed_over = interface->injected();
+    node.router()->Fail(handed_over, interface->Fail());
+  } else if (node.router() != nullptr) {
+    node.router()->Fail(0, 0);
+  }
+  if (node.has_board()) {
+    const bool running = !node.board().finished();
+    node.board().Fail();
+    if (running) {
+      ++failed_;
+      StopWhenBoardsEnd();
+    }
   }
 }
 

@@ -105,6 +105,13 @@ class Cluster : public sc_core::sc_module {
   // Bench mode: the partner port cabled to node0's port `index`.
   LinkPort& partner(unsigned index) { return *partners_.at(index); }
   unsigned finished_nodes() const { return finished_; }
+  // Node `index` fails now (an injected fault, NET-7.8): its board's CPU
+  // stops, every cable it has loses its lanes at both ends (PHY-5.6), and
+  // its router, if it has one, drops what it holds and moves nothing more.
+  // A run of boards then ends when the others have finished. Failing a
+  // failed node does nothing.
+  void FailNode(unsigned index);
+  unsigned failed_nodes() const { return failed_; }
   // The worst exit status: 0 only if every finished board exited with 0.
   int worst_status() const { return worst_status_; }
   // The link port at the far end of the cable on node `node`'s port
@@ -134,6 +141,8 @@ class Cluster : public sc_core::sc_module {
   void CableIdealPort(topo::NodeId id, topo::PortId port,
                       const std::optional<topo::PortRef>& far);
   void OnBoardExit(int status);
+  // Ends a run of boards once every board has finished or failed.
+  void StopWhenBoardsEnd();
   void ConnectLogicalUnits();
 
   ClusterConfig config_;
@@ -145,6 +154,7 @@ class Cluster : public sc_core::sc_module {
   std::vector<std::unique_ptr<LinkPort>> partners_;          // bench mode only
   std::vector<std::unique_ptr<link::SlotSink>> partner_sinks_;
   unsigned finished_ = 0;
+  unsigned failed_ = 0;  // nodes failed before their firmware finished
   int worst_status_ = 0;
 };
 

@@ -21,6 +21,14 @@ std::optional<std::string> FaultInjector::Problem(const FaultCommand& command) {
     return what + "the run has nodes 0.." +
            std::to_string(cluster_.node_count() - 1);
   }
+  if (command.node_action()) {
+    if (command.node == debugged_node_) {
+      return what +
+             "GDB debugs that node, and its failure would end the "
+             "session (--gdb-node picks another)";
+    }
+    return std::nullopt;
+  }
   Node& node = cluster_.node(command.node);
   if (command.port >= node.port_count()) {
     return what + "node " + std::to_string(command.node) + " has ports 0.." +
@@ -60,6 +68,10 @@ Result<std::string> FaultInjector::Apply(const FaultCommand& command) {
   if (auto problem = Problem(command)) {
     return Fail(*problem);
   }
+  if (command.action == FaultCommand::Action::kNodeFail) {
+    cluster_.FailNode(command.node);
+    return Applied(command);
+  }
   const sc_core::sc_time now = sc_core::sc_time_stamp();
   phy::PhyPort& near = cluster_.node(command.node).port(command.port).phy;
   phy::PhyPort& far = cluster_.FarEnd(command.node, command.port)->phy;
@@ -82,7 +94,13 @@ Result<std::string> FaultInjector::Apply(const FaultCommand& command) {
       near.SetBer(command.ber);
       far.SetBer(command.ber);
       break;
+    case FaultCommand::Action::kNodeFail:
+      break;  // above
   }
+  return Applied(command);
+}
+
+std::string FaultInjector::Applied(const FaultCommand& command) {
   const std::string text = command.Describe();
   if (on_applied_) {
     on_applied_(text);

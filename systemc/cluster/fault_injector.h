@@ -1,11 +1,11 @@
 // FaultInjector: applies injected faults (models/phy/fault_event.h) to the
-// cables of a cluster of boards, at their simulated times or at once (GDB's
-// `monitor`). A cut fails every lane of both ends' PHYs (PHY-5.6) and a
-// repair restores them; a lane fault touches one lane of one end's
-// transmit direction (PHY-5.4); a BER change applies to both directions
-// (PHY-5.1). The link controllers then do what they do
-// on real lanes: leave L0, raise LINK_DOWN, retrain, and the firmware
-// handles it.
+// cables and cards of a cluster of boards, at their simulated times or at
+// once (GDB's `monitor`). A cut fails every lane of both ends' PHYs
+// (PHY-5.6) and a repair restores them; a lane fault touches one lane of
+// one end's transmit direction (PHY-5.4); a BER change applies to both
+// directions (PHY-5.1); a node failure is Cluster::FailNode. The link
+// controllers then do what they do on real lanes: leave L0, raise LINK_DOWN,
+// retrain, and the firmware handles it.
 #pragma once
 
 #include <functional>
@@ -26,9 +26,13 @@ class FaultInjector : public sc_core::sc_module {
   FaultInjector(const sc_core::sc_module_name& name, Cluster& cluster,
                 std::function<void(const std::string&)> on_applied);
 
+  // GDB debugs node `node`'s CPU: a failure of that node is refused, as
+  // it would end the debugging session. Call before Schedule().
+  void SetDebuggedNode(unsigned node) { debugged_node_ = node; }
   // Schedules `faults` at their times, or returns the first one the
   // cluster cannot take (no such node, port or lane, no cable, an ideal
-  // port) and schedules nothing. Call before the simulation starts.
+  // port, the failure of the node GDB debugs) and schedules nothing. Call
+  // before the simulation starts.
   std::optional<std::string> Schedule(std::vector<phy::TimedFault> faults);
   // Applies `command` now; the text of what was done, or why not.
   Result<std::string> Apply(const phy::FaultCommand& command);
@@ -36,11 +40,14 @@ class FaultInjector : public sc_core::sc_module {
  private:
   // Why the cluster cannot take `command`, if it cannot.
   std::optional<std::string> Problem(const phy::FaultCommand& command);
+  // Tells on_applied_ of `command`; its text.
+  std::string Applied(const phy::FaultCommand& command);
   void Run();  // SC_THREAD: the scheduled faults in time order
 
   Cluster& cluster_;
   std::function<void(const std::string&)> on_applied_;
   std::vector<phy::TimedFault> scheduled_;  // by time
+  std::optional<unsigned> debugged_node_;
 };
 
 }  // namespace lq::cluster

@@ -241,6 +241,39 @@ def case_scenario_events_reach_a_cluster(lqemu, fw, work):
            "node2's links were not cut")
 
 
+def case_node_failure_takes_its_links_down(lqemu, fw, work):
+    """'node fail N' stops a card: its neighbours' firmware sees LINK_DOWN on
+    the ports facing it, the summary and --stats name it as failed, and a
+    run waits only for the boards still alive."""
+    scenario = work / "ring.yaml"
+    scenario.write_text("topology:\n  name: torus\n  dims: 3\n"
+                        "events:\n  - 1ms node fail 1\n")
+    logs = work / "logs"
+    logs.mkdir()
+    stats = work / "stats.json"
+    result = run(lqemu, "--firmware", str(fw / "link_bringup_watch.elf"),
+                 "--scenario", str(scenario), "--ltssm-time-scale", "0.01",
+                 "--console-dir", str(logs), "--max-time-us", "1500",
+                 "--stats", str(stats))
+    expect_exit(result, 1, "ring with a node failure, stopped at 1.5 ms")
+    expect("1000.000 us: node 1 fails" in result.stderr, result.stderr)
+    expect("2 of 3 boards still running (node 0, node 2); 1 failed (node 1) at the "
+           "time limit" in result.stderr, result.stderr)
+    # Node 1 sits between node 0's port 0 (+x) and node 2's port 1 (-x).
+    for node, port in ((0, 0), (2, 1)):
+        log = (logs / ("node%d.log" % node)).read_text()
+        expect("port %d: link down" % port in log,
+               "node%d saw no LINK_DOWN on port %d:\n%s" % (node, port, log))
+    boards = json.loads(stats.read_text())["boards"]
+    expect([b["failed"] for b in boards] == [False, True, False], "failed: %s" % boards)
+    one_line_error(run(lqemu, "--firmware", str(fw / "hello.elf"),
+                       "--event", "1ms node fail 1"),
+                   "the run has nodes 0..0", "a node the run lacks")
+    one_line_error(run(lqemu, "--firmware", str(fw / "hello.elf"), "--gdb", "0",
+                       "--event", "1ms node fail 0"),
+                   "GDB debugs that node", "failing the node GDB debugs")
+
+
 def case_bad_events_are_refused(lqemu, fw, work):
     image = str(fw / "link_bringup_watch.elf")
     one_line_error(run(lqemu, "--firmware", image, "--event", "soon link cut 0 2"),

@@ -15,14 +15,18 @@ using lq::fuzz::Require;
 namespace {
 
 std::string Canonical(const lq::phy::TimedFault& fault) {
-  static constexpr const char* kVerbs[] = {"link cut", "link repair",
-                                           "lane fail", "lane repair", "ber"};
+  static constexpr const char* kVerbs[] = {"link cut",  "link repair",
+                                           "lane fail", "lane repair",
+                                           "ber",       "node fail"};
   char time[64];
   std::snprintf(time, sizeof time, "%.17gns", fault.at_ns);
   std::string text = std::string(time) + " " +
                      kVerbs[static_cast<int>(fault.command.action)] + " " +
-                     std::to_string(fault.command.node) + " " +
-                     std::to_string(fault.command.port);
+                     std::to_string(fault.command.node);
+  if (fault.command.node_action()) {
+    return text;
+  }
+  text += " " + std::to_string(fault.command.port);
   if (fault.command.lane_action()) {
     text += " " + std::to_string(fault.command.lane);
   }

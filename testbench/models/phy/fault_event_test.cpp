@@ -47,6 +47,19 @@ TEST(FaultEvent, ReadsABerChangeWithItsRate) {
   }
 }
 
+TEST(FaultEvent, ReadsANodeFailure) {
+  const auto fail = ParseTimedFault("3ms node fail 5");
+  ASSERT_TRUE(fail.ok()) << fail.error().reason;
+  EXPECT_EQ(fail->command.action, Action::kNodeFail);
+  EXPECT_TRUE(fail->command.node_action());
+  EXPECT_EQ(fail->command.node, 5u);
+  EXPECT_EQ(fail->command.Describe(), "node 5 fails");
+  for (const char* text :
+       {"node fail", "node fail 5 0", "node fail x", "node die 5", "node 5"}) {
+    EXPECT_FALSE(ParseFaultCommand(text).ok()) << "'" << text << "'";
+  }
+}
+
 TEST(FaultEvent, MonitorCommandsHaveNoTime) {
   const auto command = ParseFaultCommand("link repair 4 5");
   ASSERT_TRUE(command.ok()) << command.error().reason;

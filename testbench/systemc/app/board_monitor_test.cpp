@@ -32,6 +32,7 @@ TEST(BoardMonitorTest, AnswersHelpTimeAndFaultsAppliedNow) {
     const std::string help = AnswerMonitor("help", faults);
     EXPECT_NE(help.find("link cut|repair NODE PORT"), std::string::npos);
     EXPECT_NE(help.find("ber NODE PORT RATE"), std::string::npos);
+    EXPECT_NE(help.find("node fail NODE"), std::string::npos);
     EXPECT_EQ(AnswerMonitor("", faults), help) << "bare `monitor` helps";
     EXPECT_EQ(AnswerMonitor("time", faults), "simulated time 1.250 us\n");
     EXPECT_EQ(AnswerMonitor("  link cut 0 0", faults),
@@ -43,6 +44,8 @@ TEST(BoardMonitorTest, AnswersHelpTimeAndFaultsAppliedNow) {
     EXPECT_EQ(AnswerMonitor("link snip 0 0", faults)
                   .rfind("error: 'link snip 0 0': no such fault;", 0),
               0u);
+    EXPECT_EQ(AnswerMonitor("node fail 5", faults),
+              "error: node 5 fails: the run has nodes 0..2\n");
     EXPECT_EQ(AnswerMonitor("snip", faults),
               "unknown monitor command 'snip'; 'monitor help' lists them\n");
     sc_core::wait(sc_time(0.5, SC_US));

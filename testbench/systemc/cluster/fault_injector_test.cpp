@@ -1,7 +1,8 @@
 // FaultInjector on a ring of cards with TL link ports: faults are checked
 // against the cluster before any is scheduled, applied at their times in
 // time order to both ends of a cable (PHY-5.6) or to one lane of one end
-// (PHY-5.4), and a BER change reaches both ends (PHY-5.1).
+// (PHY-5.4), a BER change reaches both ends (PHY-5.1), and a node failure
+// darkens every cable of the node and stops its router (NET-7.8).
 #include "systemc/cluster/fault_injector.h"
 
 #include <gtest/gtest.h>
@@ -51,11 +52,18 @@ TEST(FaultInjectorTest, PHY_5_6_FaultsReachTheCablesEndsAtTheirTimes) {
       << "a ring has no cables in y";
   EXPECT_EQ(*injector.Schedule({At(1, "lane fail 0 0 16")}),
             "lane fail node 0 port 0 lane 16: the port has lanes 0..15");
+  EXPECT_EQ(*injector.Schedule({At(1, "node fail 3")}),
+            "node 3 fails: the run has nodes 0..2");
+  injector.SetDebuggedNode(1);
+  EXPECT_EQ(injector.Schedule({At(1, "node fail 1")})
+                ->rfind("node 1 fails: GDB debugs that node", 0),
+            0u);
 
   // Out of time order as given; applied in time order.
   ASSERT_FALSE(injector
                    .Schedule({At(3, "link repair 0 0"), At(1, "link cut 0 0"),
-                              At(2, "lane fail 1 0 3"), At(2, "ber 2 0 1e-5")})
+                              At(2, "lane fail 1 0 3"), At(2, "ber 2 0 1e-5"),
+                              At(4, "node fail 2")})
                    .has_value());
   phy::PhyPort& near = cluster.node(0).port(0).phy;
   phy::PhyPort& far = cluster.FarEnd(0, 0)->phy;
@@ -71,15 +79,24 @@ TEST(FaultInjectorTest, PHY_5_6_FaultsReachTheCablesEndsAtTheirTimes) {
     EXPECT_DOUBLE_EQ(cluster.node(2).port(0).phy.config().errors.ber, 1e-5);
     EXPECT_DOUBLE_EQ(cluster.FarEnd(2, 0)->phy.config().errors.ber, 1e-5)
         << "both directions of the cable";
+    EXPECT_FALSE(cluster.node(2).router()->failed());
+    sc_core::wait(sc_time(2, SC_US));
+    EXPECT_TRUE(cluster.node(2).router()->failed());
+    for (unsigned port : {0u, 1u}) {  // its two cables, in x
+      EXPECT_EQ(cluster.node(2).port(port).phy.stats().lanes_failed, 16u);
+      EXPECT_EQ(cluster.FarEnd(2, port)->phy.stats().lanes_failed, 16u)
+          << "the neighbour facing node 2's port " << port;
+    }
   });
-  sc_core::sc_start(sc_time(5, SC_US));
+  sc_core::sc_start(sc_time(7, SC_US));
 
   ASSERT_TRUE(probe.finished());
   EXPECT_EQ(applied,
             (std::vector<std::string>{"1000 ns: link cut node 0 port 0",
                                       "2000 ns: lane fail node 1 port 0 lane 3",
                                       "2000 ns: ber node 2 port 0 to 1e-05",
-                                      "3000 ns: link repair node 0 port 0"}));
+                                      "3000 ns: link repair node 0 port 0",
+                                      "4000 ns: node 2 fails"}));
   EXPECT_FALSE(injector.Apply(*phy::ParseFaultCommand("link cut 0 9")).ok())
       << "an immediate fault is checked as a scheduled one";
 }
