@@ -18,6 +18,7 @@
 #include "models/phy/link_profile.h"
 #include "models/riscv/rv32_isa.h"
 #include "systemc/app/board_monitor.h"
+#include "systemc/app/board_traffic.h"
 #include "systemc/app/chrome_trace.h"
 #include "systemc/app/cluster_tracer.h"
 #include "systemc/app/congestion_params.h"
@@ -104,6 +105,7 @@ KeyUsage BoardKeys(const ParamSet& params, bool cluster) {
              "dor on a torus, NET-4.8)");
   if (cluster) {
     UseTopologyKeys(params, usage);
+    UseBoardTrafficKeys(params, usage);
     usage.Use({"transport.cc", "transport.pmtu"});
     UseLosslessKeys(usage);
     UseCongestionKeys("", usage);
@@ -112,11 +114,12 @@ KeyUsage BoardKeys(const ParamSet& params, bool cluster) {
   const std::string one_card =
       "without --scenario, lqemu board builds one card whose ports face "
       "partner ports";
-  for (const char* prefix :
-       {"topology.", "transport.", "pfc.", "ecn.", "dcqcn.", "lqcc."}) {
+  for (const char* prefix : {"topology.", "transport.", "pfc.", "ecn.",
+                             "dcqcn.", "lqcc.", "traffic."}) {
     usage.Skip(params.KeysUnder(prefix), one_card);
   }
-  usage.Skip("link.cable_m", one_card);
+  usage.Skip({"link.cable_m", "board.traffic_load", "board.traffic_start_us"},
+             one_card);
   return usage;
 }
 
@@ -332,6 +335,7 @@ int RunBoard(const BoardOptions& options) {
   }
 
   std::unique_ptr<cluster::Cluster> cluster;
+  bool traffic = false;  // board.traffic_load
   try {
     if (!topology) {
       cluster =
@@ -360,6 +364,12 @@ int RunBoard(const BoardOptions& options) {
       config.network.flow_control = lossless->flow;
       config.network.router.vc_buffer_flits =
           lossless->VcBufferSlots(profile->payload_bytes);
+      auto placed = PlaceBoardTraffic(*params, *profile,
+                                      topology->EndpointCount(), config);
+      if (!placed) {
+        return BadInput(options.scenario_file + ": " + placed.error().reason);
+      }
+      traffic = *placed;
       cluster = std::make_unique<cluster::Cluster>("cluster", config, topology);
     }
   } catch (const std::exception& error) {
@@ -507,6 +517,10 @@ int RunBoard(const BoardOptions& options) {
                  cluster->ports_up(), ports,
                  static_cast<unsigned long long>(instructions), wall_s,
                  wall_s > 0 ? instructions / wall_s / 1e6 : 0.0, build_s);
+  }
+  if (traffic && !options.quiet) {
+    std::fprintf(stderr, "lqemu board: %s\n",
+                 DescribeBoardTraffic(*cluster).c_str());
   }
   if (nodes > 1) {
     for (const std::string& trap : traps) {

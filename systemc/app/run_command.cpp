@@ -7,6 +7,7 @@
 #include "models/phy/link_profile.h"
 #include "models/topology/routing_registry.h"
 #include "models/topology/topology_registry.h"
+#include "systemc/app/board_traffic.h"
 #include "systemc/app/component_catalogue.h"
 #include "systemc/app/congestion_params.h"
 #include "systemc/app/exit_status.h"
@@ -26,7 +27,7 @@ std::vector<ParamSpec> ScenarioParamSpecs() {
   for (auto* group :
        {ScenarioRootParamSpecs, NetworkStudyParamSpecs,
         TransportStudyParamSpecs, CongestionParamSpecs, RemoteAccessParamSpecs,
-        RtlPortParamSpecs, SupernodeParamSpecs}) {
+        RtlPortParamSpecs, BoardTrafficParamSpecs, SupernodeParamSpecs}) {
     for (auto& spec : group()) {
       specs.push_back(std::move(spec));
     }

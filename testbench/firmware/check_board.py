@@ -241,20 +241,29 @@ def case_scenario_events_reach_a_cluster(lqemu, fw, work):
            "node2's links were not cut")
 
 
-def case_node_failure_takes_its_links_down(lqemu, fw, work):
-    """'node fail N' stops a card: its neighbours' firmware sees LINK_DOWN on
-    the ports facing it, the summary and --stats name it as failed, and a
-    run waits only for the boards still alive."""
-    scenario = work / "ring.yaml"
-    scenario.write_text("topology:\n  name: torus\n  dims: 3\n"
-                        "events:\n  - 1ms node fail 1\n")
+def watch_cluster(lqemu, fw, work, scenario, max_time_us):
+    """link_bringup_watch on the cluster `scenario` (YAML text) describes,
+    at LTSSM time scale 0.01, for `max_time_us`: the result, the --stats
+    JSON and the directory of the consoles."""
+    path = work / "scenario.yaml"
+    path.write_text(scenario)
     logs = work / "logs"
     logs.mkdir()
     stats = work / "stats.json"
     result = run(lqemu, "--firmware", str(fw / "link_bringup_watch.elf"),
-                 "--scenario", str(scenario), "--ltssm-time-scale", "0.01",
-                 "--console-dir", str(logs), "--max-time-us", "1500",
+                 "--scenario", str(path), "--ltssm-time-scale", "0.01",
+                 "--console-dir", str(logs), "--max-time-us", str(max_time_us),
                  "--stats", str(stats))
+    return result, json.loads(stats.read_text()), logs
+
+
+def case_node_failure_takes_its_links_down(lqemu, fw, work):
+    """'node fail N' stops a card: its neighbours' firmware sees LINK_DOWN on
+    the ports facing it, the summary and --stats name it as failed, and a
+    run waits only for the boards still alive."""
+    result, stats, logs = watch_cluster(
+        lqemu, fw, work, "topology:\n  name: torus\n  dims: 3\n"
+        "events:\n  - 1ms node fail 1\n", 1500)
     expect_exit(result, 1, "ring with a node failure, stopped at 1.5 ms")
     expect("1000.000 us: node 1 fails" in result.stderr, result.stderr)
     expect("2 of 3 boards still running (node 0, node 2); 1 failed (node 1) at the "
@@ -264,7 +273,7 @@ def case_node_failure_takes_its_links_down(lqemu, fw, work):
         log = (logs / ("node%d.log" % node)).read_text()
         expect("port %d: link down" % port in log,
                "node%d saw no LINK_DOWN on port %d:\n%s" % (node, port, log))
-    boards = json.loads(stats.read_text())["boards"]
+    boards = stats["boards"]
     expect([b["failed"] for b in boards] == [False, True, False], "failed: %s" % boards)
     one_line_error(run(lqemu, "--firmware", str(fw / "hello.elf"),
                        "--event", "1ms node fail 1"),
@@ -272,6 +281,37 @@ def case_node_failure_takes_its_links_down(lqemu, fw, work):
     one_line_error(run(lqemu, "--firmware", str(fw / "hello.elf"), "--gdb", "0",
                        "--event", "1ms node fail 0"),
                    "GDB debugs that node", "failing the node GDB debugs")
+
+
+def case_traffic_moves_the_link_counters(lqemu, fw, work):
+    """board.traffic_load puts synthetic packets on the cards' routers once
+    the firmware has switched routes in: the summary counts them, the links
+    carry payload flits, and a BER event then shows as CRC errors and
+    replays; without --scenario, or with packets too big, it is refused."""
+    result, stats, _ = watch_cluster(
+        lqemu, fw, work, "topology:\n  name: torus\n  dims: 2x2\n"
+        "board:\n  traffic_load: 0.05\n  traffic_start_us: 800\n"
+        "events:\n  - 1ms ber 0 0 1e-4\n", 1200)
+    expect_exit(result, 1, "boards with traffic, stopped at 1.2 ms")
+    counts = re.search(r"traffic: (\d+) packets sent, (\d+) delivered \(mean [\d.]+ ns\), "
+                       r"(\d+) dropped by routers \((\d+) without a route\)", result.stderr)
+    expect(counts, "a traffic line in: " + result.stderr)
+    sent, delivered, dropped, no_route = map(int, counts.groups())
+    # About 46 packets a microsecond per card for 400 us; a few in flight.
+    expect(sent > 50000 and delivered > 0.99 * sent and no_route == 0,
+           "routed and delivered: " + counts.group(0))
+    port = {k.split(".")[-1]: v for k, v in stats["stats"].items()
+            if k.startswith("cluster.node0.port0.lc.")}
+    expect(port["tx_payload_flits"] > 1000, "payload flits on node 0 port 0: %s" % port)
+    expect(port["crc_errors"] > 0 and port["replays"] > 0,
+           "the BER raised at 1 ms hits real flits: %s" % port)
+    one_line_error(run(lqemu, "--firmware", str(fw / "hello.elf"),
+                       "--set", "board.traffic_load=0.1"),
+                   "board.traffic_load: lqemu board does not read it: without --scenario",
+                   "traffic on one card")
+    one_line_error(run(lqemu, "--firmware", str(fw / "hello.elf"), "--scenario",
+                       str(work / "scenario.yaml"), "--set", "traffic.message_bytes=70000"),
+                   "board traffic sends packets of at most 65535 bytes", "a packet too big")
 
 
 def case_bad_events_are_refused(lqemu, fw, work):
