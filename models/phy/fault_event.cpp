@@ -10,7 +10,7 @@ namespace {
 
 constexpr std::string_view kForms =
     "write 'link cut|repair NODE PORT', 'lane fail|repair NODE PORT LANE', "
-    "'ber NODE PORT RATE' or 'node fail NODE'";
+    "'ber NODE PORT RATE' or 'node fail|reset NODE'";
 
 std::vector<std::string_view> Words(std::string_view text) {
   std::vector<std::string_view> words;
@@ -110,6 +110,8 @@ Result<FaultCommand> ParseWords(const std::vector<std::string_view>& words,
     command.action = Action::kLaneRepair;
   } else if (words[0] == "node" && words[1] == "fail") {
     command.action = Action::kNodeFail;
+  } else if (words[0] == "node" && words[1] == "reset") {
+    command.action = Action::kNodeReset;
   } else {
     return fail("no such fault");
   }
@@ -143,8 +145,9 @@ Result<FaultCommand> ParseWords(const std::vector<std::string_view>& words,
 }  // namespace
 
 std::string FaultCommand::Describe() const {
-  if (action == Action::kNodeFail) {
-    return "node " + std::to_string(node) + " fails";
+  if (node_action()) {
+    return "node " + std::to_string(node) +
+           (action == Action::kNodeFail ? " fails" : " resets");
   }
   static constexpr const char* kNames[] = {"link cut", "link repair",
                                            "lane fail", "lane repair", "ber"};

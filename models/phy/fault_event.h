@@ -2,7 +2,7 @@
 // "Faults"): a cable cut or repaired (PHY-5.6: every lane of both ends
 // fails), one lane of one end failing or repaired (PHY-5.4), a cable's
 // bit-error rate changed, both ways (PHY-5.1; a burst is a raise and a
-// return), or a whole card failing (NET-7.8). A scenario
+// return), a whole card failing (NET-7.8), or its board reset. A scenario
 // lists them under `events:`, `lqemu board --event` adds one, and GDB's
 // `monitor` command applies one at once. This is their text form:
 //
@@ -10,6 +10,7 @@
 //   TIME lane fail|repair NODE PORT LANE
 //   TIME ber NODE PORT RATE
 //   TIME node fail NODE
+//   TIME node reset NODE
 //
 // with TIME a number and a unit (ns, us, ms, s), left out for `monitor`.
 #pragma once
@@ -31,6 +32,7 @@ struct FaultCommand {
     kLaneRepair,
     kBer,
     kNodeFail,
+    kNodeReset,
   };
   Action action = Action::kLinkCut;
   uint32_t node = 0;
@@ -41,9 +43,11 @@ struct FaultCommand {
   bool lane_action() const {
     return action == Action::kLaneFail || action == Action::kLaneRepair;
   }
-  bool node_action() const { return action == Action::kNodeFail; }
+  bool node_action() const {
+    return action == Action::kNodeFail || action == Action::kNodeReset;
+  }
   // "link cut node 0 port 2", "lane fail node 1 port 0 lane 3", "ber node
-  // 0 port 2 to 1e-05", "node 3 fails".
+  // 0 port 2 to 1e-05", "node 3 fails", "node 3 resets".
   std::string Describe() const;
 };
 

@@ -135,17 +135,16 @@ nlohmann::ordered_json BoardsJson(cluster::Cluster& cluster) {
               {"mepc", unhandled->mepc},
               {"mtval", unhandled->mtval}};
     }
-    boards.push_back(
-        {{"node", n},
-         {"instructions", board.cpu().core().instructions_retired()},
-         {"traps", board.cpu().core().traps_taken()},
-         {"console_bytes", board.console_bytes()},
-         {"finished", board.finished()},
-         {"failed", board.failed()},
-         {"status", board.finished()
-                        ? nlohmann::ordered_json(board.exit_status())
-                        : nlohmann::ordered_json()},
-         {"unhandled_trap", trap}});
+    boards.push_back({{"node", n},
+                      {"instructions", board.cpu().instructions()},
+                      {"traps", board.cpu().traps()},
+                      {"console_bytes", board.console_bytes()},
+                      {"finished", board.finished()},
+                      {"failed", board.failed()},
+                      {"status", board.finished() ? nlohmann::ordered_json(
+                                                        board.exit_status())
+                                                  : nlohmann::ordered_json()},
+                      {"unhandled_trap", trap}});
   }
   return boards;
 }
@@ -504,8 +503,7 @@ int RunBoard(const BoardOptions& options) {
   uint64_t instructions = 0;
   unsigned ports = 0;
   for (unsigned n = 0; n < nodes; ++n) {
-    instructions +=
-        cluster->node(n).board().cpu().core().instructions_retired();
+    instructions += cluster->node(n).board().cpu().instructions();
     ports += cluster->node(n).port_count();
   }
   if (!options.quiet) {

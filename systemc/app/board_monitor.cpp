@@ -30,7 +30,9 @@ std::string AnswerMonitor(const std::string& command,
            "  lane fail|repair NODE PORT LANE  one lane of one end\n"
            "  ber NODE PORT RATE               a cable's bit-error rate\n"
            "  node fail NODE                   a card fails: CPU, router and "
-           "cables\n";
+           "cables\n"
+           "  node reset NODE                  a card's board restarts its "
+           "firmware\n";
   }
   if (verb == "time") {
     return "simulated time " + Now() + "\n";

@@ -152,12 +152,41 @@ void Board::Fail() {
   uart_.Flush();
 }
 
+bool Board::Reset() {
+  if (failed_) {
+    return false;
+  }
+  const bool had_finished = finished_;
+  finished_ = false;
+  exit_status_ = 0;
+  unhandled_trap_.reset();
+  uart_.Reset();
+  clint_.Reset();
+  plic_.Reset();
+  ram_.Clear();
+  WriteImage();
+  cpu_.Reset();
+  return had_finished;
+}
+
 void Board::OnExit(int status) {
   finished_ = true;
   exit_status_ = status;
   cpu_.Finish(status);
   if (config_.on_exit) {
     config_.on_exit(status);
+  }
+}
+
+// Written straight into the memories: the bus's sockets are complete only
+// once elaboration ends, and loading is no bus transaction anyway.
+void Board::WriteImage() {
+  for (const elf::LoadSegment& segment : image_) {
+    const bool in_flash = segment.address < AddressMap::kRam;
+    Memory& memory = in_flash ? flash_ : ram_;
+    memory.Program(
+        segment.address - (in_flash ? AddressMap::kFlash : AddressMap::kRam),
+        segment.data, segment.memory_size);
   }
 }
 
@@ -191,15 +220,8 @@ Result<uint32_t> Board::Load(const elf::ElfImage& image) {
                      " is outside flash and RAM (docs/board.md)",
                  0};
   }
-  // Written straight into the memories: the bus's sockets are complete
-  // only once elaboration ends, and loading is no bus transaction anyway.
-  for (const elf::LoadSegment& segment : image.segments) {
-    const bool in_flash = segment.address < AddressMap::kRam;
-    Memory& memory = in_flash ? flash_ : ram_;
-    memory.Program(
-        segment.address - (in_flash ? AddressMap::kFlash : AddressMap::kRam),
-        segment.data, segment.memory_size);
-  }
+  image_ = image.segments;
+  WriteImage();
   cpu_.set_reset_pc(image.entry);
   return image.entry;
 }

@@ -119,6 +119,12 @@ class Board : public sc_core::sc_module {
   // The card failed (an injected fault): its CPU stopped, its firmware
   // never finishes.
   void Fail();
+  // The board is reset (an injected node reset): CPU, CLINT, PLIC and
+  // UART return to their reset state, RAM is cleared and the loaded image
+  // written again, and the firmware starts over, whether it had finished
+  // or not. The devices attached to the board keep their state. Not on a
+  // failed board. Returns whether its firmware had finished.
+  bool Reset();
   bool failed() const { return failed_; }
   int exit_status() const { return exit_status_; }
   // The trap the firmware said it does not handle, which ended its run
@@ -134,6 +140,7 @@ class Board : public sc_core::sc_module {
   void before_end_of_elaboration() override;
   void OnExit(int status);
   void OnUnhandledTrap();
+  void WriteImage();  // image_ into flash and RAM
   // True if [address, address + size) lies in flash or RAM.
   bool InMemory(uint32_t address, uint32_t size) const;
 
@@ -155,6 +162,7 @@ class Board : public sc_core::sc_module {
   bool failed_ = false;
   int exit_status_ = 0;
   std::optional<UnhandledTrap> unhandled_trap_;
+  std::vector<elf::LoadSegment> image_;  // what Load() wrote, for Reset()
 };
 
 }  // namespace lq::board

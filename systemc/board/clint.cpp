@@ -32,6 +32,12 @@ void Clint::DriveIrqs() {
 
 // The lines follow the registers from the time of the write; the timer line
 // must also rise when mtime reaches mtimecmp, which is the one timed event.
+void Clint::Reset() {
+  mtimecmp_ = ~uint64_t{0};
+  msip_ = false;
+  Rearm(sc_core::sc_time_stamp());
+}
+
 void Clint::Rearm(const sc_core::sc_time& when) {
   const sc_core::sc_time now = sc_core::sc_time_stamp();
   update_event_.notify(when - now);

@@ -29,6 +29,10 @@ class Clint : public sc_core::sc_module {
   // mtime at `when` (simulated time).
   uint64_t MtimeAt(const sc_core::sc_time& when) const;
 
+  // The board was reset: no timer armed, no software interrupt; mtime
+  // counts on (it keeps the board's time since power-on).
+  void Reset();
+
  private:
   void BTransport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
   unsigned TransportDbg(tlm::tlm_generic_payload& trans);

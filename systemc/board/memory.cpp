@@ -25,6 +25,8 @@ void Memory::Program(uint32_t offset, const Bytes& data, uint32_t length) {
   std::memset(cell + data.size(), 0, length - data.size());
 }
 
+void Memory::Clear() { std::memset(bytes_.get(), 0, config_.size); }
+
 bool Memory::InRange(const tlm::tlm_generic_payload& trans) const {
   const uint64_t address = trans.get_address();
   return address <= config_.size &&

@@ -32,6 +32,8 @@ class Memory : public sc_core::sc_module {
   // Writes `data` (zero-padded to `length`) at `offset`, as a programmer
   // would, read-only or not. Precondition: inside the memory.
   void Program(uint32_t offset, const Bytes& data, uint32_t length);
+  // Every byte 0, as at power-on.
+  void Clear();
   // The `length` bytes at `offset`, as a checker reads them. Precondition:
   // inside the memory.
   ByteView View(uint32_t offset, uint32_t length) const {

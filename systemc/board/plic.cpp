@@ -28,6 +28,12 @@ Plic::Plic(const sc_core::sc_module_name& name)
   sensitive << update_event_;
 }
 
+void Plic::Reset() {
+  priority_ = {};
+  pending_ = enabled_ = in_service_ = threshold_ = 0;
+  SampleSources();
+}
+
 void Plic::SampleSources() {
   for (unsigned id = 1; id < kSources; ++id) {
     const uint32_t bit = 1u << id;

@@ -30,6 +30,10 @@ class Plic : public sc_core::sc_module {
 
   uint64_t claims() const { return claims_; }
 
+  // The board was reset: priorities, enables and threshold 0, nothing in
+  // service; sources still raised are pending again.
+  void Reset();
+
  private:
   void BTransport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
   unsigned TransportDbg(tlm::tlm_generic_payload& trans);

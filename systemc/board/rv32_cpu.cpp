@@ -140,9 +140,21 @@ void Rv32Cpu::Finish(int status) {
 }
 
 void Rv32Cpu::PowerOff() {
+  powered_off_ = true;
   finished_ = true;
   core_.RequestStop();
   wake_event_.notify(sc_core::SC_ZERO_TIME);  // out of WFI, to end
+}
+
+void Rv32Cpu::Reset() {
+  if (powered_off_) {
+    return;
+  }
+  reset_requested_ = true;
+  finished_ = true;  // ends the run the thread is in
+  core_.RequestStop();
+  wake_event_.notify(sc_core::SC_ZERO_TIME);
+  reset_event_.notify(sc_core::SC_ZERO_TIME);
 }
 
 void Rv32Cpu::OnInterrupts() {
@@ -176,13 +188,30 @@ void Rv32Cpu::Sync() {
 }
 
 void Rv32Cpu::Run() {
+  RunFromReset(gdb_ && gdb_->halt_at_start());
+  // A reset starts the firmware again, once it has finished or at the end
+  // of the quantum it is in.
+  for (;;) {
+    while (!reset_requested_) {
+      wait(reset_event_);
+    }
+    reset_requested_ = false;
+    finished_ = false;
+    before_reset_.instructions += core_.instructions_retired();
+    before_reset_.cycles += core_.cycles();
+    before_reset_.traps += core_.traps_taken();
+    RunFromReset(false);
+  }
+}
+
+void Rv32Cpu::RunFromReset(bool halt_at_start) {
   core_.Reset(reset_pc_);
   time_base_ = sc_core::sc_time_stamp();
   cycle_base_ = 0;
   const double quantum_cycles =
       std::max(1.0, std::floor(config_.quantum / config_.clock_period));
   ResumeAction action = ResumeAction::kContinue;
-  if (gdb_ && gdb_->halt_at_start()) {
+  if (halt_at_start) {
     action = DebugStop({StopEvent::Reason::kHaltedAtStart});
   }
   while (!finished_) {
@@ -448,9 +477,9 @@ const ComponentDecl& Rv32Cpu::Declaration() {
 
 StatList Rv32Cpu::Stats() const {
   StatWriter stats(Declaration(), std::string(name()) + ".");
-  stats.Add("instructions", core_.instructions_retired())
-      .Add("cycles", core_.cycles())
-      .Add("traps", core_.traps_taken())
+  stats.Add("instructions", instructions())
+      .Add("cycles", cycles())
+      .Add("traps", traps())
       .Add("syncs", syncs_)
       .Add("bus_accesses", bus_accesses_)
       .Add("wfi_sleeps", wfi_sleeps_)

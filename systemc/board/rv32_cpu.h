@@ -92,6 +92,17 @@ class Rv32Cpu : public sc_core::sc_module,
   // The card lost its power (an injected node failure): the CPU executes
   // nothing more, from the end of the quantum it is in.
   void PowerOff();
+  // The CPU is reset (an injected node reset): from the end of the quantum
+  // it is in, or at once if its firmware had finished, it starts again at
+  // the reset pc with every register and CSR at its reset value.
+  void Reset();
+  // Instructions retired, cycles and traps taken since the simulation
+  // began, across resets (mcycle and minstret restart at a reset).
+  uint64_t instructions() const {
+    return before_reset_.instructions + core_.instructions_retired();
+  }
+  uint64_t cycles() const { return before_reset_.cycles + core_.cycles(); }
+  uint64_t traps() const { return before_reset_.traps + core_.traps_taken(); }
   // GDB asked to kill the target.
   bool killed() const { return killed_; }
   bool running() const { return !finished_; }
@@ -101,7 +112,9 @@ class Rv32Cpu : public sc_core::sc_module,
   static const ComponentDecl& Declaration();
 
  private:
-  void Run();           // SC_THREAD
+  void Run();  // SC_THREAD: RunFromReset, again after each Reset()
+  // Runs the firmware from the reset pc until it finishes or is reset.
+  void RunFromReset(bool halt_at_start);
   void OnInterrupts();  // SC_METHOD: the lines into mip
   void InvalidateDirectMemPtr(sc_dt::uint64 start, sc_dt::uint64 end);
   // Whether events of `kind` are logged; Log tells one, at the CPU's time.
@@ -166,6 +179,12 @@ class Rv32Cpu : public sc_core::sc_module,
   std::unique_ptr<GdbStub> gdb_;
   bool finished_ = false;
   bool killed_ = false;
+  bool powered_off_ = false;
+  bool reset_requested_ = false;
+  sc_core::sc_event reset_event_;
+  struct {
+    uint64_t instructions = 0, cycles = 0, traps = 0;
+  } before_reset_;
 
   uint64_t syncs_ = 0;
   uint64_t bus_accesses_ = 0;

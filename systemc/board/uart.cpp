@@ -28,6 +28,11 @@ void Uart::Flush() {
   }
 }
 
+void Uart::Reset() {
+  Flush();
+  ier_ = lcr_ = mcr_ = scr_ = dll_ = dlm_ = 0;
+}
+
 void Uart::Transmit(uint8_t byte) {
   ++bytes_sent_;
   if (byte == '\n') {

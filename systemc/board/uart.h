@@ -25,6 +25,9 @@ class Uart : public sc_core::sc_module {
 
   // Prints a partial last line, if any (the firmware ended mid-line).
   void Flush();
+  // The board was reset: the partial line is printed, the registers
+  // return to their reset values.
+  void Reset();
   uint64_t bytes_sent() const { return bytes_sent_; }
 
  private:

@@ -74,7 +74,7 @@ board::BoardConfig Cluster::BoardFor(unsigned node_id,
       config_.on_cpu_log(node_name, at, event);
     };
   }
-  board.on_exit = [this](int status) { OnBoardExit(status); };
+  board.on_exit = [this](int) { OnBoardExit(); };
   return board;
 }
 
@@ -334,12 +334,30 @@ Result<uint32_t> Cluster::Load(
   return entry;
 }
 
-void Cluster::OnBoardExit(int status) {
+void Cluster::OnBoardExit() {
   ++finished_;
-  if (status != 0 && (worst_status_ == 0 || status > worst_status_)) {
-    worst_status_ = status;
-  }
   StopWhenBoardsEnd();
+}
+
+int Cluster::worst_status() const {
+  int worst = 0;
+  for (const auto& node : nodes_) {
+    if (node->has_board() && node->board().finished()) {
+      worst = std::max(worst, node->board().exit_status());
+    }
+  }
+  return worst;
+}
+
+bool Cluster::ResetNode(unsigned index) {
+  Node& node = *nodes_.at(index);
+  if (!node.has_board() || node.board().failed()) {
+    return false;
+  }
+  if (node.board().Reset()) {
+    --finished_;
+  }
+  return true;
 }
 
 void Cluster::StopWhenBoardsEnd() {

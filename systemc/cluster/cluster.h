@@ -112,8 +112,12 @@ class Cluster : public sc_core::sc_module {
   // failed node does nothing.
   void FailNode(unsigned index);
   unsigned failed_nodes() const { return failed_; }
+  // Node `index`'s board is reset now (an injected fault, Board::Reset):
+  // its firmware starts over, and a run of boards waits for it again.
+  // False, doing nothing, if the node has failed or has no board.
+  bool ResetNode(unsigned index);
   // The worst exit status: 0 only if every finished board exited with 0.
-  int worst_status() const { return worst_status_; }
+  int worst_status() const;
   // The link port at the far end of the cable on node `node`'s port
   // `port`: a neighbour's, or in bench mode the partner's; nullptr if the
   // port has no cable or either end is ideal.
@@ -140,7 +144,7 @@ class Cluster : public sc_core::sc_module {
       const std::shared_ptr<const topo::Topology>& topology) const;
   void CableIdealPort(topo::NodeId id, topo::PortId port,
                       const std::optional<topo::PortRef>& far);
-  void OnBoardExit(int status);
+  void OnBoardExit();
   // Ends a run of boards once every board has finished or failed.
   void StopWhenBoardsEnd();
   void ConnectLogicalUnits();
@@ -155,7 +159,6 @@ class Cluster : public sc_core::sc_module {
   std::vector<std::unique_ptr<link::SlotSink>> partner_sinks_;
   unsigned finished_ = 0;
   unsigned failed_ = 0;  // nodes failed before their firmware finished
-  int worst_status_ = 0;
 };
 
 }  // namespace lq::cluster

@@ -24,8 +24,8 @@ std::optional<std::string> FaultInjector::Problem(const FaultCommand& command) {
   if (command.node_action()) {
     if (command.node == debugged_node_) {
       return what +
-             "GDB debugs that node, and its failure would end the "
-             "session (--gdb-node picks another)";
+             "GDB debugs that node, and a failure or reset would take its "
+             "firmware from under GDB (--gdb-node picks another)";
     }
     return std::nullopt;
   }
@@ -72,6 +72,14 @@ Result<std::string> FaultInjector::Apply(const FaultCommand& command) {
     cluster_.FailNode(command.node);
     return Applied(command);
   }
+  if (command.action == FaultCommand::Action::kNodeReset) {
+    if (!cluster_.ResetNode(command.node)) {
+      return Fail(command.Describe() + ": node " +
+                  std::to_string(command.node) +
+                  " has failed (or has no board) and stays down");
+    }
+    return Applied(command);
+  }
   const sc_core::sc_time now = sc_core::sc_time_stamp();
   phy::PhyPort& near = cluster_.node(command.node).port(command.port).phy;
   phy::PhyPort& far = cluster_.FarEnd(command.node, command.port)->phy;
@@ -95,6 +103,7 @@ Result<std::string> FaultInjector::Apply(const FaultCommand& command) {
       far.SetBer(command.ber);
       break;
     case FaultCommand::Action::kNodeFail:
+    case FaultCommand::Action::kNodeReset:
       break;  // above
   }
   return Applied(command);
@@ -114,7 +123,10 @@ void FaultInjector::Run() {
     if (at > sc_core::sc_time_stamp()) {
       wait(at - sc_core::sc_time_stamp());
     }
-    Apply(fault.command);  // checked when scheduled
+    // Checked when scheduled, but for the node's state now.
+    if (auto applied = Apply(fault.command); !applied && on_applied_) {
+      on_applied_(applied.error().reason);
+    }
   }
 }
 

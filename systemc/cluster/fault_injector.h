@@ -22,7 +22,8 @@ namespace lq::cluster {
 
 class FaultInjector : public sc_core::sc_module {
  public:
-  // `on_applied` hears each fault as it is applied, as its Describe() text.
+  // `on_applied` hears each fault as it is applied, as its Describe() text,
+  // and why a scheduled one could not be (a reset of a failed node).
   FaultInjector(const sc_core::sc_module_name& name, Cluster& cluster,
                 std::function<void(const std::string&)> on_applied);
 

@@ -314,6 +314,28 @@ def case_traffic_moves_the_link_counters(lqemu, fw, work):
                    "board traffic sends packets of at most 65535 bytes", "a packet too big")
 
 
+def case_node_reset_restarts_the_firmware(lqemu, fw, work):
+    """'node reset N' restarts a board: the firmware boots again from its
+    image (a partial console line is kept), runs to its end, and --stats
+    counts the instructions of both boots."""
+    image = str(fw / "link_bringup.elf")
+    once = work / "once.json"
+    result = run(lqemu, "--firmware", image, "--ports", "2", "--ltssm-time-scale", "1e-3",
+                 "--stats", str(once))
+    expect_exit(result, 0, "link_bringup")
+    twice = work / "twice.json"
+    result = run(lqemu, "--firmware", image, "--ports", "2", "--ltssm-time-scale", "1e-3",
+                 "--event", "650us node reset 0", "--stats", str(twice))
+    expect_exit(result, 0, "link_bringup reset at 650 us")
+    expect("650.000 us: node 0 resets" in result.stderr, result.stderr)
+    expect(result.stdout.count("link bring-up: node 0, 2 ports") == 2
+           and result.stdout.count("ports up in") == 1,
+           "two boots, one to the end:\n" + result.stdout)
+    first, second = (json.loads(p.read_text())["boards"][0] for p in (once, twice))
+    expect(second["instructions"] > first["instructions"] and second["status"] == 0,
+           "both boots counted: %s against %s" % (second, first))
+
+
 def case_bad_events_are_refused(lqemu, fw, work):
     image = str(fw / "link_bringup_watch.elf")
     one_line_error(run(lqemu, "--firmware", image, "--event", "soon link cut 0 2"),

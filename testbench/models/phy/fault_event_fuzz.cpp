@@ -15,9 +15,9 @@ using lq::fuzz::Require;
 namespace {
 
 std::string Canonical(const lq::phy::TimedFault& fault) {
-  static constexpr const char* kVerbs[] = {"link cut",  "link repair",
-                                           "lane fail", "lane repair",
-                                           "ber",       "node fail"};
+  static constexpr const char* kVerbs[] = {
+      "link cut", "link repair", "lane fail", "lane repair",
+      "ber",      "node fail",   "node reset"};
   char time[64];
   std::snprintf(time, sizeof time, "%.17gns", fault.at_ns);
   std::string text = std::string(time) + " " +

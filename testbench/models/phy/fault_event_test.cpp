@@ -47,15 +47,19 @@ TEST(FaultEvent, ReadsABerChangeWithItsRate) {
   }
 }
 
-TEST(FaultEvent, ReadsANodeFailure) {
+TEST(FaultEvent, ReadsANodeFailureAndReset) {
   const auto fail = ParseTimedFault("3ms node fail 5");
   ASSERT_TRUE(fail.ok()) << fail.error().reason;
   EXPECT_EQ(fail->command.action, Action::kNodeFail);
   EXPECT_TRUE(fail->command.node_action());
   EXPECT_EQ(fail->command.node, 5u);
   EXPECT_EQ(fail->command.Describe(), "node 5 fails");
-  for (const char* text :
-       {"node fail", "node fail 5 0", "node fail x", "node die 5", "node 5"}) {
+  const auto reset = ParseFaultCommand("node reset 2");
+  ASSERT_TRUE(reset.ok()) << reset.error().reason;
+  EXPECT_EQ(reset->action, Action::kNodeReset);
+  EXPECT_EQ(reset->Describe(), "node 2 resets");
+  for (const char* text : {"node fail", "node fail 5 0", "node fail x",
+                           "node die 5", "node 5", "node reset"}) {
     EXPECT_FALSE(ParseFaultCommand(text).ok()) << "'" << text << "'";
   }
 }

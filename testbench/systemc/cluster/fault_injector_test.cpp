@@ -99,6 +99,11 @@ TEST(FaultInjectorTest, PHY_5_6_FaultsReachTheCablesEndsAtTheirTimes) {
                                       "4000 ns: node 2 fails"}));
   EXPECT_FALSE(injector.Apply(*phy::ParseFaultCommand("link cut 0 9")).ok())
       << "an immediate fault is checked as a scheduled one";
+  const auto reset = injector.Apply(*phy::ParseFaultCommand("node reset 0"));
+  ASSERT_FALSE(reset.ok()) << "cards without boards have none to reset";
+  EXPECT_EQ(reset.error().reason,
+            "node 0 resets: node 0 has failed (or has no board) and stays "
+            "down");
 }
 
 }  // namespace
