@@ -300,6 +300,9 @@ ResumeAction Rv32Cpu::DebugStop(const StopEvent& stop) {
   if (action == ResumeAction::kKill) {
     killed_ = true;
     Finish(-1);
+    // The run ends with the target GDB killed, whatever else is still
+    // busy (an RTL port's clock never runs out of events).
+    sc_core::sc_stop();
   }
   return action == ResumeAction::kStep ? ResumeAction::kStep
                                        : ResumeAction::kContinue;

@@ -24,6 +24,12 @@ inline constexpr size_t kLcContentBytes = 250;  // Slot + DLP + flit CRC.
 // MsCycles = 100): its timeouts run 10^4 times faster than the spec's.
 inline constexpr double kLcRtlLtssmTimeScale = 1e-4;
 
+// The register pins' answer to one access.
+struct LcRegisterAnswer {
+  uint32_t rdata = 0;
+  bool error = false;  // refused: unknown, read-only, or an illegal value
+};
+
 // Inputs of one cycle. Byte buffers are read only when their valid is set.
 struct LcInputs {
   bool phy_rx_valid = false;
@@ -81,6 +87,18 @@ class LcPinModel {
   // TX_FLITS, CRC_ERRORS and REPLAYS after the last cycle; none if the
   // model does not make its counter registers public.
   virtual std::optional<LinkCounters> Counters() const { return std::nullopt; }
+  // How the register pins answer an access presented now, evaluated
+  // without a clock edge, so that nothing changes (a debugger's peek): the
+  // read data and the error; a write is only checked. None if the model
+  // cannot evaluate between edges.
+  virtual std::optional<LcRegisterAnswer> PeekRegister(bool write,
+                                                       uint32_t address,
+                                                       uint32_t data) {
+    (void)write;
+    (void)address;
+    (void)data;
+    return std::nullopt;
+  }
 };
 
 // Where and when a model writes its waveform: the clock edges in
@@ -123,6 +141,10 @@ class LcRtlModel final : public LcPinModel {
   }
   std::optional<LinkCounters> Counters() const override {
     return model_->Counters();
+  }
+  std::optional<LcRegisterAnswer> PeekRegister(bool write, uint32_t address,
+                                               uint32_t data) override {
+    return model_->PeekRegister(write, address, data);
   }
 
  private:

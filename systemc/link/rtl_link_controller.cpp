@@ -330,12 +330,39 @@ void RtlLinkController::BTransport(tlm::tlm_generic_payload& trans,
   trans.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 
+// A debugger's access (decision 0042: reads peek, writes act). A read is
+// the model's register pins evaluated between clock edges, as of its last
+// cycle, and changes nothing (TX_FLITS_HI keeps its snapshot); a write is
+// made at once, on a cycle of its own, as the bus would make it.
 unsigned int RtlLinkController::TransportDebug(
     tlm::tlm_generic_payload& trans) {
-  // Debug reads must not disturb the model, and read-to-clear registers
-  // would: the RTL has no side-effect-free read port.
-  trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
-  return 0;
+  if (!IsRegisterAccess(trans)) {
+    trans.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
+    return 0;
+  }
+  const auto address = static_cast<uint32_t>(trans.get_address());
+  uint8_t* data = trans.get_data_ptr();
+  if (trans.is_write()) {
+    CsrAccess access;
+    access.write = true;
+    access.address = address;
+    access.data = static_cast<uint32_t>(LoadLittleEndian(data, kRegisterBytes));
+    StepCycle(&access);
+    ++csr_accesses_;
+    trans.set_response_status(access.error ? tlm::TLM_ADDRESS_ERROR_RESPONSE
+                                           : tlm::TLM_OK_RESPONSE);
+    return access.error ? 0 : kRegisterBytes;
+  }
+  const std::optional<LcRegisterAnswer> answer =
+      model_->PeekRegister(false, address, 0);
+  if (!answer || answer->error) {
+    trans.set_response_status(answer ? tlm::TLM_ADDRESS_ERROR_RESPONSE
+                                     : tlm::TLM_COMMAND_ERROR_RESPONSE);
+    return 0;
+  }
+  StoreLittleEndian(data, kRegisterBytes, answer->rdata);
+  trans.set_response_status(tlm::TLM_OK_RESPONSE);
+  return kRegisterBytes;
 }
 
 const ComponentDecl& RtlLinkController::Declaration() {

@@ -15,6 +15,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <tuple>
 
 #include "generated/cpp/lc_regs.h"
 #include "systemc/common/wide_bytes.h"
@@ -86,6 +87,28 @@ class VerilatedLc final : public LcPinModel {
     };
     return LinkCounters{*tx_flits_, word(regs::lc::kCrcErrorsOffset),
                         word(regs::lc::kReplaysOffset)};
+  }
+
+  std::optional<LcRegisterAnswer> PeekRegister(bool write, uint32_t address,
+                                               uint32_t data) override {
+    // The register port answers combinationally in the request's cycle
+    // (lc_csr): present the access, evaluate, and take it back, with the
+    // clock low throughout, so that no register is written and no read
+    // latches anything.
+    Top& top = *top_;
+    const auto saved = std::make_tuple(top.reg_req_i, top.reg_we_i,
+                                       top.reg_addr_i, top.reg_wdata_i);
+    top.reg_req_i = 1;
+    top.reg_we_i = write;
+    top.reg_addr_i = address;
+    top.reg_wdata_i = data;
+    top.eval();
+    const LcRegisterAnswer answer{static_cast<uint32_t>(top.reg_rdata_o),
+                                  top.reg_error_o || !top.reg_ready_o};
+    std::tie(top.reg_req_i, top.reg_we_i, top.reg_addr_i, top.reg_wdata_i) =
+        saved;
+    top.eval();
+    return answer;
   }
 
   void Cycle(const LcInputs& in, LcOutputs& out) override {

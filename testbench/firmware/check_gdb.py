@@ -129,6 +129,27 @@ def sees_the_hardware(lqemu, image, work):
     return unmatched(checks, transcript)
 
 
+def sees_an_rtl_port(lqemu, image, work):
+    """A board whose port 1 is the Verilated link controller, halted at
+    reset: GDB reads its registers as the TL port's (peeked between clock
+    edges), and a write to IRQ_ENABLE takes at once."""
+    result = run_session(lqemu, image, ["--ports", "2", "--set", "link.rtl_ports=0:1",
+                                        "--quiet"], [
+        "x/4wx 0x40001000",           # RTL port: ID, CTRL, STATUS, ERR_INJECT
+        "x/wx 0x40000000",            # TL port: ID
+        "set {int}0x40001024 = 0x3",  # IRQ_ENABLE: LINK_UP and LINK_DOWN
+        "x/wx 0x40001024",
+        "kill",
+    ])
+    checks = [
+        (r"0x40001000:\s+0x01014c43\s+0x00100009\s+0x[0-9a-f]{8}\s+0x00000100",
+         "the RTL port's ID, CTRL at reset, STATUS, ERR_INJECT (E01 before)"),
+        (r"0x40000000:\s+0x01014c43", "the TL port's ID"),
+        (r"0x40001024:\s+0x00000003", "IRQ_ENABLE took the debugger's write"),
+    ]
+    return unmatched(checks, result[0])
+
+
 def vanished_gdb_leaves_the_cpu_halted(lqemu, image, work):
     """A GDB killed while it holds the CPU at a breakpoint: the board says
     so and waits, halted, for the next GDB, which finds the CPU where the
@@ -260,6 +281,7 @@ def debugs_the_node_asked_for(lqemu, image, work):
 
 
 CASES = {f.__name__: f for f in [break_step_print_watch_exit, sees_the_hardware,
+                                 sees_an_rtl_port,
                                  debugs_the_node_asked_for,
                                  monitor_cuts_a_link,
                                  unhandled_trap_stops_gdb_with_a_signal,

@@ -42,6 +42,26 @@ TEST(LcRtlModel, DLL_8_1_RegistersAnswerOnTheBusPins) {
   EXPECT_EQ(model.cycles(), 4u) << "each call is one clock cycle";
 }
 
+TEST(LcRtlModel, PeekAnswersBetweenEdgesAndChangesNothing) {
+  LcRtlModel model;
+  const uint32_t enable = regs::kIrqEnableLinkUp.Mask();
+  Access(model, true, regs::kIrqEnableOffset, enable);
+  const uint64_t cycles = model.cycles();
+  const auto read = model.PeekRegister(false, regs::kIrqEnableOffset, 0);
+  ASSERT_TRUE(read.has_value()) << "lqemu's RTL evaluates between edges";
+  EXPECT_FALSE(read->error);
+  EXPECT_EQ(read->rdata, enable);
+  const auto write = model.PeekRegister(true, regs::kIrqEnableOffset, 0);
+  ASSERT_TRUE(write.has_value());
+  EXPECT_FALSE(write->error) << "IRQ_ENABLE takes writes";
+  EXPECT_TRUE(model.PeekRegister(true, regs::kIdOffset, 0)->error)
+      << "ID is read-only";
+  EXPECT_TRUE(model.PeekRegister(false, regs::kBlockSize - 4, 0)->error);
+  EXPECT_EQ(model.cycles(), cycles) << "a peek is no clock cycle";
+  EXPECT_EQ(Access(model, false, regs::kIrqEnableOffset).reg_rdata, enable)
+      << "the checked write was not made";
+}
+
 TEST(LcRtlModel, DLL_6_4_TrainsOnlyOnceAReceiverIsSeen) {
   // Out of reset with CTRL.ENABLE set the controller waits in Detect for a
   // receiver, then sends TRAINING flits, which the PHY sends on every lane.
