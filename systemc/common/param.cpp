@@ -26,6 +26,26 @@ std::optional<double> ParseNumber(const std::string& text, bool integer) {
   return value;
 }
 
+// Levenshtein distance: the fewest single-character insertions, deletions
+// and substitutions that turn `a` into `b`.
+size_t EditDistance(const std::string& a, const std::string& b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) {
+    row[j] = j;
+  }
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diagonal = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      const size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1,
+                         diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
 std::string Join(const std::vector<std::string>& words) {
   std::string out;
   for (const auto& word : words) {
@@ -55,11 +75,19 @@ std::optional<std::string> ParamSet::Set(const std::string& key,
                                          const std::string& value) {
   const ParamSpec* spec = Find(key);
   if (spec == nullptr) {
-    std::vector<std::string> keys;
+    // The nearest key, if a typo away: a third of the key's length at most.
+    const ParamSpec* nearest = nullptr;
+    size_t best = std::max<size_t>(1, key.size() / 3) + 1;
     for (const auto& known : specs_) {
-      keys.push_back(known.key);
+      const size_t distance = EditDistance(key, known.key);
+      if (distance < best) {
+        best = distance;
+        nearest = &known;
+      }
     }
-    return "unknown key '" + key + "' (known keys: " + Join(keys) + ")";
+    return "unknown key '" + key + "' (" +
+           (nearest != nullptr ? "did you mean '" + nearest->key + "'? " : "") +
+           "`lqemu list` names every key)";
   }
   switch (spec->type) {
     case ParamType::kInteger:

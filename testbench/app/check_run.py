@@ -416,6 +416,9 @@ def NET_1_stack_runs_on_a_fat_tree(lqemu, work, _):
 def bad_input_exits_2(lqemu, work, scenarios):
     cases = [
         (["run", *ONE, "--set", "no.such=1"], "unknown key 'no.such'"),
+        (["run", *ONE, "--set", "trafic.load=0.3"],
+         "unknown key 'trafic.load' (did you mean 'traffic.load'? `lqemu list` names "
+         "every key)"),
         (["run", *ONE, "--set", "link.ber=lots"], "'link.ber' wants a number"),
         (["run", *ONE, "--set", "link.ber=2"], "outside"),
         (["run", *ONE, "--set", "traffic.message_bytes=4"], "traffic.message_bytes"),
