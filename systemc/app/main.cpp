@@ -35,8 +35,10 @@ int sc_main(int argc, char* argv[]) {
   run_command->add_option("--seed", run.seed, "Seed for every random source");
   run_command->add_option("--stats", run.stats_file,
                           "Write the run's statistics as JSON to FILE");
-  run_command->add_option("--pcap", run.pcap_file,
-                          "Write node 0's transport packets to FILE (pcap)");
+  run_command->add_option(
+      "--pcap", run.pcap_file,
+      "Write RoCEv2 packets to FILE (pcap): every card's in an incast, node "
+      "0's sent and received with traffic, node 0's sent in a collective");
   run_command->add_option("--trace", run.trace_file,
                           "Write a Chrome trace-event JSON of a run of boards "
                           "(opens in Perfetto): firmware lines, link states, "

@@ -1287,6 +1287,9 @@ def incast_over_tlm_links_decodes_in_tshark(lqemu, work, scenarios):
     expect(shutil.which("tshark") is not None, "tshark is installed by scripts/setup-deps")
     expect(decoded_roce_packets(pcap) == stats["transport"]["packets"],
            "tshark decodes every captured RoCEv2 packet")
+    usage = run(lqemu, "run", "--help").stdout
+    expect("every card's in an incast" in " ".join(usage.split()),
+           "--help says the capture holds every card's packets:\n" + usage)
 
 
 def TRN_8_9_headroom_above_the_limit_is_bad_input(lqemu, work, scenarios):
