@@ -50,7 +50,10 @@ int sc_main(int argc, char* argv[]) {
   run_command->add_flag("--quiet", run.quiet, "No progress line or report");
 
   auto* list_command = app.add_subcommand(
-      "list", "Print the built-in scenarios and every scenario key.");
+      "list",
+      "Print the built-in scenario and its phases, the studies and their "
+      "workloads, and every scenario key (scenario files to start from are "
+      "in the source tree's testbench/scenarios/).");
   bool list_markdown = false;
   list_command->add_flag("--markdown", list_markdown,
                          "Every scenario key as the Markdown reference "

@@ -221,7 +221,9 @@ void PrintScenarioReference(std::FILE* out) {
 }
 
 void PrintList(std::FILE* out) {
-  std::fprintf(out, "Built-in scenarios:\n  default  %s\n",
+  std::fprintf(out,
+               "The built-in scenario (lqemu run without a file):\n"
+               "  default  %s\n",
                "the seed's supernode, a 256-card 4x8x8 3D torus on pcie6 "
                "links, through one phase per seed claim, then a headline "
                "table");
@@ -229,6 +231,9 @@ void PrintList(std::FILE* out) {
   for (const auto& group : SupernodePhaseGroups()) {
     std::fprintf(out, " %s", group.c_str());
   }
+  std::fprintf(out,
+               "\n  A scenario file runs instead with `lqemu run FILE`; the "
+               "source tree's testbench/scenarios/ holds examples.");
   std::fprintf(out,
                "\n\nStudies (run.study) and the workloads each runs "
                "(workload.name):\n");

@@ -1325,6 +1325,9 @@ def list_prints_every_key(lqemu, work, _):
     expect("pcie6" in result.stdout and "ib" in result.stdout, "list lacks profiles")
     for study in ["phases ", "network ", "stack "]:
         expect("\n  " + study in result.stdout, "list lacks the study " + study)
+    expect("The built-in scenario (lqemu run without a file):\n  default " in result.stdout
+           and "testbench/scenarios/ holds examples" in result.stdout,
+           "one built-in scenario, said as one, and where the files are:\n" + result.stdout)
 
 
 def scenario_reference_is_current(lqemu, work, scenarios):
