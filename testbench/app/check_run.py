@@ -3,6 +3,7 @@
 report, the stats JSON, determinism and captures. Usage:
 check_run.py CASE LQEMU WORK_DIR SCENARIO_DIR"""
 import json
+import os
 import pathlib
 import re
 import shutil
@@ -1355,6 +1356,29 @@ def expect_drawn(plot, stats, pictures, names):
         expect(png.exists() and png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n",
                "%s is not a PNG" % name)
         expect(str(png) in drawn.stdout, "%s not listed: %s" % (name, drawn.stdout))
+
+
+def latency_load_draws_a_curve(lqemu, work, scenarios):
+    """scripts/latency-load runs a network study at each load and writes a
+    CSV and a plot, taking paths relative to where it is run from; a
+    scenario that is no network study is refused in one line, exit 2."""
+    script = pathlib.Path(__file__).resolve().parents[2] / "scripts" / "latency-load"
+    env = dict(os.environ, LQ_BUILD_DIR=str(pathlib.Path(lqemu).resolve().parent))
+    here = pathlib.Path(scenarios).resolve()
+    result = subprocess.run(
+        [str(script), "comparability_4x4x4.yaml", os.path.relpath(work / "curve", here),
+         "0.1", "0.2", "--", "--set", "sim.cycles=2000", "--set", "sim.warmup_cycles=500"],
+        cwd=here, env=env, capture_output=True, text=True, timeout=600)
+    expect(result.returncode == 0, "latency-load failed: " + result.stderr)
+    rows = (work / "curve.csv").read_text().splitlines()
+    expect(len(rows) == 3 and rows[0].startswith("offered,accepted,latency_mean_cycles"),
+           "a header and a row per load: %s" % rows)
+    expect((work / "curve.png").stat().st_size > 0, "a plot")
+    result = subprocess.run([str(script), "small_torus.yaml", str(work / "no"), "0.1", "--",
+                             "--set", "traffic.messages_per_node=10"],
+                            cwd=here, env=env, capture_output=True, text=True, timeout=600)
+    expect(result.returncode == 2 and "is not a network study" in result.stderr
+           and "Traceback" not in result.stderr, "a stack scenario: " + result.stderr)
 
 
 def plot_draws_the_stats(lqemu, work, scenarios):
