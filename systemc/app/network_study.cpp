@@ -264,9 +264,11 @@ void PrintStudy(const std::string& scenario, uint64_t seed,
                "  time       %.0f cycles measured after %.0f of warm-up, "
                "%.0f ns simulated with the drain, in %.2f s wall\n",
                r.cycles - r.warmup, r.warmup, r.sim_time_ns, r.wall_time_s);
-  std::fprintf(out, "  offered    %.4f flits/node/cycle (%u-flit packets)\n",
-               r.offered, r.flits_per_packet);
-  std::fprintf(out, "  accepted   %.4f flits/node/cycle\n", r.Accepted());
+  if (r.collective == nullptr) {  // a collective offers no load of its own
+    std::fprintf(out, "  offered    %.4f flits/node/cycle (%u-flit packets)\n",
+                 r.offered, r.flits_per_packet);
+    std::fprintf(out, "  accepted   %.4f flits/node/cycle\n", r.Accepted());
+  }
   std::fprintf(out,
                "  latency    mean %.2f cycles, p50 %.0f, p99 %.0f, max %.0f "
                "(%zu packets sent in the window; creation to delivery)\n",
@@ -744,7 +746,8 @@ int RunNetworkStudy(const ParamSet& params, const RunOptions& options) {
   result.clock_ns = shape.config.router.clock_ns;
   result.flits_per_packet = shape.flits_per_packet;
   result.slot_bytes = shape.config.router.slot_bytes;
-  result.offered = params.Real("traffic.load");
+  // A collective is the only traffic (Shape): no synthetic load.
+  result.offered = shape.collective ? 0 : params.Real("traffic.load");
   const double cycles = static_cast<double>(params.Integer("sim.cycles"));
   result.timed = cycles > 0;
   if (result.timed) {

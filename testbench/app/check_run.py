@@ -1358,6 +1358,21 @@ def expect_drawn(plot, stats, pictures, names):
         expect(str(png) in drawn.stdout, "%s not listed: %s" % (name, drawn.stdout))
 
 
+def network_collective_reports_its_own_figures(lqemu, work, _):
+    """A collective in a network study is the only traffic: its report
+    gives the collective's line, and no offered or accepted load, which
+    would describe synthetic traffic that did not run."""
+    path = work / "alltoall.json"
+    result = run(lqemu, "run", *NETWORK, "--set", "workload.name=alltoall",
+                 "--set", "topology.dims=4x4", "--stats", str(path))
+    expect(result.returncode == 0, "exited %d: %s" % (result.returncode, result.stderr))
+    expect("collective alltoall of 1048576 B per node over 16 nodes" in result.stdout
+           and "  offered " not in result.stdout and "  accepted " not in result.stdout,
+           "the collective's figures only:\n" + result.stdout)
+    network = json.loads(path.read_text())["network"]
+    expect(network["offered_flits_per_node_cycle"] == 0, "no offered load: %s" % network)
+
+
 def latency_load_draws_a_curve(lqemu, work, scenarios):
     """scripts/latency-load runs a network study at each load and writes a
     CSV and a plot, taking paths relative to where it is run from; a
