@@ -10,6 +10,7 @@
 #include <systemc>
 #include <vector>
 
+#include "generated/lq_version.h"
 #include "systemc/app/board_command.h"
 #include "systemc/app/exit_status.h"
 #include "systemc/app/run_command.h"
@@ -22,6 +23,12 @@ int sc_main(int argc, char* argv[]) {
       "lqemu: emulator of a supernode interconnect protocol stack "
       "(PHY, data link, network, RoCEv2 transport, logical layer)."};
   app.require_subcommand(1);
+  // What built this binary, so that a result can be traced to it.
+  app.set_version_flag(
+      "--version", std::string("lqemu ") + LQ_VERSION + " (" + LQ_GIT_DESCRIBE +
+                       ")\nSystemC " + SC_VERSION + ", Verilator " +
+                       LQ_VERILATOR_VERSION +
+                       ", protocol specification version " + LQ_SPEC_VERSION);
 
   lq::app::RunOptions run;
   auto* run_command = app.add_subcommand(

@@ -1373,6 +1373,16 @@ def network_collective_reports_its_own_figures(lqemu, work, _):
     expect(network["offered_flits_per_node_cycle"] == 0, "no offered load: %s" % network)
 
 
+def version_names_what_built_it(lqemu, work, _):
+    """`lqemu --version` names the version and checkout that built the
+    binary, and the SystemC, Verilator and specification versions."""
+    result = run(lqemu, "--version")
+    expect(result.returncode == 0, "exited %d: %s" % (result.returncode, result.stderr))
+    expect(re.fullmatch(r"lqemu \d+\.\d+\.\d+ \([^)]+\)\nSystemC \S+, Verilator \d+\.\d+, "
+                        r"protocol specification version \d+\n", result.stdout),
+           "the version text: %r" % result.stdout)
+
+
 def latency_load_draws_a_curve(lqemu, work, scenarios):
     """scripts/latency-load runs a network study at each load and writes a
     CSV and a plot, taking paths relative to where it is run from; a
