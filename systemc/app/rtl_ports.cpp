@@ -197,10 +197,12 @@ void PlaceRtlPorts(const std::set<NodePort>& ports, const ParamSet& params,
   }
   config.port.controller.ltssm_time_scale = link::kLcRtlLtssmTimeScale;
   const double start_us = params.Real("link.vcd_start_us");
+  const link::LcWaveform triggered =
+      ParseVcdTrigger(params.Text("link.vcd_trigger")).value();
   for (const NodePort& port : ports) {
     link::RtlLinkControllerConfig& rtl = config.rtl_ports[port];
     if (!vcd_path.empty()) {
-      rtl.waveform = ParseVcdTrigger(params.Text("link.vcd_trigger")).value();
+      rtl.waveform = triggered;
       rtl.waveform.vcd_path = RtlPortVcdPath(vcd_path, port);
       rtl.waveform.from_ps = PsOfUs(start_us);
       rtl.waveform.until_ps =

@@ -366,6 +366,18 @@ void Cluster::StopWhenBoardsEnd() {
   }
 }
 
+void Cluster::CutCable(unsigned node, unsigned port, bool cut) {
+  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  for (phy::PhyPort* end :
+       {&nodes_.at(node)->port(port).phy, &FarEnd(node, port)->phy}) {
+    if (cut) {
+      end->ScheduleLaneFailure(end->AllLanes(), now);
+    } else {
+      end->ScheduleLaneRepair(end->AllLanes(), now);
+    }
+  }
+}
+
 void Cluster::FailNode(unsigned index) {
   Node& node = *nodes_.at(index);
   if (node.has_board() ? node.board().failed()
@@ -373,13 +385,9 @@ void Cluster::FailNode(unsigned index) {
     return;
   }
   for (unsigned port = 0; port < node.port_count(); ++port) {
-    LinkPort* far = FarEnd(index, port);
-    if (far == nullptr) {
-      continue;
+    if (FarEnd(index, port) != nullptr) {
+      CutCable(index, port, true);
     }
-    phy::PhyPort& near = node.port(port).phy;
-    near.ScheduleLaneFailure(near.AllLanes(), sc_core::sc_time_stamp());
-    far->phy.ScheduleLaneFailure(far->phy.AllLanes(), sc_core::sc_time_stamp());
   }
   if (net::NetworkInterface* interface = node.interface()) {
     const uint64_t handed_over = interface->injected();

@@ -105,6 +105,10 @@ class Cluster : public sc_core::sc_module {
   // Bench mode: the partner port cabled to node0's port `index`.
   LinkPort& partner(unsigned index) { return *partners_.at(index); }
   unsigned finished_nodes() const { return finished_; }
+  // Every lane of both ends of the cable on node `node`'s port `port`
+  // fails now (`cut`, PHY-5.6), or works again. Precondition: the port has
+  // a FarEnd().
+  void CutCable(unsigned node, unsigned port, bool cut);
   // Node `index` fails now (an injected fault, NET-7.8): its board's CPU
   // stops, every cable it has loses its lanes at both ends (PHY-5.6), and
   // its router, if it has one, drops what it holds and moves nothing more.

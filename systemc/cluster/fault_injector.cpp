@@ -68,43 +68,40 @@ Result<std::string> FaultInjector::Apply(const FaultCommand& command) {
   if (auto problem = Problem(command)) {
     return Fail(*problem);
   }
-  if (command.action == FaultCommand::Action::kNodeFail) {
-    cluster_.FailNode(command.node);
-    return Applied(command);
-  }
-  if (command.action == FaultCommand::Action::kNodeReset) {
-    if (!cluster_.ResetNode(command.node)) {
-      return Fail(command.Describe() + ": node " +
-                  std::to_string(command.node) +
-                  " has failed (or has no board) and stays down");
-    }
-    return Applied(command);
-  }
   const sc_core::sc_time now = sc_core::sc_time_stamp();
-  phy::PhyPort& near = cluster_.node(command.node).port(command.port).phy;
-  phy::PhyPort& far = cluster_.FarEnd(command.node, command.port)->phy;
+  // The port's end and the far end of its cable: port faults only.
+  const auto near = [&]() -> phy::PhyPort& {
+    return cluster_.node(command.node).port(command.port).phy;
+  };
+  const auto far = [&]() -> phy::PhyPort& {
+    return cluster_.FarEnd(command.node, command.port)->phy;
+  };
   switch (command.action) {
     case FaultCommand::Action::kLinkCut:
-      near.ScheduleLaneFailure(near.AllLanes(), now);
-      far.ScheduleLaneFailure(far.AllLanes(), now);
-      break;
     case FaultCommand::Action::kLinkRepair:
-      near.ScheduleLaneRepair(near.AllLanes(), now);
-      far.ScheduleLaneRepair(far.AllLanes(), now);
+      cluster_.CutCable(command.node, command.port,
+                        command.action == FaultCommand::Action::kLinkCut);
       break;
     case FaultCommand::Action::kLaneFail:
-      near.ScheduleLaneFailure(uint32_t{1} << command.lane, now);
+      near().ScheduleLaneFailure(uint32_t{1} << command.lane, now);
       break;
     case FaultCommand::Action::kLaneRepair:
-      near.ScheduleLaneRepair(uint32_t{1} << command.lane, now);
+      near().ScheduleLaneRepair(uint32_t{1} << command.lane, now);
       break;
     case FaultCommand::Action::kBer:
-      near.SetBer(command.ber);
-      far.SetBer(command.ber);
+      near().SetBer(command.ber);
+      far().SetBer(command.ber);
       break;
     case FaultCommand::Action::kNodeFail:
+      cluster_.FailNode(command.node);
+      break;
     case FaultCommand::Action::kNodeReset:
-      break;  // above
+      if (!cluster_.ResetNode(command.node)) {
+        return Fail(command.Describe() + ": node " +
+                    std::to_string(command.node) +
+                    " has failed (or has no board) and stays down");
+      }
+      break;
   }
   return Applied(command);
 }

@@ -297,6 +297,18 @@ void RtlLinkController::DriveIrq() {
   }
 }
 
+RtlLinkController::CsrAccess RtlLinkController::AccessOf(
+    const tlm::tlm_generic_payload& trans) {
+  CsrAccess access;
+  access.write = trans.is_write();
+  access.address = static_cast<uint32_t>(trans.get_address());
+  if (access.write) {
+    access.data = static_cast<uint32_t>(
+        LoadLittleEndian(trans.get_data_ptr(), kRegisterBytes));
+  }
+  return access;
+}
+
 void RtlLinkController::BTransport(tlm::tlm_generic_payload& trans,
                                    sc_time& delay) {
   if (!IsRegisterAccess(trans)) {
@@ -308,13 +320,7 @@ void RtlLinkController::BTransport(tlm::tlm_generic_payload& trans,
   // model's next cycle.
   wait(delay);
   delay = sc_core::SC_ZERO_TIME;
-  CsrAccess access;
-  access.write = trans.is_write();
-  access.address = static_cast<uint32_t>(trans.get_address());
-  uint8_t* data = trans.get_data_ptr();
-  if (access.write) {
-    access.data = static_cast<uint32_t>(LoadLittleEndian(data, kRegisterBytes));
-  }
+  CsrAccess access = AccessOf(trans);
   pending_csr_ = &access;
   csr_request_.notify(sc_core::SC_ZERO_TIME);
   wait(csr_done_);
@@ -324,7 +330,7 @@ void RtlLinkController::BTransport(tlm::tlm_generic_payload& trans,
     return;
   }
   if (!access.write) {
-    StoreLittleEndian(data, kRegisterBytes, access.data);
+    StoreLittleEndian(trans.get_data_ptr(), kRegisterBytes, access.data);
   }
   delay = Offset();
   trans.set_response_status(tlm::TLM_OK_RESPONSE);
@@ -340,13 +346,8 @@ unsigned int RtlLinkController::TransportDebug(
     trans.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
     return 0;
   }
-  const auto address = static_cast<uint32_t>(trans.get_address());
-  uint8_t* data = trans.get_data_ptr();
-  if (trans.is_write()) {
-    CsrAccess access;
-    access.write = true;
-    access.address = address;
-    access.data = static_cast<uint32_t>(LoadLittleEndian(data, kRegisterBytes));
+  CsrAccess access = AccessOf(trans);
+  if (access.write) {
     StepCycle(&access);
     ++csr_accesses_;
     trans.set_response_status(access.error ? tlm::TLM_ADDRESS_ERROR_RESPONSE
@@ -354,13 +355,13 @@ unsigned int RtlLinkController::TransportDebug(
     return access.error ? 0 : kRegisterBytes;
   }
   const std::optional<LcRegisterAnswer> answer =
-      model_->PeekRegister(false, address, 0);
+      model_->PeekRegister(false, access.address, 0);
   if (!answer || answer->error) {
     trans.set_response_status(answer ? tlm::TLM_ADDRESS_ERROR_RESPONSE
                                      : tlm::TLM_COMMAND_ERROR_RESPONSE);
     return 0;
   }
-  StoreLittleEndian(data, kRegisterBytes, answer->rdata);
+  StoreLittleEndian(trans.get_data_ptr(), kRegisterBytes, answer->rdata);
   trans.set_response_status(tlm::TLM_OK_RESPONSE);
   return kRegisterBytes;
 }

@@ -108,6 +108,8 @@ class RtlLinkController : public sc_core::sc_module,
   void Credit(unsigned vc, unsigned count,
               const sc_core::sc_time& delay) override;
   void Control(Bytes message, const sc_core::sc_time& delay) override;
+  // A register access's fields from the transaction (the written word).
+  static CsrAccess AccessOf(const tlm::tlm_generic_payload& trans);
   void BTransport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
   unsigned int TransportDebug(tlm::tlm_generic_payload& trans);
 

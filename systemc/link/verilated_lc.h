@@ -104,7 +104,7 @@ class VerilatedLc final : public LcPinModel {
     top.reg_wdata_i = data;
     top.eval();
     const LcRegisterAnswer answer{static_cast<uint32_t>(top.reg_rdata_o),
-                                  top.reg_error_o || !top.reg_ready_o};
+                                  RegisterError()};
     std::tie(top.reg_req_i, top.reg_we_i, top.reg_addr_i, top.reg_wdata_i) =
         saved;
     top.eval();
@@ -162,7 +162,7 @@ class VerilatedLc final : public LcPinModel {
           rtl::UnpackBytes(top.ctrl_rx_slot_o.data(), kLcSlotBytes);
     }
     out.reg_rdata = top.reg_rdata_o;
-    out.reg_error = top.reg_error_o || !top.reg_ready_o;
+    out.reg_error = RegisterError();
     out.irq = top.irq_o;
 
     if (armed_) {
@@ -205,6 +205,10 @@ class VerilatedLc final : public LcPinModel {
     top_->eval();
     Dump(cycle * clock_ps_ + clock_ps_ / 2);
   }
+
+  // The register port refuses the access on its pins: an error, or not
+  // ready.
+  bool RegisterError() const { return top_->reg_error_o || !top_->reg_ready_o; }
 
   // The waveform's window opens at this cycle if its trigger holds now.
   void OpenOnTrigger(const LcInputs& in) {
