@@ -18,8 +18,10 @@ std::string Canonical(const lq::phy::TimedFault& fault) {
   static constexpr const char* kVerbs[] = {
       "link cut", "link repair", "lane fail", "lane repair",
       "ber",      "node fail",   "node reset"};
-  char time[64];
-  std::snprintf(time, sizeof time, "%.17gns", fault.at_ns);
+  // Fixed notation, as the grammar takes no exponent; every fractional
+  // digit of the double (at most 1074 of them), so it reads back exactly.
+  char time[1200];
+  std::snprintf(time, sizeof time, "%.1074fns", fault.at_ns);
   std::string text = std::string(time) + " " +
                      kVerbs[static_cast<int>(fault.command.action)] + " " +
                      std::to_string(fault.command.node);
