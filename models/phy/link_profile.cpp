@@ -76,6 +76,10 @@ uint64_t FlitTimePs(const LinkProfile& profile, unsigned width) {
   return bits * kPsPerMicrosecond / RawRateMbps(profile, width);
 }
 
+double FullWidthFlitNs(const LinkProfile& profile) {
+  return static_cast<double>(FlitTimePs(profile, profile.max_lanes)) / 1000;
+}
+
 double PayloadGoodputGbps(const LinkProfile& profile, unsigned width) {
   const double payload_bits =
       static_cast<double>(profile.payload_bytes * kBitsPerByte);

@@ -52,6 +52,9 @@ unsigned WidestWidth(const LinkProfile& profile, unsigned usable_lanes);
 uint64_t RawRateMbps(const LinkProfile& profile, unsigned width);
 // Time to serialise one wire flit at `width` lanes.
 uint64_t FlitTimePs(const LinkProfile& profile, unsigned width);
+// The same at full width (max_lanes), in ns: the clock period of a router
+// whose ports carry what the profile's links do.
+double FullWidthFlitNs(const LinkProfile& profile);
 // Payload-slot bits per second at `width` lanes when every flit is full.
 double PayloadGoodputGbps(const LinkProfile& profile, unsigned width);
 // Propagation delay of a cable of `metres`.

@@ -23,6 +23,7 @@
 #include "systemc/app/cluster_tracer.h"
 #include "systemc/app/congestion_params.h"
 #include "systemc/app/exit_status.h"
+#include "systemc/app/fabric_counters.h"
 #include "systemc/app/firmware_image.h"
 #include "systemc/app/process_exit.h"
 #include "systemc/app/rtl_ports.h"
@@ -182,18 +183,7 @@ void WriteStats(const std::string& path, cluster::Cluster& cluster,
   json["boards_finished"] = cluster.finished_nodes();
   json["ports_up"] = cluster.ports_up();
   json["boards"] = BoardsJson(cluster);
-  // The names are unique (hierarchical): appended without the ordered
-  // map's search for each key, which made a cluster's file quadratic.
-  using Entries = nlohmann::ordered_json::object_t::Container;
-  nlohmann::ordered_json stats = nlohmann::ordered_json::object();
-  auto& entries =
-      static_cast<Entries&>(stats.get_ref<nlohmann::ordered_json::object_t&>());
-  for (unsigned n = 0; n < cluster.node_count(); ++n) {
-    for (const Stat& stat : cluster.node(n).Stats()) {
-      entries.emplace_back(stat.name, stat.value);
-    }
-  }
-  json["stats"] = stats;
+  json["stats"] = ComponentStatsJson(cluster);
   std::ofstream(path) << json.dump(2) << '\n';
 }
 

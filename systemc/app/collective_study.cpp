@@ -6,6 +6,7 @@
 #include <systemc>
 
 #include "systemc/app/exit_status.h"
+#include "systemc/app/fabric_counters.h"
 #include "systemc/app/frame_capture.h"
 #include "systemc/app/network_collective.h"
 #include "systemc/app/process_exit.h"
@@ -50,7 +51,8 @@ struct Outcome {
   double wall_s = 0;
   IntegrityCounts integrity;
   transport::FabricFigures transport;
-  std::optional<LinkReading> links;
+  std::optional<LinkTotals> links;  // tlm links
+  FabricCounters counters;
   DeadlockFinding deadlock;
 };
 
@@ -87,7 +89,7 @@ void Print(const std::string& scenario, uint64_t seed,
   std::printf("  bandwidth  %.1f GB/s aggregate payload\n",
               AggregateGBps(s, o));
   if (o.links) {
-    PrintLinkLine(o.links->totals, stdout);
+    PrintLinkLine(*o.links, stdout);
   }
   PrintTransportLine(workload.connections(), o.transport, stdout);
   std::printf("  integrity  %s (corrupted: nodes whose buffer is wrong)\n",
@@ -110,7 +112,7 @@ std::string WriteJson(const std::string& scenario, uint64_t seed,
   json["links"] = plan.stack.topology->CableCount();
   json["bandwidth"] = {{"aggregate_GBps", AggregateGBps(s, o)}};
   if (o.links) {
-    json["link"] = LinkTotalsJson(o.links->totals);
+    json["link"] = LinkTotalsJson(*o.links);
   }
   json["transport"] = TransportJson(workload.posted(), workload.failed(),
                                     workload.connections(), o.transport);
@@ -125,7 +127,8 @@ std::string WriteJson(const std::string& scenario, uint64_t seed,
   json["faults"] = nlohmann::ordered_json::array();
   json["integrity"] = o.integrity.Json();
   json["deadlock"] = DeadlockJson(o.deadlock);
-  json["parameters"] = ParametersJson(params.Values());
+  o.counters.AddTo(json);
+  json["parameters"] = ParametersJson(params);
   return WriteJsonFile(json, path);
 }
 
@@ -180,8 +183,11 @@ int RunStackCollective(const ParamSet& params, const RunOptions& options) {
   o.done_ns = workload.done() ? workload.finished_at().to_seconds() * 1e9 : 0;
   o.transport = transport::SumFigures(assembly.nodes(), kDataPriority);
   if (plan.stack.tlm_links) {
-    o.links = ReadLinks(assembly.cluster(), plan.stack, o.sim_ns);
+    o.links = ReadLinkTotals(assembly.cluster());
   }
+  o.counters = ReadFabricCounters(
+      assembly.cluster(), *plan.stack.topology,
+      {plan.stack.profile, plan.stack.fabric.router.clock_ns, o.sim_ns});
   o.integrity.sent = plan.schedule.messages.size();
   o.integrity.delivered = workload.delivered();
   o.integrity.lost = o.integrity.sent - o.integrity.delivered;

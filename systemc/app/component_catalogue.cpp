@@ -14,18 +14,37 @@
 #include "systemc/transport/transport_engine.h"
 
 namespace lq::app {
+namespace {
+
+// Where a node holds each component whose statistics a stats file gives
+// (cluster::Node's and its LinkPorts' instance names); the remote access
+// probe's workload engine reports in its own section instead.
+struct Placed {
+  const ComponentDecl* decl;
+  const char* path;
+};
+
+std::vector<Placed> PlacedComponents() {
+  return {{&board::Board::Declaration(), "board"},
+          {&board::Rv32Cpu::Declaration(), "board.cpu"},
+          {&phy::PhyPort::Declaration(), "port<p>.phy"},
+          {&link::TlLinkControllerDeclaration(), "port<p>.lc"},
+          {&link::RtlLinkControllerDeclaration(), "port<p>.lc"},
+          {&net::Router::Declaration(), "router"},
+          {&transport::RouterFlowControl::Declaration(), "flow"},
+          {&transport::TransportEngine::Declaration(), "transport"},
+          {&logical::LogicalUnit::Declaration(), "logical"}};
+}
+
+}  // namespace
 
 std::vector<const ComponentDecl*> ComponentCatalogue() {
-  return {&board::Board::Declaration(),
-          &board::Rv32Cpu::Declaration(),
-          &phy::PhyPort::Declaration(),
-          &link::TlLinkControllerDeclaration(),
-          &link::RtlLinkControllerDeclaration(),
-          &net::Router::Declaration(),
-          &transport::RouterFlowControl::Declaration(),
-          &transport::TransportEngine::Declaration(),
-          &logical::LogicalUnit::Declaration(),
-          &logical::WorkloadEngine::Declaration()};
+  std::vector<const ComponentDecl*> catalogue;
+  for (const Placed& placed : PlacedComponents()) {
+    catalogue.push_back(placed.decl);
+  }
+  catalogue.push_back(&logical::WorkloadEngine::Declaration());
+  return catalogue;
 }
 
 void PrintComponents(std::FILE* out) {
@@ -64,6 +83,17 @@ void PrintComponentsMarkdown(std::FILE* out) {
     std::fprintf(out, "\n| statistic | meaning |\n|---|---|\n");
     for (const StatDecl& stat : decl->stats) {
       std::fprintf(out, "| `%s` | %s |\n", stat.name.c_str(),
+                   stat.meaning.c_str());
+    }
+  }
+}
+
+void PrintStatisticsMarkdown(std::FILE* out) {
+  std::fprintf(out, "| statistic | component | meaning |\n|---|---|---|\n");
+  for (const Placed& placed : PlacedComponents()) {
+    for (const StatDecl& stat : placed.decl->stats) {
+      std::fprintf(out, "| `<node>.%s.%s` | %s | %s |\n", placed.path,
+                   stat.name.c_str(), placed.decl->name.c_str(),
                    stat.meaning.c_str());
     }
   }

@@ -15,5 +15,9 @@ std::vector<const ComponentDecl*> ComponentCatalogue();
 // scenario reference's Markdown section.
 void PrintComponents(std::FILE* out);
 void PrintComponentsMarkdown(std::FILE* out);
+// Every statistic a node's components report into a stats file's `stats`
+// object, by its full name ("<node>.port<p>.lc.tx_flits"), as a Markdown
+// table: the stats schema's, generated from the declarations.
+void PrintStatisticsMarkdown(std::FILE* out);
 
 }  // namespace lq::app

@@ -12,6 +12,7 @@
 
 #include "generated/lq_version.h"
 #include "systemc/app/board_command.h"
+#include "systemc/app/component_catalogue.h"
 #include "systemc/app/exit_status.h"
 #include "systemc/app/run_command.h"
 #include "systemc/common/thread_stacks.h"
@@ -65,6 +66,11 @@ int sc_main(int argc, char* argv[]) {
   list_command->add_flag("--markdown", list_markdown,
                          "Every scenario key as the Markdown reference "
                          "(docs/scenario-reference.md)");
+  bool list_stats = false;
+  list_command->add_flag("--stats-markdown", list_stats,
+                         "Every statistic a stats file's `stats` object can "
+                         "hold, by its hierarchical name, as Markdown "
+                         "(docs/stats-schema.md)");
 
   lq::app::BoardOptions board;
   auto* board_command = app.add_subcommand(
@@ -219,6 +225,8 @@ int sc_main(int argc, char* argv[]) {
   if (*list_command) {
     if (list_markdown) {
       lq::app::PrintScenarioReference(stdout);
+    } else if (list_stats) {
+      lq::app::PrintStatisticsMarkdown(stdout);
     } else {
       lq::app::PrintList(stdout);
     }

@@ -14,6 +14,7 @@
 #include "models/network/traffic_pattern.h"
 #include "models/phy/link_profile.h"
 #include "systemc/app/exit_status.h"
+#include "systemc/app/fabric_counters.h"
 #include "systemc/app/network_collective.h"
 #include "systemc/app/network_fault.h"
 #include "systemc/app/progress_meter.h"
@@ -77,7 +78,9 @@ Result<net::RouterConfig> ScenarioRouterConfig(
   static_cast<net::RouterParams&>(router) = ScenarioRouterParams(params);
   router.routing = std::move(routing);
   router.slot_bytes = profile->payload_bytes;
-  router.clock_ns = 1.0 / params.Real("router.clock_ghz");
+  router.clock_ns = params.Text("router.clock_ghz") == "auto"
+                        ? phy::FullWidthFlitNs(*profile)
+                        : 1.0 / params.Real("router.clock_ghz");
   if (auto problem = net::RouterConfigProblem(router)) {
     return Fail(*problem);
   }
@@ -188,6 +191,7 @@ struct StudyResult {
   const net::CollectiveDriver* collective = nullptr;
   DeadlockFinding deadlock;
   double sim_time_ns = 0, wall_time_s = 0;
+  FabricCounters counters;  // none on the cycle kernel
 
   double Accepted() const {
     return static_cast<double>(window_deliveries) * flits_per_packet /
@@ -321,6 +325,7 @@ std::string WriteStudyJson(const std::string& scenario, uint64_t seed,
       {"aggregate_GBps", r.Accepted() * r.nodes *
                              static_cast<double>(r.slot_bytes) / r.clock_ns}};
   json["network"] = {{"kernel", r.cycle_kernel ? "cycle" : "systemc"},
+                     {"router_clock_ghz", 1 / r.clock_ns},
                      {"cycles", r.cycles - r.warmup},
                      {"flit_hops", r.flit_hops},
                      {"in_flight", r.InFlight()},
@@ -346,11 +351,34 @@ std::string WriteStudyJson(const std::string& scenario, uint64_t seed,
                        {"lost", r.dropped},
                        {"duplicated", 0},
                        {"corrupted", 0}};
-  json["parameters"] = ParametersJson(params.Values());
+  r.counters.AddTo(json);
+  json["parameters"] = ParametersJson(params);
   return WriteJsonFile(json, path);
 }
 
-std::string DescribeShape(const StudyShape& shape) {
+// The routers' clock beside the links' flit rate, which it follows unless
+// router.clock_ghz sets another.
+std::string DescribeClock(const net::RouterConfig& r, const ParamSet& params) {
+  const std::string& name = params.Text("link.profile");
+  const double link_ns =
+      phy::FullWidthFlitNs(phy::FindLinkProfile(name).value());
+  char text[200];
+  if (params.Text("router.clock_ghz") == "auto") {
+    std::snprintf(text, sizeof(text),
+                  "routers at %.4g GHz, the %s links' flit rate",
+                  1 / r.clock_ns, name.c_str());
+  } else {
+    std::snprintf(text, sizeof(text),
+                  "routers at %.4g GHz (router.clock_ghz), %.3gx the %s "
+                  "links' flit rate of %.4g GHz: a port carries %.3gx what a "
+                  "link does",
+                  1 / r.clock_ns, link_ns / r.clock_ns, name.c_str(),
+                  1 / link_ns, link_ns / r.clock_ns);
+  }
+  return text;
+}
+
+std::string DescribeShape(const StudyShape& shape, const ParamSet& params) {
   const net::RouterConfig& r = shape.config.router;
   const auto cycles = [&r](const sc_time& latency) {
     return latency.to_seconds() * 1e9 / r.clock_ns;
@@ -365,7 +393,7 @@ std::string DescribeShape(const StudyShape& shape) {
       r.sa_cycles, r.st_cycles,
       r.allocator == net::SwitchAllocator::kIslip ? "iSLIP" : "round-robin",
       cycles(shape.config.link_latency));
-  std::string described = text;
+  std::string described = text + ("; " + DescribeClock(r, params));
   // What departs from the spec's default router (NET-8), as set.
   if (r.vc_reuse == net::VcReuse::kAfterTail) {
     described += "; a VC's next packet after its tail";
@@ -554,13 +582,14 @@ std::vector<ParamSpec> NetworkStudyParamSpecs() {
       IntegerParam("router.vc_buffer_flits", "input buffer per VC (NET-8.1)",
                    "64", "flits", 1, 4096),
       {"router.clock_ghz",
-       "router clock (NET-8.4)",
-       "1",
+       "router clock (NET-8.4); auto: the link profile's flit rate (0.5 GHz "
+       "for pcie6), so that a port carries what a link does",
+       "auto",
        "GHz",
        ParamType::kReal,
        0.01,
        100,
-       {}},
+       {"auto"}},
       IntegerParam("router.rc_cycles", "route computation (NET-8.4)", "1",
                    "cycles", 1, 64),
       IntegerParam("router.va_cycles", "VC allocation (NET-8.4)", "1", "cycles",
@@ -765,13 +794,17 @@ int RunNetworkStudy(const ParamSet& params, const RunOptions& options) {
     RunOnCycleKernel(shape, params, options.progress, result);
   } else {
     RunOnSystemC(shape, options.progress, result, network, collective);
+    result.counters = ReadFabricCounters(
+        network->cluster(), *shape.topology,
+        {phy::FindLinkProfile(params.Text("link.profile")).value(),
+         result.clock_ns, result.sim_time_ns});
   }
 
   const std::string scenario =
       options.scenario_file.empty() ? "default" : options.scenario_file;
   const auto seed = static_cast<uint64_t>(params.Integer("sim.seed"));
   if (!options.quiet) {
-    PrintStudy(scenario, seed, DescribeShape(shape), result, stdout);
+    PrintStudy(scenario, seed, DescribeShape(shape, params), result, stdout);
   }
   if (!options.stats_file.empty()) {
     if (auto error =

@@ -15,6 +15,7 @@
 #include "systemc/app/chrome_trace.h"
 #include "systemc/app/cluster_tracer.h"
 #include "systemc/app/exit_status.h"
+#include "systemc/app/fabric_counters.h"
 #include "systemc/app/firmware_image.h"
 #include "systemc/app/rtl_ports.h"
 #include "systemc/app/run_report.h"
@@ -326,6 +327,14 @@ int RunRemoteAccessStudy(const ParamSet& params, const RunOptions& options) {
   }
   sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO,
                                           sc_core::SC_DO_NOTHING);
+  FabricCounters counters;
+  plan.on_done = [&counters, &plan, &params](cluster::Cluster& cluster) {
+    counters = ReadFabricCounters(
+        cluster, *plan.topology,
+        {phy::FindLinkProfile(params.Text("link.profile")).value(),
+         plan.cluster.network.router.clock_ns,
+         sc_core::sc_time_stamp().to_seconds() * 1e9});
+  };
   const auto start = std::chrono::steady_clock::now();
   const auto measured = cluster::MeasureRemoteAccess(plan);
   const double wall_s =
@@ -381,7 +390,8 @@ int RunRemoteAccessStudy(const ParamSet& params, const RunOptions& options) {
                              {"rtl_ports", RtlPortsJson(report.rtl_ports)}};
     json["faults"] = Json::array();
     json["integrity"] = integrity.Json();
-    json["parameters"] = ParametersJson(params.Values());
+    counters.AddTo(json);
+    json["parameters"] = ParametersJson(params);
     if (auto error = WriteJsonFile(json, options.stats_file); !error.empty()) {
       std::fprintf(stderr, "lqemu run: %s\n", error.c_str());
       status = kExitFailure;

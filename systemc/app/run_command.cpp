@@ -169,6 +169,9 @@ std::string RangeText(const ParamSpec& spec) {
                   spec.type == ParamType::kInteger ? "%.0f..%.0f" : "%g..%g",
                   spec.min, spec.max);
     range = text;
+    for (const auto& word : spec.choices) {
+      range += "|" + word;
+    }
   }
   return range;
 }
@@ -227,9 +230,13 @@ void PrintList(std::FILE* out) {
                "the seed's supernode, a 256-card 4x8x8 3D torus on pcie6 "
                "links, through one phase per seed claim, then a headline "
                "table");
-  std::fprintf(out, "  phases (run.phases):");
+  std::fprintf(out, "  phase groups (run.phases):");
   for (const auto& group : SupernodePhaseGroups()) {
     std::fprintf(out, " %s", group.c_str());
+  }
+  std::fprintf(out, "\n  phases in them (run.phases too):");
+  for (const auto& phase : SupernodePhaseNames()) {
+    std::fprintf(out, " %s", phase.c_str());
   }
   std::fprintf(out,
                "\n  A scenario file runs instead with `lqemu run FILE`; the "

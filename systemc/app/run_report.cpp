@@ -96,23 +96,6 @@ double AggregateGBps(const RunReport& report) {
   return static_cast<double>(report.outcome.payload_bytes) / report.sim_time_ns;
 }
 
-namespace {
-
-nlohmann::ordered_json DirectionsJson(
-    const std::vector<LinkDirectionLoad>& directions) {
-  nlohmann::ordered_json json = nlohmann::ordered_json::array();
-  for (const auto& d : directions) {
-    json.push_back({{"node", d.node},
-                    {"port", d.port},
-                    {"to", d.to},
-                    {"coordinates", d.coordinates},
-                    {"utilisation", d.utilisation}});
-  }
-  return json;
-}
-
-}  // namespace
-
 void PrintReport(const RunReport& report, std::FILE* out) {
   const auto latency = Summarise(report.outcome.latencies_ns);
   const auto& o = report.outcome;
@@ -143,7 +126,7 @@ void PrintReport(const RunReport& report, std::FILE* out) {
                AggregateGBps(report));
   if (report.tlm_links) {
     std::fprintf(out, "; busiest link direction %.1f%% busy",
-                 100.0 * report.max_link_utilisation);
+                 100.0 * MaxUtilisation(report.counters.directions));
   }
   std::fprintf(out, "\n");
   if (report.tlm_links) {
@@ -247,12 +230,13 @@ std::string WriteStatsJson(const RunReport& report, const std::string& path) {
   json["links"] = report.links;
   json["latency_ns"] = LatencyJson(o.latencies_ns);
   json["hops"] = {{"mean", report.mean_hops}, {"minimal", report.minimal_hops}};
-  json["bandwidth"] = {{"aggregate_GBps", AggregateGBps(report)},
-                       {"max_link_utilisation", report.max_link_utilisation}};
+  json["bandwidth"] = {
+      {"aggregate_GBps", AggregateGBps(report)},
+      {"max_link_utilisation", MaxUtilisation(report.counters.directions)}};
   if (report.tlm_links) {
     json["link"] = LinkTotalsJson(report.link);
-    json["link"]["directions"] = DirectionsJson(report.directions);
   }
+  report.counters.AddTo(json);
   json["transport"] =
       TransportJson(o.posted, o.failed, report.connections, report.transport);
   json["faults"] = nlohmann::ordered_json::array();
@@ -267,15 +251,23 @@ std::string WriteStatsJson(const RunReport& report, const std::string& path) {
                        {"reordered", o.reordered},
                        {"corrupted", o.corrupted}};
   json["deadlock"] = DeadlockJson(report.deadlock);
-  json["parameters"] = ParametersJson(report.values);
+  json["parameters"] = report.parameters;
   return WriteJsonFile(json, path);
 }
 
-nlohmann::ordered_json ParametersJson(
-    const std::vector<std::pair<std::string, std::string>>& values) {
+nlohmann::ordered_json ParametersJson(const ParamSet& params) {
   nlohmann::ordered_json json = nlohmann::ordered_json::object();
-  for (const auto& [key, value] : values) {
-    json[key] = value;
+  for (const ParamSpec& spec : params.specs()) {
+    const std::string& value = params.Text(spec.key);
+    const bool word = std::find(spec.choices.begin(), spec.choices.end(),
+                                value) != spec.choices.end();
+    if (spec.type == ParamType::kInteger && !word) {
+      json[spec.key] = params.Integer(spec.key);
+    } else if (spec.type == ParamType::kReal && !word) {
+      json[spec.key] = params.Real(spec.key);
+    } else {
+      json[spec.key] = value;
+    }
   }
   return json;
 }

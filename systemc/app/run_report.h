@@ -10,7 +10,9 @@
 #include <utility>
 #include <vector>
 
+#include "systemc/app/fabric_counters.h"
 #include "systemc/app/network_fault.h"
+#include "systemc/common/param.h"
 #include "systemc/transport/engine_fabric.h"
 #include "systemc/transport/traffic_workload.h"
 
@@ -22,16 +24,6 @@ struct LinkTotals {
   uint64_t fec_corrected = 0;  // PHYs: symbols the FEC corrected
   uint64_t crc_errors = 0;     // controllers: flits received bad
   uint64_t replays = 0;        // controllers: replays started
-};
-
-// One direction of a link: where it leaves from, where it goes, and the
-// fraction of the traffic's lifetime its PHY spent serialising flits.
-struct LinkDirectionLoad {
-  uint32_t node = 0;
-  uint32_t port = 0;
-  uint32_t to = 0;
-  std::vector<uint32_t> coordinates;  // node's, where the topology has them
-  double utilisation = 0;
 };
 
 // What the deadlock watchdog found (NET-4.7): nothing, or when it declared
@@ -46,8 +38,8 @@ struct DeadlockFinding {
 struct RunReport {
   std::string scenario;  // File name, or "default".
   uint64_t seed = 0;
-  std::vector<std::pair<std::string, std::string>> values;  // Every key.
-  double sim_time_ns = 0;  // When the last message was delivered.
+  nlohmann::ordered_json parameters;  // ParametersJson: every key.
+  double sim_time_ns = 0;             // When the last message was delivered.
   double wall_time_s = 0;
   int nodes = 0;     // cards (endpoints)
   int switches = 0;  // routers without a card
@@ -65,9 +57,8 @@ struct RunReport {
   // The injected fault, at `router_clock_ns` cycles.
   std::optional<FaultOutcome> fault;
   double router_clock_ns = 1;
-  LinkTotals link;                            // tlm links only
-  std::vector<LinkDirectionLoad> directions;  // tlm links only
-  double max_link_utilisation = 0;            // busiest direction's
+  LinkTotals link;  // tlm links only
+  FabricCounters counters;
   DeadlockFinding deadlock;
 
   // Messages neither landed nor failed with a failed node.
@@ -125,9 +116,9 @@ nlohmann::ordered_json TransportJson(uint64_t ops, uint64_t failed,
                                      uint64_t connections,
                                      const transport::FabricFigures& figures);
 
-// The `parameters` object of a stats file: every key with its value.
-nlohmann::ordered_json ParametersJson(
-    const std::vector<std::pair<std::string, std::string>>& values);
+// The `parameters` object of a stats file: every key with its value, a
+// number for a numeric key (but for a word it takes instead, e.g. auto).
+nlohmann::ordered_json ParametersJson(const ParamSet& params);
 
 // Writes `json` to `path`, indented; returns an error message on failure.
 std::string WriteJsonFile(const nlohmann::ordered_json& json,

@@ -96,8 +96,7 @@ Result<LosslessRouter> ScenarioLosslessRouter(
     return plan.error();
   }
   LosslessRouter lossless{*router, *plan};
-  lossless.router.clock_ns =
-      static_cast<double>(phy::FlitTimePs(profile, profile.max_lanes)) / 1000;
+  lossless.router.clock_ns = phy::FullWidthFlitNs(profile);
   lossless.plan.flow.message_delay =
       sc_core::sc_time(lossless.router.clock_ns, sc_core::SC_NS);
   lossless.router.vc_buffer_flits =

@@ -219,41 +219,26 @@ bool CardMemories::Bind(const std::vector<NodeParts>& nodes,
   return true;
 }
 
-LinkReading ReadLinks(cluster::Cluster& cluster, const StackPlan& plan,
-                      double lifetime_ns) {
-  LinkReading reading;
-  const topo::Topology& topology = *plan.topology;
-  const uint64_t flit_ps =
-      phy::FlitTimePs(plan.profile, plan.profile.max_lanes);
-  const double lifetime_ps = lifetime_ns * 1000.0;
+LinkTotals ReadLinkTotals(cluster::Cluster& cluster) {
+  LinkTotals totals;
   for (unsigned n = 0; n < cluster.node_count(); ++n) {
     cluster::Node& node = cluster.node(n);
     for (unsigned p = 0; p < node.port_count(); ++p) {
+      if (node.ideal_port(p)) {
+        continue;
+      }
       cluster::LinkPort& port = node.port(p);
       const phy::PhyPortStats& phy = port.phy.stats();
       // A controller whose RTL keeps its counters private counts none.
       const link::LinkCounters counters =
           port.controller().Counters().value_or(link::LinkCounters{});
-      reading.totals.flits += phy.tx_flits;
-      reading.totals.fec_corrected += phy.rx_fec_symbols;
-      reading.totals.crc_errors += counters.crc_errors;
-      reading.totals.replays += counters.replays;
-      const auto far = topology.Neighbour(n, p);
-      if (!far) {
-        continue;
-      }
-      LinkDirectionLoad load{n, p, far->node, topology.Coordinates(n), 0};
-      if (lifetime_ps > 0) {
-        load.utilisation =
-            static_cast<double>(counters.tx_payload_flits * flit_ps) /
-            lifetime_ps;
-      }
-      reading.max_utilisation =
-          std::max(reading.max_utilisation, load.utilisation);
-      reading.directions.push_back(std::move(load));
+      totals.flits += phy.tx_flits;
+      totals.fec_corrected += phy.rx_fec_symbols;
+      totals.crc_errors += counters.crc_errors;
+      totals.replays += counters.replays;
     }
   }
-  return reading;
+  return totals;
 }
 
 void PauseLog::Attach(const std::vector<NodeParts>& nodes) {

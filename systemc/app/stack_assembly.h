@@ -140,18 +140,9 @@ class CardMemories {
   std::vector<std::unique_ptr<board::Memory>> memories_;
 };
 
-// The link layer's counters summed over every port of a cluster, and each
-// direction's busy fraction over `lifetime_ns` (the run to its end: the
-// last ACKs are payload too): the time its PAYLOAD flits took. A link with
-// nothing to carry sends NOPs while its partner needs ACKs or credits (decision
-// 0006), as a real link sends its idle stream: those are not load.
-struct LinkReading {
-  LinkTotals totals;
-  std::vector<LinkDirectionLoad> directions;
-  double max_utilisation = 0;
-};
-LinkReading ReadLinks(cluster::Cluster& cluster, const StackPlan& plan,
-                      double lifetime_ns);
+// The link layer's counters summed over every port of a cluster (each
+// direction's own are FabricCounters').
+LinkTotals ReadLinkTotals(cluster::Cluster& cluster);
 
 // Every pause of the data priority at every router output, from the
 // routers' flow control as the run goes: [start, end) in ns.

@@ -14,17 +14,6 @@ using stats::Find;
 using stats::Json;
 using stats::Number;
 
-std::string Format(const char* format, ...)
-    __attribute__((format(printf, 1, 2)));
-std::string Format(const char* format, ...) {
-  char text[256];
-  va_list args;
-  va_start(args, format);
-  std::vsnprintf(text, sizeof(text), format, args);
-  va_end(args);
-  return text;
-}
-
 // The row of a claim whose phase group `group` (child phases `names`)
 // failed, was skipped or was left out by run.phases.
 HeadlineRow NotRun(const std::string& claim, const std::string& group,
@@ -39,16 +28,9 @@ HeadlineRow NotRun(const std::string& claim, const std::string& group,
           group, std::nullopt};
 }
 
-// A scenario key's value in a phase's stats, as a number; NAN if absent.
+// A numeric scenario key's value in a phase's stats; NAN if absent.
 double Parameter(const Json& stats, const char* key) {
-  const Json* value = Find(stats, {"parameters", key});
-  if (value == nullptr || !value->is_string()) {
-    return NAN;
-  }
-  const std::string text = value->get<std::string>();
-  char* end = nullptr;
-  const double number = std::strtod(text.c_str(), &end);
-  return end != text.c_str() && *end == '\0' ? number : NAN;
+  return Number(stats, {"parameters", key});
 }
 
 // A row with its figure; without one if any of `figures` is not finite.
@@ -264,5 +246,14 @@ Json HeadlineJson(const std::vector<HeadlineRow>& rows) {
 }
 
 // Sums the number at `path` over the phases' stats.
+
+std::string Format(const char* format, ...) {
+  char text[256];
+  va_list args;
+  va_start(args, format);
+  std::vsnprintf(text, sizeof(text), format, args);
+  va_end(args);
+  return text;
+}
 
 }  // namespace lq::app

@@ -49,6 +49,10 @@ inline double Count(const Json& json, std::initializer_list<const char*> path) {
 
 }  // namespace stats
 
+// printf into a string, of up to 255 characters: a report's phrases.
+std::string Format(const char* format, ...)
+    __attribute__((format(printf, 1, 2)));
+
 // The finished phases by name; a failed phase has no stats, a skipped one
 // a reason.
 class Phases {

@@ -13,6 +13,7 @@
 #include "models/phy/link_profile.h"
 #include "systemc/app/exit_status.h"
 #include "systemc/app/firmware_image.h"
+#include "systemc/app/phase_report.h"
 #include "systemc/app/phase_runner.h"
 #include "systemc/app/run_report.h"
 #include "systemc/app/study.h"
@@ -35,17 +36,11 @@ struct Phase {
 };
 
 // Router settings of the network studies: classic 1-cycle stages, 2 VC
-// classes of 8 flits, the routers at the links' flit rate so that a port
-// carries what a link of the scenario's profile does.
-std::vector<std::string> NetworkStudySets(const ParamSet& params) {
-  const phy::LinkProfile profile =
-      phy::FindLinkProfile(params.Text("link.profile")).value();
-  char clock[32];
-  std::snprintf(clock, sizeof(clock), "router.clock_ghz=%.6g",
-                1000.0 / static_cast<double>(
-                             phy::FlitTimePs(profile, profile.max_lanes)));
-  return {"run.study=network", "link.latency_cycles=1",    "net.vc_classes=2",
-          "net.vc_sets=1",     "router.vc_buffer_flits=8", clock};
+// classes of 8 flits; the routers run at the links' flit rate, as
+// router.clock_ghz's default does.
+std::vector<std::string> NetworkStudySets() {
+  return {"run.study=network", "link.latency_cycles=1", "net.vc_classes=2",
+          "net.vc_sets=1", "router.vc_buffer_flits=8"};
 }
 
 std::vector<std::string> Join(std::vector<std::string> a,
@@ -54,8 +49,17 @@ std::vector<std::string> Join(std::vector<std::string> a,
   return a;
 }
 
-std::vector<Phase> AllPhases(const ParamSet& params) {
-  const auto study = NetworkStudySets(params);
+// "a, b, c".
+std::string JoinNames(const std::vector<std::string>& names) {
+  std::string out;
+  for (const auto& name : names) {
+    out += (out.empty() ? "" : ", ") + name;
+  }
+  return out;
+}
+
+std::vector<Phase> AllPhases() {
+  const auto study = NetworkStudySets();
   // The collectives as RDMA WRITEs through the transport over tlm links.
   // The AllReduces run on 64 cards: on the 256, the ring's 510 dependent
   // steps keep 1 536 links sending flits for 40 us of simulated time,
@@ -118,16 +122,28 @@ std::vector<Phase> AllPhases(const ParamSet& params) {
   };
 }
 
-// The groups run.phases names, or why it names something else.
-Result<std::vector<std::string>> SelectedGroups(const ParamSet& params) {
+// The group of the phase `name`.
+std::string GroupOf(const std::string& name) {
+  for (const Phase& phase : AllPhases()) {
+    if (phase.name == name) {
+      return phase.group;
+    }
+  }
+  return "";
+}
+
+// What run.phases names: groups of phases and single phases (by the names
+// the stats use), or why it names something else.
+Result<std::vector<std::string>> Selection(const ParamSet& params) {
   const std::string text = params.Text("run.phases");
-  const std::vector<std::string> groups = SupernodePhaseGroups();
   if (text == "all") {
-    return groups;
+    return SupernodePhaseGroups();
   }
   if (text.empty()) {
     return Fail("run.phases is empty (name phases, or all)");
   }
+  const std::vector<std::string> groups = SupernodePhaseGroups();
+  const std::vector<std::string> names = SupernodePhaseNames();
   std::vector<std::string> selected;
   std::istringstream in(text);
   for (std::string name; std::getline(in, name, ',');) {
@@ -136,46 +152,71 @@ Result<std::vector<std::string>> SelectedGroups(const ParamSet& params) {
           "run.phases: none is gone: --set run.study=stack runs the "
           "scenario's keys as one experiment (decision 0033)");
     }
-    if (std::find(groups.begin(), groups.end(), name) == groups.end()) {
-      std::string known;
-      for (const auto& group : groups) {
-        known += (known.empty() ? "" : ", ") + group;
-      }
-      return Fail("run.phases: no phase '" + name + "' (phases: " + known +
-                  "; or all)");
+    if (std::find(groups.begin(), groups.end(), name) == groups.end() &&
+        std::find(names.begin(), names.end(), name) == names.end()) {
+      return Fail("run.phases: no phase '" + name +
+                  "' (groups: " + JoinNames(groups) +
+                  "; phases: " + JoinNames(names) + "; or all)");
     }
     selected.push_back(name);
   }
   return selected;
 }
 
-// Selected phases the run must leave out, with why: a build without the
-// firmware has no image for the probe.
+bool Selects(const std::vector<std::string>& selection, const Phase& phase) {
+  return std::any_of(selection.begin(), selection.end(),
+                     [&phase](const std::string& name) {
+                       return name == phase.group || name == phase.name;
+                     });
+}
+
+// The selected phases, each with why the run must leave it out if it
+// must: a build without the firmware has no image for the probe.
+Result<std::vector<std::pair<Phase, std::string>>> ChosenPhases(
+    const ParamSet& params) {
+  const auto selection = Selection(params);
+  if (!selection) {
+    return selection.error();
+  }
+  std::vector<std::pair<Phase, std::string>> chosen;
+  for (Phase& phase : AllPhases()) {
+    if (!Selects(*selection, phase)) {
+      continue;
+    }
+    std::string skipped;
+    if (phase.name == "remote_access" &&
+        params.Text("board.firmware").empty()) {
+      if (const auto image = BringUpImage(); !image) {
+        skipped = image.error().reason;
+      }
+    }
+    chosen.emplace_back(std::move(phase), skipped);
+  }
+  return chosen;
+}
+
+// Selected phases the run must leave out, with why.
 std::map<std::string, std::string> SkippedPhases(const ParamSet& params) {
   std::map<std::string, std::string> skipped;
-  const auto groups = SelectedGroups(params);
-  const bool probe = groups && std::find(groups->begin(), groups->end(),
-                                         "probe") != groups->end();
-  if (probe && params.Text("board.firmware").empty()) {
-    if (const auto image = BringUpImage(); !image) {
-      skipped["remote_access"] = image.error().reason;
+  if (const auto chosen = ChosenPhases(params)) {
+    for (const auto& [phase, why] : *chosen) {
+      if (!why.empty()) {
+        skipped[phase.name] = why;
+      }
     }
   }
   return skipped;
 }
 
-// The phases of the groups run.phases selects, but the skipped ones.
+// The selected phases, but the skipped ones.
 Result<std::vector<Phase>> SelectedPhases(const ParamSet& params) {
-  const auto groups = SelectedGroups(params);
-  if (!groups) {
-    return groups.error();
+  auto chosen = ChosenPhases(params);
+  if (!chosen) {
+    return chosen.error();
   }
-  const auto skipped = SkippedPhases(params);
   std::vector<Phase> phases;
-  for (Phase& phase : AllPhases(params)) {
-    if (std::find(groups->begin(), groups->end(), phase.group) !=
-            groups->end() &&
-        skipped.count(phase.name) == 0) {
+  for (auto& [phase, why] : *chosen) {
+    if (why.empty()) {
       phases.push_back(std::move(phase));
     }
   }
@@ -198,11 +239,16 @@ ParamSet PhaseParams(const ParamSet& params, const Phase& phase) {
   return child;
 }
 
+// The run's scenario: its file, or the embedded default.
+std::string ScenarioName(const RunOptions& options) {
+  return options.scenario_file.empty() ? "default" : options.scenario_file;
+}
+
 // A phase's options: named after the phase, quiet, and with the outputs
 // only it writes.
 RunOptions PhaseOptions(const RunOptions& options, const std::string& phase) {
   RunOptions child = options;
-  child.scenario_file = "default/" + phase;
+  child.scenario_file = ScenarioName(options) + "/" + phase;
   child.quiet = true;
   child.progress = false;
   child.pcap_file = phase == "uniform" ? options.pcap_file : "";
@@ -220,16 +266,13 @@ IntegrityCounts SumIntegrity(const std::vector<PhaseResult>& results) {
     if (!result.stats) {
       continue;
     }
-    const Json& stats = *result.stats;
-    const auto count = [&stats](const char* key) {
-      return static_cast<uint64_t>(Count(stats, {"integrity", key}));
-    };
-    sum.sent += count("sent");
-    sum.delivered += count("delivered");
-    sum.endpoint_failed += count("endpoint_failed");
-    sum.lost += count("lost");
-    sum.duplicated += count("duplicated");
-    sum.corrupted += count("corrupted");
+    const IntegrityCounts phase = IntegrityOf(*result.stats);
+    sum.sent += phase.sent;
+    sum.delivered += phase.delivered;
+    sum.endpoint_failed += phase.endpoint_failed;
+    sum.lost += phase.lost;
+    sum.duplicated += phase.duplicated;
+    sum.corrupted += phase.corrupted;
   }
   return sum;
 }
@@ -239,52 +282,33 @@ IntegrityCounts SumIntegrity(const std::vector<PhaseResult>& results) {
 // Each phase's name with the layers it composed, in the phases' order.
 using PhaseLayers = std::vector<std::pair<std::string, std::string>>;
 
-// "a, b: layers" per distinct description, in order of first use.
-std::vector<std::string> LayerLines(const PhaseLayers& layers) {
-  std::vector<std::pair<std::string, std::string>> groups;  // layers, names
-  for (const auto& [phase, described] : layers) {
-    auto group = std::find_if(groups.begin(), groups.end(),
-                              [&described = described](const auto& g) {
-                                return g.first == described;
-                              });
-    if (group == groups.end()) {
-      groups.emplace_back(described, phase);
-    } else {
-      group->second += ", " + phase;
-    }
-  }
-  std::vector<std::string> lines;
-  for (const auto& [described, phases] : groups) {
-    lines.push_back(phases + ": " + described);
-  }
-  return lines;
-}
-
-void PrintHeadline(const std::vector<HeadlineRow>& rows,
-                   const IntegrityCounts& integrity, const ParamSet& params,
-                   const PhaseLayers& layers, double wall_s, size_t phase_count,
-                   std::FILE* out) {
+// The headline table, each phase's section, and the integrity summed over
+// the phases.
+void PrintReport(const std::string& scenario,
+                 const std::vector<HeadlineRow>& rows,
+                 const std::vector<PhaseSection>& sections,
+                 const IntegrityCounts& integrity, const ParamSet& params,
+                 double wall_s, std::FILE* out) {
   std::fprintf(out,
-               "lqemu run: default (seed %lld): the seed's supernode, %s "
+               "lqemu run: %s (seed %lld): %s, %s "
                "of %s links, %zu phases in %.1f s wall\n",
+               scenario.c_str(),
                static_cast<long long>(params.Integer("sim.seed")),
+               scenario == "default" ? "the seed's supernode"
+                                     : "the seed's claims on its supernode",
                params.Text("topology.name") == "torus"
                    ? (params.Text("topology.dims") + " torus").c_str()
                    : params.Text("topology.name").c_str(),
-               params.Text("link.profile").c_str(), phase_count, wall_s);
+               params.Text("link.profile").c_str(), sections.size(), wall_s);
   std::fprintf(out, "\n  %-48s %-13s %s\n", "seed claim", "verdict",
                "measured by this run [phase]");
   for (const auto& row : rows) {
     std::fprintf(out, "  %-48s %-13s %s [%s]\n", row.claim.c_str(),
                  Verdict(row), row.measured.c_str(), row.phase.c_str());
   }
-  const std::vector<std::string> lines = LayerLines(layers);
-  for (size_t i = 0; i < lines.size(); ++i) {
-    std::fprintf(out, "%s%s\n", i == 0 ? "\n  layers     " : "             ",
-                 lines[i].c_str());
-  }
-  std::fprintf(out, "\n  integrity  %s: %s\n", integrity.Line().c_str(),
-               integrity.Ok() ? "OK" : "FAILED");
+  PrintPhaseSections(sections, out);
+  std::fprintf(out, "\n  integrity  over the phases: %s: %s\n",
+               integrity.Line().c_str(), integrity.Ok() ? "OK" : "FAILED");
 }
 
 double SumOver(const std::vector<PhaseResult>& results,
@@ -298,23 +322,46 @@ double SumOver(const std::vector<PhaseResult>& results,
   return sum;
 }
 
-Json StatsJson(const std::vector<PhaseResult>& results, const Phases& phases,
+Json StatsJson(const std::string& scenario,
+               const std::vector<PhaseResult>& results, const Phases& phases,
                const std::vector<HeadlineRow>& rows,
                const IntegrityCounts& integrity, const ParamSet& params,
                const PhaseLayers& layers, double wall_s) {
+  // The figures of one run of traffic: the uniform phase's, else the first
+  // phase's that ran and measured latencies.
   static const Json kNone = Json::object();
-  const Json* uniform = phases.Stats("uniform");
-  const Json& main = uniform != nullptr ? *uniform : kNone;
+  const Json* summarised = phases.Stats("uniform");
+  std::string summary_phase = summarised != nullptr ? "uniform" : "";
+  for (const auto& result : results) {
+    if (summarised == nullptr && result.stats &&
+        result.stats->contains("latency_ns")) {
+      summarised = &*result.stats;
+      summary_phase = result.name;
+    }
+  }
+  const Json& main = summarised != nullptr ? *summarised : kNone;
   const auto copy = [&main](const char* key) {
     return main.contains(key) ? main[key] : Json::object();
   };
+  const auto most = [&results](const char* key) {
+    int most = 0;
+    for (const auto& result : results) {
+      if (result.stats) {
+        most = std::max(most, result.stats->value(key, 0));
+      }
+    }
+    return most;
+  };
   Json json;
-  json["scenario"] = "default";
+  json["scenario"] = scenario;
   json["seed"] = params.Integer("sim.seed");
   json["sim_time_ns"] = SumOver(results, {"sim_time_ns"});
   json["wall_time_s"] = wall_s;
-  json["nodes"] = main.value("nodes", 0);
-  json["links"] = main.value("links", 0);
+  json["nodes"] =
+      summarised != nullptr ? main.value("nodes", 0) : most("nodes");
+  json["links"] =
+      summarised != nullptr ? main.value("links", 0) : most("links");
+  json["summary_phase"] = summary_phase;
   json["latency_ns"] = copy("latency_ns");
   json["hops"] = copy("hops");
   json["bandwidth"] = copy("bandwidth");
@@ -349,21 +396,18 @@ Json StatsJson(const std::vector<PhaseResult>& results, const Phases& phases,
         {"wall_time_s", result.wall_s},
         {"stats", result.stats ? *result.stats : Json(nullptr)}};
   }
-  json["parameters"] = ParametersJson(params.Values());
+  json["parameters"] = ParametersJson(params);
   return json;
 }
 
 }  // namespace
 
 std::vector<ParamSpec> SupernodeParamSpecs() {
-  std::string groups;
-  for (const auto& group : SupernodePhaseGroups()) {
-    groups += (groups.empty() ? "" : ",") + group;
-  }
   return {{"run.phases",
            "run.study phases: the experiments to run, each in a process of "
-           "its own (all, or a list from " +
-               groups + ")",
+           "its own: all, or a comma-separated list of groups (" +
+               JoinNames(SupernodePhaseGroups()) + ") and phases (" +
+               JoinNames(SupernodePhaseNames()) + ")",
            "all",
            "",
            ParamType::kText,
@@ -375,6 +419,14 @@ std::vector<ParamSpec> SupernodeParamSpecs() {
 std::vector<std::string> SupernodePhaseGroups() {
   return {"probe",     "link",   "uniform",  "alltoall",
           "allreduce", "incast", "failover", "hops"};
+}
+
+std::vector<std::string> SupernodePhaseNames() {
+  std::vector<std::string> names;
+  for (const Phase& phase : AllPhases()) {
+    names.push_back(phase.name);
+  }
+  return names;
 }
 
 std::vector<std::pair<std::string, ParamSet>> PhaseScenarios(
@@ -400,17 +452,18 @@ KeyUsage SupernodeKeys(const ParamSet& params) {
 
 std::optional<std::string> CheckSupernodeRun(const ParamSet& params,
                                              const RunOptions& options) {
-  const auto groups = SelectedGroups(params);
-  if (!groups) {
-    return groups.error().reason;
+  const auto chosen = ChosenPhases(params);
+  if (!chosen) {
+    return chosen.error().reason;
   }
-  const auto selected = [&groups](const std::string& group) {
-    return std::find(groups->begin(), groups->end(), group) != groups->end();
+  const auto selected = [&chosen](const std::string& name) {
+    return std::any_of(chosen->begin(), chosen->end(),
+                       [&name](const auto& c) { return c.first.name == name; });
   };
   // The outputs one phase writes need that phase.
-  if (!options.trace_file.empty() && !selected("probe")) {
-    return "--trace: the default run traces its probe phase, which "
-           "run.phases leaves out";
+  if (!options.trace_file.empty() && !selected("remote_access")) {
+    return "--trace: the default run traces its probe phase "
+           "(remote_access), which run.phases leaves out";
   }
   if (!options.pcap_file.empty() && !selected("uniform")) {
     return "--pcap: the default run captures its uniform phase, which "
@@ -468,13 +521,20 @@ int RunSupernode(const ParamSet& params, const RunOptions& options) {
   const auto rows = Headline(phases, params);
   const IntegrityCounts integrity = SumIntegrity(results);
   if (!options.quiet) {
-    PrintHeadline(rows, integrity, params, layers, wall_s, jobs.size(), stdout);
+    std::vector<PhaseSection> sections;
+    for (size_t i = 0; i < results.size(); ++i) {
+      sections.push_back(
+          {&results[i], GroupOf(results[i].name), layers[i].second});
+    }
+    PrintReport(ScenarioName(options), rows, sections, integrity, params,
+                wall_s, stdout);
   }
   int status = kExitOk;
   if (!options.stats_file.empty()) {
-    if (auto error = WriteJsonFile(
-            StatsJson(results, phases, rows, integrity, params, layers, wall_s),
-            options.stats_file);
+    if (auto error =
+            WriteJsonFile(StatsJson(ScenarioName(options), results, phases,
+                                    rows, integrity, params, layers, wall_s),
+                          options.stats_file);
         !error.empty()) {
       std::fprintf(stderr, "lqemu run: %s\n", error.c_str());
       status = kExitFailure;

@@ -37,6 +37,9 @@ std::optional<std::string> CheckSupernodeRun(const ParamSet& params,
 
 // Every phase group's name, in the order the run takes them.
 std::vector<std::string> SupernodePhaseGroups();
+// Every phase's own name, as the stats name it (incast_lqcc), in order;
+// run.phases takes these as well as the groups.
+std::vector<std::string> SupernodePhaseNames();
 
 // Runs the phases `params` (run.phases) selects, checked by
 // CheckSupernodeRun; returns the exit status: 1 if a phase failed or lost

@@ -12,6 +12,7 @@
 #include "models/roce/packet.h"
 #include "models/topology/analytics.h"
 #include "systemc/app/exit_status.h"
+#include "systemc/app/fabric_counters.h"
 #include "systemc/app/frame_capture.h"
 #include "systemc/app/network_fault.h"
 #include "systemc/app/process_exit.h"
@@ -191,7 +192,7 @@ int RunTrafficStudy(const ParamSet& params, const RunOptions& options) {
   report.scenario =
       options.scenario_file.empty() ? "default" : options.scenario_file;
   report.seed = static_cast<uint64_t>(params.Integer("sim.seed"));
-  report.values = params.Values();
+  report.parameters = ParametersJson(params);
   report.wall_time_s = wall_s;
   report.nodes = static_cast<int>(plan.topology->EndpointCount());
   report.switches = static_cast<int>(plan.topology->NodeCount() -
@@ -220,12 +221,12 @@ int RunTrafficStudy(const ParamSet& params, const RunOptions& options) {
     report.minimal_hops = minimal->mean_excluding_self;
   }
   if (plan.tlm_links) {
-    LinkReading links = ReadLinks(assembly.cluster(), plan,
-                                  sc_core::sc_time_stamp().to_seconds() * 1e9);
-    report.link = links.totals;
-    report.directions = std::move(links.directions);
-    report.max_link_utilisation = links.max_utilisation;
+    report.link = ReadLinkTotals(assembly.cluster());
   }
+  report.counters =
+      ReadFabricCounters(assembly.cluster(), *plan.topology,
+                         {plan.profile, plan.fabric.router.clock_ns,
+                          sc_core::sc_time_stamp().to_seconds() * 1e9});
 
   report.deadlock = assembly.Deadlock();
   if (failover) {

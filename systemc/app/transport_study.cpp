@@ -7,6 +7,7 @@
 #include <systemc>
 
 #include "systemc/app/exit_status.h"
+#include "systemc/app/fabric_counters.h"
 #include "systemc/app/frame_capture.h"
 #include "systemc/app/process_exit.h"
 #include "systemc/app/progress_meter.h"
@@ -149,7 +150,8 @@ std::string WriteJson(const std::string& scenario, uint64_t seed,
                       const transport::IncastWorkload& workload,
                       const transport::FabricFigures& f, const PauseLog& pauses,
                       const IntegrityCounts& integrity,
-                      const DeadlockFinding& deadlock, double sim_ns,
+                      const DeadlockFinding& deadlock,
+                      const FabricCounters& counters, double sim_ns,
                       double wall_s, const std::string& path) {
   const LatencySummary incast = Summarise(workload.times().incast);
   const LatencySummary victims = Summarise(workload.times().background);
@@ -183,7 +185,8 @@ std::string WriteJson(const std::string& scenario, uint64_t seed,
   json["faults"] = nlohmann::ordered_json::array();
   json["integrity"] = integrity.Json();
   json["deadlock"] = DeadlockJson(deadlock);
-  json["parameters"] = ParametersJson(params.Values());
+  counters.AddTo(json);
+  json["parameters"] = ParametersJson(params);
   return WriteJsonFile(json, path);
 }
 
@@ -306,6 +309,9 @@ int RunTransportStudy(const ParamSet& params, const RunOptions& options) {
       options.scenario_file.empty() ? "default" : options.scenario_file;
   const auto seed = static_cast<uint64_t>(params.Integer("sim.seed"));
   const DeadlockFinding deadlock = assembly.Deadlock();
+  const FabricCounters counters = ReadFabricCounters(
+      assembly.cluster(), *plan.stack.topology,
+      {plan.stack.profile, plan.stack.fabric.router.clock_ns, sim_ns});
   if (!options.quiet) {
     Print(scenario, seed, plan, workload, figures, integrity, deadlock,
           sim_ns / 1e3, wall_s);
@@ -318,9 +324,9 @@ int RunTransportStudy(const ParamSet& params, const RunOptions& options) {
     status = kExitFailure;
   }
   if (!options.stats_file.empty()) {
-    if (auto error =
-            WriteJson(scenario, seed, params, plan, workload, figures, pauses,
-                      integrity, deadlock, sim_ns, wall_s, options.stats_file);
+    if (auto error = WriteJson(scenario, seed, params, plan, workload, figures,
+                               pauses, integrity, deadlock, counters, sim_ns,
+                               wall_s, options.stats_file);
         !error.empty()) {
       std::fprintf(stderr, "lqemu run: %s\n", error.c_str());
       status = kExitFailure;

@@ -43,6 +43,8 @@ class Network : public sc_core::sc_module {
     return static_cast<unsigned>(topology_->CableCount());
   }
   const topo::Topology& topology() const { return *topology_; }
+  // The routers' nodes (for their statistics).
+  Cluster& cluster() { return cluster_; }
   // Routers: the endpoints' and then any switches'.
   unsigned routers() const { return cluster_.node_count(); }
   net::Router& router(unsigned node) { return *cluster_.node(node).router(); }

@@ -191,6 +191,7 @@ StatList Node::Stats() const {
   for (const auto& port : ports_) {
     if (port) {
       Append(stats, port->controller().Stats());
+      Append(stats, port->phy.Stats());
     }
   }
   if (router_) {

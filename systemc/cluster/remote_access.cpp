@@ -198,6 +198,9 @@ Result<RemoteAccessReport> MeasureRemoteAccess(
     report.rtl_ports.push_back({where.first, where.second,
                                 controller.ltssm_state(), controller.Stats()});
   }
+  if (config.on_done) {
+    config.on_done(cluster);
+  }
   return report;
 }
 

@@ -9,6 +9,7 @@
 // (LOG-6).
 #pragma once
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -38,6 +39,9 @@ struct RemoteAccessConfig {
   sc_core::sc_time serving_timeout = sc_core::sc_time(50, sc_core::SC_MS);
   // Longest wait for one access; one that takes longer has no figure.
   sc_core::sc_time access_timeout = sc_core::sc_time(1, sc_core::SC_MS);
+  // Called with the cluster once the accesses are done, before it goes:
+  // for what its components counted.
+  std::function<void(Cluster& cluster)> on_done;
 };
 
 // One access under the probe.

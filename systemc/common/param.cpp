@@ -46,6 +46,12 @@ size_t EditDistance(const std::string& a, const std::string& b) {
   return row[b.size()];
 }
 
+// Whether `value` is one of the words a numeric `spec` takes for a number.
+bool IsWordOf(const ParamSpec& spec, const std::string& value) {
+  return std::find(spec.choices.begin(), spec.choices.end(), value) !=
+         spec.choices.end();
+}
+
 std::string Join(const std::vector<std::string>& words) {
   std::string out;
   for (const auto& word : words) {
@@ -93,10 +99,17 @@ std::optional<std::string> ParamSet::Set(const std::string& key,
     case ParamType::kInteger:
     case ParamType::kReal: {
       const bool integer = spec->type == ParamType::kInteger;
+      if (IsWordOf(*spec, value)) {
+        break;
+      }
       const auto number = ParseNumber(value, integer);
       if (!number) {
+        std::string words;
+        for (const auto& word : spec->choices) {
+          words += " or '" + word + "'";
+        }
         return "'" + key + "' wants " + (integer ? "an integer" : "a number") +
-               ", not '" + value + "'";
+               words + ", not '" + value + "'";
       }
       if (*number < spec->min || *number > spec->max) {
         char range[96];
@@ -122,12 +135,14 @@ std::optional<std::string> ParamSet::Set(const std::string& key,
 }
 
 int64_t ParamSet::Integer(const std::string& key) const {
-  assert(Find(key) && Find(key)->type == ParamType::kInteger);
+  assert(Find(key) && Find(key)->type == ParamType::kInteger &&
+         !IsWordOf(*Find(key), values_.at(key)));
   return std::strtoll(values_.at(key).c_str(), nullptr, 0);
 }
 
 double ParamSet::Real(const std::string& key) const {
-  assert(Find(key) && Find(key)->type == ParamType::kReal);
+  assert(Find(key) && Find(key)->type == ParamType::kReal &&
+         !IsWordOf(*Find(key), values_.at(key)));
   return std::strtod(values_.at(key).c_str(), nullptr);
 }
 

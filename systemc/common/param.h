@@ -23,7 +23,9 @@ struct ParamSpec {
   ParamType type = ParamType::kText;
   double min = 0;  // Inclusive range for kInteger and kReal.
   double max = 0;
-  std::vector<std::string> choices;  // Allowed values for kChoice.
+  // Allowed values for kChoice; for kInteger and kReal, words accepted in
+  // place of a number (e.g. "auto"), which readers test with Text first.
+  std::vector<std::string> choices;
 };
 
 // Declarations of the usual kinds.
@@ -59,7 +61,8 @@ class ParamSet {
                                  const std::string& value);
 
   // Typed reads of a declared key. Precondition: the key is declared with a
-  // matching type (a programming error otherwise, caught by an assert).
+  // matching type and, for a number, holds one rather than one of its words
+  // (a programming error otherwise, caught by an assert).
   int64_t Integer(const std::string& key) const;
   double Real(const std::string& key) const;
   const std::string& Text(const std::string& key) const;

@@ -137,8 +137,10 @@ def every_pattern_runs_on_either_link_fidelity(lqemu, work, scenarios):
             expect(stats["transport"]["packets"] >= 3 * integrity["sent"],
                    "%s over %s links: 5000-byte messages are two packets at "
                    "the 4096-byte PMTU, and an ACK: %s" % (pattern, fidelity, stats["transport"]))
-            expect(("link" in stats) == (fidelity == "tlm"),
-                   "link counters exist where links have controllers")
+            expect(("flits" in stats["link"]) == (fidelity == "tlm")
+                   and len(stats["link"]["directions"]) == 2 * stats["links"],
+                   "link totals exist where links have controllers, "
+                   "directions on either: %s" % list(stats["link"]))
     # A congested pattern: ACKs still cross the links after the last
     # message lands, and a link is never more than fully busy.
     path = work / "transpose.json"
@@ -360,8 +362,10 @@ def collectives_run_through_the_transport(lqemu, work, _):
                    == stats["transport"]["ops"] == integrity["delivered"]
                    and integrity["corrupted"] == 0,
                    "%s over %s links: %s" % (name, fidelity, integrity))
-            expect(("link" in stats) == (fidelity == "tlm"),
-                   "link counters exist where links have controllers")
+            expect(("flits" in stats["link"]) == (fidelity == "tlm")
+                   and len(stats["link"]["directions"]) == 2 * stats["links"],
+                   "link totals exist where links have controllers, "
+                   "directions on either: %s" % list(stats["link"]))
 
 
 def NET_1_stack_runs_on_a_fat_tree(lqemu, work, _):
@@ -628,13 +632,16 @@ def failures_are_rerouted(lqemu, work, scenarios):
         expect("reroute    fabric manager" in result.stdout, "no reroute line:\n" + result.stdout)
         stats = json.loads(path.read_text())
         fault = stats["faults"][0]
-        expect(fault["kind"] == kind and fault["at_ns"] == 5000.0, "fault %s" % fault)
+        # Cycles of the routers' clock, the pcie6 flit rate (NET-8.4).
+        cycle_ns = 1 / stats["network"]["router_clock_ghz"]
+        expect(fault["kind"] == kind and abs(fault["at_ns"] - 5000 * cycle_ns) < 1e-6,
+               "fault %s" % fault)
         update = fault["update"]
         expect(update["failure"] == "", "update %s" % update)
         expect(update["failed_nodes"] == (1 if kind == "node" else 0), "update %s" % update)
         expect(update["drained"] or kind == "node",
                "a cut link's drain balances (a dead node's lost packets may not)")
-        expect(update["report_ns"] == 5100.0,
+        expect(abs(update["report_ns"] - (fault["at_ns"] + 100)) < 1e-6,
                "the first LINK_EVENT arrives one oob latency after the fault")
         measured = [f["failover_ns"] for f in fault["flows"] if f["failover_ns"] is not None]
         expect(measured, "no affected flow measured")
@@ -683,7 +690,8 @@ def NET_7_11_restored_link_is_taken_back(lqemu, work, scenarios):
     stats = json.loads(path.read_text())
     fault = stats["faults"][0]
     restore = fault["restore"]
-    expect(restore["at_ns"] == 12000.0, "restore %s" % restore)
+    cycle_ns = 1 / stats["network"]["router_clock_ghz"]
+    expect(abs(restore["at_ns"] - 12000 * cycle_ns) < 1e-6, "restore %s" % restore)
     update = restore["update"]
     expect(update is not None and update["failure"] == "", "restore update %s" % update)
     # Holdoff (1 us) and computation (2 us) after the up report (0.1 us).
@@ -786,9 +794,16 @@ def default_headline_table(lqemu, work, _):
     hops_row = next(row for row in headline if row["claim"].startswith("~50 %"))
     expect("network-only" in hops_row["measured"],
            "the hop-count row says it is a network study: %s" % hops_row)
-    expect("  layers     " in result.stdout and
-           "uniform" in result.stdout.split("  layers     ")[1],
-           "the report lists the layers of each phase:\n" + result.stdout)
+    # After the table, each phase's own section: what it composed, its
+    # figures with their units, its own integrity.
+    sections = result.stdout.split("\n  phases\n")[1]
+    for name, phase in stats["phases"].items():
+        expect(re.search(r"^  %s( \(\w+\))?, [\d.]+ s wall: %s\n" % (name, re.escape(phase["layers"])),
+                         sections, re.M), "a section for %s:\n%s" % (name, sections))
+    expect(sections.count("    integrity sent ") == 13, "each section's integrity")
+    expect("    latency mean " in sections and " GB/s delivered" in sections
+           and "    transport " in sections and "    links " in sections
+           and ", recovered in " in sections, "the sections' figures:\n" + sections)
     integrity = stats["integrity"]
     expect(integrity["lost"] == 0 and integrity["corrupted"] == 0
            and integrity["duplicated"] == 0 and integrity["sent"] > 0,
@@ -1371,6 +1386,124 @@ def network_collective_reports_its_own_figures(lqemu, work, _):
            "the collective's figures only:\n" + result.stdout)
     network = json.loads(path.read_text())["network"]
     expect(network["offered_flits_per_node_cycle"] == 0, "no offered load: %s" % network)
+
+
+def NET_8_4_router_clock_follows_the_link_profile(lqemu, work, _):
+    """A network study's routers run at the link profile's flit rate, so a
+    port carries what a link does, unless router.clock_ghz sets another,
+    which the report says with the ratio; numeric parameters are numbers
+    in the stats."""
+    path = work / "clock.json"
+    result = run(lqemu, "run", *NETWORK, "--set", "topology.dims=4x4", *SHORT_STUDY,
+                 "--stats", str(path))
+    expect(result.returncode == 0, "exited %d: %s" % (result.returncode, result.stderr))
+    expect("routers at 0.5 GHz, the pcie6 links' flit rate" in result.stdout,
+           "the clock follows pcie6:\n" + result.stdout)
+    stats = json.loads(path.read_text())
+    expect(stats["network"]["router_clock_ghz"] == 0.5, "stats: %s" % stats["network"])
+    parameters = stats["parameters"]
+    expect(parameters["router.clock_ghz"] == "auto" and parameters["sim.cycles"] == 2000
+           and parameters["link.ber"] == 1e-6 and parameters["topology.dims"] == "4x4",
+           "typed parameters: %s" % {k: parameters[k] for k in
+                                     ("router.clock_ghz", "sim.cycles", "link.ber")})
+    faster = run(lqemu, "run", *NETWORK, "--set", "topology.dims=4x4", *SHORT_STUDY,
+                 "--set", "router.clock_ghz=1")
+    expect(faster.returncode == 0, "exited %d: %s" % (faster.returncode, faster.stderr))
+    expect("routers at 1 GHz (router.clock_ghz), 2x the pcie6 links' flit rate of "
+           "0.5 GHz: a port carries 2x what a link does" in faster.stdout,
+           "an overridden clock is said:\n" + faster.stdout)
+    bad = run(lqemu, "run", *NETWORK, "--set", "router.clock_ghz=fast")
+    expect(bad.returncode == 2 and "wants a number or 'auto', not 'fast'" in bad.stderr,
+           "exited %d: %s" % (bad.returncode, bad.stderr))
+
+
+def phases_run_by_their_stats_names(lqemu, work, _):
+    """run.phases takes a phase's own name (as the stats name it) as well as
+    a group; the top level of the stats summarises the phases that ran."""
+    path = work / "lqcc.json"
+    result = run(lqemu, "run", "--set", "run.phases=incast_lqcc", "--stats", str(path))
+    expect(result.returncode == 0, "exited %d: %s" % (result.returncode, result.stderr))
+    stats = json.loads(path.read_text())
+    expect(sorted(stats["phases"]) == ["incast_lqcc"],
+           "one phase ran: %s" % sorted(stats["phases"]))
+    expect(stats["nodes"] == 256 and stats["links"] == 768,
+           "the top level's fabric is the phase's: %s" % {k: stats[k] for k in ("nodes", "links")})
+    expect(stats["summary_phase"] == "incast_lqcc" and stats["latency_ns"],
+           "the summarised phase: %r" % stats["summary_phase"])
+    expect(type(stats["parameters"]["sim.seed"]) is int, "typed parameters")
+    expect("\n  incast_lqcc (incast), " in result.stdout
+           and "\n    transport " in result.stdout and "PFC messages" in result.stdout,
+           "the phase's own section:\n" + result.stdout)
+    wrong = run(lqemu, "run", "--set", "run.phases=incast_tcp")
+    expect(wrong.returncode == 2 and "no phase 'incast_tcp'" in wrong.stderr
+           and "incast_lqcc" in wrong.stderr, "the phases are named: " + wrong.stderr)
+
+
+# Every run kind, as (name, lqemu arguments): small enough for a test.
+RUN_KINDS = [
+    ("network study", [*NETWORK, "--set", "topology.dims=4x4", *SHORT_STUDY]),
+    ("traffic", [*ONE, "--set", "topology.dims=2x2x2", "--set", "link.fidelity=tlm",
+                 "--set", "traffic.messages_per_node=20"]),
+    ("transport study", [*ONE, "--set", "workload.name=incast", "--set", "topology.dims=2x2x2",
+                         "--set", "link.fidelity=tlm", "--set", "transport.senders=3",
+                         "--set", "transport.flow_kib=64"]),
+    ("collective", [*ONE, "--set", "workload.name=alltoall", "--set", "topology.dims=2x2x2",
+                    "--set", "link.fidelity=tlm", "--set", "collective.bytes=8192"]),
+    ("failover", [*ONE, "--set", "topology.dims=2x2x2", "--set", "link.fidelity=tlm",
+                  "--set", "traffic.messages_per_node=10", "--set", "traffic.load=0.001",
+                  "--set", "fault.kind=link", "--set", "fault.node=0", "--set", "fault.port=0",
+                  "--set", "fault.at_cycles=2000", *QUICK_FM]),
+    ("remote access", [*ONE, "--set", "workload.name=remote_access",
+                       "--set", "topology.dims=2x2x2"]),
+    ("default phases", ["--set", "run.phases=link"]),
+]
+
+
+def expect_fabric_counters(stats, what, directions=True):
+    """Per-router and per-link counters under their hierarchical names,
+    and (for lqemu run) each link direction's load."""
+    counters = stats["stats"]
+    expect(counters and all(type(v) is int for v in counters.values()),
+           "%s: integer counters: %s" % (what, list(counters)[:5]))
+    for name in ["node0.router.injected", "node0.router.drops_link_down",
+                 "node0.router.port0.flits_out"]:
+        expect(name in counters, "%s: no %s among %s" % (what, name, list(counters)[:8]))
+    if not directions:
+        return
+    links = stats["link"]["directions"]
+    expect(len(links) == 2 * stats["links"], "%s: a direction per link direction: %d for %d links"
+           % (what, len(links), stats["links"]))
+    for d in links:
+        expect(set(d) == {"node", "port", "to", "coordinates", "flits", "bytes", "utilisation",
+                          "replays", "crc_errors", "paused_ns"}
+               and 0 <= d["utilisation"] <= 1, "%s: direction %s" % (what, d))
+    expect(sum(d["flits"] for d in links) > 0, "%s: no link carried a flit" % what)
+
+
+def counters_in_every_run_kind(lqemu, work, _):
+    """Every kind of run writes every node's component statistics under
+    their hierarchical names and each link direction's load; a board
+    cluster its nodes' statistics."""
+    for what, args in RUN_KINDS:
+        path = work / (what.replace(" ", "_") + ".json")
+        result = run(lqemu, "run", *args, "--quiet", "--stats", str(path))
+        expect(result.returncode == 0, "%s exited %d: %s" % (what, result.returncode, result.stderr))
+        stats = json.loads(path.read_text())
+        if what == "default phases":
+            stats = stats["phases"]["link"]["stats"]
+        expect_fabric_counters(stats, what)
+        if "tlm" in " ".join(args):
+            tlm = stats["stats"]
+            expect(tlm["node0.port0.lc.tx_flits"] > 0 and "node0.port0.phy.tx_busy_ps" in tlm,
+                   "%s: the link controllers' and PHYs' counters" % what)
+    scenario = work / "ring.yaml"
+    scenario.write_text("topology:\n  name: torus\n  dims: 2x2\n")
+    firmware = pathlib.Path(lqemu).parent / "firmware" / "link_bringup.elf"
+    path = work / "board.json"
+    result = run(lqemu, "board", "--firmware", str(firmware), "--scenario", str(scenario),
+                 "--stats", str(path))
+    expect(result.returncode == 0, "board exited %d: %s" % (result.returncode, result.stderr))
+    expect_fabric_counters(json.loads(path.read_text()), "board cluster", directions=False)
 
 
 def version_names_what_built_it(lqemu, work, _):

@@ -19,6 +19,14 @@ ParamSet MakeSet() {
        0,
        {"fast", "slow"}},
       {"a.name", "what", "x", "", ParamType::kText, 0, 0, {}},
+      {"a.clock",
+       "how often",
+       "auto",
+       "GHz",
+       ParamType::kReal,
+       0.1,
+       10,
+       {"auto"}},
   });
 }
 
@@ -72,9 +80,23 @@ TEST(ParamSet, RejectsBadValuesAndKeepsTheOldOne) {
   EXPECT_EQ(set.Text("a.mode"), "fast");
 }
 
+TEST(ParamSet, ANumberTakesItsWordsInstead) {
+  ParamSet set = MakeSet();
+  EXPECT_EQ(set.Text("a.clock"), "auto");
+  EXPECT_FALSE(set.Set("a.clock", "2"));
+  EXPECT_DOUBLE_EQ(set.Real("a.clock"), 2);
+  EXPECT_FALSE(set.Set("a.clock", "auto"));
+  EXPECT_EQ(set.Text("a.clock"), "auto");
+  const auto refused = set.Set("a.clock", "fast");
+  ASSERT_TRUE(refused);
+  EXPECT_EQ(*refused, "'a.clock' wants a number or 'auto', not 'fast'");
+  EXPECT_TRUE(set.Set("a.clock", "20")) << "the range still holds";
+  EXPECT_TRUE(set.Set("a.count", "auto")) << "a word of another key";
+}
+
 TEST(ParamSet, ValuesFollowDeclarationOrder) {
   const auto values = MakeSet().Values();
-  ASSERT_EQ(values.size(), 4u);
+  ASSERT_EQ(values.size(), 5u);
   EXPECT_EQ(values[0].first, "a.count");
   EXPECT_EQ(values[3].first, "a.name");
 }

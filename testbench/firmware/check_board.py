@@ -177,7 +177,7 @@ def case_stats_file_has_the_cpu_counters(lqemu, fw, work):
     expect_exit(result, 0, "compute_short")
     stats = json.loads(path.read_text())
     expect(stats["firmware_status"] == 0, stats)
-    expect(stats["stats"]["cluster.node0.board.cpu.instructions"] > 4_000_000,
+    expect(stats["stats"]["node0.board.cpu.instructions"] > 4_000_000,
            "compute_short runs millions of instructions: %s" % stats["stats"])
 
 
@@ -301,7 +301,7 @@ def case_traffic_moves_the_link_counters(lqemu, fw, work):
     expect(sent > 50000 and delivered > 0.99 * sent and no_route == 0,
            "routed and delivered: " + counts.group(0))
     port = {k.split(".")[-1]: v for k, v in stats["stats"].items()
-            if k.startswith("cluster.node0.port0.lc.")}
+            if k.startswith("node0.port0.lc.")}
     expect(port["tx_payload_flits"] > 1000, "payload flits on node 0 port 0: %s" % port)
     expect(port["crc_errors"] > 0 and port["replays"] > 0,
            "the BER raised at 1 ms hits real flits: %s" % port)
@@ -446,7 +446,7 @@ def case_cluster_moves_data_by_rdma(lqemu, fw, work):
         expect(role in log, "node%d: %r missing:\n%s" % (node, role, log))
     stats = json.loads(stats_file.read_text())["stats"]
     for node in range(16):
-        prefix = "cluster.node%d.transport." % node
+        prefix = "node%d.transport." % node
         posted = stats[prefix + "work_posted"]
         expect(posted > 0 and stats[prefix + "work_completed"] == posted,
                "node%d: %d posted, %d completed" %
@@ -457,7 +457,7 @@ def case_cluster_moves_data_by_rdma(lqemu, fw, work):
     # Every router does PFC over its links' CONTROL flits (TRN-8.3); this
     # light traffic never crosses XOFF, and nothing arrives malformed.
     for node in range(16):
-        prefix = "cluster.node%d." % node
+        prefix = "node%d." % node
         expect(stats[prefix + "flow.bad_pfc_frames"] == 0 and
                stats[prefix + "router.control_ignored"] == 0,
                "node%d: PFC messages rejected or ignored" % node)
@@ -467,8 +467,8 @@ def case_cluster_moves_data_by_rdma(lqemu, fw, work):
                    "node%d port%d: malformed control messages" % (node, port))
     # Between completions the MCUs sleep; the engines' completion
     # interrupts (PLIC source 17) wake them.
-    claims = sum(stats["cluster.node%d.board.plic.claims" % n] for n in range(16))
-    sleeps = sum(stats["cluster.node%d.board.cpu.wfi_sleeps" % n] for n in range(16))
+    claims = sum(stats["node%d.board.plic.claims" % n] for n in range(16))
+    sleeps = sum(stats["node%d.board.cpu.wfi_sleeps" % n] for n in range(16))
     expect(claims > 0 and sleeps > 0,
            "no completion interrupt woke an MCU (%d claims, %d sleeps)" %
            (claims, sleeps))
