@@ -26,6 +26,11 @@ std::pair<int, int> ChromeTrace::Ids(const std::string& process,
 void ChromeTrace::Span(const std::string& process, const std::string& track,
                        const std::string& name, double start_ns, double end_ns,
                        nlohmann::ordered_json args) {
+  if (end_ns < window_start_ns_ || start_ns >= window_end_ns_) {
+    return;
+  }
+  start_ns = std::max(start_ns, window_start_ns_);
+  end_ns = std::min(end_ns, window_end_ns_);
   const auto [pid, tid] = Ids(process, track);
   events_.push_back({{"name", name},
                      {"cat", track},
@@ -40,6 +45,9 @@ void ChromeTrace::Span(const std::string& process, const std::string& track,
 void ChromeTrace::Instant(const std::string& process, const std::string& track,
                           const std::string& name, double at_ns,
                           nlohmann::ordered_json args) {
+  if (at_ns < window_start_ns_ || at_ns >= window_end_ns_) {
+    return;
+  }
   const auto [pid, tid] = Ids(process, track);
   events_.push_back({{"name", name},
                      {"cat", track},

@@ -3,6 +3,7 @@
 // each with spans (complete events) and instants. Times are in ns.
 #pragma once
 
+#include <limits>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -12,6 +13,14 @@ namespace lq::app {
 
 class ChromeTrace {
  public:
+  // Keeps only what happens in [start_ns, end_ns): a span that crosses an
+  // edge is cut there, an instant outside is left out (so that a large
+  // run's trace stays affordable).
+  void SetWindow(double start_ns, double end_ns) {
+    window_start_ns_ = start_ns;
+    window_end_ns_ = end_ns;
+  }
+  double window_start_ns() const { return window_start_ns_; }
   // Something that took from `start_ns` to `end_ns` on track `track` of
   // process `process`, e.g. ("node3", "port 2", "L0").
   void Span(const std::string& process, const std::string& track,
@@ -31,6 +40,8 @@ class ChromeTrace {
   // Process and track IDs, allocated in order of first use.
   std::pair<int, int> Ids(const std::string& process, const std::string& track);
 
+  double window_start_ns_ = 0;
+  double window_end_ns_ = std::numeric_limits<double>::infinity();
   std::map<std::string, int> processes_;
   std::map<std::pair<int, std::string>, int> tracks_;
   nlohmann::ordered_json events_ = nlohmann::ordered_json::array();

@@ -30,13 +30,17 @@ void ClusterTracer::Attach(cluster::ClusterConfig& config) {
   config.on_link_state = [this, then = std::move(config.on_link_state)](
                              const std::string& node, unsigned port,
                              link::LtssmState state, uint64_t at_ps) {
-    const double at_ns = static_cast<double>(at_ps) / 1000;
-    Close(node, port, at_ns);
-    open_[{node, port}] = {state, at_ns};
+    LinkState(node, port, state, static_cast<double>(at_ps) / 1000);
     if (then) {
       then(node, port, state, at_ps);
     }
   };
+}
+
+void ClusterTracer::LinkState(const std::string& node, unsigned port,
+                              link::LtssmState state, double at_ns) {
+  Close(node, port, at_ns);
+  open_[{node, port}] = {state, at_ns};
 }
 
 void ClusterTracer::Fault(const std::string& description) {

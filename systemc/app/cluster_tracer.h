@@ -22,6 +22,10 @@ class ClusterTracer {
   // Taps `config`'s console, CPU log and link state callbacks, still
   // calling those already set.
   void Attach(cluster::ClusterConfig& config);
+  // Port `port` of the node named `node` entered `state` at `at_ns`: for
+  // clusters whose link state callbacks another owner taps.
+  void LinkState(const std::string& node, unsigned port, link::LtssmState state,
+                 double at_ns);
   // A fault applied now, as FaultInjector describes it.
   void Fault(const std::string& description);
   // Closes the open LTSSM spans at `end_ns`.

@@ -12,6 +12,7 @@
 #include "systemc/app/process_exit.h"
 #include "systemc/app/progress_meter.h"
 #include "systemc/app/run_report.h"
+#include "systemc/app/run_tracer.h"
 #include "systemc/app/stack_assembly.h"
 #include "systemc/transport/collective_workload.h"
 
@@ -150,8 +151,14 @@ std::optional<std::string> CheckStackCollective(const ParamSet& params,
 
 int RunStackCollective(const ParamSet& params, const RunOptions& options) {
   CollectivePlan plan = Plan(params).value();  // checked when loaded
-  StackAssembly assembly(plan.stack, params, {}, options.vcd_file);
+  const auto tracer = OptionalTracer(params, options.trace_file);
+  StackAssembly assembly(plan.stack, params, LinkStatesFor(tracer.get()),
+                         options.vcd_file);
   const std::vector<NodeParts> cards = assembly.cards();
+  PauseLog pauses;
+  if (tracer) {
+    pauses.Attach(assembly.nodes());
+  }
   CardMemories memories;
   transport::CollectiveWorkloadConfig config;
   config.pmtu = plan.stack.pmtu;
@@ -202,6 +209,21 @@ int RunStackCollective(const ParamSet& params, const RunOptions& options) {
     Print(scenario, seed, plan, workload, o);
   }
   int status = o.integrity.Ok() ? kExitOk : kExitFailure;
+  if (tracer) {
+    pauses.Finish(o.sim_ns);
+    tracer->Pauses(pauses.Json());
+    std::vector<MessageSpan> writes;
+    for (const net::CollectiveMessage& m : plan.schedule.messages) {
+      if (const auto span = workload.span_ps(m.id)) {
+        writes.push_back({m.src, m.dst, static_cast<double>(span->first) / 1000,
+                          static_cast<double>(span->second) / 1000});
+      }
+    }
+    tracer->Messages("WRITE", std::move(writes));
+    if (!tracer->Finish(options.trace_file, options.quiet)) {
+      status = kExitFailure;
+    }
+  }
   if (!options.stats_file.empty()) {
     if (auto error = WriteJson(scenario, seed, params, plan, workload, o,
                                options.stats_file);

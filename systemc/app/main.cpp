@@ -47,10 +47,13 @@ int sc_main(int argc, char* argv[]) {
       "--pcap", run.pcap_file,
       "Write RoCEv2 packets to FILE (pcap): every card's in an incast, node "
       "0's sent and received with traffic, node 0's sent in a collective");
-  run_command->add_option("--trace", run.trace_file,
-                          "Write a Chrome trace-event JSON of a run of boards "
-                          "(opens in Perfetto): firmware lines, link states, "
-                          "accesses");
+  run_command->add_option(
+      "--trace", run.trace_file,
+      "Write a Chrome trace-event JSON of the run (opens in Perfetto): per "
+      "node the messages or packets it sent (at most trace.max_spans, "
+      "sampled), link states, PFC pauses; the fabric manager's steps; a "
+      "board's firmware lines and accesses (window: trace.start_us, "
+      "trace.length_us)");
   run_command->add_option("--vcd", run.vcd_file,
                           "Write a VCD waveform of each RTL link controller "
                           "(link.rtl_ports) to FILE with .nodeN.portP before "

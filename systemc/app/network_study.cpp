@@ -19,6 +19,7 @@
 #include "systemc/app/network_fault.h"
 #include "systemc/app/progress_meter.h"
 #include "systemc/app/run_report.h"
+#include "systemc/app/run_tracer.h"
 #include "systemc/app/scenario_schema.h"
 #include "systemc/cluster/network.h"
 
@@ -354,6 +355,26 @@ std::string WriteStudyJson(const std::string& scenario, uint64_t seed,
   r.counters.AddTo(json);
   json["parameters"] = ParametersJson(params);
   return WriteJsonFile(json, path);
+}
+
+// The study's trace: every packet delivered, from its creation, on its
+// source's track, and the fabric manager's steps.
+bool TraceStudy(const ParamSet& params, cluster::Network& network,
+                const StudyResult& result, const RunOptions& options) {
+  RunTracer tracer(params);
+  std::vector<MessageSpan> packets;
+  for (unsigned n = 0; n < network.nodes(); ++n) {
+    const net::TrafficSource& source = network.source(n);
+    for (size_t i = 0; i < source.latencies_ns().size(); ++i) {
+      packets.push_back({source.sources()[i], n, source.sent_ns()[i],
+                         source.sent_ns()[i] + source.latencies_ns()[i]});
+    }
+  }
+  tracer.Messages("packet", std::move(packets));
+  if (result.fault) {
+    tracer.FabricManager(*result.fault);
+  }
+  return tracer.Finish(options.trace_file, options.quiet);
 }
 
 // The routers' clock beside the links' flit rate, which it follows unless
@@ -744,9 +765,9 @@ std::optional<std::string> CheckNetworkStudy(const ParamSet& params,
     return "--pcap: run.study network carries no transport packets "
            "(run.study stack does)";
   }
-  if (!options.trace_file.empty()) {
-    return "--trace: run.study network is not traced yet (boards are: "
-           "run.study stack with workload.name remote_access)";
+  if (!options.trace_file.empty() && params.Text("sim.kernel") == "cycle") {
+    return "--trace: the cycle kernel records no packets (sim.kernel "
+           "systemc does)";
   }
   return ValidateNetworkStudy(params);
 }
@@ -805,6 +826,10 @@ int RunNetworkStudy(const ParamSet& params, const RunOptions& options) {
   const auto seed = static_cast<uint64_t>(params.Integer("sim.seed"));
   if (!options.quiet) {
     PrintStudy(scenario, seed, DescribeShape(shape, params), result, stdout);
+  }
+  if (!options.trace_file.empty() &&
+      !TraceStudy(params, *network, result, options)) {
+    return kExitFailure;
   }
   if (!options.stats_file.empty()) {
     if (auto error =

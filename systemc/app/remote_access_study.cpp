@@ -19,6 +19,7 @@
 #include "systemc/app/firmware_image.h"
 #include "systemc/app/rtl_ports.h"
 #include "systemc/app/run_report.h"
+#include "systemc/app/run_tracer.h"
 #include "systemc/app/scenario_schema.h"
 #include "systemc/app/stack_assembly.h"
 #include "systemc/cluster/remote_access.h"
@@ -321,6 +322,7 @@ int RunRemoteAccessStudy(const ParamSet& params, const RunOptions& options) {
   // Checked when loaded.
   auto plan = Plan(params, options.vcd_file).value();
   ChromeTrace trace;
+  ApplyTraceWindow(params, trace);
   ClusterTracer tracer(trace);
   if (!options.trace_file.empty()) {
     tracer.Attach(plan.cluster);

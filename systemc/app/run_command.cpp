@@ -14,6 +14,7 @@
 #include "systemc/app/network_study.h"
 #include "systemc/app/remote_access_study.h"
 #include "systemc/app/rtl_ports.h"
+#include "systemc/app/run_tracer.h"
 #include "systemc/app/scenario.h"
 #include "systemc/app/scenario_schema.h"
 #include "systemc/app/study.h"
@@ -27,7 +28,8 @@ std::vector<ParamSpec> ScenarioParamSpecs() {
   for (auto* group :
        {ScenarioRootParamSpecs, NetworkStudyParamSpecs,
         TransportStudyParamSpecs, CongestionParamSpecs, RemoteAccessParamSpecs,
-        RtlPortParamSpecs, BoardTrafficParamSpecs, SupernodeParamSpecs}) {
+        RtlPortParamSpecs, BoardTrafficParamSpecs, SupernodeParamSpecs,
+        TraceParamSpecs}) {
     for (auto& spec : group()) {
       specs.push_back(std::move(spec));
     }

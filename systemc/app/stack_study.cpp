@@ -34,7 +34,6 @@ std::optional<std::string> CheckRemoteAccess(const ParamSet& params,
 struct StackWorkload {
   std::string name;
   std::vector<std::string> fidelities;  // the link.fidelity values it runs
-  bool traced;                          // whether --trace records it
   const char* cards;                    // the layers above the links
   void (*keys)(const ParamSet&, KeyUsage&);
   std::optional<std::string> (*check)(const ParamSet&, const RunOptions&);
@@ -49,7 +48,6 @@ const std::vector<StackWorkload>& StackWorkloads() {
                              auto run) {
       return StackWorkload{std::move(name),
                            {"tlm", "ideal"},
-                           false,
                            "transport engines, routers with PFC and ECN",
                            keys,
                            check,
@@ -65,7 +63,6 @@ const std::vector<StackWorkload>& StackWorkloads() {
         on_cards("incast", UseIncastKeys, CheckIncast, RunTransportStudy));
     list.push_back({"remote_access",
                     {"tlm"},
-                    true,
                     "boards running firmware, logical units, transport "
                     "engines, routers",
                     UseRemoteAccessKeys,
@@ -118,10 +115,6 @@ std::optional<std::string> CheckStackStudy(const ParamSet& params,
                 params.Text("link.fidelity")) == fidelities.end()) {
     return "link.fidelity: run.study stack runs workload.name " +
            workload->name + " over " + fidelities.front() + " links so far";
-  }
-  if (!workload->traced && !options.trace_file.empty()) {
-    return "--trace: only runs of boards are traced so far (workload.name "
-           "remote_access)";
   }
   return workload->check(params, options);
 }

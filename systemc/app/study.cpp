@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "systemc/app/network_study.h"
+#include "systemc/app/run_tracer.h"
 #include "systemc/app/scenario_schema.h"
 #include "systemc/app/stack_study.h"
 #include "systemc/app/supernode_run.h"
@@ -120,6 +121,7 @@ std::vector<ParamSpec> StudyParamSpecs() {
 
 void UseCommonKeys(const ParamSet& params, KeyUsage& usage) {
   usage.Use({"run.study", "sim.seed"});
+  UseTraceKeys(usage);
   UseTopologyKeys(params, usage);
   UseRoutingKeys(params, usage);
 }

@@ -18,6 +18,7 @@
 #include "systemc/app/process_exit.h"
 #include "systemc/app/progress_meter.h"
 #include "systemc/app/run_report.h"
+#include "systemc/app/run_tracer.h"
 #include "systemc/app/scenario_schema.h"
 #include "systemc/app/stack_assembly.h"
 #include "systemc/app/stack_failover.h"
@@ -135,21 +136,57 @@ std::optional<std::string> ValidateTrafficStudy(const ParamSet& params) {
   return std::nullopt;
 }
 
+namespace {
+
+// The run's trace: link states (recorded as it ran), pauses, every SEND
+// that landed, the fabric manager's steps. False if it cannot be written.
+bool WriteTrace(RunTracer& tracer, const transport::TrafficWorkload& workload,
+                PauseLog& pauses, const RunReport& report,
+                const RunOptions& options) {
+  pauses.Finish(sc_core::sc_time_stamp().to_seconds() * 1e9);
+  tracer.Pauses(pauses.Json());
+  std::vector<MessageSpan> sends;
+  const auto& schedule = workload.schedule();
+  for (uint64_t i = 0; i < schedule.size(); ++i) {
+    if (const auto landed = workload.landed_ps(i)) {
+      sends.push_back({schedule[i].src, schedule[i].dst,
+                       static_cast<double>(schedule[i].at_ps) / 1000,
+                       static_cast<double>(*landed) / 1000});
+    }
+  }
+  tracer.Messages("SEND", std::move(sends));
+  if (report.fault) {
+    tracer.FabricManager(*report.fault);
+  }
+  return tracer.Finish(options.trace_file, options.quiet);
+}
+
+}  // namespace
+
 int RunTrafficStudy(const ParamSet& params, const RunOptions& options) {
   const StackPlan plan = PlanStack(params).value();  // checked when loaded
   const auto pattern =
       ScenarioTrafficPattern(params, plan.topology->EndpointCount()).value();
   std::unique_ptr<StackFailover> failover;  // with a fault
+  const auto tracer = OptionalTracer(params, options.trace_file);
   StackAssembly assembly(
       plan, params,
-      [&failover](unsigned node, unsigned port, link::LtssmState state,
-                  uint64_t at_ps) {
+      [&failover, traced = LinkStatesFor(tracer.get())](
+          unsigned node, unsigned port, link::LtssmState state,
+          uint64_t at_ps) {
         if (failover) {
           failover->OnLinkState(node, port, state, at_ps);
+        }
+        if (traced) {
+          traced(node, port, state, at_ps);
         }
       },
       options.vcd_file);
   const std::vector<NodeParts> cards = assembly.cards();
+  PauseLog pauses;
+  if (tracer) {
+    pauses.Attach(assembly.nodes());
+  }
 
   CardMemories memories;
   transport::TrafficWorkloadConfig config;
@@ -235,6 +272,9 @@ int RunTrafficStudy(const ParamSet& params, const RunOptions& options) {
   }
   if (!options.quiet) {
     PrintReport(report, stdout);
+  }
+  if (tracer && !WriteTrace(*tracer, workload, pauses, report, options)) {
+    return kExitFailure;
   }
   int status =
       report.IntegrityOk() && (!report.fault || report.fault->Repaired())

@@ -12,6 +12,7 @@
 #include "systemc/app/process_exit.h"
 #include "systemc/app/progress_meter.h"
 #include "systemc/app/run_report.h"
+#include "systemc/app/run_tracer.h"
 #include "systemc/app/stack_assembly.h"
 #include "systemc/board/memory.h"
 #include "systemc/transport/engine_fabric.h"
@@ -255,7 +256,9 @@ std::optional<std::string> ValidateTransportStudy(const ParamSet& params) {
 int RunTransportStudy(const ParamSet& params, const RunOptions& options) {
   StudyPlan plan = Plan(params).value();  // checked when loaded
   PauseLog pauses;  // outlives the routers that report to it
-  StackAssembly assembly(plan.stack, params, {}, options.vcd_file);
+  const auto tracer = OptionalTracer(params, options.trace_file);
+  StackAssembly assembly(plan.stack, params, LinkStatesFor(tracer.get()),
+                         options.vcd_file);
   const std::vector<NodeParts> cards = assembly.cards();
   pauses.Attach(assembly.nodes());
   // Each node's memory: the senders' source bytes at 0, and room for what
@@ -322,6 +325,18 @@ int RunTransportStudy(const ParamSet& params, const RunOptions& options) {
   }
   if (ReportDeadlock(deadlock)) {
     status = kExitFailure;
+  }
+  if (tracer) {
+    tracer->Pauses(pauses.Json());
+    std::vector<MessageSpan> flows;
+    for (const transport::FlowSpan& flow : workload.times().flows) {
+      flows.push_back({flow.src, flow.dst, static_cast<double>(flow.posted_ns),
+                       static_cast<double>(flow.completed_ns)});
+    }
+    tracer->Messages("flow", std::move(flows));
+    if (!tracer->Finish(options.trace_file, options.quiet)) {
+      status = kExitFailure;
+    }
   }
   if (!options.stats_file.empty()) {
     if (auto error = WriteJson(scenario, seed, params, plan, workload, figures,

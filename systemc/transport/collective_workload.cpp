@@ -6,6 +6,7 @@
 #include <map>
 #include <stdexcept>
 
+#include "systemc/common/cycle_clock.h"
 #include "systemc/transport/engine_fabric.h"
 
 namespace lq::transport {
@@ -32,6 +33,8 @@ CollectiveWorkload::CollectiveWorkload(const sc_core::sc_module_name& name,
   waiting_on_.resize(count);
   dependents_.resize(count);
   landed_.assign(count, false);
+  posted_ps_.assign(count, 0);
+  landed_ps_.assign(count, 0);
   // Staging slots follow the buffer (and all-to-all's outgoing blocks).
   std::vector<uint64_t> staging(engines_.size(),
                                 alltoall() ? 2 * buffer : buffer);
@@ -132,6 +135,15 @@ void CollectiveWorkload::Post(uint32_t id) {
       ->PostSend(connections_[connection_of_[id]].src_qp, wr, source_[id])
       .value();  // the QP is in RTS or ERROR (which flushes): cannot fail
   ++posted_;
+  posted_ps_[id] = CycleClock::NowPs();
+}
+
+std::optional<std::pair<uint64_t, uint64_t>> CollectiveWorkload::span_ps(
+    uint32_t id) const {
+  if (id >= landed_.size() || !landed_[id]) {
+    return std::nullopt;
+  }
+  return std::make_pair(posted_ps_[id], landed_ps_[id]);
 }
 
 void CollectiveWorkload::OnCompletions(unsigned node) {
@@ -157,6 +169,7 @@ void CollectiveWorkload::Landed(unsigned node, uint32_t id) {
     return;
   }
   landed_[id] = true;
+  landed_ps_[id] = CycleClock::NowPs();
   const net::CollectiveMessage& m = schedule_.messages[id];
   if (m.op == net::CollectiveOp::kReduce) {
     const auto length = static_cast<uint32_t>(m.bytes);

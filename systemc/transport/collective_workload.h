@@ -16,6 +16,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <systemc>
 #include <utility>
@@ -55,6 +56,9 @@ class CollectiveWorkload : public sc_core::sc_module {
   uint64_t posted() const { return posted_; }
   uint64_t delivered() const { return delivered_; }
   bool done() const { return delivered_ == schedule_.messages.size(); }
+  // When message `id` was posted and when it landed, in ps; nothing
+  // until it has landed.
+  std::optional<std::pair<uint64_t, uint64_t>> span_ps(uint32_t id) const;
   // When the last message landed (valid once done()).
   sc_core::sc_time finished_at() const { return finished_at_; }
   uint64_t sends_ended() const { return sends_ended_; }
@@ -94,6 +98,7 @@ class CollectiveWorkload : public sc_core::sc_module {
   std::vector<uint32_t> waiting_on_;
   std::vector<std::vector<uint32_t>> dependents_;
   std::vector<bool> landed_;
+  std::vector<uint64_t> posted_ps_, landed_ps_;  // per message
   uint64_t posted_ = 0, delivered_ = 0, sends_ended_ = 0;
   uint64_t failed_ = 0, duplicated_ = 0;
   sc_core::sc_time finished_at_;

@@ -139,6 +139,8 @@ void IncastWorkload::Run() {
         }
         auto& into = flow.background ? times_.background : times_.incast;
         into.push_back(static_cast<double>(now - flow.posted_ns) / 1e3);
+        times_.flows.push_back(
+            {flow.src, flow.dst, flow.background, flow.posted_ns, now});
         ++flow.done;
       }
       // A background pair writes its flows one after another.

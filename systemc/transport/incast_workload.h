@@ -45,10 +45,19 @@ struct FlowPlace {
   bool complete = false;
 };
 
-// Flow completion times, in µs.
+// One completed flow: who wrote to whom, from its post to its completion.
+struct FlowSpan {
+  unsigned src = 0, dst = 0;
+  bool background = false;
+  uint64_t posted_ns = 0, completed_ns = 0;
+};
+
+// Flow completion times, in µs, and the completed flows in completion
+// order.
 struct IncastTimes {
   std::vector<double> incast;
   std::vector<double> background;
+  std::vector<FlowSpan> flows;
 };
 
 // Whether `config` fits `nodes` nodes: node 0 receives the incast, senders

@@ -1506,6 +1506,79 @@ def counters_in_every_run_kind(lqemu, work, _):
     expect_fabric_counters(json.loads(path.read_text()), "board cluster", directions=False)
 
 
+def expect_perfetto_trace(path, what):
+    """A Chrome trace-event file as Perfetto reads it: metadata naming
+    every process and track, spans and instants on named tracks, times in
+    microseconds from 0. Returns {track name: [events]} and the processes."""
+    trace = json.loads(path.read_text())
+    expect(trace["displayTimeUnit"] == "ns", "%s: times display in ns" % what)
+    events = trace["traceEvents"]
+    processes = {e["pid"]: e["args"]["name"] for e in events if e["name"] == "process_name"}
+    tracks = {(e["pid"], e["tid"]): e["args"]["name"] for e in events
+              if e["name"] == "thread_name"}
+    by_track = {}
+    for e in events:
+        if e["ph"] == "M":
+            continue
+        expect(e["ph"] in ("X", "i") and e["ts"] >= 0 and (e["pid"], e["tid"]) in tracks
+               and e["pid"] in processes, "%s: malformed or unnamed event %s" % (what, e))
+        expect(e["ph"] == "i" or e["dur"] >= 0, "%s: negative span %s" % (what, e))
+        by_track.setdefault(tracks[(e["pid"], e["tid"])], []).append(e)
+    return by_track, set(processes.values())
+
+
+def trace_of_every_run_kind(lqemu, work, scenarios):
+    """--trace works for every run kind: nodes as processes, tracks named by
+    port, what each node sent as spans (sampled to trace.max_spans, and the
+    trace says so), PFC pauses, link states on tlm links, the fabric
+    manager's steps; trace.start_us and trace.length_us keep a window."""
+    # The traffic's cards start with trained links (DLL-6.12): only a
+    # fault changes a link's state.
+    expected = {"network study": ["messages"], "traffic": ["messages"],
+                "transport study": ["messages"],
+                "collective": ["messages"],
+                "failover": ["messages", "failover update", "link port 0"],
+                "remote access": ["firmware", "link port 0"], "default phases": ["firmware"]}
+    for what, args in RUN_KINDS:
+        if what == "default phases":
+            args = ["--set", "run.phases=probe"]  # the default run traces its probe
+        path = work / (what.replace(" ", "_") + ".trace.json")
+        result = run(lqemu, "run", *args, "--trace", str(path))
+        expect(result.returncode == 0, "%s exited %d: %s" % (what, result.returncode, result.stderr))
+        by_track, processes = expect_perfetto_trace(path, what)
+        for track in expected[what]:
+            expect(track in by_track, "%s: no %r track among %s" % (what, track, sorted(by_track)))
+        expect(processes and all(re.fullmatch(r"node\d+|fabric manager|run", p)
+                                 for p in processes),
+               "%s: processes named by node: %s" % (what, sorted(processes)[:4]))
+    # An incast that pauses: PFC spans on its routers' outputs.
+    path = work / "incast.trace.json"
+    result = run(lqemu, "run", str(scenarios / "incast_4x4x4.yaml"), "--quiet",
+                 "--trace", str(path))
+    expect(result.returncode == 0, "incast exited %d: %s" % (result.returncode, result.stderr))
+    by_track, _ = expect_perfetto_trace(path, "incast")
+    pfc = [t for t in by_track if re.fullmatch(r"port \d+ PFC", t)]
+    expect(pfc and all(e["name"] == "paused" for t in pfc for e in by_track[t]),
+           "PFC pauses on port tracks: %s" % sorted(by_track))
+    expect(len(by_track["messages"]) == 72, "every flow: %d" % len(by_track["messages"]))
+    # A window and sampling on a traffic run whose SENDs spread over 20 us.
+    path = work / "window.json"
+    result = run(lqemu, "run", *ONE, "--set", "topology.dims=4x4", "--set",
+                 "traffic.messages_per_node=100", "--set", "traffic.load=0.05",
+                 "--trace", str(path), "--set", "trace.start_us=1",
+                 "--set", "trace.length_us=2", "--set", "trace.max_spans=50")
+    expect(result.returncode == 0, "windowed trace exited %d: %s" % (result.returncode, result.stderr))
+    expect(re.search(r"--trace: \d+ events; spans 1 in \d+ of 1600 SENDs", result.stderr),
+           "the sampling is said: " + result.stderr)
+    by_track, _ = expect_perfetto_trace(path, "window")
+    sends = by_track["messages"]
+    expect(0 < len(sends) <= 50, "at most trace.max_spans SENDs: %d" % len(sends))
+    for e in (e for events in by_track.values() for e in events):
+        end = e["ts"] + e.get("dur", 0)
+        expect(e["name"].startswith("sampled") or 1 <= e["ts"] and end <= 3.0000001,
+               "an event outside the window [1, 3) us: %s" % e)
+
+
 def version_names_what_built_it(lqemu, work, _):
     """`lqemu --version` names the version and checkout that built the
     binary, and the SystemC, Verilator and specification versions."""

@@ -40,5 +40,26 @@ TEST(ChromeTrace, NamesProcessesAndTracksAndKeepsEventsInOrder) {
   EXPECT_TRUE(named) << "the span's track is named";
 }
 
+TEST(ChromeTrace, KeepsOnlyTheWindow) {
+  ChromeTrace trace;
+  trace.SetWindow(1000, 2000);
+  trace.Span("node0", "messages", "before", 100, 900);
+  trace.Span("node0", "messages", "across the start", 500, 1500);
+  trace.Span("node0", "messages", "across the end", 1800, 2500);
+  trace.Span("node0", "messages", "after", 2000, 2100);
+  trace.Instant("node0", "faults", "inside", 1999);
+  trace.Instant("node0", "faults", "outside", 2000);
+  ASSERT_EQ(trace.size(), 3u);
+  const auto json = trace.Json();
+  const auto& events = json["traceEvents"];
+  const auto& start = events[events.size() - 3];
+  EXPECT_EQ(start["name"], "across the start");
+  EXPECT_DOUBLE_EQ(start["ts"].get<double>(), 1.0) << "cut at the start";
+  EXPECT_DOUBLE_EQ(start["dur"].get<double>(), 0.5);
+  const auto& end = events[events.size() - 2];
+  EXPECT_DOUBLE_EQ(end["dur"].get<double>(), 0.2) << "cut at the end";
+  EXPECT_EQ(events[events.size() - 1]["name"], "inside");
+}
+
 }  // namespace
 }  // namespace lq::app

@@ -1,0 +1,161 @@
+// A stack run's or a network study's trace events.
+#include "systemc/app/run_tracer.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <limits>
+
+#include "systemc/app/run_report.h"
+
+namespace lq::app {
+namespace {
+
+std::string NodeName(uint64_t node) { return "node" + std::to_string(node); }
+
+double Ns(const sc_core::sc_time& time) { return time.to_seconds() * 1e9; }
+
+// The fabric manager's steps of one update, each a span from the step
+// before it.
+void TraceUpdate(ChromeTrace& trace, const char* track,
+                 const net::RouteUpdate& update, double from_ns) {
+  const std::pair<const char*, double> steps[] = {
+      {"report", Ns(update.first_event)},
+      {"compute", Ns(update.computed)},
+      {"write, freeze", Ns(update.frozen)},
+      {"drain, switch", Ns(update.switched)},
+      {"resume", Ns(update.resumed)}};
+  double start = from_ns;
+  for (const auto& [step, end] : steps) {
+    if (end < start) {
+      break;  // the update stopped here (its failure says why)
+    }
+    trace.Span("fabric manager", track, step, start, end);
+    start = end;
+  }
+}
+
+}  // namespace
+
+std::vector<ParamSpec> TraceParamSpecs() {
+  return {
+      RealParam("trace.start_us",
+                "--trace: simulated time from which events are kept", "0", "us",
+                0, 1e9),
+      RealParam("trace.length_us",
+                "--trace: simulated time events are kept for; 0: to the end",
+                "0", "us", 0, 1e9),
+      IntegerParam("trace.max_spans",
+                   "--trace: most message, flow or packet spans kept; more "
+                   "are sampled, every k-th, and the trace says so",
+                   "20000", "", 1, 10000000),
+  };
+}
+
+void UseTraceKeys(KeyUsage& usage) {
+  usage.Use({"trace.start_us", "trace.length_us", "trace.max_spans"});
+}
+
+void ApplyTraceWindow(const ParamSet& params, ChromeTrace& trace) {
+  const double start_ns = params.Real("trace.start_us") * 1000;
+  const double length_ns = params.Real("trace.length_us") * 1000;
+  trace.SetWindow(start_ns, length_ns > 0
+                                ? start_ns + length_ns
+                                : std::numeric_limits<double>::infinity());
+}
+
+RunTracer::RunTracer(const ParamSet& params)
+    : links_(trace_),
+      max_spans_(static_cast<uint64_t>(params.Integer("trace.max_spans"))) {
+  ApplyTraceWindow(params, trace_);
+}
+
+StackAssembly::LinkStateHandler RunTracer::LinkStates() {
+  return [this](unsigned node, unsigned port, link::LtssmState state,
+                uint64_t at_ps) {
+    links_.LinkState(NodeName(node), port, state,
+                     static_cast<double>(at_ps) / 1000);
+  };
+}
+
+void RunTracer::Pauses(const nlohmann::ordered_json& pauses) {
+  for (const auto& pause : pauses) {
+    trace_.Span(NodeName(pause.value("node", 0u)),
+                "port " + std::to_string(pause.value("port", 0u)) + " PFC",
+                "paused", pause.value("start_ns", 0.0),
+                pause.value("end_ns", 0.0));
+  }
+}
+
+void RunTracer::Messages(const std::string& what,
+                         std::vector<MessageSpan> spans) {
+  std::sort(spans.begin(), spans.end(),
+            [](const MessageSpan& a, const MessageSpan& b) {
+              return a.start_ns < b.start_ns;
+            });
+  const uint64_t every =
+      std::max<uint64_t>(1, (spans.size() + max_spans_ - 1) / max_spans_);
+  if (every > 1) {
+    sampling_ = "1 in " + std::to_string(every) + " of " +
+                std::to_string(spans.size()) + " " + what + "s";
+  }
+  for (size_t i = 0; i < spans.size(); i += every) {
+    const MessageSpan& span = spans[i];
+    trace_.Span(NodeName(span.src), "messages",
+                what + " to " + NodeName(span.dst), span.start_ns, span.end_ns,
+                {{"src", span.src}, {"dst", span.dst}});
+  }
+}
+
+void RunTracer::FabricManager(const FaultOutcome& fault) {
+  const std::string what =
+      fault.plan.kind == FaultPlan::Kind::kNode
+          ? "node " + std::to_string(fault.plan.node) + " fails"
+          : "link " + std::to_string(fault.plan.node) + ":" +
+                std::to_string(fault.plan.port) + " cut";
+  trace_.Instant("fabric manager", "faults", what, fault.at_ns);
+  if (fault.detected_ns) {
+    trace_.Instant("fabric manager", "faults", "found down by the links",
+                   *fault.detected_ns);
+  }
+  if (fault.update) {
+    TraceUpdate(trace_, "failover update", *fault.update, fault.at_ns);
+  }
+  if (fault.restore) {
+    trace_.Instant("fabric manager", "faults", "back", fault.restore->at_ns);
+    if (fault.restore_update) {
+      TraceUpdate(trace_, "restore update", *fault.restore_update,
+                  fault.restore->at_ns);
+    }
+  }
+}
+
+bool RunTracer::Finish(const std::string& path, bool quiet) {
+  links_.Finish(Ns(sc_core::sc_time_stamp()));
+  if (!sampling_.empty()) {
+    trace_.Instant("run", "trace", "sampled: " + sampling_,
+                   trace_.window_start_ns());
+  }
+  if (auto error = WriteJsonFile(trace_.Json(), path); !error.empty()) {
+    std::fprintf(stderr, "lqemu run: --trace: %s\n", error.c_str());
+    return false;
+  }
+  if (!quiet) {
+    std::fprintf(stderr, "lqemu run: --trace: %zu events%s in %s\n",
+                 trace_.size(),
+                 sampling_.empty() ? "" : ("; spans " + sampling_).c_str(),
+                 path.c_str());
+  }
+  return true;
+}
+
+std::unique_ptr<RunTracer> OptionalTracer(const ParamSet& params,
+                                          const std::string& trace_file) {
+  return trace_file.empty() ? nullptr : std::make_unique<RunTracer>(params);
+}
+
+StackAssembly::LinkStateHandler LinkStatesFor(RunTracer* tracer) {
+  return tracer != nullptr ? tracer->LinkStates()
+                           : StackAssembly::LinkStateHandler();
+}
+
+}  // namespace lq::app

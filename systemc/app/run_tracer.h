@@ -1,0 +1,68 @@
+// What a run of the stack's cards or a network study shows in a --trace
+// file (decision 0046), in Chrome's trace-event JSON for Perfetto: a
+// process per node with its ports' LTSSM states (tlm links), its router
+// outputs' PFC pauses and, on its "messages" track, spans of what it sent
+// (SENDs, flows, collective WRITEs, packets) from posting to landing,
+// sampled to at most trace.max_spans; the fabric manager's steps on a
+// process of their own. Only what falls in the trace.* window is kept.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "systemc/app/chrome_trace.h"
+#include "systemc/app/cluster_tracer.h"
+#include "systemc/app/key_usage.h"
+#include "systemc/app/network_fault.h"
+#include "systemc/app/stack_assembly.h"
+#include "systemc/common/param.h"
+
+namespace lq::app {
+
+// The trace.* keys, and the reading of them.
+std::vector<ParamSpec> TraceParamSpecs();
+void UseTraceKeys(KeyUsage& usage);
+// Keeps `trace` to the window trace.start_us and trace.length_us say.
+void ApplyTraceWindow(const ParamSet& params, ChromeTrace& trace);
+
+// Something node `src` sent to `dst`, from posting to landing.
+struct MessageSpan {
+  uint32_t src = 0, dst = 0;
+  double start_ns = 0, end_ns = 0;
+};
+
+class RunTracer {
+ public:
+  explicit RunTracer(const ParamSet& params);
+
+  // Records port state changes as a StackAssembly reports them.
+  StackAssembly::LinkStateHandler LinkStates();
+  // The pauses of PauseLog::Json(): spans on "port P PFC" tracks.
+  void Pauses(const nlohmann::ordered_json& pauses);
+  // Every `what` the run completed, in any order: those in the window,
+  // every k-th so that at most trace.max_spans are kept.
+  void Messages(const std::string& what, std::vector<MessageSpan> spans);
+  // The fabric manager's repair of `fault`, and its restore if any.
+  void FabricManager(const FaultOutcome& fault);
+
+  // Closes the states still open now and writes the trace to `path`,
+  // saying on stderr how many events and how they were sampled unless
+  // `quiet`; false (said on stderr) if the file cannot be written.
+  bool Finish(const std::string& path, bool quiet);
+
+ private:
+  ChromeTrace trace_;
+  ClusterTracer links_;
+  uint64_t max_spans_;
+  std::string sampling_;  // "1 in 26 of 25600 SENDs"; empty if all
+};
+
+// A tracer when `trace_file` is given (--trace), else none.
+std::unique_ptr<RunTracer> OptionalTracer(const ParamSet& params,
+                                          const std::string& trace_file);
+// `tracer`'s LinkStates(), or no handler without a tracer.
+StackAssembly::LinkStateHandler LinkStatesFor(RunTracer* tracer);
+
+}  // namespace lq::app
