@@ -5,6 +5,7 @@
 #include <memory>
 #include <systemc>
 
+#include "models/phy/link_profile.h"
 #include "systemc/app/exit_status.h"
 #include "systemc/app/fabric_counters.h"
 #include "systemc/app/frame_capture.h"
@@ -57,6 +58,14 @@ struct Outcome {
   DeadlockFinding deadlock;
 };
 
+// Every card's local port and every link carry a payload slot per flit.
+net::CollectiveBounds Bounds(const CollectivePlan& plan) {
+  return ScheduleBounds(plan.schedule, *plan.stack.topology,
+                        phy::PayloadGoodputGbps(plan.stack.profile,
+                                                plan.stack.profile.max_lanes) /
+                            8);
+}
+
 double AlgorithmGBps(const net::CollectiveSchedule& s, const Outcome& o) {
   return o.done_ns > 0 ? static_cast<double>(s.buffer_bytes) / o.done_ns : 0;
 }
@@ -89,6 +98,7 @@ void Print(const std::string& scenario, uint64_t seed,
   }
   std::printf("  bandwidth  %.1f GB/s aggregate payload\n",
               AggregateGBps(s, o));
+  PrintBounds(Bounds(plan), PayloadBytes(s), o.done_ns, stdout);
   if (o.links) {
     PrintLinkLine(*o.links, stdout);
   }
@@ -117,14 +127,16 @@ std::string WriteJson(const std::string& scenario, uint64_t seed,
   }
   json["transport"] = TransportJson(workload.posted(), workload.failed(),
                                     workload.connections(), o.transport);
-  json["collective"] = {{"name", s.name},
-                        {"nodes", s.nodes},
-                        {"buffer_bytes", s.buffer_bytes},
-                        {"messages", s.messages.size()},
-                        {"steps", s.steps},
-                        {"completed", o.done_ns > 0},
-                        {"completed_ns", o.done_ns},
-                        {"algorithm_GBps_per_node", AlgorithmGBps(s, o)}};
+  json["collective"] = {
+      {"name", s.name},
+      {"nodes", s.nodes},
+      {"buffer_bytes", s.buffer_bytes},
+      {"messages", s.messages.size()},
+      {"steps", s.steps},
+      {"completed", o.done_ns > 0},
+      {"completed_ns", o.done_ns},
+      {"algorithm_GBps_per_node", AlgorithmGBps(s, o)},
+      {"bounds", BoundsJson(Bounds(plan), PayloadBytes(s), o.done_ns)}};
   json["faults"] = nlohmann::ordered_json::array();
   json["integrity"] = o.integrity.Json();
   json["deadlock"] = DeadlockJson(o.deadlock);

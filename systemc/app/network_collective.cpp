@@ -83,6 +83,56 @@ Result<std::optional<net::CollectiveSchedule>> ScenarioCollective(
   return std::optional<net::CollectiveSchedule>(std::move(schedule).value());
 }
 
+net::CollectiveBounds ScheduleBounds(const net::CollectiveSchedule& schedule,
+                                     const topo::Topology& topology,
+                                     double bytes_per_ns) {
+  if (schedule.name != "alltoall") {
+    return net::AllReduceBounds(schedule.nodes, schedule.buffer_bytes,
+                                bytes_per_ns);
+  }
+  std::vector<uint32_t> sizes;
+  if (const auto* torus = dynamic_cast<const topo::Torus*>(&topology)) {
+    sizes = torus->sizes();
+  }
+  return net::AllToAllBounds(schedule.nodes, sizes,
+                             schedule.buffer_bytes / schedule.nodes,
+                             bytes_per_ns, bytes_per_ns);
+}
+
+namespace {
+
+const char* BoundBy(const net::CollectiveBounds& bounds) {
+  return bounds.injection_ns >= bounds.bisection_ns ? "injection" : "bisection";
+}
+
+}  // namespace
+
+void PrintBounds(const net::CollectiveBounds& bounds, uint64_t payload_bytes,
+                 double done_ns, std::FILE* out) {
+  std::fprintf(out, "  bounds     the cards' injection %.2f us",
+               bounds.injection_ns / 1e3);
+  if (bounds.bisection_ns > 0) {
+    std::fprintf(out, ", the bisection %.2f us", bounds.bisection_ns / 1e3);
+  }
+  std::fprintf(out, ": at best %.1f GB/s aggregate",
+               static_cast<double>(payload_bytes) / bounds.bound_ns());
+  if (done_ns > 0) {
+    std::fprintf(out, "; this run reached %.0f %% of the %s bound",
+                 100 * bounds.bound_ns() / done_ns, BoundBy(bounds));
+  }
+  std::fprintf(out, "\n");
+}
+
+nlohmann::ordered_json BoundsJson(const net::CollectiveBounds& bounds,
+                                  uint64_t payload_bytes, double done_ns) {
+  return {
+      {"injection_ns", bounds.injection_ns},
+      {"bisection_ns", bounds.bisection_ns},
+      {"bound_by", BoundBy(bounds)},
+      {"bound_GBps", static_cast<double>(payload_bytes) / bounds.bound_ns()},
+      {"fraction", done_ns > 0 ? bounds.bound_ns() / done_ns : 0.0}};
+}
+
 void PrintCollective(const net::CollectiveDriver& driver, std::FILE* out) {
   const net::CollectiveSchedule& s = driver.schedule();
   if (!driver.done()) {

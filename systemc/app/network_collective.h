@@ -11,6 +11,7 @@
 
 #include "models/common/result.h"
 #include "models/network/collective.h"
+#include "models/network/collective_bounds.h"
 #include "models/topology/topology.h"
 #include "systemc/app/key_usage.h"
 #include "systemc/common/param.h"
@@ -33,6 +34,18 @@ Result<std::optional<net::CollectiveSchedule>> ScenarioCollective(
     const ParamSet& params, const topo::Topology& topology);
 
 // The report's line and the stats file's `collective` object.
+// The bounds of `schedule` on `topology` (models/network/collective_bounds.h)
+// with every local port and link carrying `bytes_per_ns` of payload.
+net::CollectiveBounds ScheduleBounds(const net::CollectiveSchedule& schedule,
+                                     const topo::Topology& topology,
+                                     double bytes_per_ns);
+// "  bounds     ..." for a collective of `payload_bytes` done at `done_ns`
+// (0: not done), and the stats' `collective.bounds` object.
+void PrintBounds(const net::CollectiveBounds& bounds, uint64_t payload_bytes,
+                 double done_ns, std::FILE* out);
+nlohmann::ordered_json BoundsJson(const net::CollectiveBounds& bounds,
+                                  uint64_t payload_bytes, double done_ns);
+
 void PrintCollective(const net::CollectiveDriver& driver, std::FILE* out);
 nlohmann::ordered_json CollectiveJson(const net::CollectiveDriver& driver);
 

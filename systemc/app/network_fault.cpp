@@ -336,8 +336,11 @@ void MeasureRepair(cluster::FabricControl& control,
   }
   cluster::Cluster& cluster = control.cluster();
   for (unsigned n = 0; n < cluster.node_count(); ++n) {
-    outcome.failure_drops +=
-        cluster.node(n).router()->counters().FailureDropped();
+    const net::RouterCounters& c = cluster.node(n).router()->counters();
+    outcome.drops.link_down += c.drops_link_down;
+    outcome.drops.node_down += c.drops_node_down;
+    outcome.drops.stale_epoch += c.drops_stale_epoch;
+    outcome.drops.no_route += c.drops_no_route;
   }
 }
 
@@ -447,15 +450,33 @@ void PrintFault(const FaultOutcome& o, double clock_ns, std::FILE* out) {
   std::fprintf(out,
                o.by_messages
                    ? "  failover   max %.1f us over %zu affected connections "
-                     "(%zu unmeasured: no message landed after the fault); "
-                     "%llu packets dropped by the failure, each counted "
-                     "once (the transport resends those between working "
-                     "nodes)\n"
+                     "(%zu unmeasured: no message landed after the fault)"
                    : "  failover   max %.1f us over %zu affected flows (%zu "
-                     "unmeasured: no packet on one side); %llu packets "
-                     "dropped by the failure, each counted once\n",
-               f.max_ns / 1e3, f.flows.size() - f.unmeasured, f.unmeasured,
-               static_cast<unsigned long long>(o.failure_drops));
+                     "unmeasured: no packet on one side)",
+               f.max_ns / 1e3, f.flows.size() - f.unmeasured, f.unmeasured);
+  if (!u.drained) {
+    std::fprintf(out,
+                 ", of which the drain's timeout (fm.drain_timeout) is most: "
+                 "the dead node's lost packets never balance the counts");
+  }
+  std::fprintf(out, "\n");
+  const FailureDrops& d = o.drops;
+  std::fprintf(
+      out,
+      "  dropped    %llu packets by the failure, each counted once: %llu at "
+      "the cut link, %llu inside the failed node, %llu of the old epoch, "
+      "%llu with no route left; %s\n",
+      static_cast<unsigned long long>(d.total()),
+      static_cast<unsigned long long>(d.link_down),
+      static_cast<unsigned long long>(d.node_down),
+      static_cast<unsigned long long>(d.stale_epoch),
+      static_cast<unsigned long long>(d.no_route),
+      o.by_messages
+          ? "the transport resends those between working nodes, so "
+            "integrity OK means every message between working nodes "
+            "landed once and intact"
+          : "the network layer resends nothing (NET-7.8), so integrity OK "
+            "means every loss is one of these and the routes were repaired");
   PrintRestore(o, clock_ns, out);
 }
 
@@ -472,7 +493,11 @@ nlohmann::ordered_json FaultJson(const FaultOutcome& o) {
       o.Repaired() && o.failover.flows.size() > o.failover.unmeasured
           ? nlohmann::ordered_json(o.failover.max_ns)
           : nlohmann::ordered_json();
-  fault["dropped"] = o.failure_drops;
+  fault["dropped"] = o.drops.total();
+  fault["dropped_by_cause"] = {{"link_down", o.drops.link_down},
+                               {"node_down", o.drops.node_down},
+                               {"stale_epoch", o.drops.stale_epoch},
+                               {"no_route", o.drops.no_route}};
   fault["detected_ns"] = o.detected_ns ? nlohmann::ordered_json(*o.detected_ns)
                                        : nlohmann::ordered_json();
   fault["measured_by"] = o.by_messages ? "messages" : "packets";

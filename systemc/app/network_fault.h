@@ -53,6 +53,18 @@ Result<std::optional<FaultPlan>> ScenarioFault(
     std::optional<uint64_t> run_cycles);
 
 // What the run measured of the fault.
+// The packets a failure dropped at every router, by cause (NET-7.8: each
+// counted once, by one router).
+struct FailureDrops {
+  uint64_t link_down = 0;    // no way on over the cut link (NET-7.1)
+  uint64_t node_down = 0;    // lost inside the failed node
+  uint64_t stale_epoch = 0;  // of the old routing epoch (NET-7.7)
+  uint64_t no_route = 0;     // no route left: to the dead node, mostly
+  uint64_t total() const {
+    return link_down + node_down + stale_epoch + no_route;
+  }
+};
+
 struct FaultOutcome {
   FaultPlan plan;
   double at_ns = 0;
@@ -61,7 +73,7 @@ struct FaultOutcome {
   std::optional<RestoreSample> restore;            // it came back
   std::optional<net::RouteUpdate> restore_update;  // none: not finished
   uint64_t link_flits_after_restore = 0;  // both ways, to the run's end
-  uint64_t failure_drops = 0;             // link down, stale epoch, no route
+  FailureDrops drops;
   // On the stack: the first port agent's count of a link down (NET-7.3);
   // the flows are connections, measured by their messages (NET-7.13).
   std::optional<double> detected_ns;

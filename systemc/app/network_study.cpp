@@ -223,7 +223,7 @@ struct StudyResult {
   // Packets dropped other than by an injected failure (which counts each
   // of those once, for the transport layer to retransmit: NET-7.8).
   uint64_t UnexplainedDrops() const {
-    return dropped - (fault ? fault->failure_drops : 0);
+    return dropped - (fault ? fault->drops.total() : 0);
   }
   // A run of a fixed number of messages ends with every one delivered or
   // dropped; a timed run may leave some in flight when it stops.

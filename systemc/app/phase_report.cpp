@@ -66,14 +66,21 @@ void AddCollective(const Json& stats, std::vector<std::string>& figures) {
   if (collective == nullptr) {
     return;
   }
-  figures.push_back(Format(
+  std::string figure = Format(
       "%s of %.0f B per node on %.0f nodes: %s at %s, %.1f GB/s per node",
       collective->value("name", "").c_str(),
       Number(stats, {"collective", "buffer_bytes"}),
       Number(stats, {"collective", "nodes"}),
       collective->value("completed", false) ? "done" : "NOT done",
       Time(Number(stats, {"collective", "completed_ns"})).c_str(),
-      Number(stats, {"collective", "algorithm_GBps_per_node"})));
+      Number(stats, {"collective", "algorithm_GBps_per_node"}));
+  const double fraction = Number(stats, {"collective", "bounds", "fraction"});
+  const Json* by = stats::Find(stats, {"collective", "bounds", "bound_by"});
+  if (!std::isnan(fraction) && by != nullptr && by->is_string()) {
+    figure += Format("; %.0f %% of its %s bound", 100 * fraction,
+                     by->get<std::string>().c_str());
+  }
+  figures.push_back(figure);
 }
 
 void AddTransport(const Json& stats, std::vector<std::string>& figures) {

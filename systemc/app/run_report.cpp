@@ -97,7 +97,7 @@ double AggregateGBps(const RunReport& report) {
 }
 
 void PrintReport(const RunReport& report, std::FILE* out) {
-  const auto latency = Summarise(report.outcome.latencies_ns);
+  const auto latency = Summarise(report.window.latencies_ns);
   const auto& o = report.outcome;
   std::fprintf(out, "lqemu run: %s (seed %llu)\n", report.scenario.c_str(),
                static_cast<unsigned long long>(report.seed));
@@ -118,6 +118,18 @@ void PrintReport(const RunReport& report, std::FILE* out) {
                "  latency    mean %.1f ns, p50 %.1f, p99 %.1f, max %.1f "
                "(one-way: SEND posted to receive completed)\n",
                latency.mean, latency.p50, latency.p99, latency.max);
+  const MeasuredWindow& w = report.window;
+  std::fprintf(
+      out,
+      "  window     %zu messages posted from %.0f to %.0f ns, after a "
+      "warm-up (traffic.warmup_fraction; mean over all %zu: %.1f ns); "
+      "posted %.3f, landed %.3f of a link's payload rate per card; mean "
+      "latency %.1f ns in its first half, %.1f in its second: %s\n",
+      w.latencies_ns.size(), w.warmup_ns, w.end_ns, o.latencies_ns.size(),
+      Summarise(o.latencies_ns).mean, w.offered, w.accepted, w.first_half_ns,
+      w.second_half_ns,
+      w.Saturated() ? "SATURATED, latency grows with the run's length"
+                    : "steady");
   std::fprintf(
       out,
       "  hops       mean %.3f (shortest paths average %.3f over all pairs)\n",
@@ -228,7 +240,16 @@ std::string WriteStatsJson(const RunReport& report, const std::string& path) {
   json["wall_time_s"] = report.wall_time_s;
   json["nodes"] = report.nodes;
   json["links"] = report.links;
-  json["latency_ns"] = LatencyJson(o.latencies_ns);
+  json["latency_ns"] = LatencyJson(report.window.latencies_ns);
+  json["window"] = {{"warmup_ns", report.window.warmup_ns},
+                    {"end_ns", report.window.end_ns},
+                    {"messages", report.window.latencies_ns.size()},
+                    {"offered", report.window.offered},
+                    {"accepted", report.window.accepted},
+                    {"latency_first_half_ns", report.window.first_half_ns},
+                    {"latency_second_half_ns", report.window.second_half_ns},
+                    {"saturated", report.window.Saturated()},
+                    {"latency_mean_all_ns", Summarise(o.latencies_ns).mean}};
   json["hops"] = {{"mean", report.mean_hops}, {"minimal", report.minimal_hops}};
   json["bandwidth"] = {
       {"aggregate_GBps", AggregateGBps(report)},

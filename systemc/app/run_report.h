@@ -35,11 +35,29 @@ struct DeadlockFinding {
 };
 
 // A traffic run (workload.name traffic) on the stack.
+// The measured window of a traffic run (traffic.warmup_fraction): the
+// messages posted from the end of the warm-up to the last post.
+struct MeasuredWindow {
+  double warmup_ns = 0;              // posts before this warm the fabric up
+  double end_ns = 0;                 // the last post
+  std::vector<double> latencies_ns;  // of the window's delivered messages
+  // Payload per card in the window, as a fraction of one link's payload
+  // rate: what the schedule posted (about traffic.load), and what landed
+  // in the window shifted by the mean latency.
+  double offered = 0, accepted = 0;
+  // Mean latency of the messages posted in the window's first and second
+  // half: in a saturated fabric the queues, and so the latencies, grow
+  // with the run's length instead of settling.
+  double first_half_ns = 0, second_half_ns = 0;
+  bool Saturated() const { return second_half_ns > 1.2 * first_half_ns; }
+};
+
 struct RunReport {
   std::string scenario;  // File name, or "default".
   uint64_t seed = 0;
   nlohmann::ordered_json parameters;  // ParametersJson: every key.
   double sim_time_ns = 0;             // When the last message was delivered.
+  MeasuredWindow window;
   double wall_time_s = 0;
   int nodes = 0;     // cards (endpoints)
   int switches = 0;  // routers without a card

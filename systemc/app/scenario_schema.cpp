@@ -243,6 +243,12 @@ std::vector<ParamSpec> ScenarioRootParamSpecs() {
                    0,
                    1e7,
                    {}});
+  specs.push_back(RealParam(
+      "traffic.warmup_fraction",
+      "stack traffic: the share of the posting period whose messages warm "
+      "the fabric up, left out of the latency figures (network studies: "
+      "sim.warmup_cycles)",
+      "0.2", "", 0, 0.9));
   specs.push_back({"traffic.message_bytes",
                    "payload bytes per message",
                    "128",

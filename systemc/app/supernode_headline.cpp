@@ -119,14 +119,21 @@ HeadlineRow BandwidthRow(const Phases& phases) {
   }
   const double gbps = Number(*stats, {"bandwidth", "aggregate_GBps"});
   const Json* dims = Find(*stats, {"parameters", "topology.dims"});
+  const Json* bound_by = Find(*stats, {"collective", "bounds", "bound_by"});
   return Measured(
-      claim, "alltoall", {gbps},
+      claim, "alltoall",
+      {gbps, Number(*stats, {"collective", "bounds", "bound_GBps"})},
       Format("%.2f TB/s aggregate payload, all-to-all on %.0f nodes (%s "
-             "torus)",
+             "torus): %.0f %% of the %.2f TB/s its %s allows",
              gbps / 1000, Number(*stats, {"nodes"}),
              dims != nullptr && dims->is_string()
                  ? dims->get<std::string>().c_str()
-                 : "?"),
+                 : "?",
+             100 * Number(*stats, {"collective", "bounds", "fraction"}),
+             Number(*stats, {"collective", "bounds", "bound_GBps"}) / 1000,
+             bound_by != nullptr && *bound_by == "bisection"
+                 ? "bisection"
+                 : "cards' injection"),
       gbps >= 1200);
 }
 

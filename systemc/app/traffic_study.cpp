@@ -104,8 +104,8 @@ std::vector<net::MessageTimes> MessageTimes(
 void UseTrafficKeys(const ParamSet& params, KeyUsage& usage) {
   UseStackKeys(params, usage);
   UseFaultKeys(params, usage);
-  usage.Use(
-      {"traffic.load", "traffic.message_bytes", "traffic.messages_per_node"});
+  usage.Use({"traffic.load", "traffic.message_bytes",
+             "traffic.messages_per_node", "traffic.warmup_fraction"});
   UseTrafficPatternKeys(params, usage);
   usage.Skip("router.latency_ns",
              "the stack's routers take router.rc_cycles to router.st_cycles "
@@ -137,6 +137,58 @@ std::optional<std::string> ValidateTrafficStudy(const ParamSet& params) {
 }
 
 namespace {
+
+// The messages posted after the warm-up, the first traffic.warmup_fraction
+// of the posting period, and their latencies: what the run measures, so
+// that its figures do not depend on how long it runs (as a network
+// study's window, sim.warmup_cycles).
+MeasuredWindow Window(const transport::TrafficWorkload& workload,
+                      const ParamSet& params, const StackPlan& plan) {
+  MeasuredWindow window;
+  const auto& schedule = workload.schedule();
+  for (const transport::ScheduledMessage& m : schedule) {
+    window.end_ns =
+        std::max(window.end_ns, static_cast<double>(m.at_ps) / 1000);
+  }
+  window.warmup_ns = params.Real("traffic.warmup_fraction") * window.end_ns;
+  uint64_t posted = 0;
+  const double middle_ns = (window.warmup_ns + window.end_ns) / 2;
+  std::vector<double> halves[2];
+  for (uint64_t i = 0; i < schedule.size(); ++i) {
+    const double at_ns = static_cast<double>(schedule[i].at_ps) / 1000;
+    const auto landed = workload.landed_ps(i);
+    posted += at_ns >= window.warmup_ns;
+    if (landed && at_ns >= window.warmup_ns) {
+      const double latency_ns = static_cast<double>(*landed) / 1000 - at_ns;
+      window.latencies_ns.push_back(latency_ns);
+      halves[at_ns >= middle_ns].push_back(latency_ns);
+    }
+  }
+  window.first_half_ns = Summarise(halves[0]).mean;
+  window.second_half_ns = Summarise(halves[1]).mean;
+  // What landed in the window shifted by the mean latency: in a steady
+  // fabric as much as was posted in the window, in a saturated one less.
+  const double shift_ns = Summarise(window.latencies_ns).mean;
+  uint64_t landed_in_window = 0;
+  for (uint64_t i = 0; i < schedule.size(); ++i) {
+    if (const auto landed = workload.landed_ps(i)) {
+      const double landed_ns = static_cast<double>(*landed) / 1000 - shift_ns;
+      landed_in_window +=
+          landed_ns >= window.warmup_ns && landed_ns < window.end_ns;
+    }
+  }
+  const double span_ns = window.end_ns - window.warmup_ns;
+  if (span_ns > 0) {
+    // Payload bytes per ns per card, as a fraction of a link's.
+    const double per_message =
+        static_cast<double>(params.Integer("traffic.message_bytes")) / span_ns /
+        plan.topology->EndpointCount() /
+        (phy::PayloadGoodputGbps(plan.profile, plan.profile.max_lanes) / 8);
+    window.offered = static_cast<double>(posted) * per_message;
+    window.accepted = static_cast<double>(landed_in_window) * per_message;
+  }
+  return window;
+}
 
 // The run's trace: link states (recorded as it ran), pauses, every SEND
 // that landed, the fabric manager's steps. False if it cannot be written.
@@ -246,6 +298,7 @@ int RunTrafficStudy(const ParamSet& params, const RunOptions& options) {
   report.transport = transport::SumFigures(assembly.nodes(), kDataPriority);
   report.sim_time_ns =
       static_cast<double>(report.outcome.last_delivery_ps) / 1000.0;
+  report.window = Window(workload, params, plan);
   uint64_t hops = 0, ejected = 0;
   for (const NodeParts& card : cards) {
     hops += card.router->counters().hops;

@@ -431,7 +431,9 @@ def bad_input_exits_2(lqemu, work, scenarios):
         (["run", str(scenarios / "bad_unknown_key.yaml")], "bad_unknown_key.yaml:6:"),
         (["run", str(scenarios / "bad_syntax.yaml")], "bad_syntax.yaml:"),
         (["run", "--no-such-option"], ""),
-        (["run", *ONE, "--trace", str(work / "t.json")], "--trace"),
+        (["run", *NETWORK, "--set", "sim.kernel=cycle", "--trace", str(work / "t.json")],
+         "--trace: the cycle kernel records no packets"),
+        (["run", *ONE, "--set", "trace.max_spans=0"], "'trace.max_spans' = 0 is outside"),
         (["run", *ONE, "--set", "traffic.pattern=bitcomp", "--set", "topology.dims=3x4"],
          "traffic: "),
         (["run", *ONE, "--set", "link.replay_timeout_flits=100"],
@@ -652,6 +654,13 @@ def failures_are_rerouted(lqemu, work, scenarios):
         expect(integrity["delivered"] + integrity["lost"] == integrity["sent"],
                "packets unaccounted: %s" % integrity)
         expect(integrity["lost"] == fault["dropped"] > 0, "losses are the fault's: %s" % integrity)
+        expect(sum(fault["dropped_by_cause"].values()) == fault["dropped"]
+               and (fault["dropped_by_cause"]["link_down"] > 0 or kind == "node"),
+               "drops by cause: %s" % fault["dropped_by_cause"])
+        expect(re.search(r"  dropped    \d+ packets by the failure, each counted once: \d+ at the "
+                         r"cut link, \d+ inside the failed node, \d+ of the old epoch, \d+ with no "
+                         r"route left; the network layer resends nothing", result.stdout),
+               "the report splits the drops and says what OK means:\n" + result.stdout)
 
 
 def NET_7_1_a_fat_trees_switches_count_what_a_cut_drops(lqemu, work, _):
@@ -1577,6 +1586,35 @@ def trace_of_every_run_kind(lqemu, work, scenarios):
         end = e["ts"] + e.get("dur", 0)
         expect(e["name"].startswith("sampled") or 1 <= e["ts"] and end <= 3.0000001,
                "an event outside the window [1, 3) us: %s" % e)
+
+
+def steady_state_does_not_depend_on_the_message_count(lqemu, work, _):
+    """A traffic run measures the messages posted after a warm-up
+    (traffic.warmup_fraction): below saturation its latency does not depend
+    on how many messages the run sends; above, the report says the fabric
+    is saturated rather than give a figure that only grows."""
+    def window(messages, load, fidelity):
+        path = work / ("w%d-%s-%s.json" % (messages, load, fidelity))
+        result = run(lqemu, "run", *ONE, "--set", "topology.dims=4x4x4", "--set",
+                     "link.fidelity=" + fidelity, "--set", "traffic.load=" + load,
+                     "--set", "traffic.messages_per_node=%d" % messages,
+                     "--stats", str(path))
+        expect(result.returncode == 0, "exited %d: %s" % (result.returncode, result.stderr))
+        expect("  window     " in result.stdout, "a window line:\n" + result.stdout)
+        stats = json.loads(path.read_text())
+        return stats["latency_ns"]["mean"], stats["window"]
+    for fidelity in ["ideal", "tlm"]:
+        short, short_window = window(100, "0.1", fidelity)
+        long, long_window = window(400, "0.1", fidelity)
+        expect(not short_window["saturated"] and not long_window["saturated"]
+               and abs(long - short) < 0.03 * short,
+               "%s: 100 messages a card %.1f ns, 400 %.1f ns: %s" % (fidelity, short, long, long_window))
+        expect(long_window["warmup_ns"] > 0 and long_window["messages"] < 400 * 64,
+               "the warm-up's messages are left out: %s" % long_window)
+    _, saturated = window(400, "0.5", "tlm")
+    expect(saturated["saturated"]
+           and saturated["latency_second_half_ns"] > saturated["latency_first_half_ns"],
+           "above saturation the latency grows, and the run says so: %s" % saturated)
 
 
 def version_names_what_built_it(lqemu, work, _):
