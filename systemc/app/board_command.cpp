@@ -19,6 +19,7 @@
 #include "models/riscv/rv32_isa.h"
 #include "systemc/app/board_monitor.h"
 #include "systemc/app/board_traffic.h"
+#include "systemc/app/build_info.h"
 #include "systemc/app/chrome_trace.h"
 #include "systemc/app/cluster_tracer.h"
 #include "systemc/app/congestion_params.h"
@@ -177,6 +178,7 @@ void WriteStats(const std::string& path, cluster::Cluster& cluster,
                 double wall_s, int status) {
   nlohmann::ordered_json json;
   json["firmware_status"] = status;
+  json["lqemu"] = BuildJson();
   json["sim_time_ns"] = sc_core::sc_time_stamp().to_seconds() * 1e9;
   json["wall_time_s"] = wall_s;
   json["nodes"] = cluster.node_count();

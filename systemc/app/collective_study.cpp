@@ -6,6 +6,7 @@
 #include <systemc>
 
 #include "models/phy/link_profile.h"
+#include "systemc/app/build_info.h"
 #include "systemc/app/exit_status.h"
 #include "systemc/app/fabric_counters.h"
 #include "systemc/app/frame_capture.h"
@@ -36,14 +37,6 @@ Result<CollectivePlan> Plan(const ParamSet& params) {
   }
   return CollectivePlan{std::move(stack).value(),
                         std::move(schedule).value().value()};
-}
-
-uint64_t PayloadBytes(const net::CollectiveSchedule& schedule) {
-  uint64_t bytes = 0;
-  for (const net::CollectiveMessage& m : schedule.messages) {
-    bytes += m.bytes;
-  }
-  return bytes;
 }
 
 // What a finished run measured.
@@ -117,6 +110,7 @@ std::string WriteJson(const std::string& scenario, uint64_t seed,
   nlohmann::ordered_json json;
   json["scenario"] = scenario;
   json["seed"] = seed;
+  json["lqemu"] = BuildJson();
   json["sim_time_ns"] = o.sim_ns;
   json["wall_time_s"] = o.wall_s;
   json["nodes"] = plan.stack.topology->EndpointCount();

@@ -10,8 +10,8 @@
 #include <systemc>
 #include <vector>
 
-#include "generated/lq_version.h"
 #include "systemc/app/board_command.h"
+#include "systemc/app/build_info.h"
 #include "systemc/app/component_catalogue.h"
 #include "systemc/app/exit_status.h"
 #include "systemc/app/run_command.h"
@@ -25,11 +25,7 @@ int sc_main(int argc, char* argv[]) {
       "(PHY, data link, network, RoCEv2 transport, logical layer)."};
   app.require_subcommand(1);
   // What built this binary, so that a result can be traced to it.
-  app.set_version_flag(
-      "--version", std::string("lqemu ") + LQ_VERSION + " (" + LQ_GIT_DESCRIBE +
-                       ")\nSystemC " + SC_VERSION + ", Verilator " +
-                       LQ_VERILATOR_VERSION +
-                       ", protocol specification version " + LQ_SPEC_VERSION);
+  app.set_version_flag("--version", lq::app::VersionText());
 
   lq::app::RunOptions run;
   auto* run_command = app.add_subcommand(

@@ -83,6 +83,14 @@ Result<std::optional<net::CollectiveSchedule>> ScenarioCollective(
   return std::optional<net::CollectiveSchedule>(std::move(schedule).value());
 }
 
+uint64_t PayloadBytes(const net::CollectiveSchedule& schedule) {
+  uint64_t bytes = 0;
+  for (const net::CollectiveMessage& m : schedule.messages) {
+    bytes += m.bytes;
+  }
+  return bytes;
+}
+
 net::CollectiveBounds ScheduleBounds(const net::CollectiveSchedule& schedule,
                                      const topo::Topology& topology,
                                      double bytes_per_ns) {

@@ -34,6 +34,9 @@ Result<std::optional<net::CollectiveSchedule>> ScenarioCollective(
     const ParamSet& params, const topo::Topology& topology);
 
 // The report's line and the stats file's `collective` object.
+// The payload bytes of every message of `schedule`.
+uint64_t PayloadBytes(const net::CollectiveSchedule& schedule);
+
 // The bounds of `schedule` on `topology` (models/network/collective_bounds.h)
 // with every local port and link carrying `bytes_per_ns` of payload.
 net::CollectiveBounds ScheduleBounds(const net::CollectiveSchedule& schedule,

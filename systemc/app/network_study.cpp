@@ -13,6 +13,7 @@
 #include "models/network/cycle_fabric.h"
 #include "models/network/traffic_pattern.h"
 #include "models/phy/link_profile.h"
+#include "systemc/app/build_info.h"
 #include "systemc/app/exit_status.h"
 #include "systemc/app/fabric_counters.h"
 #include "systemc/app/network_collective.h"
@@ -190,6 +191,7 @@ struct StudyResult {
   uint64_t flit_hops = 0;  // flits over links, the kernels' unit of work
   std::optional<FaultOutcome> fault;
   const net::CollectiveDriver* collective = nullptr;
+  net::CollectiveBounds bounds;  // the collective's, on the topology
   DeadlockFinding deadlock;
   double sim_time_ns = 0, wall_time_s = 0;
   FabricCounters counters;  // none on the cycle kernel
@@ -256,6 +258,11 @@ void Measure(cluster::Network& network, StudyResult& result) {
   }
 }
 
+// When `driver`'s collective finished, in ns; 0 if it did not.
+double CollectiveDoneNs(const net::CollectiveDriver& driver) {
+  return driver.done() ? driver.finished_at().to_seconds() * 1e9 : 0;
+}
+
 void PrintStudy(const std::string& scenario, uint64_t seed,
                 const std::string& shape, const StudyResult& r,
                 std::FILE* out) {
@@ -290,6 +297,8 @@ void PrintStudy(const std::string& scenario, uint64_t seed,
   }
   if (r.collective != nullptr) {
     PrintCollective(*r.collective, out);
+    PrintBounds(r.bounds, PayloadBytes(r.collective->schedule()),
+                CollectiveDoneNs(*r.collective), out);
   }
   std::fprintf(
       out,
@@ -311,6 +320,7 @@ std::string WriteStudyJson(const std::string& scenario, uint64_t seed,
   nlohmann::ordered_json json;
   json["scenario"] = scenario;
   json["seed"] = seed;
+  json["lqemu"] = BuildJson();
   json["sim_time_ns"] = r.sim_time_ns;
   json["wall_time_s"] = r.wall_time_s;
   json["nodes"] = r.nodes;
@@ -342,6 +352,9 @@ std::string WriteStudyJson(const std::string& scenario, uint64_t seed,
                      {"deadlock", DeadlockJson(r.deadlock)}};
   if (r.collective != nullptr) {
     json["collective"] = CollectiveJson(*r.collective);
+    json["collective"]["bounds"] =
+        BoundsJson(r.bounds, PayloadBytes(r.collective->schedule()),
+                   CollectiveDoneNs(*r.collective));
   }
   json["faults"] = nlohmann::ordered_json::array();
   if (r.fault) {
@@ -815,6 +828,12 @@ int RunNetworkStudy(const ParamSet& params, const RunOptions& options) {
     RunOnCycleKernel(shape, params, options.progress, result);
   } else {
     RunOnSystemC(shape, options.progress, result, network, collective);
+    if (collective) {
+      // A local port and a link carry a slot a cycle.
+      result.bounds = ScheduleBounds(
+          collective->schedule(), *shape.topology,
+          static_cast<double>(result.slot_bytes) / result.clock_ns);
+    }
     result.counters = ReadFabricCounters(
         network->cluster(), *shape.topology,
         {phy::FindLinkProfile(params.Text("link.profile")).value(),

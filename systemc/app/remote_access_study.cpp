@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "models/phy/link_profile.h"
+#include "systemc/app/build_info.h"
 #include "systemc/app/chrome_trace.h"
 #include "systemc/app/cluster_tracer.h"
 #include "systemc/app/exit_status.h"
@@ -380,6 +381,7 @@ int RunRemoteAccessStudy(const ParamSet& params, const RunOptions& options) {
     Json json;
     json["scenario"] = scenario;
     json["seed"] = params.Integer("sim.seed");
+    json["lqemu"] = BuildJson();
     json["sim_time_ns"] = report.sim_ns;
     json["wall_time_s"] = wall_s;
     json["nodes"] = report.nodes;

@@ -5,6 +5,8 @@
 #include <fstream>
 #include <numeric>
 
+#include "systemc/app/build_info.h"
+
 namespace lq::app {
 
 uint64_t RunReport::Lost() const {
@@ -236,6 +238,7 @@ std::string WriteStatsJson(const RunReport& report, const std::string& path) {
   nlohmann::ordered_json json;
   json["scenario"] = report.scenario;
   json["seed"] = report.seed;
+  json["lqemu"] = BuildJson();
   json["sim_time_ns"] = report.sim_time_ns;
   json["wall_time_s"] = report.wall_time_s;
   json["nodes"] = report.nodes;

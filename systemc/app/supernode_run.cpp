@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "models/phy/link_profile.h"
+#include "systemc/app/build_info.h"
 #include "systemc/app/exit_status.h"
 #include "systemc/app/firmware_image.h"
 #include "systemc/app/phase_report.h"
@@ -355,6 +356,7 @@ Json StatsJson(const std::string& scenario,
   Json json;
   json["scenario"] = scenario;
   json["seed"] = params.Integer("sim.seed");
+  json["lqemu"] = BuildJson();
   json["sim_time_ns"] = SumOver(results, {"sim_time_ns"});
   json["wall_time_s"] = wall_s;
   json["nodes"] =

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <systemc>
 
+#include "systemc/app/build_info.h"
 #include "systemc/app/exit_status.h"
 #include "systemc/app/fabric_counters.h"
 #include "systemc/app/frame_capture.h"
@@ -159,6 +160,7 @@ std::string WriteJson(const std::string& scenario, uint64_t seed,
   nlohmann::ordered_json json;
   json["scenario"] = scenario;
   json["seed"] = seed;
+  json["lqemu"] = BuildJson();
   json["sim_time_ns"] = sim_ns;
   json["wall_time_s"] = wall_s;
   json["nodes"] = plan.stack.topology->EndpointCount();

@@ -1491,13 +1491,15 @@ def expect_fabric_counters(stats, what, directions=True):
 
 def counters_in_every_run_kind(lqemu, work, _):
     """Every kind of run writes every node's component statistics under
-    their hierarchical names and each link direction's load; a board
-    cluster its nodes' statistics."""
+    their hierarchical names and each link direction's load, and names
+    what built the binary; a board cluster its nodes' statistics."""
     for what, args in RUN_KINDS:
         path = work / (what.replace(" ", "_") + ".json")
         result = run(lqemu, "run", *args, "--quiet", "--stats", str(path))
         expect(result.returncode == 0, "%s exited %d: %s" % (what, result.returncode, result.stderr))
         stats = json.loads(path.read_text())
+        expect(set(stats["lqemu"]) == {"version", "git", "systemc", "verilator", "spec"}
+               and stats["lqemu"]["git"], "%s: what built it: %s" % (what, stats.get("lqemu")))
         if what == "default phases":
             stats = stats["phases"]["link"]["stats"]
         expect_fabric_counters(stats, what)
