@@ -304,6 +304,9 @@ void Router::Deliver(const Arrival& arrival) {
         break;  // not produced in streaming mode
     }
   }
+  InputStream& in = stream(arrival.port, arrival.vc);
+  in.peak_slots = std::max(
+      in.peak_slots, in.arrived_bytes / config_.slot_bytes - FreedSlots(in));
 }
 
 void Router::AcceptHeader(unsigned port, unsigned vc,
@@ -951,7 +954,10 @@ const ComponentDecl& Router::Declaration() {
        {"mgmt_forwarded", "MGMT packets sent on to a neighbour"},
        {"mgmt_dropped", "MGMT packets dropped, for any reason"},
        {"<port>.flits_in", "slots received on port<p>, or local"},
-       {"<port>.flits_out", "slots sent on port<p>, or local"}}};
+       {"<port>.flits_out", "slots sent on port<p>, or local"},
+       {"<port>.vc<v>.peak_slots",
+        "most slots input VC v of port<p> (or local) held at once, of "
+        "router.vc_buffer_flits; present only when not 0"}}};
   return decl;
 }
 
@@ -978,6 +984,11 @@ StatList Router::Stats() const {
         p == local_port() ? "local" : "port" + std::to_string(p);
     stats.Add("<port>.flits_in", {port}, flits_in_[p]);
     stats.Add("<port>.flits_out", {port}, flits_out_[p]);
+    for (unsigned v = 0; v < vcs_; ++v) {
+      if (const uint64_t peak = streams_[index(p, v)].peak_slots; peak > 0) {
+        stats.Add("<port>.vc<v>.peak_slots", {port, std::to_string(v)}, peak);
+      }
+    }
   }
   return stats.Take();
 }

@@ -248,7 +248,8 @@ class Router : public sc_core::sc_module {
     uint64_t arrived_bytes = 0;  // slot bytes received (padding included)
     uint64_t held_bytes = 0;     // bytes of live packets not yet sent
     uint64_t credits_returned = 0;
-    bool dirty = false;  // in dirty_inputs_: credits may be due
+    uint64_t peak_slots = 0;  // most slots the VC's buffer held at once
+    bool dirty = false;       // in dirty_inputs_: credits may be due
   };
   struct Arrival {
     sc_core::sc_time due;

@@ -1503,6 +1503,9 @@ def counters_in_every_run_kind(lqemu, work, _):
         if what == "default phases":
             stats = stats["phases"]["link"]["stats"]
         expect_fabric_counters(stats, what)
+        expect(any(re.fullmatch(r"node\d+\.router\.(port\d+|local)\.vc\d+\.peak_slots", k)
+                   and v > 0 for k, v in stats["stats"].items()),
+               "%s: input VCs' peak occupancy" % what)
         if "tlm" in " ".join(args):
             tlm = stats["stats"]
             expect(tlm["node0.port0.lc.tx_flits"] > 0 and "node0.port0.phy.tx_busy_ps" in tlm,
