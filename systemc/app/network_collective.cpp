@@ -12,6 +12,12 @@ double AlgorithmGBps(const net::CollectiveDriver& driver) {
   return ns > 0 ? static_cast<double>(driver.schedule().buffer_bytes) / ns : 0;
 }
 
+// The torus's sizes, X first; none for another topology.
+std::vector<uint32_t> TorusSizes(const topo::Topology& topology) {
+  const auto* torus = dynamic_cast<const topo::Torus*>(&topology);
+  return torus != nullptr ? torus->sizes() : std::vector<uint32_t>();
+}
+
 }  // namespace
 
 std::vector<ParamSpec> NetworkCollectiveParamSpecs() {
@@ -71,12 +77,8 @@ Result<std::optional<net::CollectiveSchedule>> ScenarioCollective(
   if (name == "ring_allreduce") {
     values["order"] = params.Text("collective.order");
   }
-  std::vector<uint32_t> sizes;
-  if (const auto* torus = dynamic_cast<const topo::Torus*>(&topology)) {
-    sizes = torus->sizes();
-  }
-  auto schedule =
-      net::CreateCollective(name, topology.EndpointCount(), sizes, values);
+  auto schedule = net::CreateCollective(name, topology.EndpointCount(),
+                                        TorusSizes(topology), values);
   if (!schedule) {
     return Fail("collective: " + schedule.error().reason);
   }
@@ -98,11 +100,7 @@ net::CollectiveBounds ScheduleBounds(const net::CollectiveSchedule& schedule,
     return net::AllReduceBounds(schedule.nodes, schedule.buffer_bytes,
                                 bytes_per_ns);
   }
-  std::vector<uint32_t> sizes;
-  if (const auto* torus = dynamic_cast<const topo::Torus*>(&topology)) {
-    sizes = torus->sizes();
-  }
-  return net::AllToAllBounds(schedule.nodes, sizes,
+  return net::AllToAllBounds(schedule.nodes, TorusSizes(topology),
                              schedule.buffer_bytes / schedule.nodes,
                              bytes_per_ns, bytes_per_ns);
 }

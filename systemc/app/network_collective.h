@@ -33,7 +33,6 @@ void UseCollectiveKeys(const ParamSet& params, KeyUsage& usage);
 Result<std::optional<net::CollectiveSchedule>> ScenarioCollective(
     const ParamSet& params, const topo::Topology& topology);
 
-// The report's line and the stats file's `collective` object.
 // The payload bytes of every message of `schedule`.
 uint64_t PayloadBytes(const net::CollectiveSchedule& schedule);
 
@@ -49,6 +48,7 @@ void PrintBounds(const net::CollectiveBounds& bounds, uint64_t payload_bytes,
 nlohmann::ordered_json BoundsJson(const net::CollectiveBounds& bounds,
                                   uint64_t payload_bytes, double done_ns);
 
+// The report's line and the stats file's `collective` object.
 void PrintCollective(const net::CollectiveDriver& driver, std::FILE* out);
 nlohmann::ordered_json CollectiveJson(const net::CollectiveDriver& driver);
 

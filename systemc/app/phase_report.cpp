@@ -25,14 +25,6 @@ void AddCount(const Json& stats, std::initializer_list<const char*> path,
   }
 }
 
-std::string Joined(const std::vector<std::string>& parts) {
-  std::string line;
-  for (const auto& part : parts) {
-    line += (line.empty() ? "" : ", ") + part;
-  }
-  return line;
-}
-
 void AddLatency(const Json& stats, std::vector<std::string>& figures) {
   const double mean = Number(stats, {"latency_ns", "mean"});
   if (!std::isnan(mean) && mean > 0) {

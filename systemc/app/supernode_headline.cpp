@@ -254,6 +254,14 @@ Json HeadlineJson(const std::vector<HeadlineRow>& rows) {
 
 // Sums the number at `path` over the phases' stats.
 
+std::string Joined(const std::vector<std::string>& parts) {
+  std::string line;
+  for (const auto& part : parts) {
+    line += (line.empty() ? "" : ", ") + part;
+  }
+  return line;
+}
+
 std::string Format(const char* format, ...) {
   char text[256];
   va_list args;

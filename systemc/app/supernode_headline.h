@@ -52,6 +52,8 @@ inline double Count(const Json& json, std::initializer_list<const char*> path) {
 // printf into a string, of up to 255 characters: a report's phrases.
 std::string Format(const char* format, ...)
     __attribute__((format(printf, 1, 2)));
+// "a, b, c": a report's list.
+std::string Joined(const std::vector<std::string>& parts);
 
 // The finished phases by name; a failed phase has no stats, a skipped one
 // a reason.

@@ -50,15 +50,6 @@ std::vector<std::string> Join(std::vector<std::string> a,
   return a;
 }
 
-// "a, b, c".
-std::string JoinNames(const std::vector<std::string>& names) {
-  std::string out;
-  for (const auto& name : names) {
-    out += (out.empty() ? "" : ", ") + name;
-  }
-  return out;
-}
-
 std::vector<Phase> AllPhases() {
   const auto study = NetworkStudySets();
   // The collectives as RDMA WRITEs through the transport over tlm links.
@@ -155,9 +146,8 @@ Result<std::vector<std::string>> Selection(const ParamSet& params) {
     }
     if (std::find(groups.begin(), groups.end(), name) == groups.end() &&
         std::find(names.begin(), names.end(), name) == names.end()) {
-      return Fail("run.phases: no phase '" + name +
-                  "' (groups: " + JoinNames(groups) +
-                  "; phases: " + JoinNames(names) + "; or all)");
+      return Fail("run.phases: no phase '" + name + "' (groups: " +
+                  Joined(groups) + "; phases: " + Joined(names) + "; or all)");
     }
     selected.push_back(name);
   }
@@ -408,8 +398,8 @@ std::vector<ParamSpec> SupernodeParamSpecs() {
   return {{"run.phases",
            "run.study phases: the experiments to run, each in a process of "
            "its own: all, or a comma-separated list of groups (" +
-               JoinNames(SupernodePhaseGroups()) + ") and phases (" +
-               JoinNames(SupernodePhaseNames()) + ")",
+               Joined(SupernodePhaseGroups()) + ") and phases (" +
+               Joined(SupernodePhaseNames()) + ")",
            "all",
            "",
            ParamType::kText,
