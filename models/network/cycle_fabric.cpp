@@ -33,13 +33,17 @@ struct CycleFabric::Router : RouterCore {
                    params.vc_buffer_flits, memory, ring_memory),
         node(node_id),
         ports(network_ports + (endpoint ? 1 : 0)),
-        far(network_ports, topo::PortRef{kNoNode, 0}, memory) {}
+        far(network_ports, topo::PortRef{kNoNode, 0}, memory),
+        flits_in(ports, 0, memory),
+        flits_out(ports, 0, memory) {}
 
   uint32_t node;
   unsigned ports;
   std::pmr::vector<topo::PortRef> far;  // per network port; kNoNode: none
   uint64_t held = 0;                    // packets in input VCs
   bool busy = false;
+  std::pmr::vector<uint64_t> flits_in, flits_out;  // per port
+  CycleRouterCounts packets;  // its packet counters (no per-port vectors)
 };
 
 struct CycleFabric::Source {
@@ -97,7 +101,7 @@ CycleFabric::CycleFabric(std::shared_ptr<const topo::RoutingFunction> routing,
         router->far[p] = *far;
         links_ += far->node > n || (far->node == n && far->port > p);
         for (unsigned v = 0; v < vcs_; ++v) {
-          router->outputs.Reset(p * vcs_ + v, config.vc_buffer_flits);
+          router->outputs.Reset(p * vcs_ + v, config.vc_buffer_flits, 0);
         }
       }
     }
@@ -105,7 +109,7 @@ CycleFabric::CycleFabric(std::shared_ptr<const topo::RoutingFunction> routing,
       for (unsigned v = 0; v < vcs_; ++v) {
         router->outputs.Reset(  // the interface sinks all
             router->local_port() * vcs_ + v,
-            std::numeric_limits<uint32_t>::max());
+            std::numeric_limits<uint32_t>::max(), 0);
       }
     }
   }
@@ -222,6 +226,21 @@ void CycleFabric::Step() {
   ++now_;
 }
 
+CycleRouterCounts CycleFabric::RouterCounts(uint32_t node) const {
+  const Router& r = routers_.at(node);
+  CycleRouterCounts counts = r.packets;
+  counts.flits_in.assign(r.flits_in.begin(), r.flits_in.end());
+  counts.flits_out.assign(r.flits_out.begin(), r.flits_out.end());
+  for (unsigned o = 0; o < r.outputs.size(); ++o) {
+    counts.stall_cycles.push_back(r.outputs.stall_cycles(o, now_));
+  }
+  return counts;
+}
+
+unsigned CycleFabric::local_port(uint32_t node) const {
+  return routers_.at(node).local_port();
+}
+
 uint32_t CycleFabric::NewPacket(uint32_t src, uint32_t dst) {
   const PacketRecord record{src, dst, now_, 0};
   if (!free_packets_.empty()) {
@@ -247,7 +266,7 @@ void CycleFabric::DeliverEvents() {
       if (event.port == router.local_port()) {
         sources_[event.node].credits[event.vc] += event.packet;
       } else {
-        router.outputs.Grant(i, event.packet);
+        router.outputs.Grant(i, event.packet, now_);
       }
       continue;
     }
@@ -256,8 +275,13 @@ void CycleFabric::DeliverEvents() {
       if (tail.packet == event.packet &&
           tail.arrived < config_.flits_per_packet) {
         ++tail.arrived;
+        ++router.flits_in[event.port];
         continue;
       }
+    }
+    ++router.flits_in[event.port];
+    if (event.port == router.local_port()) {
+      ++router.packets.injected;
     }
     PacketState entry;
     entry.packet = event.packet;
@@ -354,6 +378,7 @@ void CycleFabric::SendFlit(Router& r, unsigned p, unsigned v) {
   ++in.freed;
   dirty_.push_back(i);
   ++flits_switched_;
+  ++r.flits_out[head.out_port];
   last_progress_ = now_;
   // Switch allocation and crossbar traversal: the flit leaves that many
   // cycles after the grant, or in turn after the flits waiting at its
@@ -365,6 +390,8 @@ void CycleFabric::SendFlit(Router& r, unsigned p, unsigned v) {
       PacketRecord& packet = packets_[head.packet];
       ++delivered_;
       --held_;
+      ++r.packets.ejected;
+      r.packets.hops += packet.hops;
       if (on_delivery_) {
         on_delivery_({packet.src, packet.dst, packet.created,
                       departs + config_.interface_cycles, packet.hops});
@@ -382,6 +409,7 @@ void CycleFabric::SendFlit(Router& r, unsigned p, unsigned v) {
               static_cast<uint8_t>(head.out_vc), false, head.packet});
   }
   if (head.sent == flits) {
+    r.packets.forwarded += head.out_port != r.local_port();
     r.FinishHead(i, now_);
     --r.held;
   }
@@ -415,7 +443,7 @@ void CycleFabric::AllocateVcs(Router& r) {
     }
   });
   va_->Allocate([&](unsigned i, unsigned o) {
-    r.TakeOutputVc(i, port_of_[o], vc_of_[o], now_ + config_.va_cycles);
+    r.TakeOutputVc(i, port_of_[o], vc_of_[o], now_, now_ + config_.va_cycles);
   });
 }
 
@@ -426,12 +454,15 @@ void CycleFabric::Route(Router& r, unsigned i, PacketState& head) {
   const PacketRecord& packet = packets_[head.packet];
   const unsigned in_class = r.InputClass(port, vc);
   topo::RouteStep step;
-  if (!routing_->TryRoute(r.node, port, in_class, packet.dst, step) ||
+  const bool routed =
+      routing_->TryRoute(r.node, port, in_class, packet.dst, step);
+  if (!routed ||
       (step.port != r.local_port() && packet.hops >= config_.initial_ttl)) {
     head.routed = true;
     head.discard = true;
     r.inputs.Allocated(i);
     ++dropped_;
+    ++(routed ? r.packets.drops_ttl : r.packets.drops_no_route);
     return;
   }
   r.TakeRoute(head, vc, step,

@@ -51,6 +51,19 @@ struct CycleFabricConfig : RouterParams {
   uint64_t watchdog_cycles = 10000;
 };
 
+// What one router counted: per port the flits in and out, per output VC
+// its credit stalls in cycles (OutputUnit), and its packets.
+struct CycleRouterCounts {
+  std::vector<uint64_t> flits_in, flits_out;  // per port, the local last
+  std::vector<uint64_t> stall_cycles;         // per output VC, port * VCs + vc
+  uint64_t injected = 0;   // packets admitted at the local port
+  uint64_t ejected = 0;    // packets delivered to the local port
+  uint64_t forwarded = 0;  // packets sent on to a neighbour
+  uint64_t hops = 0;       // links crossed by the packets ejected
+  uint64_t drops_no_route = 0;
+  uint64_t drops_ttl = 0;
+};
+
 // A packet handed up at its destination endpoint.
 struct CycleDelivery {
   uint32_t src = 0;
@@ -91,6 +104,11 @@ class CycleFabric {
   // Flits moved through all crossbars, and flit-hops (flits over links).
   uint64_t flits_switched() const { return flits_switched_; }
   uint64_t flit_hops() const { return flit_hops_; }
+
+  // Router `node`'s counters so far, and the port its interface is on
+  // (its port count if it has none).
+  CycleRouterCounts RouterCounts(uint32_t node) const;
+  unsigned local_port(uint32_t node) const;
 
   bool deadlocked() const { return deadlocked_; }
   uint64_t deadlock_cycle() const { return deadlock_cycle_; }

@@ -14,6 +14,13 @@ OutputUnit::OutputUnit(unsigned ports, const RouterParams& params,
       outputs_(ports * vcs_, memory),
       next_departure_(ports, 0, memory) {}
 
+uint64_t OutputUnit::stall_cycles(unsigned o, uint64_t now) const {
+  const Vc& out = outputs_[o];
+  const uint64_t open =
+      out.stalling() && now > out.stalled_since ? now - out.stalled_since : 0;
+  return (out.stalled + open) / period_;
+}
+
 uint64_t OutputUnit::Departure(unsigned port, uint64_t now) const {
   return std::max(now + pipeline_, next_departure_[port]);
 }

@@ -2,9 +2,10 @@
 // implementation for both network kernels: per output VC whether a packet
 // holds it (NET-8.3) and the credits its downstream buffer has granted
 // (NET-8.2), and per output port the queue of NET-8.11, kept as the time
-// its next flit may leave. Times are the kernel's ticks (router cycles in
-// the cycle kernel, SystemC time units in the SystemC router); a router
-// cycle is `period` ticks.
+// its next flit may leave. It also counts each output VC's credit stalls:
+// the time a packet held it with no credit left. Times are the kernel's ticks
+// (router cycles in the cycle kernel, SystemC time units in the SystemC
+// router); a router cycle is `period` ticks.
 #pragma once
 
 #include <cstdint>
@@ -31,14 +32,40 @@ class OutputUnit {
   bool owned(unsigned o) const { return outputs_[o].owned; }
   uint32_t credits(unsigned o) const { return outputs_[o].credits; }
   // A packet takes the VC at VC allocation and releases it after its last
-  // flit (NET-8.3).
-  void Take(unsigned o) { outputs_[o].owned = true; }
-  void Release(unsigned o) { outputs_[o].owned = false; }
-  // A flit sent spends a credit; the downstream returns them (NET-8.2).
-  void Spend(unsigned o) { --outputs_[o].credits; }
-  void Grant(unsigned o, uint32_t count) { outputs_[o].credits += count; }
-  // Free, with `credits` (a port coming up, a router restored).
-  void Reset(unsigned o, uint32_t credits) { outputs_[o] = {false, credits}; }
+  // flit (NET-8.3), at `now`.
+  void Take(unsigned o, uint64_t now) {
+    Vc& out = outputs_[o];
+    out.owned = true;
+    out.stalled_since = now;  // counts only while it has no credit
+  }
+  void Release(unsigned o, uint64_t now) {
+    EndStall(o, now);
+    outputs_[o].owned = false;
+  }
+  // A flit sent at `now` spends a credit; the downstream returns them
+  // (NET-8.2).
+  void Spend(unsigned o, uint64_t now) {
+    Vc& out = outputs_[o];
+    if (--out.credits == 0) {
+      out.stalled_since = now;
+    }
+  }
+  void Grant(unsigned o, uint32_t count, uint64_t now) {
+    if (count > 0) {
+      EndStall(o, now);
+      outputs_[o].credits += count;
+    }
+  }
+  // Free, with `credits` (a port coming up or going down, a router
+  // restored), at `now`. The stalls counted so far stay.
+  void Reset(unsigned o, uint32_t credits, uint64_t now) {
+    EndStall(o, now);
+    outputs_[o].owned = false;
+    outputs_[o].credits = credits;
+  }
+  // Router cycles output VC `o` has been held by a packet with no credit
+  // left, up to `now`: backpressure from the buffer downstream.
+  uint64_t stall_cycles(unsigned o, uint64_t now) const;
 
   // Whether a flit granted the switch at `now` for VC `vc` of `port` may
   // go: a credit, and room in the port's queue (NET-8.11).
@@ -59,7 +86,16 @@ class OutputUnit {
   struct Vc {
     bool owned = false;
     uint32_t credits = 0;
+    uint64_t stalled_since = 0;  // while owned with no credit
+    uint64_t stalled = 0;        // ticks, over the stalls that ended
+    bool stalling() const { return owned && credits == 0; }
   };
+  void EndStall(unsigned o, uint64_t now) {
+    Vc& out = outputs_[o];
+    if (out.stalling() && now > out.stalled_since) {
+      out.stalled += now - out.stalled_since;
+    }
+  }
   unsigned vcs_;
   uint64_t period_;
   uint64_t pipeline_;  // SA + ST, in ticks

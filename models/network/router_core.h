@@ -68,8 +68,9 @@ class RouterCore {
   }
 
   // VC allocation (NET-8.3): input VC i's head takes VC `vc` of output
-  // `port`; its next stage comes due `va_cycles` cycles from `now`.
-  void TakeOutputVc(unsigned i, unsigned port, unsigned vc, uint64_t ready) {
+  // `port` at `now`; its next stage comes due at `ready`.
+  void TakeOutputVc(unsigned i, unsigned port, unsigned vc, uint64_t now,
+                    uint64_t ready) {
     PacketState& head = inputs.front(i);
     head.adaptive = false;
     head.out_port = static_cast<uint16_t>(port);
@@ -77,7 +78,7 @@ class RouterCore {
     head.allocated = true;
     head.ready = ready;
     inputs.Allocated(i);
-    outputs.Take(port * vcs_ + vc);
+    outputs.Take(port * vcs_ + vc, now);
   }
 
   // Switch allocation (NET-8.5): whether `head` may ask for the switch at
@@ -96,7 +97,7 @@ class RouterCore {
     PacketState& head = inputs.front(i);
     ++head.sent;
     head.ready = now + period_;
-    outputs.Spend(head.out_port * vcs_ + head.out_vc);
+    outputs.Spend(head.out_port * vcs_ + head.out_vc, now);
     return outputs.BookDeparture(head.out_port, now);
   }
 
@@ -105,7 +106,7 @@ class RouterCore {
   // router.vc_reuse allows (NET-8.3).
   void FinishHead(unsigned i, uint64_t now) {
     const PacketState& head = inputs.front(i);
-    outputs.Release(head.out_port * vcs_ + head.out_vc);
+    outputs.Release(head.out_port * vcs_ + head.out_vc, now);
     inputs.pop_front(i);
     if (restart_ > 0 && !inputs.vc(i).empty()) {
       PacketState& next = inputs.front(i);

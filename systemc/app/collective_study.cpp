@@ -164,6 +164,7 @@ int RunStackCollective(const ParamSet& params, const RunOptions& options) {
   PauseLog pauses;
   if (tracer) {
     pauses.Attach(assembly.nodes());
+    tracer->WatchRates(cards);
   }
   CardMemories memories;
   transport::CollectiveWorkloadConfig config;

@@ -10,20 +10,37 @@
 
 namespace lq::app {
 
+namespace {
+
+using Entries = nlohmann::ordered_json::object_t::Container;
+
+// The entries of the object `json`, to append to: the names are unique,
+// and appending them skips the ordered map's search for each key, which
+// made a cluster's file quadratic.
+Entries& EntriesOf(nlohmann::ordered_json& json) {
+  return static_cast<Entries&>(
+      json.get_ref<nlohmann::ordered_json::object_t&>());
+}
+
+// Appends `list` to the object `stats`, each name without its first
+// `strip` characters.
+void Append(nlohmann::ordered_json& stats, const StatList& list,
+            size_t strip = 0) {
+  Entries& entries = EntriesOf(stats);
+  for (const Stat& stat : list) {
+    entries.emplace_back(stat.name.substr(strip), stat.value);
+  }
+}
+
+}  // namespace
+
 nlohmann::ordered_json ComponentStatsJson(cluster::Cluster& cluster) {
-  // The names are unique (hierarchical): appended without the ordered
-  // map's search for each key, which made a cluster's file quadratic.
-  using Entries = nlohmann::ordered_json::object_t::Container;
   nlohmann::ordered_json stats = nlohmann::ordered_json::object();
-  auto& entries =
-      static_cast<Entries&>(stats.get_ref<nlohmann::ordered_json::object_t&>());
   // Named from the node on ("node3.router.injected"), whatever the
   // cluster's place in the module hierarchy.
   const size_t prefix = std::string(cluster.name()).size() + 1;
   for (unsigned n = 0; n < cluster.node_count(); ++n) {
-    for (const Stat& stat : cluster.node(n).Stats()) {
-      entries.emplace_back(stat.name.substr(prefix), stat.value);
-    }
+    Append(stats, cluster.node(n).Stats(), prefix);
   }
   return stats;
 }
@@ -54,15 +71,39 @@ DirectionLoad TlmLoad(cluster::LinkPort& port, const LinkTiming& timing) {
   return load;
 }
 
-// A direction on an ideal link: the router port's slots, one a cycle.
-DirectionLoad IdealLoad(const net::Router& router, unsigned port,
-                        const LinkTiming& timing) {
+// A direction on an ideal link that carried `flits` router slots, one a
+// cycle.
+DirectionLoad IdealLoad(uint64_t flits, const LinkTiming& timing) {
   DirectionLoad load;
-  load.flits = router.flits_out(port);
+  load.flits = flits;
   load.bytes = load.flits * timing.profile.payload_bytes;
-  load.utilisation = static_cast<double>(load.flits) * timing.router_clock_ns /
-                     timing.lifetime_ns;
+  if (timing.lifetime_ns > 0) {
+    load.utilisation = static_cast<double>(load.flits) *
+                       timing.router_clock_ns / timing.lifetime_ns;
+  }
   return load;
+}
+
+nlohmann::ordered_json DirectionJson(const topo::Topology& topology,
+                                     unsigned node, unsigned port,
+                                     const topo::PortRef& far,
+                                     const DirectionLoad& load,
+                                     uint64_t crc_errors, double paused_ns) {
+  // Appended (an initialiser list cost 20 000 instructions a direction).
+  nlohmann::ordered_json direction = nlohmann::ordered_json::object();
+  Entries& entries = EntriesOf(direction);
+  entries.reserve(10);
+  entries.emplace_back("node", node);
+  entries.emplace_back("port", port);
+  entries.emplace_back("to", far.node);
+  entries.emplace_back("coordinates", topology.Coordinates(node));
+  entries.emplace_back("flits", load.flits);
+  entries.emplace_back("bytes", load.bytes);
+  entries.emplace_back("utilisation", load.utilisation);
+  entries.emplace_back("replays", load.replays);
+  entries.emplace_back("crc_errors", crc_errors);
+  entries.emplace_back("paused_ns", paused_ns);
+  return direction;
 }
 
 }  // namespace
@@ -82,7 +123,7 @@ nlohmann::ordered_json LinkDirectionsJson(cluster::Cluster& cluster,
       DirectionLoad load;
       uint64_t crc_errors = 0;
       if (timing.lifetime_ns > 0) {
-        load = node.ideal_port(p) ? IdealLoad(*router, p, timing)
+        load = node.ideal_port(p) ? IdealLoad(router->flits_out(p), timing)
                                   : TlmLoad(node.port(p), timing);
       }
       cluster::Node& far_node = cluster.node(far->node);
@@ -98,16 +139,8 @@ nlohmann::ordered_json LinkDirectionsJson(cluster::Cluster& cluster,
           flow != nullptr
               ? static_cast<double>(flow->paused_ps(p, kDataPriority)) / 1000
               : 0.0;
-      directions.push_back({{"node", n},
-                            {"port", p},
-                            {"to", far->node},
-                            {"coordinates", topology.Coordinates(n)},
-                            {"flits", load.flits},
-                            {"bytes", load.bytes},
-                            {"utilisation", load.utilisation},
-                            {"replays", load.replays},
-                            {"crc_errors", crc_errors},
-                            {"paused_ns", paused_ns}});
+      directions.push_back(
+          DirectionJson(topology, n, p, *far, load, crc_errors, paused_ns));
     }
   }
   return directions;
@@ -131,6 +164,63 @@ FabricCounters ReadFabricCounters(cluster::Cluster& cluster,
                                   const LinkTiming& timing) {
   return {ComponentStatsJson(cluster),
           LinkDirectionsJson(cluster, topology, timing)};
+}
+
+namespace {
+
+// A cycle-kernel router's counters under the SystemC router's declared
+// names; its interface is on port `local`.
+StatList CycleRouterStats(const net::CycleRouterCounts& counts, unsigned local,
+                          const std::string& prefix) {
+  const auto vcs = static_cast<unsigned>(counts.stall_cycles.size() /
+                                         counts.flits_out.size());
+  StatWriter stats(net::Router::Declaration(), prefix);
+  stats.Add("injected", counts.injected)
+      .Add("ejected", counts.ejected)
+      .Add("forwarded", counts.forwarded)
+      .Add("hops", counts.hops)
+      .Add("drops_ttl", counts.drops_ttl)
+      .Add("drops_no_route", counts.drops_no_route);
+  // What the kernel cannot see happen: no bytes, faults or MGMT traffic.
+  for (const char* none :
+       {"drops_header", "stream_errors", "drops_link_down", "drops_stale_epoch",
+        "drops_node_down", "control_ignored", "mgmt_injected", "mgmt_ejected",
+        "mgmt_forwarded", "mgmt_dropped"}) {
+    stats.Add(none, 0);
+  }
+  for (unsigned p = 0; p < counts.flits_out.size(); ++p) {
+    const std::string port = p == local ? "local" : "port" + std::to_string(p);
+    stats.Add("<port>.flits_in", {port}, counts.flits_in[p]);
+    stats.Add("<port>.flits_out", {port}, counts.flits_out[p]);
+    for (unsigned v = 0; v < vcs; ++v) {
+      if (const uint64_t stall = counts.stall_cycles[p * vcs + v]; stall > 0) {
+        stats.Add("<port>.vc<v>.credit_stall_cycles", {port, std::to_string(v)},
+                  stall);
+      }
+    }
+  }
+  return stats.Take();
+}
+
+}  // namespace
+
+FabricCounters ReadFabricCounters(const net::CycleFabric& fabric,
+                                  const topo::Topology& topology,
+                                  const LinkTiming& timing) {
+  FabricCounters counters;
+  for (unsigned n = 0; n < topology.NodeCount(); ++n) {
+    const net::CycleRouterCounts counts = fabric.RouterCounts(n);
+    Append(counters.stats, CycleRouterStats(counts, fabric.local_port(n),
+                                            topology.NodeName(n) + ".router."));
+    for (unsigned p = 0; p < topology.PortCount(n); ++p) {
+      if (const auto far = topology.Neighbour(n, p)) {
+        counters.directions.push_back(
+            DirectionJson(topology, n, p, *far,
+                          IdealLoad(counts.flits_out[p], timing), 0, 0.0));
+      }
+    }
+  }
+  return counters;
 }
 
 }  // namespace lq::app

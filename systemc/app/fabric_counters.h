@@ -2,11 +2,12 @@
 // kind: every component's statistics under their hierarchical names (the
 // `stats` object), and each link direction's load (`link.directions[]`),
 // read from the routers on ideal links and from the link controllers and
-// PHYs as well on tlm links.
+// PHYs as well on tlm links, or from the cycle kernel's routers.
 #pragma once
 
 #include <nlohmann/json.hpp>
 
+#include "models/network/cycle_fabric.h"
 #include "models/phy/link_profile.h"
 #include "models/topology/topology.h"
 #include "systemc/cluster/cluster.h"
@@ -48,6 +49,12 @@ struct FabricCounters {
   void AddTo(nlohmann::ordered_json& json) const;
 };
 FabricCounters ReadFabricCounters(cluster::Cluster& cluster,
+                                  const topo::Topology& topology,
+                                  const LinkTiming& timing);
+// The same from the cycle kernel, whose routers count under the SystemC
+// router's names (the kinds of drop it cannot have, 0) and whose links
+// are ideal.
+FabricCounters ReadFabricCounters(const net::CycleFabric& fabric,
                                   const topo::Topology& topology,
                                   const LinkTiming& timing);
 

@@ -194,7 +194,7 @@ struct StudyResult {
   net::CollectiveBounds bounds;  // the collective's, on the topology
   DeadlockFinding deadlock;
   double sim_time_ns = 0, wall_time_s = 0;
-  FabricCounters counters;  // none on the cycle kernel
+  FabricCounters counters;
 
   double Accepted() const {
     return static_cast<double>(window_deliveries) * flits_per_packet /
@@ -372,9 +372,8 @@ std::string WriteStudyJson(const std::string& scenario, uint64_t seed,
 
 // The study's trace: every packet delivered, from its creation, on its
 // source's track, and the fabric manager's steps.
-bool TraceStudy(const ParamSet& params, cluster::Network& network,
-                const StudyResult& result, const RunOptions& options) {
-  RunTracer tracer(params);
+// Every packet the SystemC kernel's sources saw delivered.
+std::vector<MessageSpan> DeliveredPackets(cluster::Network& network) {
   std::vector<MessageSpan> packets;
   for (unsigned n = 0; n < network.nodes(); ++n) {
     const net::TrafficSource& source = network.source(n);
@@ -383,6 +382,12 @@ bool TraceStudy(const ParamSet& params, cluster::Network& network,
                          source.sent_ns()[i] + source.latencies_ns()[i]});
     }
   }
+  return packets;
+}
+
+bool TraceStudy(const ParamSet& params, std::vector<MessageSpan> packets,
+                const StudyResult& result, const RunOptions& options) {
+  RunTracer tracer(params);
   tracer.Messages("packet", std::move(packets));
   if (result.fault) {
     tracer.FabricManager(*result.fault);
@@ -530,11 +535,20 @@ void RunOnSystemC(StudyShape& shape, bool show_progress, StudyResult& result,
   }
 }
 
+// How the study's links are timed, for their utilisation: ideal links
+// carry a slot a router cycle, over the whole simulated time.
+LinkTiming StudyTiming(const ParamSet& params, const StudyResult& result) {
+  return {phy::FindLinkProfile(params.Text("link.profile")).value(),
+          result.clock_ns, result.sim_time_ns};
+}
+
 // The same study on the flit-level cycle kernel (decision 0025): the
 // shape's router, sources and links, one loop, and the same measurement
 // (creation to delivery, in the window).
+// The packets delivered go to `traced` too, unless it is null.
 void RunOnCycleKernel(const StudyShape& shape, const ParamSet& params,
-                      bool show_progress, StudyResult& result) {
+                      bool show_progress, StudyResult& result,
+                      std::vector<MessageSpan>* traced) {
   const net::RouterConfig& router = shape.config.router;
   net::CycleFabricConfig config;
   static_cast<net::RouterParams&>(config) = router;
@@ -554,10 +568,14 @@ void RunOnCycleKernel(const StudyShape& shape, const ParamSet& params,
   result.nodes = fabric.endpoints();
   result.links = fabric.links();
 
-  fabric.SetDeliveryHook([&result](const net::CycleDelivery& d) {
-    result.Count(static_cast<double>(d.created) * result.clock_ns,
-                 static_cast<double>(d.delivered - d.created) * result.clock_ns,
-                 d.hops);
+  fabric.SetDeliveryHook([&result, traced](const net::CycleDelivery& d) {
+    const double created_ns = static_cast<double>(d.created) * result.clock_ns;
+    const double latency_ns =
+        static_cast<double>(d.delivered - d.created) * result.clock_ns;
+    result.Count(created_ns, latency_ns, d.hops);
+    if (traced != nullptr) {
+      traced->push_back({d.src, d.dst, created_ns, created_ns + latency_ns});
+    }
   });
   // The measured window, then a drain with no new packets so that those
   // sent in the window arrive and count.
@@ -603,6 +621,8 @@ void RunOnCycleKernel(const StudyShape& shape, const ParamSet& params,
       static_cast<double>(fabric.deadlock_cycle()) * result.clock_ns,
       fabric.deadlock_report()};
   result.flit_hops = fabric.flit_hops();
+  result.counters =
+      ReadFabricCounters(fabric, *shape.topology, StudyTiming(params, result));
 }
 
 }  // namespace
@@ -778,10 +798,6 @@ std::optional<std::string> CheckNetworkStudy(const ParamSet& params,
     return "--pcap: run.study network carries no transport packets "
            "(run.study stack does)";
   }
-  if (!options.trace_file.empty() && params.Text("sim.kernel") == "cycle") {
-    return "--trace: the cycle kernel records no packets (sim.kernel "
-           "systemc does)";
-  }
   return ValidateNetworkStudy(params);
 }
 
@@ -824,8 +840,10 @@ int RunNetworkStudy(const ParamSet& params, const RunOptions& options) {
   result.cycle_kernel = shape.cycle_kernel;
   std::unique_ptr<cluster::Network> network;
   std::unique_ptr<net::CollectiveDriver> collective;
+  std::vector<MessageSpan> traced;
   if (shape.cycle_kernel) {
-    RunOnCycleKernel(shape, params, options.progress, result);
+    RunOnCycleKernel(shape, params, options.progress, result,
+                     options.trace_file.empty() ? nullptr : &traced);
   } else {
     RunOnSystemC(shape, options.progress, result, network, collective);
     if (collective) {
@@ -834,10 +852,8 @@ int RunNetworkStudy(const ParamSet& params, const RunOptions& options) {
           collective->schedule(), *shape.topology,
           static_cast<double>(result.slot_bytes) / result.clock_ns);
     }
-    result.counters = ReadFabricCounters(
-        network->cluster(), *shape.topology,
-        {phy::FindLinkProfile(params.Text("link.profile")).value(),
-         result.clock_ns, result.sim_time_ns});
+    result.counters = ReadFabricCounters(network->cluster(), *shape.topology,
+                                         StudyTiming(params, result));
   }
 
   const std::string scenario =
@@ -846,8 +862,11 @@ int RunNetworkStudy(const ParamSet& params, const RunOptions& options) {
   if (!options.quiet) {
     PrintStudy(scenario, seed, DescribeShape(shape, params), result, stdout);
   }
+  if (!options.trace_file.empty() && network) {
+    traced = DeliveredPackets(*network);
+  }
   if (!options.trace_file.empty() &&
-      !TraceStudy(params, *network, result, options)) {
+      !TraceStudy(params, std::move(traced), result, options)) {
     return kExitFailure;
   }
   if (!options.stats_file.empty()) {

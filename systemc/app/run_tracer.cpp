@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "systemc/app/run_report.h"
+#include "systemc/transport/transport_engine.h"
 
 namespace lq::app {
 namespace {
@@ -129,8 +130,38 @@ void RunTracer::FabricManager(const FaultOutcome& fault) {
   }
 }
 
+void RunTracer::WatchRates(const std::vector<NodeParts>& nodes) {
+  for (unsigned n = 0; n < nodes.size(); ++n) {
+    if (nodes[n].engine == nullptr) {
+      continue;
+    }
+    nodes[n].engine->set_rate_observer(
+        [this, n](uint32_t qpn, double rate_bps, uint64_t at_ps) {
+          const double at_ns = static_cast<double>(at_ps) / 1000;
+          const auto [it, first] = rates_.try_emplace({n, qpn});
+          if (!first) {
+            CloseRate(n, qpn, it->second, at_ns);
+          }
+          it->second = {rate_bps, at_ns};
+        });
+  }
+}
+
+void RunTracer::CloseRate(unsigned node, uint32_t qpn, const Rate& rate,
+                          double end_ns) {
+  char name[32];
+  std::snprintf(name, sizeof(name), "%.1f Gb/s", rate.rate_bps / 1e9);
+  trace_.Span(NodeName(node), "QP " + std::to_string(qpn) + " rate", name,
+              rate.since_ns, end_ns, {{"rate_gbps", rate.rate_bps / 1e9}});
+}
+
 bool RunTracer::Finish(const std::string& path, bool quiet) {
-  links_.Finish(Ns(sc_core::sc_time_stamp()));
+  const double end_ns = Ns(sc_core::sc_time_stamp());
+  links_.Finish(end_ns);
+  for (const auto& [at, rate] : rates_) {
+    CloseRate(at.first, at.second, rate, end_ns);
+  }
+  rates_.clear();
   if (!sampling_.empty()) {
     trace_.Instant("run", "trace", "sampled: " + sampling_,
                    trace_.window_start_ns());

@@ -1,13 +1,15 @@
 // What a run of the stack's cards or a network study shows in a --trace
 // file (decision 0046), in Chrome's trace-event JSON for Perfetto: a
 // process per node with its ports' LTSSM states (tlm links), its router
-// outputs' PFC pauses and, on its "messages" track, spans of what it sent
+// outputs' PFC pauses, its QPs' congestion-control rates and, on its
+// "messages" track, spans of what it sent
 // (SENDs, flows, collective WRITEs, packets) from posting to landing,
 // sampled to at most trace.max_spans; the fabric manager's steps on a
 // process of their own. Only what falls in the trace.* window is kept.
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -46,6 +48,10 @@ class RunTracer {
   void Messages(const std::string& what, std::vector<MessageSpan> spans);
   // The fabric manager's repair of `fault`, and its restore if any.
   void FabricManager(const FaultOutcome& fault);
+  // Follows the congestion control of every QP of `nodes`' engines: each
+  // rate it paces at, a span on the node's "QP <n> rate" track from the
+  // change to the next (DCQCN's RC; the others pace at the line rate).
+  void WatchRates(const std::vector<NodeParts>& nodes);
 
   // Closes the states still open now and writes the trace to `path`,
   // saying on stderr how many events and how they were sampled unless
@@ -53,8 +59,15 @@ class RunTracer {
   bool Finish(const std::string& path, bool quiet);
 
  private:
+  struct Rate {
+    double rate_bps = 0;
+    double since_ns = 0;
+  };
+  void CloseRate(unsigned node, uint32_t qpn, const Rate& rate, double end_ns);
+
   ChromeTrace trace_;
   ClusterTracer links_;
+  std::map<std::pair<unsigned, uint32_t>, Rate> rates_;  // by node and QP
   uint64_t max_spans_;
   std::string sampling_;  // "1 in 26 of 25600 SENDs"; empty if all
 };

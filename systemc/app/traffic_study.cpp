@@ -238,6 +238,7 @@ int RunTrafficStudy(const ParamSet& params, const RunOptions& options) {
   PauseLog pauses;
   if (tracer) {
     pauses.Attach(assembly.nodes());
+    tracer->WatchRates(cards);
   }
 
   CardMemories memories;

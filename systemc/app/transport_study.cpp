@@ -263,6 +263,9 @@ int RunTransportStudy(const ParamSet& params, const RunOptions& options) {
                          options.vcd_file);
   const std::vector<NodeParts> cards = assembly.cards();
   pauses.Attach(assembly.nodes());
+  if (tracer) {
+    tracer->WatchRates(cards);
+  }
   // Each node's memory: the senders' source bytes at 0, and room for what
   // lands there (the receiver takes one flow per sender).
   const uint64_t flow_bytes = plan.incast.flow_bytes;

@@ -12,6 +12,13 @@
 
 namespace lq::net {
 
+namespace {
+
+// The time the router's shared core counts in: SystemC time units.
+uint64_t Now() { return sc_core::sc_time_stamp().value(); }
+
+}  // namespace
+
 // One port's socket: what the peer calls lands in the router with the
 // port's number.
 class Router::PortEnd : private link::SlotIf {
@@ -268,7 +275,8 @@ void Router::PushArrival(Arrival arrival) {
 void Router::Deliver(const Arrival& arrival) {
   if (arrival.is_credit) {
     if (!port_down_[arrival.port]) {
-      core_.outputs.Grant(index(arrival.port, arrival.vc), arrival.count);
+      core_.outputs.Grant(index(arrival.port, arrival.vc), arrival.count,
+                          arrival.due.value());
     }
     return;
   }
@@ -320,7 +328,7 @@ void Router::AcceptHeader(unsigned port, unsigned vc,
   held.bytes.assign(event.packet.begin(), event.packet.end());
   held.received = held.bytes.size();
   CountArrivedSlots(packet, held);
-  packet.ready = sc_core::sc_time_stamp().value() + ticks(config_.rc_cycles);
+  packet.ready = Now() + ticks(config_.rc_cycles);
   if (port == local_port()) {
     ++(IsMgmt(held.header) ? counters_.mgmt_injected : counters_.injected);
   }
@@ -425,7 +433,7 @@ void Router::FinishCut(unsigned port, unsigned vc) {
   link::Slot abort;
   abort.vc = packet.out_vc;
   abort.abort = true;
-  core_.outputs.Release(index(packet.out_port, packet.out_vc));
+  core_.outputs.Release(index(packet.out_port, packet.out_vc), Now());
   if (!port_down_[packet.out_port]) {
     this->port(packet.out_port)
         .out->Put(std::move(abort), DepartureDelay(packet.out_port));
@@ -463,7 +471,7 @@ void Router::SetPortDown(unsigned port, const sc_core::sc_time& flush) {
     }
   }
   for (unsigned v = 0; v < vcs_; ++v) {
-    core_.outputs.Reset(index(port, v), 0);
+    core_.outputs.Reset(index(port, v), 0, Now());
   }
   flushes_.emplace_back(sc_core::sc_time_stamp() + flush, port);
   flush_due_.notify(flush);
@@ -551,7 +559,7 @@ void Router::Restore() {
   }
   dirty_inputs_.clear();
   for (unsigned o = 0; o < core_.outputs.size(); ++o) {
-    core_.outputs.Reset(o, 0);
+    core_.outputs.Reset(o, 0, Now());
   }
   paused_.assign(paused_.size(), false);
   egress_bytes_.assign(egress_bytes_.size(), 0);
@@ -602,7 +610,7 @@ void Router::Discard(unsigned port, unsigned vc, PacketState& packet) {
   HoldBytes(port, vc, packet,
             -static_cast<int64_t>(dropped.received - dropped.sent));
   if (packet.allocated) {
-    core_.outputs.Release(index(packet.out_port, packet.out_vc));
+    core_.outputs.Release(index(packet.out_port, packet.out_vc), Now());
   }
   packet.discard = true;
   dropped.bytes.clear();
@@ -793,7 +801,7 @@ void Router::AllocateVcs(const sc_core::sc_time& now) {
     // An adaptive packet's port is chosen now (NET-4.3), and a packet
     // ejecting may take another VC.
     const bool chose_port = core_.inputs.front(i).adaptive;
-    core_.TakeOutputVc(i, o / vcs_, o % vcs_,
+    core_.TakeOutputVc(i, o / vcs_, o % vcs_, now.value(),
                        now.value() + ticks(config_.va_cycles));
     if (chose_port) {
       Enqueue(core_.inputs.front(i));
@@ -806,7 +814,7 @@ void Router::AllocateVcs(const sc_core::sc_time& now) {
 // already waiting at its output (NET-8.11). With speedup 1 no slot ever
 // waits, since each output passes at most one slot per cycle.
 sc_core::sc_time Router::DepartureDelay(unsigned port) const {
-  const uint64_t now = sc_core::sc_time_stamp().value();
+  const uint64_t now = Now();
   return sc_core::sc_time::from_value(core_.outputs.Departure(port, now) - now);
 }
 
@@ -878,7 +886,7 @@ void Router::Send(unsigned in_port, unsigned in_vc) {
   // Switch allocation and crossbar traversal: the slot leaves the router
   // that many cycles after the grant, or in turn after those waiting at
   // its output (NET-8.11).
-  const uint64_t now = sc_core::sc_time_stamp().value();
+  const uint64_t now = Now();
   const sc_core::sc_time leaves =
       sc_core::sc_time::from_value(core_.CrossSwitch(i, now) - now);
   Probe(probe_, *this, PathPoint::kRouterOut, leaves, head.out_port);
@@ -955,6 +963,10 @@ const ComponentDecl& Router::Declaration() {
        {"mgmt_dropped", "MGMT packets dropped, for any reason"},
        {"<port>.flits_in", "slots received on port<p>, or local"},
        {"<port>.flits_out", "slots sent on port<p>, or local"},
+       {"<port>.vc<v>.credit_stall_cycles",
+        "cycles output VC v of port<p> (or local) was held by a packet "
+        "with no credit left: backpressure from the buffer downstream "
+        "(NET-8.2); present only when not 0"},
        {"<port>.vc<v>.peak_slots",
         "most slots input VC v of port<p> (or local) held at once, of "
         "router.vc_buffer_flits; present only when not 0"}}};
@@ -985,6 +997,11 @@ StatList Router::Stats() const {
     stats.Add("<port>.flits_in", {port}, flits_in_[p]);
     stats.Add("<port>.flits_out", {port}, flits_out_[p]);
     for (unsigned v = 0; v < vcs_; ++v) {
+      if (const uint64_t stall = core_.outputs.stall_cycles(index(p, v), Now());
+          stall > 0) {
+        stats.Add("<port>.vc<v>.credit_stall_cycles", {port, std::to_string(v)},
+                  stall);
+      }
       if (const uint64_t peak = streams_[index(p, v)].peak_slots; peak > 0) {
         stats.Add("<port>.vc<v>.peak_slots", {port, std::to_string(v)}, peak);
       }

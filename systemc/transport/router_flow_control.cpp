@@ -28,7 +28,8 @@ RouterFlowControl::RouterFlowControl(const sc_core::sc_module_name& name,
       router_(router),
       config_(config),
       vc_classes_(router.vc_classes()),
-      random_(config.seed) {
+      random_(config.seed),
+      ecn_marked_at_(router.port_count(), 0) {
   const roce::MacAddress mac = roce::NodeMac(router.node());
   for (unsigned p = 0; p < router.port_count(); ++p) {
     for (unsigned c = 0; c < vc_classes_; ++c) {
@@ -37,9 +38,10 @@ RouterFlowControl::RouterFlowControl(const sc_core::sc_module_name& name,
     }
   }
   net::RouterHooks hooks;
-  hooks.on_ingress_arrival = [this](unsigned /*in_port*/, uint8_t tc,
-                                    uint64_t held,
-                                    Bytes& packet) { Mark(tc, held, packet); };
+  hooks.on_ingress_arrival = [this](unsigned in_port, uint8_t tc, uint64_t held,
+                                    Bytes& packet) {
+    Mark(in_port, tc, held, packet);
+  };
   hooks.inspect_bytes = kMarkedHeaderBytes;
   hooks.on_control = [this](unsigned port, Bytes message,
                             const sc_core::sc_time& delay) {
@@ -64,7 +66,8 @@ void RouterFlowControl::AttachInterface(net::NetworkInterface& interface) {
 
 // TRN-9.2: marked with probability p(q) as it joins the queue at its
 // input.
-void RouterFlowControl::Mark(uint8_t tc, uint64_t queued, Bytes& packet) {
+void RouterFlowControl::Mark(unsigned in_port, uint8_t tc, uint64_t queued,
+                             Bytes& packet) {
   const double p = MarkProbability(config_.ecn[tc], queued);
   if (p <= 0 || packet.size() < net::kRouteHeaderBytes + kMarkedHeaderBytes ||
       (p < 1 && draw_(random_) >= p)) {
@@ -76,6 +79,7 @@ void RouterFlowControl::Mark(uint8_t tc, uint64_t queued, Bytes& packet) {
   if (before && (*before == roce::Ecn::kEct0 || *before == roce::Ecn::kEct1)) {
     std::copy(headers.begin(), headers.end(), frame_at);
     ++counters_.ecn_marked;
+    ++ecn_marked_at_[in_port];
   }
 }
 
@@ -193,6 +197,9 @@ const ComponentDecl& RouterFlowControl::Declaration() {
        {"ecn_marked", "packets marked CE (TRN-9.2)"},
        {"peak_held_bytes",
         "most bytes any input held for a PFC priority (TRN-8.9)"},
+       {"port<p>.ecn_marked",
+        "packets marked CE as they joined input p's queue (p the local "
+        "port's number: those injected); only when non-zero"},
        {"port<p>.tc<t>.paused_ps",
         "time output p spent paused for priority t, summed over its VC "
         "classes; only when non-zero"}}};
@@ -208,6 +215,9 @@ StatList RouterFlowControl::Stats() const {
       .Add("ecn_marked", counters_.ecn_marked)
       .Add("peak_held_bytes", counters_.peak_held_bytes);
   for (unsigned p = 0; p < router_.port_count(); ++p) {
+    if (ecn_marked_at_[p] > 0) {
+      stats.Add("port<p>.ecn_marked", {std::to_string(p)}, ecn_marked_at_[p]);
+    }
     for (uint8_t tc = 0; tc < net::Router::kTrafficClasses; ++tc) {
       if (const uint64_t ps = paused_ps(p, tc); ps > 0) {
         stats.Add("port<p>.tc<t>.paused_ps",

@@ -87,7 +87,7 @@ class RouterFlowControl : public sc_core::sc_module {
   };
 
   void OnIngress(unsigned port, uint8_t tc, unsigned vc_class, uint64_t bytes);
-  void Mark(uint8_t tc, uint64_t queued, Bytes& packet);
+  void Mark(unsigned in_port, uint8_t tc, uint64_t queued, Bytes& packet);
   void Send(unsigned port, const roce::PfcFrame& frame);
   // Index of (port, VC class) in ingress_ and pause_.
   unsigned At(unsigned port, unsigned vc_class) const {
@@ -113,6 +113,7 @@ class RouterFlowControl : public sc_core::sc_module {
   std::mt19937_64 random_;
   std::uniform_real_distribution<double> draw_{0.0, 1.0};
   FlowControlCounters counters_;
+  std::vector<uint64_t> ecn_marked_at_;  // per router input port
   sc_core::sc_event tick_;
   PauseObserver pause_observer_;
 };

@@ -274,6 +274,7 @@ void TransportEngine::Run() {
         }
       }
       Collect(qpn, qp);
+      ObserveRate(qpn, qp);
       if (qp.requester && qp.context.requester_runs()) {
         const auto deadline = qp.requester->deadline();
         KeepEarliest(next_ps,
@@ -345,6 +346,14 @@ std::optional<uint64_t> TransportEngine::SendRequests(uint32_t qpn, Qp& qp) {
     Transmit(qpn, qp, request);
   }
   return std::nullopt;
+}
+
+void TransportEngine::ObserveRate(uint32_t qpn, Qp& qp) {
+  if (!rate_observer_ || !qp.cc || qp.cc->rate_bps() == qp.observed_rate_bps) {
+    return;
+  }
+  qp.observed_rate_bps = qp.cc->rate_bps();
+  rate_observer_(qpn, qp.observed_rate_bps, CycleClock::NowPs());
 }
 
 void TransportEngine::AfterRequesterEvent(Qp& qp, uint32_t unacked_before,

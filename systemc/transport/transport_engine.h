@@ -135,6 +135,15 @@ class TransportEngine : public sc_core::sc_module {
   void SetFrameTap(FrameTap tap) { tap_ = std::move(tap); }
   // Reports frames sent and received and completions to `probe`.
   void set_probe(PathProbe* probe) { probe_ = probe; }
+  // Told whenever a QP's congestion control paces at a new rate
+  // (CongestionControl::rate_bps(): DCQCN's RC, TRN-10), with the time in
+  // ps: once for its first rate, then at each change, as the engine runs
+  // the QP (a DCQCN timer's rise shows when the QP next has work).
+  using RateObserver =
+      std::function<void(uint32_t qpn, double rate_bps, uint64_t at_ps)>;
+  void set_rate_observer(RateObserver observer) {
+    rate_observer_ = std::move(observer);
+  }
 
   const EngineCounters& counters() const { return counters_; }
   StatList Stats() const;
@@ -165,6 +174,7 @@ class TransportEngine : public sc_core::sc_module {
     // front READ.
     std::deque<QueuedReply> replies;
     uint32_t next_response = 0;
+    double observed_rate_bps = 0;  // the last told to the rate observer
   };
 
   // The QP for a post; nullptr when it is in ERROR, where the work request
@@ -194,6 +204,8 @@ class TransportEngine : public sc_core::sc_module {
   // The notification point: a CNP to the peer QP unless one went within
   // the interval of the QP's congestion control (TRN-9.5, TRN-11.4).
   void Notify(uint32_t qpn, Qp& qp);
+  // Tells the rate observer of the QP's rate if it changed.
+  void ObserveRate(uint32_t qpn, Qp& qp);
   // TRN-11.3: the first reply after a CE-marked request carries BECN.
   void CarryBecn(Qp& qp, roce::RocePacket& packet);
   // A READ response or ATOMIC ACKNOWLEDGE: its data into the work
@@ -254,6 +266,7 @@ class TransportEngine : public sc_core::sc_module {
   std::deque<net::Delivered> inbox_;
   std::vector<EngineCompletion> completions_;
   EngineCounters counters_;
+  RateObserver rate_observer_;
   FrameTap tap_;
   PathProbe* probe_ = nullptr;
   sc_core::sc_event wake_;

@@ -431,8 +431,6 @@ def bad_input_exits_2(lqemu, work, scenarios):
         (["run", str(scenarios / "bad_unknown_key.yaml")], "bad_unknown_key.yaml:6:"),
         (["run", str(scenarios / "bad_syntax.yaml")], "bad_syntax.yaml:"),
         (["run", "--no-such-option"], ""),
-        (["run", *NETWORK, "--set", "sim.kernel=cycle", "--trace", str(work / "t.json")],
-         "--trace: the cycle kernel records no packets"),
         (["run", *ONE, "--set", "trace.max_spans=0"], "'trace.max_spans' = 0 is outside"),
         (["run", *ONE, "--set", "traffic.pattern=bitcomp", "--set", "topology.dims=3x4"],
          "traffic: "),
@@ -1520,6 +1518,74 @@ def counters_in_every_run_kind(lqemu, work, _):
     expect_fabric_counters(json.loads(path.read_text()), "board cluster", directions=False)
 
 
+def cycle_kernel_counts_as_systemc_does(lqemu, work, _):
+    """A network study on the cycle kernel writes the SystemC router's
+    counters and link directions, and both kernels, which route the same
+    packets the same way, count the same flits on every port and link
+    (but the local input: the SystemC interface packs small packets' bytes
+    into its slots back to back, NET-8.8, where the cycle kernel's sources
+    send each packet's flits);
+    backpressure shows as output VCs' credit stalls in both. Both trace
+    the same packets, made at the same times (under this backpressure
+    their latencies differ a little, as the kernels' agreement test
+    allows above saturation)."""
+    counts, spans = {}, {}
+    for kernel in ("cycle", "systemc"):
+        path = work / (kernel + ".json")
+        trace = work / (kernel + ".trace.json")
+        result = run(lqemu, "run", *NETWORK, "--set", "topology.dims=4x4", *SHORT_STUDY,
+                     "--set", "traffic.load=0.5", "--set", "router.vc_buffer_flits=4",
+                     "--set", "sim.kernel=" + kernel,
+                     "--quiet", "--stats", str(path), "--trace", str(trace))
+        expect(result.returncode == 0, "%s exited %d: %s" % (kernel, result.returncode,
+                                                             result.stderr))
+        stats = json.loads(path.read_text())
+        expect_fabric_counters(stats, kernel + " kernel")
+        expect(any(k.endswith(".credit_stall_cycles") and v > 0
+                   for k, v in stats["stats"].items()),
+               "%s kernel: no output VC stalled for credit" % kernel)
+        counts[kernel] = stats
+        by_track, _ = expect_perfetto_trace(trace, kernel + " kernel")
+        nodes = {e["pid"]: e["args"]["name"] for e in json.loads(trace.read_text())["traceEvents"]
+                 if e["name"] == "process_name"}
+        spans[kernel] = sorted((nodes[e["pid"]], round(e["ts"], 6), e["name"])
+                               for e in by_track["messages"])
+    expect(spans["cycle"] and spans["cycle"] == spans["systemc"],
+           "the kernels trace different packets: %d and %d spans"
+           % (len(spans["cycle"]), len(spans["systemc"])))
+    cycle, systemc = counts["cycle"], counts["systemc"]
+    same = [k for k in cycle["stats"]
+            if not k.endswith("credit_stall_cycles") and not k.endswith("local.flits_in")]
+    differ = [k for k in same if systemc["stats"].get(k) != cycle["stats"][k]]
+    expect(not differ, "the kernels count differently: %s" % [
+        (k, cycle["stats"][k], systemc["stats"].get(k)) for k in differ[:5]])
+    expect(cycle["link"]["directions"] == systemc["link"]["directions"],
+           "the kernels' link directions differ")
+
+
+def TRN_9_2_marks_are_counted_at_each_input(lqemu, work, scenarios):
+    """Each router's ECN marks (TRN-9.2) are split by the input whose
+    queue the packet joined: a node's inputs add up to its total, and the
+    totals to what the transport report saw marked."""
+    path = work / "incast.json"
+    result = run(lqemu, "run", str(scenarios / "incast_4x4x4.yaml"), "--set",
+                 "topology.dims=4x4", "--set", "transport.flow_kib=256", "--set",
+                 "transport.background_pairs=4", "--set", "transport.senders=6",
+                 "--stats", str(path))
+    expect(result.returncode == 0, "incast exited %d: %s" % (result.returncode, result.stderr))
+    marked = int(re.search(r"ECN: (\d+) marked", result.stdout).group(1))
+    totals, by_input = {}, {}
+    for name, value in json.loads(path.read_text())["stats"].items():
+        if m := re.fullmatch(r"(node\d+)\.flow\.ecn_marked", name):
+            totals[m.group(1)] = value
+        elif m := re.fullmatch(r"(node\d+)\.flow\.port\d+\.ecn_marked", name):
+            by_input[m.group(1)] = by_input.get(m.group(1), 0) + value
+    expect(marked > 0 and sum(totals.values()) == marked,
+           "routers' marks %d against the report's %d" % (sum(totals.values()), marked))
+    expect({n: v for n, v in totals.items() if v} == by_input,
+           "marks by input %s against totals %s" % (by_input, totals))
+
+
 def expect_perfetto_trace(path, what):
     """A Chrome trace-event file as Perfetto reads it: metadata naming
     every process and track, spans and instants on named tracks, times in
@@ -1544,8 +1610,9 @@ def expect_perfetto_trace(path, what):
 def trace_of_every_run_kind(lqemu, work, scenarios):
     """--trace works for every run kind: nodes as processes, tracks named by
     port, what each node sent as spans (sampled to trace.max_spans, and the
-    trace says so), PFC pauses, link states on tlm links, the fabric
-    manager's steps; trace.start_us and trace.length_us keep a window."""
+    trace says so), PFC pauses, congestion control's rates, link states on
+    tlm links, the fabric manager's steps; trace.start_us and
+    trace.length_us keep a window."""
     # The traffic's cards start with trained links (DLL-6.12): only a
     # fault changes a link's state.
     expected = {"network study": ["messages"], "traffic": ["messages"],
@@ -1575,6 +1642,13 @@ def trace_of_every_run_kind(lqemu, work, scenarios):
     expect(pfc and all(e["name"] == "paused" for t in pfc for e in by_track[t]),
            "PFC pauses on port tracks: %s" % sorted(by_track))
     expect(len(by_track["messages"]) == 72, "every flow: %d" % len(by_track["messages"]))
+    # DCQCN's rate changes: spans of each rate on its QP's track, some cut
+    # below the line rate by CNPs.
+    rates = [e for t, events in by_track.items() if re.fullmatch(r"QP \d+ rate", t)
+             for e in events]
+    expect(rates and all(re.fullmatch(r"\d+\.\d Gb/s", e["name"]) for e in rates)
+           and min(e["args"]["rate_gbps"] for e in rates) < 944,
+           "congestion control's rates: %s" % rates[:3])
     # A window and sampling on a traffic run whose SENDs spread over 20 us.
     path = work / "window.json"
     result = run(lqemu, "run", *ONE, "--set", "topology.dims=4x4", "--set",

@@ -1,6 +1,6 @@
-// Tests of the router's output side shared by both kernels: credits and
-// ownership per output VC (NET-8.2, NET-8.3) and the output queue's
-// departures (NET-8.11), in ticks of any size.
+// Tests of the router's output side shared by both kernels: credits,
+// credit stalls and ownership per output VC (NET-8.2, NET-8.3) and the
+// output queue's departures (NET-8.11), in ticks of any size.
 #include "models/network/output_unit.h"
 
 #include <gtest/gtest.h>
@@ -20,14 +20,14 @@ TEST(OutputUnit, NET_8_2_AFlitNeedsACreditAndSpendsIt) {
   OutputUnit out(2, Params(), 1);
   const unsigned o = out.index(1, 1);
   EXPECT_FALSE(out.CanSend(1, 1, 0)) << "no credit granted yet";
-  out.Grant(o, 2);
+  out.Grant(o, 2, 0);
   EXPECT_TRUE(out.CanSend(1, 1, 0));
-  out.Spend(o);
-  out.Spend(o);
+  out.Spend(o, 0);
+  out.Spend(o, 0);
   EXPECT_FALSE(out.CanSend(1, 1, 0)) << "both credits spent";
-  out.Grant(o, 1);
+  out.Grant(o, 1, 0);
   EXPECT_EQ(out.credits(o), 1u);
-  out.Reset(o, 0);
+  out.Reset(o, 0, 0);
   EXPECT_EQ(out.credits(o), 0u) << "a link going down voids its credits";
 }
 
@@ -35,11 +35,34 @@ TEST(OutputUnit, NET_8_3_AnOutputVcIsHeldFromAllocationToTheLastFlit) {
   OutputUnit out(2, Params(), 1);
   const unsigned o = out.index(0, 1);
   EXPECT_FALSE(out.owned(o));
-  out.Take(o);
+  out.Take(o, 0);
   EXPECT_TRUE(out.owned(o));
   EXPECT_FALSE(out.owned(out.index(0, 0))) << "the other VC stays free";
-  out.Release(o);
+  out.Release(o, 0);
   EXPECT_FALSE(out.owned(o));
+}
+
+// A credit stall is the time a packet holds the output VC with no credit
+// left, in whole cycles (10 ticks each here): a free VC with no credit is
+// not stalled, and a stall still open counts up to the time asked.
+TEST(OutputUnit, NET_8_2_AHeldVcWithNoCreditCountsItsStall) {
+  constexpr uint64_t kCycle = 10;
+  OutputUnit out(2, Params(), kCycle);
+  const unsigned o = out.index(1, 0);
+  EXPECT_EQ(out.stall_cycles(o, 50 * kCycle), 0u) << "free: no stall";
+  out.Take(o, 2 * kCycle);  // held with no credit from cycle 2
+  out.Grant(o, 1, 5 * kCycle);
+  EXPECT_EQ(out.stall_cycles(o, 6 * kCycle), 3u);
+  out.Spend(o, 6 * kCycle);  // the last credit: stalled again
+  EXPECT_EQ(out.stall_cycles(o, 10 * kCycle), 7u) << "3 + 4 still open";
+  out.Grant(o, 0, 8 * kCycle);
+  EXPECT_EQ(out.stall_cycles(o, 10 * kCycle), 7u) << "no credit in it";
+  out.Release(o, 11 * kCycle);
+  EXPECT_EQ(out.stall_cycles(o, 90 * kCycle), 8u) << "ended when released";
+  out.Take(o, 91 * kCycle);
+  out.Reset(o, 4, 93 * kCycle);
+  EXPECT_EQ(out.stall_cycles(o, 99 * kCycle), 10u)
+      << "a reset ends the stall and keeps the count";
 }
 
 // With a period of 1000 ticks (a 1 GHz router in picoseconds): a flit
@@ -50,7 +73,7 @@ TEST(OutputUnit, NET_8_11_FlitsGrantedTogetherLeaveInTurn) {
   constexpr uint64_t kCycle = 1000;
   OutputUnit out(2, Params(), kCycle);
   const unsigned o = out.index(1, 0);
-  out.Grant(o, 10);
+  out.Grant(o, 10, 0);
   EXPECT_EQ(out.Departure(1, 0), 2 * kCycle) << "SA + ST";
   EXPECT_EQ(out.BookDeparture(1, 0), 2 * kCycle);
   EXPECT_EQ(out.BookDeparture(1, 0), 3 * kCycle);

@@ -48,7 +48,7 @@ TEST(RouterCore, NET_4_3_AnAdaptivePacketTakesThePortVcAllocationChose) {
   core.inputs.push_back(i, Packet(7, 1));
   core.TakeRoute(core.inputs.front(i), 0, topo::RouteStep{0, 0}, true);
   EXPECT_TRUE(core.inputs.front(i).adaptive) << "port 0 is only its escape";
-  core.TakeOutputVc(i, 1, 1, 5 * kPeriod);
+  core.TakeOutputVc(i, 1, 1, 4 * kPeriod, 5 * kPeriod);
   const PacketState& head = core.inputs.front(i);
   EXPECT_FALSE(head.adaptive);
   EXPECT_EQ(head.out_port, 1u);
@@ -64,16 +64,16 @@ TEST(RouterCore, NET_8_5_AHeadAsksForTheSwitchWithAFlitACreditAndItsStageDue) {
   const unsigned i = 0;
   const unsigned o = core.outputs.index(1, 0);
   core.inputs.push_back(i, Packet(1, 0));
-  core.TakeOutputVc(i, 1, 0, 2 * kPeriod);
+  core.TakeOutputVc(i, 1, 0, kPeriod, 2 * kPeriod);
   const PacketState& head = core.inputs.front(i);
-  core.outputs.Grant(o, 1);
+  core.outputs.Grant(o, 1, 2 * kPeriod);
   EXPECT_FALSE(core.WantsSwitch(head, 2 * kPeriod)) << "no flit arrived";
   core.inputs.front(i).arrived = 1;
   EXPECT_FALSE(core.WantsSwitch(head, 2 * kPeriod - 1)) << "VA not done";
   EXPECT_TRUE(core.WantsSwitch(head, 2 * kPeriod));
-  core.outputs.Spend(o);
+  core.outputs.Spend(o, 2 * kPeriod);
   EXPECT_FALSE(core.WantsSwitch(head, 2 * kPeriod)) << "no credit";
-  core.outputs.Grant(o, 1);
+  core.outputs.Grant(o, 1, 2 * kPeriod);
   core.inputs.front(i).discard = true;
   EXPECT_FALSE(core.WantsSwitch(head, 2 * kPeriod)) << "dropped";
 }
@@ -81,9 +81,9 @@ TEST(RouterCore, NET_8_5_AHeadAsksForTheSwitchWithAFlitACreditAndItsStageDue) {
 TEST(RouterCore, NET_8_11_AFlitCrossingSpendsACreditAndTakesItsTurnOut) {
   RouterCore core(3, kLocal, Params(), kPeriod, 4);
   const unsigned o = core.outputs.index(1, 0);
-  core.outputs.Grant(o, 5);
+  core.outputs.Grant(o, 5, 0);
   core.inputs.push_back(0, Packet(1, 3));
-  core.TakeOutputVc(0, 1, 0, 0);
+  core.TakeOutputVc(0, 1, 0, 0, 0);
   EXPECT_EQ(core.CrossSwitch(0, 0), 2 * kPeriod) << "after SA and ST";
   EXPECT_EQ(core.inputs.front(0).sent, 1u);
   EXPECT_EQ(core.inputs.front(0).ready, kPeriod) << "the next flit follows";
@@ -100,7 +100,7 @@ TEST(RouterCore, NET_8_3_TheNextPacketReachesTheHeadAsVcReuseSays) {
     const unsigned o = core.outputs.index(1, 0);
     core.inputs.push_back(0, Packet(1, 1));
     core.inputs.push_back(0, Packet(2, 1));
-    core.TakeOutputVc(0, 1, 0, 0);
+    core.TakeOutputVc(0, 1, 0, 0, 0);
     core.FinishHead(0, 4 * kPeriod);
     EXPECT_FALSE(core.outputs.owned(o)) << "the tail frees its output VC";
     ASSERT_EQ(core.inputs.vc(0).size, 1u);

@@ -64,14 +64,14 @@ TEST(VcAllocator, NET_8_3_AHeadAsksForItsStepsVcOrAnyFreeOneToEject) {
   const VcChoiceContext at{params, *dor, 0, 4, out};
   const RoutedHead step{0, 5, 0, 2, 1, false};
   EXPECT_EQ(WantedOutputVc(at, step, kOpen, scratch), out.index(2, 1));
-  out.Take(out.index(2, 1));
+  out.Take(out.index(2, 1), 0);
   EXPECT_FALSE(WantedOutputVc(at, step, kOpen, scratch)) << "held";
   const auto closed = [](unsigned, unsigned) { return false; };
   EXPECT_FALSE(WantedOutputVc(at, {0, 5, 0, 2, 0, false}, closed, scratch))
       << "a port that is down or paused takes no new packet";
 
   const RoutedHead eject{5, 0, 0, 4, 0, false};
-  out.Take(out.index(4, 0));
+  out.Take(out.index(4, 0), 0);
   EXPECT_FALSE(WantedOutputVc(at, eject, kOpen, scratch)) << "eject_vc same";
   params.eject_any_vc = true;
   EXPECT_EQ(WantedOutputVc(at, eject, kOpen, scratch), out.index(4, 1))
@@ -91,16 +91,16 @@ TEST(VcAllocator, NET_4_3_AdaptiveHeadsTakeTheRoomiestVcElseTheEscape) {
   const VcChoiceContext at{params, *adaptive, 0, 4, out};
   // Node 0 = (0,0) to node 5 = (1,1): + in X (port 0) and + in Y (port 2).
   const RoutedHead head{0, 5, 2, 0, 0, true};
-  out.Grant(out.index(0, 2), 3);
-  out.Grant(out.index(2, 2), 5);
+  out.Grant(out.index(0, 2), 3, 0);
+  out.Grant(out.index(2, 2), 5, 0);
   EXPECT_EQ(WantedOutputVc(at, head, kOpen, scratch), out.index(2, 2))
       << "the productive port with more credits";
-  out.Take(out.index(2, 2));
+  out.Take(out.index(2, 2), 0);
   EXPECT_EQ(WantedOutputVc(at, head, kOpen, scratch), out.index(0, 2));
-  out.Take(out.index(0, 2));
+  out.Take(out.index(0, 2), 0);
   EXPECT_FALSE(WantedOutputVc(at, head, kOpen, scratch))
       << "the escape has no credit yet";
-  out.Grant(out.index(0, 0), 1);
+  out.Grant(out.index(0, 0), 1, 0);
   EXPECT_EQ(WantedOutputVc(at, head, kOpen, scratch), out.index(0, 0))
       << "the escape step, with a credit";
 }
