@@ -91,6 +91,15 @@ struct IntegrityCounts {
   uint64_t sent = 0, delivered = 0, lost = 0, duplicated = 0, corrupted = 0;
   uint64_t endpoint_failed = 0;
   bool Ok() const { return lost == 0 && duplicated == 0 && corrupted == 0; }
+  // Adds `other`'s counts to these (a run's phases summed).
+  void Add(const IntegrityCounts& other) {
+    sent += other.sent;
+    delivered += other.delivered;
+    lost += other.lost;
+    duplicated += other.duplicated;
+    corrupted += other.corrupted;
+    endpoint_failed += other.endpoint_failed;
+  }
   // "sent S, delivered D, lost L, duplicated U, corrupted C", with
   // "failed F (to or from the failed node)" after D when F is not 0.
   std::string Line() const;

@@ -161,6 +161,16 @@ bool Selects(const std::vector<std::string>& selection, const Phase& phase) {
                      });
 }
 
+// Why this build cannot run the probe with its own firmware, if it
+// cannot (a build without the firmware has no image); looked up once.
+const std::string& ProbeImageProblem() {
+  static const std::string problem = [] {
+    const auto image = BringUpImage();
+    return image ? std::string() : image.error().reason;
+  }();
+  return problem;
+}
+
 // The selected phases, each with why the run must leave it out if it
 // must: a build without the firmware has no image for the probe.
 Result<std::vector<std::pair<Phase, std::string>>> ChosenPhases(
@@ -177,9 +187,7 @@ Result<std::vector<std::pair<Phase, std::string>>> ChosenPhases(
     std::string skipped;
     if (phase.name == "remote_access" &&
         params.Text("board.firmware").empty()) {
-      if (const auto image = BringUpImage(); !image) {
-        skipped = image.error().reason;
-      }
+      skipped = ProbeImageProblem();
     }
     chosen.emplace_back(std::move(phase), skipped);
   }
@@ -257,13 +265,7 @@ IntegrityCounts SumIntegrity(const std::vector<PhaseResult>& results) {
     if (!result.stats) {
       continue;
     }
-    const IntegrityCounts phase = IntegrityOf(*result.stats);
-    sum.sent += phase.sent;
-    sum.delivered += phase.delivered;
-    sum.endpoint_failed += phase.endpoint_failed;
-    sum.lost += phase.lost;
-    sum.duplicated += phase.duplicated;
-    sum.corrupted += phase.corrupted;
+    sum.Add(IntegrityOf(*result.stats));
   }
   return sum;
 }
