@@ -169,7 +169,9 @@ void Router::OnSlot(unsigned port, link::Slot slot,
 
 void Router::OnCredit(unsigned port, unsigned vc, unsigned count,
                       const sc_core::sc_time& delay) {
-  if (failed_) {
+  // A link controller grants room on each of the link's VCs; a router
+  // with fewer takes only its own (NET-8.2).
+  if (failed_ || vc >= vcs_) {
     return;
   }
   // A credit from a neighbour is processed for router.credit_cycles before

@@ -1563,6 +1563,22 @@ def cycle_kernel_counts_as_systemc_does(lqemu, work, _):
            "the kernels' link directions differ")
 
 
+def NET_8_2_a_router_with_fewer_vcs_than_its_links_keeps_its_credits(lqemu, work, _):
+    """A link controller grants room on each of the link's four VCs; a
+    router with fewer (three here, two classes and one set) takes only its
+    own. It once counted VC 3's credits as the next port's VC 0, sent
+    without room and stopped the run, under an all-to-all's load on tlm
+    links."""
+    for classes, sets in [(3, 1), (2, 1)]:
+        result = run(lqemu, "run", *ONE, "--set", "workload.name=alltoall", "--set",
+                     "topology.dims=2x2x4", "--set", "link.fidelity=tlm", "--set",
+                     "collective.bytes=65536", "--set", "net.vc_classes=%d" % classes,
+                     "--set", "net.vc_sets=%d" % sets)
+        expect(result.returncode == 0 and "without a credit" not in result.stderr,
+               "%d VCs: exited %d: %s" % (classes * sets, result.returncode,
+                                          result.stderr[-400:]))
+
+
 def TRN_9_2_marks_are_counted_at_each_input(lqemu, work, scenarios):
     """Each router's ECN marks (TRN-9.2) are split by the input whose
     queue the packet joined: a node's inputs add up to its total, and the
