@@ -123,7 +123,8 @@ HeadlineRow BandwidthRow(const Phases& phases) {
   return Measured(
       claim, "alltoall",
       {gbps, Number(*stats, {"collective", "bounds", "bound_GBps"})},
-      Format("%.2f TB/s aggregate payload, all-to-all on %.0f nodes (%s "
+      Format("%.2f TB/s aggregate payload, all-to-all (every pair at once) "
+             "on %.0f nodes (%s "
              "torus): %.0f %% of the %.2f TB/s its %s allows",
              gbps / 1000, Number(*stats, {"nodes"}),
              dims != nullptr && dims->is_string()
