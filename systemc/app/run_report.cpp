@@ -282,15 +282,12 @@ std::string WriteStatsJson(const RunReport& report, const std::string& path) {
 nlohmann::ordered_json ParametersJson(const ParamSet& params) {
   nlohmann::ordered_json json = nlohmann::ordered_json::object();
   for (const ParamSpec& spec : params.specs()) {
-    const std::string& value = params.Text(spec.key);
-    const bool word = std::find(spec.choices.begin(), spec.choices.end(),
-                                value) != spec.choices.end();
-    if (spec.type == ParamType::kInteger && !word) {
+    if (!params.HoldsNumber(spec.key)) {
+      json[spec.key] = params.Text(spec.key);
+    } else if (spec.type == ParamType::kInteger) {
       json[spec.key] = params.Integer(spec.key);
-    } else if (spec.type == ParamType::kReal && !word) {
-      json[spec.key] = params.Real(spec.key);
     } else {
-      json[spec.key] = value;
+      json[spec.key] = params.Real(spec.key);
     }
   }
   return json;

@@ -134,15 +134,21 @@ std::optional<std::string> ParamSet::Set(const std::string& key,
   return std::nullopt;
 }
 
+bool ParamSet::HoldsNumber(const std::string& key) const {
+  const ParamSpec* spec = Find(key);
+  return spec != nullptr &&
+         (spec->type == ParamType::kInteger ||
+          spec->type == ParamType::kReal) &&
+         !IsWordOf(*spec, values_.at(key));
+}
+
 int64_t ParamSet::Integer(const std::string& key) const {
-  assert(Find(key) && Find(key)->type == ParamType::kInteger &&
-         !IsWordOf(*Find(key), values_.at(key)));
+  assert(HoldsNumber(key) && Find(key)->type == ParamType::kInteger);
   return std::strtoll(values_.at(key).c_str(), nullptr, 0);
 }
 
 double ParamSet::Real(const std::string& key) const {
-  assert(Find(key) && Find(key)->type == ParamType::kReal &&
-         !IsWordOf(*Find(key), values_.at(key)));
+  assert(HoldsNumber(key) && Find(key)->type == ParamType::kReal);
   return std::strtod(values_.at(key).c_str(), nullptr);
 }
 

@@ -66,6 +66,9 @@ class ParamSet {
   int64_t Integer(const std::string& key) const;
   double Real(const std::string& key) const;
   const std::string& Text(const std::string& key) const;
+  // Whether `key` is a number key holding a number, not one of its words
+  // (router.clock_ghz `auto`): what Integer() or Real() may read.
+  bool HoldsNumber(const std::string& key) const;
 
   // All keys with their current values, in declaration order.
   std::vector<std::pair<std::string, std::string>> Values() const;

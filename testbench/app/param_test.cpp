@@ -83,15 +83,20 @@ TEST(ParamSet, RejectsBadValuesAndKeepsTheOldOne) {
 TEST(ParamSet, ANumberTakesItsWordsInstead) {
   ParamSet set = MakeSet();
   EXPECT_EQ(set.Text("a.clock"), "auto");
+  EXPECT_FALSE(set.HoldsNumber("a.clock")) << "a word: no number to read";
   EXPECT_FALSE(set.Set("a.clock", "2"));
+  EXPECT_TRUE(set.HoldsNumber("a.clock"));
   EXPECT_DOUBLE_EQ(set.Real("a.clock"), 2);
   EXPECT_FALSE(set.Set("a.clock", "auto"));
   EXPECT_EQ(set.Text("a.clock"), "auto");
+  EXPECT_FALSE(set.HoldsNumber("a.clock"));
   const auto refused = set.Set("a.clock", "fast");
   ASSERT_TRUE(refused);
   EXPECT_EQ(*refused, "'a.clock' wants a number or 'auto', not 'fast'");
   EXPECT_TRUE(set.Set("a.clock", "20")) << "the range still holds";
   EXPECT_TRUE(set.Set("a.count", "auto")) << "a word of another key";
+  EXPECT_TRUE(set.HoldsNumber("a.count"));
+  EXPECT_FALSE(set.HoldsNumber("a.name")) << "text is never a number";
 }
 
 TEST(ParamSet, ValuesFollowDeclarationOrder) {
