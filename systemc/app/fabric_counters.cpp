@@ -169,37 +169,20 @@ FabricCounters ReadFabricCounters(cluster::Cluster& cluster,
 namespace {
 
 // A cycle-kernel router's counters under the SystemC router's declared
-// names; its interface is on port `local`.
+// names (the drops it cannot have, 0: it models no bytes, faults or MGMT
+// traffic); its interface is on port `local`.
 StatList CycleRouterStats(const net::CycleRouterCounts& counts, unsigned local,
                           const std::string& prefix) {
-  const auto vcs = static_cast<unsigned>(counts.stall_cycles.size() /
-                                         counts.flits_out.size());
-  StatWriter stats(net::Router::Declaration(), prefix);
-  stats.Add("injected", counts.injected)
-      .Add("ejected", counts.ejected)
-      .Add("forwarded", counts.forwarded)
-      .Add("hops", counts.hops)
-      .Add("drops_ttl", counts.drops_ttl)
-      .Add("drops_no_route", counts.drops_no_route);
-  // What the kernel cannot see happen: no bytes, faults or MGMT traffic.
-  for (const char* none :
-       {"drops_header", "stream_errors", "drops_link_down", "drops_stale_epoch",
-        "drops_node_down", "control_ignored", "mgmt_injected", "mgmt_ejected",
-        "mgmt_forwarded", "mgmt_dropped"}) {
-    stats.Add(none, 0);
-  }
-  for (unsigned p = 0; p < counts.flits_out.size(); ++p) {
-    const std::string port = p == local ? "local" : "port" + std::to_string(p);
-    stats.Add("<port>.flits_in", {port}, counts.flits_in[p]);
-    stats.Add("<port>.flits_out", {port}, counts.flits_out[p]);
-    for (unsigned v = 0; v < vcs; ++v) {
-      if (const uint64_t stall = counts.stall_cycles[p * vcs + v]; stall > 0) {
-        stats.Add("<port>.vc<v>.credit_stall_cycles", {port, std::to_string(v)},
-                  stall);
-      }
-    }
-  }
-  return stats.Take();
+  net::RouterCounters counters;
+  counters.injected = counts.injected;
+  counters.ejected = counts.ejected;
+  counters.forwarded = counts.forwarded;
+  counters.hops = counts.hops;
+  counters.drops_ttl = counts.drops_ttl;
+  counters.drops_no_route = counts.drops_no_route;
+  return net::Router::StatsOf(
+      counters, {counts.flits_in, counts.flits_out, counts.stall_cycles, {}},
+      local, prefix);
 }
 
 }  // namespace

@@ -370,8 +370,6 @@ std::string WriteStudyJson(const std::string& scenario, uint64_t seed,
   return WriteJsonFile(json, path);
 }
 
-// The study's trace: every packet delivered, from its creation, on its
-// source's track, and the fabric manager's steps.
 // Every packet the SystemC kernel's sources saw delivered.
 std::vector<MessageSpan> DeliveredPackets(cluster::Network& network) {
   std::vector<MessageSpan> packets;
@@ -385,6 +383,8 @@ std::vector<MessageSpan> DeliveredPackets(cluster::Network& network) {
   return packets;
 }
 
+// The study's trace: every packet delivered, from its creation, on its
+// source's track, and the fabric manager's steps.
 bool TraceStudy(const ParamSet& params, std::vector<MessageSpan> packets,
                 const StudyResult& result, const RunOptions& options) {
   RunTracer tracer(params);
@@ -862,12 +862,13 @@ int RunNetworkStudy(const ParamSet& params, const RunOptions& options) {
   if (!options.quiet) {
     PrintStudy(scenario, seed, DescribeShape(shape, params), result, stdout);
   }
-  if (!options.trace_file.empty() && network) {
-    traced = DeliveredPackets(*network);
-  }
-  if (!options.trace_file.empty() &&
-      !TraceStudy(params, std::move(traced), result, options)) {
-    return kExitFailure;
+  if (!options.trace_file.empty()) {
+    if (network) {
+      traced = DeliveredPackets(*network);
+    }
+    if (!TraceStudy(params, std::move(traced), result, options)) {
+      return kExitFailure;
+    }
   }
   if (!options.stats_file.empty()) {
     if (auto error =

@@ -976,37 +976,53 @@ const ComponentDecl& Router::Declaration() {
 }
 
 StatList Router::Stats() const {
-  StatWriter stats(Declaration(), std::string(name()) + ".");
-  stats.Add("injected", counters_.injected)
-      .Add("ejected", counters_.ejected)
-      .Add("forwarded", counters_.forwarded)
-      .Add("hops", counters_.hops)
-      .Add("drops_ttl", counters_.drops_ttl)
-      .Add("drops_header", counters_.drops_header)
-      .Add("stream_errors", counters_.stream_errors)
-      .Add("drops_no_route", counters_.drops_no_route)
-      .Add("drops_link_down", counters_.drops_link_down)
-      .Add("drops_stale_epoch", counters_.drops_stale_epoch)
-      .Add("drops_node_down", counters_.drops_node_down)
-      .Add("control_ignored", counters_.control_ignored)
-      .Add("mgmt_injected", counters_.mgmt_injected)
-      .Add("mgmt_ejected", counters_.mgmt_ejected)
-      .Add("mgmt_forwarded", counters_.mgmt_forwarded)
-      .Add("mgmt_dropped", counters_.mgmt_dropped);
-  for (unsigned p = 0; p < port_count(); ++p) {
-    const std::string port =
-        p == local_port() ? "local" : "port" + std::to_string(p);
-    stats.Add("<port>.flits_in", {port}, flits_in_[p]);
-    stats.Add("<port>.flits_out", {port}, flits_out_[p]);
-    for (unsigned v = 0; v < vcs_; ++v) {
-      if (const uint64_t stall = core_.outputs.stall_cycles(index(p, v), Now());
-          stall > 0) {
-        stats.Add("<port>.vc<v>.credit_stall_cycles", {port, std::to_string(v)},
-                  stall);
-      }
-      if (const uint64_t peak = streams_[index(p, v)].peak_slots; peak > 0) {
-        stats.Add("<port>.vc<v>.peak_slots", {port, std::to_string(v)}, peak);
-      }
+  RouterPortCounts ports{flits_in_, flits_out_, {}, {}};
+  for (unsigned i = 0; i < port_count() * vcs_; ++i) {
+    ports.stall_cycles.push_back(core_.outputs.stall_cycles(i, Now()));
+    ports.peak_slots.push_back(streams_[i].peak_slots);
+  }
+  return StatsOf(counters_, ports, local_port(), std::string(name()) + ".");
+}
+
+StatList Router::StatsOf(const RouterCounters& counters,
+                         const RouterPortCounts& ports, unsigned local,
+                         const std::string& prefix) {
+  StatWriter stats(Declaration(), prefix);
+  stats.Add("injected", counters.injected)
+      .Add("ejected", counters.ejected)
+      .Add("forwarded", counters.forwarded)
+      .Add("hops", counters.hops)
+      .Add("drops_ttl", counters.drops_ttl)
+      .Add("drops_header", counters.drops_header)
+      .Add("stream_errors", counters.stream_errors)
+      .Add("drops_no_route", counters.drops_no_route)
+      .Add("drops_link_down", counters.drops_link_down)
+      .Add("drops_stale_epoch", counters.drops_stale_epoch)
+      .Add("drops_node_down", counters.drops_node_down)
+      .Add("control_ignored", counters.control_ignored)
+      .Add("mgmt_injected", counters.mgmt_injected)
+      .Add("mgmt_ejected", counters.mgmt_ejected)
+      .Add("mgmt_forwarded", counters.mgmt_forwarded)
+      .Add("mgmt_dropped", counters.mgmt_dropped);
+  const size_t port_count = ports.flits_out.size();
+  const size_t vcs =
+      port_count == 0 ? 0 : ports.stall_cycles.size() / port_count;
+  // A statistic of VC v of `port`, if `values` holds it and it is not 0.
+  const auto add_vc = [&stats](const char* family, const std::string& port,
+                               unsigned v, const std::vector<uint64_t>& values,
+                               size_t i) {
+    if (i < values.size() && values[i] > 0) {
+      stats.Add(family, {port, std::to_string(v)}, values[i]);
+    }
+  };
+  for (unsigned p = 0; p < port_count; ++p) {
+    const std::string port = p == local ? "local" : "port" + std::to_string(p);
+    stats.Add("<port>.flits_in", {port}, ports.flits_in[p]);
+    stats.Add("<port>.flits_out", {port}, ports.flits_out[p]);
+    for (unsigned v = 0; v < vcs; ++v) {
+      add_vc("<port>.vc<v>.credit_stall_cycles", port, v, ports.stall_cycles,
+             p * vcs + v);
+      add_vc("<port>.vc<v>.peak_slots", port, v, ports.peak_slots, p * vcs + v);
     }
   }
   return stats.Take();

@@ -85,6 +85,15 @@ struct RouterCounters {
   }
 };
 
+// What a router counted at its ports, for its statistics: per port its
+// flits in and out; per VC, index port * VCs + vc, its output's credit
+// stalls in cycles and its input's peak occupancy in slots (empty where a
+// kernel does not track it).
+struct RouterPortCounts {
+  std::vector<uint64_t> flits_in, flits_out;
+  std::vector<uint64_t> stall_cycles, peak_slots;
+};
+
 // Where the transport layer's ECN marking and PFC attach (NET-8.6, NET-8.7).
 // Unset hooks cost nothing.
 struct RouterHooks {
@@ -224,6 +233,12 @@ class Router : public sc_core::sc_module {
   std::vector<HeadWait> HeadWaits() const;
   StatList Stats() const;
   static const ComponentDecl& Declaration();
+  // A router's statistics, named `prefix` + the declared names, from what
+  // it counted; its interface is on port `local` (named "local"). Both
+  // network kernels report through it.
+  static StatList StatsOf(const RouterCounters& counters,
+                          const RouterPortCounts& ports, unsigned local,
+                          const std::string& prefix);
 
  private:
   class PortEnd;
