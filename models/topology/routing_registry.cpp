@@ -149,9 +149,9 @@ const std::vector<Entry>& Entries() {
           "experiments only)",
           "on"},
          {"tie",
-          "a tie at k/2: plus, or parity (+ from even coordinates, - from "
-          "odd)",
-          "plus"}}},
+          "a tie at k/2: parity (+ from even coordinates, - from odd), or "
+          "plus",
+          "parity"}}},
        MakeDor},
       {{"adaptive",
         "torus: minimal adaptive on classes 2 and up, dor escape on classes "

@@ -6,6 +6,7 @@
 #include <numeric>
 
 #include "systemc/app/build_info.h"
+#include "systemc/app/supernode_headline.h"
 
 namespace lq::app {
 
@@ -121,6 +122,15 @@ void PrintReport(const RunReport& report, std::FILE* out) {
                "(one-way: SEND posted to receive completed)\n",
                latency.mean, latency.p50, latency.p99, latency.max);
   const MeasuredWindow& w = report.window;
+  std::string verdict = "steady";
+  if (report.FaultInWindow()) {
+    verdict = Format(
+        "not a steady state: the fault at %.0f ns falls before "
+        "its end",
+        report.fault->at_ns);
+  } else if (report.Saturated()) {
+    verdict = "SATURATED, latency grows with the run's length";
+  }
   std::fprintf(
       out,
       "  window     %zu messages posted from %.0f to %.0f ns, after a "
@@ -129,9 +139,7 @@ void PrintReport(const RunReport& report, std::FILE* out) {
       "latency %.1f ns in its first half, %.1f in its second: %s\n",
       w.latencies_ns.size(), w.warmup_ns, w.end_ns, o.latencies_ns.size(),
       Summarise(o.latencies_ns).mean, w.offered, w.accepted, w.first_half_ns,
-      w.second_half_ns,
-      w.Saturated() ? "SATURATED, latency grows with the run's length"
-                    : "steady");
+      w.second_half_ns, verdict.c_str());
   std::fprintf(
       out,
       "  hops       mean %.3f (shortest paths average %.3f over all pairs)\n",
@@ -251,7 +259,8 @@ std::string WriteStatsJson(const RunReport& report, const std::string& path) {
                     {"accepted", report.window.accepted},
                     {"latency_first_half_ns", report.window.first_half_ns},
                     {"latency_second_half_ns", report.window.second_half_ns},
-                    {"saturated", report.window.Saturated()},
+                    {"saturated", report.Saturated()},
+                    {"fault_in_window", report.FaultInWindow()},
                     {"latency_mean_all_ns", Summarise(o.latencies_ns).mean}};
   json["hops"] = {{"mean", report.mean_hops}, {"minimal", report.minimal_hops}};
   json["bandwidth"] = {

@@ -79,6 +79,13 @@ struct RunReport {
   FabricCounters counters;
   DeadlockFinding deadlock;
 
+  // The injected fault struck before the window's last post, so the
+  // window's latencies measure the failover, not a steady state.
+  bool FaultInWindow() const {
+    return fault.has_value() && fault->at_ns <= window.end_ns;
+  }
+  // The window's latency grew across it with no fault to explain it.
+  bool Saturated() const { return window.Saturated() && !FaultInWindow(); }
   // Messages neither landed nor failed with a failed node.
   uint64_t Lost() const;
   bool IntegrityOk() const;

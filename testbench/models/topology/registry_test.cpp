@@ -6,6 +6,7 @@
 
 #include "models/topology/routing_registry.h"
 #include "models/topology/topology_registry.h"
+#include "models/topology/torus.h"
 
 namespace lq::topo {
 namespace {
@@ -92,7 +93,8 @@ TEST(RoutingRegistry, NET_4_1_TryRouteDecidesAsRouteDoes) {
   const std::vector<ParamMap> dor_options = {{{"dateline", "per_dimension"}},
                                              {{"dateline", "on"}},
                                              {{"dateline", "off"}},
-                                             {{"tie", "parity"}}};
+                                             {{"tie", "parity"}},
+                                             {{"tie", "plus"}}};
   for (const auto& [routing, topology_name, topology_params] : cases) {
     const auto topology = Create(topology_name, topology_params);
     const bool dor = routing == "dor";
@@ -147,6 +149,28 @@ TEST(RoutingRegistry,
   EXPECT_FALSE(CreateRouting("table", Create("torus"), {{"root", "x"}}).ok());
   EXPECT_FALSE(
       CreateRouting("table", Create("torus"), {{"classes", "5"}}).ok());
+}
+
+// NET-4.2: a tie at k/2 goes + from an even coordinate and - from an odd
+// one unless the scenario asks for `plus`, which sends every tie +.
+TEST(RoutingRegistry, NET_4_2_DorSplitsTiesByParityByDefault) {
+  const auto ring =
+      std::dynamic_pointer_cast<const Torus>(Create("torus", {{"dims", "4"}}));
+  ASSERT_NE(ring, nullptr);
+  const auto dor = CreateRouting("dor", ring, {});
+  const auto plus = CreateRouting("dor", ring, {{"tie", "plus"}});
+  ASSERT_TRUE(dor.ok() && plus.ok());
+  const PortId local = ring->LocalPort(0);
+  for (NodeId from = 0; from < 4; ++from) {
+    const NodeId to = (from + 2) % 4;
+    RouteStep step;
+    ASSERT_TRUE((*dor)->TryRoute(from, local, 0, to, step));
+    EXPECT_EQ(step.port,
+              from % 2 == 0 ? Torus::PlusPort(0) : Torus::MinusPort(0))
+        << "default tie from " << from;
+    ASSERT_TRUE((*plus)->TryRoute(from, local, 0, to, step));
+    EXPECT_EQ(step.port, Torus::PlusPort(0)) << "tie=plus from " << from;
+  }
 }
 
 TEST(RoutingRegistry, NET_4_8_CatalogueDefaultsAreAccepted) {
