@@ -10,6 +10,8 @@ namespace lq::fec {
 
 namespace {
 using ParityArray = std::array<Symbol, ReedSolomon::kMaxParity + 1>;
+// Bits of one symbol's lane in a packed row or register.
+constexpr unsigned kLaneBits = 16;
 }  // namespace
 
 const char* RsStatusName(RsStatus status) {
@@ -63,11 +65,31 @@ ReedSolomon::ReedSolomon(GaloisField field, size_t n, size_t k,
           field_.Mul(static_cast<Symbol>(f), generator_[parity - 1 - j]);
     }
   }
+  if (parity <= kPackedParity) {
+    packed_rows_.resize(field_.size());
+    for (uint32_t f = 0; f < field_.size(); ++f) {
+      for (size_t j = 0; j < parity; ++j) {
+        packed_rows_[f] |= uint64_t{feedback_products_[f * parity + j]}
+                           << (kLaneBits * j);
+      }
+    }
+  }
 }
 
 void ReedSolomon::Remainder(const Symbol* message, Symbol* reg) const {
   const size_t parity = n_ - k_;
   const Symbol mask = static_cast<Symbol>(field_.order());
+  if (!packed_rows_.empty()) {
+    uint64_t packed = 0;
+    for (size_t i = 0; i < k_; ++i) {
+      const Symbol feedback = (message[i] ^ static_cast<Symbol>(packed)) & mask;
+      packed = (packed >> kLaneBits) ^ packed_rows_[feedback];
+    }
+    for (size_t j = 0; j < parity; ++j) {
+      reg[j] = static_cast<Symbol>(packed >> (kLaneBits * j));
+    }
+    return;
+  }
   for (size_t j = 0; j < parity; ++j) {
     reg[j] = 0;
   }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 #include "models/common/result.h"
@@ -77,6 +78,12 @@ class ReedSolomon {
   // per feedback value, so each encoder step is a row XOR the compiler can
   // vectorise instead of n-k separate log/antilog multiplications.
   std::vector<Symbol> feedback_products_;
+  // For codes of at most kPackedParity parity symbols (pcie6's RS(86,84)...
+  // interleaves): each row packed into one word, symbol j in bits
+  // [16j, 16j+16), so that an encoder step is one shift and one XOR on a
+  // register held in a machine word. Empty for longer codes.
+  static constexpr size_t kPackedParity = 4;
+  std::vector<uint64_t> packed_rows_;
 };
 
 }  // namespace lq::fec

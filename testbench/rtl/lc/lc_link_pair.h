@@ -90,6 +90,9 @@ class LinkPair {
   Vlc_top& top(unsigned side) { return *tops_[side]; }
   uint64_t cycles() const { return cycles_; }
   void set_sending(bool on) { sending_ = on; }
+  // Whether every wire flit is checked against models/flit's encoding
+  // (SideReport::model_mismatches); on unless a benchmark times the RTL.
+  void set_check_model(bool on) { check_model_ = on; }
   // Lets a test rewrite flit contents towards `to_side` before the FEC is
   // added; the mutator returns true when it changed the flit.
   using Mutator = std::function<bool(Bytes& content)>;
@@ -159,7 +162,9 @@ class LinkPair {
   std::mt19937_64 rng_;
   uint64_t cycles_ = 0;
   uint64_t error_gap_ = 0;  // Wire bits left before the next random flip.
+  std::vector<uint64_t> flipped_bits_;  // CarryFlit's flips of one flit.
   bool sending_ = true;
+  bool check_model_ = true;
 };
 
 }  // namespace lq::rtl

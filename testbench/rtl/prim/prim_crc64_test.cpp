@@ -1,6 +1,7 @@
 // Verilator tests of prim_crc64 against the C++ reference lq::crc::Crc64Xz(),
 // for the flit sizes of both link profiles and for small sizes that exercise
-// the byte tail.
+// the byte tail, in both of its forms: the byte table Verilated models run
+// and the XOR matrix synthesis reads (-DLQ_CRC_XOR_MATRIX).
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -8,10 +9,13 @@
 #include <random>
 
 #include "Vprim_crc64_b242.h"
+#include "Vprim_crc64_b242_matrix.h"
 #include "Vprim_crc64_b634.h"
+#include "Vprim_crc64_b634_matrix.h"
 #include "Vprim_crc64_b642.h"
 #include "Vprim_crc64_b8.h"
 #include "Vprim_crc64_b9.h"
+#include "Vprim_crc64_b9_matrix.h"
 #include "models/common/bytes.h"
 #include "models/crc/crc.h"
 #include "systemc/common/wide_bytes.h"
@@ -40,6 +44,19 @@ struct Bytes642 {
   using Model = Vprim_crc64_b642;
   static constexpr size_t kBytes = 642;  // A whole ib content.
 };
+// The synthesised form, at the widths the RTL uses and with a byte tail.
+struct Matrix9 {
+  using Model = Vprim_crc64_b9_matrix;
+  static constexpr size_t kBytes = 9;
+};
+struct Matrix242 {
+  using Model = Vprim_crc64_b242_matrix;
+  static constexpr size_t kBytes = 242;
+};
+struct Matrix634 {
+  using Model = Vprim_crc64_b634_matrix;
+  static constexpr size_t kBytes = 634;
+};
 
 constexpr int kRandomVectors = 300;
 constexpr uint32_t kSeed = 20240605;
@@ -65,7 +82,8 @@ class Crc64Test : public ::testing::Test {
   std::unique_ptr<typename Variant::Model> model_;
 };
 
-using Variants = ::testing::Types<Bytes8, Bytes9, Bytes242, Bytes634, Bytes642>;
+using Variants = ::testing::Types<Bytes8, Bytes9, Bytes242, Bytes634, Bytes642,
+                                  Matrix9, Matrix242, Matrix634>;
 TYPED_TEST_SUITE(Crc64Test, Variants);
 
 TYPED_TEST(Crc64Test, PHY_2_3_MatchesModelOnRandomData) {
@@ -97,6 +115,49 @@ TYPED_TEST(Crc64Test, PHY_2_3_MatchesModelForEveryInputBit) {
   data.assign(TypeParam::kBytes, 0xFF);
   EXPECT_EQ(this->Rtl(data), crc::Crc64Xz().Compute(data))
       << "RTL CRC of all-ones data is wrong";
+}
+
+// The byte table and the XOR matrix on the same input, both Verilated.
+template <typename TableVariant, typename MatrixVariant>
+class CrcForms {
+ public:
+  static_assert(TableVariant::kBytes == MatrixVariant::kBytes,
+                "forms of one width");
+  uint64_t Table(ByteView data) { return Eval(table_, data); }
+  uint64_t Matrix(ByteView data) { return Eval(matrix_, data); }
+
+ private:
+  template <typename Model>
+  static uint64_t Eval(Model& model, ByteView data) {
+    Drive(model.data_i, data);
+    model.eval();
+    return model.crc_o;
+  }
+  VerilatedContext context_;
+  typename TableVariant::Model table_{&context_, "table"};
+  typename MatrixVariant::Model matrix_{&context_, "matrix"};
+};
+
+// Both forms are affine over GF(2) in the input bits, so agreeing on the zero
+// input and on every single set bit makes them equal on every input: the
+// simulation-only table computes what the synthesised matrix does.
+template <typename Table, typename Matrix>
+void ExpectFormsEqualOnTheAffineBasis() {
+  CrcForms<Table, Matrix> forms;
+  Bytes data(Table::kBytes, 0);
+  ASSERT_EQ(forms.Table(data), forms.Matrix(data)) << "zero input";
+  for (size_t bit = 0; bit < Table::kBytes * kBitsPerByte; ++bit) {
+    data.assign(Table::kBytes, 0);
+    data[bit / kBitsPerByte] =
+        static_cast<uint8_t>(0x80 >> (bit % kBitsPerByte));
+    ASSERT_EQ(forms.Table(data), forms.Matrix(data)) << "single bit " << bit;
+  }
+}
+
+TEST(Crc64Forms, PHY_2_3_TableEqualsMatrixAtEveryWidthTheRtlUses) {
+  ExpectFormsEqualOnTheAffineBasis<Bytes9, Matrix9>();
+  ExpectFormsEqualOnTheAffineBasis<Bytes242, Matrix242>();
+  ExpectFormsEqualOnTheAffineBasis<Bytes634, Matrix634>();
 }
 
 TEST(Crc64Check, PHY_2_3_CatalogueCheckValue) {

@@ -1,6 +1,6 @@
 // Timed runs of the link controller at its three costs, each in a process
-// of its own (SystemC elaborates once per process), with the ratios the
-// issue sets as goals (docs/performance.md):
+// of its own (SystemC elaborates once per process), with the figures
+// issue 43 sets as goals (docs/performance.md):
 //   raw  the Verilated controller pair stepped in a plain C++ loop
 //        (LcRtlModel, an ideal channel), the cost floor of the RTL;
 //   rtl  two RtlLinkControllers over PhyPorts in SystemC;
@@ -245,12 +245,13 @@ int Main(int argc, char** argv) {
   const double wrapper_ratio =
       (rtl.cycles / rtl.wall_s) / (raw.cycles / raw.wall_s);
   const double tl_ratio = (tl.slots / tl.wall_s) / (rtl.slots / rtl.wall_s);
+  std::printf("raw Verilated pair: %.0f k cycles per wall s (goal >= 300 k)\n",
+              raw.cycles / raw.wall_s / 1000);
   std::printf(
-      "RTL wrapper / raw Verilated (cycles per wall s): %.2f (goal >= 0.8)\n",
+      "RTL wrapper / raw Verilated (cycles per wall s): %.2f (goal >= 0.9)\n",
       wrapper_ratio);
-  std::printf(
-      "TL / RTL wrapper (payload flits per wall s): %.1f (goal >= 20)\n",
-      tl_ratio);
+  // Issue 4 asked for >= 20 against the RTL of then, 3.6 times slower.
+  std::printf("TL / RTL wrapper (payload flits per wall s): %.1f\n", tl_ratio);
   return raw.intact && rtl.intact && tl.intact ? 0 : 1;
 }
 
