@@ -16,28 +16,33 @@ namespace lq::rtl {
 inline constexpr size_t kBitsPerWord = 32;
 inline constexpr size_t kBitsPerByte = 8;
 
+inline constexpr size_t kBytesPerWord = kBitsPerWord / kBitsPerByte;
+
 // Writes `bytes` into a vector of bytes.size() * 8 bits held in `words` (byte 0
-// on top).
+// on top). Word w holds bytes n-4w-4 .. n-4w-1 of n, the first of them in its
+// top byte: a big-endian word, of fewer bytes at the top of the vector.
 inline void PackBytes(ByteView bytes, WData* words) {
-  const size_t word_count =
-      (bytes.size() * kBitsPerByte + kBitsPerWord - 1) / kBitsPerWord;
-  for (size_t w = 0; w < word_count; ++w) {
-    words[w] = 0;
+  const size_t n = bytes.size();
+  size_t w = 0;
+  for (; (w + 1) * kBytesPerWord <= n; ++w) {
+    words[w] = static_cast<WData>(LoadBigEndian(
+        bytes.data() + n - (w + 1) * kBytesPerWord, kBytesPerWord));
   }
-  for (size_t i = 0; i < bytes.size(); ++i) {
-    const size_t lsb = (bytes.size() - 1 - i) * kBitsPerByte;
-    words[lsb / kBitsPerWord] |= static_cast<WData>(bytes[i])
-                                 << (lsb % kBitsPerWord);
+  if (const size_t rest = n - w * kBytesPerWord; rest != 0) {
+    words[w] = static_cast<WData>(LoadBigEndian(bytes.data(), rest));
   }
 }
 
 // Reads `byte_count` bytes back from such a vector.
 inline Bytes UnpackBytes(const WData* words, size_t byte_count) {
   Bytes bytes(byte_count);
-  for (size_t i = 0; i < byte_count; ++i) {
-    const size_t lsb = (byte_count - 1 - i) * kBitsPerByte;
-    bytes[i] =
-        static_cast<uint8_t>(words[lsb / kBitsPerWord] >> (lsb % kBitsPerWord));
+  size_t w = 0;
+  for (; (w + 1) * kBytesPerWord <= byte_count; ++w) {
+    StoreBigEndian(bytes.data() + byte_count - (w + 1) * kBytesPerWord,
+                   kBytesPerWord, words[w]);
+  }
+  if (const size_t rest = byte_count - w * kBytesPerWord; rest != 0) {
+    StoreBigEndian(bytes.data(), rest, words[w]);
   }
   return bytes;
 }
