@@ -39,12 +39,14 @@ bool CarriesNak(const Bytes& content) {
          command == flit::ReplayCommand::kSelectiveNak;
 }
 
-// Rising then falling edge; inputs change only while the clock is low.
+// The rising edge; inputs change only while the clock is low. The clock
+// falls unevaluated: lc_top acts on rising edges only, and Verilator (5.006)
+// re-evaluates all the logic its inputs feed at every eval(), so the next
+// cycle's eval, after its inputs are driven, takes the falling edge too.
 void Tick(Vlc_top& top) {
   top.clk_i = 1;
   top.eval();
   top.clk_i = 0;
-  top.eval();
 }
 
 }  // namespace
