@@ -8,10 +8,10 @@
 // A Verilated model evaluates that matrix as thousands of wide AND-and-parity steps a flit,
 // every cycle, which made the CRC most of a Verilated controller's time. So under Verilator
 // the module computes the same function 8 bytes at a time from eight 256-entry tables,
-// unless LQ_CRC_XOR_MATRIX is defined; synthesis, Icarus,
-// and lint with that define read the matrix. The CRC is affine over GF(2), so the two forms
-// are equal on every input once they agree on the zero input and on every single-bit input:
-// testbench/rtl/prim/prim_crc64_test.cpp checks both forms so, for every width the RTL uses.
+// unless LQ_CRC_XOR_MATRIX is defined; synthesis, Icarus, and lint with that define read the
+// matrix. The CRC is affine over GF(2), so the two forms are equal on every input once they
+// agree on the zero input and on every single-bit input: testbench/rtl/prim/prim_crc64_test.cpp
+// checks both forms so, for every width the RTL uses.
 `include "prim_assert.svh"
 
 module prim_crc64 #(

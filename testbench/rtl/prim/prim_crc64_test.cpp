@@ -1,7 +1,7 @@
 // Verilator tests of prim_crc64 against the C++ reference lq::crc::Crc64Xz(),
 // for the flit sizes of both link profiles and for small sizes that exercise
-// the byte tail, in both of its forms: the byte table Verilated models run
-// and the XOR matrix synthesis reads (-DLQ_CRC_XOR_MATRIX).
+// the byte tail, in both of its forms: the tables Verilated models run and
+// the XOR matrix synthesis reads (-DLQ_CRC_XOR_MATRIX).
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -62,6 +62,22 @@ constexpr int kRandomVectors = 300;
 constexpr uint32_t kSeed = 20240605;
 constexpr int kBitsPerByte = 8;
 
+// The CRC a Verilated prim_crc64 gives for `data`.
+template <typename Model>
+uint64_t Crc(Model& model, ByteView data) {
+  Drive(model.data_i, data);
+  model.eval();
+  return model.crc_o;
+}
+
+// `bytes` zero bytes but for input bit `bit` (byte 0's MSB first): with the
+// zero input, the basis on which an affine function of the bits is fixed.
+Bytes SingleBit(size_t bytes, size_t bit) {
+  Bytes data(bytes, 0);
+  data[bit / kBitsPerByte] = static_cast<uint8_t>(0x80 >> (bit % kBitsPerByte));
+  return data;
+}
+
 template <typename Variant>
 class Crc64Test : public ::testing::Test {
  protected:
@@ -71,11 +87,7 @@ class Crc64Test : public ::testing::Test {
             std::make_unique<typename Variant::Model>(context_.get(), "dut")) {}
   ~Crc64Test() override { model_->final(); }
 
-  uint64_t Rtl(ByteView data) {
-    Drive(model_->data_i, data);
-    model_->eval();
-    return model_->crc_o;
-  }
+  uint64_t Rtl(ByteView data) { return Crc(*model_, data); }
 
  private:
   std::unique_ptr<VerilatedContext> context_;
@@ -105,9 +117,7 @@ TYPED_TEST(Crc64Test, PHY_2_3_MatchesModelForEveryInputBit) {
   ASSERT_EQ(this->Rtl(data), crc::Crc64Xz().Compute(data))
       << "RTL CRC of all-zero data (the init/xorout term) is wrong";
   for (size_t bit = 0; bit < TypeParam::kBytes * kBitsPerByte; ++bit) {
-    data.assign(TypeParam::kBytes, 0);
-    data[bit / kBitsPerByte] =
-        static_cast<uint8_t>(0x80 >> (bit % kBitsPerByte));
+    data = SingleBit(TypeParam::kBytes, bit);
     ASSERT_EQ(this->Rtl(data), crc::Crc64Xz().Compute(data))
         << "RTL CRC wrong for the single set bit " << bit
         << " (byte 0 MSB first)";
@@ -117,22 +127,16 @@ TYPED_TEST(Crc64Test, PHY_2_3_MatchesModelForEveryInputBit) {
       << "RTL CRC of all-ones data is wrong";
 }
 
-// The byte table and the XOR matrix on the same input, both Verilated.
+// The tables and the XOR matrix on the same input, both Verilated.
 template <typename TableVariant, typename MatrixVariant>
 class CrcForms {
  public:
   static_assert(TableVariant::kBytes == MatrixVariant::kBytes,
                 "forms of one width");
-  uint64_t Table(ByteView data) { return Eval(table_, data); }
-  uint64_t Matrix(ByteView data) { return Eval(matrix_, data); }
+  uint64_t Table(ByteView data) { return Crc(table_, data); }
+  uint64_t Matrix(ByteView data) { return Crc(matrix_, data); }
 
  private:
-  template <typename Model>
-  static uint64_t Eval(Model& model, ByteView data) {
-    Drive(model.data_i, data);
-    model.eval();
-    return model.crc_o;
-  }
   VerilatedContext context_;
   typename TableVariant::Model table_{&context_, "table"};
   typename MatrixVariant::Model matrix_{&context_, "matrix"};
@@ -147,9 +151,7 @@ void ExpectFormsEqualOnTheAffineBasis() {
   Bytes data(Table::kBytes, 0);
   ASSERT_EQ(forms.Table(data), forms.Matrix(data)) << "zero input";
   for (size_t bit = 0; bit < Table::kBytes * kBitsPerByte; ++bit) {
-    data.assign(Table::kBytes, 0);
-    data[bit / kBitsPerByte] =
-        static_cast<uint8_t>(0x80 >> (bit % kBitsPerByte));
+    data = SingleBit(Table::kBytes, bit);
     ASSERT_EQ(forms.Table(data), forms.Matrix(data)) << "single bit " << bit;
   }
 }
