@@ -77,7 +77,7 @@ void SlotParser::Accept(ByteView slot, std::vector<Event>& events) {
       have_header_ = true;
       if (config_.streaming) {
         event.kind = Event::Kind::kHeader;
-        event.packet = partial_;
+        std::copy(partial_.begin(), partial_.end(), event.header_bytes.begin());
         events.push_back(std::move(event));
       }
       continue;

@@ -4,6 +4,7 @@
 // transmit side, the parser the receive side with NET-2.10's checks.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <deque>
@@ -54,7 +55,7 @@ class SlotParser {
   struct Event {
     enum class Kind {
       kPacket,   // a whole packet that passed NET-2.10 (in `packet`)
-      kHeader,   // streaming: a header that passed (bytes in `packet`)
+      kHeader,   // streaming: a header that passed (bytes in `header_bytes`)
       kPayload,  // streaming: payload bytes of the current packet
 
       kHeaderDrop,   // a header failed check 5 or 6; its payload skipped
@@ -62,8 +63,10 @@ class SlotParser {
     };
     Kind kind = Kind::kPacket;
     RouteHeader header;
-    Bytes packet;             // kPacket: header + payload; kHeader: the
-                              // header
+    Bytes packet;  // kPacket: header + payload
+    // kHeader: the header's bytes, held here so that a slot's parse
+    // allocates nothing.
+    std::array<uint8_t, kRouteHeaderBytes> header_bytes{};
     ByteView chunk;           // kPayload: this chunk, inside the slot given
                               // to Accept() (valid while that slot lives)
     bool last = false;        // kPayload: the packet's last chunk

@@ -39,12 +39,18 @@ void RewriteHeaderByte(uint8_t* frame, size_t offset, uint8_t value) {
 
 }  // namespace
 
+bool IsIpv4Frame(ByteView frame) {
+  return frame.size() >= kIpOffset + Ipv4Header::kSize &&
+         LoadBigEndian(frame.data() + kEtherTypeOffset, kU16) ==
+             kEtherTypeIpv4 &&
+         frame[kIpVersionIhlOffset] == kIpv4NoOptions;
+}
+
 Result<Ecn> ReadEcn(ByteView frame) {
   if (frame.size() < kIpOffset + Ipv4Header::kSize) {
     return Fail("frame too short for an IPv4 header", frame.size());
   }
-  if (LoadBigEndian(frame.data() + kEtherTypeOffset, kU16) != kEtherTypeIpv4 ||
-      frame[kIpVersionIhlOffset] != kIpv4NoOptions) {
+  if (!IsIpv4Frame(frame)) {
     return Fail("not an IPv4 frame without options", kEtherTypeOffset);
   }
   return static_cast<Ecn>(frame[kIpTosOffset] & kEcnMask);

@@ -9,6 +9,10 @@
 
 namespace lq::roce {
 
+// Whether `frame` is an Ethernet/IPv4 frame without IP options: the only
+// kind these edits read or change.
+bool IsIpv4Frame(ByteView frame);
+
 // The ECN codepoint of an Ethernet/IPv4 frame.
 Result<Ecn> ReadEcn(ByteView frame);
 

@@ -141,6 +141,7 @@ NodeNetworkConfig Cluster::NetworkFor(
   router.local_port = topology->IsEndpoint(node);
   router.nodes = nodes;
   router.slot_bytes = slot_bytes;
+  router.clock = router_clock_;
   router.routing = config_.boards
                        ? std::make_shared<topo::ProgrammedTableRouting>(
                              topology, node, router.vc_classes,
@@ -171,7 +172,10 @@ NodeNetworkConfig Cluster::NetworkFor(
 Cluster::Cluster(const sc_core::sc_module_name& name,
                  const ClusterConfig& config,
                  std::shared_ptr<const topo::Topology> shared_topology)
-    : sc_module(name), config_(config), topology_(shared_topology) {
+    : sc_module(name),
+      config_(config),
+      topology_(shared_topology),
+      router_clock_(std::make_shared<net::RouterClock>("router_clock")) {
   const topo::Topology& topology = *shared_topology;
   if (!config.boards && !config.routing) {
     throw std::invalid_argument(

@@ -21,6 +21,7 @@
 #include "models/topology/topology.h"
 #include "systemc/cluster/node.h"
 #include "systemc/network/port_cap.h"
+#include "systemc/network/router_clock.h"
 #include "systemc/phy/no_cable.h"
 #include "systemc/transport/engine_fabric.h"
 
@@ -155,6 +156,8 @@ class Cluster : public sc_core::sc_module {
 
   ClusterConfig config_;
   std::shared_ptr<const topo::Topology> topology_;  // none in bench mode
+  // Runs every node's router (decision 0049).
+  std::shared_ptr<net::RouterClock> router_clock_;
   std::vector<std::unique_ptr<Node>> nodes_;
   std::vector<std::unique_ptr<phy::NoCable>> no_cables_;     // NET-1.5
   std::vector<std::unique_ptr<net::PortCap>> caps_;          // ideal, NET-1.5

@@ -88,10 +88,8 @@ Router::Router(const sc_core::sc_module_name& name, const RouterConfig& config)
   port_down_.assign(ports, false);
   flits_in_.assign(ports, 0);
   flits_out_.assign(ports, 0);
+  clock_ = config.clock ? config.clock : std::make_shared<RouterClock>("clock");
   SC_HAS_PROCESS(Router);
-  SC_METHOD(Cycle);
-  sensitive << wake_;
-  dont_initialize();
   SC_METHOD(FlushInputs);
   sensitive << flush_due_;
   dont_initialize();
@@ -135,7 +133,7 @@ void Router::SetPaused(unsigned out_port, uint8_t tc, unsigned vc_class,
   paused_.at((out_port * kTrafficClasses + tc) * config_.vc_classes +
              vc_class) = paused;
   if (!paused) {
-    wake_.notify(period_);  // a held packet may start on the next cycle
+    Wake(period_);  // a held packet may start on the next cycle
   }
 }
 
@@ -162,9 +160,9 @@ void Router::OnSlot(unsigned port, link::Slot slot,
   }
   const sc_core::sc_time due = sc_core::sc_time_stamp() + delay;
   Probe(probe_, *this, PathPoint::kRouterIn, delay, port);
-  PushArrival(Arrival{due, next_arrival_++, port, false, slot.vc, 0,
-                      std::move(slot.bytes), slot.abort});
-  wake_.notify(delay);
+  PushArrival(
+      Arrival{due, port, false, slot.vc, 0, std::move(slot.bytes), slot.abort});
+  Wake(delay);
 }
 
 void Router::OnCredit(unsigned port, unsigned vc, unsigned count,
@@ -180,8 +178,8 @@ void Router::OnCredit(unsigned port, unsigned vc, unsigned count,
                                           ? sc_core::SC_ZERO_TIME
                                           : period_ * config_.credit_cycles;
   const sc_core::sc_time due = sc_core::sc_time_stamp() + delay + processing;
-  PushArrival(Arrival{due, next_arrival_++, port, true, vc, count, {}, false});
-  wake_.notify(delay + processing);
+  PushArrival(Arrival{due, port, true, vc, count, {}, false});
+  Wake(delay + processing);
 }
 
 void Router::Cycle() {
@@ -192,7 +190,7 @@ void Router::Cycle() {
   if (ran_once_ && now == last_cycle_) {
     // Woken again within the cycle just run (a zero-delay credit): the
     // crossbar has already moved this cycle's slots.
-    wake_.notify(period_);
+    Wake(period_);
     return;
   }
   ran_once_ = true;
@@ -230,7 +228,7 @@ void Router::Cycle() {
 void Router::ScheduleNext(const sc_core::sc_time& now) {
   if (progress_) {
     progress_ = false;
-    wake_.notify(period_);
+    Wake(period_);
     return;
   }
   std::optional<sc_core::sc_time> next;
@@ -243,19 +241,22 @@ void Router::ScheduleNext(const sc_core::sc_time& now) {
       }
     }
   }
-  if (!arrivals_.empty() && (!next || arrivals_.front().due < *next)) {
-    next = arrivals_.front().due;
+  if (!arrivals_.empty() && (!next || arrivals_.front().due < next->value())) {
+    next = sc_core::sc_time::from_value(arrivals_.front().due);
   }
   if (next) {
-    wake_.notify(*next - now);
+    Wake(*next - now);
   }
 }
 
 void Router::DeliverUntil(const sc_core::sc_time& until) {
-  while (!arrivals_.empty() && arrivals_.front().due <= until) {
-    std::pop_heap(arrivals_.begin(), arrivals_.end(), LaterArrival);
-    Arrival arrival = std::move(arrivals_.back());
+  while (!arrivals_.empty() && arrivals_.front().due <= until.value()) {
+    std::pop_heap(arrivals_.begin(), arrivals_.end(), std::greater<>());
+    const uint32_t index = arrivals_.back().arrival;
     arrivals_.pop_back();
+    // Out of the pool first: delivering may add arrivals, and grow it.
+    Arrival arrival = std::move(arrival_pool_[index]);
+    free_arrivals_.push_back(index);
     Deliver(arrival);
     if (arrival.slot.capacity() >= config_.slot_bytes &&
         spare_slots_.size() < kSpareSlots) {
@@ -264,14 +265,19 @@ void Router::DeliverUntil(const sc_core::sc_time& until) {
   }
 }
 
-// Arrivals leave in order of time, and of calls among equal times.
-bool Router::LaterArrival(const Arrival& a, const Arrival& b) {
-  return a.due != b.due ? a.due > b.due : a.seq > b.seq;
-}
-
 void Router::PushArrival(Arrival arrival) {
-  arrivals_.push_back(std::move(arrival));
-  std::push_heap(arrivals_.begin(), arrivals_.end(), LaterArrival);
+  const uint64_t due = arrival.due.value();
+  uint32_t index;
+  if (free_arrivals_.empty()) {
+    index = static_cast<uint32_t>(arrival_pool_.size());
+    arrival_pool_.push_back(std::move(arrival));
+  } else {
+    index = free_arrivals_.back();
+    free_arrivals_.pop_back();
+    arrival_pool_[index] = std::move(arrival);
+  }
+  arrivals_.push_back(ArrivalKey{due, next_arrival_++, index});
+  std::push_heap(arrivals_.begin(), arrivals_.end(), std::greater<>());
 }
 
 void Router::Deliver(const Arrival& arrival) {
@@ -327,7 +333,7 @@ void Router::AcceptHeader(unsigned port, unsigned vc,
   held.header = event.header;
   held.total = kRouteHeaderBytes + event.header.len;
   held.bytes.reserve(held.total);  // the payload follows without moves
-  held.bytes.assign(event.packet.begin(), event.packet.end());
+  held.bytes.assign(event.header_bytes.begin(), event.header_bytes.end());
   held.received = held.bytes.size();
   CountArrivedSlots(packet, held);
   packet.ready = Now() + ticks(config_.rc_cycles);
@@ -444,7 +450,7 @@ void Router::FinishCut(unsigned port, unsigned vc) {
   core_.inputs.pop_front(i);
   --packets_held_;
   progress_ = true;
-  wake_.notify(period_);
+  Wake(period_);
 }
 
 void Router::SetPortDown(unsigned port, const sc_core::sc_time& flush) {
@@ -477,7 +483,7 @@ void Router::SetPortDown(unsigned port, const sc_core::sc_time& flush) {
   }
   flushes_.emplace_back(sc_core::sc_time_stamp() + flush, port);
   flush_due_.notify(flush);
-  wake_.notify(period_);
+  Wake(period_);
 }
 
 void Router::SetPortUp(unsigned port) {
@@ -509,7 +515,7 @@ void Router::SetPortUp(unsigned port) {
       this->port(port).out->Credit(v, room, sc_core::SC_ZERO_TIME);
     }
   }
-  wake_.notify(period_);
+  Wake(period_);
 }
 
 void Router::Fail(uint64_t handed_over, uint64_t never_admitted) {
@@ -540,6 +546,8 @@ void Router::Fail(uint64_t handed_over, uint64_t never_admitted) {
   }
   packets_held_ = 0;
   arrivals_.clear();
+  arrival_pool_.clear();
+  free_arrivals_.clear();
   flushes_.clear();
   active_ports_.clear();
   port_active_.assign(port_active_.size(), false);
@@ -581,7 +589,7 @@ void Router::FlushInputs() {
   if (!flushes_.empty()) {
     flush_due_.notify(flushes_.front().first - now);
   }
-  wake_.notify(period_);
+  Wake(period_);
 }
 
 void Router::FlushPort(unsigned port) {
@@ -866,12 +874,14 @@ void Router::Send(unsigned in_port, unsigned in_vc) {
   }
   if (packet.sent == 0 && to_network) {
     ForwardRouteHeader(slot.bytes.data(), head.out_vc);  // NET-2.4
-    if (packet.header.kind == static_cast<uint8_t>(PacketKind::kData)) {
+    const ByteView frame(slot.bytes.data() + kRouteHeaderBytes,
+                         chunk - kRouteHeaderBytes);
+    if (packet.header.kind == static_cast<uint8_t>(PacketKind::kData) &&
+        roce::IsIpv4Frame(frame)) {
       // NET-2.4, TRN-1.7: one less in the frame's IPv4 TTL, whose header
       // lies in this first slot. A payload that is not an IPv4 frame (the
       // network study's synthetic packets) is left as it is.
-      roce::DecrementTtl(slot.bytes.data() + kRouteHeaderBytes,
-                         chunk - kRouteHeaderBytes);
+      roce::DecrementTtl(slot.bytes.data() + kRouteHeaderBytes, frame.size());
     }
     if (packet.source_routed) {
       // NET-7.4: the next hop's port is the next in the route. SR_PTR,

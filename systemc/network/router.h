@@ -33,6 +33,7 @@
 #include "systemc/common/path_probe.h"
 #include "systemc/common/stat_list.h"
 #include "systemc/link/slot_socket.h"
+#include "systemc/network/router_clock.h"
 
 namespace lq::net {
 
@@ -49,6 +50,9 @@ struct RouterConfig : RouterParams {
   size_t slot_bytes = 236;      // the links' payload slot (PHY-2.4)
   double clock_ns = 1.0;        // router.clock
   uint16_t max_payload = 9216;  // net.max_payload
+  // The clock that runs the router, shared by a network's routers
+  // (decision 0049); nullptr: the router makes one of its own.
+  std::shared_ptr<RouterClock> clock;
 };
 
 // NET-8.9's counters.
@@ -129,7 +133,7 @@ struct HeadWait {
   unsigned out_vc = 0;
 };
 
-class Router : public sc_core::sc_module {
+class Router : public sc_core::sc_module, private RouterClock::Client {
  public:
   static constexpr unsigned kTrafficClasses = 8;
 
@@ -268,7 +272,6 @@ class Router : public sc_core::sc_module {
   };
   struct Arrival {
     sc_core::sc_time due;
-    uint64_t seq;  // order of the calls that made arrivals due together
     unsigned port;
     bool is_credit;
     unsigned vc;
@@ -280,12 +283,12 @@ class Router : public sc_core::sc_module {
   void OnCredit(unsigned port, unsigned vc, unsigned count,
                 const sc_core::sc_time& delay);
   void OnControl(unsigned port, Bytes message, const sc_core::sc_time& delay);
-  void Cycle();  // SC_METHOD: one router cycle, then reschedules itself
+  void OnClock() override { Cycle(); }
+  void Cycle();  // one router cycle, then asks the clock for the next
   void start_of_simulation() override;
 
   void DeliverUntil(const sc_core::sc_time& until);  // arrivals due by then
   void Deliver(const Arrival& arrival);
-  static bool LaterArrival(const Arrival& a, const Arrival& b);
   void PushArrival(Arrival arrival);
   void AcceptHeader(unsigned port, unsigned vc, SlotParser::Event& event);
   void AcceptPayload(unsigned port, unsigned vc, ByteView chunk);
@@ -336,6 +339,8 @@ class Router : public sc_core::sc_module {
     return (in.arrived_bytes - in.held_bytes) / config_.slot_bytes;
   }
   void ScheduleNext(const sc_core::sc_time& now);
+  // Runs a cycle `delay` from now (and the earliest of several asked for).
+  void Wake(const sc_core::sc_time& delay) { clock_->Wake(*this, delay); }
 
   // Bookkeeping of the bytes a packet holds, per input and per output.
   void HoldBytes(unsigned port, unsigned vc, const PacketState& packet,
@@ -378,7 +383,20 @@ class Router : public sc_core::sc_module {
   std::vector<InputStream> streams_;  // each input VC's bytes
   std::vector<PacketBody> bodies_;    // indexed by PacketState::packet
   std::vector<uint32_t> free_bodies_;
-  std::vector<Arrival> arrivals_;  // a heap: the earliest (due, seq) first
+  // Arrivals in order of time, and of the calls that made them due at one
+  // time: a heap of small keys, the earliest first, each naming its
+  // arrival in a pool.
+  struct ArrivalKey {
+    uint64_t due;  // ticks
+    uint64_t seq;
+    uint32_t arrival;  // in arrival_pool_
+    bool operator>(const ArrivalKey& other) const {
+      return due != other.due ? due > other.due : seq > other.seq;
+    }
+  };
+  std::vector<ArrivalKey> arrivals_;
+  std::vector<Arrival> arrival_pool_;
+  std::vector<uint32_t> free_arrivals_;
   // Buffers of slots delivered here, reused for slots sent: a router sends
   // about as many slots as it receives, so few are ever allocated.
   static constexpr size_t kSpareSlots = 16;
@@ -410,7 +428,7 @@ class Router : public sc_core::sc_module {
   bool progress_ = false;  // this cycle routed, allocated or moved something
   bool ran_once_ = false;
   sc_core::sc_time last_cycle_;  // when Cycle() last ran
-  sc_core::sc_event wake_;
+  std::shared_ptr<RouterClock> clock_;
 };
 
 // Why `config` cannot make a router (RouterParamsProblem for its routing

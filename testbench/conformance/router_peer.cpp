@@ -89,8 +89,10 @@ void RouterPeer::Put(link::Slot slot, const sc_time& delay) {
   for (const net::SlotParser::Event& event : events_) {
     switch (event.kind) {
       case net::SlotParser::Event::Kind::kHeader:
-        packet = Packet{at, at, event.packet};
-        packet_bytes += event.packet.size();
+        packet =
+            Packet{at, at,
+                   Bytes(event.header_bytes.begin(), event.header_bytes.end())};
+        packet_bytes += event.header_bytes.size();
         break;
       case net::SlotParser::Event::Kind::kPayload:
         packet.bytes.insert(packet.bytes.end(), event.chunk.begin(),

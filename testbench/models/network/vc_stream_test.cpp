@@ -177,7 +177,8 @@ TEST(VcStreamTest, NET_2_7_StreamingReportsHeaderThenPayloadChunks) {
         rebuilt.insert(rebuilt.end(), e.chunk.begin(), e.chunk.end());
         continue;
       }
-      rebuilt.insert(rebuilt.end(), e.packet.begin(), e.packet.end());
+      rebuilt.insert(rebuilt.end(), e.header_bytes.begin(),
+                     e.header_bytes.end());
     }
   }
   EXPECT_EQ(headers, 1);

@@ -56,9 +56,15 @@ TEST(Ecn, TRN_9_2_CorruptHeaderStaysDetectable) {
 TEST(Ecn, TRN_9_2_RejectsNonIpv4Frames) {
   Bytes too_short(20, 0);
   EXPECT_FALSE(ReadEcn(too_short).ok()) << "no room for IPv4";
+  EXPECT_FALSE(IsIpv4Frame(too_short));
   Bytes frame = *BuildPacket(SamplePacket(Opcode::kSendOnly));
+  EXPECT_TRUE(IsIpv4Frame(frame));
+  Bytes with_options = frame;
+  with_options[14] = 0x46;  // IHL 6: one word of options
+  EXPECT_FALSE(IsIpv4Frame(with_options)) << "IPv4 with options";
   frame[12] = 0x88;
   frame[13] = 0x08;
+  EXPECT_FALSE(IsIpv4Frame(frame)) << "MAC control frame";
   EXPECT_FALSE(MarkCongestionExperienced(frame).ok()) << "MAC control frame";
 }
 

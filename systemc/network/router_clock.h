@@ -1,0 +1,56 @@
+// RouterClock: the one SystemC process that runs a network's routers
+// (decision 0049). Each router asks to be woken at a time, as it would
+// notify an event of its own; the clock keeps one timed event, for the
+// earliest time any router asked for, and at that time runs every router
+// due, in the order they asked. A network of N routers then costs the
+// SystemC kernel one timed notification per distinct wake-up time instead
+// of N, and no process switch per router.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <map>
+#include <systemc>
+#include <vector>
+
+namespace lq::net {
+
+class RouterClock : public sc_core::sc_module {
+ public:
+  // What the clock runs: a router's cycle.
+  class Client {
+   public:
+    // Called at a time this client asked for.
+    virtual void OnClock() = 0;
+
+   protected:
+    ~Client() = default;
+
+   private:
+    friend class RouterClock;
+    static constexpr uint64_t kIdle = std::numeric_limits<uint64_t>::max();
+    uint64_t pending_ = kIdle;  // the earliest time asked for, in ticks
+  };
+
+  explicit RouterClock(const sc_core::sc_module_name& name);
+
+  // Runs `client` `delay` from now, as sc_event::notify(delay) would: a
+  // client asked for two times runs at the earlier only, and then asks
+  // again for what it still needs. A zero delay runs it at this time,
+  // after the clients already running.
+  void Wake(Client& client, const sc_core::sc_time& delay);
+
+ private:
+  void Run();  // SC_METHOD: the clients due now
+  void Schedule(uint64_t at);
+
+  // Clients by the time they asked for, each in the order it asked; a
+  // client whose pending time has since moved earlier is skipped.
+  std::map<uint64_t, std::vector<Client*>> due_;
+  std::vector<std::vector<Client*>> spare_;  // emptied lists, for reuse
+  uint64_t notified_ = Client::kIdle;        // the event's pending time
+  bool running_ = false;
+  sc_core::sc_event event_;
+};
+
+}  // namespace lq::net
