@@ -18,14 +18,32 @@ void RouterClock::Wake(Client& client, const sc_core::sc_time& delay) {
   if (client.pending_ <= at) {
     return;
   }
+  if (client.pending_ != Client::kIdle) {
+    Forget(client);
+  }
   client.pending_ = at;
+  client.request_ = ++requests_;
   auto [slot, added] = due_.try_emplace(at);
+  Due& due = slot->second;
   if (added && !spare_.empty()) {
-    slot->second = std::move(spare_.back());
+    due.requests = std::move(spare_.back());
     spare_.pop_back();
   }
-  slot->second.push_back(&client);
+  due.requests.push_back(Request{&client, client.request_});
+  ++due.live;
   Schedule(at);
+}
+
+void RouterClock::Forget(const Client& client) {
+  const auto slot = due_.find(client.pending_);
+  if (--slot->second.live > 0) {
+    return;  // its entry stays, stale, among live ones
+  }
+  slot->second.requests.clear();
+  spare_.push_back(std::move(slot->second.requests));
+  due_.erase(slot);
+  // The event may now be due for a time nobody wants; the caller asks for
+  // an earlier one, which replaces it.
 }
 
 void RouterClock::Schedule(uint64_t at) {
@@ -46,17 +64,17 @@ void RouterClock::Run() {
   if (slot != due_.end()) {
     running_ = true;
     // Clients woken at zero delay while this runs join the list's end.
-    std::vector<Client*>& clients = slot->second;
-    for (size_t i = 0; i < clients.size(); ++i) {
-      Client& client = *clients[i];
-      if (client.pending_ == now) {
+    std::vector<Request>& requests = slot->second.requests;
+    for (size_t i = 0; i < requests.size(); ++i) {
+      Client& client = *requests[i].client;
+      if (client.pending_ == now && client.request_ == requests[i].number) {
         client.pending_ = Client::kIdle;
         client.OnClock();
       }
     }
     running_ = false;
-    clients.clear();
-    spare_.push_back(std::move(clients));
+    requests.clear();
+    spare_.push_back(std::move(requests));
     due_.erase(slot);
   }
   if (!due_.empty()) {

@@ -2,9 +2,11 @@
 // (decision 0049). Each router asks to be woken at a time, as it would
 // notify an event of its own; the clock keeps one timed event, for the
 // earliest time any router asked for, and at that time runs every router
-// due, in the order they asked. A network of N routers then costs the
-// SystemC kernel one timed notification per distinct wake-up time instead
-// of N, and no process switch per router.
+// due, in the order of their latest requests. A request superseded by an
+// earlier one is forgotten, as sc_event forgets a later notification: a
+// time no router still wants wakes nothing. A network of N routers then
+// costs the SystemC kernel one timed notification per distinct wake-up
+// time instead of N, and no process switch per router.
 #pragma once
 
 #include <cstdint>
@@ -30,6 +32,7 @@ class RouterClock : public sc_core::sc_module {
     friend class RouterClock;
     static constexpr uint64_t kIdle = std::numeric_limits<uint64_t>::max();
     uint64_t pending_ = kIdle;  // the earliest time asked for, in ticks
+    uint64_t request_ = 0;      // the clock's number of that request
   };
 
   explicit RouterClock(const sc_core::sc_module_name& name);
@@ -37,17 +40,31 @@ class RouterClock : public sc_core::sc_module {
   // Runs `client` `delay` from now, as sc_event::notify(delay) would: a
   // client asked for two times runs at the earlier only, and then asks
   // again for what it still needs. A zero delay runs it at this time,
-  // after the clients already running.
+  // after the clients already due (one that has run at this time already
+  // runs again).
   void Wake(Client& client, const sc_core::sc_time& delay);
 
  private:
   void Run();  // SC_METHOD: the clients due now
   void Schedule(uint64_t at);
 
-  // Clients by the time they asked for, each in the order it asked; a
-  // client whose pending time has since moved earlier is skipped.
-  std::map<uint64_t, std::vector<Client*>> due_;
-  std::vector<std::vector<Client*>> spare_;  // emptied lists, for reuse
+  // A request in a time's list; stale once its client asks again.
+  struct Request {
+    Client* client;
+    uint64_t number;
+  };
+  // The requests for one time, in order, and how many are not stale.
+  struct Due {
+    std::vector<Request> requests;
+    size_t live = 0;
+  };
+
+  // Forgets `client`'s pending request, superseded by an earlier one.
+  void Forget(const Client& client);
+
+  std::map<uint64_t, Due> due_;
+  std::vector<std::vector<Request>> spare_;  // emptied lists, for reuse
+  uint64_t requests_ = 0;                    // requests numbered so far
   uint64_t notified_ = Client::kIdle;        // the event's pending time
   bool running_ = false;
   sc_core::sc_event event_;
