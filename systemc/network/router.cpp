@@ -161,7 +161,7 @@ void Router::OnSlot(unsigned port, link::Slot slot,
   const sc_core::sc_time due = sc_core::sc_time_stamp() + delay;
   Probe(probe_, *this, PathPoint::kRouterIn, delay, port);
   PushArrival(
-      Arrival{due, port, false, slot.vc, 0, std::move(slot.bytes), slot.abort});
+      due, Arrival{port, false, slot.vc, 0, std::move(slot.bytes), slot.abort});
   Wake(delay);
 }
 
@@ -178,7 +178,7 @@ void Router::OnCredit(unsigned port, unsigned vc, unsigned count,
                                           ? sc_core::SC_ZERO_TIME
                                           : period_ * config_.credit_cycles;
   const sc_core::sc_time due = sc_core::sc_time_stamp() + delay + processing;
-  PushArrival(Arrival{due, port, true, vc, count, {}, false});
+  PushArrival(due, Arrival{port, true, vc, count, {}, false});
   Wake(delay + processing);
 }
 
@@ -252,12 +252,12 @@ void Router::ScheduleNext(const sc_core::sc_time& now) {
 void Router::DeliverUntil(const sc_core::sc_time& until) {
   while (!arrivals_.empty() && arrivals_.front().due <= until.value()) {
     std::pop_heap(arrivals_.begin(), arrivals_.end(), std::greater<>());
-    const uint32_t index = arrivals_.back().arrival;
+    const ArrivalKey key = arrivals_.back();
     arrivals_.pop_back();
     // Out of the pool first: delivering may add arrivals, and grow it.
-    Arrival arrival = std::move(arrival_pool_[index]);
-    free_arrivals_.push_back(index);
-    Deliver(arrival);
+    Arrival arrival = std::move(arrival_pool_[key.arrival]);
+    free_arrivals_.push_back(key.arrival);
+    Deliver(arrival, key.due);
     if (arrival.slot.capacity() >= config_.slot_bytes &&
         spare_slots_.size() < kSpareSlots) {
       spare_slots_.push_back(std::move(arrival.slot));
@@ -265,8 +265,7 @@ void Router::DeliverUntil(const sc_core::sc_time& until) {
   }
 }
 
-void Router::PushArrival(Arrival arrival) {
-  const uint64_t due = arrival.due.value();
+void Router::PushArrival(const sc_core::sc_time& due, Arrival arrival) {
   uint32_t index;
   if (free_arrivals_.empty()) {
     index = static_cast<uint32_t>(arrival_pool_.size());
@@ -276,15 +275,14 @@ void Router::PushArrival(Arrival arrival) {
     free_arrivals_.pop_back();
     arrival_pool_[index] = std::move(arrival);
   }
-  arrivals_.push_back(ArrivalKey{due, next_arrival_++, index});
+  arrivals_.push_back(ArrivalKey{due.value(), next_arrival_++, index});
   std::push_heap(arrivals_.begin(), arrivals_.end(), std::greater<>());
 }
 
-void Router::Deliver(const Arrival& arrival) {
+void Router::Deliver(const Arrival& arrival, uint64_t due) {
   if (arrival.is_credit) {
     if (!port_down_[arrival.port]) {
-      core_.outputs.Grant(index(arrival.port, arrival.vc), arrival.count,
-                          arrival.due.value());
+      core_.outputs.Grant(index(arrival.port, arrival.vc), arrival.count, due);
     }
     return;
   }

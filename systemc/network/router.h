@@ -270,8 +270,8 @@ class Router : public sc_core::sc_module, private RouterClock::Client {
     uint64_t peak_slots = 0;  // most slots the VC's buffer held at once
     bool dirty = false;       // in dirty_inputs_: credits may be due
   };
+  // A slot or credit on its way in; when it is due, its key holds.
   struct Arrival {
-    sc_core::sc_time due;
     unsigned port;
     bool is_credit;
     unsigned vc;
@@ -288,8 +288,8 @@ class Router : public sc_core::sc_module, private RouterClock::Client {
   void start_of_simulation() override;
 
   void DeliverUntil(const sc_core::sc_time& until);  // arrivals due by then
-  void Deliver(const Arrival& arrival);
-  void PushArrival(Arrival arrival);
+  void Deliver(const Arrival& arrival, uint64_t due);
+  void PushArrival(const sc_core::sc_time& due, Arrival arrival);
   void AcceptHeader(unsigned port, unsigned vc, SlotParser::Event& event);
   void AcceptPayload(unsigned port, unsigned vc, ByteView chunk);
   // Calls on_ingress_arrival if `packet`, which had `had` bytes before its
