@@ -6,6 +6,7 @@
 #include "systemc/app/stack_assembly.h"
 #include "systemc/cluster/link_port.h"
 #include "systemc/cluster/node.h"
+#include "systemc/parallel/node_gather.h"
 #include "systemc/transport/router_flow_control.h"
 
 namespace lq::app {
@@ -40,7 +41,9 @@ nlohmann::ordered_json ComponentStatsJson(cluster::Cluster& cluster) {
   // cluster's place in the module hierarchy.
   const size_t prefix = std::string(cluster.name()).size() + 1;
   for (unsigned n = 0; n < cluster.node_count(); ++n) {
-    Append(stats, cluster.node(n).Stats(), prefix);
+    if (cluster.built(n)) {
+      Append(stats, cluster.node(n).Stats(), prefix);
+    }
   }
   return stats;
 }
@@ -108,24 +111,29 @@ nlohmann::ordered_json DirectionJson(const topo::Topology& topology,
 
 }  // namespace
 
-nlohmann::ordered_json LinkDirectionsJson(cluster::Cluster& cluster,
-                                          const topo::Topology& topology,
-                                          const LinkTiming& timing) {
-  nlohmann::ordered_json directions = nlohmann::ordered_json::array();
-  for (unsigned n = 0; n < cluster.node_count(); ++n) {
-    cluster::Node& node = cluster.node(n);
-    net::Router* router = node.router();
-    for (unsigned p = 0; p < node.port_count(); ++p) {
-      const auto far = topology.Neighbour(n, p);
-      if (!far || router == nullptr) {
-        continue;
-      }
-      DirectionLoad load;
-      uint64_t crc_errors = 0;
-      if (timing.lifetime_ns > 0) {
-        load = node.ideal_port(p) ? IdealLoad(router->flits_out(p), timing)
-                                  : TlmLoad(node.port(p), timing);
-      }
+namespace {
+
+// Node `n`'s directions out, appended to `directions`. The far end's
+// receiver counts the bad flits; a far end on another rank is on an ideal
+// link (a parallel run has no link controllers yet), which has none.
+void AppendDirectionsOf(cluster::Cluster& cluster, unsigned n,
+                        const topo::Topology& topology,
+                        const LinkTiming& timing,
+                        nlohmann::ordered_json& directions) {
+  cluster::Node& node = cluster.node(n);
+  net::Router* router = node.router();
+  for (unsigned p = 0; p < node.port_count(); ++p) {
+    const auto far = topology.Neighbour(n, p);
+    if (!far || router == nullptr) {
+      continue;
+    }
+    DirectionLoad load;
+    uint64_t crc_errors = 0;
+    if (timing.lifetime_ns > 0) {
+      load = node.ideal_port(p) ? IdealLoad(router->flits_out(p), timing)
+                                : TlmLoad(node.port(p), timing);
+    }
+    if (cluster.built(far->node)) {
       cluster::Node& far_node = cluster.node(far->node);
       if (!far_node.ideal_port(far->port)) {
         crc_errors = far_node.port(far->port)
@@ -134,13 +142,26 @@ nlohmann::ordered_json LinkDirectionsJson(cluster::Cluster& cluster,
                          .value_or(link::LinkCounters{})
                          .crc_errors;
       }
-      const transport::RouterFlowControl* flow = node.flow_control();
-      const double paused_ns =
-          flow != nullptr
-              ? static_cast<double>(flow->paused_ps(p, kDataPriority)) / 1000
-              : 0.0;
-      directions.push_back(
-          DirectionJson(topology, n, p, *far, load, crc_errors, paused_ns));
+    }
+    const transport::RouterFlowControl* flow = node.flow_control();
+    const double paused_ns =
+        flow != nullptr
+            ? static_cast<double>(flow->paused_ps(p, kDataPriority)) / 1000
+            : 0.0;
+    directions.push_back(
+        DirectionJson(topology, n, p, *far, load, crc_errors, paused_ns));
+  }
+}
+
+}  // namespace
+
+nlohmann::ordered_json LinkDirectionsJson(cluster::Cluster& cluster,
+                                          const topo::Topology& topology,
+                                          const LinkTiming& timing) {
+  nlohmann::ordered_json directions = nlohmann::ordered_json::array();
+  for (unsigned n = 0; n < cluster.node_count(); ++n) {
+    if (cluster.built(n)) {
+      AppendDirectionsOf(cluster, n, topology, timing, directions);
     }
   }
   return directions;
@@ -162,8 +183,39 @@ void FabricCounters::AddTo(nlohmann::ordered_json& json) const {
 FabricCounters ReadFabricCounters(cluster::Cluster& cluster,
                                   const topo::Topology& topology,
                                   const LinkTiming& timing) {
-  return {ComponentStatsJson(cluster),
-          LinkDirectionsJson(cluster, topology, timing)};
+  const parallel::RankWorld& world = parallel::RankWorld::Get();
+  if (!world.parallel()) {
+    return {ComponentStatsJson(cluster),
+            LinkDirectionsJson(cluster, topology, timing)};
+  }
+  // Each rank's nodes' figures, as CBOR, to rank 0 (decision 0050).
+  const size_t prefix = std::string(cluster.name()).size() + 1;
+  const std::vector<Bytes> by_node = parallel::GatherByNode(
+      world, cluster.node_count(),
+      [&cluster](unsigned n) { return cluster.built(n); },
+      [&](unsigned n, Bytes& out) {
+        nlohmann::ordered_json node = nlohmann::ordered_json::object();
+        node["stats"] = nlohmann::ordered_json::object();
+        Append(node["stats"], cluster.node(n).Stats(), prefix);
+        node["directions"] = nlohmann::ordered_json::array();
+        AppendDirectionsOf(cluster, n, topology, timing, node["directions"]);
+        nlohmann::ordered_json::to_cbor(node, out);
+      });
+  FabricCounters counters;
+  for (const Bytes& figures : by_node) {
+    if (figures.empty()) {
+      continue;
+    }
+    nlohmann::ordered_json node = nlohmann::ordered_json::from_cbor(figures);
+    Entries& stats = EntriesOf(counters.stats);
+    for (auto& [name, value] : EntriesOf(node["stats"])) {
+      stats.emplace_back(name, std::move(value));
+    }
+    for (auto& direction : node["directions"]) {
+      counters.directions.push_back(std::move(direction));
+    }
+  }
+  return counters;
 }
 
 namespace {

@@ -48,6 +48,8 @@ struct FabricCounters {
   // Adds them to `json`: `stats`, and `link.directions`.
   void AddTo(nlohmann::ordered_json& json) const;
 };
+// In a parallel run every rank calls it: rank 0 gets every rank's nodes,
+// in node order, as one process would read them; the others, nothing.
 FabricCounters ReadFabricCounters(cluster::Cluster& cluster,
                                   const topo::Topology& topology,
                                   const LinkTiming& timing);

@@ -16,6 +16,7 @@
 #include "systemc/app/exit_status.h"
 #include "systemc/app/run_command.h"
 #include "systemc/common/thread_stacks.h"
+#include "systemc/parallel/rank_world.h"
 #include "testbench/conformance/mutants.h"
 #include "testbench/conformance/suite.h"
 
@@ -231,6 +232,14 @@ int sc_main(int argc, char* argv[]) {
     }
     return lq::app::kExitOk;
   }
+  if (lq::parallel::RankWorld::Get().parallel() &&
+      (*board_command || *conformance_command)) {
+    std::fprintf(stderr,
+                 "lqemu %s: runs in one process only (so far; decision "
+                 "0050): run it without mpirun\n",
+                 *board_command ? "board" : "conformance");
+    return lq::app::kExitBadInput;
+  }
   if (*board_command) {
     return lq::app::RunBoard(board);
   }
@@ -244,7 +253,21 @@ int sc_main(int argc, char* argv[]) {
 
 // SystemC prints its banner before sc_main runs unless told not to; lqemu's
 // output is its own report, so the banner is switched off here.
+// Started by mpirun, every rank runs the same command on its share of the
+// model (decision 0050): a rank that fails ends the job, naming itself.
 int main(int argc, char* argv[]) {
   setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
-  return sc_core::sc_elab_and_sim(argc, argv);
+  lq::parallel::RankWorld& world = lq::parallel::RankWorld::Init(&argc, &argv);
+  if (!world.parallel()) {
+    return sc_core::sc_elab_and_sim(argc, argv);
+  }
+  int status = lq::app::kExitFailure;
+  try {
+    status = sc_main(argc, argv);
+  } catch (const std::exception& error) {
+    world.Complain(error.what());
+    world.Abort(lq::app::kExitFailure);
+  }
+  world.Finish();
+  return status;
 }

@@ -19,10 +19,13 @@
 #include "systemc/app/network_collective.h"
 #include "systemc/app/network_fault.h"
 #include "systemc/app/progress_meter.h"
+#include "systemc/app/rank_summary.h"
 #include "systemc/app/run_report.h"
 #include "systemc/app/run_tracer.h"
 #include "systemc/app/scenario_schema.h"
 #include "systemc/cluster/network.h"
+#include "systemc/parallel/node_gather.h"
+#include "systemc/parallel/wire.h"
 
 namespace lq::app {
 namespace {
@@ -195,6 +198,7 @@ struct StudyResult {
   DeadlockFinding deadlock;
   double sim_time_ns = 0, wall_time_s = 0;
   FabricCounters counters;
+  std::optional<RankSummary> ranks;  // a parallel run's (decision 0050)
 
   double Accepted() const {
     return static_cast<double>(window_deliveries) * flits_per_packet /
@@ -237,23 +241,94 @@ struct StudyResult {
   }
 };
 
-void Measure(cluster::Network& network, StudyResult& result) {
-  // Switches drop too (a fat tree's, after a cut).
-  for (unsigned n = 0; n < network.routers(); ++n) {
-    const net::Router& router = network.router(n);
-    for (unsigned p = 0; p < router.local_port(); ++p) {
-      result.flit_hops += router.flits_out(p);
+// What one node measured: its router's flit-hops and drops (switches drop
+// too: a fat tree's, after a cut) and, at an endpoint, its source's
+// packets, each delivered there from `from[i]`, sent at `sent_ns[i]`.
+struct NodeFigures {
+  uint64_t flit_hops = 0, dropped = 0;
+  uint64_t sent = 0, refused = 0;
+  std::vector<double> sent_ns, latency_ns;
+  std::vector<uint32_t> hops, from;
+
+  void Pack(Bytes& out) const {
+    parallel::WireWriter w(out);
+    for (uint64_t figure : {flit_hops, dropped, sent, refused}) {
+      w.U64(figure);
     }
-    result.dropped += router.counters().Dropped();
+    w.U64(sent_ns.size());
+    for (size_t i = 0; i < sent_ns.size(); ++i) {
+      w.F64(sent_ns[i]);
+      w.F64(latency_ns[i]);
+      w.U32(hops[i]);
+      w.U32(from[i]);
+    }
   }
-  for (unsigned n = 0; n < network.nodes(); ++n) {
+  static NodeFigures Unpack(ByteView in) {
+    parallel::WireReader r(in);
+    NodeFigures node;
+    for (uint64_t* figure :
+         {&node.flit_hops, &node.dropped, &node.sent, &node.refused}) {
+      *figure = r.U64();
+    }
+    for (uint64_t i = r.U64(); i > 0; --i) {
+      node.sent_ns.push_back(r.F64());
+      node.latency_ns.push_back(r.F64());
+      node.hops.push_back(r.U32());
+      node.from.push_back(r.U32());
+    }
+    return node;
+  }
+};
+
+NodeFigures FiguresOf(cluster::Network& network, unsigned n) {
+  NodeFigures node;
+  const net::Router& router = network.router(n);
+  for (unsigned p = 0; p < router.local_port(); ++p) {
+    node.flit_hops += router.flits_out(p);
+  }
+  node.dropped = router.counters().Dropped();
+  if (n < network.nodes()) {
     const net::TrafficSource& source = network.source(n);
-    result.sent += source.sent();
-    result.delivered += source.latencies_ns().size();
-    result.dropped += source.interface().refused();
-    for (size_t i = 0; i < source.latencies_ns().size(); ++i) {
-      result.Count(source.sent_ns()[i], source.latencies_ns()[i],
-                   source.hops()[i]);
+    node.sent = source.sent();
+    node.refused = source.interface().refused();
+    node.sent_ns = source.sent_ns();
+    node.latency_ns = source.latencies_ns();
+    node.hops.assign(source.hops().begin(), source.hops().end());
+    node.from.assign(source.sources().begin(), source.sources().end());
+  }
+  return node;
+}
+
+// Every node's figures, in node order: in a parallel run, on rank 0 (the
+// others get none), each from the rank that has the node (decision 0050).
+std::vector<NodeFigures> GatherFigures(cluster::Network& network) {
+  const parallel::RankWorld& world = parallel::RankWorld::Get();
+  std::vector<NodeFigures> nodes;
+  if (!world.parallel()) {
+    for (unsigned n = 0; n < network.routers(); ++n) {
+      nodes.push_back(FiguresOf(network, n));
+    }
+    return nodes;
+  }
+  for (const Bytes& packed : parallel::GatherByNode(
+           world, network.routers(),
+           [&network](unsigned n) { return network.built(n); },
+           [&network](unsigned n, Bytes&out) {
+             FiguresOf(network, n).Pack(out);
+           })) {
+    nodes.push_back(NodeFigures::Unpack(packed));
+  }
+  return nodes;
+}
+
+void Measure(const std::vector<NodeFigures>& nodes, StudyResult& result) {
+  for (const NodeFigures& node : nodes) {
+    result.flit_hops += node.flit_hops;
+    result.dropped += node.dropped + node.refused;
+    result.sent += node.sent;
+    result.delivered += node.latency_ns.size();
+    for (size_t i = 0; i < node.latency_ns.size(); ++i) {
+      result.Count(node.sent_ns[i], node.latency_ns[i], node.hops[i]);
     }
   }
 }
@@ -311,6 +386,9 @@ void PrintStudy(const std::string& scenario, uint64_t seed,
       static_cast<unsigned long long>(r.InFlight()),
       r.UnexplainedDrops() == 0 && r.Complete() ? "OK" : "FAILED");
   PrintDeadlockLine(r.deadlock, out);
+  if (r.ranks) {
+    PrintRanks(*r.ranks, out);
+  }
 }
 
 std::string WriteStudyJson(const std::string& scenario, uint64_t seed,
@@ -366,18 +444,22 @@ std::string WriteStudyJson(const std::string& scenario, uint64_t seed,
                        {"duplicated", 0},
                        {"corrupted", 0}};
   r.counters.AddTo(json);
+  if (r.ranks) {
+    json["ranks"] = RanksJson(*r.ranks);
+  }
   json["parameters"] = ParametersJson(params);
   return WriteJsonFile(json, path);
 }
 
 // Every packet the SystemC kernel's sources saw delivered.
-std::vector<MessageSpan> DeliveredPackets(cluster::Network& network) {
+std::vector<MessageSpan> DeliveredPackets(
+    const std::vector<NodeFigures>& nodes) {
   std::vector<MessageSpan> packets;
-  for (unsigned n = 0; n < network.nodes(); ++n) {
-    const net::TrafficSource& source = network.source(n);
-    for (size_t i = 0; i < source.latencies_ns().size(); ++i) {
-      packets.push_back({source.sources()[i], n, source.sent_ns()[i],
-                         source.sent_ns()[i] + source.latencies_ns()[i]});
+  for (unsigned n = 0; n < nodes.size(); ++n) {
+    const NodeFigures& node = nodes[n];
+    for (size_t i = 0; i < node.latency_ns.size(); ++i) {
+      packets.push_back({node.from[i], n, node.sent_ns[i],
+                         node.sent_ns[i] + node.latency_ns[i]});
     }
   }
   return packets;
@@ -455,11 +537,64 @@ std::string DescribeShape(const StudyShape& shape, const ParamSet& params) {
 
 // Builds the Network of SystemC routers and runs it; `network` and
 // `collective` outlive the run for the report.
-void RunOnSystemC(StudyShape& shape, bool show_progress, StudyResult& result,
-                  std::unique_ptr<cluster::Network>& network,
-                  std::unique_ptr<net::CollectiveDriver>& collective) {
-  network = std::make_unique<cluster::Network>(
-      "network", shape.topology, shape.routing, shape.pattern, shape.config);
+// The deadlock any rank's watchdog declared, the earliest (decision 0050:
+// each rank's watchdog watches its own routers); on rank 0.
+DeadlockFinding EarliestDeadlock(const net::DeadlockWatchdog& watchdog) {
+  DeadlockFinding mine{watchdog.deadlocked(),
+                       watchdog.detected_at().to_seconds() * 1e9,
+                       watchdog.report()};
+  const parallel::RankWorld& world = parallel::RankWorld::Get();
+  if (!world.parallel()) {
+    return mine;
+  }
+  Bytes packed;
+  parallel::WireWriter out(packed);
+  out.U8(mine.detected ? 1 : 0);
+  out.F64(mine.at_ns);
+  out.Text(mine.cycle);
+  DeadlockFinding earliest;
+  for (const Bytes& from_rank : world.Gather(packed)) {
+    parallel::WireReader in(from_rank);
+    DeadlockFinding finding;
+    finding.detected = in.U8() != 0;
+    finding.at_ns = in.F64();
+    finding.cycle = in.Text();
+    if (finding.detected &&
+        (!earliest.detected || finding.at_ns < earliest.at_ns)) {
+      earliest = finding;
+    }
+  }
+  return earliest;
+}
+
+// What a SystemC run keeps until its report is written.
+struct SystemCRun {
+  std::unique_ptr<cluster::Network> network;
+  std::unique_ptr<net::CollectiveDriver> collective;
+  std::vector<NodeFigures> figures;  // every node's, in order (rank 0)
+  // A parallel run's partition and synchronisation (decision 0050).
+  std::shared_ptr<const topo::Partition> partition;
+  std::unique_ptr<parallel::WindowSync> sync;
+};
+
+void RunOnSystemC(StudyShape& shape, const ParamSet& params, bool show_progress,
+                  StudyResult& result, SystemCRun& run) {
+  const parallel::RankWorld& world = parallel::RankWorld::Get();
+  // Between ranks only the ideal links cross, so the lookahead is their
+  // latency (at least a cycle: link.latency_cycles >= 1).
+  run.sync =
+      std::make_unique<parallel::WindowSync>(world, shape.config.link_latency);
+  cluster::ClusterShare share;
+  if (world.parallel()) {
+    run.partition = std::make_shared<const topo::Partition>(
+        PartitionForRun(params, *shape.topology).value());
+    share = {run.partition, run.sync.get()};
+  }
+  run.network = std::make_unique<cluster::Network>(
+      "network", shape.topology, shape.routing, shape.pattern, shape.config,
+      std::move(share));
+  std::unique_ptr<cluster::Network>& network = run.network;
+  std::unique_ptr<net::CollectiveDriver>& collective = run.collective;
   if (shape.collective) {
     collective = std::make_unique<net::CollectiveDriver>(
         "collective", network->sources(), std::move(*shape.collective),
@@ -471,9 +606,10 @@ void RunOnSystemC(StudyShape& shape, bool show_progress, StudyResult& result,
 
   const double run_ns = result.timed ? result.cycles * result.clock_ns : 0;
   std::unique_ptr<ProgressMeter> progress;
-  if (show_progress) {
-    const auto expected =
-        static_cast<uint64_t>(shape.config.traffic.packets) * result.nodes;
+  if (show_progress && world.root()) {
+    // Rank 0 shows its own share of the work done.
+    const auto expected = static_cast<uint64_t>(shape.config.traffic.packets) *
+                          network->sources().size();
     progress = std::make_unique<ProgressMeter>(
         "progress",
         [&net = *network, run_ns, expected] {
@@ -482,8 +618,8 @@ void RunOnSystemC(StudyShape& shape, bool show_progress, StudyResult& result,
                 1.0, sc_core::sc_time_stamp().to_seconds() * 1e9 / run_ns);
           }
           uint64_t delivered = 0;
-          for (unsigned n = 0; n < net.nodes(); ++n) {
-            delivered += net.source(n).latencies_ns().size();
+          for (const net::TrafficSource* source : net.sources()) {
+            delivered += source->latencies_ns().size();
           }
           return DoneFraction(delivered, expected);
         },
@@ -511,23 +647,24 @@ void RunOnSystemC(StudyShape& shape, bool show_progress, StudyResult& result,
       }
       sc_core::sc_start(end - sc_core::sc_time_stamp());
     } else {
-      sc_core::sc_start(end);
+      run.sync->Run(end);
     }
   } else {
-    sc_core::sc_start();
+    run.sync->Run(sc_core::sc_max_time());
   }
   result.wall_time_s =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();
-  result.sim_time_ns = sc_core::sc_time_stamp().to_seconds() * 1e9;
+  result.sim_time_ns = run.sync->LatestTime().to_seconds() * 1e9;
   if (!result.timed) {
     result.cycles = result.sim_time_ns / result.clock_ns;
   }
-  const net::DeadlockWatchdog& watchdog = *network->watchdog();
-  result.deadlock = {watchdog.deadlocked(),
-                     watchdog.detected_at().to_seconds() * 1e9,
-                     watchdog.report()};
-  Measure(*network, result);
+  result.deadlock = EarliestDeadlock(*network->watchdog());
+  run.figures = GatherFigures(*network);
+  Measure(run.figures, result);
+  if (run.partition) {
+    result.ranks = SummariseRanks(*run.partition, *shape.topology, *run.sync);
+  }
   if (shape.fault) {
     result.fault = MeasureFault(*network, *shape.fault,
                                 shape.fault->at_cycles * result.clock_ns,
@@ -792,6 +929,28 @@ KeyUsage NetworkStudyKeys(const ParamSet& params) {
   return usage;
 }
 
+// What a run over MPI ranks cannot have (decision 0050): so far the
+// SystemC kernel's routers and sources alone. (link.latency_cycles is at
+// least 1, so a cut link always gives the ranks a lookahead.)
+std::optional<std::string> CheckRanks(const StudyShape& shape,
+                                      const ParamSet& params) {
+  const std::string one_process = " runs in one process only (so far)";
+  if (shape.cycle_kernel) {
+    return "sim.kernel cycle" + one_process + ": run it without mpirun";
+  }
+  if (shape.fault) {
+    return "a fault (fault.kind) and its fabric manager" + one_process;
+  }
+  if (shape.collective) {
+    return "a collective workload" + one_process;
+  }
+  auto partition = PartitionForRun(params, *shape.topology);
+  if (!partition) {
+    return partition.error().reason;
+  }
+  return std::nullopt;
+}
+
 std::optional<std::string> CheckNetworkStudy(const ParamSet& params,
                                              const RunOptions& options) {
   if (!options.pcap_file.empty()) {
@@ -816,6 +975,9 @@ std::optional<std::string> ValidateNetworkStudy(const ParamSet& params) {
   if (!shape) {
     return shape.error().reason;
   }
+  if (parallel::RankWorld::Get().parallel()) {
+    return CheckRanks(*shape, params);
+  }
   return std::nullopt;
 }
 
@@ -838,22 +1000,25 @@ int RunNetworkStudy(const ParamSet& params, const RunOptions& options) {
         static_cast<uint64_t>(params.Integer("traffic.messages_per_node"));
   }
   result.cycle_kernel = shape.cycle_kernel;
-  std::unique_ptr<cluster::Network> network;
-  std::unique_ptr<net::CollectiveDriver> collective;
+  SystemCRun run;
+  const std::unique_ptr<net::CollectiveDriver>& collective = run.collective;
   std::vector<MessageSpan> traced;
   if (shape.cycle_kernel) {
     RunOnCycleKernel(shape, params, options.progress, result,
                      options.trace_file.empty() ? nullptr : &traced);
   } else {
-    RunOnSystemC(shape, options.progress, result, network, collective);
+    RunOnSystemC(shape, params, options.progress, result, run);
     if (collective) {
       // A local port and a link carry a slot a cycle.
       result.bounds = ScheduleBounds(
           collective->schedule(), *shape.topology,
           static_cast<double>(result.slot_bytes) / result.clock_ns);
     }
-    result.counters = ReadFabricCounters(network->cluster(), *shape.topology,
-                                         StudyTiming(params, result));
+    result.counters = ReadFabricCounters(
+        run.network->cluster(), *shape.topology, StudyTiming(params, result));
+  }
+  if (!parallel::RankWorld::Get().root()) {
+    return kExitOk;  // rank 0 reports the run, and its status is the run's
   }
 
   const std::string scenario =
@@ -863,8 +1028,8 @@ int RunNetworkStudy(const ParamSet& params, const RunOptions& options) {
     PrintStudy(scenario, seed, DescribeShape(shape, params), result, stdout);
   }
   if (!options.trace_file.empty()) {
-    if (network) {
-      traced = DeliveredPackets(*network);
+    if (run.network) {
+      traced = DeliveredPackets(run.figures);
     }
     if (!TraceStudy(params, std::move(traced), result, options)) {
       return kExitFailure;

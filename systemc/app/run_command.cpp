@@ -20,6 +20,7 @@
 #include "systemc/app/study.h"
 #include "systemc/app/supernode_run.h"
 #include "systemc/app/transport_study.h"
+#include "systemc/parallel/rank_world.h"
 
 namespace lq::app {
 
@@ -73,6 +74,11 @@ Result<ParamSet> ReadScenarioParams(const RunOptions& options) {
 std::optional<std::string> CheckScenario(const ParamSet& params,
                                          const RunOptions& options) {
   const Study& study = ChosenStudy(params);
+  if (parallel::RankWorld::Get().parallel() && !study.over_ranks) {
+    return "run.study " + study.name +
+           " runs in one process only (so far; decision 0050): run it "
+           "without mpirun";
+  }
   const std::string workload = params.Text("workload.name");
   if (!study.workloads.empty() &&
       std::find(study.workloads.begin(), study.workloads.end(), workload) ==

@@ -7,6 +7,7 @@
 
 #include "models/network/traffic_pattern.h"
 #include "models/phy/link_profile.h"
+#include "models/topology/partition.h"
 #include "models/topology/routing_registry.h"
 #include "models/topology/topology_registry.h"
 
@@ -273,6 +274,14 @@ std::vector<ParamSpec> ScenarioRootParamSpecs() {
                    0,
                    9.0e15,
                    {}});
+  specs.push_back(
+      {"sim.partition",
+       "how a run over MPI ranks (mpirun -np N lqemu run) shares the nodes "
+       "out: blocks of a torus, METIS's graph partition, or auto (blocks on "
+       "a torus, else metis); decision 0050",
+       "auto", "", ParamType::kChoice, 0, 0,
+       std::vector<std::string>(std::begin(topo::kPartitionMethods),
+                                std::end(topo::kPartitionMethods))});
   specs.push_back(
       {"events",
        "faults a board run injects at simulated times, separated "

@@ -9,6 +9,7 @@
 #include "systemc/app/scenario_schema.h"
 #include "systemc/app/stack_study.h"
 #include "systemc/app/supernode_run.h"
+#include "systemc/parallel/rank_world.h"
 
 namespace lq::app {
 namespace {
@@ -79,7 +80,8 @@ const std::vector<Study>& StudyCatalogue() {
        [](const ParamSet& params) {
          return "routers over ideal links, the network layer alone (" +
                 params.Text("sim.kernel") + " kernel)";
-       }},
+       },
+       true},
       {"stack",
        "the layers composed: link controllers and PHYs (link.fidelity), "
        "routers, transport engines, logical units and boards as the "
@@ -121,6 +123,9 @@ std::vector<ParamSpec> StudyParamSpecs() {
 
 void UseCommonKeys(const ParamSet& params, KeyUsage& usage) {
   usage.Use({"run.study", "sim.seed"});
+  usage.UseIf(parallel::RankWorld::Get().parallel(), {"sim.partition"},
+              "this run is in one process; a run over MPI ranks "
+              "(mpirun -np N lqemu run) reads it");
   UseTraceKeys(usage);
   UseTopologyKeys(params, usage);
   UseRoutingKeys(params, usage);

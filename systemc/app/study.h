@@ -31,6 +31,8 @@ struct Study {
   // Which layers it composes with `params`' settings, at which fidelity
   // ("transport engines, routers with PFC and ECN, ideal links").
   std::function<std::string(const ParamSet&)> layers;
+  // Whether it runs over MPI ranks (mpirun; decision 0050).
+  bool over_ranks = false;
 };
 
 // Every study, in the order `lqemu list` prints them.

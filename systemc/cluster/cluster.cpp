@@ -181,6 +181,13 @@ Cluster::Cluster(const sc_core::sc_module_name& name,
     throw std::invalid_argument(
         "a cluster without boards needs a routing function");
   }
+  if (config.share.partition &&
+      (config.boards || !config.port.ideal || config.network.logical ||
+       config.share.sync == nullptr)) {
+    throw std::invalid_argument(
+        "a cluster over ranks has, so far, cards without boards or logical "
+        "units on ideal links (link.fidelity ideal)");
+  }
   const auto fixed = FixedRoutingName(topology);
   for (topo::NodeId id = 0; id < topology.NodeCount(); ++id) {
     const std::string node_name = topology.NodeName(id);
@@ -203,6 +210,10 @@ Cluster::Cluster(const sc_core::sc_module_name& name,
     for (unsigned port = 0; port < ports; ++port) {
       cabled |= topology.Neighbour(id, port) ? 1u << port : 0;
     }
+    if (!config.share.Builds(id)) {
+      nodes_.push_back(nullptr);  // another rank's
+      continue;
+    }
     std::optional<board::BoardConfig> board;
     if (config.boards) {
       board = BoardFor(id, node_name, ports, cabled);
@@ -217,6 +228,9 @@ Cluster::Cluster(const sc_core::sc_module_name& name,
   }
   CheckRtlPorts();
   for (topo::NodeId id = 0; id < topology.NodeCount(); ++id) {
+    if (!nodes_[id]) {
+      continue;
+    }
     for (topo::PortId port = 0; port < topology.PortCount(id); ++port) {
       const auto far = topology.Neighbour(id, port);
       if (nodes_[id]->ideal_port(port)) {
@@ -252,6 +266,15 @@ void Cluster::CableIdealPort(topo::NodeId id, topo::PortId port,
     caps_.push_back(std::make_unique<net::PortCap>(
         ("cap" + std::to_string(caps_.size())).c_str()));
     Connect(router.port(port), caps_.back()->socket);
+    return;
+  }
+  if (!nodes_[far->node]) {  // on another rank (decision 0050)
+    cut_links_.push_back(std::make_unique<parallel::CutSlotLink>(
+        ("cut_link" + std::to_string(cut_links_.size())).c_str(),
+        *config_.share.sync, topo::PortRef{id, port}, *far,
+        config_.share.partition->rank_of[far->node],
+        config_.port.ideal_latency));
+    Connect(router.port(port), cut_links_.back()->socket);
     return;
   }
   if (!nodes_[far->node]->ideal_port(far->port)) {
@@ -317,6 +340,15 @@ Cluster::Cluster(const sc_core::sc_module_name& name,
     Connect(partners_.back()->controller().network_socket(),
             partner_sinks_.back()->socket);
   }
+}
+
+Node& Cluster::node(unsigned index) {
+  Node* node = nodes_.at(index).get();
+  if (node == nullptr) {
+    throw std::out_of_range("node " + std::to_string(index) +
+                            " is another rank's");
+  }
+  return *node;
 }
 
 Result<uint32_t> Cluster::Load(
@@ -411,20 +443,23 @@ void Cluster::FailNode(unsigned index) {
 
 void Cluster::SetProbe(PathProbe* probe) {
   for (const auto& node : nodes_) {
-    node->SetProbe(probe);
+    if (node) {
+      node->SetProbe(probe);
+    }
   }
 }
 
 LinkPort* Cluster::FarEnd(unsigned node, unsigned port) {
-  if (node >= nodes_.size() || port >= nodes_[node]->port_count() ||
-      nodes_[node]->ideal_port(port)) {
+  if (node >= nodes_.size() || !nodes_[node] ||
+      port >= nodes_[node]->port_count() || nodes_[node]->ideal_port(port)) {
     return nullptr;
   }
   if (!topology_) {
     return partners_.at(port).get();
   }
   const auto far = topology_->Neighbour(node, port);
-  if (!far || nodes_.at(far->node)->ideal_port(far->port)) {
+  if (!far || !nodes_.at(far->node) ||
+      nodes_.at(far->node)->ideal_port(far->port)) {
     return nullptr;
   }
   return &nodes_.at(far->node)->port(far->port);
@@ -433,7 +468,7 @@ LinkPort* Cluster::FarEnd(unsigned node, unsigned port) {
 unsigned Cluster::ports_up() {
   unsigned up = 0;
   for (auto& node : nodes_) {
-    for (unsigned p = 0; p < node->port_count(); ++p) {
+    for (unsigned p = 0; node && p < node->port_count(); ++p) {
       if (!node->ideal_port(p) &&
           node->port(p).controller().ltssm_state() == link::LtssmState::kL0) {
         ++up;
@@ -445,7 +480,7 @@ unsigned Cluster::ports_up() {
 
 void Cluster::FlushConsoles() {
   for (auto& node : nodes_) {
-    if (node->has_board()) {
+    if (node && node->has_board()) {
       node->board().FlushConsole();
     }
   }

@@ -17,15 +17,31 @@
 #include <vector>
 
 #include "models/elf/elf_image.h"
+#include "models/topology/partition.h"
 #include "models/topology/routing.h"
 #include "models/topology/topology.h"
 #include "systemc/cluster/node.h"
 #include "systemc/network/port_cap.h"
 #include "systemc/network/router_clock.h"
+#include "systemc/parallel/cut_slot_link.h"
+#include "systemc/parallel/window_sync.h"
 #include "systemc/phy/no_cable.h"
 #include "systemc/transport/engine_fabric.h"
 
 namespace lq::cluster {
+
+// A parallel run's share of a cluster (decision 0050): only the nodes
+// `partition` gives this rank (sync->world().rank()) are built, and each
+// cable to another rank's node ends in a parallel::CutSlotLink. So far a
+// cluster of cards without boards or logical units, on ideal ports.
+struct ClusterShare {
+  std::shared_ptr<const topo::Partition> partition;  // none: every node
+  parallel::WindowSync* sync = nullptr;
+  // Whether `node` is this rank's.
+  bool Builds(topo::NodeId node) const {
+    return !partition || partition->rank_of.at(node) == sync->world().rank();
+  }
+};
 
 struct ClusterConfig {
   // Every board's configuration; node_id, ports and the callbacks are set
@@ -62,6 +78,8 @@ struct ClusterConfig {
   std::function<void(const std::string& node, unsigned port,
                      link::LtssmState state, uint64_t at_ps)>
       on_link_state;
+  // A parallel run's share of the cluster; unset, every node.
+  ClusterShare share;
 };
 
 // Nodes without boards on ideal ports, routed by `routing`, their routers
@@ -102,7 +120,11 @@ class Cluster : public sc_core::sc_module {
   // Every node, the endpoints' (0..E-1) and then any switches'.
   unsigned node_count() const { return static_cast<unsigned>(nodes_.size()); }
   const ClusterConfig& config() const { return config_; }
-  Node& node(unsigned index) { return *nodes_.at(index); }
+  // Whether node `index` is built here: every node, but in a parallel run
+  // only this rank's.
+  bool built(unsigned index) const { return nodes_.at(index) != nullptr; }
+  // Throws std::out_of_range for a node not built here.
+  Node& node(unsigned index);
   // Bench mode: the partner port cabled to node0's port `index`.
   LinkPort& partner(unsigned index) { return *partners_.at(index); }
   unsigned finished_nodes() const { return finished_; }
@@ -162,7 +184,8 @@ class Cluster : public sc_core::sc_module {
   std::vector<std::unique_ptr<phy::NoCable>> no_cables_;     // NET-1.5
   std::vector<std::unique_ptr<net::PortCap>> caps_;          // ideal, NET-1.5
   std::vector<std::unique_ptr<net::SlotChannel>> channels_;  // ideal cables
-  std::vector<std::unique_ptr<LinkPort>> partners_;          // bench mode only
+  std::vector<std::unique_ptr<parallel::CutSlotLink>> cut_links_;
+  std::vector<std::unique_ptr<LinkPort>> partners_;  // bench mode only
   std::vector<std::unique_ptr<link::SlotSink>> partner_sinks_;
   unsigned finished_ = 0;
   unsigned failed_ = 0;  // nodes failed before their firmware finished

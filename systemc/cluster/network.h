@@ -27,14 +27,17 @@ namespace lq::cluster {
 
 class Network : public sc_core::sc_module {
  public:
-  // A port with no cable is capped (NET-1.5). Throws std::invalid_argument
-  // if the endpoints are not nodes 0..E-1, or an in-band manager cannot work
-  // here (a topology with switches, fewer than 2 VC sets, no such endpoint).
+  // A port with no cable is capped (NET-1.5). In a parallel run, `share`
+  // says which nodes are this rank's: only theirs are built. Throws
+  // std::invalid_argument if the endpoints are not nodes 0..E-1, an
+  // in-band manager cannot work here (a topology with switches, fewer than
+  // 2 VC sets, no such endpoint), or a fabric manager is asked for in a
+  // parallel run (not yet).
   Network(const sc_core::sc_module_name& name,
           std::shared_ptr<const topo::Topology> topology,
           std::shared_ptr<const topo::RoutingFunction> routing,
           std::shared_ptr<const net::TrafficPattern> pattern,
-          const net::NetworkConfig& config);
+          const net::NetworkConfig& config, ClusterShare share = {});
 
   // Endpoints, IDs 0..nodes()-1, each with a router and a source.
   unsigned nodes() const { return topology_->EndpointCount(); }
@@ -47,9 +50,12 @@ class Network : public sc_core::sc_module {
   Cluster& cluster() { return cluster_; }
   // Routers: the endpoints' and then any switches'.
   unsigned routers() const { return cluster_.node_count(); }
+  // Whether node `node`'s router (and source) is built here: in a parallel
+  // run, only this rank's are.
+  bool built(unsigned node) const { return cluster_.built(node); }
   net::Router& router(unsigned node) { return *cluster_.node(node).router(); }
   net::TrafficSource& source(unsigned node);
-  // Every endpoint's source, by node.
+  // Every endpoint's source built here, by node.
   std::vector<net::TrafficSource*> sources();
   // The watchdog, if config.watchdog_window asked for one.
   const net::DeadlockWatchdog* watchdog() const { return watchdog_.get(); }
@@ -64,7 +70,7 @@ class Network : public sc_core::sc_module {
   static ClusterConfig CardsOf(
       std::shared_ptr<const topo::RoutingFunction> routing,
       std::shared_ptr<const net::TrafficPattern> pattern,
-      const net::NetworkConfig& config);
+      const net::NetworkConfig& config, ClusterShare share);
   std::shared_ptr<const topo::Topology> topology_;
   Cluster cluster_;
   std::unique_ptr<net::DeadlockWatchdog> watchdog_;

@@ -33,7 +33,7 @@ void DeadlockWatchdog::Arm() {
 uint64_t DeadlockWatchdog::SlotsMoved() const {
   uint64_t moved = 0;
   for (const Router* router : routers_) {
-    moved += router->slots_moved();
+    moved += router != nullptr ? router->slots_moved() : 0;
   }
   return moved;
 }
@@ -41,7 +41,7 @@ uint64_t DeadlockWatchdog::SlotsMoved() const {
 uint64_t DeadlockWatchdog::PacketsHeld() const {
   uint64_t held = 0;
   for (const Router* router : routers_) {
-    held += router->packets_held();
+    held += router != nullptr ? router->packets_held() : 0;
   }
   return held;
 }
@@ -70,6 +70,9 @@ void DeadlockWatchdog::Check() {
 std::string DeadlockWatchdog::DescribeWaitCycle() const {
   std::vector<VcWait> waits;
   for (topo::NodeId node = 0; node < routers_.size(); ++node) {
+    if (routers_[node] == nullptr) {
+      continue;  // another rank's
+    }
     for (const HeadWait& wait : routers_[node]->HeadWaits()) {
       const auto far = topology_->Neighbour(node, wait.out_port);
       if (wait.out_port == routers_[node]->local_port() || !far) {

@@ -19,8 +19,9 @@ namespace lq::net {
 
 class DeadlockWatchdog : public sc_core::sc_module {
  public:
-  // `routers[n]` is node n's; `busy` says whether anything outside the
-  // routers may still inject (sources with packets to send or queued).
+  // `routers[n]` is node n's (nullptr: on another rank of a parallel run,
+  // whose own watchdog watches it); `busy` says whether anything outside
+  // the routers may still inject (sources with packets to send or queued).
   DeadlockWatchdog(const sc_core::sc_module_name& name,
                    std::vector<Router*> routers,
                    std::shared_ptr<const topo::Topology> topology,

@@ -76,6 +76,7 @@ void NetworkInterface::Restore() {
   epoch_ = 0;
   paused_ = {};
   credits_.assign(vcs_, 0);
+  pending_credits_.clear();
   next_vc_ = 0;
   for (unsigned v = 0; v < vcs_; ++v) {
     parsers_[v]->Reset();
@@ -194,6 +195,7 @@ void NetworkInterface::Transmit() {
   if (failed_) {
     return;
   }
+  CountDueCredits();
   Admit();
   // A credit the router returns in the delta a slot left wakes this again
   // within that cycle; the next slot still waits for the next cycle.
@@ -281,11 +283,29 @@ void NetworkInterface::Control(Bytes, const sc_core::sc_time&) {
                          ": a control message reached the local port");
 }
 
-// The router returns credits with no delay, so they count at once.
+// A credit the router returns at once counts at once; one that crosses an
+// interface link counts when it arrives.
 void NetworkInterface::Credit(unsigned vc, unsigned count,
                               const sc_core::sc_time& delay) {
-  credits_.at(vc) += count;
+  if (delay == sc_core::SC_ZERO_TIME) {
+    credits_.at(vc) += count;
+  } else {
+    pending_credits_.push_back({sc_core::sc_time_stamp() + delay, vc, count});
+  }
   wake_.notify(delay);
+}
+
+void NetworkInterface::CountDueCredits() {
+  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  auto kept = pending_credits_.begin();
+  for (const PendingCredit& credit : pending_credits_) {
+    if (credit.due <= now) {
+      credits_.at(credit.vc) += credit.count;
+    } else {
+      *kept++ = credit;
+    }
+  }
+  pending_credits_.erase(kept, pending_credits_.end());
 }
 
 }  // namespace lq::net

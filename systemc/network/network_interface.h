@@ -150,6 +150,16 @@ class NetworkInterface : public sc_core::sc_module, private link::SlotIf {
   std::function<void(Delivered)> on_delivery_;
   std::vector<SlotPacker> packers_;
   std::vector<unsigned> credits_;
+  // Credits on their way over an interface link with a latency, counted
+  // when due (at the start of Transmit), so that what the interface sends
+  // in a cycle does not depend on whether the router's cycle ran first.
+  struct PendingCredit {
+    sc_core::sc_time due;
+    unsigned vc;
+    unsigned count;
+  };
+  std::vector<PendingCredit> pending_credits_;
+  void CountDueCredits();
   std::vector<std::unique_ptr<SlotParser>> parsers_;
   unsigned next_vc_ = 0;
   sc_core::sc_time last_sent_;  // when the latest slot left

@@ -275,7 +275,9 @@ void Router::PushArrival(const sc_core::sc_time& due, Arrival arrival) {
     free_arrivals_.pop_back();
     arrival_pool_[index] = std::move(arrival);
   }
-  arrivals_.push_back(ArrivalKey{due.value(), next_arrival_++, index});
+  const uint64_t order =
+      (uint64_t{arrival_pool_[index].port} << kPortShift) | next_arrival_++;
+  arrivals_.push_back(ArrivalKey{due.value(), order, index});
   std::push_heap(arrivals_.begin(), arrivals_.end(), std::greater<>());
 }
 

@@ -289,7 +289,7 @@ class Router : public sc_core::sc_module, private RouterClock::Client {
 
   void DeliverUntil(const sc_core::sc_time& until);  // arrivals due by then
   void Deliver(const Arrival& arrival, uint64_t due);
-  void PushArrival(const sc_core::sc_time& due, Arrival arrival);
+  void PushArrival(const sc_core::sc_time& due, Arrival arrival);  // NET-8.12
   void AcceptHeader(unsigned port, unsigned vc, SlotParser::Event& event);
   void AcceptPayload(unsigned port, unsigned vc, ByteView chunk);
   // Calls on_ingress_arrival if `packet`, which had `had` bytes before its
@@ -383,17 +383,18 @@ class Router : public sc_core::sc_module, private RouterClock::Client {
   std::vector<InputStream> streams_;  // each input VC's bytes
   std::vector<PacketBody> bodies_;    // indexed by PacketState::packet
   std::vector<uint32_t> free_bodies_;
-  // Arrivals in order of time, and of the calls that made them due at one
-  // time: a heap of small keys, the earliest first, each naming its
-  // arrival in a pool.
+  // Arrivals in order of time, then of port, then of the calls that made
+  // them due on one port (NET-8.12): a heap of small keys, the earliest
+  // first, each naming its arrival in a pool.
   struct ArrivalKey {
-    uint64_t due;  // ticks
-    uint64_t seq;
+    uint64_t due;      // ticks
+    uint64_t order;    // port << kPortShift | call number
     uint32_t arrival;  // in arrival_pool_
     bool operator>(const ArrivalKey& other) const {
-      return due != other.due ? due > other.due : seq > other.seq;
+      return due != other.due ? due > other.due : order > other.order;
     }
   };
+  static constexpr unsigned kPortShift = 48;
   std::vector<ArrivalKey> arrivals_;
   std::vector<Arrival> arrival_pool_;
   std::vector<uint32_t> free_arrivals_;

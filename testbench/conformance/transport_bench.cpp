@@ -15,6 +15,23 @@ transport::TransportEngineConfig BenchEngineConfig(uint16_t node) {
   return config;
 }
 
+namespace {
+
+// The wire's interfaces, with room for the slots of a DUT behind a
+// latency (set_dut_latency, up to 0.25 us each way): its credits come back
+// a round trip after each slot, so the room a VC grants must cover the
+// round trip at a slot a cycle, or the DUT would wait on credits where a
+// router's annotated latency never makes it wait (NET-8.12 counts a
+// credit when it arrives).
+net::NetworkInterfaceConfig WireInterface() {
+  net::NetworkInterfaceConfig interface =
+      BenchEngineConfig(TransportBench::kDutNode).interface;
+  interface.vc_buffer_flits = 1024;
+  return interface;
+}
+
+}  // namespace
+
 TransportBench::TransportBench(const TransportBenchOptions& options,
                                const FrameMutant* mutant)
     : dut_(std::make_unique<TransportEngine>("dut",
@@ -26,7 +43,7 @@ TransportBench::TransportBench(const TransportBenchOptions& options,
       peer_memory_(
           std::make_unique<transport::TestMemory>("peer_memory", kMemoryBytes)),
       wire_(std::make_unique<FrameWire>("wire", kDutNode, kPeerNode,
-                                        BenchEngineConfig(kDutNode).interface)),
+                                        WireInterface())),
       dut_channel_(std::make_unique<net::SlotChannel>("dut_channel",
                                                       sc_core::SC_ZERO_TIME)) {
   if (options.registers) {

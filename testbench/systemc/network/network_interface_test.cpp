@@ -1,7 +1,9 @@
 // Tests of the network interface at the router's local port: one slot per
 // cycle (NET-8.8, docs/spec/net.md section 8) even when the router hands
 // a credit back in the very delta the slot leaves, and a packet that fails
-// the receiver's checks counted, not lost unseen (NET-2.10).
+// the receiver's checks counted, not lost unseen (NET-2.10), and a credit
+// that crosses an interface link spent only once it has arrived
+// (NET-8.12).
 #include "systemc/network/network_interface.h"
 
 #include <gtest/gtest.h>
@@ -40,12 +42,18 @@ class EagerLocalPort : public sc_core::sc_module, public link::SlotIf {
   void Control(Bytes, const sc_time&) override {}
 };
 
-TEST(NetworkInterface, NET_8_8_SendsAtMostOneSlotPerCycle) {
+// An interface of node 0 of 2, with one set of `vc_classes` VCs.
+NetworkInterfaceConfig TwoNodeConfig(unsigned vc_classes) {
   NetworkInterfaceConfig config;
   config.nodes = 2;
-  config.vc_classes = 2;
+  config.vc_classes = vc_classes;
   config.vc_sets = 1;
   config.tc_map = DefaultTcMap(1);
+  return config;
+}
+
+TEST(NetworkInterface, NET_8_8_SendsAtMostOneSlotPerCycle) {
+  const NetworkInterfaceConfig config = TwoNodeConfig(2);
   NetworkInterface ni("ni", config, [](Delivered) {});
   EagerLocalPort port("port");
   Connect(ni.socket, port.socket);
@@ -65,6 +73,37 @@ TEST(NetworkInterface, NET_8_8_SendsAtMostOneSlotPerCycle) {
   }
 }
 
+// A local port across an interface link of 10 ns: the credit for each
+// slot comes back over the link.
+class DistantLocalPort : public EagerLocalPort {
+ public:
+  using EagerLocalPort::EagerLocalPort;
+  static constexpr double kLinkNs = 10;
+  void start_of_simulation() override {  // one VC, one slot of room
+    socket.out->Credit(0, 1, sc_core::SC_ZERO_TIME);
+  }
+  void Put(link::Slot slot, const sc_time& delay) override {
+    arrivals.push_back(sc_core::sc_time_stamp() + delay);
+    socket.out->Credit(slot.vc, 1, delay + sc_time(kLinkNs, SC_NS));
+  }
+};
+
+TEST(NetworkInterface, NET_8_12_ACreditCountsWhenItArrivesNotWhenSent) {
+  const NetworkInterfaceConfig config = TwoNodeConfig(1);
+  NetworkInterface ni("ni", config, [](Delivered) {});
+  DistantLocalPort port("port");
+  Connect(ni.socket, port.socket);
+  ni.Send(1, 0, Bytes(3 * config.slot_bytes, 0x5a));  // 4 slots
+  sc_core::sc_start(sc_time(100, SC_NS));
+  ASSERT_EQ(port.arrivals.size(), 4u);
+  for (size_t i = 1; i < port.arrivals.size(); ++i) {
+    // The credit the previous slot freed arrives 10 ns after that slot.
+    EXPECT_GE(port.arrivals[i] - port.arrivals[i - 1],
+              sc_time(DistantLocalPort::kLinkNs, SC_NS))
+        << "slot " << i << " left on a credit still on its way";
+  }
+}
+
 // A slot holding one whole packet to node 1, whose header names `header_vc`.
 link::Slot PacketSlot(unsigned slot_vc, unsigned header_vc, size_t slot_bytes) {
   RouteHeader header;
@@ -81,12 +120,8 @@ link::Slot PacketSlot(unsigned slot_vc, unsigned header_vc, size_t slot_bytes) {
 }
 
 TEST(NetworkInterface, NET_2_10_APacketFailingTheChecksIsCountedAsRefused) {
-  NetworkInterfaceConfig config;
+  NetworkInterfaceConfig config = TwoNodeConfig(2);
   config.node = 1;
-  config.nodes = 2;
-  config.vc_classes = 2;
-  config.vc_sets = 1;
-  config.tc_map = DefaultTcMap(1);
   std::vector<Delivered> delivered;
   NetworkInterface ni("ni", config, [&delivered](Delivered d) {
     delivered.push_back(std::move(d));

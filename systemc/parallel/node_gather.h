@@ -1,0 +1,25 @@
+// What every rank measured of its own nodes, brought to rank 0 in node
+// order (decision 0050): a run's report and statistics are made on rank 0
+// from the same per-node figures, taken in the same order, as a run in
+// one process makes them from its own nodes, so they come out the same.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "models/common/bytes.h"
+#include "systemc/parallel/rank_world.h"
+
+namespace lq::parallel {
+
+// `pack(node, out)` appends node `node`'s figures to `out` for every node
+// `built` says is this rank's. Returns, on rank 0, each of the `nodes`
+// nodes' packed figures by node (empty for a node no rank packed);
+// elsewhere nothing.
+std::vector<Bytes> GatherByNode(
+    const RankWorld& world, unsigned nodes,
+    const std::function<bool(unsigned node)>& built,
+    const std::function<void(unsigned node, Bytes& out)>& pack);
+
+}  // namespace lq::parallel

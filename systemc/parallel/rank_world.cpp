@@ -1,0 +1,238 @@
+// RankWorld: MPI underneath when built with it.
+#include "systemc/parallel/rank_world.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+
+#ifdef LQ_HAVE_MPI
+#include <mpi.h>
+#endif
+
+namespace lq::parallel {
+namespace {
+
+RankWorld* world = nullptr;
+
+#ifdef LQ_HAVE_MPI
+// mpirun (Open MPI's, or a PMI launcher's) tells its processes their
+// world size in the environment; a process started by hand has none.
+bool StartedByLauncher() {
+  return std::getenv("OMPI_COMM_WORLD_SIZE") != nullptr ||
+         std::getenv("PMI_SIZE") != nullptr ||
+         std::getenv("PMIX_RANK") != nullptr;
+}
+
+// A rank that dies of a signal says which it is and leaves with status 1;
+// mpirun then ends the others (decision 0050).
+int crash_fd = STDERR_FILENO;
+char crash_line[64];
+size_t crash_length = 0;
+
+void OnFatalSignal(int signal) {
+  char line[96];
+  size_t length = crash_length;
+  std::memcpy(line, crash_line, length);
+  char digits[12];
+  size_t count = 0;
+  for (int value = signal; value > 0 && count < sizeof digits; value /= 10) {
+    digits[count++] = static_cast<char>('0' + value % 10);
+  }
+  while (count > 0) {
+    line[length++] = digits[--count];
+  }
+  line[length++] = '\n';
+  if (write(crash_fd, line, length) < 0) {
+    _exit(1);
+  }
+  _exit(1);
+}
+
+void CatchFatalSignals(unsigned rank, int fd) {
+  crash_fd = fd;
+  crash_length = static_cast<size_t>(std::snprintf(
+      crash_line, sizeof crash_line, "lqemu: rank %u: died of signal ", rank));
+  struct sigaction action {};
+  action.sa_handler = OnFatalSignal;
+  sigemptyset(&action.sa_mask);
+  for (int signal : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) {
+    sigaction(signal, &action, nullptr);
+  }
+}
+
+int Count(size_t bytes) {
+  if (bytes > static_cast<size_t>(std::numeric_limits<int>::max())) {
+    std::fprintf(stderr, "lqemu: a message between ranks exceeds 2 GiB\n");
+    std::abort();
+  }
+  return static_cast<int>(bytes);
+}
+#endif
+
+}  // namespace
+
+bool RankWorld::Built() {
+#ifdef LQ_HAVE_MPI
+  return true;
+#else
+  return false;
+#endif
+}
+
+RankWorld& RankWorld::Init(int* argc, char*** argv) {
+  if (world != nullptr) {
+    return *world;
+  }
+  world = new RankWorld();
+#ifdef LQ_HAVE_MPI
+  if (StartedByLauncher()) {
+    MPI_Init(argc, argv);
+    // A failure on one rank ends the job (Abort) rather than leaving the
+    // others waiting in a collective.
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+    int rank = 0;
+    int size = 1;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    world->rank_ = static_cast<unsigned>(rank);
+    world->size_ = static_cast<unsigned>(size);
+    world->joined_ = true;
+    if (rank != 0) {
+      world->stderr_fd_ = dup(STDERR_FILENO);
+      const int null = open("/dev/null", O_WRONLY);
+      dup2(null, STDOUT_FILENO);
+      dup2(null, STDERR_FILENO);
+      close(null);
+    }
+    CatchFatalSignals(world->rank_, world->stderr_fd_);
+  }
+#else
+  (void)argc;
+  (void)argv;
+#endif
+  return *world;
+}
+
+RankWorld& RankWorld::Get() {
+  return world != nullptr ? *world : Init(nullptr, nullptr);
+}
+
+std::vector<uint64_t> RankWorld::Reduce(std::vector<uint64_t> values,
+                                        bool greatest) const {
+#ifdef LQ_HAVE_MPI
+  if (joined_) {
+    std::vector<uint64_t> result(values.size());
+    MPI_Allreduce(values.data(), result.data(), Count(values.size()),
+                  MPI_UINT64_T, greatest ? MPI_MAX : MPI_MIN, MPI_COMM_WORLD);
+    return result;
+  }
+#else
+  (void)greatest;
+#endif
+  return values;
+}
+
+std::vector<uint64_t> RankWorld::MinEach(std::vector<uint64_t> values) const {
+  return Reduce(std::move(values), false);
+}
+
+uint64_t RankWorld::Max(uint64_t value) const {
+  return Reduce({value}, true).front();
+}
+
+std::vector<Bytes> RankWorld::Exchange(const std::vector<Bytes>& to) const {
+#ifdef LQ_HAVE_MPI
+  if (joined_) {
+    std::vector<int> send_counts(size_), send_offsets(size_);
+    std::vector<int> receive_counts(size_), receive_offsets(size_);
+    Bytes sending;
+    for (unsigned r = 0; r < size_; ++r) {
+      send_offsets[r] = Count(sending.size());
+      send_counts[r] = Count(to[r].size());
+      sending.insert(sending.end(), to[r].begin(), to[r].end());
+    }
+    MPI_Alltoall(send_counts.data(), 1, MPI_INT, receive_counts.data(), 1,
+                 MPI_INT, MPI_COMM_WORLD);
+    size_t total = 0;
+    for (unsigned r = 0; r < size_; ++r) {
+      receive_offsets[r] = Count(total);
+      total += static_cast<size_t>(receive_counts[r]);
+    }
+    Bytes receiving(total);
+    MPI_Alltoallv(sending.data(), send_counts.data(), send_offsets.data(),
+                  MPI_BYTE, receiving.data(), receive_counts.data(),
+                  receive_offsets.data(), MPI_BYTE, MPI_COMM_WORLD);
+    std::vector<Bytes> from(size_);
+    for (unsigned r = 0; r < size_; ++r) {
+      const auto first = receiving.begin() + receive_offsets[r];
+      from[r].assign(first, first + receive_counts[r]);
+    }
+    return from;
+  }
+#endif
+  return to;
+}
+
+std::vector<Bytes> RankWorld::Gather(const Bytes& mine) const {
+#ifdef LQ_HAVE_MPI
+  if (joined_) {
+    const int count = Count(mine.size());
+    std::vector<int> counts(root() ? size_ : 0);
+    MPI_Gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0,
+               MPI_COMM_WORLD);
+    std::vector<int> offsets(counts.size());
+    size_t total = 0;
+    for (size_t r = 0; r < counts.size(); ++r) {
+      offsets[r] = Count(total);
+      total += static_cast<size_t>(counts[r]);
+    }
+    Bytes all(total);
+    MPI_Gatherv(mine.data(), count, MPI_BYTE, all.data(), counts.data(),
+                offsets.data(), MPI_BYTE, 0, MPI_COMM_WORLD);
+    std::vector<Bytes> by_rank(counts.size());
+    for (size_t r = 0; r < counts.size(); ++r) {
+      const auto first = all.begin() + offsets[r];
+      by_rank[r].assign(first, first + counts[r]);
+    }
+    return by_rank;
+  }
+#endif
+  return {mine};
+}
+
+void RankWorld::Finish() {
+#ifdef LQ_HAVE_MPI
+  if (joined_) {
+    MPI_Finalize();
+    joined_ = false;
+  }
+#endif
+}
+
+void RankWorld::Complain(const std::string& text) const {
+  const std::string line =
+      "lqemu: " +
+      (parallel() ? "rank " + std::to_string(rank_) + ": " : std::string()) +
+      text + "\n";
+  std::fflush(stderr);
+  if (write(stderr_fd_, line.data(), line.size()) < 0) {
+    std::perror("lqemu");
+  }
+}
+
+void RankWorld::Abort(int status) const {
+  std::fflush(nullptr);
+#ifdef LQ_HAVE_MPI
+  if (joined_) {
+    MPI_Abort(MPI_COMM_WORLD, status);
+  }
+#endif
+  std::_Exit(status);
+}
+
+}  // namespace lq::parallel

@@ -1,0 +1,66 @@
+// RankWorld: the ranks of a parallel run (decision 0050). Started by
+// mpirun in a build with MPI (CMake option LQ_MPI), this process is one of
+// the job's ranks; otherwise it is the only rank of a world of one, and
+// every operation below is the identity. Only rank_world.cpp includes MPI.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "models/common/bytes.h"
+
+namespace lq::parallel {
+
+class RankWorld {
+ public:
+  // Joins the job's world if mpirun started this process (its launcher's
+  // environment says so), else makes a world of one. Call once, before
+  // anything else reads the world; later calls return the same world.
+  // Every rank but 0 then writes nothing to stdout or stderr, so that a
+  // report or an error is printed once (Complain still reaches stderr).
+  static RankWorld& Init(int* argc, char*** argv);
+  // The world Init made (a world of one if it was never called).
+  static RankWorld& Get();
+
+  unsigned rank() const { return rank_; }
+  unsigned size() const { return size_; }
+  bool parallel() const { return size_ > 1; }
+  bool root() const { return rank_ == 0; }
+  // Whether this build can run over ranks.
+  static bool Built();
+
+  // The greatest of every rank's `value`, on every rank.
+  uint64_t Max(uint64_t value) const;
+  // The least of every rank's values, element by element (one agreement
+  // for several figures).
+  std::vector<uint64_t> MinEach(std::vector<uint64_t> values) const;
+  // Every rank sends `to[r]` to rank r (to.size() == size()); returns what
+  // each rank sent here, by sender.
+  std::vector<Bytes> Exchange(const std::vector<Bytes>& to) const;
+  // Rank 0 gets every rank's `mine`, by rank; the others get nothing.
+  std::vector<Bytes> Gather(const Bytes& mine) const;
+
+  // Leaves the world once every rank has come here; the process may then
+  // exit with any status.
+  void Finish();
+  // Ends every rank of the job now with `status` (a rank that failed);
+  // a world of one just exits.
+  [[noreturn]] void Abort(int status) const;
+  // Writes "lqemu: rank R: `text`" (in a world of one, "lqemu: `text`")
+  // to the process's stderr, whichever rank this is.
+  void Complain(const std::string& text) const;
+
+ private:
+  RankWorld() = default;
+  // Every rank's `values` combined element by element: the greatest, or
+  // the least.
+  std::vector<uint64_t> Reduce(std::vector<uint64_t> values,
+                               bool greatest) const;
+  unsigned rank_ = 0;
+  unsigned size_ = 1;
+  bool joined_ = false;  // MPI_Init was called and MPI_Finalize not yet
+  int stderr_fd_ = 2;    // the process's stderr, kept when silenced
+};
+
+}  // namespace lq::parallel

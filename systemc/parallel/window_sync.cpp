@@ -1,0 +1,143 @@
+// WindowSync: the window loop and the exchange of messages.
+#include "systemc/parallel/window_sync.h"
+
+#include <algorithm>
+#include <chrono>
+#include <stdexcept>
+#include <string>
+
+#include "systemc/parallel/wire.h"
+
+namespace lq::parallel {
+
+using sc_core::sc_time;
+
+WindowSync::WindowSync(const RankWorld& world, const sc_time& lookahead)
+    : world_(world), lookahead_(lookahead), outboxes_(world.size()) {
+  if (lookahead == sc_core::SC_ZERO_TIME && world.parallel()) {
+    throw std::invalid_argument(
+        "a cut link with zero latency leaves the ranks no lookahead");
+  }
+}
+
+void WindowSync::Listen(uint64_t receiver, Receiver take) {
+  if (!receivers_.emplace(receiver, std::move(take)).second) {
+    throw std::logic_error("two receivers " + std::to_string(receiver));
+  }
+}
+
+void WindowSync::Send(unsigned rank, uint64_t receiver, const sc_time& due,
+                      ByteView payload) {
+  if (due.value() < window_end_) {
+    throw std::logic_error("a message between ranks due at " + due.to_string() +
+                           ", inside the window ending " +
+                           sc_time::from_value(window_end_).to_string() +
+                           ": a cut link is shorter than the lookahead");
+  }
+  WireWriter out(outboxes_.at(rank));
+  out.U64(receiver);
+  out.U64(due.value());
+  out.Blob(payload);
+  ++counts_.messages_sent;
+  counts_.bytes_sent += payload.size() + 20;
+}
+
+uint64_t WindowSync::NextActivity() const {
+  if (sc_core::sc_pending_activity_at_current_time()) {
+    return sc_core::sc_time_stamp().value();
+  }
+  if (!sc_core::sc_pending_activity_at_future_time()) {
+    return kNever;
+  }
+  return (sc_core::sc_time_stamp() + sc_core::sc_time_to_pending_activity())
+      .value();
+}
+
+void WindowSync::ExchangeAndDeliver() {
+  const auto start = std::chrono::steady_clock::now();
+  const std::vector<Bytes> inboxes = world_.Exchange(outboxes_);
+  counts_.wait_s +=
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+  for (Bytes& outbox : outboxes_) {
+    outbox.clear();
+  }
+  const sc_time now = sc_core::sc_time_stamp();
+  for (const Bytes& inbox : inboxes) {  // by sender, each in send order
+    WireReader in(inbox);
+    while (!in.done()) {
+      const uint64_t receiver = in.U64();
+      const sc_time due = sc_time::from_value(in.U64());
+      const ByteView payload = in.Blob();
+      const auto take = receivers_.find(receiver);
+      if (take == receivers_.end() || due < now) {
+        throw std::logic_error(
+            "rank " + std::to_string(world_.rank()) +
+            ": a message for receiver " + std::to_string(receiver) +
+            (take == receivers_.end() ? " it lacks" : " came too late"));
+      }
+      take->second(payload, due);
+    }
+  }
+}
+
+sc_time WindowSync::LatestTime() const {
+  return sc_time::from_value(world_.Max(sc_core::sc_time_stamp().value()));
+}
+
+bool WindowSync::Run(const sc_time& end) {
+  const bool until_idle = end == sc_core::sc_max_time();
+  if (!world_.parallel()) {
+    if (until_idle) {
+      sc_core::sc_start();
+    } else {
+      sc_core::sc_start(end - sc_core::sc_time_stamp());
+    }
+    return sc_core::sc_get_status() == sc_core::SC_STOPPED;
+  }
+  const uint64_t lookahead = lookahead_.value();
+  if (sc_core::sc_get_status() == sc_core::SC_ELABORATION) {
+    // Start of simulation and time zero's first delta cycle: what they
+    // send is due a lookahead later at the earliest.
+    window_end_ = lookahead;
+    sc_core::sc_start(sc_core::SC_ZERO_TIME);
+    ExchangeAndDeliver();
+  }
+  // Within a window a rank stops at its last event when it runs out, as
+  // sc_start() does, so that a run to idle ends at the same time on any
+  // number of ranks.
+  const auto policy =
+      until_idle ? sc_core::SC_EXIT_ON_STARVATION : sc_core::SC_RUN_TO_TIME;
+  for (;;) {
+    const bool stopped = sc_core::sc_get_status() == sc_core::SC_STOPPED;
+    const auto start = std::chrono::steady_clock::now();
+    // One agreement: the earliest next activity, and whether every rank
+    // still runs.
+    const std::vector<uint64_t> agreed =
+        world_.MinEach({stopped ? kNever : NextActivity(), stopped ? 0u : 1u});
+    counts_.wait_s +=
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+            .count();
+    if (agreed[1] == 0) {
+      if (!stopped) {
+        sc_core::sc_stop();
+      }
+      return true;
+    }
+    const uint64_t now = sc_core::sc_time_stamp().value();
+    const uint64_t next = std::max(agreed[0], now);
+    if (next == kNever || next >= end.value()) {
+      if (!until_idle && now < end.value()) {
+        sc_core::sc_start(end - sc_core::sc_time_stamp());
+      }
+      return false;
+    }
+    counts_.skipped += (next - now) / lookahead;
+    window_end_ = std::min<uint64_t>(next + lookahead, end.value());
+    sc_core::sc_start(sc_time::from_value(window_end_ - now), policy);
+    ++counts_.windows;
+    ExchangeAndDeliver();
+  }
+}
+
+}  // namespace lq::parallel

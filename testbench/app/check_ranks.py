@@ -1,0 +1,165 @@
+#!/usr/bin/python3
+"""End-to-end checks of `lqemu run` over MPI ranks (decision 0050): the
+same statistics on 1, 2 and 4 ranks, bad input refused once with exit 2,
+a dead rank ending the run with exit 1. Usage:
+check_ranks.py CASE MPIEXEC LQEMU WORK_DIR SCENARIO_DIR"""
+import json
+import os
+import pathlib
+import shutil
+import signal
+import subprocess
+import sys
+import time
+
+# CI runs as root, and 4 ranks share 2 cores.
+ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1",
+           OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+# Figures that may differ with the rank count: the rest must not.
+RANK_DEPENDENT = ["wall_time_s", "ranks"]
+
+
+def expect(condition, message):
+    if not condition:
+        raise AssertionError(message)
+
+
+def launch(mpiexec, ranks, lqemu, *args):
+    return [mpiexec, "-q", "--oversubscribe", "-np", str(ranks), lqemu, *args]
+
+
+def run(command):
+    return subprocess.run(command, capture_output=True, text=True, env=ENV,
+                          timeout=280)
+
+
+def stats(mpiexec, lqemu, work, ranks, name, args):
+    path = work / ("%s.%d.json" % (name, ranks))
+    command = [lqemu] if ranks == 1 else launch(mpiexec, ranks, lqemu)
+    result = run(command + ["run", "--quiet", "--stats", str(path), *args])
+    expect(result.returncode == 0, "%s on %d ranks exited %d: %s" %
+           (name, ranks, result.returncode, result.stderr))
+    figures = json.loads(path.read_text())
+    ranks_json = figures.get("ranks")
+    expect((ranks_json is None) == (ranks == 1),
+           "%s on %d ranks: a ranks object %s" %
+           (name, ranks, "missing" if ranks > 1 else "in a one-process run"))
+    if ranks > 1:
+        expect(ranks_json["count"] == ranks and
+               len(ranks_json["per_rank"]) == ranks,
+               "%s: ranks %s" % (name, ranks_json))
+    for key in RANK_DEPENDENT:
+        figures.pop(key, None)
+    return figures
+
+
+def first_difference(a, b, where=""):
+    if type(a) is not type(b):
+        return "%s: %r against %r" % (where, a, b)
+    if isinstance(a, dict):
+        for key in list(a) + [k for k in b if k not in a]:
+            if key not in a or key not in b:
+                return "%s.%s: only on one side" % (where, key)
+            found = first_difference(a[key], b[key], where + "." + key)
+            if found:
+                return found
+        return None
+    if isinstance(a, list):
+        if len(a) != len(b):
+            return "%s: %d entries against %d" % (where, len(a), len(b))
+        for i, (x, y) in enumerate(zip(a, b)):
+            found = first_difference(x, y, "%s[%d]" % (where, i))
+            if found:
+                return found
+        return None
+    return None if a == b else "%s: %r against %r" % (where, a, b)
+
+
+def network_studies_match_one_process(mpiexec, lqemu, work, scenarios):
+    """Every figure in --stats but wall time and the ranks object is the
+    same on 1, 2 and 4 ranks: uniform traffic on a torus (timed, and to
+    the last message), the comparability router with its interface links,
+    adaptive routing, and a fat tree partitioned by METIS."""
+    network = ["--set", "run.study=network"]
+    timed = ["--set", "sim.cycles=1500", "--set", "sim.warmup_cycles=500"]
+    cases = {
+        "uniform": [*network, *timed, "--set", "topology.dims=4x4x4",
+                    "--set", "traffic.load=0.3"],
+        "drained": [*network, "--set", "topology.dims=4x4x2",
+                    "--set", "traffic.messages_per_node=100",
+                    "--set", "sim.cycles=0"],
+        "comparability": [str(scenarios / "comparability_4x4x4.yaml"), *timed,
+                          "--set", "traffic.load=0.4"],
+        "adaptive": [str(scenarios / "adaptive_4x4x4.yaml"), *timed],
+        "fat_tree": [str(scenarios / "fat_tree.yaml"), *timed],
+    }
+    for name, args in cases.items():
+        one = stats(mpiexec, lqemu, work, 1, name, args)
+        for ranks in (2, 4):
+            many = stats(mpiexec, lqemu, work, ranks, name, args)
+            difference = first_difference(one, many)
+            expect(difference is None, "%s on %d ranks differs from one "
+                   "process at %s" % (name, ranks, difference))
+
+
+def bad_input_exits_2_once(mpiexec, lqemu, work, _):
+    """More ranks than nodes, a partition that does not exist or does not
+    fit, a study that runs in one process: exit 2 and one line, once."""
+    small = ["run", "--set", "run.study=network", "--set", "sim.cycles=100",
+             "--set", "topology.dims=2x2"]
+    cases = [
+        (5, small, "5 ranks for the 4 nodes"),
+        (2, small + ["--set", "sim.partition=stripes"], "sim.partition"),
+        (3, small + ["--set", "sim.partition=blocks"], "do not factor"),
+        (2, ["run", "--set", "run.phases=link"], "runs in one process only"),
+        (2, ["board", "--firmware", str(lqemu)], "runs in one process only"),
+    ]
+    for ranks, args, said in cases:
+        result = run(launch(mpiexec, ranks, lqemu) + args)
+        lines = result.stderr.strip().splitlines()
+        expect(result.returncode == 2 and len(lines) == 1 and said in lines[0],
+               "%s on %d ranks: exit %d, stderr:\n%s" %
+               (args, ranks, result.returncode, result.stderr))
+
+
+def a_dead_rank_ends_the_run(mpiexec, lqemu, work, scenarios):
+    """A rank killed mid-run ends the whole run with exit 1, naming the
+    rank, and leaves no rank waiting."""
+    command = launch(mpiexec, 2, lqemu) + [
+        "run", "--quiet", str(scenarios / "comparability_8x8x8.yaml"),
+        "--set", "sim.kernel=systemc", "--set", "sim.cycles=200000"]
+    job = subprocess.Popen(command, stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, text=True, env=ENV)
+    ranks = []
+    deadline = time.time() + 60
+    while len(ranks) < 2 and time.time() < deadline:
+        time.sleep(0.5)
+        ranks = subprocess.run(["pgrep", "-f", "^" + lqemu + " run"],
+                               capture_output=True, text=True).stdout.split()
+    expect(len(ranks) == 2, "the ranks did not start: %s" % ranks)
+    time.sleep(2)  # well into the run
+    os.kill(int(ranks[-1]), signal.SIGSEGV)
+    try:
+        _, stderr = job.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        job.kill()
+        raise AssertionError("the other rank was left running")
+    expect(job.returncode == 1 and "died of signal 11" in stderr and
+           "lqemu: rank " in stderr,
+           "exit %d, stderr:\n%s" % (job.returncode, stderr))
+    left = subprocess.run(["pgrep", "-f", "^" + lqemu + " run"],
+                          capture_output=True, text=True).stdout.split()
+    expect(not left, "ranks left running: %s" % left)
+
+
+def main():
+    case, mpiexec, lqemu, work, scenarios = sys.argv[1:6]
+    work = pathlib.Path(work)
+    shutil.rmtree(work, ignore_errors=True)
+    work.mkdir(parents=True)
+    globals()[case](mpiexec, lqemu, work, pathlib.Path(scenarios))
+    print("%s: passed" % case)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,101 @@
+// WindowSync over two ranks (run by mpirun -np 2; decision 0050): a ball
+// passed between the ranks arrives exactly when it is due, the windows in
+// which neither rank has anything to do are skipped, and a message due
+// inside the current window is refused.
+#include "systemc/parallel/window_sync.h"
+
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+#include <systemc>
+#include <vector>
+
+namespace lq::parallel {
+namespace {
+
+using sc_core::SC_NS;
+using sc_core::sc_time;
+
+constexpr uint64_t kBall = 1;
+constexpr unsigned kLastHop = 5;
+
+// Each hop is sent 10 ns plus 100 ns a hop ahead, so that the gaps
+// between hops grow well beyond the 10 ns lookahead.
+class Player : public sc_core::sc_module {
+ public:
+  Player(const sc_core::sc_module_name& name, WindowSync& sync)
+      : sc_module(name), sync_(sync), other_(1 - sync.world().rank()) {
+    sync.Listen(kBall, [this](ByteView payload, const sc_time& due) {
+      hop_ = payload[0];
+      arrive_.notify(due - sc_core::sc_time_stamp());
+    });
+    SC_HAS_PROCESS(Player);
+    SC_METHOD(OnArrival);
+    sensitive << arrive_;
+    dont_initialize();
+  }
+
+  std::vector<double> arrivals_ns;
+  bool refused_early = false;
+
+ private:
+  void start_of_simulation() override {
+    if (sync_.world().rank() == 0) {
+      Throw(0, sc_time(10, SC_NS));
+    }
+  }
+  void OnArrival() {
+    const sc_time now = sc_core::sc_time_stamp();
+    arrivals_ns.push_back(now.to_seconds() * 1e9);
+    try {
+      Throw(99, now);  // due now: inside the window
+    } catch (const std::logic_error&) {
+      refused_early = true;
+    }
+    if (hop_ < kLastHop) {
+      Throw(hop_ + 1, now + sc_time(10 + 100.0 * hop_, SC_NS));
+    }
+  }
+  void Throw(unsigned hop, const sc_time& due) {
+    const uint8_t payload[] = {static_cast<uint8_t>(hop)};
+    sync_.Send(other_, kBall, due, ByteView(payload, 1));
+  }
+
+  WindowSync& sync_;
+  unsigned other_;
+  unsigned hop_ = 0;
+  sc_core::sc_event arrive_;
+};
+
+TEST(WindowSync, ABallBetweenTwoRanksArrivesWhenDueAndIdleWindowsAreSkipped) {
+  const RankWorld& world = RankWorld::Get();
+  if (world.size() != 2) {
+    GTEST_SKIP() << "run by mpirun -np 2";
+  }
+  WindowSync sync(world, sc_time(10, SC_NS));
+  Player player("player", sync);
+  EXPECT_FALSE(sync.Run(sc_core::sc_max_time()));
+  // Sent at 0 (due 10), 10 (20), 20 (130), 130 (340), 340 (650), 650 (1060).
+  const std::vector<double> expected = world.rank() == 0
+                                           ? std::vector<double>{20, 340, 1060}
+                                           : std::vector<double>{10, 130, 650};
+  EXPECT_EQ(player.arrivals_ns, expected);
+  EXPECT_TRUE(player.refused_early);
+  EXPECT_DOUBLE_EQ(sync.LatestTime().to_seconds() * 1e9, 1060);
+  // 1 060 ns in 10 ns windows: most were skipped, not run.
+  EXPECT_GT(sync.counts().skipped, 80u);
+  EXPECT_LT(sync.counts().windows, 20u);
+  EXPECT_EQ(sync.counts().messages_sent, 3u);
+}
+
+}  // namespace
+}  // namespace lq::parallel
+
+// mpirun starts each rank here: join the world, run the tests, leave it.
+int sc_main(int argc, char* argv[]) {
+  lq::parallel::RankWorld& world = lq::parallel::RankWorld::Init(&argc, &argv);
+  testing::InitGoogleTest(&argc, argv);
+  const int status = RUN_ALL_TESTS();
+  world.Finish();
+  return status;
+}
