@@ -5,6 +5,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -122,52 +123,65 @@ RankWorld& RankWorld::Get() {
   return world != nullptr ? *world : Init(nullptr, nullptr);
 }
 
-std::vector<uint64_t> RankWorld::Reduce(std::vector<uint64_t> values,
-                                        bool greatest) const {
-#ifdef LQ_HAVE_MPI
-  if (joined_) {
-    std::vector<uint64_t> result(values.size());
-    MPI_Allreduce(values.data(), result.data(), Count(values.size()),
-                  MPI_UINT64_T, greatest ? MPI_MAX : MPI_MIN, MPI_COMM_WORLD);
-    return result;
-  }
-#else
-  (void)greatest;
-#endif
-  return values;
-}
-
-std::vector<uint64_t> RankWorld::MinEach(std::vector<uint64_t> values) const {
-  return Reduce(std::move(values), false);
-}
-
 uint64_t RankWorld::Max(uint64_t value) const {
-  return Reduce({value}, true).front();
-}
-
-std::vector<Bytes> RankWorld::Exchange(const std::vector<Bytes>& to) const {
 #ifdef LQ_HAVE_MPI
   if (joined_) {
+    uint64_t greatest = value;
+    MPI_Allreduce(&value, &greatest, 1, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD);
+    return greatest;
+  }
+#endif
+  return value;
+}
+
+std::vector<Bytes> RankWorld::Exchange(const std::vector<Bytes>& to,
+                                       std::vector<uint64_t>& least) const {
+#ifdef LQ_HAVE_MPI
+  if (joined_) {
+    // To each rank: the size of its bytes, whether this rank sends any
+    // bytes at all (0) or none (1), and `least`.
+    const size_t fields = 2 + least.size();
+    bool sends = false;
+    for (const Bytes& bytes : to) {
+      sends = sends || !bytes.empty();
+    }
+    std::vector<uint64_t> headers(size_ * fields), received(size_ * fields);
+    for (unsigned r = 0; r < size_; ++r) {
+      uint64_t* header = &headers[r * fields];
+      header[0] = to[r].size();
+      header[1] = sends ? 0 : 1;
+      std::copy(least.begin(), least.end(), header + 2);
+    }
+    MPI_Alltoall(headers.data(), Count(fields), MPI_UINT64_T, received.data(),
+                 Count(fields), MPI_UINT64_T, MPI_COMM_WORLD);
+    bool anyone_sends = false;
+    for (unsigned r = 0; r < size_; ++r) {
+      const uint64_t* header = &received[r * fields];
+      anyone_sends = anyone_sends || header[1] == 0;
+      for (size_t i = 0; i < least.size(); ++i) {
+        least[i] = std::min(least[i], header[2 + i]);
+      }
+    }
+    std::vector<Bytes> from(size_);
+    if (!anyone_sends) {
+      return from;
+    }
     std::vector<int> send_counts(size_), send_offsets(size_);
     std::vector<int> receive_counts(size_), receive_offsets(size_);
     Bytes sending;
+    size_t total = 0;
     for (unsigned r = 0; r < size_; ++r) {
       send_offsets[r] = Count(sending.size());
       send_counts[r] = Count(to[r].size());
       sending.insert(sending.end(), to[r].begin(), to[r].end());
-    }
-    MPI_Alltoall(send_counts.data(), 1, MPI_INT, receive_counts.data(), 1,
-                 MPI_INT, MPI_COMM_WORLD);
-    size_t total = 0;
-    for (unsigned r = 0; r < size_; ++r) {
       receive_offsets[r] = Count(total);
-      total += static_cast<size_t>(receive_counts[r]);
+      receive_counts[r] = Count(received[r * fields]);
+      total += received[r * fields];
     }
     Bytes receiving(total);
     MPI_Alltoallv(sending.data(), send_counts.data(), send_offsets.data(),
                   MPI_BYTE, receiving.data(), receive_counts.data(),
                   receive_offsets.data(), MPI_BYTE, MPI_COMM_WORLD);
-    std::vector<Bytes> from(size_);
     for (unsigned r = 0; r < size_; ++r) {
       const auto first = receiving.begin() + receive_offsets[r];
       from[r].assign(first, first + receive_counts[r]);

@@ -32,12 +32,13 @@ class RankWorld {
 
   // The greatest of every rank's `value`, on every rank.
   uint64_t Max(uint64_t value) const;
-  // The least of every rank's values, element by element (one agreement
-  // for several figures).
-  std::vector<uint64_t> MinEach(std::vector<uint64_t> values) const;
-  // Every rank sends `to[r]` to rank r (to.size() == size()); returns what
-  // each rank sent here, by sender.
-  std::vector<Bytes> Exchange(const std::vector<Bytes>& to) const;
+  // Every rank sends `to[r]` to rank r (to.size() == size()), and
+  // `least`, as long on every rank, becomes the least of every rank's,
+  // element by element; returns what each rank sent here, by sender. One
+  // all-to-all of the sizes and figures, and a second of the bytes only
+  // if any rank sends some.
+  std::vector<Bytes> Exchange(const std::vector<Bytes>& to,
+                              std::vector<uint64_t>& least) const;
   // Rank 0 gets every rank's `mine`, by rank; the others get nothing.
   std::vector<Bytes> Gather(const Bytes& mine) const;
 
@@ -53,10 +54,6 @@ class RankWorld {
 
  private:
   RankWorld() = default;
-  // Every rank's `values` combined element by element: the greatest, or
-  // the least.
-  std::vector<uint64_t> Reduce(std::vector<uint64_t> values,
-                               bool greatest) const;
   unsigned rank_ = 0;
   unsigned size_ = 1;
   bool joined_ = false;  // MPI_Init was called and MPI_Finalize not yet

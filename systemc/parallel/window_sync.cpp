@@ -38,6 +38,7 @@ void WindowSync::Send(unsigned rank, uint64_t receiver, const sc_time& due,
   out.U64(receiver);
   out.U64(due.value());
   out.Blob(payload);
+  earliest_sent_ = std::min<uint64_t>(earliest_sent_, due.value());
   ++counts_.messages_sent;
   counts_.bytes_sent += payload.size() + 20;
 }
@@ -53,14 +54,26 @@ uint64_t WindowSync::NextActivity() const {
       .value();
 }
 
-void WindowSync::ExchangeAndDeliver() {
+WindowSync::Agreement WindowSync::ExchangeAndAgree() {
+  const bool stopped = sc_core::sc_get_status() == sc_core::SC_STOPPED;
+  // Before delivery, what arrives here is due when its sender said: the
+  // least over the ranks of their own next activity and what they sent is
+  // the earliest any rank will have after delivery.
+  std::vector<uint64_t> least = {
+      stopped ? kNever : std::min(NextActivity(), earliest_sent_),
+      stopped ? 0u : 1u};
   const auto start = std::chrono::steady_clock::now();
-  const std::vector<Bytes> inboxes = world_.Exchange(outboxes_);
+  const std::vector<Bytes> inboxes = world_.Exchange(outboxes_, least);
   counts_.wait_s +=
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();
   for (Bytes& outbox : outboxes_) {
     outbox.clear();
+  }
+  earliest_sent_ = kNever;
+  const Agreement agreed{least[0], least[1] != 0};
+  if (stopped) {
+    return agreed;
   }
   const sc_time now = sc_core::sc_time_stamp();
   for (const Bytes& inbox : inboxes) {  // by sender, each in send order
@@ -79,6 +92,11 @@ void WindowSync::ExchangeAndDeliver() {
       take->second(payload, due);
     }
   }
+  if (NextActivity() < agreed.next) {
+    throw std::logic_error(
+        "a message between ranks made work before it was due");
+  }
+  return agreed;
 }
 
 sc_time WindowSync::LatestTime() const {
@@ -101,7 +119,6 @@ bool WindowSync::Run(const sc_time& end) {
     // send is due a lookahead later at the earliest.
     window_end_ = lookahead;
     sc_core::sc_start(sc_core::SC_ZERO_TIME);
-    ExchangeAndDeliver();
   }
   // Within a window a rank stops at its last event when it runs out, as
   // sc_start() does, so that a run to idle ends at the same time on any
@@ -109,23 +126,15 @@ bool WindowSync::Run(const sc_time& end) {
   const auto policy =
       until_idle ? sc_core::SC_EXIT_ON_STARVATION : sc_core::SC_RUN_TO_TIME;
   for (;;) {
-    const bool stopped = sc_core::sc_get_status() == sc_core::SC_STOPPED;
-    const auto start = std::chrono::steady_clock::now();
-    // One agreement: the earliest next activity, and whether every rank
-    // still runs.
-    const std::vector<uint64_t> agreed =
-        world_.MinEach({stopped ? kNever : NextActivity(), stopped ? 0u : 1u});
-    counts_.wait_s +=
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-            .count();
-    if (agreed[1] == 0) {
-      if (!stopped) {
+    const Agreement agreed = ExchangeAndAgree();
+    if (!agreed.running) {
+      if (sc_core::sc_get_status() != sc_core::SC_STOPPED) {
         sc_core::sc_stop();
       }
       return true;
     }
     const uint64_t now = sc_core::sc_time_stamp().value();
-    const uint64_t next = std::max(agreed[0], now);
+    const uint64_t next = std::max(agreed.next, now);
     if (next == kNever || next >= end.value()) {
       if (!until_idle && now < end.value()) {
         sc_core::sc_start(end - sc_core::sc_time_stamp());
@@ -136,7 +145,6 @@ bool WindowSync::Run(const sc_time& end) {
     window_end_ = std::min<uint64_t>(next + lookahead, end.value());
     sc_core::sc_start(sc_time::from_value(window_end_ - now), policy);
     ++counts_.windows;
-    ExchangeAndDeliver();
   }
 }
 

@@ -4,9 +4,9 @@
 // than the lookahead (the least latency of a cut link), so that nothing a
 // rank sends in a window is due before the next one starts. At each
 // window's end the ranks exchange what crossed cut links, each message is
-// handed to its receiver with its due time, and the ranks agree on the
-// earliest next activity of any of them: windows in which no rank has
-// anything to do are skipped.
+// handed to its receiver with its due time, and the ranks agree, in the
+// same exchange, on the earliest next activity of any of them: windows in
+// which no rank has anything to do are skipped.
 //
 // Messages to one receiver arrive in the order they were sent; what each
 // receiver does with messages from several links due at the same time must
@@ -67,7 +67,16 @@ class WindowSync {
   const Counts& counts() const { return counts_; }
 
  private:
-  void ExchangeAndDeliver();
+  // The end of a window: the ranks exchange what crossed cut links, each
+  // message goes to its receiver, and they agree on the earliest next
+  // activity of any rank (ticks, kNever if none) and whether every rank
+  // still runs, both returned. A rank's next activity counts the due
+  // times of what it sent, so one exchange does for both.
+  struct Agreement {
+    uint64_t next;
+    bool running;
+  };
+  Agreement ExchangeAndAgree();
   // The earliest time this rank has something to do, in ticks (kNever if
   // nothing).
   uint64_t NextActivity() const;
@@ -75,8 +84,9 @@ class WindowSync {
   static constexpr uint64_t kNever = UINT64_MAX;
   const RankWorld& world_;
   sc_core::sc_time lookahead_;
-  uint64_t window_end_ = 0;      // ticks: no message may be due before it
-  std::vector<Bytes> outboxes_;  // by rank
+  uint64_t window_end_ = 0;          // ticks: no message may be due before it
+  std::vector<Bytes> outboxes_;      // by rank
+  uint64_t earliest_sent_ = kNever;  // the earliest due time in them
   std::map<uint64_t, Receiver> receivers_;
   Counts counts_;
 };

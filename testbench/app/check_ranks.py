@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """End-to-end checks of `lqemu run` over MPI ranks (decision 0050): the
-same statistics on 1, 2 and 4 ranks, bad input refused once with exit 2,
+same statistics and trace on 1, 2 and 4 ranks, bad input refused once with exit 2,
 a dead rank ending the run with exit 1. Usage:
 check_ranks.py CASE MPIEXEC LQEMU WORK_DIR SCENARIO_DIR"""
 import json
@@ -100,6 +100,21 @@ def network_studies_match_one_process(mpiexec, lqemu, work, scenarios):
             difference = first_difference(one, many)
             expect(difference is None, "%s on %d ranks differs from one "
                    "process at %s" % (name, ranks, difference))
+
+
+def trace_matches_one_process(mpiexec, lqemu, work, _):
+    """--trace, written by rank 0 from every rank's packets, is the file
+    one process writes, byte for byte."""
+    args = ["run", "--quiet", "--set", "run.study=network",
+            "--set", "topology.dims=4x4x2", "--set", "traffic.load=0.2",
+            "--set", "sim.cycles=800", "--set", "sim.warmup_cycles=200"]
+    one, many = work / "one.trace.json", work / "four.trace.json"
+    for command, path in (([lqemu], one), (launch(mpiexec, 4, lqemu), many)):
+        result = run(command + args + ["--trace", str(path)])
+        expect(result.returncode == 0, "%s exited %d: %s" %
+               (command[0], result.returncode, result.stderr))
+    expect(one.read_bytes() == many.read_bytes(),
+           "the traces of 1 and 4 ranks differ")
 
 
 def bad_input_exits_2_once(mpiexec, lqemu, work, _):
