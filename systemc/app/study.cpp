@@ -9,7 +9,6 @@
 #include "systemc/app/scenario_schema.h"
 #include "systemc/app/stack_study.h"
 #include "systemc/app/supernode_run.h"
-#include "systemc/parallel/rank_world.h"
 
 namespace lq::app {
 namespace {
@@ -122,10 +121,9 @@ std::vector<ParamSpec> StudyParamSpecs() {
 }
 
 void UseCommonKeys(const ParamSet& params, KeyUsage& usage) {
-  usage.Use({"run.study", "sim.seed"});
-  usage.UseIf(parallel::RankWorld::Get().parallel(), {"sim.partition"},
-              "this run is in one process; a run over MPI ranks "
-              "(mpirun -np N lqemu run) reads it");
+  // sim.partition too: one process holds every node whatever it says, so
+  // a scenario written for a run over ranks runs in one process as well.
+  usage.Use({"run.study", "sim.seed", "sim.partition"});
   UseTraceKeys(usage);
   UseTopologyKeys(params, usage);
   UseRoutingKeys(params, usage);
