@@ -12,6 +12,11 @@ namespace lq::parallel {
 
 using sc_core::sc_time;
 
+namespace {
+// What Send adds to each payload: receiver, due time, length.
+constexpr size_t kMessageHeaderBytes = 8 + 8 + 4;
+}  // namespace
+
 WindowSync::WindowSync(const RankWorld& world, const sc_time& lookahead)
     : world_(world), lookahead_(lookahead), outboxes_(world.size()) {
   if (lookahead == sc_core::SC_ZERO_TIME && world.parallel()) {
@@ -22,7 +27,8 @@ WindowSync::WindowSync(const RankWorld& world, const sc_time& lookahead)
 
 void WindowSync::Listen(uint64_t receiver, Receiver take) {
   if (!receivers_.emplace(receiver, std::move(take)).second) {
-    throw std::logic_error("two receivers " + std::to_string(receiver));
+    throw std::logic_error("receiver " + std::to_string(receiver) +
+                           " listened for twice");
   }
 }
 
@@ -40,7 +46,7 @@ void WindowSync::Send(unsigned rank, uint64_t receiver, const sc_time& due,
   out.Blob(payload);
   earliest_sent_ = std::min<uint64_t>(earliest_sent_, due.value());
   ++counts_.messages_sent;
-  counts_.bytes_sent += payload.size() + 20;
+  counts_.bytes_sent += payload.size() + kMessageHeaderBytes;
 }
 
 uint64_t WindowSync::NextActivity() const {
