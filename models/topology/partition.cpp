@@ -134,6 +134,12 @@ Result<Partition> Metis(const Topology& topology, unsigned ranks) {
 #endif
 }
 
+// Whether `method` is one of kPartitionMethods.
+bool IsPartitionMethod(const std::string& method) {
+  return std::find(std::begin(kPartitionMethods), std::end(kPartitionMethods),
+                   method) != std::end(kPartitionMethods);
+}
+
 }  // namespace
 
 bool MetisBuilt() {
@@ -142,11 +148,6 @@ bool MetisBuilt() {
 #else
   return false;
 #endif
-}
-
-bool IsPartitionMethod(const std::string& method) {
-  return std::find(std::begin(kPartitionMethods), std::end(kPartitionMethods),
-                   method) != std::end(kPartitionMethods);
 }
 
 std::vector<std::pair<PortRef, PortRef>> Partition::CutCables(

@@ -32,9 +32,6 @@ struct Partition {
   std::vector<unsigned> NodesPerRank() const;
 };
 
-// Whether `method` is one of kPartitionMethods.
-bool IsPartitionMethod(const std::string& method);
-
 // `topology`'s nodes over `ranks` ranks by `method`:
 // - "blocks" (a torus only): the torus cut into a grid of contiguous
 //   blocks, as many per dimension as the factorisation of `ranks` that

@@ -535,8 +535,6 @@ std::string DescribeShape(const StudyShape& shape, const ParamSet& params) {
   return described;
 }
 
-// Builds the Network of SystemC routers and runs it; `network` and
-// `collective` outlive the run for the report.
 // The deadlock any rank's watchdog declared, the earliest (decision 0050:
 // each rank's watchdog watches its own routers); on rank 0.
 DeadlockFinding EarliestDeadlock(const net::DeadlockWatchdog& watchdog) {
@@ -577,6 +575,8 @@ struct SystemCRun {
   std::unique_ptr<parallel::WindowSync> sync;
 };
 
+// Builds the Network of SystemC routers (in a parallel run, this rank's
+// share) and runs it; what `run` holds outlives the run for the report.
 void RunOnSystemC(StudyShape& shape, const ParamSet& params, bool show_progress,
                   StudyResult& result, SystemCRun& run) {
   const parallel::RankWorld& world = parallel::RankWorld::Get();

@@ -77,14 +77,6 @@ int Count(size_t bytes) {
 
 }  // namespace
 
-bool RankWorld::Built() {
-#ifdef LQ_HAVE_MPI
-  return true;
-#else
-  return false;
-#endif
-}
-
 RankWorld& RankWorld::Init(int* argc, char*** argv) {
   if (world != nullptr) {
     return *world;

@@ -27,8 +27,6 @@ class RankWorld {
   unsigned size() const { return size_; }
   bool parallel() const { return size_ > 1; }
   bool root() const { return rank_ == 0; }
-  // Whether this build can run over ranks.
-  static bool Built();
 
   // The greatest of every rank's `value`, on every rank.
   uint64_t Max(uint64_t value) const;

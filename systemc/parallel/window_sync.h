@@ -62,7 +62,7 @@ class WindowSync {
     uint64_t skipped = 0;  // lookaheads jumped over with nothing due
     uint64_t messages_sent = 0;
     uint64_t bytes_sent = 0;
-    double wait_s = 0;  // wall time in the exchanges and agreements
+    double wait_s = 0;  // wall time in the window-end exchanges
   };
   const Counts& counts() const { return counts_; }
 
