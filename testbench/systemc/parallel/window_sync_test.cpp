@@ -1,7 +1,8 @@
 // WindowSync over two ranks (run by mpirun -np 2; decision 0050): a ball
 // passed between the ranks arrives exactly when it is due, the windows in
 // which neither rank has anything to do are skipped, and a message due
-// inside the current window is refused.
+// inside the current window is refused. And the RankWorld exchange and the
+// node-order gather beneath it.
 #include "systemc/parallel/window_sync.h"
 
 #include <gtest/gtest.h>
@@ -9,6 +10,9 @@
 #include <stdexcept>
 #include <systemc>
 #include <vector>
+
+#include "systemc/parallel/node_gather.h"
+#include "systemc/parallel/rank_world.h"
 
 namespace lq::parallel {
 namespace {
@@ -86,6 +90,43 @@ TEST(WindowSync, ABallBetweenTwoRanksArrivesWhenDueAndIdleWindowsAreSkipped) {
   EXPECT_GT(sync.counts().skipped, 80u);
   EXPECT_LT(sync.counts().windows, 20u);
   EXPECT_EQ(sync.counts().messages_sent, 3u);
+}
+
+TEST(RankWorld, ExchangeDeliversBySenderAndAgreesOnTheLeast) {
+  const RankWorld& world = RankWorld::Get();
+  if (world.size() != 2) {
+    GTEST_SKIP() << "run by mpirun -np 2";
+  }
+  const auto me = static_cast<uint8_t>(world.rank());
+  std::vector<Bytes> to = {{me, 0}, {me, 1}};
+  std::vector<uint64_t> least = {me + 5u, 100u - me};
+  const std::vector<Bytes> from = world.Exchange(to, least);
+  EXPECT_EQ(from, (std::vector<Bytes>{{0, me}, {1, me}}));
+  EXPECT_EQ(least, (std::vector<uint64_t>{5, 99}));
+  // Nothing to send anywhere: no bytes, but still an agreement.
+  std::vector<uint64_t> quiet = {me + 1u};
+  EXPECT_EQ(world.Exchange({{}, {}}, quiet), (std::vector<Bytes>(2)));
+  EXPECT_EQ(quiet, (std::vector<uint64_t>{1}));
+}
+
+TEST(GatherByNode, Rank0GetsEveryNodesFiguresInNodeOrder) {
+  const RankWorld& world = RankWorld::Get();
+  if (world.size() != 2) {
+    GTEST_SKIP() << "run by mpirun -np 2";
+  }
+  // Nodes 0..4, the odd ones on rank 1; node 3 packs nothing.
+  const std::vector<Bytes> by_node = GatherByNode(
+      world, 5, [&world](unsigned n) { return n % 2 == world.rank(); },
+      [&world](unsigned n, Bytes& out) {
+        if (n != 3) {
+          out = {static_cast<uint8_t>(10 * n + world.rank())};
+        }
+      });
+  if (world.root()) {
+    EXPECT_EQ(by_node, (std::vector<Bytes>{{0}, {11}, {20}, {}, {40}}));
+  } else {
+    EXPECT_TRUE(by_node.empty());
+  }
 }
 
 }  // namespace
