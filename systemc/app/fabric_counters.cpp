@@ -113,9 +113,22 @@ nlohmann::ordered_json DirectionJson(const topo::Topology& topology,
 
 namespace {
 
+// The bad flits port `port` of node `n` received: its link controller's
+// count; an ideal port has none.
+uint64_t ReceivedBad(cluster::Node& node, unsigned port) {
+  if (node.ideal_port(port)) {
+    return 0;
+  }
+  return node.port(port)
+      .controller()
+      .Counters()
+      .value_or(link::LinkCounters{})
+      .crc_errors;
+}
+
 // Node `n`'s directions out, appended to `directions`. The far end's
-// receiver counts the bad flits; a far end on another rank is on an ideal
-// link (a parallel run has no link controllers yet), which has none.
+// receiver counts the bad flits; one on another rank counts them there
+// (ReadFabricCounters brings them over).
 void AppendDirectionsOf(cluster::Cluster& cluster, unsigned n,
                         const topo::Topology& topology,
                         const LinkTiming& timing,
@@ -134,14 +147,7 @@ void AppendDirectionsOf(cluster::Cluster& cluster, unsigned n,
                                 : TlmLoad(node.port(p), timing);
     }
     if (cluster.built(far->node)) {
-      cluster::Node& far_node = cluster.node(far->node);
-      if (!far_node.ideal_port(far->port)) {
-        crc_errors = far_node.port(far->port)
-                         .controller()
-                         .Counters()
-                         .value_or(link::LinkCounters{})
-                         .crc_errors;
-      }
+      crc_errors = ReceivedBad(cluster.node(far->node), far->port);
     }
     const transport::RouterFlowControl* flow = node.flow_control();
     const double paused_ns =
@@ -199,19 +205,35 @@ FabricCounters ReadFabricCounters(cluster::Cluster& cluster,
         Append(node["stats"], cluster.node(n).Stats(), prefix);
         node["directions"] = nlohmann::ordered_json::array();
         AppendDirectionsOf(cluster, n, topology, timing, node["directions"]);
+        node["received_bad"] = nlohmann::ordered_json::array();
+        for (unsigned p = 0; p < cluster.node(n).port_count(); ++p) {
+          node["received_bad"].push_back(ReceivedBad(cluster.node(n), p));
+        }
         nlohmann::ordered_json::to_cbor(node, out);
       });
   FabricCounters counters;
+  std::vector<nlohmann::ordered_json> nodes;
   for (const Bytes& figures : by_node) {
-    if (figures.empty()) {
+    nodes.push_back(figures.empty()
+                        ? nlohmann::ordered_json()
+                        : nlohmann::ordered_json::from_cbor(figures));
+  }
+  for (nlohmann::ordered_json& node : nodes) {
+    if (node.is_null()) {
       continue;
     }
-    nlohmann::ordered_json node = nlohmann::ordered_json::from_cbor(figures);
     Entries& stats = EntriesOf(counters.stats);
     for (auto& [name, value] : EntriesOf(node["stats"])) {
       stats.emplace_back(name, std::move(value));
     }
     for (auto& direction : node["directions"]) {
+      // The bad flits of a direction to another rank's node, counted there.
+      const auto& far = nodes.at(direction["to"].get<unsigned>());
+      direction["crc_errors"] = far["received_bad"].at(
+          topology
+              .Neighbour(direction["node"].get<unsigned>(),
+                         direction["port"].get<unsigned>())
+              ->port);
       counters.directions.push_back(std::move(direction));
     }
   }

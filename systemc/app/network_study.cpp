@@ -535,36 +535,6 @@ std::string DescribeShape(const StudyShape& shape, const ParamSet& params) {
   return described;
 }
 
-// The deadlock any rank's watchdog declared, the earliest (decision 0050:
-// each rank's watchdog watches its own routers); on rank 0.
-DeadlockFinding EarliestDeadlock(const net::DeadlockWatchdog& watchdog) {
-  DeadlockFinding mine{watchdog.deadlocked(),
-                       watchdog.detected_at().to_seconds() * 1e9,
-                       watchdog.report()};
-  const parallel::RankWorld& world = parallel::RankWorld::Get();
-  if (!world.parallel()) {
-    return mine;
-  }
-  Bytes packed;
-  parallel::WireWriter out(packed);
-  out.U8(mine.detected ? 1 : 0);
-  out.F64(mine.at_ns);
-  out.Text(mine.cycle);
-  DeadlockFinding earliest;
-  for (const Bytes& from_rank : world.Gather(packed)) {
-    parallel::WireReader in(from_rank);
-    DeadlockFinding finding;
-    finding.detected = in.U8() != 0;
-    finding.at_ns = in.F64();
-    finding.cycle = in.Text();
-    if (finding.detected &&
-        (!earliest.detected || finding.at_ns < earliest.at_ns)) {
-      earliest = finding;
-    }
-  }
-  return earliest;
-}
-
 // What a SystemC run keeps until its report is written.
 struct SystemCRun {
   std::unique_ptr<cluster::Network> network;
@@ -659,7 +629,10 @@ void RunOnSystemC(StudyShape& shape, const ParamSet& params, bool show_progress,
   if (!result.timed) {
     result.cycles = result.sim_time_ns / result.clock_ns;
   }
-  result.deadlock = EarliestDeadlock(*network->watchdog());
+  const net::DeadlockWatchdog& watchdog = *network->watchdog();
+  result.deadlock = EarliestDeadlock({watchdog.deadlocked(),
+                                      watchdog.detected_at().to_seconds() * 1e9,
+                                      watchdog.report()});
   run.figures = GatherFigures(*network);
   Measure(run.figures, result);
   if (run.partition) {

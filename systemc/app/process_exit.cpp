@@ -4,10 +4,13 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "systemc/parallel/rank_world.h"
+
 namespace lq::app {
 
 void ExitWithoutTeardown(int status) {
   std::fflush(nullptr);
+  parallel::RankWorld::Get().Finish();  // a run over MPI ranks leaves it
   std::_Exit(status);
 }
 

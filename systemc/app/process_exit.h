@@ -9,7 +9,9 @@
 
 namespace lq::app {
 
-// Flushes every C stream and ends the process with `status`. Call only
+// Flushes every C stream, leaves the world of a run over MPI ranks
+// (RankWorld::Finish, once every rank has come to it) and ends the
+// process with `status`. Call only
 // once every output file is closed or flushed; a run writing waveforms
 // (--vcd) must return instead, so that the writers close their files.
 [[noreturn]] void ExitWithoutTeardown(int status);

@@ -94,4 +94,29 @@ nlohmann::ordered_json RanksJson(const RankSummary& summary) {
           {"per_rank", ranks}};
 }
 
+DeadlockFinding EarliestDeadlock(const DeadlockFinding& mine) {
+  const parallel::RankWorld& world = parallel::RankWorld::Get();
+  if (!world.parallel()) {
+    return mine;
+  }
+  Bytes packed;
+  parallel::WireWriter out(packed);
+  out.U8(mine.detected ? 1 : 0);
+  out.F64(mine.at_ns);
+  out.Text(mine.cycle);
+  DeadlockFinding earliest;
+  for (const Bytes& from_rank : world.Gather(packed)) {
+    parallel::WireReader in(from_rank);
+    DeadlockFinding finding;
+    finding.detected = in.U8() != 0;
+    finding.at_ns = in.F64();
+    finding.cycle = in.Text();
+    if (finding.detected &&
+        (!earliest.detected || finding.at_ns < earliest.at_ns)) {
+      earliest = finding;
+    }
+  }
+  return world.root() ? earliest : mine;
+}
+
 }  // namespace lq::app

@@ -12,6 +12,7 @@
 
 #include "models/common/result.h"
 #include "models/topology/partition.h"
+#include "systemc/app/deadlock_finding.h"
 #include "systemc/common/param.h"
 #include "systemc/parallel/window_sync.h"
 
@@ -39,6 +40,11 @@ struct RankSummary {
 RankSummary SummariseRanks(const topo::Partition& partition,
                            const topo::Topology& topology,
                            const parallel::WindowSync& sync);
+
+// The deadlock any rank's watchdog declared (`mine`, this rank's), the
+// earliest: each rank's watchdog watches its own routers. On rank 0; the
+// others get their own.
+DeadlockFinding EarliestDeadlock(const DeadlockFinding& mine);
 
 // "  ranks      4 (blocks 2x2x1), lookahead 2 ns; ..." and a line a rank.
 void PrintRanks(const RankSummary& summary, std::FILE* out);

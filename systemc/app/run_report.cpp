@@ -174,6 +174,9 @@ void PrintReport(const RunReport& report, std::FILE* out) {
                static_cast<unsigned long long>(o.corrupted),
                report.IntegrityOk() ? "OK" : "FAILED");
   PrintDeadlockLine(report.deadlock, out);
+  if (report.ranks) {
+    PrintRanks(*report.ranks, out);
+  }
 }
 
 void PrintDeadlockLine(const DeadlockFinding& deadlock, std::FILE* out) {
@@ -284,6 +287,9 @@ std::string WriteStatsJson(const RunReport& report, const std::string& path) {
                        {"reordered", o.reordered},
                        {"corrupted", o.corrupted}};
   json["deadlock"] = DeadlockJson(report.deadlock);
+  if (report.ranks) {
+    json["ranks"] = RanksJson(*report.ranks);
+  }
   json["parameters"] = report.parameters;
   return WriteJsonFile(json, path);
 }

@@ -10,8 +10,10 @@
 #include <utility>
 #include <vector>
 
+#include "systemc/app/deadlock_finding.h"
 #include "systemc/app/fabric_counters.h"
 #include "systemc/app/network_fault.h"
+#include "systemc/app/rank_summary.h"
 #include "systemc/common/param.h"
 #include "systemc/transport/engine_fabric.h"
 #include "systemc/transport/traffic_workload.h"
@@ -24,14 +26,13 @@ struct LinkTotals {
   uint64_t fec_corrected = 0;  // PHYs: symbols the FEC corrected
   uint64_t crc_errors = 0;     // controllers: flits received bad
   uint64_t replays = 0;        // controllers: replays started
-};
 
-// What the deadlock watchdog found (NET-4.7): nothing, or when it declared
-// a deadlock and the cycle of input VCs waiting on one another.
-struct DeadlockFinding {
-  bool detected = false;
-  double at_ns = 0;
-  std::string cycle;
+  void Add(const LinkTotals& other) {
+    flits += other.flits;
+    fec_corrected += other.fec_corrected;
+    crc_errors += other.crc_errors;
+    replays += other.replays;
+  }
 };
 
 // A traffic run (workload.name traffic) on the stack.
@@ -78,6 +79,7 @@ struct RunReport {
   LinkTotals link;  // tlm links only
   FabricCounters counters;
   DeadlockFinding deadlock;
+  std::optional<RankSummary> ranks;  // a run over MPI ranks (decision 0050)
 
   // The injected fault struck before the window's last post, so the
   // window's latencies measure the failover, not a steady state.

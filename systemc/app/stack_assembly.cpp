@@ -11,6 +11,7 @@
 #include "models/transport/qp_state.h"
 #include "systemc/app/congestion_params.h"
 #include "systemc/app/network_study.h"
+#include "systemc/app/rank_summary.h"
 #include "systemc/app/scenario_lossless.h"
 #include "systemc/app/scenario_schema.h"
 
@@ -133,9 +134,25 @@ StackAssembly::StackAssembly(const StackPlan& plan, const ParamSet& params,
       on_link_state(index.at(node), port, state, at_ps);
     };
   }
+  // Cables between ranks are the lookahead: tlm links take the cable's
+  // delay at least (the PHY carries nothing sooner); ideal ones no time.
+  const parallel::RankWorld& world = parallel::RankWorld::Get();
+  sync_ = std::make_unique<parallel::WindowSync>(
+      world, plan.tlm_links ? sc_core::sc_time::from_value(phy::CableDelayPs(
+                                  config.port.phy.cable_metres))
+                            : config.port.ideal_latency);
+  if (world.parallel()) {
+    partition_ = std::make_shared<const topo::Partition>(
+        PartitionForRun(params, *plan.topology).value());  // checked
+    config.share = {partition_, sync_.get()};
+  }
   cluster_ =
       std::make_unique<cluster::Cluster>("cluster", config, plan.topology);
   for (unsigned n = 0; n < cluster_->node_count(); ++n) {
+    if (!cluster_->built(n)) {
+      nodes_.push_back({});  // another rank's
+      continue;
+    }
     cluster::Node& node = cluster_->node(n);
     nodes_.push_back({node.router(), node.transport(), node.flow_control()});
   }
@@ -159,9 +176,9 @@ DeadlockFinding StackAssembly::Deadlock() const {
           watchdog_->report()};
 }
 
-double StackAssembly::Run(bool progress,
-                          std::function<double()> done_fraction) {
-  if (progress) {
+double StackAssembly::Run(bool progress, std::function<double()> done_fraction,
+                          const std::function<bool()>& done) {
+  if (progress && parallel::RankWorld::Get().root()) {
     progress_ = std::make_unique<ProgressMeter>(
         "progress", std::move(done_fraction),
         sc_core::sc_time(1, sc_core::SC_US), stderr);
@@ -170,7 +187,8 @@ double StackAssembly::Run(bool progress,
   sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO,
                                           sc_core::SC_DO_NOTHING);
   const auto start = std::chrono::steady_clock::now();
-  sc_core::sc_start();
+  sync_->Run(sc_core::sc_max_time(),
+             windowed() ? done : std::function<bool()>());
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
       .count();
 }
@@ -211,6 +229,10 @@ bool CardMemories::Bind(const std::vector<NodeParts>& nodes,
                    n, static_cast<unsigned long long>(size));
       return false;
     }
+    if (nodes[n].engine == nullptr) {
+      memories_.push_back(nullptr);  // another rank's card
+      continue;
+    }
     memories_.push_back(std::make_unique<board::Memory>(
         ("memory" + std::to_string(n)).c_str(),
         board::MemoryConfig{static_cast<uint32_t>(size), false, access_time}));
@@ -219,23 +241,30 @@ bool CardMemories::Bind(const std::vector<NodeParts>& nodes,
   return true;
 }
 
+LinkTotals NodeLinkTotals(cluster::Node& node) {
+  LinkTotals totals;
+  for (unsigned p = 0; p < node.port_count(); ++p) {
+    if (node.ideal_port(p)) {
+      continue;
+    }
+    cluster::LinkPort& port = node.port(p);
+    const phy::PhyPortStats& phy = port.phy.stats();
+    // A controller whose RTL keeps its counters private counts none.
+    const link::LinkCounters counters =
+        port.controller().Counters().value_or(link::LinkCounters{});
+    totals.flits += phy.tx_flits;
+    totals.fec_corrected += phy.rx_fec_symbols;
+    totals.crc_errors += counters.crc_errors;
+    totals.replays += counters.replays;
+  }
+  return totals;
+}
+
 LinkTotals ReadLinkTotals(cluster::Cluster& cluster) {
   LinkTotals totals;
   for (unsigned n = 0; n < cluster.node_count(); ++n) {
-    cluster::Node& node = cluster.node(n);
-    for (unsigned p = 0; p < node.port_count(); ++p) {
-      if (node.ideal_port(p)) {
-        continue;
-      }
-      cluster::LinkPort& port = node.port(p);
-      const phy::PhyPortStats& phy = port.phy.stats();
-      // A controller whose RTL keeps its counters private counts none.
-      const link::LinkCounters counters =
-          port.controller().Counters().value_or(link::LinkCounters{});
-      totals.flits += phy.tx_flits;
-      totals.fec_corrected += phy.rx_fec_symbols;
-      totals.crc_errors += counters.crc_errors;
-      totals.replays += counters.replays;
+    if (cluster.built(n)) {
+      totals.Add(NodeLinkTotals(cluster.node(n)));
     }
   }
   return totals;

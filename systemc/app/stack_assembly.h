@@ -22,6 +22,7 @@
 #include "models/common/result.h"
 #include "models/phy/link_profile.h"
 #include "models/roce/addressing.h"
+#include "models/topology/partition.h"
 #include "models/topology/topology.h"
 #include "systemc/app/key_usage.h"
 #include "systemc/app/progress_meter.h"
@@ -31,6 +32,7 @@
 #include "systemc/cluster/cluster.h"
 #include "systemc/common/param.h"
 #include "systemc/network/deadlock_watchdog.h"
+#include "systemc/parallel/window_sync.h"
 #include "systemc/transport/engine_fabric.h"
 #include "systemc/transport/node_memories.h"
 
@@ -89,8 +91,11 @@ class StackAssembly {
                 const std::string& vcd_path = "");
 
   // Every node, by node: the cards (endpoints, 0..E-1) and then any
-  // switches, whose engine is nullptr.
+  // switches, whose engine is nullptr. In a run over MPI ranks (decision
+  // 0050) only this rank's nodes are built: another rank's are all
+  // nullptr.
   const std::vector<NodeParts>& nodes() const { return nodes_; }
+  bool built(unsigned node) const { return nodes_.at(node).router != nullptr; }
   // The cards alone.
   std::vector<NodeParts> cards() const;
   // The cards' transport engines, by node.
@@ -108,13 +113,25 @@ class StackAssembly {
   // the cycle of input VCs waiting on one another.
   DeadlockFinding Deadlock() const;
   // Runs the simulation until the workload ends it, with a progress line
-  // on stderr if `progress`, from `done_fraction` (0..1) every simulated
-  // microsecond; returns the wall-clock seconds it took.
-  double Run(bool progress, std::function<double()> done_fraction);
+  // on stderr if `progress` (rank 0's), from `done_fraction` (0..1) every
+  // simulated microsecond; returns the wall-clock seconds it took. The
+  // workload ends it by sc_stop() or, if `windowed()`, by `done` holding
+  // on every rank (WindowSync::Run).
+  double Run(bool progress, std::function<double()> done_fraction,
+             const std::function<bool()>& done = {});
+  // Whether the run goes in windows of a cable's delay, the lookahead
+  // (tlm links that take time: decision 0050), so that a workload's end
+  // falls at a window's end on any number of ranks.
+  bool windowed() const { return sync_->lookahead() > sc_core::SC_ZERO_TIME; }
+  const parallel::WindowSync& sync() const { return *sync_; }
+  // A parallel run's partition; nullptr in one process.
+  const topo::Partition* partition() const { return partition_.get(); }
 
  private:
   const StackPlan& plan_;
   sc_core::sc_time deadlock_window_;
+  std::unique_ptr<parallel::WindowSync> sync_;
+  std::shared_ptr<const topo::Partition> partition_;
   std::unique_ptr<cluster::Cluster> cluster_;
   std::vector<NodeParts> nodes_;
   std::unique_ptr<net::DeadlockWatchdog> watchdog_;
@@ -140,8 +157,9 @@ class CardMemories {
   std::vector<std::unique_ptr<board::Memory>> memories_;
 };
 
-// The link layer's counters summed over every port of a cluster (each
-// direction's own are FabricCounters').
+// The link layer's counters summed over every port of a node, and of a
+// cluster's nodes built here (each direction's own are FabricCounters').
+LinkTotals NodeLinkTotals(cluster::Node& node);
 LinkTotals ReadLinkTotals(cluster::Cluster& cluster);
 
 // Every pause of the data priority at every router output, from the

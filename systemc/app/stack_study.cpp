@@ -8,13 +8,17 @@
 #include "systemc/app/remote_access_study.h"
 #include "systemc/app/traffic_study.h"
 #include "systemc/app/transport_study.h"
+#include "systemc/parallel/rank_world.h"
 
 namespace lq::app {
 namespace {
 
 std::optional<std::string> CheckTraffic(const ParamSet& params,
-                                        const RunOptions& /*options*/) {
-  return ValidateTrafficStudy(params);
+                                        const RunOptions& options) {
+  if (auto error = ValidateTrafficStudy(params)) {
+    return error;
+  }
+  return CheckTrafficOverRanks(params, options);
 }
 
 std::optional<std::string> CheckIncast(const ParamSet& params,
@@ -38,6 +42,7 @@ struct StackWorkload {
   void (*keys)(const ParamSet&, KeyUsage&);
   std::optional<std::string> (*check)(const ParamSet&, const RunOptions&);
   int (*run)(const ParamSet&, const RunOptions&);
+  bool over_ranks = false;  // runs over MPI ranks (decision 0050)
 };
 
 const std::vector<StackWorkload>& StackWorkloads() {
@@ -55,6 +60,7 @@ const std::vector<StackWorkload>& StackWorkloads() {
     };
     std::vector<StackWorkload> list = {
         on_cards("traffic", UseTrafficKeys, CheckTraffic, RunTrafficStudy)};
+    list.back().over_ranks = true;
     for (const auto& collective : net::CollectiveCatalogue()) {
       list.push_back(on_cards(collective.name, UseStackCollectiveKeys,
                               CheckStackCollective, RunStackCollective));
@@ -115,6 +121,11 @@ std::optional<std::string> CheckStackStudy(const ParamSet& params,
                 params.Text("link.fidelity")) == fidelities.end()) {
     return "link.fidelity: run.study stack runs workload.name " +
            workload->name + " over " + fidelities.front() + " links so far";
+  }
+  if (parallel::RankWorld::Get().parallel() && !workload->over_ranks) {
+    return "workload.name " + workload->name +
+           " runs in one process only (so far; decision 0050): run it "
+           "without mpirun";
   }
   return workload->check(params, options);
 }

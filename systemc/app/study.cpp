@@ -86,7 +86,7 @@ const std::vector<Study>& StudyCatalogue() {
        "routers, transport engines, logical units and boards as the "
        "workload needs them",
        StackWorkloadNames(), StackStudyKeys, CheckStackStudy, RunStackStudy,
-       StackLayers},
+       StackLayers, true},
   };
   return studies;
 }

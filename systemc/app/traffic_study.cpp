@@ -17,11 +17,14 @@
 #include "systemc/app/network_fault.h"
 #include "systemc/app/process_exit.h"
 #include "systemc/app/progress_meter.h"
+#include "systemc/app/rank_summary.h"
 #include "systemc/app/run_report.h"
 #include "systemc/app/run_tracer.h"
 #include "systemc/app/scenario_schema.h"
 #include "systemc/app/stack_assembly.h"
 #include "systemc/app/stack_failover.h"
+#include "systemc/app/stack_figures.h"
+#include "systemc/parallel/rank_world.h"
 #include "systemc/transport/traffic_workload.h"
 
 namespace lq::app {
@@ -132,6 +135,41 @@ std::optional<std::string> ValidateTrafficStudy(const ParamSet& params) {
   }
   if (auto fault = CheckStackFault(params, *plan)) {
     return fault;
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> CheckTrafficOverRanks(const ParamSet& params,
+                                                 const RunOptions& options) {
+  if (!parallel::RankWorld::Get().parallel()) {
+    return std::nullopt;
+  }
+  const StackPlan plan = PlanStack(params).value();  // validated
+  const std::string one_process = " in one process only (so far)";
+  if (!plan.tlm_links) {
+    return "link.fidelity ideal: the stack's ideal cables take no time, "
+           "which leaves the ranks no lookahead (decision 0050): run tlm "
+           "links over ranks";
+  }
+  if (phy::CableDelayPs(params.Real("link.cable_m")) == 0) {
+    return "link.cable_m 0: a cable that takes no time leaves the ranks no "
+           "lookahead (decision 0050)";
+  }
+  if (!plan.rtl_ports.empty()) {
+    return "link.rtl_ports: RTL link controllers run" + one_process;
+  }
+  if (params.Text("fault.kind") != "none") {
+    return "a fault (fault.kind) and its fabric manager run" + one_process;
+  }
+  if (!options.pcap_file.empty()) {
+    return "--pcap runs" + one_process;
+  }
+  if (!options.trace_file.empty()) {
+    return "--trace runs" + one_process;
+  }
+  auto partition = PartitionForRun(params, *plan.topology);
+  if (!partition) {
+    return partition.error().reason;
   }
   return std::nullopt;
 }
@@ -250,6 +288,12 @@ int RunTrafficStudy(const ParamSet& params, const RunOptions& options) {
   transport::TrafficWorkload workload("traffic", assembly.engines(),
                                       DrawSchedule(params, plan, *pattern),
                                       config, memories.Access());
+  // The run ends when the last SEND ends (sc_stop) or, windowed (tlm
+  // links), at the end of that window, on any number of ranks.
+  bool sends_ended = false;
+  if (assembly.windowed()) {
+    workload.OnDone([&sends_ended] { sends_ended = true; });
+  }
   if (!memories.Bind(cards, [&workload](unsigned n) {
         return workload.memory_bytes(n);
       })) {
@@ -266,7 +310,7 @@ int RunTrafficStudy(const ParamSet& params, const RunOptions& options) {
   }
 
   assembly.WatchForDeadlock(
-      [&workload] { return workload.sends_ended() < workload.messages(); });
+      [&workload] { return workload.sends_ended() < workload.own_sends(); });
   std::unique_ptr<FrameCapture> capture;
   if (!OpenPcap(options.pcap_file, capture)) {
     return kExitBadInput;
@@ -274,9 +318,33 @@ int RunTrafficStudy(const ParamSet& params, const RunOptions& options) {
   if (capture) {
     CaptureNode0(*capture, cards);
   }
-  const double wall_s = assembly.Run(options.progress, [&workload] {
-    return DoneFraction(workload.sends_ended(), workload.messages());
-  });
+  const double wall_s = assembly.Run(
+      options.progress,
+      [&workload] {
+        return DoneFraction(workload.sends_ended(), workload.own_sends());
+      },
+      [&sends_ended] { return sends_ended; });
+  const parallel::RankWorld& world = parallel::RankWorld::Get();
+  if (world.parallel()) {
+    const std::vector<Bytes> shares = world.Gather(workload.PackShare());
+    for (size_t rank = 1; rank < shares.size(); ++rank) {
+      workload.AbsorbShare(shares[rank]);
+    }
+  }
+  const StackTotals totals = SumStackFigures(assembly);
+  const FabricCounters counters =
+      ReadFabricCounters(assembly.cluster(), *plan.topology,
+                         {plan.profile, plan.fabric.router.clock_ns,
+                          sc_core::sc_time_stamp().to_seconds() * 1e9});
+  const DeadlockFinding deadlock = EarliestDeadlock(assembly.Deadlock());
+  std::optional<RankSummary> ranks;
+  if (assembly.partition() != nullptr) {
+    ranks =
+        SummariseRanks(*assembly.partition(), *plan.topology, assembly.sync());
+  }
+  if (!world.root()) {
+    ExitWithoutTeardown(kExitOk);  // rank 0 reports the run
+  }
 
   RunReport report;
   report.scenario =
@@ -296,30 +364,23 @@ int RunTrafficStudy(const ParamSet& params, const RunOptions& options) {
   report.expected = workload.messages();
   report.connections = workload.connections();
   report.outcome = workload.outcome();
-  report.transport = transport::SumFigures(assembly.nodes(), kDataPriority);
+  report.transport = totals.transport;
   report.sim_time_ns =
       static_cast<double>(report.outcome.last_delivery_ps) / 1000.0;
   report.window = Window(workload, params, plan);
-  uint64_t hops = 0, ejected = 0;
-  for (const NodeParts& card : cards) {
-    hops += card.router->counters().hops;
-    ejected += card.router->counters().ejected;
-  }
-  report.mean_hops =
-      ejected == 0 ? 0
-                   : static_cast<double>(hops) / static_cast<double>(ejected);
+  report.mean_hops = totals.ejected == 0
+                         ? 0
+                         : static_cast<double>(totals.hops) /
+                               static_cast<double>(totals.ejected);
   if (const auto minimal = topo::ShortestHopStats(*plan.topology)) {
     report.minimal_hops = minimal->mean_excluding_self;
   }
   if (plan.tlm_links) {
-    report.link = ReadLinkTotals(assembly.cluster());
+    report.link = totals.link;
   }
-  report.counters =
-      ReadFabricCounters(assembly.cluster(), *plan.topology,
-                         {plan.profile, plan.fabric.router.clock_ns,
-                          sc_core::sc_time_stamp().to_seconds() * 1e9});
-
-  report.deadlock = assembly.Deadlock();
+  report.counters = counters;
+  report.deadlock = deadlock;
+  report.ranks = ranks;
   if (failover) {
     report.fault = failover->Measure(MessageTimes(workload));
     report.router_clock_ns = plan.fabric.router.clock_ns;

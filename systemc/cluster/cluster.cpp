@@ -182,11 +182,11 @@ Cluster::Cluster(const sc_core::sc_module_name& name,
         "a cluster without boards needs a routing function");
   }
   if (config.share.partition &&
-      (config.boards || !config.port.ideal || config.network.logical ||
+      (config.boards || config.network.logical || !config.rtl_ports.empty() ||
        config.share.sync == nullptr)) {
     throw std::invalid_argument(
-        "a cluster over ranks has, so far, cards without boards or logical "
-        "units on ideal links (link.fidelity ideal)");
+        "a cluster over ranks has, so far, cards without boards, logical "
+        "units or RTL ports");
   }
   const auto fixed = FixedRoutingName(topology);
   for (topo::NodeId id = 0; id < topology.NodeCount(); ++id) {
@@ -245,6 +245,10 @@ Cluster::Cluster(const sc_core::sc_module_name& name,
         Connect(end.cable(), no_cables_.back()->cable);
         continue;
       }
+      if (!nodes_[far->node]) {
+        CableToRank(id, port, *far);
+        continue;
+      }
       // Each cable once, from its lower end.
       if (far->node > id || (far->node == id && far->port > port)) {
         Connect(nodes_[id]->port(port).cable(),
@@ -291,6 +295,15 @@ void Cluster::CableIdealPort(topo::NodeId id, topo::PortId port,
           "link" + std::to_string(channels_.size()))) {
     channels_.push_back(std::move(channel));
   }
+}
+
+void Cluster::CableToRank(topo::NodeId id, topo::PortId port,
+                          topo::PortRef far) {
+  cut_cables_.push_back(std::make_unique<parallel::CutCable>(
+      ("cut_cable" + std::to_string(cut_cables_.size())).c_str(),
+      *config_.share.sync, topo::PortRef{id, port}, far,
+      config_.share.partition->rank_of[far.node]));
+  Connect(nodes_[id]->port(port).cable(), cut_cables_.back()->cable);
 }
 
 // LOG-3.7: one RC connection per pair of cards, set up out of band by the

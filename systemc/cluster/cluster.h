@@ -23,6 +23,7 @@
 #include "systemc/cluster/node.h"
 #include "systemc/network/port_cap.h"
 #include "systemc/network/router_clock.h"
+#include "systemc/parallel/cut_cable.h"
 #include "systemc/parallel/cut_slot_link.h"
 #include "systemc/parallel/window_sync.h"
 #include "systemc/phy/no_cable.h"
@@ -32,8 +33,9 @@ namespace lq::cluster {
 
 // A parallel run's share of a cluster (decision 0050): only the nodes
 // `partition` gives this rank (sync->world().rank()) are built, and each
-// cable to another rank's node ends in a parallel::CutSlotLink. So far a
-// cluster of cards without boards or logical units, on ideal ports.
+// cable to another rank's node ends in a parallel::CutSlotLink (ideal
+// ports) or a parallel::CutCable (link ports). So far a cluster of cards
+// without boards, logical units or RTL ports.
 struct ClusterShare {
   std::shared_ptr<const topo::Partition> partition;  // none: every node
   parallel::WindowSync* sync = nullptr;
@@ -171,6 +173,8 @@ class Cluster : public sc_core::sc_module {
       const std::shared_ptr<const topo::Topology>& topology) const;
   void CableIdealPort(topo::NodeId id, topo::PortId port,
                       const std::optional<topo::PortRef>& far);
+  // A link port's cable to a port on another rank (decision 0050).
+  void CableToRank(topo::NodeId id, topo::PortId port, topo::PortRef far);
   void OnBoardExit();
   // Ends a run of boards once every board has finished or failed.
   void StopWhenBoardsEnd();
@@ -185,6 +189,7 @@ class Cluster : public sc_core::sc_module {
   std::vector<std::unique_ptr<net::PortCap>> caps_;          // ideal, NET-1.5
   std::vector<std::unique_ptr<net::SlotChannel>> channels_;  // ideal cables
   std::vector<std::unique_ptr<parallel::CutSlotLink>> cut_links_;
+  std::vector<std::unique_ptr<parallel::CutCable>> cut_cables_;
   std::vector<std::unique_ptr<LinkPort>> partners_;  // bench mode only
   std::vector<std::unique_ptr<link::SlotSink>> partner_sinks_;
   unsigned finished_ = 0;

@@ -16,7 +16,9 @@ ComponentDecl Controller(std::string name, std::string meaning,
         "register block (docs/registers/lc.md)"}},
       std::move(first)};
   const std::vector<StatDecl> common = {
-      {"activations", "the controller's process activations"},
+      {"activations",
+       "the controller's process activations: a cost of the simulation, "
+       "which a run over MPI ranks may count otherwise"},
       {"tx_flits", "flits sent, every type"},
       {"rx_flits", "flits received, every type"},
       {"slots_in", "payload slots taken from the router"},

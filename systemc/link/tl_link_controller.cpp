@@ -136,6 +136,9 @@ void TlLinkController::OnTxTime() {
     KickTx(0);
     return;
   }
+  // DLL-4.11: what arrives by this cycle is taken before its flit is
+  // chosen, whichever of the two methods the kernel runs first.
+  TakeDueRx(now);
   const TxMode mode = ltssm_.Mode();
   HandleTxEvents(tx_.CheckTimer(mode == TxMode::kL0));
 
@@ -305,6 +308,12 @@ RxState TlLinkController::ReceiverState() const {
 void TlLinkController::OnRxDue() {
   ++activations_;
   const uint64_t now = clock_.Next();
+  TakeDueRx(now);
+  KickTx(now);
+  UpdateIrq();
+}
+
+void TlLinkController::TakeDueRx(uint64_t now) {
   while (!rx_items_.empty() && rx_items_.front().cycle <= now) {
     RxItem item = std::move(rx_items_.front());
     rx_items_.pop_front();
@@ -321,8 +330,6 @@ void TlLinkController::OnRxDue() {
     rx_event_.notify(clock_.OffsetOf(rx_items_.front().cycle));
   }
   DeliverSlots();
-  KickTx(now);
-  UpdateIrq();
 }
 
 void TlLinkController::ProcessFlit(const phy::PhyRxFlit& flit) {

@@ -113,8 +113,11 @@ class TlLinkController : public sc_core::sc_module,
   bool WriteRegister(uint32_t offset, uint32_t value);
 
   void start_of_simulation() override;
-  void OnTxTime();        // SC_METHOD: one flit time of the transmitter.
-  void OnRxDue();         // SC_METHOD: received flits and lane reports.
+  void OnTxTime();  // SC_METHOD: one flit time of the transmitter.
+  void OnRxDue();   // SC_METHOD: received flits and lane reports.
+  // Takes the received flits and lane reports due by cycle `now`, and
+  // offers the slots they freed upward.
+  void TakeDueRx(uint64_t now);
   void OnLtssmTimeout();  // SC_METHOD: the LTSSM state's timeout.
   void DriveIrq();        // SC_METHOD: irq follows the registers.
 

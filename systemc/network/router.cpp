@@ -228,7 +228,12 @@ void Router::Cycle() {
 void Router::ScheduleNext(const sc_core::sc_time& now) {
   if (progress_) {
     progress_ = false;
-    Wake(period_);
+    // A period on, or sooner for what arrives sooner (NET-8.12), as an
+    // arrival after this cycle would wake it.
+    const uint64_t next = (now + period_).value();
+    Wake(!arrivals_.empty() && arrivals_.front().due < next
+             ? sc_core::sc_time::from_value(arrivals_.front().due) - now
+             : period_);
     return;
   }
   std::optional<sc_core::sc_time> next;

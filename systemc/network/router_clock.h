@@ -6,7 +6,8 @@
 // earlier one is forgotten, as sc_event forgets a later notification: a
 // time no router still wants wakes nothing. A network of N routers then
 // costs the SystemC kernel one timed notification per distinct wake-up
-// time instead of N, and no process switch per router.
+// time instead of N, and no process switch per router. At an instant the
+// routers run after every other process of it (NET-8.12).
 #pragma once
 
 #include <cstdint>
@@ -67,6 +68,9 @@ class RouterClock : public sc_core::sc_module {
   uint64_t requests_ = 0;                    // requests numbered so far
   uint64_t notified_ = Client::kIdle;        // the event's pending time
   bool running_ = false;
+  // Delta cycles Run() has waited at this instant for other processes.
+  static constexpr unsigned kMaxDeferrals = 16;
+  unsigned deferrals_ = 0;
   sc_core::sc_event event_;
 };
 

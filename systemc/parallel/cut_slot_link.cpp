@@ -3,6 +3,7 @@
 
 #include <stdexcept>
 
+#include "systemc/parallel/cable_end.h"
 #include "systemc/parallel/wire.h"
 
 namespace lq::parallel {
@@ -13,11 +14,11 @@ CutSlotLink::CutSlotLink(const sc_core::sc_module_name& name, WindowSync& sync,
     : sc_module(name),
       socket("socket"),
       sync_(sync),
-      far_receiver_(ReceiverId(far)),
+      far_receiver_(CableEndReceiver(far)),
       far_rank_(far_rank),
       latency_(latency) {
   socket.in.bind(static_cast<link::SlotIf&>(*this));
-  sync.Listen(ReceiverId(near),
+  sync.Listen(CableEndReceiver(near),
               [this](ByteView message, const sc_core::sc_time& due) {
                 Take(message, due);
               });

@@ -27,11 +27,6 @@ class CutSlotLink : public sc_core::sc_module, private link::SlotIf {
               topo::PortRef near, topo::PortRef far, unsigned far_rank,
               const sc_core::sc_time& latency);
 
-  // The receiver of the messages bound for a cable end.
-  static uint64_t ReceiverId(topo::PortRef end) {
-    return (uint64_t{1} << 48) | (uint64_t{end.node} << 8) | end.port;
-  }
-
  private:
   enum class Kind : uint8_t { kSlot, kAbort, kCredit, kControl };
   void Put(link::Slot slot, const sc_core::sc_time& delay) override;

@@ -60,14 +60,14 @@ uint64_t WindowSync::NextActivity() const {
       .value();
 }
 
-WindowSync::Agreement WindowSync::ExchangeAndAgree() {
+WindowSync::Agreement WindowSync::ExchangeAndAgree(bool done) {
   const bool stopped = sc_core::sc_get_status() == sc_core::SC_STOPPED;
   // Before delivery, what arrives here is due when its sender said: the
   // least over the ranks of their own next activity and what they sent is
   // the earliest any rank will have after delivery.
   std::vector<uint64_t> least = {
       stopped ? kNever : std::min(NextActivity(), earliest_sent_),
-      stopped ? 0u : 1u};
+      stopped ? 0u : 1u, done ? 1u : 0u};
   const auto start = std::chrono::steady_clock::now();
   const std::vector<Bytes> inboxes = world_.Exchange(outboxes_, least);
   counts_.wait_s +=
@@ -77,7 +77,7 @@ WindowSync::Agreement WindowSync::ExchangeAndAgree() {
     outbox.clear();
   }
   earliest_sent_ = kNever;
-  const Agreement agreed{least[0], least[1] != 0};
+  const Agreement agreed{least[0], least[1] != 0, least[2] != 0};
   if (stopped) {
     return agreed;
   }
@@ -109,9 +109,9 @@ sc_time WindowSync::LatestTime() const {
   return sc_time::from_value(world_.Max(sc_core::sc_time_stamp().value()));
 }
 
-bool WindowSync::Run(const sc_time& end) {
+bool WindowSync::Run(const sc_time& end, const std::function<bool()>& done) {
   const bool until_idle = end == sc_core::sc_max_time();
-  if (!world_.parallel()) {
+  if (!world_.parallel() && !done) {
     if (until_idle) {
       sc_core::sc_start();
     } else {
@@ -128,16 +128,20 @@ bool WindowSync::Run(const sc_time& end) {
   }
   // Within a window a rank stops at its last event when it runs out, as
   // sc_start() does, so that a run to idle ends at the same time on any
-  // number of ranks.
-  const auto policy =
-      until_idle ? sc_core::SC_EXIT_ON_STARVATION : sc_core::SC_RUN_TO_TIME;
+  // number of ranks; a run that a workload ends runs every window to its
+  // end, where every rank then is.
+  const auto policy = until_idle && !done ? sc_core::SC_EXIT_ON_STARVATION
+                                          : sc_core::SC_RUN_TO_TIME;
   for (;;) {
-    const Agreement agreed = ExchangeAndAgree();
+    const Agreement agreed = ExchangeAndAgree(done && done());
     if (!agreed.running) {
       if (sc_core::sc_get_status() != sc_core::SC_STOPPED) {
         sc_core::sc_stop();
       }
       return true;
+    }
+    if (agreed.done) {
+      return false;
     }
     const uint64_t now = sc_core::sc_time_stamp().value();
     const uint64_t next = std::max(agreed.next, now);
@@ -147,8 +151,9 @@ bool WindowSync::Run(const sc_time& end) {
       }
       return false;
     }
-    counts_.skipped += (next - now) / lookahead;
-    window_end_ = std::min<uint64_t>(next + lookahead, end.value());
+    counts_.skipped += next / lookahead - (now + lookahead - 1) / lookahead;
+    window_end_ =
+        std::min<uint64_t>((next / lookahead + 1) * lookahead, end.value());
     sc_core::sc_start(sc_time::from_value(window_end_ - now), policy);
     ++counts_.windows;
   }

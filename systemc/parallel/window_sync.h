@@ -49,9 +49,14 @@ class WindowSync {
             ByteView payload);
 
   // Runs the simulation to `end`, or with sc_core::sc_max_time() until no
-  // rank has anything left to do, in windows. Ends early on every rank if
-  // any rank's simulation stopped (sc_stop). Returns whether one did.
-  bool Run(const sc_core::sc_time& end);
+  // rank has anything left to do, in windows: the multiples of the
+  // lookahead, [kL, (k+1)L). Ends early on every rank if any rank's
+  // simulation stopped (sc_stop); returns whether one did. With `done`, a
+  // workload's "my share is finished", it runs in those windows in one
+  // process too, and ends at the end of the first window after which
+  // `done()` holds on every rank: where the run ends, and so every figure
+  // read then, does not depend on the rank count.
+  bool Run(const sc_core::sc_time& end, const std::function<bool()>& done = {});
   // The latest simulated time any rank reached (after Run: when a run to
   // idle had its last event anywhere).
   sc_core::sc_time LatestTime() const;
@@ -69,14 +74,16 @@ class WindowSync {
  private:
   // The end of a window: the ranks exchange what crossed cut links, each
   // message goes to its receiver, and they agree on the earliest next
-  // activity of any rank (ticks, kNever if none) and whether every rank
-  // still runs, both returned. A rank's next activity counts the due
-  // times of what it sent, so one exchange does for both.
+  // activity of any rank (ticks, kNever if none), whether every rank
+  // still runs and whether every rank is `done`, all returned. A rank's
+  // next activity counts the due times of what it sent, so one exchange
+  // does for all.
   struct Agreement {
     uint64_t next;
     bool running;
+    bool done;
   };
-  Agreement ExchangeAndAgree();
+  Agreement ExchangeAndAgree(bool done);
   // The earliest time this rank has something to do, in ticks (kNever if
   // nothing).
   uint64_t NextActivity() const;

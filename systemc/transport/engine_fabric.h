@@ -42,6 +42,8 @@ struct FabricFigures {
   uint64_t packets_sent = 0, retransmits = 0, cnps = 0;
   uint64_t bad_packets = 0, duplicates = 0;
   uint64_t work_posted = 0, work_completed = 0, work_failed = 0;
+
+  void Add(const FabricFigures& other);
 };
 
 // Sums the figures of `nodes` (anything with router, engine and flow
@@ -110,13 +112,19 @@ std::optional<QpPair> ConnectQps(
 
 // Calls `handler(n)` from an SC_METHOD each time engine n's completion
 // event fires (one method per engine, spawned now): a workload's way to
-// take its completions as they happen, without a thread per node.
+// take its completions as they happen, without a thread per node. A
+// nullptr engine (another rank's) has none.
 void OnCompletions(const std::vector<TransportEngine*>& engines,
                    const std::function<void(unsigned node)>& handler);
 
 // ConnectQps for each ordered (source, destination) pair of `pairs`, in
 // their order, the source's engine as `a`; `congestion` empty: the
-// engines'. Throws std::invalid_argument naming a pair that failed.
+// engines'. An engine that is nullptr is on another rank (decision 0050):
+// a pair with one end here connects that end alone, to the QPN the far
+// engine gives its QP (TRN-5.4: the engines are new, so the k-th QP made
+// on one is TransportEngine::NthQpn(k)), as the far rank connects its end.
+// Throws std::invalid_argument naming a pair that failed, and
+// std::logic_error if an engine was not new.
 std::vector<QpPair> ConnectPairs(
     const std::vector<TransportEngine*>& engines,
     const std::vector<std::pair<uint32_t, uint32_t>>& pairs, uint32_t pmtu,

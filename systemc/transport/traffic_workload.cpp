@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "systemc/parallel/wire.h"
 #include "systemc/transport/engine_fabric.h"
 
 namespace lq::transport {
@@ -46,6 +47,7 @@ void TrafficWorkload::PlaceSlots() {
           std::to_string(nodes) + " nodes");
     }
     ++sent[message.src];
+    own_sends_ += Here(message.src) ? 1 : 0;
   }
   const uint64_t bytes = config_.message_bytes;
   send_address_.resize(schedule_.size());
@@ -107,14 +109,16 @@ Bytes TrafficWorkload::MessageBytes(uint64_t index) const {
 void TrafficWorkload::Post() {
   if (NowPs() == 0 && next_post_ == 0) {
     PostReceives();
-    if (schedule_.empty()) {
+    if (own_sends_ == 0) {
       done_();
-      return;
     }
   }
   while (next_post_ < schedule_.size() &&
          schedule_[next_post_].at_ps <= NowPs()) {
-    PostSend(next_post_++);
+    if (Here(schedule_[next_post_].src)) {
+      PostSend(next_post_);
+    }
+    ++next_post_;
   }
   if (next_post_ < schedule_.size()) {
     next_trigger(
@@ -126,6 +130,9 @@ void TrafficWorkload::Post() {
 // k-th SEND of a connection lands in the k-th receive posted (TRN-6.8).
 void TrafficWorkload::PostReceives() {
   for (const auto& [key, connection] : connections_) {
+    if (!Here(static_cast<uint32_t>(key % engines_.size()))) {
+      continue;
+    }
     TransportEngine& engine = *engines_[key % engines_.size()];
     for (const uint64_t index : connection.messages) {
       engine
@@ -176,7 +183,7 @@ void TrafficWorkload::SendEnded(uint64_t index, bool failed) {
   send_ended_[index] = true;
   ++sends_ended_;
   outcome_.failed += failed ? 1 : 0;
-  if (sends_ended_ == schedule_.size()) {
+  if (sends_ended_ == own_sends_) {
     done_();
   }
 }
@@ -197,8 +204,46 @@ TrafficOutcome TrafficWorkload::outcome() const {
         (node_failed_[schedule_[i].src] || node_failed_[schedule_[i].dst])) {
       ++outcome.endpoint_failed;
     }
+    if (const uint64_t landed = landed_intact_ps_[i]; landed != 0) {
+      outcome.last_delivery_ps = std::max(outcome.last_delivery_ps, landed);
+      outcome.latencies_ns.push_back(
+          static_cast<double>(landed - schedule_[i].at_ps) / 1000.0);
+    }
   }
   return outcome;
+}
+
+Bytes TrafficWorkload::PackShare() const {
+  Bytes packed;
+  parallel::WireWriter out(packed);
+  for (const uint64_t count :
+       {outcome_.posted, outcome_.delivered, outcome_.corrupted,
+        outcome_.reordered, outcome_.duplicated, outcome_.failed,
+        outcome_.unposted, outcome_.payload_bytes}) {
+    out.U64(count);
+  }
+  for (uint64_t i = 0; i < schedule_.size(); ++i) {
+    if (landed_[i]) {  // at one of this rank's cards
+      out.U64(i);
+      out.U64(landed_intact_ps_[i]);
+    }
+  }
+  return packed;
+}
+
+void TrafficWorkload::AbsorbShare(ByteView share) {
+  parallel::WireReader in(share);
+  for (uint64_t* count :
+       {&outcome_.posted, &outcome_.delivered, &outcome_.corrupted,
+        &outcome_.reordered, &outcome_.duplicated, &outcome_.failed,
+        &outcome_.unposted, &outcome_.payload_bytes}) {
+    *count += in.U64();
+  }
+  while (!in.done()) {
+    const uint64_t index = in.U64();
+    landed_.at(index) = true;
+    landed_intact_ps_.at(index) = in.U64();
+  }
 }
 
 std::optional<uint64_t> TrafficWorkload::landed_ps(uint64_t index) const {
@@ -239,9 +284,6 @@ void TrafficWorkload::Received(unsigned node, const Completion& completion) {
   ++outcome_.delivered;
   landed_intact_ps_[index] = NowPs();
   outcome_.payload_bytes += config_.message_bytes;
-  outcome_.last_delivery_ps = NowPs();
-  outcome_.latencies_ns.push_back(
-      static_cast<double>(NowPs() - schedule_[index].at_ps) / 1000.0);
 }
 
 }  // namespace lq::transport

@@ -67,8 +67,12 @@ struct TrafficOutcome {
 class TrafficWorkload : public sc_core::sc_module {
  public:
   // `engines[n]` is node n's; `schedule` is in posting order (by at_ps).
-  // Throws std::invalid_argument if a message names a node without an
-  // engine or its own source as destination, or a connection cannot be
+  // In a run over MPI ranks (decision 0050) an engine another rank holds
+  // is nullptr: this rank's workload posts the SENDs of its own cards and
+  // checks what lands at them, the others' do the rest, and rank 0 takes
+  // in their shares (AbsorbShare) to tell the whole run's outcome.
+  // Throws std::invalid_argument if a message names a node outside the
+  // engines or its own source as destination, or a connection cannot be
   // set up.
   TrafficWorkload(const sc_core::sc_module_name& name,
                   std::vector<TransportEngine*> engines,
@@ -80,12 +84,21 @@ class TrafficWorkload : public sc_core::sc_module {
   uint64_t messages() const { return schedule_.size(); }
   uint64_t connections() const { return connections_.size(); }
   // SENDs that completed, with success or an error, or failed with
-  // their node.
+  // their node: of this rank's cards, which send `own_sends()`.
   uint64_t sends_ended() const { return sends_ended_; }
+  uint64_t own_sends() const { return own_sends_; }
+  // What became of the messages, each latency in schedule order.
   TrafficOutcome outcome() const;
 
-  // What happens when every SEND has ended, instead of sc_stop().
+  // What happens when every SEND (this rank's) has ended, instead of
+  // sc_stop().
   void OnDone(std::function<void()> done) { done_ = std::move(done); }
+
+  // This rank's share of the outcome, packed for rank 0: the counts its
+  // cards made and the landings at them.
+  Bytes PackShare() const;
+  // Adds another rank's PackShare() to this one's.
+  void AbsorbShare(ByteView share);
 
   // Node `node` has failed, now: it posts nothing more, its completions
   // are no longer read, and the SENDs it had not seen complete end.
@@ -117,6 +130,7 @@ class TrafficWorkload : public sc_core::sc_module {
   uint64_t Key(uint32_t src, uint32_t dst) const {
     return uint64_t{src} * engines_.size() + dst;
   }
+  bool Here(uint32_t node) const { return engines_[node] != nullptr; }
 
   std::vector<TransportEngine*> engines_;
   std::vector<ScheduledMessage> schedule_;
@@ -133,6 +147,7 @@ class TrafficWorkload : public sc_core::sc_module {
   std::vector<bool> send_ended_;
   std::vector<bool> node_failed_;
   size_t next_post_ = 0;
+  uint64_t own_sends_ = 0;
   uint64_t sends_ended_ = 0;
   TrafficOutcome outcome_;
   std::function<void()> done_ = [] { sc_core::sc_stop(); };

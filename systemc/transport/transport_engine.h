@@ -104,6 +104,9 @@ class TransportEngine : public sc_core::sc_module {
 
   // TRN-5.4: QPNs from 2 upward, never reused.
   uint32_t CreateQp();
+  // TRN-5.4: the QPN of the `k`-th QP an engine creates (from 0), which
+  // lets a builder name a QP on an engine another rank holds.
+  static constexpr uint32_t NthQpn(uint32_t k) { return kFirstQpn + k; }
   bool has_qp(uint32_t qpn) const { return qps_.count(qpn) != 0; }
   // TRN-5.1 to TRN-5.5; an INIT -> RTR modify that names no congestion
   // control gets the engine's (TRN-5.8).
@@ -261,7 +264,8 @@ class TransportEngine : public sc_core::sc_module {
   // The QPs Run() looks at, in QPN order (map nodes do not move).
   std::map<uint32_t, Qp*> busy_;
   MemoryRegions regions_;
-  uint32_t next_qpn_ = 2;
+  static constexpr uint32_t kFirstQpn = 2;
+  uint32_t next_qpn_ = kFirstQpn;
   // Frames from the interface, each to be taken at its `at` (TRN-4.7).
   std::deque<net::Delivered> inbox_;
   std::vector<EngineCompletion> completions_;

@@ -26,11 +26,11 @@ class LinkPairBench {
  public:
   template <typename ControllerConfig>
   // `prefix` starts every module name, so that benches can share a
-  // simulation.
+  // simulation. Without `cabled` the caller joins the two PHYs' cables.
   LinkPairBench(const phy::PhyPortConfig& phy,
                 const ControllerConfig& controller,
                 const std::array<SlotEndpointConfig, kBenchSides>& traffic,
-                const std::string& prefix = "") {
+                const std::string& prefix = "", bool cabled = true) {
     for (unsigned side = 0; side < kBenchSides; ++side) {
       const std::string n = std::to_string(side);
       phy::PhyPortConfig phy_config = phy;
@@ -52,7 +52,9 @@ class LinkPairBench {
       masters[side]->socket.bind(controllers[side]->csr);
       controllers[side]->irq(*irqs[side]);
     }
-    Connect(phys[0]->cable, phys[1]->cable);
+    if (cabled) {
+      Connect(phys[0]->cable, phys[1]->cable);
+    }
     Pair(*endpoints[0], *endpoints[1]);
   }
 

@@ -1,9 +1,9 @@
 // The clock that runs a network's routers (decision 0049): each client
 // runs once at the earliest time it asked for, clients due together run
 // in the order of their latest requests, a superseded time wakes nothing,
-// and a zero-delay wake runs at the same time, whether asked by a client
-// the clock is running or by another process, before or after the clock
-// has run at that time.
+// a zero-delay wake runs at the same time, whether asked by a client the
+// clock is running or by another process, and the clock runs the clients
+// of an instant after every other process of that instant (NET-8.12).
 #include "systemc/network/router_clock.h"
 
 #include <gtest/gtest.h>
@@ -42,8 +42,8 @@ class Recorder : public RouterClock::Client {
 };
 
 // Another process that wakes clients at zero delay: one at 5 ns, a delta
-// after the clock has run at 5 ns, and one at 7 ns, when it has nothing
-// else to run.
+// after the clock was due to run at 5 ns (it waits for that), and one at
+// 7 ns, when it has nothing else to run.
 SC_MODULE(Poker) {
   RouterClock* clock = nullptr;
   Recorder* after_run = nullptr;
@@ -72,7 +72,7 @@ TEST(RouterClockTest, RunsEachClientOnceAtItsEarliestTimeInRequestOrder) {
   clock.Wake(a, sc_time(5, SC_NS));
   clock.Wake(a, sc_time(20, SC_NS));
   // Running at 5 ns, a wakes c and itself at zero delay: both run at 5 ns,
-  // after the clients already due.
+  // after the clients already due, the poker's h among them.
   a.then = [&] {
     clock.Wake(c, sc_core::SC_ZERO_TIME);
     clock.Wake(a, sc_core::SC_ZERO_TIME);
@@ -91,7 +91,7 @@ TEST(RouterClockTest, RunsEachClientOnceAtItsEarliestTimeInRequestOrder) {
 
   sc_core::sc_start();  // until nothing is left to do
   EXPECT_EQ(runs,
-            (std::vector<std::string>{"b@5", "a@5", "c@5", "a@5", "h@5", "d@7",
+            (std::vector<std::string>{"b@5", "a@5", "h@5", "c@5", "a@5", "d@7",
                                       "c@12", "f@20", "e@25", "g@30", "f@30"}));
   EXPECT_EQ(sc_core::sc_time_stamp(), sc_time(30, SC_NS))
       << "a time no client still wants wakes nothing";

@@ -1,8 +1,9 @@
 // WindowSync over two ranks (run by mpirun -np 2; decision 0050): a ball
 // passed between the ranks arrives exactly when it is due, the windows in
-// which neither rank has anything to do are skipped, and a message due
-// inside the current window is refused. And the RankWorld exchange and the
-// node-order gather beneath it.
+// which neither rank has anything to do are skipped, a message due inside
+// the current window is refused, and a run its workload ends stops, on
+// every rank, at the end of the window in which the last rank finished.
+// And the RankWorld exchange and the node-order gather beneath it.
 #include "systemc/parallel/window_sync.h"
 
 #include <gtest/gtest.h>
@@ -90,6 +91,38 @@ TEST(WindowSync, ABallBetweenTwoRanksArrivesWhenDueAndIdleWindowsAreSkipped) {
   EXPECT_GT(sync.counts().skipped, 80u);
   EXPECT_LT(sync.counts().windows, 20u);
   EXPECT_EQ(sync.counts().messages_sent, 3u);
+}
+
+// Busy every 3 ns for ever; its share is done from `done_at` on.
+class Finisher : public sc_core::sc_module {
+ public:
+  Finisher(const sc_core::sc_module_name& name, const sc_time& done_at)
+      : sc_module(name), done_at_(done_at) {
+    SC_HAS_PROCESS(Finisher);
+    SC_METHOD(Tick);
+  }
+  bool done = false;
+
+ private:
+  void Tick() {
+    done = done || sc_core::sc_time_stamp() >= done_at_;
+    next_trigger(3, SC_NS);
+  }
+  sc_time done_at_;
+};
+
+TEST(WindowSync, ARunEndsAtTheEndOfTheWindowInWhichTheLastRankFinished) {
+  const RankWorld& world = RankWorld::Get();
+  if (world.size() != 2) {
+    GTEST_SKIP() << "run by mpirun -np 2";
+  }
+  WindowSync sync(world, sc_time(10, SC_NS));
+  Finisher finisher("finisher", sc_time(world.rank() == 0 ? 25 : 47, SC_NS));
+  EXPECT_FALSE(
+      sync.Run(sc_core::sc_max_time(), [&finisher] { return finisher.done; }));
+  // Rank 1 finished at 48 ns (its first tick from 47 on), in [40, 50).
+  EXPECT_EQ(sc_core::sc_time_stamp(), sc_time(50, SC_NS));
+  EXPECT_EQ(sync.counts().windows, 5u);
 }
 
 TEST(RankWorld, ExchangeDeliversBySenderAndAgreesOnTheLeast) {
