@@ -1,8 +1,9 @@
 // WindowSync over two ranks (run by mpirun -np 2; decision 0050): a ball
 // passed between the ranks arrives exactly when it is due, the windows in
 // which neither rank has anything to do are skipped, a message due inside
-// the current window is refused, and a run its workload ends stops, on
-// every rank, at the end of the window in which the last rank finished.
+// the current window is refused, a run its workload ends stops, on every
+// rank, at the end of the window in which the last rank finished, and a
+// cut cable carries a PHY's flits and lane changes to the far rank.
 // And the RankWorld exchange and the node-order gather beneath it.
 #include "systemc/parallel/window_sync.h"
 
@@ -12,6 +13,7 @@
 #include <systemc>
 #include <vector>
 
+#include "systemc/parallel/cut_cable.h"
 #include "systemc/parallel/node_gather.h"
 #include "systemc/parallel/rank_world.h"
 
@@ -123,6 +125,86 @@ TEST(WindowSync, ARunEndsAtTheEndOfTheWindowInWhichTheLastRankFinished) {
   // Rank 1 finished at 48 ns (its first tick from 47 on), in [40, 50).
   EXPECT_EQ(sc_core::sc_time_stamp(), sc_time(50, SC_NS));
   EXPECT_EQ(sync.counts().windows, 5u);
+}
+
+// A PHY's end of a cable: rank 0's puts a wire flit and a lane change
+// on it at 3 ns; rank 1's records what arrives, and when it is due.
+class FakePhy : public sc_core::sc_module, private phy::CableIf {
+ public:
+  phy::CableSocket cable;
+  struct Arrival {
+    bool lanes = false;
+    phy::WireFlit flit;
+    uint32_t failed = 0;
+    sc_time due;
+  };
+  std::vector<Arrival> arrivals;
+
+  FakePhy(const sc_core::sc_module_name& name, bool sends)
+      : sc_module(name), cable("cable"), sends_(sends) {
+    cable.in.bind(static_cast<phy::CableIf&>(*this));
+    SC_HAS_PROCESS(FakePhy);
+    SC_METHOD(Send);
+  }
+
+ private:
+  void Send() {
+    if (!sends_ || sc_core::sc_time_stamp() < sc_time(3, SC_NS)) {
+      if (sends_) {
+        next_trigger(3, SC_NS);
+      }
+      return;
+    }
+    phy::WireFlit flit;
+    flit.bytes = {1, 2, 3, 250};
+    flit.encoded = true;
+    flit.training = true;
+    flit.lane = 5;
+    flit.carries_slot = true;
+    cable.out->Carry(std::move(flit), sc_time(15, SC_NS));
+    cable.out->FailedLanes(0xF0, sc_time(12, SC_NS));
+  }
+  void Carry(phy::WireFlit flit, const sc_time& delay) override {
+    arrivals.push_back(
+        {false, std::move(flit), 0, sc_core::sc_time_stamp() + delay});
+  }
+  void FailedLanes(uint32_t failed, const sc_time& delay) override {
+    arrivals.push_back({true, {}, failed, sc_core::sc_time_stamp() + delay});
+  }
+  bool sends_;
+};
+
+TEST(CutCable, CarriesFlitsAndLaneChangesToTheFarRankWhenDue) {
+  const RankWorld& world = RankWorld::Get();
+  if (world.size() != 2) {
+    GTEST_SKIP() << "run by mpirun -np 2";
+  }
+  const topo::PortRef ends[2] = {{0, 1}, {1, 3}};
+  const unsigned me = world.rank();
+  WindowSync sync(world, sc_time(10, SC_NS));
+  CutCable cut("cut", sync, ends[me], ends[1 - me], 1 - me);
+  FakePhy phy("phy", me == 0);
+  Connect(phy.cable, cut.cable);
+  EXPECT_FALSE(sync.Run(sc_core::sc_max_time()));
+  if (me == 0) {
+    EXPECT_TRUE(phy.arrivals.empty());
+    return;
+  }
+  // In the order sent, each due when its sender said.
+  ASSERT_EQ(phy.arrivals.size(), 2u);
+  const FakePhy::Arrival& flit = phy.arrivals[0];
+  EXPECT_FALSE(flit.lanes);
+  EXPECT_EQ(flit.due, sc_time(18, SC_NS));
+  EXPECT_EQ(flit.flit.bytes, (Bytes{1, 2, 3, 250}));
+  EXPECT_TRUE(flit.flit.encoded);
+  EXPECT_FALSE(flit.flit.noise);
+  EXPECT_TRUE(flit.flit.training);
+  EXPECT_EQ(flit.flit.lane, 5u);
+  EXPECT_TRUE(flit.flit.carries_slot);
+  const FakePhy::Arrival& lanes = phy.arrivals[1];
+  EXPECT_TRUE(lanes.lanes);
+  EXPECT_EQ(lanes.failed, 0xF0u);
+  EXPECT_EQ(lanes.due, sc_time(15, SC_NS));
 }
 
 TEST(RankWorld, ExchangeDeliversBySenderAndAgreesOnTheLeast) {
