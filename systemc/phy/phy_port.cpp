@@ -325,8 +325,11 @@ void PhyPort::Carry(WireFlit wire, const sc_time& delay) {
 }
 
 void PhyPort::FailedLanes(uint32_t failed, const sc_time& delay) {
-  const uint32_t newly_failed = failed & ~rx_failed_;
-  rx_failed_ = failed;
+  const uint32_t newly_failed = failed & ~rx_failed_heard_;
+  rx_failed_heard_ = failed;
+  // The lanes the link may use change when the report arrives, not when
+  // the far end sends it (which a run over ranks learns only later).
+  rx_failed_arriving_.emplace(sc_core::sc_time_stamp() + delay, failed);
   const uint32_t receivers = all_lanes_ & ~failed;
   // The receiver stops seeing the far transmitter at once, and reports
   // loss of lock a little later (PHY-5.4).
@@ -374,6 +377,11 @@ void PhyPort::ApplyLaneChanges(const sc_time& time) {
   // A controller running ahead of the kernel may transmit past a change
   // the event has not fired for yet: changes apply by their time, so the
   // flit sees exactly the lanes of its moment.
+  while (!rx_failed_arriving_.empty() &&
+         rx_failed_arriving_.begin()->first <= time) {
+    rx_failed_ = rx_failed_arriving_.begin()->second;
+    rx_failed_arriving_.erase(rx_failed_arriving_.begin());
+  }
   while (!lane_changes_.empty() && lane_changes_.begin()->first <= time) {
     const sc_time at = lane_changes_.begin()->first;
     const LaneChange change = lane_changes_.begin()->second;

@@ -103,7 +103,8 @@ class PhyPort : public sc_core::sc_module, private PhyTxIf, private CableIf {
 
   void start_of_simulation() override;
   void OnLaneChangeDue();  // SC_METHOD on lane_change_event_.
-  // Applies every scheduled lane change due at or before `time`.
+  // Applies every scheduled lane change, and every far report of failed
+  // lanes, due at or before `time`.
   void ApplyLaneChanges(const sc_core::sc_time& time);
   void ScheduleLaneChange(const LaneChange& change, const sc_core::sc_time& at);
   void ArmLaneChangeEvent();
@@ -130,8 +131,12 @@ class PhyPort : public sc_core::sc_module, private PhyTxIf, private CableIf {
   std::multimap<sc_core::sc_time, LaneChange> lane_changes_;
   sc_core::sc_event lane_change_event_;
 
-  // Receive direction: lanes the far transmitter fails.
+  // Receive direction: lanes the far transmitter fails, from when its
+  // report arrives (PHY-5.4); the last report heard, which may not have
+  // arrived yet; and those on their way, by arrival.
   uint32_t rx_failed_ = 0;
+  uint32_t rx_failed_heard_ = 0;
+  std::multimap<sc_core::sc_time, uint32_t> rx_failed_arriving_;
 
   PhyPortStats stats_;
   PathProbe* probe_ = nullptr;

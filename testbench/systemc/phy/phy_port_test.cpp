@@ -67,6 +67,11 @@ phy::PhyPortConfig Pcie6() {
   return config;
 }
 
+// How long the cable of `config` takes (PHY-4.5).
+sc_time CableDelay(const phy::PhyPortConfig& config) {
+  return sc_time::from_value(phy::CableDelayPs(config.cable_metres));
+}
+
 // The content of a flit of `type` (IDLE or TRAINING: no payload).
 Bytes ContentOf(const phy::LinkProfile& profile, flit::FlitType type) {
   flit::DlpHeader header;
@@ -173,9 +178,10 @@ TEST(PhyPort, PHY_4_8_FlitBeforeAWidthTakesTheWidestWorkingWidth) {
     busy.push_back(Send(wire, flit));
     sc_core::wait(busy.back());
     // Lanes 10..15 of the far direction fail: 10 work both ways, and the
-    // widest allowed width within them is x8.
+    // widest allowed width within them is x8 (once the near end knows:
+    // a cable's delay later, PHY-5.5).
     wire.far.ScheduleLaneFailure(0xFC00u, sc_core::sc_time_stamp());
-    sc_core::wait(1, SC_NS);
+    sc_core::wait(CableDelay(config) + sc_time(1, SC_NS));
     busy.push_back(Send(wire, flit));
     sc_core::wait(busy.back());
     flit.width = 4;  // Once a width is reported, the PHY stripes at it.
@@ -189,6 +195,29 @@ TEST(PhyPort, PHY_4_8_FlitBeforeAWidthTakesTheWidestWorkingWidth) {
   EXPECT_EQ(busy[1], sc_time(4, SC_NS)) << "x8 with 10 lanes working";
   EXPECT_EQ(busy[2], sc_time(8, SC_NS)) << "x4 as reported";
   EXPECT_EQ(wire.near.stats().tx_flits, 3u);
+}
+
+TEST(PhyPort, PHY_5_5_FarLanesFailForTheNearEndWhenTheNewsArrives) {
+  const phy::PhyPortConfig config = Pcie6();
+  Wire wire(config);
+  std::vector<sc_time> busy;
+  ScThread run("run", [&] {
+    phy::PhyTxFlit flit;
+    flit.content = ContentOf(config.profile, flit::FlitType::kIdle);
+    // The far direction's lanes 10..15 fail; the near end stripes over
+    // all 16 until that reaches it, a cable's delay later.
+    wire.far.ScheduleLaneFailure(0xFC00u, sc_core::sc_time_stamp());
+    sc_core::wait(1, SC_NS);
+    busy.push_back(Send(wire, flit));
+    sc_core::wait(CableDelay(config));
+    busy.push_back(Send(wire, flit));
+    sc_core::wait(1, sc_core::SC_US);
+  });
+  sc_core::sc_start();
+
+  ASSERT_EQ(busy.size(), 2u);
+  EXPECT_EQ(busy[0], sc_time(2, SC_NS)) << "x16: the news has not arrived";
+  EXPECT_EQ(busy[1], sc_time(4, SC_NS)) << "x8 with 10 lanes working";
 }
 
 TEST(PhyPort, PHY_5_6_CutCableCarriesOnlyNoiseAndReportsNoReceivers) {
