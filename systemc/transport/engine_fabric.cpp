@@ -9,10 +9,19 @@
 
 namespace lq::transport {
 
-bool InitQps(TransportEngine& a, uint32_t qa, TransportEngine& b, uint32_t qb) {
+namespace {
+
+// Step 2 for one end: QP `qpn` of `engine` to INIT.
+bool InitQp(TransportEngine& engine, uint32_t qpn) {
   QpModify init;
   init.to = QpState::kInit;
-  return a.ModifyQp(qa, init).ok() && b.ModifyQp(qb, init).ok();
+  return engine.ModifyQp(qpn, init).ok();
+}
+
+}  // namespace
+
+bool InitQps(TransportEngine& a, uint32_t qa, TransportEngine& b, uint32_t qb) {
+  return InitQp(a, qa) && InitQp(b, qb);
 }
 
 void FabricFigures::Add(const FabricFigures& other) {
@@ -59,9 +68,7 @@ bool ConnectEnd(TransportEngine& engine, uint32_t qpn, uint32_t remote_node,
     throw std::logic_error("node " + std::to_string(engine.node()) +
                            "'s engine had QPs before the workload's");
   }
-  QpModify init;
-  init.to = QpState::kInit;
-  return engine.ModifyQp(qpn, init).ok() &&
+  return InitQp(engine, qpn) &&
          ReadyQp(engine, qpn, remote_node, remote_qpn, pmtu, congestion,
                  QpAttributes{}.timeout);
 }

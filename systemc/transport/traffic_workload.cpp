@@ -130,14 +130,14 @@ void TrafficWorkload::Post() {
 // k-th SEND of a connection lands in the k-th receive posted (TRN-6.8).
 void TrafficWorkload::PostReceives() {
   for (const auto& [key, connection] : connections_) {
-    if (!Here(static_cast<uint32_t>(key % engines_.size()))) {
-      continue;
+    TransportEngine* engine = engines_[key % engines_.size()];
+    if (engine == nullptr) {
+      continue;  // its destination is another rank's
     }
-    TransportEngine& engine = *engines_[key % engines_.size()];
     for (const uint64_t index : connection.messages) {
       engine
-          .PostReceive(connection.dst_qp, RecvWr{index, config_.message_bytes},
-                       receive_address_[index])
+          ->PostReceive(connection.dst_qp, RecvWr{index, config_.message_bytes},
+                        receive_address_[index])
           .value();  // the QP is in RTS and the wr_id new: cannot fail
     }
   }
@@ -213,15 +213,25 @@ TrafficOutcome TrafficWorkload::outcome() const {
   return outcome;
 }
 
+namespace {
+
+// The counts a rank's share carries, in one order for packing and
+// taking in.
+template <typename Outcome, typename Visit>
+void ForEachShareCount(Outcome& o, Visit visit) {
+  for (auto* count :
+       {&o.posted, &o.delivered, &o.corrupted, &o.reordered, &o.duplicated,
+        &o.failed, &o.unposted, &o.payload_bytes}) {
+    visit(*count);
+  }
+}
+
+}  // namespace
+
 Bytes TrafficWorkload::PackShare() const {
   Bytes packed;
   parallel::WireWriter out(packed);
-  for (const uint64_t count :
-       {outcome_.posted, outcome_.delivered, outcome_.corrupted,
-        outcome_.reordered, outcome_.duplicated, outcome_.failed,
-        outcome_.unposted, outcome_.payload_bytes}) {
-    out.U64(count);
-  }
+  ForEachShareCount(outcome_, [&out](uint64_t count) { out.U64(count); });
   for (uint64_t i = 0; i < schedule_.size(); ++i) {
     if (landed_[i]) {  // at one of this rank's cards
       out.U64(i);
@@ -233,12 +243,7 @@ Bytes TrafficWorkload::PackShare() const {
 
 void TrafficWorkload::AbsorbShare(ByteView share) {
   parallel::WireReader in(share);
-  for (uint64_t* count :
-       {&outcome_.posted, &outcome_.delivered, &outcome_.corrupted,
-        &outcome_.reordered, &outcome_.duplicated, &outcome_.failed,
-        &outcome_.unposted, &outcome_.payload_bytes}) {
-    *count += in.U64();
-  }
+  ForEachShareCount(outcome_, [&in](uint64_t& count) { count += in.U64(); });
   while (!in.done()) {
     const uint64_t index = in.U64();
     landed_.at(index) = true;
