@@ -25,8 +25,12 @@ struct MemoryRegion {
 class MemoryRegions {
  public:
   // Registers `region` and returns its R_Key: never 0, never one still
-  // registered, the first 0x100.
+  // registered, counting up from 0x100 in registration order (TRN-6.14).
   uint32_t Register(const MemoryRegion& region);
+  // The R_Key of the `k`-th region (from 0) registered with none
+  // deregistered, which lets a builder name a region of a node another
+  // MPI rank holds (decision 0050).
+  static constexpr uint32_t NthKey(uint32_t k) { return kFirstKey + k; }
   // False if no region has `rkey`.
   bool Deregister(uint32_t rkey);
   // TRN-6.14: `rkey` names a region that holds [address, address + length)
@@ -35,8 +39,9 @@ class MemoryRegions {
               RemoteAccess access) const;
 
  private:
+  static constexpr uint32_t kFirstKey = 0x100;
   std::map<uint32_t, MemoryRegion> regions_;
-  uint32_t next_key_ = 0x100;
+  uint32_t next_key_ = kFirstKey;
 };
 
 }  // namespace lq::transport

@@ -3,7 +3,9 @@
 
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <systemc>
+#include <vector>
 
 #include "models/phy/link_profile.h"
 #include "systemc/app/build_info.h"
@@ -11,11 +13,16 @@
 #include "systemc/app/fabric_counters.h"
 #include "systemc/app/frame_capture.h"
 #include "systemc/app/network_collective.h"
+#include "systemc/app/pause_log.h"
 #include "systemc/app/process_exit.h"
 #include "systemc/app/progress_meter.h"
+#include "systemc/app/rank_summary.h"
 #include "systemc/app/run_report.h"
 #include "systemc/app/run_tracer.h"
 #include "systemc/app/stack_assembly.h"
+#include "systemc/app/stack_figures.h"
+#include "systemc/parallel/node_gather.h"
+#include "systemc/parallel/rank_world.h"
 #include "systemc/transport/collective_workload.h"
 
 namespace lq::app {
@@ -49,6 +56,7 @@ struct Outcome {
   std::optional<LinkTotals> links;  // tlm links
   FabricCounters counters;
   DeadlockFinding deadlock;
+  std::optional<RankSummary> ranks;  // over MPI ranks
 };
 
 // Every card's local port and every link carry a payload slot per flit.
@@ -99,6 +107,9 @@ void Print(const std::string& scenario, uint64_t seed,
   std::printf("  integrity  %s (corrupted: nodes whose buffer is wrong)\n",
               o.integrity.Line().c_str());
   PrintDeadlockLine(o.deadlock, stdout);
+  if (o.ranks) {
+    PrintRanks(*o.ranks, stdout);
+  }
   std::printf("  %.1f us simulated in %.2f s\n", o.sim_ns / 1e3, o.wall_s);
 }
 
@@ -135,6 +146,9 @@ std::string WriteJson(const std::string& scenario, uint64_t seed,
   json["integrity"] = o.integrity.Json();
   json["deadlock"] = DeadlockJson(o.deadlock);
   o.counters.AddTo(json);
+  if (o.ranks) {
+    json["ranks"] = RanksJson(*o.ranks);
+  }
   json["parameters"] = ParametersJson(params);
   return WriteJsonFile(json, path);
 }
@@ -179,9 +193,14 @@ int RunStackCollective(const ParamSet& params, const RunOptions& options) {
     return kExitBadInput;
   }
   workload.Fill();
-  assembly.WatchForDeadlock([&workload, &plan] {
-    return workload.sends_ended() < plan.schedule.messages.size();
-  });
+  // The run ends when the last WRITE ends (sc_stop) or, windowed (tlm
+  // links), at the end of that window, on any number of ranks.
+  bool sends_ended = false;
+  if (assembly.windowed()) {
+    workload.OnDone([&sends_ended] { sends_ended = true; });
+  }
+  assembly.WatchForDeadlock(
+      [&workload] { return workload.sends_ended() < workload.own_sends(); });
   std::unique_ptr<FrameCapture> capture;
   if (!OpenPcap(options.pcap_file, capture)) {
     return kExitBadInput;
@@ -190,24 +209,40 @@ int RunStackCollective(const ParamSet& params, const RunOptions& options) {
     capture->Tap(*cards[0].engine);  // node 0's WRITEs and ACKs
   }
   Outcome o;
-  o.wall_s = assembly.Run(options.progress, [&workload, &plan] {
-    return DoneFraction(workload.sends_ended(), plan.schedule.messages.size());
-  });
+  o.wall_s = assembly.Run(
+      options.progress,
+      [&workload] {
+        return DoneFraction(workload.sends_ended(), workload.own_sends());
+      },
+      [&sends_ended] { return sends_ended; });
   o.sim_ns = sc_core::sc_time_stamp().to_seconds() * 1e9;
-  o.done_ns = workload.done() ? workload.finished_at().to_seconds() * 1e9 : 0;
-  o.transport = transport::SumFigures(assembly.nodes(), kDataPriority);
+  const parallel::RankWorld& world = parallel::RankWorld::Get();
+  parallel::AbsorbOtherRanks(
+      world, workload.PackShare(),
+      [&workload](ByteView share) { workload.AbsorbShare(share); });
+  const StackTotals totals = SumStackFigures(assembly);
+  o.transport = totals.transport;
   if (plan.stack.tlm_links) {
-    o.links = ReadLinkTotals(assembly.cluster());
+    o.links = totals.link;
   }
   o.counters = ReadFabricCounters(
       assembly.cluster(), *plan.stack.topology,
       {plan.stack.profile, plan.stack.fabric.router.clock_ns, o.sim_ns});
+  o.deadlock = EarliestDeadlock(assembly.Deadlock());
+  if (assembly.partition() != nullptr) {
+    o.ranks = SummariseRanks(*assembly.partition(), *plan.stack.topology,
+                             assembly.sync());
+  }
+  if (!world.root()) {
+    ExitWithoutTeardown(kExitOk);  // rank 0 reports the run
+  }
+  o.done_ns =
+      workload.done() ? static_cast<double>(workload.finished_ps()) / 1000 : 0;
   o.integrity.sent = plan.schedule.messages.size();
   o.integrity.delivered = workload.delivered();
   o.integrity.lost = o.integrity.sent - o.integrity.delivered;
   o.integrity.duplicated = workload.duplicated();
   o.integrity.corrupted = workload.WrongNodes();
-  o.deadlock = assembly.Deadlock();
 
   const std::string scenario =
       options.scenario_file.empty() ? "default" : options.scenario_file;

@@ -1,10 +1,12 @@
-// The stack's plan from the keys, its builder, and the pause log.
+// The stack's plan from the keys, its builder, the cards' memories and
+// link totals.
 #include "systemc/app/stack_assembly.h"
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <limits>
+#include <map>
 #include <memory>
 #include <utility>
 
@@ -268,51 +270,6 @@ LinkTotals ReadLinkTotals(cluster::Cluster& cluster) {
     }
   }
   return totals;
-}
-
-void PauseLog::Attach(const std::vector<NodeParts>& nodes) {
-  for (unsigned n = 0; n < nodes.size(); ++n) {
-    if (!nodes[n].flow) {
-      continue;
-    }
-    nodes[n].flow->set_pause_observer(
-        [this, n](unsigned port, uint8_t tc, bool paused, uint64_t at_ps) {
-          if (tc != kDataPriority) {
-            return;
-          }
-          const double at_ns = static_cast<double>(at_ps) / 1000;
-          if (paused) {
-            open_.emplace(std::make_pair(n, port), at_ns);
-          } else {
-            Close(n, port, at_ns);
-          }
-        });
-  }
-}
-
-void PauseLog::Finish(double end_ns) {
-  while (!open_.empty()) {
-    Close(open_.begin()->first.first, open_.begin()->first.second, end_ns);
-  }
-}
-
-nlohmann::ordered_json PauseLog::Json() const {
-  nlohmann::ordered_json json = nlohmann::ordered_json::array();
-  for (const Interval& i : intervals_) {
-    json.push_back({{"node", i.node},
-                    {"port", i.port},
-                    {"start_ns", i.start_ns},
-                    {"end_ns", i.end_ns}});
-  }
-  return json;
-}
-
-void PauseLog::Close(unsigned node, unsigned port, double at_ns) {
-  const auto it = open_.find({node, port});
-  if (it != open_.end()) {
-    intervals_.push_back({node, port, it->second, at_ns});
-    open_.erase(it);
-  }
 }
 
 }  // namespace lq::app

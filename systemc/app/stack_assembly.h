@@ -10,9 +10,7 @@
 #pragma once
 
 #include <functional>
-#include <map>
 #include <memory>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
 #include <string>
@@ -161,25 +159,5 @@ class CardMemories {
 // cluster's nodes built here (each direction's own are FabricCounters').
 LinkTotals NodeLinkTotals(cluster::Node& node);
 LinkTotals ReadLinkTotals(cluster::Cluster& cluster);
-
-// Every pause of the data priority at every router output, from the
-// routers' flow control as the run goes: [start, end) in ns.
-class PauseLog {
- public:
-  void Attach(const std::vector<NodeParts>& nodes);
-  // Closes the pauses still running at `end_ns`.
-  void Finish(double end_ns);
-  nlohmann::ordered_json Json() const;
-
- private:
-  struct Interval {
-    unsigned node = 0, port = 0;
-    double start_ns = 0, end_ns = 0;
-  };
-  void Close(unsigned node, unsigned port, double at_ns);
-
-  std::map<std::pair<unsigned, unsigned>, double> open_;
-  std::vector<Interval> intervals_;
-};
 
 }  // namespace lq::app

@@ -5,7 +5,9 @@
 
 #include "models/network/collective.h"
 #include "systemc/app/collective_study.h"
+#include "systemc/app/rank_summary.h"
 #include "systemc/app/remote_access_study.h"
+#include "systemc/app/stack_assembly.h"
 #include "systemc/app/traffic_study.h"
 #include "systemc/app/transport_study.h"
 #include "systemc/parallel/rank_world.h"
@@ -14,11 +16,8 @@ namespace lq::app {
 namespace {
 
 std::optional<std::string> CheckTraffic(const ParamSet& params,
-                                        const RunOptions& options) {
-  if (auto error = ValidateTrafficStudy(params)) {
-    return error;
-  }
-  return CheckTrafficOverRanks(params, options);
+                                        const RunOptions& /*options*/) {
+  return ValidateTrafficStudy(params);
 }
 
 std::optional<std::string> CheckIncast(const ParamSet& params,
@@ -32,6 +31,43 @@ std::optional<std::string> CheckRemoteAccess(const ParamSet& params,
     return "--pcap: the remote access study captures nothing yet";
   }
   return ValidateRemoteAccessStudy(params);
+}
+
+// What a run of a workload that runs over MPI ranks cannot have there
+// (decision 0050), if this is such a run.
+std::optional<std::string> CheckOverRanks(const ParamSet& params,
+                                          const RunOptions& options) {
+  if (!parallel::RankWorld::Get().parallel()) {
+    return std::nullopt;
+  }
+  const StackPlan plan = PlanStack(params).value();  // validated
+  const std::string one_process = " in one process only (so far)";
+  if (!plan.tlm_links) {
+    return "link.fidelity ideal: the stack's ideal cables take no time, "
+           "which leaves the ranks no lookahead (decision 0050): run tlm "
+           "links over ranks";
+  }
+  if (phy::CableDelayPs(params.Real("link.cable_m")) == 0) {
+    return "link.cable_m 0: a cable that takes no time leaves the ranks no "
+           "lookahead (decision 0050)";
+  }
+  if (!plan.rtl_ports.empty()) {
+    return "link.rtl_ports: RTL link controllers run" + one_process;
+  }
+  if (params.Text("fault.kind") != "none") {
+    return "a fault (fault.kind) and its fabric manager run" + one_process;
+  }
+  if (!options.pcap_file.empty()) {
+    return "--pcap runs" + one_process;
+  }
+  if (!options.trace_file.empty()) {
+    return "--trace runs" + one_process;
+  }
+  auto partition = PartitionForRun(params, *plan.topology);
+  if (!partition) {
+    return partition.error().reason;
+  }
+  return std::nullopt;
 }
 
 // One workload of the stack, with the assembly that runs it today.
@@ -48,7 +84,7 @@ struct StackWorkload {
 const std::vector<StackWorkload>& StackWorkloads() {
   static const std::vector<StackWorkload> workloads = [] {
     // The workloads of the stack's cards (stack_assembly.h), either link
-    // fidelity.
+    // fidelity, in one process or over MPI ranks.
     const auto on_cards = [](std::string name, auto keys, auto check,
                              auto run) {
       return StackWorkload{std::move(name),
@@ -56,11 +92,11 @@ const std::vector<StackWorkload>& StackWorkloads() {
                            "transport engines, routers with PFC and ECN",
                            keys,
                            check,
-                           run};
+                           run,
+                           true};
     };
     std::vector<StackWorkload> list = {
         on_cards("traffic", UseTrafficKeys, CheckTraffic, RunTrafficStudy)};
-    list.back().over_ranks = true;
     for (const auto& collective : net::CollectiveCatalogue()) {
       list.push_back(on_cards(collective.name, UseStackCollectiveKeys,
                               CheckStackCollective, RunStackCollective));
@@ -127,7 +163,10 @@ std::optional<std::string> CheckStackStudy(const ParamSet& params,
            " runs in one process only (so far; decision 0050): run it "
            "without mpirun";
   }
-  return workload->check(params, options);
+  if (auto error = workload->check(params, options)) {
+    return error;
+  }
+  return CheckOverRanks(params, options);
 }
 
 std::string StackLayers(const ParamSet& params) {

@@ -15,6 +15,7 @@
 #include "systemc/app/fabric_counters.h"
 #include "systemc/app/frame_capture.h"
 #include "systemc/app/network_fault.h"
+#include "systemc/app/pause_log.h"
 #include "systemc/app/process_exit.h"
 #include "systemc/app/progress_meter.h"
 #include "systemc/app/rank_summary.h"
@@ -24,6 +25,7 @@
 #include "systemc/app/stack_assembly.h"
 #include "systemc/app/stack_failover.h"
 #include "systemc/app/stack_figures.h"
+#include "systemc/parallel/node_gather.h"
 #include "systemc/parallel/rank_world.h"
 #include "systemc/transport/traffic_workload.h"
 
@@ -135,41 +137,6 @@ std::optional<std::string> ValidateTrafficStudy(const ParamSet& params) {
   }
   if (auto fault = CheckStackFault(params, *plan)) {
     return fault;
-  }
-  return std::nullopt;
-}
-
-std::optional<std::string> CheckTrafficOverRanks(const ParamSet& params,
-                                                 const RunOptions& options) {
-  if (!parallel::RankWorld::Get().parallel()) {
-    return std::nullopt;
-  }
-  const StackPlan plan = PlanStack(params).value();  // validated
-  const std::string one_process = " in one process only (so far)";
-  if (!plan.tlm_links) {
-    return "link.fidelity ideal: the stack's ideal cables take no time, "
-           "which leaves the ranks no lookahead (decision 0050): run tlm "
-           "links over ranks";
-  }
-  if (phy::CableDelayPs(params.Real("link.cable_m")) == 0) {
-    return "link.cable_m 0: a cable that takes no time leaves the ranks no "
-           "lookahead (decision 0050)";
-  }
-  if (!plan.rtl_ports.empty()) {
-    return "link.rtl_ports: RTL link controllers run" + one_process;
-  }
-  if (params.Text("fault.kind") != "none") {
-    return "a fault (fault.kind) and its fabric manager run" + one_process;
-  }
-  if (!options.pcap_file.empty()) {
-    return "--pcap runs" + one_process;
-  }
-  if (!options.trace_file.empty()) {
-    return "--trace runs" + one_process;
-  }
-  auto partition = PartitionForRun(params, *plan.topology);
-  if (!partition) {
-    return partition.error().reason;
   }
   return std::nullopt;
 }
@@ -325,12 +292,9 @@ int RunTrafficStudy(const ParamSet& params, const RunOptions& options) {
       },
       [&sends_ended] { return sends_ended; });
   const parallel::RankWorld& world = parallel::RankWorld::Get();
-  if (world.parallel()) {
-    const std::vector<Bytes> shares = world.Gather(workload.PackShare());
-    for (size_t rank = 1; rank < shares.size(); ++rank) {
-      workload.AbsorbShare(shares[rank]);
-    }
-  }
+  parallel::AbsorbOtherRanks(
+      world, workload.PackShare(),
+      [&workload](ByteView share) { workload.AbsorbShare(share); });
   const StackTotals totals = SumStackFigures(assembly);
   const FabricCounters counters =
       ReadFabricCounters(assembly.cluster(), *plan.topology,

@@ -25,9 +25,6 @@ void UseTrafficKeys(const ParamSet& params, KeyUsage& usage);
 
 // Checks what the key ranges cannot; returns why the run cannot be built.
 std::optional<std::string> ValidateTrafficStudy(const ParamSet& params);
-// What a run over MPI ranks cannot have (decision 0050), if this is one.
-std::optional<std::string> CheckTrafficOverRanks(const ParamSet& params,
-                                                 const RunOptions& options);
 
 // Runs it and ends the process with its exit status once every output
 // is written, skipping the model's teardown (process_exit.h); returns the

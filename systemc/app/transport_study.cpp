@@ -4,18 +4,26 @@
 #include <cstdio>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <systemc>
+#include <vector>
 
 #include "systemc/app/build_info.h"
 #include "systemc/app/exit_status.h"
 #include "systemc/app/fabric_counters.h"
 #include "systemc/app/frame_capture.h"
+#include "systemc/app/pause_log.h"
 #include "systemc/app/process_exit.h"
 #include "systemc/app/progress_meter.h"
+#include "systemc/app/rank_summary.h"
 #include "systemc/app/run_report.h"
 #include "systemc/app/run_tracer.h"
 #include "systemc/app/stack_assembly.h"
+#include "systemc/app/stack_figures.h"
 #include "systemc/board/memory.h"
+#include "systemc/parallel/node_gather.h"
+#include "systemc/parallel/rank_world.h"
+#include "systemc/parallel/wire.h"
 #include "systemc/transport/engine_fabric.h"
 #include "systemc/transport/incast_workload.h"
 
@@ -72,12 +80,48 @@ uint8_t PatternByte(unsigned node, uint64_t offset) {
   return static_cast<uint8_t>(node * 29 + offset * 7 + (offset >> 10));
 }
 
+// Whether each flow's bytes at its destination are the pattern its source
+// wrote, read where this rank holds the destination; on rank 0 every
+// flow's, gathered from the ranks.
+std::vector<bool> IntactFlows(const std::vector<transport::FlowPlace>& places,
+                              const StackAssembly& assembly,
+                              const transport::NodeMemories& memories,
+                              uint64_t flow_bytes) {
+  std::vector<bool> intact(places.size(), false);
+  Bytes mine;
+  parallel::WireWriter out(mine);
+  for (uint32_t f = 0; f < places.size(); ++f) {
+    const transport::FlowPlace& place = places[f];
+    if (!assembly.built(place.dst)) {
+      continue;
+    }
+    const ByteView got = memories.read(place.dst, place.offset,
+                                       static_cast<uint32_t>(flow_bytes));
+    bool same = true;
+    for (uint64_t i = 0; i < flow_bytes && same; ++i) {
+      same = got[i] == PatternByte(place.src, i);
+    }
+    intact[f] = same;
+    out.U32(f);
+    out.U8(same ? 1 : 0);
+  }
+  parallel::AbsorbOtherRanks(parallel::RankWorld::Get(), mine,
+                             [&intact](ByteView share) {
+                               parallel::WireReader in(share);
+                               while (!in.done()) {
+                                 const uint32_t f = in.U32();
+                                 intact.at(f) = in.U8() != 0;
+                               }
+                             });
+  return intact;
+}
+
 // What the run did to the data: WRs posted, completed and failed, and the
-// flows whose bytes at their destination differ from their source's.
+// flows that completed whose bytes at their destination differ from their
+// source's.
 IntegrityCounts Check(const transport::IncastWorkload& workload,
                       const transport::FabricFigures& figures,
-                      const transport::NodeMemories& memories,
-                      uint64_t flow_bytes) {
+                      const std::vector<bool>& intact) {
   IntegrityCounts integrity;
   integrity.sent = workload.flows();
   integrity.delivered = workload.flows_done();
@@ -87,18 +131,9 @@ IntegrityCounts Check(const transport::IncastWorkload& workload,
   const uint64_t ended = figures.work_completed + figures.work_failed;
   integrity.duplicated =
       ended > figures.work_posted ? ended - figures.work_posted : 0;
-  for (const transport::FlowPlace& place : workload.places()) {
-    if (!place.complete) {
-      continue;  // lost, not corrupted
-    }
-    const ByteView got = memories.read(place.dst, place.offset,
-                                       static_cast<uint32_t>(flow_bytes));
-    for (uint64_t i = 0; i < flow_bytes; ++i) {
-      if (got[i] != PatternByte(place.src, i)) {
-        ++integrity.corrupted;
-        break;
-      }
-    }
+  const std::vector<transport::FlowPlace> places = workload.places();
+  for (size_t f = 0; f < places.size(); ++f) {
+    integrity.corrupted += places[f].complete && !intact[f];
   }
   return integrity;
 }
@@ -106,7 +141,9 @@ IntegrityCounts Check(const transport::IncastWorkload& workload,
 void Print(const std::string& scenario, uint64_t seed, const StudyPlan& plan,
            const transport::IncastWorkload& workload,
            const transport::FabricFigures& f, const IntegrityCounts& integrity,
-           const DeadlockFinding& deadlock, double sim_us, double wall_s) {
+           const DeadlockFinding& deadlock,
+           const std::optional<RankSummary>& ranks, double sim_us,
+           double wall_s) {
   const LatencySummary incast = Summarise(workload.times().incast);
   const LatencySummary victims = Summarise(workload.times().background);
   std::printf(
@@ -144,6 +181,9 @@ void Print(const std::string& scenario, uint64_t seed, const StudyPlan& plan,
   }
   std::printf("  integrity: %s\n", integrity.Line().c_str());
   PrintDeadlockLine(deadlock, stdout);
+  if (ranks) {
+    PrintRanks(*ranks, stdout);
+  }
   std::printf("  %.1f us simulated in %.2f s\n", sim_us, wall_s);
 }
 
@@ -153,6 +193,7 @@ std::string WriteJson(const std::string& scenario, uint64_t seed,
                       const transport::FabricFigures& f, const PauseLog& pauses,
                       const IntegrityCounts& integrity,
                       const DeadlockFinding& deadlock,
+                      const std::optional<RankSummary>& ranks,
                       const FabricCounters& counters, double sim_ns,
                       double wall_s, const std::string& path) {
   const LatencySummary incast = Summarise(workload.times().incast);
@@ -189,6 +230,9 @@ std::string WriteJson(const std::string& scenario, uint64_t seed,
   json["integrity"] = integrity.Json();
   json["deadlock"] = DeadlockJson(deadlock);
   counters.AddTo(json);
+  if (ranks) {
+    json["ranks"] = RanksJson(*ranks);
+  }
   json["parameters"] = ParametersJson(params);
   return WriteJsonFile(json, path);
 }
@@ -279,21 +323,30 @@ int RunTransportStudy(const ParamSet& params, const RunOptions& options) {
   const transport::NodeMemories access = memories.Access();
   std::vector<uint32_t> rkeys;
   for (unsigned n = 0; n < cards.size(); ++n) {
-    rkeys.push_back(
-        cards[n].engine->RegisterMemory({0, size(n), transport::kRemoteAll}));
+    rkeys.push_back(transport::RegisterFirstRegion(
+        cards[n].engine, {0, size(n), transport::kRemoteAll}));
   }
   transport::IncastWorkload workload("workload", assembly.engines(), rkeys,
                                      plan.incast);
   for (const transport::FlowPlace& place : workload.places()) {
+    if (!assembly.built(place.src)) {
+      continue;  // another rank's card
+    }
     Bytes source(flow_bytes);
     for (uint64_t i = 0; i < flow_bytes; ++i) {
       source[i] = PatternByte(place.src, i);
     }
     access.write(place.src, 0, source);
   }
+  // The run ends when the last flow ends (sc_stop) or, windowed (tlm
+  // links), at the end of that window, on any number of ranks.
+  bool flows_ended = false;
+  if (assembly.windowed()) {
+    workload.OnDone([&flows_ended] { flows_ended = true; });
+  }
 
   assembly.WatchForDeadlock(
-      [&workload] { return workload.flows_done() < workload.flows(); });
+      [&workload] { return workload.flows_done() < workload.own_flows(); });
   std::unique_ptr<FrameCapture> capture;
   if (!OpenPcap(options.pcap_file, capture)) {
     return kExitBadInput;
@@ -303,25 +356,42 @@ int RunTransportStudy(const ParamSet& params, const RunOptions& options) {
       capture->Tap(*card.engine);  // every engine: the incast is small
     }
   }
-  const double wall_s = assembly.Run(options.progress, [&workload] {
-    return DoneFraction(workload.flows_done(), workload.flows());
-  });
+  const double wall_s = assembly.Run(
+      options.progress,
+      [&workload] {
+        return DoneFraction(workload.flows_done(), workload.own_flows());
+      },
+      [&flows_ended] { return flows_ended; });
   const double sim_ns = sc_core::sc_time_stamp().to_seconds() * 1e9;
   pauses.Finish(sim_ns);
 
-  const transport::FabricFigures figures =
-      transport::SumFigures(assembly.nodes(), kDataPriority);
-  const IntegrityCounts integrity =
-      Check(workload, figures, access, flow_bytes);
-  const std::string scenario =
-      options.scenario_file.empty() ? "default" : options.scenario_file;
-  const auto seed = static_cast<uint64_t>(params.Integer("sim.seed"));
-  const DeadlockFinding deadlock = assembly.Deadlock();
+  const parallel::RankWorld& world = parallel::RankWorld::Get();
+  parallel::AbsorbOtherRanks(
+      world, workload.PackShare(),
+      [&workload](ByteView share) { workload.AbsorbShare(share); });
+  pauses.Gather();
+  const transport::FabricFigures figures = SumStackFigures(assembly).transport;
+  const std::vector<bool> intact =
+      IntactFlows(workload.places(), assembly, access, flow_bytes);
+  const DeadlockFinding deadlock = EarliestDeadlock(assembly.Deadlock());
   const FabricCounters counters = ReadFabricCounters(
       assembly.cluster(), *plan.stack.topology,
       {plan.stack.profile, plan.stack.fabric.router.clock_ns, sim_ns});
+  std::optional<RankSummary> ranks;
+  if (assembly.partition() != nullptr) {
+    ranks = SummariseRanks(*assembly.partition(), *plan.stack.topology,
+                           assembly.sync());
+  }
+  if (!world.root()) {
+    ExitWithoutTeardown(kExitOk);  // rank 0 reports the run
+  }
+
+  const IntegrityCounts integrity = Check(workload, figures, intact);
+  const std::string scenario =
+      options.scenario_file.empty() ? "default" : options.scenario_file;
+  const auto seed = static_cast<uint64_t>(params.Integer("sim.seed"));
   if (!options.quiet) {
-    Print(scenario, seed, plan, workload, figures, integrity, deadlock,
+    Print(scenario, seed, plan, workload, figures, integrity, deadlock, ranks,
           sim_ns / 1e3, wall_s);
   }
   int status = integrity.Ok() ? 0 : kExitFailure;
@@ -345,8 +415,8 @@ int RunTransportStudy(const ParamSet& params, const RunOptions& options) {
   }
   if (!options.stats_file.empty()) {
     if (auto error = WriteJson(scenario, seed, params, plan, workload, figures,
-                               pauses, integrity, deadlock, counters, sim_ns,
-                               wall_s, options.stats_file);
+                               pauses, integrity, deadlock, ranks, counters,
+                               sim_ns, wall_s, options.stats_file);
         !error.empty()) {
       std::fprintf(stderr, "lqemu run: %s\n", error.c_str());
       status = kExitFailure;

@@ -1,5 +1,5 @@
 // GatherByNode: each rank's nodes packed with their numbers, unpacked into
-// node order on rank 0.
+// node order on rank 0; AbsorbOtherRanks.
 #include "systemc/parallel/node_gather.h"
 
 #include "systemc/parallel/wire.h"
@@ -36,6 +36,17 @@ std::vector<Bytes> GatherByNode(
     }
   }
   return by_node;
+}
+
+void AbsorbOtherRanks(const RankWorld& world, const Bytes& mine,
+                      const std::function<void(ByteView share)>& absorb) {
+  if (!world.parallel()) {
+    return;
+  }
+  const std::vector<Bytes> shares = world.Gather(mine);
+  for (size_t rank = 1; rank < shares.size(); ++rank) {
+    absorb(shares[rank]);
+  }
 }
 
 }  // namespace lq::parallel

@@ -1,7 +1,8 @@
 // What every rank measured of its own nodes, brought to rank 0 in node
-// order (decision 0050): a run's report and statistics are made on rank 0
-// from the same per-node figures, taken in the same order, as a run in
-// one process makes them from its own nodes, so they come out the same.
+// order, and any other share of a rank's (decision 0050): a run's report and
+// statistics are made on rank 0 from the same per-node figures, taken in the
+// same order, as a run in one process makes them from its own nodes, so they
+// come out the same.
 #pragma once
 
 #include <cstdint>
@@ -21,5 +22,11 @@ std::vector<Bytes> GatherByNode(
     const RankWorld& world, unsigned nodes,
     const std::function<bool(unsigned node)>& built,
     const std::function<void(unsigned node, Bytes& out)>& pack);
+
+// In a parallel run, hands rank 0 every other rank's `mine`, by rank
+// (`absorb(share)`), so that it holds the whole run's as one process
+// would; nothing elsewhere, or in one process. Every rank calls it.
+void AbsorbOtherRanks(const RankWorld& world, const Bytes& mine,
+                      const std::function<void(ByteView share)>& absorb);
 
 }  // namespace lq::parallel

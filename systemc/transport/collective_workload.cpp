@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "systemc/common/cycle_clock.h"
+#include "systemc/parallel/wire.h"
 #include "systemc/transport/engine_fabric.h"
 
 namespace lq::transport {
@@ -48,13 +49,20 @@ CollectiveWorkload::CollectiveWorkload(const sc_core::sc_module_name& name,
     }
     waiting_on_[m.id] = static_cast<uint32_t>(m.after.size());
     for (const uint32_t before : m.after) {
+      if (schedule_.messages.at(before).dst != m.src) {
+        throw std::invalid_argument(
+            "collective message " + std::to_string(m.id) +
+            " waits for one delivered elsewhere than at its source");
+      }
       dependents_[before].push_back(m.id);
     }
+    own_sends_ += here(m.src) ? 1 : 0;
   }
   memory_bytes_ =
       std::max<uint64_t>(1, *std::max_element(staging.begin(), staging.end()));
   for (TransportEngine* engine : engines_) {
-    rkeys_.push_back(engine->RegisterMemory({0, memory_bytes_, kRemoteAll}));
+    rkeys_.push_back(
+        RegisterFirstRegion(engine, {0, memory_bytes_, kRemoteAll}));
   }
   Connect();
   SC_HAS_PROCESS(CollectiveWorkload);
@@ -97,6 +105,9 @@ void CollectiveWorkload::Fill() {
   const uint64_t filled =
       alltoall() ? 2 * schedule_.buffer_bytes : schedule_.buffer_bytes;
   for (unsigned n = 0; n < engines_.size(); ++n) {
+    if (!here(n)) {
+      continue;
+    }
     Bytes bytes(filled);
     for (uint64_t at = 0; at < filled; ++at) {
       bytes[at] = Pattern(n, at);
@@ -109,16 +120,18 @@ void CollectiveWorkload::Start() {
   // A WRITE with immediate data consumes a receive WR (TRN-6.8).
   for (const Connection& c : connections_) {
     for (const uint32_t id : c.messages) {
-      engines_[c.dst]->PostReceive(c.dst_qp, RecvWr{id, 0}, 0).value();
+      if (here(c.dst)) {
+        engines_[c.dst]->PostReceive(c.dst_qp, RecvWr{id, 0}, 0).value();
+      }
     }
   }
   for (const net::CollectiveMessage& m : schedule_.messages) {
-    if (m.after.empty()) {
+    if (m.after.empty() && here(m.src)) {
       Post(m.id);
     }
   }
-  if (schedule_.messages.empty()) {
-    sc_core::sc_stop();
+  if (own_sends_ == 0) {
+    done_();
   }
 }
 
@@ -158,8 +171,8 @@ void CollectiveWorkload::OnCompletions(unsigned node) {
       Landed(node, *done.completion.immediate);
     }
   }
-  if (sends_ended_ == schedule_.messages.size()) {
-    sc_core::sc_stop();
+  if (sends_ended_ == own_sends_) {
+    done_();
   }
 }
 
@@ -181,9 +194,8 @@ void CollectiveWorkload::Landed(unsigned node, uint32_t id) {
     }
     memories_.write(node, m.offset, sum);
   }
-  if (++delivered_ == schedule_.messages.size()) {
-    finished_at_ = sc_core::sc_time_stamp();
-  }
+  ++delivered_;
+  // Each waits for messages delivered at its source: here.
   for (const uint32_t next : dependents_[id]) {
     if (--waiting_on_[next] == 0) {
       Post(next);
@@ -191,7 +203,68 @@ void CollectiveWorkload::Landed(unsigned node, uint32_t id) {
   }
 }
 
+uint64_t CollectiveWorkload::finished_ps() const {
+  return landed_ps_.empty()
+             ? 0
+             : *std::max_element(landed_ps_.begin(), landed_ps_.end());
+}
+
 uint32_t CollectiveWorkload::WrongNodes() const {
+  return OwnWrongNodes() + wrong_elsewhere_;
+}
+
+namespace {
+
+// Tags of a share's entries.
+constexpr uint8_t kPostedHere = 1;
+constexpr uint8_t kLandedHere = 2;
+
+}  // namespace
+
+Bytes CollectiveWorkload::PackShare() const {
+  Bytes packed;
+  parallel::WireWriter out(packed);
+  for (const uint64_t count :
+       {posted_, delivered_, sends_ended_, failed_, duplicated_}) {
+    out.U64(count);
+  }
+  out.U32(OwnWrongNodes());
+  for (const net::CollectiveMessage& m : schedule_.messages) {
+    if (here(m.src)) {
+      out.U8(kPostedHere);
+      out.U32(m.id);
+      out.U64(posted_ps_[m.id]);
+    }
+    if (landed_[m.id]) {
+      out.U8(kLandedHere);
+      out.U32(m.id);
+      out.U64(landed_ps_[m.id]);
+    }
+  }
+  return packed;
+}
+
+void CollectiveWorkload::AbsorbShare(ByteView share) {
+  parallel::WireReader in(share);
+  for (uint64_t* count :
+       {&posted_, &delivered_, &sends_ended_, &failed_, &duplicated_}) {
+    *count += in.U64();
+  }
+  wrong_elsewhere_ += in.U32();
+  while (!in.done()) {
+    const uint8_t tag = in.U8();
+    const uint32_t id = in.U32();
+    const uint64_t at_ps = in.U64();
+    if (tag == kPostedHere) {
+      posted_ps_.at(id) = at_ps;
+    } else {
+      landed_.at(id) = true;
+      landed_ps_.at(id) = at_ps;
+    }
+  }
+}
+
+uint32_t CollectiveWorkload::OwnWrongNodes() const {
   const uint64_t buffer = schedule_.buffer_bytes;
   const auto nodes = static_cast<uint32_t>(engines_.size());
   Bytes reduced(buffer);
@@ -207,6 +280,9 @@ uint32_t CollectiveWorkload::WrongNodes() const {
   const uint64_t block = nodes == 0 ? 0 : buffer / nodes;
   uint32_t wrong = 0;
   for (uint32_t r = 0; r < nodes; ++r) {
+    if (!here(r)) {
+      continue;
+    }
     const ByteView got = memories_.read(r, 0, static_cast<uint32_t>(buffer));
     bool right = true;
     for (uint64_t at = 0; right && at < buffer; ++at) {

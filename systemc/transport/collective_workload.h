@@ -12,10 +12,15 @@
 // a pattern of its own; after the run the buffers are checked against
 // what the collective must leave there (the sum of every node's pattern
 // for an AllReduce, each source's block for all-to-all). When every WRITE
-// has completed, the simulation stops.
+// has completed, the simulation stops, or the workload calls what OnDone
+// gave it instead. Over MPI ranks (decision 0050) each rank runs its own
+// nodes' part: a message waits only for messages delivered at its source,
+// so its dependencies are its rank's own; rank 0 gathers the others'
+// outcomes (PackShare, AbsorbShare).
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <systemc>
@@ -36,9 +41,11 @@ struct CollectiveWorkloadConfig {
 
 class CollectiveWorkload : public sc_core::sc_module {
  public:
-  // `engines[n]` is node n's; the schedule's nodes must be the engines'.
-  // Registers each node's memory (memory_bytes) for remote writes. Throws
-  // std::invalid_argument if they differ or a connection cannot be set up.
+  // `engines[n]` is node n's, nullptr if another rank holds it; the
+  // schedule's nodes must be the engines', which must be new
+  // (ConnectPairs). Registers each node's memory (memory_bytes) for remote
+  // writes. Throws std::invalid_argument if they differ or a connection
+  // cannot be set up.
   CollectiveWorkload(const sc_core::sc_module_name& name,
                      std::vector<TransportEngine*> engines,
                      net::CollectiveSchedule schedule,
@@ -50,6 +57,8 @@ class CollectiveWorkload : public sc_core::sc_module {
   uint64_t memory_bytes(unsigned /*node*/) const { return memory_bytes_; }
   // Writes every node's starting data; call once the memories exist.
   void Fill();
+  // Called when this rank's WRITEs have ended, instead of sc_stop().
+  void OnDone(std::function<void()> done) { done_ = std::move(done); }
 
   const net::CollectiveSchedule& schedule() const { return schedule_; }
   uint64_t connections() const { return connections_.size(); }
@@ -59,17 +68,26 @@ class CollectiveWorkload : public sc_core::sc_module {
   // When message `id` was posted and when it landed, in ps; nothing
   // until it has landed.
   std::optional<std::pair<uint64_t, uint64_t>> span_ps(uint32_t id) const;
-  // When the last message landed (valid once done()).
-  sc_core::sc_time finished_at() const { return finished_at_; }
+  // When the last message landed, in ps (valid once done()).
+  uint64_t finished_ps() const;
+  // The WRITEs this rank's nodes post, and those ended so far.
+  uint64_t own_sends() const { return own_sends_; }
   uint64_t sends_ended() const { return sends_ended_; }
   uint64_t failed() const { return failed_; }          // WRITEs in error
   uint64_t duplicated() const { return duplicated_; }  // landed again
   // After the run: the nodes whose buffer is not what the collective must
-  // leave there.
+  // leave there (this rank's; every rank's once the shares are absorbed).
   uint32_t WrongNodes() const;
+
+  // What this rank's nodes did, after the run, for rank 0, which absorbs
+  // every other rank's share to hold the whole run's, as one process does.
+  Bytes PackShare() const;
+  void AbsorbShare(ByteView share);
 
  private:
   bool alltoall() const { return schedule_.name == "alltoall"; }
+  bool here(uint32_t node) const { return engines_[node] != nullptr; }
+  uint32_t OwnWrongNodes() const;
   uint8_t Pattern(uint32_t node, uint64_t at) const;
   void Connect();
   void Start();  // SC_METHOD at 0: the receives, then the free messages
@@ -99,9 +117,11 @@ class CollectiveWorkload : public sc_core::sc_module {
   std::vector<std::vector<uint32_t>> dependents_;
   std::vector<bool> landed_;
   std::vector<uint64_t> posted_ps_, landed_ps_;  // per message
+  uint64_t own_sends_ = 0;
   uint64_t posted_ = 0, delivered_ = 0, sends_ended_ = 0;
   uint64_t failed_ = 0, duplicated_ = 0;
-  sc_core::sc_time finished_at_;
+  uint32_t wrong_elsewhere_ = 0;  // other ranks' wrong nodes, absorbed
+  std::function<void()> done_ = [] { sc_core::sc_stop(); };
 };
 
 }  // namespace lq::transport

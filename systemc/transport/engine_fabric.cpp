@@ -109,6 +109,17 @@ void OnCompletions(const std::vector<TransportEngine*>& engines,
   }
 }
 
+uint32_t RegisterFirstRegion(TransportEngine* engine,
+                             const MemoryRegion& region) {
+  const uint32_t first = TransportEngine::NthRkey(0);
+  if (engine != nullptr && engine->RegisterMemory(region) != first) {
+    throw std::logic_error("node " + std::to_string(engine->node()) +
+                           "'s engine had memory regions before the "
+                           "workload's");
+  }
+  return first;
+}
+
 std::vector<QpPair> ConnectPairs(
     const std::vector<TransportEngine*>& engines,
     const std::vector<std::pair<uint32_t, uint32_t>>& pairs, uint32_t pmtu,

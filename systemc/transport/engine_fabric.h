@@ -117,6 +117,13 @@ std::optional<QpPair> ConnectQps(
 void OnCompletions(const std::vector<TransportEngine*>& engines,
                    const std::function<void(unsigned node)>& handler);
 
+// The R_Key of the first region a new engine registers, `region`,
+// registered on `engine` unless it is nullptr (another rank's, which
+// registers it there): every rank names it alike (TRN-6.14). Throws
+// std::logic_error if the engine had registered a region before.
+uint32_t RegisterFirstRegion(TransportEngine* engine,
+                             const MemoryRegion& region);
+
 // ConnectQps for each ordered (source, destination) pair of `pairs`, in
 // their order, the source's engine as `a`; `congestion` empty: the
 // engines'. An engine that is nullptr is on another rank (decision 0050):

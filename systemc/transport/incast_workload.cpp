@@ -4,7 +4,10 @@
 #include <algorithm>
 #include <random>
 #include <stdexcept>
+#include <tuple>
 #include <utility>
+
+#include "systemc/parallel/wire.h"
 
 namespace lq::transport {
 
@@ -23,18 +26,14 @@ IncastWorkload::IncastWorkload(const sc_core::sc_module_name& name,
         "2 nodes of their own per background pair");
   }
   PickFlows(static_cast<unsigned>(engines_.size()));
-  for (Flow& flow : flows_) {
-    const auto connected =
-        ConnectQps(*engines_[flow.src], *engines_[flow.dst], config_.pmtu,
-                   config_.congestion.empty()
-                       ? std::nullopt
-                       : std::optional<std::string>(config_.congestion));
-    if (!connected) {
-      throw std::invalid_argument(
-          "the QPs of flow " + std::to_string(flow.src) + " -> " +
-          std::to_string(flow.dst) + " could not be connected (TRN-5.3)");
-    }
-    flow.qp = connected->a;
+  std::vector<std::pair<uint32_t, uint32_t>> pairs;
+  for (const Flow& flow : flows_) {
+    pairs.emplace_back(flow.src, flow.dst);
+  }
+  const std::vector<QpPair> qps =
+      ConnectPairs(engines_, pairs, config_.pmtu, config_.congestion);
+  for (size_t i = 0; i < flows_.size(); ++i) {
+    flows_[i].qp = qps[i].a;
   }
   SC_HAS_PROCESS(IncastWorkload);
   SC_THREAD(Run);
@@ -78,6 +77,14 @@ uint64_t IncastWorkload::flows() const {
   return count;
 }
 
+uint64_t IncastWorkload::own_flows() const {
+  uint64_t count = 0;
+  for (const Flow& flow : flows_) {
+    count += here(flow) ? FlowsOf(flow) : 0;
+  }
+  return count;
+}
+
 std::vector<FlowPlace> IncastWorkload::places() const {
   std::vector<FlowPlace> places;
   for (const Flow& flow : flows_) {
@@ -104,9 +111,21 @@ void IncastWorkload::Post(Flow& flow) {
   flow.busy = true;
 }
 
+void IncastWorkload::Record(const Completed& completed) {
+  completed_.push_back(completed);
+  const Flow& flow = flows_[completed.flow];
+  auto& into = flow.background ? times_.background : times_.incast;
+  into.push_back(
+      static_cast<double>(completed.completed_ns - completed.posted_ns) / 1e3);
+  times_.flows.push_back({flow.src, flow.dst, flow.background,
+                          completed.posted_ns, completed.completed_ns});
+}
+
 void IncastWorkload::Run() {
   for (Flow& flow : flows_) {
-    Post(flow);
+    if (here(flow)) {
+      Post(flow);
+    }
   }
   const auto poll_ns = static_cast<uint64_t>(config_.poll.to_seconds() * 1e9);
   const auto limit_ns = static_cast<uint64_t>(config_.limit.to_seconds() * 1e9);
@@ -114,18 +133,33 @@ void IncastWorkload::Run() {
   // engine. Only the senders' engines complete the flows' WRITEs.
   std::vector<unsigned> senders;
   for (const Flow& flow : flows_) {
-    senders.push_back(flow.src);
+    if (here(flow)) {
+      senders.push_back(flow.src);
+    }
   }
   std::sort(senders.begin(), senders.end());
   senders.erase(std::unique(senders.begin(), senders.end()), senders.end());
+  // A poll takes the completions made before its instant; one made at that
+  // very instant waits for the next poll, whichever process SystemC ran
+  // first (so the times do not depend on the rank count).
   std::vector<std::vector<EngineCompletion>> polled(engines_.size());
-  for (uint64_t now = poll_ns; now <= limit_ns; now += poll_ns) {
+  std::vector<std::vector<EngineCompletion>> later(engines_.size());
+  for (uint64_t now = poll_ns; now <= limit_ns && !senders.empty();
+       now += poll_ns) {
     sc_core::wait(config_.poll);
     for (const unsigned n : senders) {
-      polled[n] = engines_[n]->PollCompletions();
+      polled[n] = std::move(later[n]);
+      later[n].clear();
+      for (EngineCompletion& c : engines_[n]->PollCompletions()) {
+        (c.at_ps < now * 1000 ? polled[n] : later[n]).push_back(std::move(c));
+      }
     }
     bool busy = false;
-    for (Flow& flow : flows_) {
+    for (uint32_t i = 0; i < flows_.size(); ++i) {
+      Flow& flow = flows_[i];
+      if (!here(flow)) {
+        continue;
+      }
       for (const EngineCompletion& c : polled[flow.src]) {
         if (c.qpn != flow.qp || c.receive) {
           continue;
@@ -137,10 +171,7 @@ void IncastWorkload::Run() {
           flow.done = FlowsOf(flow);  // its QP is in ERROR: nothing follows
           continue;
         }
-        auto& into = flow.background ? times_.background : times_.incast;
-        into.push_back(static_cast<double>(now - flow.posted_ns) / 1e3);
-        times_.flows.push_back(
-            {flow.src, flow.dst, flow.background, flow.posted_ns, now});
+        Record({i, flow.posted_ns, now});
         ++flow.done;
       }
       // A background pair writes its flows one after another.
@@ -153,7 +184,58 @@ void IncastWorkload::Run() {
       break;
     }
   }
-  sc_core::sc_stop();
+  done_();
+}
+
+Bytes IncastWorkload::PackShare() const {
+  Bytes packed;
+  parallel::WireWriter out(packed);
+  out.U64(failed_);
+  for (uint32_t i = 0; i < flows_.size(); ++i) {
+    if (here(flows_[i])) {  // a flow of this rank's
+      out.U8(1);
+      out.U32(i);
+      out.U32(flows_[i].done);
+      out.U8(flows_[i].failed ? 1 : 0);
+    }
+  }
+  for (const Completed& c : completed_) {
+    out.U8(0);
+    out.U32(c.flow);
+    out.U64(c.posted_ns);
+    out.U64(c.completed_ns);
+  }
+  return packed;
+}
+
+void IncastWorkload::AbsorbShare(ByteView share) {
+  parallel::WireReader in(share);
+  failed_ += in.U64();
+  std::vector<Completed> completed = std::move(completed_);
+  while (!in.done()) {
+    if (in.U8() == 1) {
+      Flow& flow = flows_.at(in.U32());
+      flow.done = in.U32();
+      flow.failed = in.U8() != 0;
+    } else {
+      Completed c;
+      c.flow = in.U32();
+      c.posted_ns = in.U64();
+      c.completed_ns = in.U64();
+      completed.push_back(c);
+    }
+  }
+  // One process records them poll by poll, flow by flow.
+  std::sort(completed.begin(), completed.end(),
+            [](const Completed& a, const Completed& b) {
+              return std::tie(a.completed_ns, a.flow) <
+                     std::tie(b.completed_ns, b.flow);
+            });
+  completed_.clear();
+  times_ = {};
+  for (const Completed& c : completed) {
+    Record(c);
+  }
 }
 
 }  // namespace lq::transport

@@ -6,14 +6,18 @@
 // builder's part in TRN-5.7), posts at time 0, polls the completions, and
 // records each flow's completion time (posting to completion, at the poll
 // that saw it). When every flow is done, or the limit passes, it stops the
-// simulation.
+// simulation, or calls what OnDone gave it instead. Over MPI ranks
+// (decision 0050) each rank runs the flows its cards send, and rank 0
+// gathers the others' outcomes (PackShare, AbsorbShare).
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <systemc>
 #include <vector>
 
+#include "models/common/bytes.h"
 #include "systemc/transport/engine_fabric.h"
 
 namespace lq::transport {
@@ -73,21 +77,32 @@ inline bool IncastFits(const IncastConfig& config, unsigned nodes) {
 
 class IncastWorkload : public sc_core::sc_module {
  public:
-  // `engines[n]` is node n's; a flow to node n lands at address 0 of its
-  // region `rkeys[n]`, which must hold flow_bytes. Throws
+  // `engines[n]` is node n's, nullptr if another rank holds it; a flow to
+  // node n lands at address 0 of its region `rkeys[n]`, which must hold
+  // flow_bytes. The engines must be new (ConnectPairs). Throws
   // std::invalid_argument if the flows do not fit the nodes (IncastFits) or
   // a QP set-up fails.
   IncastWorkload(const sc_core::sc_module_name& name,
                  std::vector<TransportEngine*> engines,
                  std::vector<uint32_t> rkeys, const IncastConfig& config);
 
-  // Flows the workload runs, and those done so far.
+  // Called when this rank's flows have ended, instead of sc_stop().
+  void OnDone(std::function<void()> done) { done_ = std::move(done); }
+
+  // Flows the workload runs, those this rank's cards send, and those done
+  // so far (here; everywhere once the shares are absorbed).
   uint64_t flows() const;
+  uint64_t own_flows() const;
   uint64_t flows_done() const;
   // Flows whose WRITE completed with an error: they end there.
   uint64_t flows_failed() const { return failed_; }
   const IncastTimes& times() const { return times_; }
   std::vector<FlowPlace> places() const;
+
+  // What this rank's flows did, for rank 0, which absorbs every other
+  // rank's share to hold the whole run's, as one process does.
+  Bytes PackShare() const;
+  void AbsorbShare(ByteView share);
 
  private:
   // A connection and its flows.
@@ -101,18 +116,28 @@ class IncastWorkload : public sc_core::sc_module {
     bool busy = false;
     uint64_t posted_ns = 0;
   };
+  // One completion of a flow's WRITE.
+  struct Completed {
+    uint32_t flow = 0;  // index in flows_
+    uint64_t posted_ns = 0, completed_ns = 0;
+  };
 
   void PickFlows(unsigned nodes);
+  bool here(const Flow& flow) const { return engines_[flow.src] != nullptr; }
   void Post(Flow& flow);
   unsigned FlowsOf(const Flow& flow) const;
+  void Record(const Completed& completed);
   void Run();  // SC_THREAD
 
   std::vector<TransportEngine*> engines_;
   std::vector<uint32_t> rkeys_;
   IncastConfig config_;
   std::vector<Flow> flows_;
-  IncastTimes times_;
+  // In the order one process sees them: by poll, then by flow.
+  std::vector<Completed> completed_;
+  IncastTimes times_;  // completed_, by kind
   uint64_t failed_ = 0;
+  std::function<void()> done_ = [] { sc_core::sc_stop(); };
 };
 
 }  // namespace lq::transport

@@ -794,6 +794,7 @@ void TransportEngine::Complete(const EngineCompletion& completion) {
          : counters_.work_failed);
   Probe(probe_, *this, PathPoint::kCompleted);
   completions_.push_back(completion);
+  completions_.back().at_ps = CycleClock::NowPs();
   completion_event_.notify(sc_core::SC_ZERO_TIME);
 }
 

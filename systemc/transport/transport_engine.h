@@ -53,6 +53,7 @@ struct EngineCompletion {
   uint32_t qpn = 0;
   bool receive = false;  // from the receive queue
   Completion completion;
+  uint64_t at_ps = 0;  // when the engine completed it
 };
 
 // Counters of the engine (docs/stats-schema.md: transport).
@@ -97,6 +98,11 @@ class TransportEngine : public sc_core::sc_module {
   // Register returns the R_Key the peers' work requests must carry.
   uint32_t RegisterMemory(const MemoryRegion& region) {
     return regions_.Register(region);
+  }
+  // TRN-6.14: the R_Key of the `k`-th region (from 0) an engine registers,
+  // none deregistered.
+  static constexpr uint32_t NthRkey(uint32_t k) {
+    return MemoryRegions::NthKey(k);
   }
   bool DeregisterMemory(uint32_t rkey) { return regions_.Deregister(rkey); }
 

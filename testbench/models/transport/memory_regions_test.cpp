@@ -21,6 +21,15 @@ TEST(MemoryRegions, TRN_6_14_KeysAreNeverZeroNorReusedWhileRegistered) {
   EXPECT_NE(regions.Register({0, 1, kRemoteAll}), b);
 }
 
+TEST(MemoryRegions, TRN_6_14_KeysCountUpFrom0x100InRegistrationOrder) {
+  MemoryRegions regions;
+  for (uint32_t k = 0; k < 3; ++k) {
+    EXPECT_EQ(regions.Register({0, 8, kRemoteAll}), MemoryRegions::NthKey(k));
+  }
+  EXPECT_EQ(MemoryRegions::NthKey(0), 0x100u);
+  EXPECT_EQ(MemoryRegions::NthKey(2), 0x102u);
+}
+
 TEST(MemoryRegions, TRN_6_14_TheRangeMustLieInsideTheRegion) {
   MemoryRegions regions;
   const uint32_t key = regions.Register({0x1000, 0x100, kRemoteAll});

@@ -66,12 +66,16 @@ struct EngineNode {
 // each node's memory.
 struct TorusOptions : EngineFabricConfig {
   size_t memory_bytes = 1 << 20;
+  // False: no region registered, for a workload that registers its own
+  // (RegisterFirstRegion); EngineNode::rkey is then 0.
+  bool register_memory = true;
 };
 
 // A torus of routers with ring sizes `dims` ("4", "4x8x8") and dor, with an
 // engine and a memory at each node, joined port to port (ideal links, no
 // latency), and flow control if asked. Each node registers its whole
-// memory for remote access (TRN-6.14) under EngineNode::rkey.
+// memory for remote access (TRN-6.14) under EngineNode::rkey, unless
+// options.register_memory is false.
 inline std::vector<EngineNode> BuildTorus(const std::string& dims,
                                           const TorusOptions& options) {
   auto topology = topo::CreateTopology("torus", {{"dims", dims}}).value();
@@ -90,8 +94,10 @@ inline std::vector<EngineNode> BuildTorus(const std::string& dims,
     nodes[n].memory = std::make_unique<TestMemory>(
         ("memory" + std::to_string(n)).c_str(), options.memory_bytes);
     nodes[n].engine->memory.bind(nodes[n].memory->socket);
-    nodes[n].rkey =
-        nodes[n].engine->RegisterMemory({0, options.memory_bytes, kRemoteAll});
+    if (options.register_memory) {
+      nodes[n].rkey = nodes[n].engine->RegisterMemory(
+          {0, options.memory_bytes, kRemoteAll});
+    }
   }
   return nodes;
 }
