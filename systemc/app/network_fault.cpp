@@ -37,9 +37,14 @@ uint64_t LinkFlits(cluster::FabricControl& control, const FaultPlan& plan) {
   uint64_t flits = 0;
   for (topo::PortId p = 0; p < topology.PortCount(plan.node); ++p) {
     const auto far = topology.Neighbour(plan.node, p);
-    if (far && (node || p == plan.port)) {
-      flits += control.cluster().node(plan.node).router()->flits_out(p) +
-               control.cluster().node(far->node).router()->flits_out(far->port);
+    if (!far || (!node && p != plan.port)) {
+      continue;
+    }
+    cluster::Cluster& cluster = control.cluster();
+    for (const topo::PortRef end : {topo::PortRef{plan.node, p}, *far}) {
+      if (cluster.built(end.node)) {  // this rank's, over MPI ranks
+        flits += cluster.node(end.node).router()->flits_out(end.port);
+      }
     }
   }
   return flits;
@@ -336,6 +341,9 @@ void MeasureRepair(cluster::FabricControl& control,
   }
   cluster::Cluster& cluster = control.cluster();
   for (unsigned n = 0; n < cluster.node_count(); ++n) {
+    if (!cluster.built(n)) {
+      continue;  // another rank's
+    }
     const net::RouterCounters& c = cluster.node(n).router()->counters();
     outcome.drops.link_down += c.drops_link_down;
     outcome.drops.node_down += c.drops_node_down;

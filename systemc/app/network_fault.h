@@ -95,7 +95,8 @@ RestoreSample RestoreFault(cluster::FabricControl& control,
 
 // What `control` measured of the repair of outcome.plan's fault, and of
 // its restore if `restore`: the manager's updates, the slots dropped for the
-// fault (at every router), the slots over the restored links since.
+// fault (at every router), the slots over the restored links since (over
+// MPI ranks, at this rank's routers).
 void MeasureRepair(cluster::FabricControl& control,
                    std::optional<RestoreSample> restore, FaultOutcome& outcome);
 

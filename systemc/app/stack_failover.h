@@ -55,14 +55,20 @@ class StackFailover : public sc_core::sc_module {
     control_->OnLinkState(node, port, state, at_ps);
   }
 
-  // The workload is done: the run stops now or, with a restore, once the
+  // The workload is done: the run ends now or, with a restore, once the
   // fabric manager has taken the link back, or `SettleLimit` after the
-  // restore if it never does.
+  // restore if it never does. It ends by sc_stop(), or by what OnSettled
+  // gave instead.
   void WorkloadDone();
+  void OnSettled(std::function<void()> settled) {
+    settled_ = std::move(settled);
+  }
 
   // What the run measured: the repair, the packets the fault dropped, the
   // restore, and each affected connection's failover by its `messages`
-  // (NET-7.13).
+  // (NET-7.13). Every rank calls it; rank 0 gets what every rank measured
+  // (over MPI ranks each holds a replica of the manager, and its own
+  // nodes' counts).
   FaultOutcome Measure(const std::vector<net::MessageTimes>& messages);
 
  private:
@@ -77,6 +83,7 @@ class StackFailover : public sc_core::sc_module {
 
   FaultPlan plan_;
   std::function<void(unsigned)> node_failed_;
+  std::function<void()> settled_ = [] { sc_core::sc_stop(); };
   double at_ns_ = 0;
   sc_core::sc_event inject_, restore_, settle_, deadline_;
   sc_core::sc_time deadline_at_;  // the restore's time plus SettleLimit

@@ -5,6 +5,7 @@
 
 #include "models/network/collective.h"
 #include "systemc/app/collective_study.h"
+#include "systemc/app/network_fault.h"
 #include "systemc/app/rank_summary.h"
 #include "systemc/app/remote_access_study.h"
 #include "systemc/app/stack_assembly.h"
@@ -55,7 +56,26 @@ std::optional<std::string> CheckOverRanks(const ParamSet& params,
     return "link.rtl_ports: RTL link controllers run" + one_process;
   }
   if (params.Text("fault.kind") != "none") {
-    return "a fault (fault.kind) and its fabric manager run" + one_process;
+    if (params.Text("fm.placement") != "builder") {
+      return "fm.placement " + params.Text("fm.placement") +
+             ": an in-band fabric manager runs" + one_process +
+             "; fm.placement builder runs over ranks";
+    }
+    // Each rank's replica of the manager hears the others' port agents
+    // fm.oob_latency after they report: no sooner than a window's end.
+    const auto fault =
+        ScenarioFault(params, *plan.topology, plan.fabric.router.vc_classes,
+                      std::nullopt)
+            .value();  // validated
+    const sc_core::sc_time cable = sc_core::sc_time::from_value(
+        phy::CableDelayPs(params.Real("link.cable_m")));
+    if (fault && fault->fabric_manager.oob_latency < cable) {
+      return "fm.oob_latency: " +
+             fault->fabric_manager.oob_latency.to_string() +
+             " is shorter than the cable delay (" + cable.to_string() +
+             "), the ranks' lookahead: the fabric manager's replicas "
+             "could not hear each other in time (decision 0050)";
+    }
   }
   if (!options.pcap_file.empty()) {
     return "--pcap runs" + one_process;

@@ -255,11 +255,12 @@ int RunTrafficStudy(const ParamSet& params, const RunOptions& options) {
   transport::TrafficWorkload workload("traffic", assembly.engines(),
                                       DrawSchedule(params, plan, *pattern),
                                       config, memories.Access());
-  // The run ends when the last SEND ends (sc_stop) or, windowed (tlm
-  // links), at the end of that window, on any number of ranks.
-  bool sends_ended = false;
+  // The run ends when the last SEND ends, or a fault's repair has settled
+  // after it (sc_stop), or, windowed (tlm links), at the end of that
+  // window, on any number of ranks.
+  bool ended = false;
   if (assembly.windowed()) {
-    workload.OnDone([&sends_ended] { sends_ended = true; });
+    workload.OnDone([&ended] { ended = true; });
   }
   if (!memories.Bind(cards, [&workload](unsigned n) {
         return workload.memory_bytes(n);
@@ -274,6 +275,9 @@ int RunTrafficStudy(const ParamSet& params, const RunOptions& options) {
         "failover", *fault, plan, assembly,
         [&workload](unsigned node) { workload.NodeFailed(node); });
     workload.OnDone([&failover] { failover->WorkloadDone(); });
+    if (assembly.windowed()) {
+      failover->OnSettled([&ended] { ended = true; });
+    }
   }
 
   assembly.WatchForDeadlock(
@@ -290,7 +294,7 @@ int RunTrafficStudy(const ParamSet& params, const RunOptions& options) {
       [&workload] {
         return DoneFraction(workload.sends_ended(), workload.own_sends());
       },
-      [&sends_ended] { return sends_ended; });
+      [&ended] { return ended; });
   const parallel::RankWorld& world = parallel::RankWorld::Get();
   parallel::AbsorbOtherRanks(
       world, workload.PackShare(),
@@ -305,6 +309,10 @@ int RunTrafficStudy(const ParamSet& params, const RunOptions& options) {
   if (assembly.partition() != nullptr) {
     ranks =
         SummariseRanks(*assembly.partition(), *plan.topology, assembly.sync());
+  }
+  std::optional<FaultOutcome> fault;
+  if (failover) {
+    fault = failover->Measure(MessageTimes(workload));
   }
   if (!world.root()) {
     ExitWithoutTeardown(kExitOk);  // rank 0 reports the run
@@ -345,8 +353,8 @@ int RunTrafficStudy(const ParamSet& params, const RunOptions& options) {
   report.counters = counters;
   report.deadlock = deadlock;
   report.ranks = ranks;
-  if (failover) {
-    report.fault = failover->Measure(MessageTimes(workload));
+  if (fault) {
+    report.fault = fault;
     report.router_clock_ns = plan.fabric.router.clock_ns;
   }
   if (!options.quiet) {

@@ -1,5 +1,7 @@
 // FabricControl: the manager and its agents, the faults, the port agents'
 // reading of the links.
+// sc_spawn starts the port agents (before any SystemC header).
+#define SC_INCLUDE_DYNAMIC_PROCESSES
 #include "systemc/cluster/fabric_control.h"
 
 #include <stdexcept>
@@ -29,8 +31,6 @@ FabricControl::FabricControl(
     const net::FabricManagerConfig& config,
     const std::vector<topo::PortRef>& tlm_ends)
     : sc_module(name), cluster_(cluster), topology_(std::move(topology)) {
-  SC_HAS_PROCESS(FabricControl);
-  SC_THREAD(Agent);
   // Slots already granted the switch leave within SA + ST and a cycle,
   // and then cross the cable.
   const net::RouterConfig& pipeline = cluster.config().network.router;
@@ -42,6 +42,9 @@ FabricControl::FabricControl(
       throw std::invalid_argument(PortName(end.node, end.port) +
                                   " has no link controller to watch");
     }
+    if (!Here(end.node)) {
+      continue;  // another rank's agent watches it
+    }
     // The port agent's reach into the controller (its register socket is
     // otherwise unbound on a card without a board); a failed card's
     // controllers are switched off through it, as its power goes.
@@ -52,22 +55,44 @@ FabricControl::FabricControl(
         cluster.node(end.node).port(end.port).controller().csr_socket());
     masters_.emplace(End{end.node, end.port}, std::move(master));
     ends_.emplace(End{end.node, end.port}, EndState::kUp);
+    if (agent_queues_.count(end.node) == 0) {
+      agent_queues_[end.node];
+      sc_core::sc_spawn([this, node = end.node] { Agent(node); },
+                        ("port_agent" + std::to_string(end.node)).c_str());
+    }
   }
+  const ClusterShare& share = cluster.config().share;
+  report_latency_ = config.oob_latency;
   if (config.node) {
+    if (share.partition) {
+      throw std::invalid_argument(
+          "fm.placement: an in-band fabric manager runs in one process only "
+          "(so far; decision 0050)");
+    }
     BuildInBandManagement(config, std::move(routing));
     return;
   }
   std::vector<net::Router*> routers;
   std::vector<net::NetworkInterface*> interfaces;
   for (topo::NodeId n = 0; n < cluster.node_count(); ++n) {
-    routers.push_back(&router(n));
-    interfaces.push_back(cluster.node(n).interface());
+    routers.push_back(Here(n) ? &router(n) : nullptr);
+    interfaces.push_back(Here(n) ? cluster.node(n).interface() : nullptr);
+  }
+  if (share.partition) {
+    replicas_ = std::make_unique<RankManagerReplicas>(*share.sync);
   }
   manager_ = std::make_unique<net::FabricManager>(
       "fabric_manager", topology_, std::move(routing),
       std::make_unique<net::OutOfBandChannel>(
-          std::move(routers), std::move(interfaces), config.oob_latency),
+          std::move(routers), std::move(interfaces), config.oob_latency,
+          replicas_.get()),
       config);
+  if (replicas_) {
+    replicas_->OnReport([this](topo::NodeId node, topo::PortId port, bool up,
+                               const sc_core::sc_time& arrives) {
+      manager_->ReportArriving(node, port, up, arrives);
+    });
+  }
 }
 
 // The builder presets the management tree, as it presets the routes; the
@@ -151,18 +176,27 @@ void FabricControl::BuildInBandManagement(
 }
 
 bool FabricControl::Tlm(topo::NodeId node, topo::PortId port) {
-  return node < cluster_.node_count() &&
-         port < cluster_.node(node).port_count() &&
-         !cluster_.node(node).ideal_port(port);
+  if (node >= cluster_.node_count() || port >= topology_->PortCount(node)) {
+    return false;
+  }
+  // Both ends of a cable are ports of one kind (Cluster).
+  return Here(node) ? !cluster_.node(node).ideal_port(port)
+                    : !cluster_.config().port.ideal;
 }
 
 void FabricControl::ReportLink(topo::NodeId node, topo::PortId port, bool up) {
   if (!agents_.empty()) {
     agents_.at(node)->OnLinkEvent(port, up);
-  } else if (up) {
+    return;
+  }
+  if (up) {
     manager_->ReportLinkUp(node, port);
   } else {
     manager_->ReportLinkDown(node, port);
+  }
+  if (replicas_) {
+    replicas_->ShareReport(node, port, up,
+                           sc_core::sc_time_stamp() + report_latency_);
   }
 }
 
@@ -176,6 +210,9 @@ void FabricControl::ChangeLanes(topo::NodeId node, topo::PortId port,
                                 bool fail) {
   const topo::PortRef far = topology_->Neighbour(node, port).value();
   for (const End& end : {End{node, port}, End{far.node, far.port}}) {
+    if (!Here(end.first)) {
+      continue;  // another rank changes its own end
+    }
     if (ends_.count(end) == 0) {
       throw std::invalid_argument(PortName(end.first, end.second) +
                                   ": its link controller is not watched");
@@ -196,8 +233,9 @@ void FabricControl::NoteDetected(double at_ns) {
 }
 
 void FabricControl::SetEnable(const End& end, bool enable) {
-  writes_.emplace_back(end, enable);
-  write_.notify(sc_core::SC_ZERO_TIME);
+  AgentQueue& agent = agent_queues_.at(end.first);
+  agent.writes.emplace_back(end.second, enable);
+  agent.write.notify(sc_core::SC_ZERO_TIME);
 }
 
 void FabricControl::CutLink(topo::NodeId node, topo::PortId port) {
@@ -209,42 +247,61 @@ void FabricControl::CutLink(topo::NodeId node, topo::PortId port) {
   }
   if (Tlm(node, port)) {
     ChangeLanes(node, port, true);
-    ends_.at({node, port}) = EndState::kCut;
-    ends_.at({far->node, far->port}) = EndState::kCut;
+    for (const End& end : {End{node, port}, End{far->node, far->port}}) {
+      if (Here(end.first)) {
+        ends_.at(end) = EndState::kCut;
+      }
+    }
     return;
   }
   NoteDetected(sc_core::sc_time_stamp().to_seconds() * 1e9);
-  router(node).SetPortDown(port, ideal_flush_);
-  router(far->node).SetPortDown(far->port, ideal_flush_);
-  ReportLink(node, port, false);
-  ReportLink(far->node, far->port, false);
+  for (const End& end : {End{node, port}, End{far->node, far->port}}) {
+    if (Here(end.first)) {
+      PortDown(end.first, end.second, ideal_flush_);
+    }
+  }
 }
 
 void FabricControl::RestoreLink(topo::NodeId node, topo::PortId port) {
   const auto far = node < cluster_.node_count()
                        ? topology_->Neighbour(node, port)
                        : std::nullopt;
-  if (far && Tlm(node, port) && ends_.count({node, port}) != 0 &&
-      ends_.at({node, port}) != EndState::kUp) {
-    ChangeLanes(node, port, false);
-    for (const End& end : {End{node, port}, End{far->node, far->port}}) {
-      EndState& state = ends_.at(end);
-      // An end still counting the cut never left L0: it has no news.
-      state = state == EndState::kCut ? EndState::kUp : EndState::kRestoring;
-      if (state == EndState::kRestoring) {
-        SetEnable(end, true);
-      }
+  if (far && Tlm(node, port)) {
+    const End ends[] = {{node, port}, {far->node, far->port}};
+    bool here = false;
+    bool cut = false;  // by the state of any end this rank holds
+    for (const End& end : ends) {
+      const auto state = ends_.find(end);
+      here = here || Here(end.first);
+      cut = cut || (state != ends_.end() && state->second != EndState::kUp);
     }
-    return;
+    if (!here) {
+      return;  // the ranks that hold its ends restore it
+    }
+    if (cut) {
+      ChangeLanes(node, port, false);
+      for (const End& end : ends) {
+        if (!Here(end.first)) {
+          continue;
+        }
+        EndState& state = ends_.at(end);
+        // An end still counting the cut never left L0: it has no news.
+        state = state == EndState::kCut ? EndState::kUp : EndState::kRestoring;
+        if (state == EndState::kRestoring) {
+          SetEnable(end, true);
+        }
+      }
+      return;
+    }
   }
   if (!far || Tlm(node, port) || !router(node).port_down(port)) {
     throw std::invalid_argument(PortName(node, port) +
                                 " has no cut link to restore");
   }
-  router(node).SetPortUp(port);
-  router(far->node).SetPortUp(far->port);
-  ReportLink(node, port, true);
-  ReportLink(far->node, far->port, true);
+  for (const End& end : {End{node, port}, End{far->node, far->port}}) {
+    router(end.first).SetPortUp(end.second);
+    ReportLink(end.first, end.second, true);
+  }
 }
 
 void FabricControl::FailNode(topo::NodeId node) {
@@ -256,17 +313,19 @@ void FabricControl::FailNode(topo::NodeId node) {
         "node " + std::to_string(node) +
         " is the in-band fabric manager's: nothing would repair its failure");
   }
-  Node& card = cluster_.node(node);
-  if (!agents_.empty()) {
-    agents_[node]->Fail();
+  if (Here(node)) {
+    Node& card = cluster_.node(node);
+    if (!agents_.empty()) {
+      agents_[node]->Fail();
+    }
+    if (card.source() != nullptr) {
+      card.source()->Stop();
+    }
+    net::NetworkInterface& interface = *card.interface();
+    const uint64_t handed_over = interface.injected();
+    const uint64_t never_admitted = interface.Fail();
+    router(node).Fail(handed_over, never_admitted);
   }
-  if (card.source() != nullptr) {
-    card.source()->Stop();
-  }
-  net::NetworkInterface& interface = *card.interface();
-  const uint64_t handed_over = interface.injected();
-  const uint64_t never_admitted = interface.Fail();
-  router(node).Fail(handed_over, never_admitted);
   for (topo::PortId p = 0; p < topology_->PortCount(node); ++p) {
     const auto far = topology_->Neighbour(node, p);
     if (!far) {
@@ -276,36 +335,44 @@ void FabricControl::FailNode(topo::NodeId node) {
       // Its neighbours' agents find the links down; its own controllers
       // are switched off, as its power goes.
       ChangeLanes(node, p, true);
-      ends_.at({far->node, far->port}) = EndState::kCut;
-      ends_.at({node, p}) = EndState::kDown;
-      SetEnable({node, p}, false);
+      if (Here(far->node)) {
+        ends_.at({far->node, far->port}) = EndState::kCut;
+      }
+      if (Here(node)) {
+        ends_.at({node, p}) = EndState::kDown;
+        SetEnable({node, p}, false);
+      }
       continue;
     }
     NoteDetected(sc_core::sc_time_stamp().to_seconds() * 1e9);
-    PortDown(far->node, far->port, ideal_flush_);
+    if (Here(far->node)) {
+      PortDown(far->node, far->port, ideal_flush_);
+    }
   }
 }
 
 void FabricControl::RestoreNode(topo::NodeId node) {
-  if (node >= topology_->EndpointCount() || !router(node).failed()) {
+  if (node >= topology_->EndpointCount() ||
+      (Here(node) && !router(node).failed())) {
     throw std::invalid_argument("no failed endpoint " + std::to_string(node) +
                                 " to restore");
   }
-  Node& card = cluster_.node(node);
-  net::Router& restored = router(node);
-  restored.Restore();
-  card.interface()->Restore();
-  restored.SetPortUp(restored.local_port());
-  if (!agents_.empty()) {
-    agents_[node]->Restore();
+  if (Here(node)) {
+    net::Router& restored = router(node);
+    restored.Restore();
+    cluster_.node(node).interface()->Restore();
+    restored.SetPortUp(restored.local_port());
+    if (!agents_.empty()) {
+      agents_[node]->Restore();
+    }
   }
   for (topo::PortId p = 0; p < topology_->PortCount(node); ++p) {
     if (topology_->Neighbour(node, p)) {
       RestoreLink(node, p);  // Fail() took every port down
     }
   }
-  if (card.source() != nullptr) {
-    card.source()->Resume();
+  if (Here(node) && cluster_.node(node).source() != nullptr) {
+    cluster_.node(node).source()->Resume();
   }
 }
 
@@ -329,13 +396,14 @@ void FabricControl::OnLinkState(topo::NodeId node, topo::PortId port,
   }
 }
 
-void FabricControl::Agent() {
+void FabricControl::Agent(topo::NodeId node) {
+  AgentQueue& agent = agent_queues_.at(node);
   while (true) {
-    wait(write_);
-    while (!writes_.empty()) {
-      const auto [end, enable] = writes_.front();
-      writes_.pop_front();
-      RegisterMaster& csr = *masters_.at(end);
+    sc_core::wait(agent.write);
+    while (!agent.writes.empty()) {
+      const auto [port, enable] = agent.writes.front();
+      agent.writes.pop_front();
+      RegisterMaster& csr = *masters_.at({node, port});
       const uint32_t ctrl = csr.Read(regs::lc::kCtrlOffset);
       const uint32_t mask = regs::lc::kCtrlEnable.Mask();
       csr.Write(regs::lc::kCtrlOffset, enable ? ctrl | mask : ctrl & ~mask);

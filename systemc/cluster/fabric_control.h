@@ -13,6 +13,11 @@
 // the transport's retries). A tlm restore repairs the lanes and enables
 // both controllers again; each end comes up, and is reported, when its
 // controller is back in L0.
+//
+// Over MPI ranks (decision 0050) each rank's FabricControl holds a replica
+// of the out-of-band manager (net::ManagerReplicas): it does each step of
+// a fault, a restore and a route update at the ends and nodes its rank
+// holds, and shares its port agents' reports with the other replicas.
 #pragma once
 
 #include <deque>
@@ -27,6 +32,7 @@
 #include "models/topology/routing.h"
 #include "models/topology/topology.h"
 #include "systemc/cluster/cluster.h"
+#include "systemc/cluster/rank_manager_replicas.h"
 #include "systemc/common/register_master.h"
 #include "systemc/network/fabric_manager.h"
 #include "systemc/network/in_band_channel.h"
@@ -42,7 +48,8 @@ class FabricControl : public sc_core::sc_module {
   // port agents get a reach into the controllers, which must be bound
   // before the simulation starts. Throws std::invalid_argument if an
   // in-band manager cannot work here (a topology with switches, fewer than
-  // 2 VC sets, no such endpoint) or an end is not a tlm port's.
+  // 2 VC sets, no such endpoint, a run over MPI ranks) or an end is not a
+  // tlm port's.
   FabricControl(const sc_core::sc_module_name& name, Cluster& cluster,
                 std::shared_ptr<const topo::Topology> topology,
                 std::shared_ptr<const topo::RoutingFunction> routing,
@@ -56,7 +63,8 @@ class FabricControl : public sc_core::sc_module {
   net::ManagementAgent* agent(unsigned node) {
     return agents_.empty() ? nullptr : agents_.at(node).get();
   }
-  // When a port agent first counted a port down, if one has.
+  // When a port agent first counted a port down, if one has (this rank's
+  // agents, over MPI ranks).
   std::optional<double> detected_ns() const { return detected_ns_; }
 
   // Cuts the cable on `node`'s port `port` now (NET-7.1). Throws
@@ -102,6 +110,8 @@ class FabricControl : public sc_core::sc_module {
   // and tells the fabric manager (NET-7.3).
   void ReportLink(topo::NodeId node, topo::PortId port, bool up);
   bool Tlm(topo::NodeId node, topo::PortId port);
+  // Whether this rank holds `node` (every node, in one process).
+  bool Here(topo::NodeId node) const { return cluster_.built(node); }
   net::Router& router(topo::NodeId node) {
     return *cluster_.node(node).router();
   }
@@ -113,21 +123,31 @@ class FabricControl : public sc_core::sc_module {
   void ChangeLanes(topo::NodeId node, topo::PortId port, bool fail);
   // A port counted down at `at_ns`: the first such time is detected_ns().
   void NoteDetected(double at_ns);
-  // CTRL.ENABLE of the controller at `end`, written by the agent thread.
+  // CTRL.ENABLE of the controller at `end`, written by its node's agent.
   void SetEnable(const End& end, bool enable);
-  void Agent();  // SC_THREAD: the queued register writes
+  // Node `node`'s port agent (SC_THREAD, one per node a fault may touch):
+  // its queued register writes, one after another. Each node's firmware
+  // writes its own controllers, in parallel with the other nodes'.
+  void Agent(topo::NodeId node);
 
   Cluster& cluster_;
   std::shared_ptr<const topo::Topology> topology_;
   sc_core::sc_time ideal_flush_;  // what an ideal cable has in flight
+  std::unique_ptr<RankManagerReplicas> replicas_;  // over MPI ranks
+  sc_core::sc_time report_latency_;  // out of band: fm.oob_latency
   std::unique_ptr<net::FabricManager> manager_;
   std::vector<std::unique_ptr<net::ManagementAgent>> agents_;  // in band
   net::InBandChannel* in_band_ = nullptr;                      // manager_'s
   std::optional<topo::NodeId> manager_node_;
   std::map<End, std::unique_ptr<RegisterMaster>> masters_;  // tlm ends
   std::map<End, EndState> ends_;                            // tlm ends
-  std::deque<std::pair<End, bool>> writes_;  // CTRL.ENABLE to write
-  sc_core::sc_event write_;
+  // Each node's CTRL.ENABLE writes to make, and the event that wakes its
+  // agent.
+  struct AgentQueue {
+    std::deque<std::pair<topo::PortId, bool>> writes;
+    sc_core::sc_event write;
+  };
+  std::map<topo::NodeId, AgentQueue> agent_queues_;
   std::optional<double> detected_ns_;
 };
 

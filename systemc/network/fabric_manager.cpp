@@ -2,6 +2,7 @@
 #include "systemc/network/fabric_manager.h"
 
 #include <algorithm>
+#include <cstddef>
 #include <set>
 
 #include "models/topology/table_routing.h"
@@ -25,17 +26,30 @@ FabricManager::FabricManager(
 }
 
 void FabricManager::ReportLinkDown(topo::NodeId node, topo::PortId port) {
-  AddReport(node, port, false);
+  AddReport(node, port, false,
+            sc_core::sc_time_stamp() + channel_->report_latency());
 }
 
 void FabricManager::ReportLinkUp(topo::NodeId node, topo::PortId port) {
-  AddReport(node, port, true);
+  AddReport(node, port, true,
+            sc_core::sc_time_stamp() + channel_->report_latency());
 }
 
-void FabricManager::AddReport(topo::NodeId node, topo::PortId port, bool up) {
-  const sc_core::sc_time latency = channel_->report_latency();
-  reports_.push_back({sc_core::sc_time_stamp() + latency, {node, port}, up});
-  report_arrived_.notify(latency);
+void FabricManager::ReportArriving(topo::NodeId node, topo::PortId port,
+                                   bool up, const sc_core::sc_time& arrives) {
+  AddReport(node, port, up, arrives);
+}
+
+void FabricManager::AddReport(topo::NodeId node, topo::PortId port, bool up,
+                              const sc_core::sc_time& arrives) {
+  // A report from another rank comes in at a window's end, after reports
+  // made here that arrive later than it.
+  const auto at = std::upper_bound(
+      reports_.begin() + static_cast<std::ptrdiff_t>(taken_), reports_.end(),
+      arrives,
+      [](const sc_core::sc_time& t, const Report& r) { return t < r.arrives; });
+  reports_.insert(at, {arrives, {node, port}, up});
+  report_arrived_.notify(arrives - sc_core::sc_time_stamp());
 }
 
 std::pair<topo::NodeId, topo::PortId> FabricManager::LinkOf(
@@ -113,7 +127,8 @@ void FabricManager::Run() {
       MarkRestoredNodes();
     } else {
       if (taken_ < reports_.size()) {
-        wait(reports_[taken_].arrives - now);
+        // Or sooner, for a report from another rank that arrives sooner.
+        wait(reports_[taken_].arrives - now, report_arrived_);
       } else {
         wait(report_arrived_);
       }

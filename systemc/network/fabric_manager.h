@@ -73,6 +73,10 @@ class FabricManager : public sc_core::sc_module {
   // LINK_EVENT (NET-7.3); it arrives the channel's report latency later.
   void ReportLinkDown(topo::NodeId node, topo::PortId port);
   void ReportLinkUp(topo::NodeId node, topo::PortId port);
+  // The same report, sent on another MPI rank, which reaches this replica
+  // of the manager at `arrives` (at or after now; decision 0050).
+  void ReportArriving(topo::NodeId node, topo::PortId port, bool up,
+                      const sc_core::sc_time& arrives);
 
   const std::vector<RouteUpdate>& updates() const { return updates_; }
   // Notified each time an update has finished.
@@ -91,7 +95,8 @@ class FabricManager : public sc_core::sc_module {
   // for its restore.
   void TakeArrivedReports();
   void Run();  // SC_THREAD: one update per burst of reports
-  void AddReport(topo::NodeId node, topo::PortId port, bool up);
+  void AddReport(topo::NodeId node, topo::PortId port, bool up,
+                 const sc_core::sc_time& arrives);
   void Update(RouteUpdate& update);
   // The working nodes whose tables or ROUTE_MODE differ under `next` from
   // what is installed, and the rejoining nodes.
@@ -114,7 +119,7 @@ class FabricManager : public sc_core::sc_module {
   // The tables in force (null: the builder's function, not tables).
   std::shared_ptr<const topo::TableRouting> installed_;
   uint8_t epoch_ = 0;            // the working nodes' EPOCH (NET-7.7)
-  std::vector<Report> reports_;  // in arrival order
+  std::vector<Report> reports_;  // in arrival order, then as added
   size_t taken_ = 0;             // reports_ taken in
   // Links reported down since the last update, and when the first of them
   // arrived; links reported up and not down since, and when the last up

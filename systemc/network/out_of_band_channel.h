@@ -2,12 +2,14 @@
 // (NET-7.2). Each message takes fm.oob_latency to reach every node and its
 // reply as long to come back; it acts on the routers and network
 // interfaces directly, as a management controller with its own wires to
-// them would. It needs no management tree.
+// them would. It needs no management tree. Over MPI ranks it is one
+// rank's replica (ManagerReplicas) and acts on that rank's nodes alone.
 #pragma once
 
 #include <vector>
 
 #include "systemc/network/management_channel.h"
+#include "systemc/network/manager_replicas.h"
 #include "systemc/network/network_interface.h"
 #include "systemc/network/router.h"
 
@@ -15,10 +17,13 @@ namespace lq::net {
 
 class OutOfBandChannel : public ManagementChannel {
  public:
-  // `interfaces[n]` is null for a switch.
+  // `interfaces[n]` is null for a switch. Over MPI ranks `routers[n]` and
+  // `interfaces[n]` are null for a node another rank holds, and
+  // `replicas` reaches the other ranks' channels.
   OutOfBandChannel(std::vector<Router*> routers,
                    std::vector<NetworkInterface*> interfaces,
-                   const sc_core::sc_time& oob_latency);
+                   const sc_core::sc_time& oob_latency,
+                   ManagerReplicas* replicas = nullptr);
 
   sc_core::sc_time report_latency() const override { return latency_; }
   bool SetTree(RouteUpdate&,
@@ -35,15 +40,16 @@ class OutOfBandChannel : public ManagementChannel {
                      const std::vector<topo::NodeId>& nodes) override;
 
  private:
-  // One round: `messages` out, `act` at each of `nodes` on arrival, the
-  // replies back.
-  template <typename Act>
+  // One round: `messages` out, `act` at each of `nodes` this rank holds
+  // on arrival, `acted` then, the replies back.
+  template <typename Act, typename Acted>
   void Round(RouteUpdate& update, size_t messages,
-             const std::vector<topo::NodeId>& nodes, Act act);
+             const std::vector<topo::NodeId>& nodes, Act act, Acted acted);
 
   std::vector<Router*> routers_;
   std::vector<NetworkInterface*> interfaces_;
   sc_core::sc_time latency_;
+  ManagerReplicas* replicas_;
 };
 
 }  // namespace lq::net

@@ -191,7 +191,7 @@ void TrafficWorkload::SendEnded(uint64_t index, bool failed) {
 void TrafficWorkload::NodeFailed(uint32_t node) {
   node_failed_.at(node) = true;
   for (uint64_t i = 0; i < next_post_; ++i) {
-    if (schedule_[i].src == node) {
+    if (schedule_[i].src == node && Here(node)) {
       SendEnded(i, true);
     }
   }

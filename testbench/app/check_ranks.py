@@ -165,6 +165,41 @@ def stack_collective_and_incast_match_one_process(mpiexec, lqemu, work, _):
            "the incast paused no link: %s" % incast["xoff_frames"])
 
 
+def stack_faults_match_one_process(mpiexec, lqemu, work, _):
+    """A link cut between two ranks' cards, restored later, and a failed
+    card, under the stack's traffic over tlm links: each rank holds a
+    replica of the out-of-band fabric manager, which hears the others'
+    port agents fm.oob_latency after they report and acts on its own
+    routers; every figure in --stats but wall time and the ranks object,
+    the manager's steps and the failover included, is the same on 1, 2
+    and 4 ranks."""
+    stack = ["--set", "run.study=stack", "--set", "workload.name=traffic",
+             "--set", "link.fidelity=tlm", "--set", "topology.dims=4x2x2",
+             "--set", "traffic.message_bytes=64",
+             "--set", "traffic.messages_per_node=10",
+             "--set", "traffic.load=0.00002",
+             "--set", "fault.at_cycles=10000"]
+    cases = {
+        # Node 0's port 1 leads to node 3, in another block of 2 or 4.
+        "link_cut_and_restore": [*stack, "--set", "fault.kind=link",
+                                 "--set", "fault.node=0",
+                                 "--set", "fault.port=1",
+                                 "--set", "fault.restore_at_cycles=200000"],
+        "node_failure": [*stack, "--set", "fault.kind=node",
+                         "--set", "fault.node=2"],
+    }
+    expect_the_same_on_ranks(mpiexec, lqemu, work, cases)
+    for name in cases:
+        fault = json.loads((work / ("%s.1.json" % name)).read_text())
+        fault = fault["faults"][0]
+        expect(fault["update"]["failure"] == "" and fault["dropped"] > 0,
+               "%s: no repair of a fault that dropped packets: %s" %
+               (name, fault))
+    restored = json.loads((work / "link_cut_and_restore.1.json").read_text())
+    expect(restored["faults"][0]["restore"]["update"]["failure"] == "",
+           "the restored link was not taken back")
+
+
 def trace_matches_one_process(mpiexec, lqemu, work, _):
     """--trace, written by rank 0 from every rank's packets, is the file
     one process writes, byte for byte."""
@@ -196,6 +231,15 @@ def bad_input_exits_2_once(mpiexec, lqemu, work, _):
              "--set", "link.fidelity=tlm"], "runs in one process only"),
         (2, ["run", "--set", "run.study=stack", "--set", "link.fidelity=ideal",
              "--set", "workload.name=traffic"], "no lookahead"),
+        (2, ["run", "--set", "run.study=stack", "--set", "link.fidelity=tlm",
+             "--set", "workload.name=traffic", "--set", "fault.kind=link",
+             "--set", "fault.at_cycles=100", "--set", "net.vc_sets=2",
+             "--set", "fm.placement=node1"], "in-band fabric manager"),
+        (2, ["run", "--set", "run.study=stack", "--set", "link.fidelity=tlm",
+             "--set", "workload.name=traffic", "--set", "fault.kind=link",
+             "--set", "fault.at_cycles=100", "--set", "link.cable_m=4",
+             "--set", "fm.oob_latency=0.01"],
+         "fm.oob_latency"),
         (2, ["run", "--set", "run.study=stack", "--set", "link.fidelity=tlm",
              "--set", "workload.name=traffic", "--set", "link.cable_m=0"],
          "no lookahead"),
