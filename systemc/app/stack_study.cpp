@@ -52,9 +52,6 @@ std::optional<std::string> CheckOverRanks(const ParamSet& params,
     return "link.cable_m 0: a cable that takes no time leaves the ranks no "
            "lookahead (decision 0050)";
   }
-  if (!plan.rtl_ports.empty()) {
-    return "link.rtl_ports: RTL link controllers run" + one_process;
-  }
   if (params.Text("fault.kind") != "none") {
     if (params.Text("fm.placement") != "builder") {
       return "fm.placement " + params.Text("fm.placement") +

@@ -111,6 +111,9 @@ std::vector<LinkPortConfig> Cluster::PortsFor(unsigned node_id,
 
 void Cluster::CheckRtlPorts() const {
   for (const auto& [where, rtl] : config_.rtl_ports) {
+    if (where.first < nodes_.size() && !nodes_[where.first]) {
+      continue;  // another rank's node checks its own
+    }
     if (where.first >= nodes_.size() ||
         where.second >= nodes_[where.first]->port_count()) {
       throw std::invalid_argument("port " + std::to_string(where.second) +
@@ -181,12 +184,11 @@ Cluster::Cluster(const sc_core::sc_module_name& name,
     throw std::invalid_argument(
         "a cluster without boards needs a routing function");
   }
-  if (config.share.partition &&
-      (config.boards || config.network.logical || !config.rtl_ports.empty() ||
-       config.share.sync == nullptr)) {
+  if (config.share.partition && (config.boards || config.network.logical ||
+                                 config.share.sync == nullptr)) {
     throw std::invalid_argument(
-        "a cluster over ranks has, so far, cards without boards, logical "
-        "units or RTL ports");
+        "a cluster over ranks has, so far, cards without boards or logical "
+        "units");
   }
   const auto fixed = FixedRoutingName(topology);
   for (topo::NodeId id = 0; id < topology.NodeCount(); ++id) {

@@ -34,8 +34,9 @@ namespace lq::cluster {
 // A parallel run's share of a cluster (decision 0050): only the nodes
 // `partition` gives this rank (sync->world().rank()) are built, and each
 // cable to another rank's node ends in a parallel::CutSlotLink (ideal
-// ports) or a parallel::CutCable (link ports). So far a cluster of cards
-// without boards, logical units or RTL ports.
+// ports) or a parallel::CutCable (link ports), whichever controller,
+// TL or RTL, drives it. So far a cluster of cards without boards or
+// logical units.
 struct ClusterShare {
   std::shared_ptr<const topo::Partition> partition;  // none: every node
   parallel::WindowSync* sync = nullptr;

@@ -124,8 +124,9 @@ def stack_traffic_matches_one_process(mpiexec, lqemu, work, _):
     """Uniform RoCEv2 traffic through the transport engines, routers with
     PFC and ECN, and link controllers and PHYs (tlm links): every figure
     in --stats but wall time and the ranks object is the same on 1, 2 and
-    4 ranks, with a clean wire and with bit errors that the links replay
-    (the controllers' process activations, a cost of the simulation,
+    4 ranks, with a clean wire, with bit errors that the links replay, and
+    with Verilated RTL controllers on either end of a cut cable (the
+    controllers' process activations, a cost of the simulation,
     excepted)."""
     stack = ["--set", "run.study=stack", "--set", "workload.name=traffic",
              "--set", "link.fidelity=tlm", "--set", "topology.dims=4x2x2",
@@ -135,6 +136,10 @@ def stack_traffic_matches_one_process(mpiexec, lqemu, work, _):
         "stack_clean": stack,
         "stack_bit_errors": [*stack, "--set", "link.ber=1e-4",
                              "--set", "link.cable_m=5"],
+        # The Verilated controller on both ends of a cable between ranks
+        # (node 0's port 1 leads to node 3) and on every port of node 5.
+        "stack_rtl_ports": [*stack, "--set", "link.rtl_ports=0:1,3:0,5",
+                            "--set", "link.ber=3e-5"],
     }
     expect_the_same_on_ranks(mpiexec, lqemu, work, cases)
 
