@@ -205,7 +205,7 @@ int RunStackCollective(const ParamSet& params, const RunOptions& options) {
   if (!OpenPcap(options.pcap_file, capture)) {
     return kExitBadInput;
   }
-  if (capture) {
+  if (capture && cards[0].engine != nullptr) {
     capture->Tap(*cards[0].engine);  // node 0's WRITEs and ACKs
   }
   Outcome o;
@@ -232,6 +232,9 @@ int RunStackCollective(const ParamSet& params, const RunOptions& options) {
   if (assembly.partition() != nullptr) {
     o.ranks = SummariseRanks(*assembly.partition(), *plan.stack.topology,
                              assembly.sync());
+  }
+  if (capture) {
+    capture->Gather();
   }
   if (!world.root()) {
     ExitWithoutTeardown(kExitOk);  // rank 0 reports the run

@@ -78,8 +78,13 @@ std::vector<transport::ScheduledMessage> DrawSchedule(
 // it.
 void CaptureNode0(FrameCapture& capture, const std::vector<NodeParts>& cards) {
   const uint32_t node0 = roce::NodeIpv4(0);
-  capture.Tap(*cards[0].engine);
+  if (cards[0].engine != nullptr) {  // this rank's
+    capture.Tap(*cards[0].engine);
+  }
   for (size_t n = 1; n < cards.size(); ++n) {
+    if (cards[n].engine == nullptr) {
+      continue;  // another rank's
+    }
     capture.Tap(*cards[n].engine, [node0](const Bytes& frame) {
       const auto packet = roce::ParsePacket(frame);
       return packet && packet->ip.dst == node0;
@@ -313,6 +318,9 @@ int RunTrafficStudy(const ParamSet& params, const RunOptions& options) {
   std::optional<FaultOutcome> fault;
   if (failover) {
     fault = failover->Measure(MessageTimes(workload));
+  }
+  if (capture) {
+    capture->Gather();
   }
   if (!world.root()) {
     ExitWithoutTeardown(kExitOk);  // rank 0 reports the run

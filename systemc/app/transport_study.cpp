@@ -352,7 +352,7 @@ int RunTransportStudy(const ParamSet& params, const RunOptions& options) {
     return kExitBadInput;
   }
   for (const auto& card : cards) {
-    if (capture) {
+    if (capture && card.engine != nullptr) {
       capture->Tap(*card.engine);  // every engine: the incast is small
     }
   }
@@ -381,6 +381,9 @@ int RunTransportStudy(const ParamSet& params, const RunOptions& options) {
   if (assembly.partition() != nullptr) {
     ranks = SummariseRanks(*assembly.partition(), *plan.stack.topology,
                            assembly.sync());
+  }
+  if (capture) {
+    capture->Gather();
   }
   if (!world.root()) {
     ExitWithoutTeardown(kExitOk);  // rank 0 reports the run

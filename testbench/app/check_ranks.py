@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """End-to-end checks of `lqemu run` over MPI ranks (decision 0050): the
-same statistics and trace on 1, 2 and 4 ranks, bad input refused once with exit 2,
+same statistics, trace and capture on 1, 2 and 4 ranks, bad input refused once with exit 2,
 a dead rank ending the run with exit 1. Usage:
 check_ranks.py CASE MPIEXEC LQEMU WORK_DIR SCENARIO_DIR"""
 import json
@@ -220,6 +220,36 @@ def trace_matches_one_process(mpiexec, lqemu, work, _):
            "the traces of 1 and 4 ranks differ")
 
 
+def stack_pcap_matches_one_process(mpiexec, lqemu, work, _):
+    """--pcap of the stack, written by rank 0 from every rank's engines'
+    frames, is the file one process writes, byte for byte: node 0's
+    conversations under uniform traffic, and every engine's frames in an
+    incast."""
+    stack = ["run", "--quiet", "--set", "run.study=stack",
+             "--set", "link.fidelity=tlm", "--set", "topology.dims=4x2x2"]
+    cases = {
+        "traffic": ["--set", "workload.name=traffic",
+                    "--set", "traffic.messages_per_node=12",
+                    "--set", "traffic.load=0.3"],
+        "incast": ["--set", "workload.name=incast",
+                   "--set", "transport.senders=8",
+                   "--set", "transport.flow_kib=16"],
+    }
+    for name, args in cases.items():
+        files = []
+        for ranks in (1, 4):
+            path = work / ("%s.%d.pcap" % (name, ranks))
+            command = [lqemu] if ranks == 1 else launch(mpiexec, ranks, lqemu)
+            result = run(command + stack + args + ["--pcap", str(path)])
+            expect(result.returncode == 0, "%s on %d ranks exited %d: %s" %
+                   (name, ranks, result.returncode, result.stderr))
+            files.append(path.read_bytes())
+        expect(len(files[0]) > 24 * 10, "%s: a capture of %d bytes" %
+               (name, len(files[0])))
+        expect(files[0] == files[1],
+               "%s: the captures of 1 and 4 ranks differ" % name)
+
+
 def bad_input_exits_2_once(mpiexec, lqemu, work, _):
     """More ranks than nodes, a partition that does not exist or does not
     fit, a study that runs in one process: exit 2 and one line, once."""
@@ -236,6 +266,9 @@ def bad_input_exits_2_once(mpiexec, lqemu, work, _):
              "--set", "link.fidelity=tlm"], "runs in one process only"),
         (2, ["run", "--set", "run.study=stack", "--set", "link.fidelity=ideal",
              "--set", "workload.name=traffic"], "no lookahead"),
+        (2, ["run", "--set", "run.study=stack", "--set", "link.fidelity=tlm",
+             "--set", "workload.name=traffic", "--pcap",
+             str(work / "no" / "such" / "dir.pcap")], "--pcap"),
         (2, ["run", "--set", "run.study=stack", "--set", "link.fidelity=tlm",
              "--set", "workload.name=traffic", "--set", "fault.kind=link",
              "--set", "fault.at_cycles=100", "--set", "net.vc_sets=2",
