@@ -236,6 +236,12 @@ int RunStackCollective(const ParamSet& params, const RunOptions& options) {
   if (capture) {
     capture->Gather();
   }
+  if (tracer) {
+    pauses.Finish(o.sim_ns);
+    pauses.Gather();
+    tracer->Gather(static_cast<unsigned>(assembly.nodes().size()),
+                   [&assembly](unsigned n) { return assembly.built(n); });
+  }
   if (!world.root()) {
     ExitWithoutTeardown(kExitOk);  // rank 0 reports the run
   }
@@ -255,7 +261,6 @@ int RunStackCollective(const ParamSet& params, const RunOptions& options) {
   }
   int status = o.integrity.Ok() ? kExitOk : kExitFailure;
   if (tracer) {
-    pauses.Finish(o.sim_ns);
     tracer->Pauses(pauses.Json());
     std::vector<MessageSpan> writes;
     for (const net::CollectiveMessage& m : plan.schedule.messages) {

@@ -4,8 +4,12 @@
 #include <algorithm>
 #include <cstdio>
 #include <limits>
+#include <tuple>
 
 #include "systemc/app/run_report.h"
+#include "systemc/parallel/node_gather.h"
+#include "systemc/parallel/rank_world.h"
+#include "systemc/parallel/wire.h"
 #include "systemc/transport/transport_engine.h"
 
 namespace lq::app {
@@ -65,16 +69,19 @@ void ApplyTraceWindow(const ParamSet& params, ChromeTrace& trace) {
 }
 
 RunTracer::RunTracer(const ParamSet& params)
-    : links_(trace_),
-      max_spans_(static_cast<uint64_t>(params.Integer("trace.max_spans"))) {
+    : max_spans_(static_cast<uint64_t>(params.Integer("trace.max_spans"))) {
   ApplyTraceWindow(params, trace_);
 }
 
 StackAssembly::LinkStateHandler RunTracer::LinkStates() {
   return [this](unsigned node, unsigned port, link::LtssmState state,
                 uint64_t at_ps) {
-    links_.LinkState(NodeName(node), port, state,
-                     static_cast<double>(at_ps) / 1000);
+    const double at_ns = static_cast<double>(at_ps) / 1000;
+    const auto [it, first] = links_.try_emplace({node, port});
+    if (!first) {
+      CloseLink(node, port, it->second, at_ns);
+    }
+    it->second = {state, at_ns};
   };
 }
 
@@ -151,17 +158,77 @@ void RunTracer::CloseRate(unsigned node, uint32_t qpn, const Rate& rate,
                           double end_ns) {
   char name[32];
   std::snprintf(name, sizeof(name), "%.1f Gb/s", rate.rate_bps / 1e9);
-  trace_.Span(NodeName(node), "QP " + std::to_string(qpn) + " rate", name,
-              rate.since_ns, end_ns, {{"rate_gbps", rate.rate_bps / 1e9}});
+  spans_[node].push_back({"QP " + std::to_string(qpn) + " rate", name,
+                          rate.since_ns, end_ns, rate.rate_bps / 1e9});
 }
 
-bool RunTracer::Finish(const std::string& path, bool quiet) {
+void RunTracer::CloseLink(unsigned node, unsigned port, const LinkState& state,
+                          double end_ns) {
+  spans_[node].push_back({"link port " + std::to_string(port),
+                          link::LtssmStateName(state.state), state.since_ns,
+                          end_ns});
+}
+
+void RunTracer::CloseOpen() {
   const double end_ns = Ns(sc_core::sc_time_stamp());
-  links_.Finish(end_ns);
+  for (const auto& [at, state] : links_) {
+    CloseLink(at.first, at.second, state, end_ns);
+  }
+  links_.clear();
   for (const auto& [at, rate] : rates_) {
     CloseRate(at.first, at.second, rate, end_ns);
   }
   rates_.clear();
+}
+
+void RunTracer::Gather(unsigned nodes,
+                       const std::function<bool(unsigned)>& built) {
+  CloseOpen();
+  const std::vector<Bytes> packed = parallel::GatherByNode(
+      parallel::RankWorld::Get(), nodes, built, [this](unsigned n, Bytes& out) {
+        parallel::WireWriter writer(out);
+        for (const NodeSpan& span : spans_[n]) {
+          writer.Text(span.track);
+          writer.Text(span.name);
+          writer.F64(span.start_ns);
+          writer.F64(span.end_ns);
+          writer.F64(span.rate_gbps);
+        }
+      });
+  for (unsigned n = 0; n < packed.size(); ++n) {
+    if (built(n)) {
+      continue;  // this rank's own
+    }
+    parallel::WireReader reader(packed[n]);
+    while (!reader.done()) {
+      NodeSpan span;
+      span.track = reader.Text();
+      span.name = reader.Text();
+      span.start_ns = reader.F64();
+      span.end_ns = reader.F64();
+      span.rate_gbps = reader.F64();
+      spans_[n].push_back(std::move(span));
+    }
+  }
+}
+
+bool RunTracer::Finish(const std::string& path, bool quiet) {
+  CloseOpen();
+  // Node by node, each track in time order.
+  for (auto& [node, spans] : spans_) {
+    std::sort(
+        spans.begin(), spans.end(), [](const NodeSpan& a, const NodeSpan& b) {
+          return std::tie(a.track, a.start_ns) < std::tie(b.track, b.start_ns);
+        });
+    for (const NodeSpan& span : spans) {
+      trace_.Span(NodeName(node), span.track, span.name, span.start_ns,
+                  span.end_ns,
+                  span.rate_gbps < 0
+                      ? nlohmann::ordered_json::object()
+                      : nlohmann::ordered_json{{"rate_gbps", span.rate_gbps}});
+    }
+  }
+  spans_.clear();
   if (!sampling_.empty()) {
     trace_.Instant("run", "trace", "sampled: " + sampling_,
                    trace_.window_start_ns());

@@ -6,16 +6,21 @@
 // (SENDs, flows, collective WRITEs, packets) from posting to landing,
 // sampled to at most trace.max_spans; the fabric manager's steps on a
 // process of their own. Only what falls in the trace.* window is kept.
+// The link states and rates, recorded as the run goes, are kept by node
+// and written in node order, so that a run over MPI ranks, whose rank 0
+// gathers every rank's nodes (Gather), writes the file one process writes
+// (decision 0050).
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "models/link/ltssm.h"
 #include "systemc/app/chrome_trace.h"
-#include "systemc/app/cluster_tracer.h"
 #include "systemc/app/key_usage.h"
 #include "systemc/app/network_fault.h"
 #include "systemc/app/stack_assembly.h"
@@ -53,9 +58,13 @@ class RunTracer {
   // change to the next (DCQCN's RC; the others pace at the line rate).
   void WatchRates(const std::vector<NodeParts>& nodes);
 
-  // Closes the states still open now and writes the trace to `path`,
-  // saying on stderr how many events and how they were sampled unless
-  // `quiet`; false (said on stderr) if the file cannot be written.
+  // Closes the states still open now; every rank calls it once the run is
+  // over, and rank 0 then holds every rank's nodes' states and rates.
+  // `nodes` nodes, `built(n)` for this rank's.
+  void Gather(unsigned nodes, const std::function<bool(unsigned)>& built);
+  // Writes the trace to `path` (after Gather, if states or rates were
+  // watched), saying on stderr how many events and how they were sampled
+  // unless `quiet`; false (said on stderr) if the file cannot be written.
   bool Finish(const std::string& path, bool quiet);
 
  private:
@@ -63,11 +72,26 @@ class RunTracer {
     double rate_bps = 0;
     double since_ns = 0;
   };
+  struct LinkState {
+    link::LtssmState state;
+    double since_ns = 0;
+  };
+  // A closed span of a node's link state or QP rate.
+  struct NodeSpan {
+    std::string track, name;
+    double start_ns = 0, end_ns = 0;
+    double rate_gbps = -1;  // a rate's, else none
+  };
   void CloseRate(unsigned node, uint32_t qpn, const Rate& rate, double end_ns);
+  void CloseLink(unsigned node, unsigned port, const LinkState& state,
+                 double end_ns);
+  // Closes the link states and rates still open, now.
+  void CloseOpen();
 
   ChromeTrace trace_;
-  ClusterTracer links_;
-  std::map<std::pair<unsigned, uint32_t>, Rate> rates_;  // by node and QP
+  std::map<std::pair<unsigned, unsigned>, LinkState> links_;  // open
+  std::map<std::pair<unsigned, uint32_t>, Rate> rates_;       // by node and QP
+  std::map<unsigned, std::vector<NodeSpan>> spans_;           // closed, by node
   uint64_t max_spans_;
   std::string sampling_;  // "1 in 26 of 25600 SENDs"; empty if all
 };

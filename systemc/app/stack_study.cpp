@@ -74,9 +74,6 @@ std::optional<std::string> CheckOverRanks(const ParamSet& params,
              "could not hear each other in time (decision 0050)";
     }
   }
-  if (!options.trace_file.empty()) {
-    return "--trace runs" + one_process;
-  }
   auto partition = PartitionForRun(params, *plan.topology);
   if (!partition) {
     return partition.error().reason;

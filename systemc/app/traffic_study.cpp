@@ -203,9 +203,8 @@ MeasuredWindow Window(const transport::TrafficWorkload& workload,
 // The run's trace: link states (recorded as it ran), pauses, every SEND
 // that landed, the fabric manager's steps. False if it cannot be written.
 bool WriteTrace(RunTracer& tracer, const transport::TrafficWorkload& workload,
-                PauseLog& pauses, const RunReport& report,
+                const PauseLog& pauses, const RunReport& report,
                 const RunOptions& options) {
-  pauses.Finish(sc_core::sc_time_stamp().to_seconds() * 1e9);
   tracer.Pauses(pauses.Json());
   std::vector<MessageSpan> sends;
   const auto& schedule = workload.schedule();
@@ -321,6 +320,12 @@ int RunTrafficStudy(const ParamSet& params, const RunOptions& options) {
   }
   if (capture) {
     capture->Gather();
+  }
+  if (tracer) {
+    pauses.Finish(sc_core::sc_time_stamp().to_seconds() * 1e9);
+    pauses.Gather();
+    tracer->Gather(static_cast<unsigned>(assembly.nodes().size()),
+                   [&assembly](unsigned n) { return assembly.built(n); });
   }
   if (!world.root()) {
     ExitWithoutTeardown(kExitOk);  // rank 0 reports the run

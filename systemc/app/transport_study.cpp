@@ -385,6 +385,10 @@ int RunTransportStudy(const ParamSet& params, const RunOptions& options) {
   if (capture) {
     capture->Gather();
   }
+  if (tracer) {
+    tracer->Gather(static_cast<unsigned>(assembly.nodes().size()),
+                   [&assembly](unsigned n) { return assembly.built(n); });
+  }
   if (!world.root()) {
     ExitWithoutTeardown(kExitOk);  // rank 0 reports the run
   }

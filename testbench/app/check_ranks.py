@@ -206,18 +206,40 @@ def stack_faults_match_one_process(mpiexec, lqemu, work, _):
 
 
 def trace_matches_one_process(mpiexec, lqemu, work, _):
-    """--trace, written by rank 0 from every rank's packets, is the file
-    one process writes, byte for byte."""
-    args = ["run", "--quiet", "--set", "run.study=network",
-            "--set", "topology.dims=4x4x2", "--set", "traffic.load=0.2",
-            "--set", "sim.cycles=800", "--set", "sim.warmup_cycles=200"]
-    one, many = work / "one.trace.json", work / "four.trace.json"
-    for command, path in (([lqemu], one), (launch(mpiexec, 4, lqemu), many)):
-        result = run(command + args + ["--trace", str(path)])
-        expect(result.returncode == 0, "%s exited %d: %s" %
-               (command[0], result.returncode, result.stderr))
-    expect(one.read_bytes() == many.read_bytes(),
-           "the traces of 1 and 4 ranks differ")
+    """--trace, written by rank 0 from every rank's packets, link states,
+    rates and pauses, is the file one process writes, byte for byte: a
+    network study, the stack's traffic with a link cut between ranks and
+    restored (link states and the fabric manager's steps), and an incast
+    (pauses and rates)."""
+    stack = ["--set", "run.study=stack", "--set", "link.fidelity=tlm",
+             "--set", "topology.dims=4x2x2"]
+    cases = {
+        "network": ["--set", "run.study=network",
+                    "--set", "topology.dims=4x4x2", "--set", "traffic.load=0.2",
+                    "--set", "sim.cycles=800", "--set", "sim.warmup_cycles=200"],
+        "stack_fault": [*stack, "--set", "workload.name=traffic",
+                        "--set", "traffic.message_bytes=64",
+                        "--set", "traffic.messages_per_node=10",
+                        "--set", "traffic.load=0.00002",
+                        "--set", "fault.at_cycles=10000",
+                        "--set", "fault.kind=link", "--set", "fault.node=0",
+                        "--set", "fault.port=1",
+                        "--set", "fault.restore_at_cycles=200000"],
+        "stack_incast": [*stack, "--set", "workload.name=incast",
+                         "--set", "transport.senders=8",
+                         "--set", "transport.flow_kib=128"],
+    }
+    for name, args in cases.items():
+        one = work / ("%s.one.trace.json" % name)
+        many = work / ("%s.four.trace.json" % name)
+        for command, path in (([lqemu], one),
+                              (launch(mpiexec, 4, lqemu), many)):
+            result = run(command + ["run", "--quiet", *args,
+                                    "--trace", str(path)])
+            expect(result.returncode == 0, "%s: %s exited %d: %s" %
+                   (name, command[0], result.returncode, result.stderr))
+        expect(one.read_bytes() == many.read_bytes(),
+               "%s: the traces of 1 and 4 ranks differ" % name)
 
 
 def stack_pcap_matches_one_process(mpiexec, lqemu, work, _):
