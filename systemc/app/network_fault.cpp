@@ -4,6 +4,9 @@
 #include <cstdio>
 
 #include "models/topology/path.h"
+#include "systemc/parallel/node_gather.h"
+#include "systemc/parallel/rank_world.h"
+#include "systemc/parallel/wire.h"
 
 namespace lq::app {
 namespace {
@@ -352,27 +355,55 @@ void MeasureRepair(cluster::FabricControl& control,
   }
 }
 
+// The counts of `o` that each rank takes at its own nodes, in one order
+// for packing and unpacking.
+template <typename Outcome, typename Visit>
+void ForEachRankCount(Outcome& o, Visit visit) {
+  for (auto* count :
+       {&o.drops.link_down, &o.drops.node_down, &o.drops.stale_epoch,
+        &o.drops.no_route, &o.link_flits_after_restore}) {
+    visit(*count);
+  }
+}
+
+void AddOtherRanksRepair(FaultOutcome& outcome) {
+  Bytes mine;
+  parallel::WireWriter out(mine);
+  ForEachRankCount(outcome, [&out](uint64_t count) { out.U64(count); });
+  out.U8(outcome.detected_ns ? 1 : 0);
+  out.F64(outcome.detected_ns.value_or(0));
+  parallel::AbsorbOtherRanks(
+      parallel::RankWorld::Get(), mine, [&outcome](ByteView share) {
+        parallel::WireReader in(share);
+        ForEachRankCount(outcome,
+                         [&in](uint64_t& count) { count += in.U64(); });
+        const bool detected = in.U8() != 0;
+        const double at_ns = in.F64();
+        if (detected &&
+            (!outcome.detected_ns || at_ns < *outcome.detected_ns)) {
+          outcome.detected_ns = at_ns;
+        }
+      });
+}
+
 FaultOutcome MeasureFault(cluster::Network& network, const FaultPlan& plan,
                           double at_ns, std::optional<RestoreSample> restore,
-                          const topo::RoutingFunction& routing) {
+                          const topo::RoutingFunction& routing,
+                          const std::vector<net::FlowDelivery>& deliveries) {
   FaultOutcome outcome;
   outcome.plan = plan;
   outcome.at_ns = at_ns;
   MeasureRepair(*network.control(), restore, outcome);
-  std::vector<net::FlowDelivery> deliveries;
-  for (unsigned n = 0; n < network.nodes(); ++n) {
-    const net::TrafficSource& source = network.source(n);
-    for (size_t i = 0; i < source.latencies_ns().size(); ++i) {
-      deliveries.push_back({source.sources()[i], n, 0, source.sent_ns()[i],
-                            source.sent_ns()[i] + source.latencies_ns()[i],
-                            source.epochs()[i]});
-    }
-  }
+  AddOtherRanksRepair(outcome);
   // The repaired epoch is any working router's, before a restore flipped
-  // it back (EPOCH is one bit, NET-5.6).
+  // it back (EPOCH is one bit, NET-5.6): this rank's first.
   unsigned working = 0;
-  while (network.router(working).failed()) {
+  while (working < network.routers() &&
+         (!network.built(working) || network.router(working).failed())) {
     ++working;
+  }
+  if (working == network.routers()) {
+    return outcome;  // none here: not rank 0's to report
   }
   const uint8_t repaired_epoch =
       network.router(working).epoch() ^ (outcome.restore_update ? 1 : 0);

@@ -101,13 +101,21 @@ void MeasureRepair(cluster::FabricControl& control,
                    std::optional<RestoreSample> restore, FaultOutcome& outcome);
 
 // Measures `network` after a run in which `plan` was carried out at
-// `at_ns`, and brought back as `restore` says; `routing` is the
-// routing before the fault (its paths decide which flows the fault
-// affected; flows from or to a failed node cannot recover and are left
-// out).
+// `at_ns`, and brought back as `restore` says, from every packet
+// delivered (`deliveries`); `routing` is the routing before the fault
+// (its paths decide which flows the fault affected; flows from or to a
+// failed node cannot recover and are left out). Every rank calls it; rank
+// 0 gets the outcome.
 FaultOutcome MeasureFault(cluster::Network& network, const FaultPlan& plan,
                           double at_ns, std::optional<RestoreSample> restore,
-                          const topo::RoutingFunction& routing);
+                          const topo::RoutingFunction& routing,
+                          const std::vector<net::FlowDelivery>& deliveries);
+
+// Over MPI ranks (decision 0050): rank 0's `outcome`, measured at its own
+// nodes, gains what the other ranks' port agents and routers measured of
+// the repair: their drops, the flits over the restored link since, and
+// the earliest detection. Every rank calls it.
+void AddOtherRanksRepair(FaultOutcome& outcome);
 
 // The report's lines and the stats file's faults[] entry.
 void PrintFault(const FaultOutcome& outcome, double clock_ns, std::FILE* out);

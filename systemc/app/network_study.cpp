@@ -249,6 +249,7 @@ struct NodeFigures {
   uint64_t sent = 0, refused = 0;
   std::vector<double> sent_ns, latency_ns;
   std::vector<uint32_t> hops, from;
+  std::vector<uint8_t> epochs;  // each packet's routing epoch (NET-5.6)
 
   void Pack(Bytes& out) const {
     parallel::WireWriter w(out);
@@ -261,6 +262,7 @@ struct NodeFigures {
       w.F64(latency_ns[i]);
       w.U32(hops[i]);
       w.U32(from[i]);
+      w.U8(epochs[i]);
     }
   }
   static NodeFigures Unpack(ByteView in) {
@@ -275,6 +277,7 @@ struct NodeFigures {
       node.latency_ns.push_back(r.F64());
       node.hops.push_back(r.U32());
       node.from.push_back(r.U32());
+      node.epochs.push_back(r.U8());
     }
     return node;
   }
@@ -295,6 +298,7 @@ NodeFigures FiguresOf(cluster::Network& network, unsigned n) {
     node.latency_ns = source.latencies_ns();
     node.hops.assign(source.hops().begin(), source.hops().end());
     node.from.assign(source.sources().begin(), source.sources().end());
+    node.epochs = source.epochs();
   }
   return node;
 }
@@ -606,16 +610,17 @@ void RunOnSystemC(StudyShape& shape, const ParamSet& params, bool show_progress,
     // sent in the window arrive and count; the fault strikes on the way.
     const sc_time end(run_ns * (1 + kDrainWindows), SC_NS);
     if (shape.fault) {
+      // Every rank carries out its part of the fault at the same instant.
       const sc_time at(shape.fault->at_cycles * result.clock_ns, SC_NS);
-      sc_core::sc_start(at);
+      run.sync->Run(at);
       InjectFault(*network->control(), *shape.fault);
       if (shape.fault->restore_at_cycles > 0) {
         const sc_time back(shape.fault->restore_at_cycles * result.clock_ns,
                            SC_NS);
-        sc_core::sc_start(back - at);
+        run.sync->Run(back);
         restore = RestoreFault(*network->control(), *shape.fault);
       }
-      sc_core::sc_start(end - sc_core::sc_time_stamp());
+      run.sync->Run(end);
     } else {
       run.sync->Run(end);
     }
@@ -639,9 +644,18 @@ void RunOnSystemC(StudyShape& shape, const ParamSet& params, bool show_progress,
     result.ranks = SummariseRanks(*run.partition, *shape.topology, *run.sync);
   }
   if (shape.fault) {
+    std::vector<net::FlowDelivery> deliveries;
+    for (unsigned n = 0; n < run.figures.size(); ++n) {
+      const NodeFigures& node = run.figures[n];
+      for (size_t i = 0; i < node.latency_ns.size(); ++i) {
+        deliveries.push_back({node.from[i], n, 0, node.sent_ns[i],
+                              node.sent_ns[i] + node.latency_ns[i],
+                              node.epochs[i]});
+      }
+    }
     result.fault = MeasureFault(*network, *shape.fault,
                                 shape.fault->at_cycles * result.clock_ns,
-                                restore, *shape.routing);
+                                restore, *shape.routing, deliveries);
   }
 }
 
@@ -911,8 +925,15 @@ std::optional<std::string> CheckRanks(const StudyShape& shape,
   if (shape.cycle_kernel) {
     return "sim.kernel cycle" + one_process + ": run it without mpirun";
   }
-  if (shape.fault) {
-    return "a fault (fault.kind) and its fabric manager" + one_process;
+  if (shape.fault && shape.fault->fabric_manager.node) {
+    return "fm.placement: an in-band fabric manager" + one_process +
+           "; fm.placement builder runs over ranks";
+  }
+  if (shape.fault &&
+      shape.fault->fabric_manager.oob_latency < shape.config.link_latency) {
+    return "fm.oob_latency: shorter than link.latency_cycles, the ranks' "
+           "lookahead: the fabric manager's replicas could not hear each "
+           "other in time (decision 0050)";
   }
   if (shape.collective) {
     return "a collective workload" + one_process;

@@ -2,9 +2,6 @@
 // the measure.
 #include "systemc/app/stack_failover.h"
 
-#include "systemc/parallel/node_gather.h"
-#include "systemc/parallel/wire.h"
-
 namespace lq::app {
 
 namespace {
@@ -13,39 +10,6 @@ namespace {
 // LTSSM's timeouts from Detect.Quiet through Configuration.Idle (DLL-6),
 // each taken once.
 const sc_core::sc_time kTrainingBound(12 + 24 + 48 + 24 + 2, sc_core::SC_MS);
-
-// The counts of `o` that each rank takes at its own nodes, in one order
-// for packing and unpacking.
-template <typename Outcome, typename Visit>
-void ForEachRankCount(Outcome& o, Visit visit) {
-  for (auto* count :
-       {&o.drops.link_down, &o.drops.node_down, &o.drops.stale_epoch,
-        &o.drops.no_route, &o.link_flits_after_restore}) {
-    visit(*count);
-  }
-}
-
-// Rank 0's `outcome` gains what the other ranks' port agents and nodes
-// measured: their counts, and the earliest detection.
-void AddOtherRanks(FaultOutcome& outcome) {
-  Bytes mine;
-  parallel::WireWriter out(mine);
-  ForEachRankCount(outcome, [&out](uint64_t count) { out.U64(count); });
-  out.U8(outcome.detected_ns ? 1 : 0);
-  out.F64(outcome.detected_ns.value_or(0));
-  parallel::AbsorbOtherRanks(
-      parallel::RankWorld::Get(), mine, [&outcome](ByteView share) {
-        parallel::WireReader in(share);
-        ForEachRankCount(outcome,
-                         [&in](uint64_t& count) { count += in.U64(); });
-        const bool detected = in.U8() != 0;
-        const double at_ns = in.F64();
-        if (detected &&
-            (!outcome.detected_ns || at_ns < *outcome.detected_ns)) {
-          outcome.detected_ns = at_ns;
-        }
-      });
-}
 
 }  // namespace
 
@@ -190,7 +154,7 @@ FaultOutcome StackFailover::Measure(
   outcome.detected_ns = control_->detected_ns();
   outcome.by_messages = true;
   MeasureRepair(*control_, restore_sample_, outcome);
-  AddOtherRanks(outcome);
+  AddOtherRanksRepair(outcome);
   outcome.failover = net::MeasureMessageFailover(
       messages, at_ns_, CrossesFault(plan_, *stack_.fabric.router.routing));
   return outcome;

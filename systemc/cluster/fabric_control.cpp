@@ -294,13 +294,21 @@ void FabricControl::RestoreLink(topo::NodeId node, topo::PortId port) {
       return;
     }
   }
-  if (!far || Tlm(node, port) || !router(node).port_down(port)) {
+  // An ideal cable: both ends were taken down at once, so either end this
+  // rank holds says whether it is cut.
+  const End here = far && Here(node) ? End{node, port}
+                   : far             ? End{far->node, far->port}
+                                     : End{node, port};
+  if (!far || Tlm(node, port) ||
+      (Here(here.first) && !router(here.first).port_down(here.second))) {
     throw std::invalid_argument(PortName(node, port) +
                                 " has no cut link to restore");
   }
   for (const End& end : {End{node, port}, End{far->node, far->port}}) {
-    router(end.first).SetPortUp(end.second);
-    ReportLink(end.first, end.second, true);
+    if (Here(end.first)) {
+      router(end.first).SetPortUp(end.second);
+      ReportLink(end.first, end.second, true);
+    }
   }
 }
 

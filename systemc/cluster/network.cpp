@@ -31,10 +31,6 @@ Network::Network(const sc_core::sc_module_name& name,
       cluster_("cluster",
                CardsOf(routing, std::move(pattern), config, std::move(share)),
                topology) {
-  if (config.fabric_manager && cluster_.config().share.partition) {
-    throw std::invalid_argument(
-        "a fabric manager runs in one process only, so far");
-  }
   if (config.watchdog_window > sc_core::SC_ZERO_TIME) {
     // Another rank's routers are nullptr: the watchdog there watches them.
     std::vector<net::Router*> routers;

@@ -103,7 +103,8 @@ def network_studies_match_one_process(mpiexec, lqemu, work, scenarios):
     """Every figure in --stats but wall time and the ranks object is the
     same on 1, 2 and 4 ranks: uniform traffic on a torus (timed, and to
     the last message), the comparability router with its interface links,
-    adaptive routing, and a fat tree partitioned by METIS."""
+    adaptive routing, a fat tree partitioned by METIS, and a link cut and
+    restored and a failed node that the fabric manager repairs."""
     network = ["--set", "run.study=network"]
     timed = ["--set", "sim.cycles=1500", "--set", "sim.warmup_cycles=500"]
     cases = {
@@ -117,6 +118,20 @@ def network_studies_match_one_process(mpiexec, lqemu, work, scenarios):
         "adaptive": [str(scenarios / "adaptive_4x4x4.yaml"), *timed],
         "fat_tree": [str(scenarios / "fat_tree.yaml"), *timed],
     }
+    # A link cut and restored, and a failed node, each repaired by the
+    # out-of-band fabric manager, a replica of which runs on every rank.
+    failover = [str(scenarios / "failover_4x4x4.yaml"),
+                "--set", "topology.dims=4x4x2", "--set", "sim.cycles=20000",
+                "--set", "sim.warmup_cycles=1000",
+                "--set", "fault.at_cycles=2000", "--set", "fm.holdoff=1",
+                "--set", "fm.compute_time=0.005",
+                "--set", "fm.drain_timeout=0.005"]
+    cases["link_cut_and_restore"] = [
+        *failover, "--set", "fault.port=1",
+        "--set", "fault.restore_at_cycles=10000",
+        "--set", "fm.restore_holdoff=0.002"]
+    cases["node_failure"] = [*failover, "--set", "fault.kind=node",
+                             "--set", "fault.node=6"]
     expect_the_same_on_ranks(mpiexec, lqemu, work, cases)
 
 
