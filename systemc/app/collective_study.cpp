@@ -193,12 +193,7 @@ int RunStackCollective(const ParamSet& params, const RunOptions& options) {
     return kExitBadInput;
   }
   workload.Fill();
-  // The run ends when the last WRITE ends (sc_stop) or, windowed (tlm
-  // links), at the end of that window, on any number of ranks.
-  bool sends_ended = false;
-  if (assembly.windowed()) {
-    workload.OnDone([&sends_ended] { sends_ended = true; });
-  }
+  workload.OnDone(assembly.WorkloadDone());  // at the last WRITE's end
   assembly.WatchForDeadlock(
       [&workload] { return workload.sends_ended() < workload.own_sends(); });
   std::unique_ptr<FrameCapture> capture;
@@ -209,12 +204,9 @@ int RunStackCollective(const ParamSet& params, const RunOptions& options) {
     capture->Tap(*cards[0].engine);  // node 0's WRITEs and ACKs
   }
   Outcome o;
-  o.wall_s = assembly.Run(
-      options.progress,
-      [&workload] {
-        return DoneFraction(workload.sends_ended(), workload.own_sends());
-      },
-      [&sends_ended] { return sends_ended; });
+  o.wall_s = assembly.Run(options.progress, [&workload] {
+    return DoneFraction(workload.sends_ended(), workload.own_sends());
+  });
   o.sim_ns = sc_core::sc_time_stamp().to_seconds() * 1e9;
   const parallel::RankWorld& world = parallel::RankWorld::Get();
   parallel::AbsorbOtherRanks(
@@ -229,18 +221,13 @@ int RunStackCollective(const ParamSet& params, const RunOptions& options) {
       assembly.cluster(), *plan.stack.topology,
       {plan.stack.profile, plan.stack.fabric.router.clock_ns, o.sim_ns});
   o.deadlock = EarliestDeadlock(assembly.Deadlock());
-  if (assembly.partition() != nullptr) {
-    o.ranks = SummariseRanks(*assembly.partition(), *plan.stack.topology,
-                             assembly.sync());
-  }
+  o.ranks = assembly.Ranks();
   if (capture) {
     capture->Gather();
   }
   if (tracer) {
     pauses.Finish(o.sim_ns);
-    pauses.Gather();
-    tracer->Gather(static_cast<unsigned>(assembly.nodes().size()),
-                   [&assembly](unsigned n) { return assembly.built(n); });
+    tracer->Gather(assembly);
   }
   if (!world.root()) {
     ExitWithoutTeardown(kExitOk);  // rank 0 reports the run

@@ -37,10 +37,7 @@ void PauseLog::Finish(double end_ns) {
   while (!open_.empty()) {
     Close(open_.begin()->first.first, open_.begin()->first.second, end_ns);
   }
-}
-
-void PauseLog::Gather() {
-  const std::vector<Bytes> packed = parallel::GatherByNode(
+  parallel::AbsorbOtherRanksNodes(
       parallel::RankWorld::Get(), static_cast<unsigned>(by_node_.size()),
       [this](unsigned n) { return watched_[n]; },
       [this](unsigned n, Bytes& out) {
@@ -50,20 +47,17 @@ void PauseLog::Gather() {
           writer.F64(i.start_ns);
           writer.F64(i.end_ns);
         }
+      },
+      [this](unsigned n, ByteView packed) {
+        parallel::WireReader reader(packed);
+        while (!reader.done()) {
+          Interval i;
+          i.port = reader.U32();
+          i.start_ns = reader.F64();
+          i.end_ns = reader.F64();
+          by_node_[n].push_back(i);
+        }
       });
-  for (unsigned n = 0; n < packed.size(); ++n) {
-    if (watched_[n]) {
-      continue;  // this rank's own
-    }
-    parallel::WireReader reader(packed[n]);
-    while (!reader.done()) {
-      Interval i;
-      i.port = reader.U32();
-      i.start_ns = reader.F64();
-      i.end_ns = reader.F64();
-      by_node_[n].push_back(i);
-    }
-  }
 }
 
 nlohmann::ordered_json PauseLog::Json() const {

@@ -20,11 +20,9 @@ class PauseLog {
   // Watches the flow control of `nodes` (nullptr: a node another rank
   // holds, or a router without PFC).
   void Attach(const std::vector<NodeParts>& nodes);
-  // Closes the pauses still running at `end_ns`.
+  // Closes the pauses still running at `end_ns`. Every rank calls it;
+  // rank 0's log then holds every rank's pauses, the others' theirs.
   void Finish(double end_ns);
-  // Every rank calls it after Finish(); rank 0's log then holds every
-  // rank's pauses, the others' theirs.
-  void Gather();
   nlohmann::ordered_json Json() const;
 
  private:

@@ -181,11 +181,13 @@ void RunTracer::CloseOpen() {
   rates_.clear();
 }
 
-void RunTracer::Gather(unsigned nodes,
-                       const std::function<bool(unsigned)>& built) {
+void RunTracer::Gather(const StackAssembly& assembly) {
   CloseOpen();
-  const std::vector<Bytes> packed = parallel::GatherByNode(
-      parallel::RankWorld::Get(), nodes, built, [this](unsigned n, Bytes& out) {
+  parallel::AbsorbOtherRanksNodes(
+      parallel::RankWorld::Get(),
+      static_cast<unsigned>(assembly.nodes().size()),
+      [&assembly](unsigned n) { return assembly.built(n); },
+      [this](unsigned n, Bytes& out) {
         parallel::WireWriter writer(out);
         for (const NodeSpan& span : spans_[n]) {
           writer.Text(span.track);
@@ -194,22 +196,19 @@ void RunTracer::Gather(unsigned nodes,
           writer.F64(span.end_ns);
           writer.F64(span.rate_gbps);
         }
+      },
+      [this](unsigned n, ByteView packed) {
+        parallel::WireReader reader(packed);
+        while (!reader.done()) {
+          NodeSpan span;
+          span.track = reader.Text();
+          span.name = reader.Text();
+          span.start_ns = reader.F64();
+          span.end_ns = reader.F64();
+          span.rate_gbps = reader.F64();
+          spans_[n].push_back(std::move(span));
+        }
       });
-  for (unsigned n = 0; n < packed.size(); ++n) {
-    if (built(n)) {
-      continue;  // this rank's own
-    }
-    parallel::WireReader reader(packed[n]);
-    while (!reader.done()) {
-      NodeSpan span;
-      span.track = reader.Text();
-      span.name = reader.Text();
-      span.start_ns = reader.F64();
-      span.end_ns = reader.F64();
-      span.rate_gbps = reader.F64();
-      spans_[n].push_back(std::move(span));
-    }
-  }
 }
 
 bool RunTracer::Finish(const std::string& path, bool quiet) {

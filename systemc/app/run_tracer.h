@@ -13,7 +13,6 @@
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -58,10 +57,10 @@ class RunTracer {
   // change to the next (DCQCN's RC; the others pace at the line rate).
   void WatchRates(const std::vector<NodeParts>& nodes);
 
-  // Closes the states still open now; every rank calls it once the run is
-  // over, and rank 0 then holds every rank's nodes' states and rates.
-  // `nodes` nodes, `built(n)` for this rank's.
-  void Gather(unsigned nodes, const std::function<bool(unsigned)>& built);
+  // Closes the states still open now; every rank calls it once the run of
+  // `assembly` is over, and rank 0 then holds every rank's nodes' states
+  // and rates.
+  void Gather(const StackAssembly& assembly);
   // Writes the trace to `path` (after Gather, if states or rates were
   // watched), saying on stderr how many events and how they were sampled
   // unless `quiet`; false (said on stderr) if the file cannot be written.

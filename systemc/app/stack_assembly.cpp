@@ -178,8 +178,27 @@ DeadlockFinding StackAssembly::Deadlock() const {
           watchdog_->report()};
 }
 
-double StackAssembly::Run(bool progress, std::function<double()> done_fraction,
-                          const std::function<bool()>& done) {
+namespace {
+
+// Whether `sync` runs in windows of a cable's delay.
+bool Windowed(const parallel::WindowSync& sync) {
+  return sync.lookahead() > sc_core::SC_ZERO_TIME;
+}
+
+}  // namespace
+
+std::function<void()> StackAssembly::WorkloadDone() {
+  return [this] {
+    if (Windowed(*sync_)) {
+      workload_done_ = true;
+    } else {
+      sc_core::sc_stop();
+    }
+  };
+}
+
+double StackAssembly::Run(bool progress,
+                          std::function<double()> done_fraction) {
   if (progress && parallel::RankWorld::Get().root()) {
     progress_ = std::make_unique<ProgressMeter>(
         "progress", std::move(done_fraction),
@@ -189,10 +208,18 @@ double StackAssembly::Run(bool progress, std::function<double()> done_fraction,
   sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO,
                                           sc_core::SC_DO_NOTHING);
   const auto start = std::chrono::steady_clock::now();
-  sync_->Run(sc_core::sc_max_time(),
-             windowed() ? done : std::function<bool()>());
+  sync_->Run(sc_core::sc_max_time(), Windowed(*sync_)
+                                         ? [this] { return workload_done_; }
+                                         : std::function<bool()>());
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
       .count();
+}
+
+std::optional<RankSummary> StackAssembly::Ranks() const {
+  if (!partition_) {
+    return std::nullopt;
+  }
+  return SummariseRanks(*partition_, *plan_.topology, *sync_);
 }
 
 std::vector<NodeParts> StackAssembly::cards() const {
@@ -258,16 +285,6 @@ LinkTotals NodeLinkTotals(cluster::Node& node) {
     totals.fec_corrected += phy.rx_fec_symbols;
     totals.crc_errors += counters.crc_errors;
     totals.replays += counters.replays;
-  }
-  return totals;
-}
-
-LinkTotals ReadLinkTotals(cluster::Cluster& cluster) {
-  LinkTotals totals;
-  for (unsigned n = 0; n < cluster.node_count(); ++n) {
-    if (cluster.built(n)) {
-      totals.Add(NodeLinkTotals(cluster.node(n)));
-    }
   }
   return totals;
 }

@@ -24,6 +24,7 @@
 #include "models/topology/topology.h"
 #include "systemc/app/key_usage.h"
 #include "systemc/app/progress_meter.h"
+#include "systemc/app/rank_summary.h"
 #include "systemc/app/rtl_ports.h"
 #include "systemc/app/run_report.h"
 #include "systemc/board/memory.h"
@@ -110,20 +111,20 @@ class StackAssembly {
   // What the watchdog found: whether it declared a deadlock, when, and
   // the cycle of input VCs waiting on one another.
   DeadlockFinding Deadlock() const;
+  // What the workload calls once this rank's share of it is done: the
+  // run ends then (sc_stop) or, if it goes in windows of a cable's delay
+  // (tlm links that take time: decision 0050), at the end of the first
+  // window after which every rank's share is done (WindowSync::Run), so
+  // that where it ends, and every figure read then, does not depend on
+  // the rank count.
+  std::function<void()> WorkloadDone();
   // Runs the simulation until the workload ends it, with a progress line
   // on stderr if `progress` (rank 0's), from `done_fraction` (0..1) every
-  // simulated microsecond; returns the wall-clock seconds it took. The
-  // workload ends it by sc_stop() or, if `windowed()`, by `done` holding
-  // on every rank (WindowSync::Run).
-  double Run(bool progress, std::function<double()> done_fraction,
-             const std::function<bool()>& done = {});
-  // Whether the run goes in windows of a cable's delay, the lookahead
-  // (tlm links that take time: decision 0050), so that a workload's end
-  // falls at a window's end on any number of ranks.
-  bool windowed() const { return sync_->lookahead() > sc_core::SC_ZERO_TIME; }
-  const parallel::WindowSync& sync() const { return *sync_; }
-  // A parallel run's partition; nullptr in one process.
-  const topo::Partition* partition() const { return partition_.get(); }
+  // simulated microsecond; returns the wall-clock seconds it took.
+  double Run(bool progress, std::function<double()> done_fraction);
+  // What a parallel run's ranks did (every rank calls it; rank 0 gets
+  // every rank's figures); none in one process.
+  std::optional<RankSummary> Ranks() const;
 
  private:
   const StackPlan& plan_;
@@ -134,6 +135,7 @@ class StackAssembly {
   std::vector<NodeParts> nodes_;
   std::unique_ptr<net::DeadlockWatchdog> watchdog_;
   std::unique_ptr<ProgressMeter> progress_;  // lives as long as the modules
+  bool workload_done_ = false;               // here, in a windowed run
 };
 
 // The cards' memories a workload reads and writes: one per card, bound to
@@ -155,9 +157,8 @@ class CardMemories {
   std::vector<std::unique_ptr<board::Memory>> memories_;
 };
 
-// The link layer's counters summed over every port of a node, and of a
-// cluster's nodes built here (each direction's own are FabricCounters').
+// The link layer's counters summed over every port of a node (each
+// direction's own are FabricCounters').
 LinkTotals NodeLinkTotals(cluster::Node& node);
-LinkTotals ReadLinkTotals(cluster::Cluster& cluster);
 
 }  // namespace lq::app

@@ -259,13 +259,9 @@ int RunTrafficStudy(const ParamSet& params, const RunOptions& options) {
   transport::TrafficWorkload workload("traffic", assembly.engines(),
                                       DrawSchedule(params, plan, *pattern),
                                       config, memories.Access());
-  // The run ends when the last SEND ends, or a fault's repair has settled
-  // after it (sc_stop), or, windowed (tlm links), at the end of that
-  // window, on any number of ranks.
-  bool ended = false;
-  if (assembly.windowed()) {
-    workload.OnDone([&ended] { ended = true; });
-  }
+  // The run ends when the last SEND ends or, with a fault, when its
+  // repair has settled after that.
+  workload.OnDone(assembly.WorkloadDone());
   if (!memories.Bind(cards, [&workload](unsigned n) {
         return workload.memory_bytes(n);
       })) {
@@ -279,9 +275,7 @@ int RunTrafficStudy(const ParamSet& params, const RunOptions& options) {
         "failover", *fault, plan, assembly,
         [&workload](unsigned node) { workload.NodeFailed(node); });
     workload.OnDone([&failover] { failover->WorkloadDone(); });
-    if (assembly.windowed()) {
-      failover->OnSettled([&ended] { ended = true; });
-    }
+    failover->OnSettled(assembly.WorkloadDone());
   }
 
   assembly.WatchForDeadlock(
@@ -293,12 +287,9 @@ int RunTrafficStudy(const ParamSet& params, const RunOptions& options) {
   if (capture) {
     CaptureNode0(*capture, cards);
   }
-  const double wall_s = assembly.Run(
-      options.progress,
-      [&workload] {
-        return DoneFraction(workload.sends_ended(), workload.own_sends());
-      },
-      [&ended] { return ended; });
+  const double wall_s = assembly.Run(options.progress, [&workload] {
+    return DoneFraction(workload.sends_ended(), workload.own_sends());
+  });
   const parallel::RankWorld& world = parallel::RankWorld::Get();
   parallel::AbsorbOtherRanks(
       world, workload.PackShare(),
@@ -309,11 +300,7 @@ int RunTrafficStudy(const ParamSet& params, const RunOptions& options) {
                          {plan.profile, plan.fabric.router.clock_ns,
                           sc_core::sc_time_stamp().to_seconds() * 1e9});
   const DeadlockFinding deadlock = EarliestDeadlock(assembly.Deadlock());
-  std::optional<RankSummary> ranks;
-  if (assembly.partition() != nullptr) {
-    ranks =
-        SummariseRanks(*assembly.partition(), *plan.topology, assembly.sync());
-  }
+  const std::optional<RankSummary> ranks = assembly.Ranks();
   std::optional<FaultOutcome> fault;
   if (failover) {
     fault = failover->Measure(MessageTimes(workload));
@@ -323,9 +310,7 @@ int RunTrafficStudy(const ParamSet& params, const RunOptions& options) {
   }
   if (tracer) {
     pauses.Finish(sc_core::sc_time_stamp().to_seconds() * 1e9);
-    pauses.Gather();
-    tracer->Gather(static_cast<unsigned>(assembly.nodes().size()),
-                   [&assembly](unsigned n) { return assembly.built(n); });
+    tracer->Gather(assembly);
   }
   if (!world.root()) {
     ExitWithoutTeardown(kExitOk);  // rank 0 reports the run

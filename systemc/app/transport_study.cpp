@@ -338,12 +338,7 @@ int RunTransportStudy(const ParamSet& params, const RunOptions& options) {
     }
     access.write(place.src, 0, source);
   }
-  // The run ends when the last flow ends (sc_stop) or, windowed (tlm
-  // links), at the end of that window, on any number of ranks.
-  bool flows_ended = false;
-  if (assembly.windowed()) {
-    workload.OnDone([&flows_ended] { flows_ended = true; });
-  }
+  workload.OnDone(assembly.WorkloadDone());  // at the last flow's end
 
   assembly.WatchForDeadlock(
       [&workload] { return workload.flows_done() < workload.own_flows(); });
@@ -356,12 +351,9 @@ int RunTransportStudy(const ParamSet& params, const RunOptions& options) {
       capture->Tap(*card.engine);  // every engine: the incast is small
     }
   }
-  const double wall_s = assembly.Run(
-      options.progress,
-      [&workload] {
-        return DoneFraction(workload.flows_done(), workload.own_flows());
-      },
-      [&flows_ended] { return flows_ended; });
+  const double wall_s = assembly.Run(options.progress, [&workload] {
+    return DoneFraction(workload.flows_done(), workload.own_flows());
+  });
   const double sim_ns = sc_core::sc_time_stamp().to_seconds() * 1e9;
   pauses.Finish(sim_ns);
 
@@ -369,7 +361,6 @@ int RunTransportStudy(const ParamSet& params, const RunOptions& options) {
   parallel::AbsorbOtherRanks(
       world, workload.PackShare(),
       [&workload](ByteView share) { workload.AbsorbShare(share); });
-  pauses.Gather();
   const transport::FabricFigures figures = SumStackFigures(assembly).transport;
   const std::vector<bool> intact =
       IntactFlows(workload.places(), assembly, access, flow_bytes);
@@ -377,17 +368,12 @@ int RunTransportStudy(const ParamSet& params, const RunOptions& options) {
   const FabricCounters counters = ReadFabricCounters(
       assembly.cluster(), *plan.stack.topology,
       {plan.stack.profile, plan.stack.fabric.router.clock_ns, sim_ns});
-  std::optional<RankSummary> ranks;
-  if (assembly.partition() != nullptr) {
-    ranks = SummariseRanks(*assembly.partition(), *plan.stack.topology,
-                           assembly.sync());
-  }
+  const std::optional<RankSummary> ranks = assembly.Ranks();
   if (capture) {
     capture->Gather();
   }
   if (tracer) {
-    tracer->Gather(static_cast<unsigned>(assembly.nodes().size()),
-                   [&assembly](unsigned n) { return assembly.built(n); });
+    tracer->Gather(assembly);
   }
   if (!world.root()) {
     ExitWithoutTeardown(kExitOk);  // rank 0 reports the run

@@ -1,5 +1,5 @@
 // GatherByNode: each rank's nodes packed with their numbers, unpacked into
-// node order on rank 0; AbsorbOtherRanks.
+// node order on rank 0; AbsorbOtherRanksNodes, AbsorbOtherRanks.
 #include "systemc/parallel/node_gather.h"
 
 #include "systemc/parallel/wire.h"
@@ -36,6 +36,19 @@ std::vector<Bytes> GatherByNode(
     }
   }
   return by_node;
+}
+
+void AbsorbOtherRanksNodes(
+    const RankWorld& world, unsigned nodes,
+    const std::function<bool(unsigned node)>& built,
+    const std::function<void(unsigned node, Bytes& out)>& pack,
+    const std::function<void(unsigned node, ByteView packed)>& absorb) {
+  const std::vector<Bytes> packed = GatherByNode(world, nodes, built, pack);
+  for (unsigned node = 0; node < packed.size(); ++node) {
+    if (!built(node)) {
+      absorb(node, packed[node]);
+    }
+  }
 }
 
 void AbsorbOtherRanks(const RankWorld& world, const Bytes& mine,

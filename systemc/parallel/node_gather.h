@@ -23,6 +23,15 @@ std::vector<Bytes> GatherByNode(
     const std::function<bool(unsigned node)>& built,
     const std::function<void(unsigned node, Bytes& out)>& pack);
 
+// GatherByNode for figures kept by node: rank 0 hands `absorb` each node
+// another rank packed, with what it packed; its own nodes' stay as they
+// are. Every rank calls it.
+void AbsorbOtherRanksNodes(
+    const RankWorld& world, unsigned nodes,
+    const std::function<bool(unsigned node)>& built,
+    const std::function<void(unsigned node, Bytes& out)>& pack,
+    const std::function<void(unsigned node, ByteView packed)>& absorb);
+
 // In a parallel run, hands rank 0 every other rank's `mine`, by rank
 // (`absorb(share)`), so that it holds the whole run's as one process
 // would; nothing elsewhere, or in one process. Every rank calls it.
