@@ -386,6 +386,22 @@ void AddOtherRanksRepair(FaultOutcome& outcome) {
       });
 }
 
+std::optional<std::string> CheckFaultOverRanks(
+    const FaultPlan& fault, const sc_core::sc_time& lookahead) {
+  if (fault.fabric_manager.node) {
+    return "fm.placement node" + std::to_string(*fault.fabric_manager.node) +
+           ": an in-band fabric manager runs in one process only (so far); "
+           "fm.placement builder runs over ranks";
+  }
+  if (fault.fabric_manager.oob_latency < lookahead) {
+    return "fm.oob_latency: " + fault.fabric_manager.oob_latency.to_string() +
+           " is shorter than the ranks' lookahead (" + lookahead.to_string() +
+           "): the fabric manager's replicas could not hear each other in "
+           "time (decision 0050)";
+  }
+  return std::nullopt;
+}
+
 FaultOutcome MeasureFault(cluster::Network& network, const FaultPlan& plan,
                           double at_ns, std::optional<RestoreSample> restore,
                           const topo::RoutingFunction& routing,

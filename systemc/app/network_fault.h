@@ -117,6 +117,13 @@ FaultOutcome MeasureFault(cluster::Network& network, const FaultPlan& plan,
 // the earliest detection. Every rank calls it.
 void AddOtherRanksRepair(FaultOutcome& outcome);
 
+// Why `fault`'s fabric manager cannot run over MPI ranks whose lookahead
+// is `lookahead`: an in-band manager runs in one process, and each rank's
+// replica of the out-of-band one must hear the others' reports
+// fm.oob_latency after they are made, no sooner than a window's end.
+std::optional<std::string> CheckFaultOverRanks(
+    const FaultPlan& fault, const sc_core::sc_time& lookahead);
+
 // The report's lines and the stats file's faults[] entry.
 void PrintFault(const FaultOutcome& outcome, double clock_ns, std::FILE* out);
 nlohmann::ordered_json FaultJson(const FaultOutcome& outcome);

@@ -925,15 +925,11 @@ std::optional<std::string> CheckRanks(const StudyShape& shape,
   if (shape.cycle_kernel) {
     return "sim.kernel cycle" + one_process + ": run it without mpirun";
   }
-  if (shape.fault && shape.fault->fabric_manager.node) {
-    return "fm.placement: an in-band fabric manager" + one_process +
-           "; fm.placement builder runs over ranks";
-  }
-  if (shape.fault &&
-      shape.fault->fabric_manager.oob_latency < shape.config.link_latency) {
-    return "fm.oob_latency: shorter than link.latency_cycles, the ranks' "
-           "lookahead: the fabric manager's replicas could not hear each "
-           "other in time (decision 0050)";
+  if (shape.fault) {
+    if (auto error =
+            CheckFaultOverRanks(*shape.fault, shape.config.link_latency)) {
+      return error;
+    }
   }
   if (shape.collective) {
     return "a collective workload" + one_process;

@@ -36,42 +36,28 @@ std::optional<std::string> CheckRemoteAccess(const ParamSet& params,
 
 // What a run of a workload that runs over MPI ranks cannot have there
 // (decision 0050), if this is such a run.
-std::optional<std::string> CheckOverRanks(const ParamSet& params,
-                                          const RunOptions& options) {
+std::optional<std::string> CheckOverRanks(const ParamSet& params) {
   if (!parallel::RankWorld::Get().parallel()) {
     return std::nullopt;
   }
   const StackPlan plan = PlanStack(params).value();  // validated
-  const std::string one_process = " in one process only (so far)";
   if (!plan.tlm_links) {
     return "link.fidelity ideal: the stack's ideal cables take no time, "
            "which leaves the ranks no lookahead (decision 0050): run tlm "
            "links over ranks";
   }
-  if (phy::CableDelayPs(params.Real("link.cable_m")) == 0) {
+  const sc_core::sc_time cable = sc_core::sc_time::from_value(
+      phy::CableDelayPs(params.Real("link.cable_m")));  // the lookahead
+  if (cable == sc_core::SC_ZERO_TIME) {
     return "link.cable_m 0: a cable that takes no time leaves the ranks no "
            "lookahead (decision 0050)";
   }
-  if (params.Text("fault.kind") != "none") {
-    if (params.Text("fm.placement") != "builder") {
-      return "fm.placement " + params.Text("fm.placement") +
-             ": an in-band fabric manager runs" + one_process +
-             "; fm.placement builder runs over ranks";
-    }
-    // Each rank's replica of the manager hears the others' port agents
-    // fm.oob_latency after they report: no sooner than a window's end.
-    const auto fault =
-        ScenarioFault(params, *plan.topology, plan.fabric.router.vc_classes,
-                      std::nullopt)
-            .value();  // validated
-    const sc_core::sc_time cable = sc_core::sc_time::from_value(
-        phy::CableDelayPs(params.Real("link.cable_m")));
-    if (fault && fault->fabric_manager.oob_latency < cable) {
-      return "fm.oob_latency: " +
-             fault->fabric_manager.oob_latency.to_string() +
-             " is shorter than the cable delay (" + cable.to_string() +
-             "), the ranks' lookahead: the fabric manager's replicas "
-             "could not hear each other in time (decision 0050)";
+  const auto fault = ScenarioFault(params, *plan.topology,
+                                   plan.fabric.router.vc_classes, std::nullopt)
+                         .value();  // validated
+  if (fault) {
+    if (auto error = CheckFaultOverRanks(*fault, cable)) {
+      return error;
     }
   }
   auto partition = PartitionForRun(params, *plan.topology);
@@ -177,7 +163,7 @@ std::optional<std::string> CheckStackStudy(const ParamSet& params,
   if (auto error = workload->check(params, options)) {
     return error;
   }
-  return CheckOverRanks(params, options);
+  return CheckOverRanks(params);
 }
 
 std::string StackLayers(const ParamSet& params) {
