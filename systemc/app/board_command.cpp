@@ -17,6 +17,8 @@
 #include "models/phy/fault_event.h"
 #include "models/phy/link_profile.h"
 #include "models/riscv/rv32_isa.h"
+#include "systemc/app/board_ends.h"
+#include "systemc/app/board_lines.h"
 #include "systemc/app/board_monitor.h"
 #include "systemc/app/board_traffic.h"
 #include "systemc/app/build_info.h"
@@ -27,6 +29,7 @@
 #include "systemc/app/fabric_counters.h"
 #include "systemc/app/firmware_image.h"
 #include "systemc/app/process_exit.h"
+#include "systemc/app/rank_summary.h"
 #include "systemc/app/rtl_ports.h"
 #include "systemc/app/run_command.h"
 #include "systemc/app/run_limits.h"
@@ -37,6 +40,8 @@
 #include "systemc/app/study.h"
 #include "systemc/cluster/cluster.h"
 #include "systemc/cluster/fault_injector.h"
+#include "systemc/parallel/rank_world.h"
+#include "systemc/parallel/window_sync.h"
 #include "systemc/transport/transport_engine.h"
 
 namespace lq::app {
@@ -59,39 +64,6 @@ int BadInput(const std::string& message) {
   return kExitBadInput;
 }
 
-// Console lines go to stdout prefixed with the node's name, or to one log
-// file per node.
-class ConsoleWriter {
- public:
-  explicit ConsoleWriter(std::string dir) : dir_(std::move(dir)) {}
-
-  // Each line is flushed as it comes, so that a pipe or a log file holds
-  // every line a run printed however it ends.
-  void Line(const std::string& node, const std::string& line) {
-    if (dir_.empty()) {
-      std::printf("%s: %s\n", node.c_str(), line.c_str());
-      std::fflush(stdout);
-      return;
-    }
-    auto& file = files_[node];
-    if (!file) {
-      file = std::make_unique<std::ofstream>(dir_ + "/" + node + ".log");
-    }
-    *file << line << '\n' << std::flush;
-  }
-
-  void Flush() {
-    std::fflush(stdout);
-    for (auto& [node, file] : files_) {
-      file->flush();
-    }
-  }
-
- private:
-  std::string dir_;
-  std::map<std::string, std::unique_ptr<std::ofstream>> files_;
-};
-
 // The keys `lqemu board` reads: one card's links; with a scenario file
 // (`cluster`), also its topology and the cards' routers with PFC and ECN
 // and transport engines, whose firmware picks a congestion control per QP.
@@ -106,6 +78,7 @@ KeyUsage BoardKeys(const ParamSet& params, bool cluster) {
              "the cards' firmware programs the routers (their straps preset "
              "dor on a torus, NET-4.8)");
   if (cluster) {
+    usage.Use({"sim.partition", "link.cable_m"});
     UseTopologyKeys(params, usage);
     UseBoardTrafficKeys(params, usage);
     usage.Use({"transport.cc", "transport.pmtu"});
@@ -120,33 +93,34 @@ KeyUsage BoardKeys(const ParamSet& params, bool cluster) {
                              "dcqcn.", "lqcc.", "traffic."}) {
     usage.Skip(params.KeysUnder(prefix), one_card);
   }
-  usage.Skip({"link.cable_m", "board.traffic_load", "board.traffic_start_us"},
+  usage.Skip({"link.cable_m", "sim.partition", "board.traffic_load",
+              "board.traffic_start_us"},
              one_card);
   return usage;
 }
 
 // Each board's end: whether its firmware finished, its status, and the
 // trap that ended it, if one did.
-nlohmann::ordered_json BoardsJson(cluster::Cluster& cluster) {
+nlohmann::ordered_json BoardsJson(const std::vector<BoardEnd>& ends) {
   nlohmann::ordered_json boards = nlohmann::ordered_json::array();
-  for (unsigned n = 0; n < cluster.node_count(); ++n) {
-    const board::Board& board = cluster.node(n).board();
+  for (unsigned n = 0; n < ends.size(); ++n) {
+    const BoardEnd& end = ends[n];
     nlohmann::ordered_json trap;
-    if (const auto& unhandled = board.unhandled_trap()) {
-      trap = {{"mcause", unhandled->mcause},
-              {"mepc", unhandled->mepc},
-              {"mtval", unhandled->mtval}};
+    if (end.trap) {
+      trap = {{"mcause", end.trap->mcause},
+              {"mepc", end.trap->mepc},
+              {"mtval", end.trap->mtval}};
     }
-    boards.push_back({{"node", n},
-                      {"instructions", board.cpu().instructions()},
-                      {"traps", board.cpu().traps()},
-                      {"console_bytes", board.console_bytes()},
-                      {"finished", board.finished()},
-                      {"failed", board.failed()},
-                      {"status", board.finished() ? nlohmann::ordered_json(
-                                                        board.exit_status())
-                                                  : nlohmann::ordered_json()},
-                      {"unhandled_trap", trap}});
+    boards.push_back(
+        {{"node", n},
+         {"instructions", end.instructions},
+         {"traps", end.traps},
+         {"console_bytes", end.console_bytes},
+         {"finished", end.finished},
+         {"failed", end.failed},
+         {"status", end.finished ? nlohmann::ordered_json(end.status)
+                                 : nlohmann::ordered_json()},
+         {"unhandled_trap", trap}});
   }
   return boards;
 }
@@ -154,18 +128,18 @@ nlohmann::ordered_json BoardsJson(cluster::Cluster& cluster) {
 // The nodes `pick` chooses, as " (node 3 …, node 5 …)" with `what`
 // describing each; at most eight named.
 template <typename Pick, typename What>
-std::string NamedNodes(cluster::Cluster& cluster, Pick pick, What what) {
+std::string NamedNodes(const std::vector<BoardEnd>& ends, Pick pick,
+                       What what) {
   constexpr unsigned kMostNamed = 8;
   std::string names;
   unsigned picked = 0;
-  for (unsigned n = 0; n < cluster.node_count(); ++n) {
-    const board::Board& board = cluster.node(n).board();
-    if (!pick(board)) {
+  for (unsigned n = 0; n < ends.size(); ++n) {
+    if (!pick(ends[n])) {
       continue;
     }
     if (++picked <= kMostNamed) {
       names += (names.empty() ? " (node " : ", node ") + std::to_string(n) +
-               what(board);
+               what(ends[n]);
     }
   }
   if (picked > kMostNamed) {
@@ -174,18 +148,123 @@ std::string NamedNodes(cluster::Cluster& cluster, Pick pick, What what) {
   return names.empty() ? names : names + ")";
 }
 
-void WriteStats(const std::string& path, cluster::Cluster& cluster,
+// The boards' ends summed: those finished, those an injected failure
+// stopped first, the worst status of those finished, ports and ports up.
+struct BoardTotals {
+  unsigned finished = 0, failed = 0, ports = 0, ports_up = 0;
+  int worst_status = 0;
+  uint64_t instructions = 0;
+};
+
+BoardTotals Total(const std::vector<BoardEnd>& ends) {
+  BoardTotals totals;
+  for (const BoardEnd& end : ends) {
+    totals.finished += end.finished ? 1 : 0;
+    totals.failed += end.failed && !end.finished ? 1 : 0;
+    totals.ports += end.ports;
+    totals.ports_up += end.ports_up;
+    totals.instructions += end.instructions;
+    if (end.finished) {
+      totals.worst_status = std::max(totals.worst_status, end.status);
+    }
+  }
+  return totals;
+}
+
+// How the run ended, in words, and its exit status.
+struct Outcome {
+  std::string text;
+  int status = kExitFailure;
+};
+
+Outcome DescribeOutcome(const std::vector<BoardEnd>& ends, const RunEnd& end,
+                        unsigned gdb_node) {
+  const auto nodes = static_cast<unsigned>(ends.size());
+  const BoardTotals totals = Total(ends);
+  const auto none = [](const BoardEnd&) { return std::string(); };
+  // "; 1 failed (node 3)": the boards an injected failure stopped.
+  const std::string failed_nodes =
+      totals.failed == 0 || nodes == 1
+          ? std::string()
+          : "; " + std::to_string(totals.failed) + " failed" +
+                NamedNodes(
+                    ends,
+                    [](const BoardEnd& b) { return b.failed && !b.finished; },
+                    none);
+  // "2 of 8 boards still running (node 1, node 6)": which, in a cluster.
+  const auto still_running = [&] {
+    return std::to_string(nodes - totals.finished - totals.failed) + " of " +
+           std::to_string(nodes) + " boards still running" +
+           (nodes == 1 ? std::string()
+                       : NamedNodes(
+                             ends,
+                             [](const BoardEnd& b) {
+                               return !b.finished && !b.failed;
+                             },
+                             none)) +
+           failed_nodes;
+  };
+  if (ends.at(gdb_node).killed) {
+    return {"killed by GDB"};
+  }
+  if (end.reason == RunEnd::Reason::kSignal) {
+    // Exit 1 (DESIGN section 7 has three statuses): the run did not end.
+    return {std::string("stopped by ") +
+            (end.signal == SIGINT ? "SIGINT" : "SIGTERM") + ", " +
+            still_running()};
+  }
+  if (end.reason == RunEnd::Reason::kWallLimit) {
+    return {still_running() + " at the wall-time limit (--max-wall-s)"};
+  }
+  if (nodes == 1 && ends.front().trap) {
+    return {DescribeTrap(0, *ends.front().trap)};
+  }
+  if (totals.failed == nodes) {
+    return {nodes == 1 ? "the board failed (an injected node failure)"
+                       : "every board failed (injected node failures)"};
+  }
+  if (totals.finished + totals.failed == nodes) {
+    if (nodes == 1) {
+      return {
+          "firmware exited with status " + std::to_string(ends.front().status),
+          ends.front().status};
+    }
+    return {"all boards finished, worst status " +
+                std::to_string(totals.worst_status) +
+                NamedNodes(
+                    ends, [](const BoardEnd& b) { return b.status != 0; },
+                    [](const BoardEnd& b) {
+                      return " exited " + std::to_string(b.status);
+                    }) +
+                failed_nodes,
+            totals.worst_status == 0 ? 0 : kExitFailure};
+  }
+  if (end.reason == RunEnd::Reason::kTimeLimit) {
+    return {still_running() + " at the time limit (--max-time-us)"};
+  }
+  return {
+      "no events left: the firmware waits for an interrupt nothing will "
+      "raise"};
+}
+
+void WriteStats(const std::string& path, const std::vector<BoardEnd>& ends,
+                nlohmann::ordered_json stats,
+                const std::optional<RankSummary>& ranks, double sim_ns,
                 double wall_s, int status) {
+  const BoardTotals totals = Total(ends);
   nlohmann::ordered_json json;
   json["firmware_status"] = status;
   json["lqemu"] = BuildJson();
-  json["sim_time_ns"] = sc_core::sc_time_stamp().to_seconds() * 1e9;
+  json["sim_time_ns"] = sim_ns;
   json["wall_time_s"] = wall_s;
-  json["nodes"] = cluster.node_count();
-  json["boards_finished"] = cluster.finished_nodes();
-  json["ports_up"] = cluster.ports_up();
-  json["boards"] = BoardsJson(cluster);
-  json["stats"] = ComponentStatsJson(cluster);
+  json["nodes"] = ends.size();
+  json["boards_finished"] = totals.finished;
+  json["ports_up"] = totals.ports_up;
+  json["boards"] = BoardsJson(ends);
+  json["stats"] = std::move(stats);
+  if (ranks) {
+    json["ranks"] = RanksJson(*ranks);
+  }
   std::ofstream(path) << json.dump(2) << '\n';
 }
 
@@ -270,7 +349,12 @@ int RunBoard(const BoardOptions& options) {
   if (!options.trace_file.empty() && !std::ofstream(options.trace_file)) {
     return BadInput("--trace: cannot write " + options.trace_file);
   }
-  ConsoleWriter console(options.console_dir);
+  const parallel::RankWorld& world = parallel::RankWorld::Get();
+  if (world.parallel() && !topology) {
+    return BadInput(
+        "without --scenario, lqemu board builds one card, which one process "
+        "holds: run it without mpirun");
+  }
   cluster::ClusterConfig config;
   config.board.cpu.clock_period =
       sc_core::sc_time(1e3 / options.cpu_mhz, sc_core::SC_NS);
@@ -279,6 +363,9 @@ int RunBoard(const BoardOptions& options) {
   config.port.phy = phy::PhyPortConfig::ForProfile(*profile);
   config.port.phy.errors.ber = params->Real("link.ber");
   config.port.phy.seed = static_cast<uint64_t>(params->Integer("sim.seed"));
+  if (topology) {
+    config.port.phy.cable_metres = params->Real("link.cable_m");
+  }
   config.port.controller.profile = *profile;
   config.port.controller.ltssm_time_scale = 1;
   PlaceRtlPorts(*rtl_ports, *params, options.vcd_file, config);
@@ -291,16 +378,47 @@ int RunBoard(const BoardOptions& options) {
         DescribeRtlTraining(*rtl_ports, config.port.controller.ltssm_time_scale)
             .c_str());
   }
-  config.on_console_line = [&console](const std::string& node,
-                                      const std::string& line) {
-    console.Line(node, line);
+
+  // The run goes in windows of a cable's delay, in one process as over
+  // MPI ranks, and ends at the end of the first after which every board
+  // has ended (decision 0050): where it ends does not depend on the rank
+  // count. A cable that takes no time gives one process 1 ns windows.
+  const auto lookahead = CableLookahead(config.port.phy.cable_metres);
+  if (!lookahead && world.parallel()) {
+    return BadInput(lookahead.error().reason);
+  }
+  parallel::WindowSync sync(
+      world, lookahead ? *lookahead : sc_core::sc_time(1, sc_core::SC_NS));
+  std::shared_ptr<const topo::Partition> partition;
+  if (world.parallel()) {
+    auto made = PartitionForRun(*params, *topology);
+    if (!made) {
+      return BadInput(options.scenario_file + ": " + made.error().reason);
+    }
+    partition = std::make_shared<const topo::Partition>(std::move(*made));
+    config.share = {partition, &sync};
+  }
+  config.stop_when_boards_end = false;
+
+  std::vector<std::string> names;  // by node
+  std::map<std::string, unsigned> index;
+  for (unsigned n = 0; n < (topology ? topology->NodeCount() : 1); ++n) {
+    names.push_back(topology ? topology->NodeName(n) : "node0");
+    index[names.back()] = n;
+  }
+  BoardLines lines(sync, names, options.console_dir);
+  config.on_console_line = [&lines, &index](const std::string& node,
+                                            const std::string& line) {
+    lines.Console(index.at(node), line);
   };
   config.board.cpu.log = options.log;
   if (options.log != 0) {
-    config.on_cpu_log = [](const std::string& node, const sc_core::sc_time& at,
-                           const std::string& event) {
-      std::fprintf(stderr, "%s: [%.3f us] %s\n", node.c_str(),
-                   at.to_seconds() * 1e6, event.c_str());
+    config.on_cpu_log = [&lines, &index](const std::string& node,
+                                         const sc_core::sc_time& at,
+                                         const std::string& event) {
+      char when[32];
+      std::snprintf(when, sizeof when, "%.3f", at.to_seconds() * 1e6);
+      lines.Note(index.at(node), node + ": [" + when + " us] " + event);
     };
   }
 
@@ -369,12 +487,16 @@ int RunBoard(const BoardOptions& options) {
   // Faults on the cables, scheduled and from GDB's `monitor`, reported as
   // they happen.
   cluster::FaultInjector injector(
-      "faults", *cluster, [&options, &tracer](const std::string& fault) {
-        tracer.Fault(fault);
+      "faults", *cluster,
+      [&options, &tracer, &lines, &names](unsigned node,
+                                          const std::string& fault) {
+        tracer.Fault(names.at(node), fault);
         if (!options.quiet) {
-          std::fprintf(stderr, "lqemu board: %.3f us: %s\n",
-                       sc_core::sc_time_stamp().to_seconds() * 1e6,
-                       fault.c_str());
+          char when[32];
+          std::snprintf(when, sizeof when, "%.3f",
+                        sc_core::sc_time_stamp().to_seconds() * 1e6);
+          lines.Note(node,
+                     std::string("lqemu board: ") + when + " us: " + fault);
         }
       });
   if (options.gdb_port) {
@@ -389,15 +511,20 @@ int RunBoard(const BoardOptions& options) {
                       ": the run has nodes 0.." +
                       std::to_string(cluster->node_count() - 1));
     }
-    board::Rv32Cpu& cpu = cluster->node(options.gdb_node).board().cpu();
-    try {
-      cpu.EnableGdb(*options.gdb_port, options.halt);
-    } catch (const std::exception& error) {
-      return BadInput(error.what());
+    if (cluster->built(options.gdb_node)) {  // its rank serves GDB
+      board::Rv32Cpu& cpu = cluster->node(options.gdb_node).board().cpu();
+      try {
+        cpu.EnableGdb(*options.gdb_port, options.halt);
+      } catch (const std::exception& error) {
+        if (world.parallel()) {
+          throw;  // one rank's failure: it ends the job, naming the rank
+        }
+        return BadInput(error.what());
+      }
+      cpu.SetMonitorHandler([&injector](const std::string& command) {
+        return AnswerMonitor(command, injector);
+      });
     }
-    cpu.SetMonitorHandler([&injector](const std::string& command) {
-      return AnswerMonitor(command, injector);
-    });
   }
   if (const auto loaded = cluster->Load(*image); !loaded) {
     return BadInput(options.firmware + ": " + loaded.error().reason);
@@ -409,119 +536,72 @@ int RunBoard(const BoardOptions& options) {
                                           sc_core::SC_DO_NOTHING);
   const auto start = std::chrono::steady_clock::now();
   const double build_s = std::chrono::duration<double>(start - entered).count();
-  const RunEnd end = RunWithin({options.max_time_us, options.max_wall_s});
+  const RunEnd end = RunWithin(
+      {options.max_time_us, options.max_wall_s}, sync,
+      [&cluster] { return cluster->boards_ended(); },
+      [&lines] { lines.WindowEnded(); });
   const double wall_s =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();
+  lines.RunEnded();
   cluster->FlushConsoles();
-  console.Flush();
+  lines.Finish();
 
-  const unsigned nodes = cluster->node_count();
-  const unsigned failed = cluster->failed_nodes();
-  // Every board finished but those an injected failure stopped.
-  const bool all_finished = cluster->finished_nodes() + failed == nodes;
-  int status = kExitFailure;
-  std::string outcome;
-  std::vector<std::string> traps;  // a line per node an unhandled trap ended
-  for (unsigned n = 0; n < nodes; ++n) {
-    if (const auto& trap = cluster->node(n).board().unhandled_trap()) {
-      traps.push_back(DescribeTrap(n, *trap));
+  // Every rank's share, to rank 0.
+  const std::vector<BoardEnd> ends = GatherBoardEnds(*cluster);
+  const double sim_ns = sync.LatestTime().to_seconds() * 1e9;
+  std::optional<RankSummary> ranks;
+  if (partition) {
+    ranks = SummariseRanks(*partition, *topology, sync);
+  }
+  nlohmann::ordered_json stats;
+  if (!options.stats_file.empty()) {
+    stats = ComponentStatsJson(*cluster);
+  }
+  if (!options.trace_file.empty()) {
+    tracer.Gather(*cluster);
+  }
+  if (!world.root()) {  // rank 0 says how it ended
+    if (options.vcd_file.empty()) {
+      ExitWithoutTeardown(kExitOk);
     }
+    return kExitOk;  // its RTL ports' waveforms close as the model goes
   }
-  // "; 1 failed (node 3)": the boards an injected failure stopped.
-  const std::string failed_nodes =
-      failed == 0 || nodes == 1
-          ? std::string()
-          : "; " + std::to_string(failed) + " failed" +
-                NamedNodes(
-                    *cluster,
-                    [](const board::Board& b) {
-                      return b.failed() && !b.finished();
-                    },
-                    [](const board::Board&) { return std::string(); });
-  // "2 of 8 boards still running (node 1, node 6)": which, in a cluster.
-  const auto still_running = [&cluster, nodes, &failed_nodes] {
-    return std::to_string(nodes - cluster->finished_nodes() -
-                          cluster->failed_nodes()) +
-           " of " + std::to_string(nodes) + " boards still running" +
-           (nodes == 1
-                ? std::string()
-                : NamedNodes(
-                      *cluster,
-                      [](const board::Board& b) {
-                        return !b.finished() && !b.failed();
-                      },
-                      [](const board::Board&) { return std::string(); })) +
-           failed_nodes;
-  };
-  if (cluster->node(options.gdb_node).board().cpu().killed()) {
-    outcome = "killed by GDB";
-  } else if (end.reason == RunEnd::Reason::kSignal) {
-    // Exit 1 (DESIGN section 7 has three statuses): the run did not end.
-    outcome = std::string("stopped by ") +
-              (end.signal == SIGINT ? "SIGINT" : "SIGTERM") + ", " +
-              still_running();
-  } else if (end.reason == RunEnd::Reason::kWallLimit) {
-    outcome = still_running() + " at the wall-time limit (--max-wall-s)";
-  } else if (nodes == 1 && !traps.empty()) {
-    outcome = traps.front();
-  } else if (failed == nodes) {
-    outcome = nodes == 1 ? "the board failed (an injected node failure)"
-                         : "every board failed (injected node failures)";
-  } else if (all_finished) {
-    status = nodes == 1 ? cluster->node(0).board().exit_status()
-                        : (cluster->worst_status() == 0 ? 0 : kExitFailure);
-    outcome =
-        nodes == 1
-            ? "firmware exited with status " + std::to_string(status)
-            : "all boards finished, worst status " +
-                  std::to_string(cluster->worst_status()) +
-                  NamedNodes(
-                      *cluster,
-                      [](const board::Board& b) {
-                        return b.exit_status() != 0;
-                      },
-                      [](const board::Board& b) {
-                        return " exited " + std::to_string(b.exit_status());
-                      }) +
-                  failed_nodes;
-  } else if (end.reason == RunEnd::Reason::kTimeLimit) {
-    outcome = still_running() + " at the time limit (--max-time-us)";
-  } else {
-    outcome =
-        "no events left: the firmware waits for an interrupt nothing will "
-        "raise";
-  }
-  uint64_t instructions = 0;
-  unsigned ports = 0;
-  for (unsigned n = 0; n < nodes; ++n) {
-    instructions += cluster->node(n).board().cpu().instructions();
-    ports += cluster->node(n).port_count();
-  }
+
+  const Outcome outcome = DescribeOutcome(ends, end, options.gdb_node);
+  int status = outcome.status;
+  const BoardTotals totals = Total(ends);
   if (!options.quiet) {
-    std::fprintf(stderr,
-                 "lqemu board: %s at %.3f us simulated; %u of %u ports up; "
-                 "%llu instructions in %.2f s wall (%.1f MIPS); built in "
-                 "%.2f s\n",
-                 outcome.c_str(), sc_core::sc_time_stamp().to_seconds() * 1e6,
-                 cluster->ports_up(), ports,
-                 static_cast<unsigned long long>(instructions), wall_s,
-                 wall_s > 0 ? instructions / wall_s / 1e6 : 0.0, build_s);
+    std::fprintf(
+        stderr,
+        "lqemu board: %s at %.3f us simulated; %u of %u ports up; "
+        "%llu instructions in %.2f s wall (%.1f MIPS); built in "
+        "%.2f s\n",
+        outcome.text.c_str(), sim_ns / 1e3, totals.ports_up, totals.ports,
+        static_cast<unsigned long long>(totals.instructions), wall_s,
+        wall_s > 0 ? totals.instructions / wall_s / 1e6 : 0.0, build_s);
+    if (ranks) {
+      PrintRanks(*ranks, stderr);
+    }
   }
   if (traffic && !options.quiet) {
     std::fprintf(stderr, "lqemu board: %s\n",
-                 DescribeBoardTraffic(*cluster).c_str());
+                 DescribeBoardTraffic(ends).c_str());
   }
-  if (nodes > 1) {
-    for (const std::string& trap : traps) {
-      std::fprintf(stderr, "lqemu board: %s\n", trap.c_str());
+  if (ends.size() > 1) {
+    for (unsigned n = 0; n < ends.size(); ++n) {
+      if (ends[n].trap) {
+        std::fprintf(stderr, "lqemu board: %s\n",
+                     DescribeTrap(n, *ends[n].trap).c_str());
+      }
     }
   }
   if (!options.stats_file.empty()) {
-    WriteStats(options.stats_file, *cluster, wall_s, status);
+    WriteStats(options.stats_file, ends, std::move(stats), ranks, sim_ns,
+               wall_s, status);
   }
   if (!options.trace_file.empty()) {
-    tracer.Finish(sc_core::sc_time_stamp().to_seconds() * 1e9);
+    tracer.Finish(sim_ns);
     if (auto error = WriteJsonFile(trace.Json(), options.trace_file);
         !error.empty()) {
       std::fprintf(stderr, "lqemu board: --trace: %s\n", error.c_str());

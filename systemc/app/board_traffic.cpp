@@ -3,7 +3,6 @@
 
 #include <cstdio>
 #include <limits>
-#include <numeric>
 
 #include "systemc/app/scenario_schema.h"
 #include "systemc/network/traffic_source.h"
@@ -84,21 +83,15 @@ Result<bool> PlaceBoardTraffic(const ParamSet& params,
   return true;
 }
 
-std::string DescribeBoardTraffic(cluster::Cluster& cluster) {
+std::string DescribeBoardTraffic(const std::vector<BoardEnd>& ends) {
   uint64_t sent = 0, delivered = 0, dropped = 0, no_route = 0;
   double latency_ns = 0;
-  for (unsigned n = 0; n < cluster.node_count(); ++n) {
-    cluster::Node& node = cluster.node(n);
-    if (const net::TrafficSource* source = node.source()) {
-      sent += source->sent();
-      delivered += source->latencies_ns().size();
-      latency_ns = std::accumulate(source->latencies_ns().begin(),
-                                   source->latencies_ns().end(), latency_ns);
-    }
-    if (const net::Router* router = node.router()) {
-      dropped += router->counters().Dropped();
-      no_route += router->counters().drops_no_route;
-    }
+  for (const BoardEnd& end : ends) {
+    sent += end.sent;
+    delivered += end.delivered;
+    latency_ns += end.latency_ns;
+    dropped += end.dropped;
+    no_route += end.no_route;
   }
   char text[200];
   std::snprintf(text, sizeof text,

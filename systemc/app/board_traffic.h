@@ -12,6 +12,7 @@
 
 #include "models/common/result.h"
 #include "models/phy/link_profile.h"
+#include "systemc/app/board_ends.h"
 #include "systemc/app/key_usage.h"
 #include "systemc/cluster/cluster.h"
 #include "systemc/common/param.h"
@@ -34,6 +35,6 @@ Result<bool> PlaceBoardTraffic(const ParamSet& params,
 
 // "traffic: 1200 packets sent, 1180 delivered (mean 412.5 ns), 20
 // dropped by routers (18 without a route)".
-std::string DescribeBoardTraffic(cluster::Cluster& cluster);
+std::string DescribeBoardTraffic(const std::vector<BoardEnd>& ends);
 
 }  // namespace lq::app

@@ -40,9 +40,30 @@ nlohmann::ordered_json ComponentStatsJson(cluster::Cluster& cluster) {
   // Named from the node on ("node3.router.injected"), whatever the
   // cluster's place in the module hierarchy.
   const size_t prefix = std::string(cluster.name()).size() + 1;
-  for (unsigned n = 0; n < cluster.node_count(); ++n) {
-    if (cluster.built(n)) {
+  const parallel::RankWorld& world = parallel::RankWorld::Get();
+  if (!world.parallel()) {
+    for (unsigned n = 0; n < cluster.node_count(); ++n) {
       Append(stats, cluster.node(n).Stats(), prefix);
+    }
+    return stats;
+  }
+  // Each rank's nodes' statistics, as CBOR, to rank 0 (decision 0050).
+  const std::vector<Bytes> by_node = parallel::GatherByNode(
+      world, cluster.node_count(),
+      [&cluster](unsigned n) { return cluster.built(n); },
+      [&cluster, prefix](unsigned n, Bytes& out) {
+        nlohmann::ordered_json node = nlohmann::ordered_json::object();
+        Append(node, cluster.node(n).Stats(), prefix);
+        nlohmann::ordered_json::to_cbor(node, out);
+      });
+  Entries& entries = EntriesOf(stats);
+  for (const Bytes& figures : by_node) {
+    if (figures.empty()) {
+      continue;
+    }
+    nlohmann::ordered_json node = nlohmann::ordered_json::from_cbor(figures);
+    for (auto& [name, value] : EntriesOf(node)) {
+      entries.emplace_back(name, std::move(value));
     }
   }
   return stats;

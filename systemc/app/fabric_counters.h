@@ -16,7 +16,9 @@ namespace lq::app {
 
 // Every node's components' statistics, "<node>.<component>.<name>"
 // ("node3.port1.lc.tx_flits"): the names are unique, and their meanings
-// are the components' declarations (`lqemu list --markdown`).
+// are the components' declarations (`lqemu list --markdown`). In a
+// parallel run every rank calls it: rank 0 gets every rank's nodes, in
+// node order; the others, nothing.
 nlohmann::ordered_json ComponentStatsJson(cluster::Cluster& cluster);
 
 // How a run's links are timed, for their utilisation.

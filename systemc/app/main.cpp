@@ -232,12 +232,10 @@ int sc_main(int argc, char* argv[]) {
     }
     return lq::app::kExitOk;
   }
-  if (lq::parallel::RankWorld::Get().parallel() &&
-      (*board_command || *conformance_command)) {
+  if (lq::parallel::RankWorld::Get().parallel() && *conformance_command) {
     std::fprintf(stderr,
-                 "lqemu %s: runs in one process only (so far; decision "
-                 "0050): run it without mpirun\n",
-                 *board_command ? "board" : "conformance");
+                 "lqemu conformance: runs in one process only (decision "
+                 "0050): run it without mpirun\n");
     return lq::app::kExitBadInput;
   }
   if (*board_command) {

@@ -4,6 +4,7 @@
 
 #include <sys/resource.h>
 
+#include "models/phy/link_profile.h"
 #include "systemc/parallel/wire.h"
 
 namespace lq::app {
@@ -12,6 +13,16 @@ Result<topo::Partition> PartitionForRun(const ParamSet& params,
                                         const topo::Topology& topology) {
   return topo::PartitionTopology(topology, parallel::RankWorld::Get().size(),
                                  params.Text("sim.partition"));
+}
+
+Result<sc_core::sc_time> CableLookahead(double cable_m) {
+  const auto cable = sc_core::sc_time::from_value(phy::CableDelayPs(cable_m));
+  if (cable == sc_core::SC_ZERO_TIME) {
+    return Fail(
+        "link.cable_m 0: a cable that takes no time leaves the ranks no "
+        "lookahead (decision 0050)");
+  }
+  return cable;
 }
 
 namespace {

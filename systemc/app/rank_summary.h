@@ -8,6 +8,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <systemc>
 #include <vector>
 
 #include "models/common/result.h"
@@ -22,6 +23,10 @@ namespace lq::app {
 // world's ranks.
 Result<topo::Partition> PartitionForRun(const ParamSet& params,
                                         const topo::Topology& topology);
+
+// The lookahead of a run whose cut links are cables of `cable_m` metres
+// (the PHY carries nothing sooner), or why a run over ranks has none.
+Result<sc_core::sc_time> CableLookahead(double cable_m);
 
 struct RankFigures {
   unsigned nodes = 0, cut_links = 0;

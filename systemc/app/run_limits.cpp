@@ -1,9 +1,9 @@
-// RunWithin: slices of simulated time, and the limits checked between them.
+// RunWithin: windows of simulated time, and the limits checked between them.
 #include "systemc/app/run_limits.h"
 
-#include <algorithm>
 #include <chrono>
 #include <csignal>
+#include <optional>
 #include <systemc>
 
 namespace lq::app {
@@ -12,11 +12,6 @@ namespace {
 volatile std::sig_atomic_t g_signal = 0;
 
 extern "C" void NoteSignal(int signal) { g_signal = signal; }
-
-// How much simulated time runs between two looks at the limits: short
-// enough that a slow model (RTL ports run ~30 k cycles a second) answers
-// a signal within a second.
-const sc_core::sc_time kSlice(10, sc_core::SC_US);
 
 // SIGINT and SIGTERM set g_signal while it lives.
 class CaughtSignals {
@@ -43,7 +38,9 @@ class CaughtSignals {
 
 }  // namespace
 
-RunEnd RunWithin(const RunLimits& limits) {
+RunEnd RunWithin(const RunLimits& limits, parallel::WindowSync& sync,
+                 const std::function<bool()>& done,
+                 const std::function<void()>& at_window_end) {
   using Reason = RunEnd::Reason;
   const CaughtSignals caught;
   const auto start = std::chrono::steady_clock::now();
@@ -51,43 +48,31 @@ RunEnd RunWithin(const RunLimits& limits) {
       limits.max_time_us > 0
           ? sc_core::sc_time(limits.max_time_us, sc_core::SC_US)
           : sc_core::sc_max_time();
-  // The initialisation phase, and what happens at time 0: only then does
-  // the kernel know its pending activity.
-  sc_core::sc_start(sc_core::SC_ZERO_TIME);
-  while (true) {
-    if (sc_core::sc_get_status() == sc_core::SC_STOPPED) {
-      return {Reason::kStopped, 0};
+  std::optional<RunEnd> interrupted;  // rank 0's
+  const auto window_end = [&] {
+    at_window_end();
+    if (sync.world().root() && !interrupted) {
+      const double wall_s = std::chrono::duration<double>(
+                                std::chrono::steady_clock::now() - start)
+                                .count();
+      if (g_signal != 0) {
+        interrupted = RunEnd{Reason::kSignal, g_signal};
+      } else if (limits.max_wall_s > 0 && wall_s >= limits.max_wall_s) {
+        interrupted = RunEnd{Reason::kWallLimit, 0};
+      }
+      if (interrupted) {
+        sc_core::sc_stop();  // every rank's run ends at this window's end
+      }
     }
-    if (g_signal != 0) {
-      return {Reason::kSignal, g_signal};
-    }
-    const double wall_s =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-            .count();
-    if (limits.max_wall_s > 0 && wall_s >= limits.max_wall_s) {
-      return {Reason::kWallLimit, 0};
-    }
-    const sc_core::sc_time now = sc_core::sc_time_stamp();
-    if (now >= limit) {
-      return {Reason::kTimeLimit, 0};
-    }
-    if (!sc_core::sc_pending_activity()) {
-      return {Reason::kNoEvents, 0};
-    }
-    const sc_core::sc_time to_next = sc_core::sc_time_to_pending_activity();
-    if (to_next >= limit - now || limit - now <= kSlice) {
-      // The rest of the run: time stands at the limit afterwards, as an
-      // unsliced sc_start(limit) leaves it.
-      sc_core::sc_start(limit - now);
-    } else {
-      // Past the next event at least: a kernel that starves stops at its
-      // last event's time, as an unsliced sc_start() would, and one that
-      // does not starve reaches the slice's end.
-      sc_core::sc_start(
-          std::max(kSlice, to_next + sc_core::sc_get_time_resolution()),
-          sc_core::SC_EXIT_ON_STARVATION);
-    }
+    return done();
+  };
+  if (sync.Run(limit, window_end)) {
+    return interrupted.value_or(RunEnd{Reason::kStopped, 0});
   }
+  return {limit != sc_core::sc_max_time() && sc_core::sc_time_stamp() >= limit
+              ? Reason::kTimeLimit
+              : Reason::kEnded,
+          0};
 }
 
 }  // namespace lq::app

@@ -46,17 +46,15 @@ std::optional<std::string> CheckOverRanks(const ParamSet& params) {
            "which leaves the ranks no lookahead (decision 0050): run tlm "
            "links over ranks";
   }
-  const sc_core::sc_time cable = sc_core::sc_time::from_value(
-      phy::CableDelayPs(params.Real("link.cable_m")));  // the lookahead
-  if (cable == sc_core::SC_ZERO_TIME) {
-    return "link.cable_m 0: a cable that takes no time leaves the ranks no "
-           "lookahead (decision 0050)";
+  const auto cable = CableLookahead(params.Real("link.cable_m"));
+  if (!cable) {
+    return cable.error().reason;
   }
   const auto fault = ScenarioFault(params, *plan.topology,
                                    plan.fabric.router.vc_classes, std::nullopt)
                          .value();  // validated
   if (fault) {
-    if (auto error = CheckFaultOverRanks(*fault, cable)) {
+    if (auto error = CheckFaultOverRanks(*fault, *cable)) {
       return error;
     }
   }

@@ -184,12 +184,12 @@ Cluster::Cluster(const sc_core::sc_module_name& name,
     throw std::invalid_argument(
         "a cluster without boards needs a routing function");
   }
-  if (config.share.partition && (config.boards || config.network.logical ||
-                                 config.share.sync == nullptr)) {
+  if (config.share.partition &&
+      (config.network.logical || config.share.sync == nullptr)) {
     throw std::invalid_argument(
-        "a cluster over ranks has, so far, cards without boards or logical "
-        "units");
+        "a cluster over ranks has, so far, cards without logical units");
   }
+  node_failed_.assign(topology.NodeCount(), false);
   const auto fixed = FixedRoutingName(topology);
   for (topo::NodeId id = 0; id < topology.NodeCount(); ++id) {
     const std::string node_name = topology.NodeName(id);
@@ -216,6 +216,7 @@ Cluster::Cluster(const sc_core::sc_module_name& name,
       nodes_.push_back(nullptr);  // another rank's
       continue;
     }
+    ++built_;
     std::optional<board::BoardConfig> board;
     if (config.boards) {
       board = BoardFor(id, node_name, ports, cabled);
@@ -335,7 +336,7 @@ void Cluster::ConnectLogicalUnits() {
 
 Cluster::Cluster(const sc_core::sc_module_name& name,
                  const ClusterConfig& config, unsigned ports)
-    : sc_module(name), config_(config) {
+    : sc_module(name), config_(config), built_(1), node_failed_(1, false) {
   nodes_.push_back(std::make_unique<Node>("node0", BoardFor(0, "node0", ports),
                                           PortsFor(0, ports)));
   ObserveLinkStates(*nodes_.back(), "node0");
@@ -374,6 +375,9 @@ Result<uint32_t> Cluster::Load(
   }
   uint32_t entry = 0;
   for (uint32_t n = 0; n < nodes_.size(); ++n) {
+    if (!nodes_[n]) {
+      continue;  // another rank's
+    }
     const auto own = per_node.find(n);
     auto loaded =
         nodes_[n]->board().Load(own == per_node.end() ? image : own->second);
@@ -393,7 +397,7 @@ void Cluster::OnBoardExit() {
 int Cluster::worst_status() const {
   int worst = 0;
   for (const auto& node : nodes_) {
-    if (node->has_board() && node->board().finished()) {
+    if (node && node->has_board() && node->board().finished()) {
       worst = std::max(worst, node->board().exit_status());
     }
   }
@@ -401,10 +405,13 @@ int Cluster::worst_status() const {
 }
 
 bool Cluster::ResetNode(unsigned index) {
-  Node& node = *nodes_.at(index);
-  if (!node.has_board() || node.board().failed()) {
+  if (!config_.boards || node_failed_.at(index)) {
     return false;
   }
+  if (!nodes_[index]) {
+    return true;  // another rank's
+  }
+  Node& node = *nodes_[index];
   if (node.board().Reset()) {
     --finished_;
   }
@@ -412,15 +419,43 @@ bool Cluster::ResetNode(unsigned index) {
 }
 
 void Cluster::StopWhenBoardsEnd() {
-  if (finished_ + failed_ == nodes_.size()) {
+  if (config_.stop_when_boards_end && boards_ended()) {
     sc_core::sc_stop();
   }
 }
 
+bool Cluster::IsCabled(unsigned node, unsigned port) const {
+  if (node >= node_failed_.size() || port >= PortCount(node) ||
+      config_.port.ideal) {
+    return false;
+  }
+  return !topology_ || topology_->Neighbour(node, port).has_value();
+}
+
+topo::PortRef Cluster::FarPort(unsigned node, unsigned port) const {
+  if (!topology_) {
+    return {1, port};
+  }
+  return topology_->Neighbour(node, port).value();
+}
+
+unsigned Cluster::PortCount(unsigned node) const {
+  return topology_ ? topology_->PortCount(node) : nodes_.at(0)->port_count();
+}
+
 void Cluster::CutCable(unsigned node, unsigned port, bool cut) {
   const sc_core::sc_time now = sc_core::sc_time_stamp();
-  for (phy::PhyPort* end :
-       {&nodes_.at(node)->port(port).phy, &FarEnd(node, port)->phy}) {
+  const topo::PortRef far = FarPort(node, port);
+  std::vector<phy::PhyPort*> ends;
+  if (nodes_.at(node)) {
+    ends.push_back(&nodes_[node]->port(port).phy);
+  }
+  if (!topology_) {
+    ends.push_back(&partners_.at(port)->phy);
+  } else if (nodes_.at(far.node)) {
+    ends.push_back(&nodes_[far.node]->port(far.port).phy);
+  }
+  for (phy::PhyPort* end : ends) {  // those on this rank
     if (cut) {
       end->ScheduleLaneFailure(end->AllLanes(), now);
     } else {
@@ -430,16 +465,19 @@ void Cluster::CutCable(unsigned node, unsigned port, bool cut) {
 }
 
 void Cluster::FailNode(unsigned index) {
-  Node& node = *nodes_.at(index);
-  if (node.has_board() ? node.board().failed()
-                       : node.router() != nullptr && node.router()->failed()) {
+  if (node_failed_.at(index)) {
     return;
   }
-  for (unsigned port = 0; port < node.port_count(); ++port) {
-    if (FarEnd(index, port) != nullptr) {
+  node_failed_[index] = true;
+  for (unsigned port = 0; port < PortCount(index); ++port) {
+    if (IsCabled(index, port)) {
       CutCable(index, port, true);
     }
   }
+  if (!nodes_[index]) {
+    return;  // another rank's: the far ends of its cables were this rank's
+  }
+  Node& node = *nodes_[index];
   if (net::NetworkInterface* interface = node.interface()) {
     const uint64_t handed_over = interface->injected();
     node.router()->Fail(handed_over, interface->Fail());
@@ -482,12 +520,19 @@ LinkPort* Cluster::FarEnd(unsigned node, unsigned port) {
 
 unsigned Cluster::ports_up() {
   unsigned up = 0;
-  for (auto& node : nodes_) {
-    for (unsigned p = 0; node && p < node->port_count(); ++p) {
-      if (!node->ideal_port(p) &&
-          node->port(p).controller().ltssm_state() == link::LtssmState::kL0) {
-        ++up;
-      }
+  for (unsigned n = 0; n < nodes_.size(); ++n) {
+    up += nodes_[n] ? ports_up(n) : 0;
+  }
+  return up;
+}
+
+unsigned Cluster::ports_up(unsigned index) {
+  Node& node = this->node(index);
+  unsigned up = 0;
+  for (unsigned p = 0; p < node.port_count(); ++p) {
+    if (!node.ideal_port(p) &&
+        node.port(p).controller().ltssm_state() == link::LtssmState::kL0) {
+      ++up;
     }
   }
   return up;

@@ -35,8 +35,7 @@ namespace lq::cluster {
 // `partition` gives this rank (sync->world().rank()) are built, and each
 // cable to another rank's node ends in a parallel::CutSlotLink (ideal
 // ports) or a parallel::CutCable (link ports), whichever controller,
-// TL or RTL, drives it. So far a cluster of cards without boards or
-// logical units.
+// TL or RTL, drives it. So far a cluster without logical units.
 struct ClusterShare {
   std::shared_ptr<const topo::Partition> partition;  // none: every node
   parallel::WindowSync* sync = nullptr;
@@ -83,6 +82,11 @@ struct ClusterConfig {
       on_link_state;
   // A parallel run's share of the cluster; unset, every node.
   ClusterShare share;
+  // A run of boards ends (sc_stop) once every board has finished or
+  // failed. False: its runner asks boards_ended() at each window's end
+  // instead (decision 0050), since one rank's sc_stop ends every rank's
+  // run.
+  bool stop_when_boards_end = true;
 };
 
 // Nodes without boards on ideal ports, routed by `routing`, their routers
@@ -130,30 +134,48 @@ class Cluster : public sc_core::sc_module {
   Node& node(unsigned index);
   // Bench mode: the partner port cabled to node0's port `index`.
   LinkPort& partner(unsigned index) { return *partners_.at(index); }
+  // The boards built here that have finished, and those an injected
+  // failure stopped before they did.
   unsigned finished_nodes() const { return finished_; }
+  unsigned failed_nodes() const { return failed_; }
+  // Whether every board built here has finished or failed.
+  bool boards_ended() const { return finished_ + failed_ == built_; }
   // Every lane of both ends of the cable on node `node`'s port `port`
   // fails now (`cut`, PHY-5.6), or works again. Precondition: the port has
-  // a FarEnd().
+  // a cable between link ports (IsCabled). In a parallel run every rank
+  // is told of every cut and acts on the ends it has.
   void CutCable(unsigned node, unsigned port, bool cut);
   // Node `index` fails now (an injected fault, NET-7.8): its board's CPU
   // stops, every cable it has loses its lanes at both ends (PHY-5.6), and
   // its router, if it has one, drops what it holds and moves nothing more.
   // A run of boards then ends when the others have finished. Failing a
-  // failed node does nothing.
+  // failed node does nothing. In a parallel run every rank is told and
+  // acts on what it has: the node, or the far ends of its cables.
   void FailNode(unsigned index);
-  unsigned failed_nodes() const { return failed_; }
   // Node `index`'s board is reset now (an injected fault, Board::Reset):
   // its firmware starts over, and a run of boards waits for it again.
-  // False, doing nothing, if the node has failed or has no board.
+  // False, doing nothing, if the node has failed or has no board; true,
+  // doing nothing, on a rank that does not have the node.
   bool ResetNode(unsigned index);
-  // The worst exit status: 0 only if every finished board exited with 0.
+  // The worst exit status of the boards built here: 0 only if every
+  // finished board exited with 0.
   int worst_status() const;
+  // Whether node `node`'s port `port` has a cable between link ports
+  // (the far end on any rank, or a partner in bench mode).
+  bool IsCabled(unsigned node, unsigned port) const;
+  // The port at the far end of that cable (bench mode: the partner's,
+  // whose node is 1).
+  topo::PortRef FarPort(unsigned node, unsigned port) const;
+  // The ports node `node` has, built here or not.
+  unsigned PortCount(unsigned node) const;
   // The link port at the far end of the cable on node `node`'s port
   // `port`: a neighbour's, or in bench mode the partner's; nullptr if the
   // port has no cable or either end is ideal.
   LinkPort* FarEnd(unsigned node, unsigned port);
   // Link ports in L0 across the cluster (both ends of a link count).
   unsigned ports_up();
+  // Those of node `index`, built here.
+  unsigned ports_up(unsigned index);
   // Node::SetProbe on every node.
   void SetProbe(PathProbe* probe);
   void FlushConsoles();
@@ -193,8 +215,10 @@ class Cluster : public sc_core::sc_module {
   std::vector<std::unique_ptr<parallel::CutCable>> cut_cables_;
   std::vector<std::unique_ptr<LinkPort>> partners_;  // bench mode only
   std::vector<std::unique_ptr<link::SlotSink>> partner_sinks_;
-  unsigned finished_ = 0;
-  unsigned failed_ = 0;  // nodes failed before their firmware finished
+  unsigned built_ = 0;             // nodes built here
+  unsigned finished_ = 0;          // boards built here
+  unsigned failed_ = 0;            // ... failed before their firmware finished
+  std::vector<bool> node_failed_;  // every node's, by index
 };
 
 }  // namespace lq::cluster

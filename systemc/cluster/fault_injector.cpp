@@ -7,9 +7,9 @@ namespace lq::cluster {
 
 using phy::FaultCommand;
 
-FaultInjector::FaultInjector(const sc_core::sc_module_name& name,
-                             Cluster& cluster,
-                             std::function<void(const std::string&)> on_applied)
+FaultInjector::FaultInjector(
+    const sc_core::sc_module_name& name, Cluster& cluster,
+    std::function<void(unsigned node, const std::string&)> on_applied)
     : sc_module(name), cluster_(cluster), on_applied_(std::move(on_applied)) {
   SC_HAS_PROCESS(FaultInjector);
   SC_THREAD(Run);
@@ -29,24 +29,44 @@ std::optional<std::string> FaultInjector::Problem(const FaultCommand& command) {
     }
     return std::nullopt;
   }
-  Node& node = cluster_.node(command.node);
-  if (command.port >= node.port_count()) {
+  // From what every rank knows, so that each answers alike.
+  const unsigned ports = cluster_.PortCount(command.node);
+  if (command.port >= ports) {
     return what + "node " + std::to_string(command.node) + " has ports 0.." +
-           std::to_string(node.port_count() - 1);
+           std::to_string(ports - 1);
   }
-  if (cluster_.FarEnd(command.node, command.port) == nullptr) {
+  if (!cluster_.IsCabled(command.node, command.port)) {
     return what + "that port has no cable";
   }
-  const uint32_t lanes = node.port(command.port).phy.AllLanes();
-  if (command.lane_action() && lanes == 0) {
-    return what + "the port has no lanes";
-  }
-  if (command.lane_action() &&
-      (command.lane >= 32 || ((lanes >> command.lane) & 1) == 0)) {
-    return what + "the port has lanes 0.." +
-           std::to_string(32 - __builtin_clz(lanes) - 1);
+  const unsigned lanes = cluster_.config().port.phy.profile.max_lanes;
+  if (command.lane_action() && command.lane >= lanes) {
+    return what + "the port has lanes 0.." + std::to_string(lanes - 1);
   }
   return std::nullopt;
+}
+
+std::optional<std::string> FaultInjector::Elsewhere(
+    const FaultCommand& command) {
+  if (!cluster_.config().share.partition) {
+    return std::nullopt;
+  }
+  bool here = cluster_.built(command.node);
+  const auto far_here = [&](unsigned port) {
+    return cluster_.built(cluster_.FarPort(command.node, port).node);
+  };
+  if (command.action == FaultCommand::Action::kNodeFail) {
+    for (unsigned port = 0; port < cluster_.PortCount(command.node); ++port) {
+      here = here && (!cluster_.IsCabled(command.node, port) || far_here(port));
+    }
+  } else if (!command.node_action() && !command.lane_action()) {
+    here = here && far_here(command.port);
+  }
+  if (here) {
+    return std::nullopt;
+  }
+  return command.Describe() +
+         ": it reaches cards on another MPI rank, which only a scheduled "
+         "fault (events, --event) reaches";
 }
 
 std::optional<std::string> FaultInjector::Schedule(
@@ -68,13 +88,29 @@ Result<std::string> FaultInjector::Apply(const FaultCommand& command) {
   if (auto problem = Problem(command)) {
     return Fail(*problem);
   }
+  if (auto elsewhere = Elsewhere(command)) {
+    return Fail(*elsewhere);
+  }
+  return Act(command);
+}
+
+Result<std::string> FaultInjector::Act(const FaultCommand& command) {
   const sc_core::sc_time now = sc_core::sc_time_stamp();
-  // The port's end and the far end of its cable: port faults only.
-  const auto near = [&]() -> phy::PhyPort& {
-    return cluster_.node(command.node).port(command.port).phy;
+  // The ends this rank has of the port's cable: the port's, and its far
+  // end's (port faults only).
+  const auto near = [&]() -> phy::PhyPort* {
+    return cluster_.built(command.node)
+               ? &cluster_.node(command.node).port(command.port).phy
+               : nullptr;
   };
-  const auto far = [&]() -> phy::PhyPort& {
-    return cluster_.FarEnd(command.node, command.port)->phy;
+  const auto far = [&]() -> phy::PhyPort* {
+    if (LinkPort* end = cluster_.FarEnd(command.node, command.port)) {
+      return &end->phy;
+    }
+    const topo::PortRef end = cluster_.FarPort(command.node, command.port);
+    return cluster_.built(end.node)
+               ? &cluster_.node(end.node).port(end.port).phy
+               : nullptr;
   };
   switch (command.action) {
     case FaultCommand::Action::kLinkCut:
@@ -83,14 +119,21 @@ Result<std::string> FaultInjector::Apply(const FaultCommand& command) {
                         command.action == FaultCommand::Action::kLinkCut);
       break;
     case FaultCommand::Action::kLaneFail:
-      near().ScheduleLaneFailure(uint32_t{1} << command.lane, now);
+      if (phy::PhyPort* end = near()) {
+        end->ScheduleLaneFailure(uint32_t{1} << command.lane, now);
+      }
       break;
     case FaultCommand::Action::kLaneRepair:
-      near().ScheduleLaneRepair(uint32_t{1} << command.lane, now);
+      if (phy::PhyPort* end = near()) {
+        end->ScheduleLaneRepair(uint32_t{1} << command.lane, now);
+      }
       break;
     case FaultCommand::Action::kBer:
-      near().SetBer(command.ber);
-      far().SetBer(command.ber);
+      for (phy::PhyPort* end : {near(), far()}) {
+        if (end != nullptr) {
+          end->SetBer(command.ber);
+        }
+      }
       break;
     case FaultCommand::Action::kNodeFail:
       cluster_.FailNode(command.node);
@@ -103,15 +146,15 @@ Result<std::string> FaultInjector::Apply(const FaultCommand& command) {
       }
       break;
   }
-  return Applied(command);
+  const std::string text = command.Describe();
+  Tell(command.node, text);
+  return text;
 }
 
-std::string FaultInjector::Applied(const FaultCommand& command) {
-  const std::string text = command.Describe();
-  if (on_applied_) {
-    on_applied_(text);
+void FaultInjector::Tell(unsigned node, const std::string& text) {
+  if (on_applied_ && cluster_.built(node)) {
+    on_applied_(node, text);
   }
-  return text;
 }
 
 void FaultInjector::Run() {
@@ -120,9 +163,10 @@ void FaultInjector::Run() {
     if (at > sc_core::sc_time_stamp()) {
       wait(at - sc_core::sc_time_stamp());
     }
-    // Checked when scheduled, but for the node's state now.
-    if (auto applied = Apply(fault.command); !applied && on_applied_) {
-      on_applied_(applied.error().reason);
+    // Checked when scheduled, but for the node's state now; every rank
+    // acts on its own ends of what it reaches.
+    if (auto acted = Act(fault.command); !acted) {
+      Tell(fault.command.node, acted.error().reason);
     }
   }
 }

@@ -23,9 +23,11 @@ namespace lq::cluster {
 class FaultInjector : public sc_core::sc_module {
  public:
   // `on_applied` hears each fault as it is applied, as its Describe() text,
-  // and why a scheduled one could not be (a reset of a failed node).
-  FaultInjector(const sc_core::sc_module_name& name, Cluster& cluster,
-                std::function<void(const std::string&)> on_applied);
+  // and why a scheduled one could not be (a reset of a failed node), with
+  // the node the fault names; over MPI ranks, on that node's rank only.
+  FaultInjector(
+      const sc_core::sc_module_name& name, Cluster& cluster,
+      std::function<void(unsigned node, const std::string&)> on_applied);
 
   // GDB debugs node `node`'s CPU: a failure of that node is refused, as
   // it would end the debugging session. Call before Schedule().
@@ -33,20 +35,27 @@ class FaultInjector : public sc_core::sc_module {
   // Schedules `faults` at their times, or returns the first one the
   // cluster cannot take (no such node, port or lane, no cable, an ideal
   // port, the failure of the node GDB debugs) and schedules nothing. Call
-  // before the simulation starts.
+  // before the simulation starts. Over MPI ranks every rank schedules
+  // every fault and applies it to the cable ends and cards it has.
   std::optional<std::string> Schedule(std::vector<phy::TimedFault> faults);
-  // Applies `command` now; the text of what was done, or why not.
+  // Applies `command` now (GDB's `monitor`); the text of what was done, or
+  // why not. Over MPI ranks it must reach only this rank's cards.
   Result<std::string> Apply(const phy::FaultCommand& command);
 
  private:
-  // Why the cluster cannot take `command`, if it cannot.
+  // Why the cluster cannot take `command`, if it cannot: the same answer
+  // on every rank.
   std::optional<std::string> Problem(const phy::FaultCommand& command);
-  // Tells on_applied_ of `command`; its text.
-  std::string Applied(const phy::FaultCommand& command);
+  // Why `command`, applied at once, would miss another rank's cards.
+  std::optional<std::string> Elsewhere(const phy::FaultCommand& command);
+  // Applies `command` to what this rank has; its text, or why not.
+  Result<std::string> Act(const phy::FaultCommand& command);
+  // Tells on_applied_ `text` about node `node`, on the node's rank.
+  void Tell(unsigned node, const std::string& text);
   void Run();  // SC_THREAD: the scheduled faults in time order
 
   Cluster& cluster_;
-  std::function<void(const std::string&)> on_applied_;
+  std::function<void(unsigned node, const std::string&)> on_applied_;
   std::vector<phy::TimedFault> scheduled_;  // by time
   std::optional<unsigned> debugged_node_;
 };

@@ -146,7 +146,8 @@ bool WindowSync::Run(const sc_time& end, const std::function<bool()>& done) {
     const uint64_t now = sc_core::sc_time_stamp().value();
     const uint64_t next = std::max(agreed.next, now);
     if (next == kNever || next >= end.value()) {
-      if (!until_idle && now < end.value()) {
+      // A workload's run that nothing is left in stops where it is.
+      if (!until_idle && now < end.value() && !(done && next == kNever)) {
         sc_core::sc_start(end - sc_core::sc_time_stamp());
       }
       return false;

@@ -55,7 +55,10 @@ class WindowSync {
   // workload's "my share is finished", it runs in those windows in one
   // process too, and ends at the end of the first window after which
   // `done()` holds on every rank: where the run ends, and so every figure
-  // read then, does not depend on the rank count.
+  // read then, does not depend on the rank count. `done()` is asked on
+  // every rank at every window's end. With `done` and an `end`, a run in
+  // which no rank has anything left to do ends at once, where its last
+  // window ended, rather than at `end`.
   bool Run(const sc_core::sc_time& end, const std::function<bool()>& done = {});
   // The latest simulated time any rank reached (after Run: when a run to
   // idle had its last event anywhere).

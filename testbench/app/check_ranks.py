@@ -1,8 +1,10 @@
 #!/usr/bin/python3
-"""End-to-end checks of `lqemu run` over MPI ranks (decision 0050): the
-same statistics, trace and capture on 1, 2 and 4 ranks, bad input refused once with exit 2,
-a dead rank ending the run with exit 1. Usage:
-check_ranks.py CASE MPIEXEC LQEMU WORK_DIR SCENARIO_DIR"""
+"""End-to-end checks of `lqemu run` and `lqemu board` over MPI ranks
+(decision 0050): the same statistics, trace, capture and consoles on 1, 2
+and 4 ranks, bad input refused once with exit 2, a dead rank ending the run
+with exit 1. Usage:
+check_ranks.py CASE MPIEXEC LQEMU WORK_DIR SCENARIO_DIR
+with the firmware images in $LQ_FIRMWARE_DIR for the board's cases."""
 import json
 import os
 import pathlib
@@ -43,6 +45,12 @@ def stats(mpiexec, lqemu, work, ranks, name, args):
     result = run(command + ["run", "--quiet", "--stats", str(path), *args])
     expect(result.returncode == 0, "%s on %d ranks exited %d: %s" %
            (name, ranks, result.returncode, result.stderr))
+    return comparable_stats(path, ranks, name)
+
+
+def comparable_stats(path, ranks, name):
+    """The --stats file at `path` of a run on `ranks` ranks, checked for its
+    ranks object, without what may differ with the rank count."""
     figures = json.loads(path.read_text())
     ranks_json = figures.get("ranks")
     expect((ranks_json is None) == (ranks == 1),
@@ -97,6 +105,69 @@ def expect_the_same_on_ranks(mpiexec, lqemu, work, cases):
             difference = first_difference(one, many)
             expect(difference is None, "%s on %d ranks differs from one "
                    "process at %s" % (name, ranks, difference))
+
+
+def board_cluster_matches_one_process(mpiexec, lqemu, work, _):
+    """`lqemu board --scenario` over ranks: link_bringup.elf booting every
+    card of a 2x2x4 torus, and link_bringup_watch.elf with faults that
+    reach across ranks (a cable between ranks cut and repaired, a BER
+    change, a failed lane, a failed card whose neighbours are on another
+    rank, a reset card) and its CPUs' interrupts logged, to a time limit.
+    On 2 and 4 ranks: the same --stats but wall time and the ranks object,
+    the same console (stdout or --console-dir files), the same notes on
+    stderr and summary but wall time, the same --trace bytes, and the same
+    exit status as in one process."""
+    firmware = pathlib.Path(os.environ["LQ_FIRMWARE_DIR"])
+    torus = "topology:\n  name: torus\n  dims: 2x2x4\n"
+    (work / "torus.yaml").write_text(torus)
+    # 2 ranks share z; node 0's port 5 (-z) reaches node 12, node 6's
+    # ports reach nodes on both sides.
+    (work / "faults.yaml").write_text(
+        torus + "events:\n  - 1ms link cut 0 5\n  - 1.2ms ber 1 4 1e-6\n"
+        "  - 1.3ms lane fail 2 5 3\n  - 1.5ms link repair 0 5\n"
+        "  - 1.7ms node fail 6\n  - 1.8ms node reset 3\n")
+    cases = {
+        "bringup": (["--firmware", str(firmware / "link_bringup.elf"),
+                     "--scenario", str(work / "torus.yaml")], 0, True),
+        "faults": (["--firmware", str(firmware / "link_bringup_watch.elf"),
+                    "--scenario", str(work / "faults.yaml"),
+                    "--ltssm-time-scale", "0.01", "--max-time-us", "2500",
+                    "--log", "irq"], 1, False),
+    }
+    for name, (args, status, console_dir) in cases.items():
+        seen = {}
+        for ranks in (1, 2, 4):
+            out = work / ("board_%s.%d" % (name, ranks))
+            logs = out / "logs"
+            logs.mkdir(parents=True)
+            command = [lqemu] if ranks == 1 else launch(mpiexec, ranks, lqemu)
+            result = run(command + [
+                "board", *args, "--stats", str(out / "stats.json"),
+                "--trace", str(out / "trace.json")] +
+                (["--console-dir", str(logs)] if console_dir else []))
+            expect(result.returncode == status,
+                   "board %s on %d ranks exited %d: %s" %
+                   (name, ranks, result.returncode, result.stderr))
+            # The summary but its wall-time figures; not the ranks' lines.
+            notes = [line.split(" in ")[0] if "instructions in" in line
+                     else line for line in result.stderr.splitlines()
+                     if not line.startswith("  ")]
+            seen[ranks] = {
+                "stats": comparable_stats(out / "stats.json", ranks, name),
+                "stdout": result.stdout, "stderr": notes,
+                "trace": (out / "trace.json").read_text(),
+                "consoles": {log.name: log.read_text()
+                             for log in sorted(logs.iterdir())}}
+        expect(seen[1]["consoles"] or seen[1]["stdout"],
+               "board %s printed no console" % name)
+        for ranks in (2, 4):
+            for what, one in seen[1].items():
+                difference = (first_difference(one, seen[ranks][what])
+                              if what == "stats" else
+                              None if one == seen[ranks][what] else "differs")
+                expect(difference is None,
+                       "board %s on %d ranks: %s %s from one process" %
+                       (name, ranks, what, difference))
 
 
 def network_studies_match_one_process(mpiexec, lqemu, work, scenarios):
@@ -297,7 +368,7 @@ def bad_input_exits_2_once(mpiexec, lqemu, work, _):
         (2, small + ["--set", "sim.partition=stripes"], "sim.partition"),
         (3, small + ["--set", "sim.partition=blocks"], "do not factor"),
         (2, ["run", "--set", "run.phases=link"], "runs in one process only"),
-        (2, ["board", "--firmware", str(lqemu)], "runs in one process only"),
+        (2, ["conformance"], "runs in one process only"),
         (2, ["run", "--set", "run.study=stack",
              "--set", "workload.name=remote_access",
              "--set", "link.fidelity=tlm"], "runs in one process only"),
@@ -319,6 +390,16 @@ def bad_input_exits_2_once(mpiexec, lqemu, work, _):
              "--set", "workload.name=traffic", "--set", "link.cable_m=0"],
          "no lookahead"),
     ]
+    if "LQ_FIRMWARE_DIR" in os.environ:
+        hello = str(pathlib.Path(os.environ["LQ_FIRMWARE_DIR"]) / "hello.elf")
+        ring = work / "ring.yaml"
+        ring.write_text("topology:\n  name: torus\n  dims: 3\n")
+        board = ["board", "--firmware", hello, "--scenario", str(ring)]
+        cases += [
+            (2, ["board", "--firmware", hello], "without mpirun"),
+            (4, board, "4 ranks for the 3 nodes"),
+            (2, board + ["--set", "link.cable_m=0"], "no lookahead"),
+        ]
     for ranks, args, said in cases:
         result = run(launch(mpiexec, ranks, lqemu) + args)
         lines = result.stderr.strip().splitlines()

@@ -65,7 +65,7 @@ TEST(ClusterTracer, TapsTheCallbacksAndTracesWhatTheyTell) {
   config.on_cpu_log("node1", sc_core::sc_time(2, sc_core::SC_US), "irq");
   config.on_link_state("node0", 2, link::LtssmState::kDetectQuiet, 1000000);
   config.on_link_state("node0", 2, link::LtssmState::kL0, 3000000);
-  tracer.Fault("link cut node 0 port 2");
+  tracer.Fault("node0", "link cut node 0 port 2");
   tracer.Finish(5000);
 
   EXPECT_EQ(heard, (std::vector<std::string>{"node0: hello", "node1 cpu: irq"}))

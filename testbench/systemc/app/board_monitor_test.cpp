@@ -24,8 +24,9 @@ TEST(BoardMonitorTest, AnswersHelpTimeAndFaultsAppliedNow) {
   const cluster::ClusterConfig config = testing::TlCards(topology);
   cluster::Cluster cluster("cluster", config, topology);
   int applied = 0;
-  cluster::FaultInjector faults("faults", cluster,
-                                [&applied](const std::string&) { ++applied; });
+  cluster::FaultInjector faults(
+      "faults", cluster,
+      [&applied](unsigned, const std::string&) { ++applied; });
 
   testing::ScThread gdb("gdb", [&] {
     sc_core::wait(sc_time(1.25, SC_US));

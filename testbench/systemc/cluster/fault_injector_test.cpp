@@ -7,11 +7,15 @@
 
 #include <gtest/gtest.h>
 
+#include <memory>
 #include <string>
 #include <systemc>
 #include <vector>
 
+#include "models/topology/partition.h"
 #include "models/topology/topology_registry.h"
+#include "systemc/parallel/rank_world.h"
+#include "systemc/parallel/window_sync.h"
 #include "testbench/systemc/common/sc_thread.h"
 #include "testbench/systemc/common/tl_cards.h"
 
@@ -34,11 +38,12 @@ TEST(FaultInjectorTest, PHY_5_6_FaultsReachTheCablesEndsAtTheirTimes) {
   const ClusterConfig config = testing::TlCards(topology);
   Cluster cluster("cluster", config, topology);
   std::vector<std::string> applied;
-  FaultInjector injector("faults", cluster, [&](const std::string& fault) {
-    const auto ns =
-        static_cast<long>(sc_core::sc_time_stamp().to_seconds() * 1e9);
-    applied.push_back(std::to_string(ns) + " ns: " + fault);
-  });
+  FaultInjector injector(
+      "faults", cluster, [&](unsigned, const std::string& fault) {
+        const auto ns =
+            static_cast<long>(sc_core::sc_time_stamp().to_seconds() * 1e9);
+        applied.push_back(std::to_string(ns) + " ns: " + fault);
+      });
 
   // Nothing is scheduled if one fault cannot be taken.
   const auto node =
@@ -104,6 +109,39 @@ TEST(FaultInjectorTest, PHY_5_6_FaultsReachTheCablesEndsAtTheirTimes) {
   EXPECT_EQ(reset.error().reason,
             "node 0 resets: node 0 has failed (or has no board) and stays "
             "down");
+}
+
+TEST(FaultInjectorTest, AFaultAtOnceMustStayOnItsRank) {
+  // Nodes 0 and 1 here, node 2 on another rank (decision 0050): node 0's
+  // port 1 (-x) is cabled to node 2.
+  const auto topology =
+      topo::CreateTopology("torus", {{"dims", "3x1"}}).value();
+  parallel::WindowSync sync(parallel::RankWorld::Get(), sc_time(1, SC_US));
+  ClusterConfig config = testing::TlCards(topology);
+  auto partition = std::make_shared<topo::Partition>();
+  partition->ranks = 2;
+  partition->rank_of = {0, 0, 1};
+  config.share = {partition, &sync};
+  Cluster cluster("cluster", config, topology);
+  FaultInjector injector("faults", cluster, {});
+
+  EXPECT_TRUE(injector.Apply(*phy::ParseFaultCommand("link cut 0 0")).ok())
+      << "both ends here";
+  EXPECT_TRUE(injector.Apply(*phy::ParseFaultCommand("lane fail 0 1 3")).ok())
+      << "one end, here";
+  for (const char* elsewhere :
+       {"link cut 0 1", "ber 0 1 1e-6", "node fail 0", "link cut 2 0"}) {
+    const auto applied = injector.Apply(*phy::ParseFaultCommand(elsewhere));
+    ASSERT_FALSE(applied.ok()) << elsewhere;
+    EXPECT_NE(applied.error().reason.find("another MPI rank"),
+              std::string::npos)
+        << applied.error().reason;
+  }
+  EXPECT_FALSE(injector
+                   .Schedule({At(1, "link cut 0 1"), At(2, "node fail 0"),
+                              At(3, "link cut 2 0")})
+                   .has_value())
+      << "a scheduled fault reaches every rank, each acting on its ends";
 }
 
 }  // namespace

@@ -127,6 +127,32 @@ TEST(WindowSync, ARunEndsAtTheEndOfTheWindowInWhichTheLastRankFinished) {
   EXPECT_EQ(sync.counts().windows, 5u);
 }
 
+// Busy every 3 ns until `until`, then idle.
+class Ticker : public sc_core::sc_module {
+ public:
+  Ticker(const sc_core::sc_module_name& name, const sc_time& until)
+      : sc_module(name), until_(until) {
+    SC_HAS_PROCESS(Ticker);
+    SC_METHOD(Tick);
+  }
+
+ private:
+  void Tick() {
+    if (sc_core::sc_time_stamp() + sc_time(3, SC_NS) <= until_) {
+      next_trigger(3, SC_NS);
+    }
+  }
+  sc_time until_;
+};
+
+TEST(WindowSync, AWorkloadsRunWithNothingLeftEndsWhereItsLastWindowEnded) {
+  WindowSync sync(RankWorld::Get(), sc_time(10, SC_NS));
+  Ticker ticker("ticker", sc_time(33, SC_NS));
+  EXPECT_FALSE(sync.Run(sc_time(1, sc_core::SC_US), [] { return false; }));
+  // The last tick at 33 ns, in [30, 40): not run on to the end at 1 us.
+  EXPECT_EQ(sc_core::sc_time_stamp(), sc_time(40, SC_NS));
+}
+
 // A PHY's end of a cable: rank 0's puts a wire flit and a lane change
 // on it at 3 ns; rank 1's records what arrives, and when it is due.
 class FakePhy : public sc_core::sc_module, private phy::CableIf {
