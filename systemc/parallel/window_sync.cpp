@@ -155,7 +155,11 @@ bool WindowSync::Run(const sc_time& end, const std::function<bool()>& done) {
     counts_.skipped += next / lookahead - (now + lookahead - 1) / lookahead;
     window_end_ =
         std::min<uint64_t>((next / lookahead + 1) * lookahead, end.value());
-    sc_core::sc_start(sc_time::from_value(window_end_ - now), policy);
+    // A rank that starves stays at its last event; one with nothing due
+    // in another rank's window has no reason to start its kernel.
+    if (policy == sc_core::SC_RUN_TO_TIME || NextActivity() < window_end_) {
+      sc_core::sc_start(sc_time::from_value(window_end_ - now), policy);
+    }
     ++counts_.windows;
   }
 }
