@@ -8,6 +8,7 @@
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <systemc>
@@ -268,6 +269,231 @@ void WriteStats(const std::string& path, const std::vector<BoardEnd>& ends,
   std::ofstream(path) << json.dump(2) << '\n';
 }
 
+// What `lqemu board` reads before it builds anything.
+struct BoardInput {
+  ParamSet params;
+  elf::ElfImage image;
+  phy::LinkProfile profile;
+  std::shared_ptr<const topo::Topology> topology;  // with --scenario
+  std::set<NodePort> rtl_ports;
+};
+
+// The keys, the image and what they name, or the one line that says why
+// not.
+Result<BoardInput> ReadBoardInput(const BoardOptions& options) {
+  RunOptions scenario;
+  scenario.scenario_file = options.scenario_file;
+  scenario.overrides = options.overrides;
+  scenario.seed = options.seed;
+  auto params = ReadScenarioParams(scenario);
+  if (!params) {
+    return params.error();
+  }
+  const bool cluster_run = !options.scenario_file.empty();
+  const auto keys_of = [cluster_run](const ParamSet& scenario) {
+    return BoardKeys(scenario, cluster_run);
+  };
+  if (const auto unread = CheckGivenKeys(
+          *params, cluster_run ? "lqemu board --scenario" : "lqemu board",
+          scenario, keys_of, "lqemu board")) {
+    return Fail(*unread);
+  }
+  auto image = ReadFirmwareImage(options.firmware);
+  if (!image) {
+    return Fail(options.firmware + ": " + image.error().reason);
+  }
+  const auto profile = phy::FindLinkProfile(params->Text("link.profile"));
+  if (!profile) {
+    return Fail("link.profile: " + profile.error().reason);
+  }
+  std::shared_ptr<const topo::Topology> topology;
+  if (cluster_run) {
+    auto scenario_topology = ScenarioTopology(*params);
+    if (!scenario_topology) {
+      return Fail(options.scenario_file +
+                  ": topology: " + scenario_topology.error().reason);
+    }
+    topology = std::move(scenario_topology.value());
+  }
+  auto rtl_ports = topology
+                       ? ScenarioRtlPorts(*params, topology->EndpointCount(),
+                                          [&topology](uint32_t node) {
+                                            return topology->PortCount(node);
+                                          })
+                       : ScenarioRtlPorts(*params, 1, [&options](uint32_t) {
+                           return options.ports;
+                         });
+  if (!rtl_ports) {
+    return rtl_ports.error();
+  }
+  if (!options.vcd_file.empty()) {
+    if (auto error = CheckRtlWaveforms(*rtl_ports, options.vcd_file)) {
+      return Fail("--vcd: " + *error);
+    }
+  }
+  if (!options.trace_file.empty() && !std::ofstream(options.trace_file)) {
+    return Fail("--trace: cannot write " + options.trace_file);
+  }
+  return BoardInput{std::move(params.value()), std::move(image.value()),
+                    *profile, std::move(topology),
+                    std::move(rtl_ports.value())};
+}
+
+// The scenario's `events`, then the command line's --event, or why not.
+Result<std::vector<phy::TimedFault>> BoardFaults(const BoardOptions& options,
+                                                 const ParamSet& params) {
+  std::string event_text = params.Text("events");
+  for (const std::string& text : options.events) {
+    if (text.find(';') != std::string::npos) {
+      return Fail("--event '" + text + "': one event per --event");
+    }
+    event_text += "; " + text;
+  }
+  auto parsed = phy::ParseTimedFaults(event_text);
+  if (!parsed) {
+    return Fail("events: " + parsed.error().reason);
+  }
+  return parsed;
+}
+
+// GDB on --gdb-node's CPU, served by the rank that holds it, with
+// `monitor` applying faults; why not, if it cannot be. Over ranks, a rank
+// that cannot serve it throws: it ends the job, naming itself.
+std::optional<std::string> ServeGdb(const BoardOptions& options,
+                                    cluster::Cluster& cluster,
+                                    cluster::FaultInjector& injector) {
+  if (!options.gdb_port) {
+    return std::nullopt;
+  }
+  if (options.gdb_node >= cluster.node_count()) {
+    return "--gdb-node " + std::to_string(options.gdb_node) +
+           ": the run has nodes 0.." + std::to_string(cluster.node_count() - 1);
+  }
+  if (!cluster.built(options.gdb_node)) {
+    return std::nullopt;  // another rank's
+  }
+  board::Rv32Cpu& cpu = cluster.node(options.gdb_node).board().cpu();
+  try {
+    cpu.EnableGdb(*options.gdb_port, options.halt);
+  } catch (const std::exception& error) {
+    if (parallel::RankWorld::Get().parallel()) {
+      throw;
+    }
+    return std::string(error.what());
+  }
+  cpu.SetMonitorHandler([&injector](const std::string& command) {
+    return AnswerMonitor(command, injector);
+  });
+  return std::nullopt;
+}
+
+// The boards' CPUs, and their ports' PHYs and link controllers, as the
+// command line and the keys say; a cluster's (`cluster`) cables are
+// link.cable_m long.
+cluster::ClusterConfig BoardConfig(const BoardOptions& options,
+                                   const ParamSet& params,
+                                   const phy::LinkProfile& profile,
+                                   const std::set<NodePort>& rtl_ports,
+                                   bool cluster) {
+  cluster::ClusterConfig config;
+  config.board.cpu.clock_period =
+      sc_core::sc_time(1e3 / options.cpu_mhz, sc_core::SC_NS);
+  config.board.cpu.quantum =
+      sc_core::sc_time(options.quantum_ns, sc_core::SC_NS);
+  config.board.cpu.log = options.log;
+  config.port.phy = phy::PhyPortConfig::ForProfile(profile);
+  config.port.phy.errors.ber = params.Real("link.ber");
+  config.port.phy.seed = static_cast<uint64_t>(params.Integer("sim.seed"));
+  if (cluster) {
+    config.port.phy.cable_metres = params.Real("link.cable_m");
+  }
+  config.port.controller.profile = profile;
+  config.port.controller.ltssm_time_scale = 1;
+  PlaceRtlPorts(rtl_ports, params, options.vcd_file, config);
+  if (options.ltssm_time_scale) {
+    config.port.controller.ltssm_time_scale = *options.ltssm_time_scale;
+  }
+  if (!rtl_ports.empty() && !options.quiet) {
+    std::fprintf(
+        stderr, "lqemu board: %s\n",
+        DescribeRtlTraining(rtl_ports, config.port.controller.ltssm_time_scale)
+            .c_str());
+  }
+  return config;
+}
+
+// A cluster's cards beyond the board: a transport engine on each
+// (DEVICES.TRANSPORT), pacing at one port's goodput (TRN-10.1), and a
+// router doing PFC over the links' CONTROL flits (TRN-8.3) with every VC
+// holding XOFF plus the headroom (TRN-8.9); board.traffic_load's sources
+// in place of the engines if it asks for them (returns whether).
+Result<bool> AddFabric(const ParamSet& params, const phy::LinkProfile& profile,
+                       const topo::Topology& topology,
+                       cluster::ClusterConfig& config) {
+  transport::TransportEngineConfig engine;
+  auto congestion = ScenarioCongestionParams(
+      params, phy::PayloadGoodputGbps(profile, profile.max_lanes) * 1e9);
+  if (!congestion) {
+    return congestion.error();
+  }
+  engine.congestion_params = *congestion;
+  config.network.transport = engine;
+  const auto lossless = ScenarioLossless(
+      params, profile, static_cast<uint32_t>(params.Integer("transport.pmtu")),
+      params.Text("transport.cc"));
+  if (!lossless) {
+    return lossless.error();
+  }
+  config.network.flow_control = lossless->flow;
+  config.network.router.vc_buffer_flits =
+      lossless->VcBufferSlots(profile.payload_bytes);
+  return PlaceBoardTraffic(params, profile, topology.EndpointCount(), config);
+}
+
+// A run's times, for its summary.
+struct RunTimes {
+  double sim_ns = 0;
+  double wall_s = 0;   // running the simulation
+  double build_s = 0;  // reading, building and loading before it
+};
+
+// Says on stderr how the run ended (unless --quiet), what board traffic
+// did, and which unhandled trap ended each node of a cluster; returns the
+// exit status.
+int Report(const BoardOptions& options, const std::vector<BoardEnd>& ends,
+           const RunEnd& end, const std::optional<RankSummary>& ranks,
+           bool traffic, const RunTimes& times) {
+  const Outcome outcome = DescribeOutcome(ends, end, options.gdb_node);
+  const BoardTotals totals = Total(ends);
+  if (!options.quiet) {
+    std::fprintf(
+        stderr,
+        "lqemu board: %s at %.3f us simulated; %u of %u ports up; "
+        "%llu instructions in %.2f s wall (%.1f MIPS); built in "
+        "%.2f s\n",
+        outcome.text.c_str(), times.sim_ns / 1e3, totals.ports_up, totals.ports,
+        static_cast<unsigned long long>(totals.instructions), times.wall_s,
+        times.wall_s > 0 ? totals.instructions / times.wall_s / 1e6 : 0.0,
+        times.build_s);
+    if (ranks) {
+      PrintRanks(*ranks, stderr);
+    }
+    if (traffic) {
+      std::fprintf(stderr, "lqemu board: %s\n",
+                   DescribeBoardTraffic(ends).c_str());
+    }
+  }
+  if (ends.size() > 1) {
+    for (unsigned n = 0; n < ends.size(); ++n) {
+      if (ends[n].trap) {
+        std::fprintf(stderr, "lqemu board: %s\n",
+                     DescribeTrap(n, *ends[n].trap).c_str());
+      }
+    }
+  }
+  return outcome.status;
+}
+
 }  // namespace
 
 Result<uint32_t> ParseCpuLog(const std::string& text) {
@@ -294,91 +520,21 @@ Result<uint32_t> ParseCpuLog(const std::string& text) {
 
 int RunBoard(const BoardOptions& options) {
   const auto entered = std::chrono::steady_clock::now();
-  RunOptions scenario;
-  scenario.scenario_file = options.scenario_file;
-  scenario.overrides = options.overrides;
-  scenario.seed = options.seed;
-  const auto params = ReadScenarioParams(scenario);
-  if (!params) {
-    return BadInput(params.error().reason);
+  auto read = ReadBoardInput(options);
+  if (!read) {
+    return BadInput(read.error().reason);
   }
-  const bool cluster_run = !options.scenario_file.empty();
-  const auto keys_of = [cluster_run](const ParamSet& scenario) {
-    return BoardKeys(scenario, cluster_run);
-  };
-  if (const auto unread = CheckGivenKeys(
-          *params, cluster_run ? "lqemu board --scenario" : "lqemu board",
-          scenario, keys_of, "lqemu board")) {
-    return BadInput(*unread);
-  }
-  const auto image = ReadFirmwareImage(options.firmware);
-  if (!image) {
-    return BadInput(options.firmware + ": " + image.error().reason);
-  }
-  const auto profile = phy::FindLinkProfile(params->Text("link.profile"));
-  if (!profile) {
-    return BadInput("link.profile: " + profile.error().reason);
-  }
-
-  std::shared_ptr<const topo::Topology> topology;
-  if (!options.scenario_file.empty()) {
-    auto scenario_topology = ScenarioTopology(*params);
-    if (!scenario_topology) {
-      return BadInput(options.scenario_file +
-                      ": topology: " + scenario_topology.error().reason);
-    }
-    topology = std::move(scenario_topology.value());
-  }
-  const auto rtl_ports =
-      topology ? ScenarioRtlPorts(*params, topology->EndpointCount(),
-                                  [&topology](uint32_t node) {
-                                    return topology->PortCount(node);
-                                  })
-               : ScenarioRtlPorts(*params, 1, [&options](uint32_t) {
-                   return options.ports;
-                 });
-  if (!rtl_ports) {
-    return BadInput(rtl_ports.error().reason);
-  }
-  if (!options.vcd_file.empty()) {
-    if (auto error = CheckRtlWaveforms(*rtl_ports, options.vcd_file)) {
-      return BadInput("--vcd: " + *error);
-    }
-  }
-
-  if (!options.trace_file.empty() && !std::ofstream(options.trace_file)) {
-    return BadInput("--trace: cannot write " + options.trace_file);
-  }
+  const BoardInput& input = *read;
+  const std::shared_ptr<const topo::Topology>& topology = input.topology;
   const parallel::RankWorld& world = parallel::RankWorld::Get();
   if (world.parallel() && !topology) {
     return BadInput(
         "without --scenario, lqemu board builds one card, which one process "
         "holds: run it without mpirun");
   }
-  cluster::ClusterConfig config;
-  config.board.cpu.clock_period =
-      sc_core::sc_time(1e3 / options.cpu_mhz, sc_core::SC_NS);
-  config.board.cpu.quantum =
-      sc_core::sc_time(options.quantum_ns, sc_core::SC_NS);
-  config.port.phy = phy::PhyPortConfig::ForProfile(*profile);
-  config.port.phy.errors.ber = params->Real("link.ber");
-  config.port.phy.seed = static_cast<uint64_t>(params->Integer("sim.seed"));
-  if (topology) {
-    config.port.phy.cable_metres = params->Real("link.cable_m");
-  }
-  config.port.controller.profile = *profile;
-  config.port.controller.ltssm_time_scale = 1;
-  PlaceRtlPorts(*rtl_ports, *params, options.vcd_file, config);
-  if (options.ltssm_time_scale) {
-    config.port.controller.ltssm_time_scale = *options.ltssm_time_scale;
-  }
-  if (!rtl_ports->empty() && !options.quiet) {
-    std::fprintf(
-        stderr, "lqemu board: %s\n",
-        DescribeRtlTraining(*rtl_ports, config.port.controller.ltssm_time_scale)
-            .c_str());
-  }
-
+  cluster::ClusterConfig config =
+      BoardConfig(options, input.params, input.profile, input.rtl_ports,
+                  topology != nullptr);
   // The run goes in windows of a cable's delay, in one process as over
   // MPI ranks, and ends at the end of the first after which every board
   // has ended (decision 0050): where it ends does not depend on the rank
@@ -391,7 +547,7 @@ int RunBoard(const BoardOptions& options) {
       world, lookahead ? *lookahead : sc_core::sc_time(1, sc_core::SC_NS));
   std::shared_ptr<const topo::Partition> partition;
   if (world.parallel()) {
-    auto made = PartitionForRun(*params, *topology);
+    auto made = PartitionForRun(input.params, *topology);
     if (!made) {
       return BadInput(options.scenario_file + ": " + made.error().reason);
     }
@@ -411,7 +567,6 @@ int RunBoard(const BoardOptions& options) {
                                             const std::string& line) {
     lines.Console(index.at(node), line);
   };
-  config.board.cpu.log = options.log;
   if (options.log != 0) {
     config.on_cpu_log = [&lines, &index](const std::string& node,
                                          const sc_core::sc_time& at,
@@ -428,19 +583,9 @@ int RunBoard(const BoardOptions& options) {
     tracer.Attach(config);
   }
 
-  // The scenario's faults, then the command line's.
-  std::vector<phy::TimedFault> faults;
-  std::string event_text = params->Text("events");
-  for (const std::string& text : options.events) {
-    if (text.find(';') != std::string::npos) {
-      return BadInput("--event '" + text + "': one event per --event");
-    }
-    event_text += "; " + text;
-  }
-  if (auto parsed = phy::ParseTimedFaults(event_text); parsed) {
-    faults = std::move(parsed.value());
-  } else {
-    return BadInput("events: " + parsed.error().reason);
+  const auto faults = BoardFaults(options, input.params);
+  if (!faults) {
+    return BadInput(faults.error().reason);
   }
 
   std::unique_ptr<cluster::Cluster> cluster;
@@ -450,35 +595,11 @@ int RunBoard(const BoardOptions& options) {
       cluster =
           std::make_unique<cluster::Cluster>("cluster", config, options.ports);
     } else {
-      // Every card of a fabric has a transport engine (DEVICES.TRANSPORT);
-      // congestion control paces at one port's goodput (TRN-10.1).
-      transport::TransportEngineConfig engine;
-      auto congestion = ScenarioCongestionParams(
-          *params, phy::PayloadGoodputGbps(*profile, profile->max_lanes) * 1e9);
-      if (!congestion) {
-        return BadInput(options.scenario_file + ": " +
-                        congestion.error().reason);
+      auto fabric = AddFabric(input.params, input.profile, *topology, config);
+      if (!fabric) {
+        return BadInput(options.scenario_file + ": " + fabric.error().reason);
       }
-      engine.congestion_params = *congestion;
-      config.network.transport = engine;
-      // Its router does PFC over the links' CONTROL flits (TRN-8.3), with
-      // every VC holding XOFF plus the headroom (TRN-8.9).
-      const auto lossless = ScenarioLossless(
-          *params, *profile,
-          static_cast<uint32_t>(params->Integer("transport.pmtu")),
-          params->Text("transport.cc"));
-      if (!lossless) {
-        return BadInput(options.scenario_file + ": " + lossless.error().reason);
-      }
-      config.network.flow_control = lossless->flow;
-      config.network.router.vc_buffer_flits =
-          lossless->VcBufferSlots(profile->payload_bytes);
-      auto placed = PlaceBoardTraffic(*params, *profile,
-                                      topology->EndpointCount(), config);
-      if (!placed) {
-        return BadInput(options.scenario_file + ": " + placed.error().reason);
-      }
-      traffic = *placed;
+      traffic = *fabric;
       cluster = std::make_unique<cluster::Cluster>("cluster", config, topology);
     }
   } catch (const std::exception& error) {
@@ -502,31 +623,13 @@ int RunBoard(const BoardOptions& options) {
   if (options.gdb_port) {
     injector.SetDebuggedNode(options.gdb_node);
   }
-  if (auto problem = injector.Schedule(faults)) {
+  if (auto problem = injector.Schedule(*faults)) {
     return BadInput("events: " + *problem);
   }
-  if (options.gdb_port) {
-    if (options.gdb_node >= cluster->node_count()) {
-      return BadInput("--gdb-node " + std::to_string(options.gdb_node) +
-                      ": the run has nodes 0.." +
-                      std::to_string(cluster->node_count() - 1));
-    }
-    if (cluster->built(options.gdb_node)) {  // its rank serves GDB
-      board::Rv32Cpu& cpu = cluster->node(options.gdb_node).board().cpu();
-      try {
-        cpu.EnableGdb(*options.gdb_port, options.halt);
-      } catch (const std::exception& error) {
-        if (world.parallel()) {
-          throw;  // one rank's failure: it ends the job, naming the rank
-        }
-        return BadInput(error.what());
-      }
-      cpu.SetMonitorHandler([&injector](const std::string& command) {
-        return AnswerMonitor(command, injector);
-      });
-    }
+  if (auto problem = ServeGdb(options, *cluster, injector)) {
+    return BadInput(*problem);
   }
-  if (const auto loaded = cluster->Load(*image); !loaded) {
+  if (const auto loaded = cluster->Load(input.image); !loaded) {
     return BadInput(options.firmware + ": " + loaded.error().reason);
   }
 
@@ -568,34 +671,8 @@ int RunBoard(const BoardOptions& options) {
     return kExitOk;  // its RTL ports' waveforms close as the model goes
   }
 
-  const Outcome outcome = DescribeOutcome(ends, end, options.gdb_node);
-  int status = outcome.status;
-  const BoardTotals totals = Total(ends);
-  if (!options.quiet) {
-    std::fprintf(
-        stderr,
-        "lqemu board: %s at %.3f us simulated; %u of %u ports up; "
-        "%llu instructions in %.2f s wall (%.1f MIPS); built in "
-        "%.2f s\n",
-        outcome.text.c_str(), sim_ns / 1e3, totals.ports_up, totals.ports,
-        static_cast<unsigned long long>(totals.instructions), wall_s,
-        wall_s > 0 ? totals.instructions / wall_s / 1e6 : 0.0, build_s);
-    if (ranks) {
-      PrintRanks(*ranks, stderr);
-    }
-  }
-  if (traffic && !options.quiet) {
-    std::fprintf(stderr, "lqemu board: %s\n",
-                 DescribeBoardTraffic(ends).c_str());
-  }
-  if (ends.size() > 1) {
-    for (unsigned n = 0; n < ends.size(); ++n) {
-      if (ends[n].trap) {
-        std::fprintf(stderr, "lqemu board: %s\n",
-                     DescribeTrap(n, *ends[n].trap).c_str());
-      }
-    }
-  }
+  int status =
+      Report(options, ends, end, ranks, traffic, {sim_ns, wall_s, build_s});
   if (!options.stats_file.empty()) {
     WriteStats(options.stats_file, ends, std::move(stats), ranks, sim_ns,
                wall_s, status);
