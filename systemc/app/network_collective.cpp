@@ -1,15 +1,21 @@
 // A network study's collective: keys, schedule, report.
 #include "systemc/app/network_collective.h"
 
+#include <algorithm>
+
 #include "models/topology/torus.h"
+#include "systemc/parallel/node_gather.h"
+#include "systemc/parallel/wire.h"
 
 namespace lq::app {
 namespace {
 
 // Payload bytes per node per ns = GB/s.
-double AlgorithmGBps(const net::CollectiveDriver& driver) {
-  const double ns = driver.finished_at().to_seconds() * 1e9;
-  return ns > 0 ? static_cast<double>(driver.schedule().buffer_bytes) / ns : 0;
+double AlgorithmGBps(const net::CollectiveSchedule& schedule,
+                     const CollectiveOutcome& outcome) {
+  return outcome.finished_ns > 0
+             ? static_cast<double>(schedule.buffer_bytes) / outcome.finished_ns
+             : 0;
 }
 
 // The torus's sizes, X first; none for another topology.
@@ -139,14 +145,33 @@ nlohmann::ordered_json BoundsJson(const net::CollectiveBounds& bounds,
       {"fraction", done_ns > 0 ? bounds.bound_ns() / done_ns : 0.0}};
 }
 
-void PrintCollective(const net::CollectiveDriver& driver, std::FILE* out) {
-  const net::CollectiveSchedule& s = driver.schedule();
-  if (!driver.done()) {
+CollectiveOutcome GatherCollective(const net::CollectiveDriver& driver) {
+  CollectiveOutcome outcome{driver.messages_delivered(),
+                            driver.last_delivery().to_seconds() * 1e9};
+  Bytes mine;
+  parallel::WireWriter out(mine);
+  out.U64(outcome.delivered);
+  out.F64(outcome.finished_ns);
+  parallel::AbsorbOtherRanks(
+      parallel::RankWorld::Get(), mine, [&outcome](ByteView share) {
+        parallel::WireReader in(share);
+        outcome.delivered += in.U64();
+        outcome.finished_ns = std::max(outcome.finished_ns, in.F64());
+      });
+  if (!outcome.Done(driver.schedule())) {
+    outcome.finished_ns = 0;
+  }
+  return outcome;
+}
+
+void PrintCollective(const net::CollectiveSchedule& s,
+                     const CollectiveOutcome& outcome, std::FILE* out) {
+  if (!outcome.Done(s)) {
     std::fprintf(out,
                  "  collective %s: NOT complete, %llu of %zu messages "
                  "delivered\n",
                  s.name.c_str(),
-                 static_cast<unsigned long long>(driver.messages_delivered()),
+                 static_cast<unsigned long long>(outcome.delivered),
                  s.messages.size());
     return;
   }
@@ -154,20 +179,20 @@ void PrintCollective(const net::CollectiveDriver& driver, std::FILE* out) {
                "  collective %s of %llu B per node over %u nodes: %zu "
                "messages in %u steps, done in %.2f us (%.2f GB/s per node)\n",
                s.name.c_str(), static_cast<unsigned long long>(s.buffer_bytes),
-               s.nodes, s.messages.size(), s.steps,
-               driver.finished_at().to_seconds() * 1e6, AlgorithmGBps(driver));
+               s.nodes, s.messages.size(), s.steps, outcome.finished_ns / 1e3,
+               AlgorithmGBps(s, outcome));
 }
 
-nlohmann::ordered_json CollectiveJson(const net::CollectiveDriver& driver) {
-  const net::CollectiveSchedule& s = driver.schedule();
+nlohmann::ordered_json CollectiveJson(const net::CollectiveSchedule& s,
+                                      const CollectiveOutcome& outcome) {
   return {{"name", s.name},
           {"nodes", s.nodes},
           {"buffer_bytes", s.buffer_bytes},
           {"messages", s.messages.size()},
           {"steps", s.steps},
-          {"completed", driver.done()},
-          {"completed_ns", driver.finished_at().to_seconds() * 1e9},
-          {"algorithm_GBps_per_node", AlgorithmGBps(driver)}};
+          {"completed", outcome.Done(s)},
+          {"completed_ns", outcome.finished_ns},
+          {"algorithm_GBps_per_node", AlgorithmGBps(s, outcome)}};
 }
 
 }  // namespace lq::app

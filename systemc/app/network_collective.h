@@ -48,8 +48,22 @@ void PrintBounds(const net::CollectiveBounds& bounds, uint64_t payload_bytes,
 nlohmann::ordered_json BoundsJson(const net::CollectiveBounds& bounds,
                                   uint64_t payload_bytes, double done_ns);
 
+// What a collective's run delivered, on every rank.
+struct CollectiveOutcome {
+  uint64_t delivered = 0;  // messages
+  double finished_ns = 0;  // when the last landed; 0 if not every one did
+  bool Done(const net::CollectiveSchedule& schedule) const {
+    return delivered == schedule.messages.size();
+  }
+};
+// Every rank calls it after the run; rank 0 gets every rank's deliveries,
+// the others their own.
+CollectiveOutcome GatherCollective(const net::CollectiveDriver& driver);
+
 // The report's line and the stats file's `collective` object.
-void PrintCollective(const net::CollectiveDriver& driver, std::FILE* out);
-nlohmann::ordered_json CollectiveJson(const net::CollectiveDriver& driver);
+void PrintCollective(const net::CollectiveSchedule& schedule,
+                     const CollectiveOutcome& outcome, std::FILE* out);
+nlohmann::ordered_json CollectiveJson(const net::CollectiveSchedule& schedule,
+                                      const CollectiveOutcome& outcome);
 
 }  // namespace lq::app

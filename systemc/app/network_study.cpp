@@ -193,8 +193,9 @@ struct StudyResult {
   uint64_t sent = 0, delivered = 0, dropped = 0;
   uint64_t flit_hops = 0;  // flits over links, the kernels' unit of work
   std::optional<FaultOutcome> fault;
-  const net::CollectiveDriver* collective = nullptr;
-  net::CollectiveBounds bounds;  // the collective's, on the topology
+  const net::CollectiveSchedule* collective = nullptr;
+  CollectiveOutcome collective_outcome;  // every rank's, on rank 0
+  net::CollectiveBounds bounds;          // the collective's, on the topology
   DeadlockFinding deadlock;
   double sim_time_ns = 0, wall_time_s = 0;
   FabricCounters counters;
@@ -237,7 +238,7 @@ struct StudyResult {
   bool Ok() const {
     return !deadlock.detected && UnexplainedDrops() == 0 && Complete() &&
            (!fault || fault->Repaired()) &&
-           (collective == nullptr || collective->done());
+           (collective == nullptr || collective_outcome.Done(*collective));
   }
 };
 
@@ -337,11 +338,6 @@ void Measure(const std::vector<NodeFigures>& nodes, StudyResult& result) {
   }
 }
 
-// When `driver`'s collective finished, in ns; 0 if it did not.
-double CollectiveDoneNs(const net::CollectiveDriver& driver) {
-  return driver.done() ? driver.finished_at().to_seconds() * 1e9 : 0;
-}
-
 void PrintStudy(const std::string& scenario, uint64_t seed,
                 const std::string& shape, const StudyResult& r,
                 std::FILE* out) {
@@ -375,9 +371,9 @@ void PrintStudy(const std::string& scenario, uint64_t seed,
     PrintFault(*r.fault, r.clock_ns, out);
   }
   if (r.collective != nullptr) {
-    PrintCollective(*r.collective, out);
-    PrintBounds(r.bounds, PayloadBytes(r.collective->schedule()),
-                CollectiveDoneNs(*r.collective), out);
+    PrintCollective(*r.collective, r.collective_outcome, out);
+    PrintBounds(r.bounds, PayloadBytes(*r.collective),
+                r.collective_outcome.finished_ns, out);
   }
   std::fprintf(
       out,
@@ -433,10 +429,10 @@ std::string WriteStudyJson(const std::string& scenario, uint64_t seed,
                        {"max", cycles.max}}},
                      {"deadlock", DeadlockJson(r.deadlock)}};
   if (r.collective != nullptr) {
-    json["collective"] = CollectiveJson(*r.collective);
+    json["collective"] = CollectiveJson(*r.collective, r.collective_outcome);
     json["collective"]["bounds"] =
-        BoundsJson(r.bounds, PayloadBytes(r.collective->schedule()),
-                   CollectiveDoneNs(*r.collective));
+        BoundsJson(r.bounds, PayloadBytes(*r.collective),
+                   r.collective_outcome.finished_ns);
   }
   json["faults"] = nlohmann::ordered_json::array();
   if (r.fault) {
@@ -570,10 +566,14 @@ void RunOnSystemC(StudyShape& shape, const ParamSet& params, bool show_progress,
   std::unique_ptr<cluster::Network>& network = run.network;
   std::unique_ptr<net::CollectiveDriver>& collective = run.collective;
   if (shape.collective) {
+    std::vector<net::TrafficSource*> sources;  // by node; this rank's
+    for (unsigned n = 0; n < shape.topology->EndpointCount(); ++n) {
+      sources.push_back(network->built(n) ? &network->source(n) : nullptr);
+    }
     collective = std::make_unique<net::CollectiveDriver>(
-        "collective", network->sources(), std::move(*shape.collective),
+        "collective", std::move(sources), std::move(*shape.collective),
         shape.config.traffic.payload_bytes);
-    result.collective = collective.get();
+    result.collective = &collective->schedule();
   }
   result.nodes = network->nodes();
   result.links = network->links();
@@ -638,6 +638,9 @@ void RunOnSystemC(StudyShape& shape, const ParamSet& params, bool show_progress,
   result.deadlock = EarliestDeadlock({watchdog.deadlocked(),
                                       watchdog.detected_at().to_seconds() * 1e9,
                                       watchdog.report()});
+  if (collective) {
+    result.collective_outcome = GatherCollective(*collective);
+  }
   run.figures = GatherFigures(*network);
   Measure(run.figures, result);
   if (run.partition) {
@@ -931,9 +934,6 @@ std::optional<std::string> CheckRanks(const StudyShape& shape,
       return error;
     }
   }
-  if (shape.collective) {
-    return "a collective workload" + one_process;
-  }
   auto partition = PartitionForRun(params, *shape.topology);
   if (!partition) {
     return partition.error().reason;
@@ -1047,7 +1047,8 @@ int RunNetworkStudy(const ParamSet& params, const RunOptions& options) {
                  "the report)\n",
                  static_cast<unsigned long long>(result.InFlight()));
   }
-  if (collective && !collective->done()) {
+  if (result.collective &&
+      !result.collective_outcome.Done(*result.collective)) {
     std::fprintf(stderr,
                  "lqemu run: the collective did not complete (see "
                  "the report)\n");

@@ -32,12 +32,19 @@ CollectiveDriver::CollectiveDriver(const sc_core::sc_module_name& name,
   for (const CollectiveMessage& message : schedule_.messages) {
     waiting_on_[message.id] = static_cast<uint32_t>(message.after.size());
     for (const uint32_t before : message.after) {
+      if (schedule_.messages.at(before).dst != message.src) {
+        throw std::invalid_argument(
+            "collective message " + std::to_string(message.id) +
+            " waits for one delivered elsewhere than at its source");
+      }
       dependents_[before].push_back(message.id);
     }
   }
   for (TrafficSource* source : sources_) {
-    source->SetDeliveryHook(
-        [this](const Delivered& delivered) { OnDelivery(delivered); });
+    if (source != nullptr) {  // this rank's
+      source->SetDeliveryHook(
+          [this](const Delivered& delivered) { OnDelivery(delivered); });
+    }
   }
   SC_HAS_PROCESS(CollectiveDriver);
   SC_METHOD(Release);
@@ -47,7 +54,7 @@ CollectiveDriver::CollectiveDriver(const sc_core::sc_module_name& name,
 
 void CollectiveDriver::start_of_simulation() {
   for (const CollectiveMessage& message : schedule_.messages) {
-    if (waiting_on_[message.id] == 0) {
+    if (waiting_on_[message.id] == 0 && sources_.at(message.src) != nullptr) {
       Send(message);
     }
   }
@@ -88,9 +95,7 @@ void CollectiveDriver::OnDelivery(const Delivered& delivered) {
     return;
   }
   ++delivered_;
-  if (done()) {
-    finished_at_ = delivered.at;
-  }
+  last_delivery_ = std::max(last_delivery_, delivered.at);
   // Its dependents may go once it has landed, which the interface reports
   // ahead of time.
   due_.push_back({delivered.at, id});

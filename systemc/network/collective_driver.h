@@ -4,7 +4,10 @@
 // sent once every message it depends on has been delivered at its source,
 // cut into packets of at most `packet_bytes` of its data; it is delivered
 // when all of its bytes have arrived. The run ends with the last delivery,
-// which is the collective's completion time.
+// which is the collective's completion time. Over MPI ranks (decision
+// 0050) each rank's driver has its own nodes' sources and sends and
+// counts their messages: a message's dependencies were all delivered at
+// its source, so they are its rank's own.
 #pragma once
 
 #include <cstdint>
@@ -24,16 +27,19 @@ class CollectiveDriver : public sc_core::sc_module {
   // message id.
   static constexpr size_t kTagBytes = TrafficSource::kStampBytes + 4;
 
-  // `packet_bytes` is a packet's payload (tag included), above kTagBytes.
+  // `packet_bytes` is a packet's payload (tag included), above kTagBytes;
+  // `sources` by node, nullptr for another rank's. Throws
+  // std::invalid_argument if a message waits for one delivered elsewhere
+  // than at its source.
   CollectiveDriver(const sc_core::sc_module_name& name,
                    std::vector<TrafficSource*> sources,
                    CollectiveSchedule schedule, size_t packet_bytes);
 
   const CollectiveSchedule& schedule() const { return schedule_; }
+  // The messages delivered at this rank's nodes, and when the last of
+  // them landed.
   uint64_t messages_delivered() const { return delivered_; }
-  bool done() const { return delivered_ == schedule_.messages.size(); }
-  // When the last message was delivered (valid once done()).
-  sc_core::sc_time finished_at() const { return finished_at_; }
+  sc_core::sc_time last_delivery() const { return last_delivery_; }
 
  private:
   void start_of_simulation() override;
@@ -49,7 +55,7 @@ class CollectiveDriver : public sc_core::sc_module {
   std::vector<uint64_t> received_;                 // per message: packets
   std::vector<std::vector<uint32_t>> dependents_;  // per message
   uint64_t delivered_ = 0;
-  sc_core::sc_time finished_at_;
+  sc_core::sc_time last_delivery_;
   std::deque<std::pair<sc_core::sc_time, uint32_t>> due_;  // landed, id
   sc_core::sc_event ready_;
 };

@@ -174,8 +174,9 @@ def network_studies_match_one_process(mpiexec, lqemu, work, scenarios):
     """Every figure in --stats but wall time and the ranks object is the
     same on 1, 2 and 4 ranks: uniform traffic on a torus (timed, and to
     the last message), the comparability router with its interface links,
-    adaptive routing, a fat tree partitioned by METIS, and a link cut and
-    restored and a failed node that the fabric manager repairs."""
+    adaptive routing, a fat tree partitioned by METIS, a link cut and
+    restored and a failed node that the fabric manager repairs, and two
+    collectives (a hierarchical AllReduce and an all-to-all)."""
     network = ["--set", "run.study=network"]
     timed = ["--set", "sim.cycles=1500", "--set", "sim.warmup_cycles=500"]
     cases = {
@@ -203,6 +204,11 @@ def network_studies_match_one_process(mpiexec, lqemu, work, scenarios):
         "--set", "fm.restore_holdoff=0.002"]
     cases["node_failure"] = [*failover, "--set", "fault.kind=node",
                              "--set", "fault.node=6"]
+    allreduce = [str(scenarios / "allreduce_4x4x4.yaml"),
+                 "--set", "collective.bytes=65536"]
+    cases["hierarchical_allreduce"] = allreduce
+    cases["alltoall"] = [*allreduce, "--set", "workload.name=alltoall",
+                         "--set", "collective.bytes=4096"]
     expect_the_same_on_ranks(mpiexec, lqemu, work, cases)
 
 
