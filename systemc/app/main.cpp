@@ -76,7 +76,8 @@ int sc_main(int argc, char* argv[]) {
   auto* board_command = app.add_subcommand(
       "board",
       "Boot a RISC-V firmware image on a virtual board (docs/board.md), or "
-      "on every node of a scenario's topology.");
+      "on every node of a scenario's topology (under mpirun, each rank "
+      "boots its share of the nodes: docs/scale-out.md).");
   board_command
       ->add_option("--firmware", board.firmware, "RV32IMAC ELF image to boot")
       ->required()
