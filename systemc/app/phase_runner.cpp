@@ -1,6 +1,7 @@
 // Child processes for the phases of a run, and their stats files.
 #include "systemc/app/phase_runner.h"
 
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -13,6 +14,8 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+
+#include "systemc/parallel/rank_world.h"
 
 namespace lq::app {
 namespace {
@@ -52,18 +55,31 @@ struct Running {
   Clock::time_point start;
 };
 
-pid_t Start(const PhaseJob& job, const std::string& stats_path) {
+// Forks the phase's child. Over MPI ranks, `relay` is the child's end of
+// its line to this process (a phase over ranks), or -1 (a phase in one
+// process, rank 0's).
+pid_t Start(const PhaseJob& job, const std::string& stats_path,
+            int relay = -1) {
   std::fflush(nullptr);  // Nothing buffered is written twice.
   const pid_t pid = fork();
   if (pid == 0) {
+    parallel::RankWorld& world = parallel::RankWorld::Get();
+    if (relay >= 0) {
+      world.RelayTo(relay);
+    } else if (world.parallel()) {
+      world.Solo();
+    }
     int status = 1;
     try {
       status = job.body(stats_path);
     } catch (const std::exception& error) {
       std::fprintf(stderr, "lqemu run: phase %s: %s\n", job.name.c_str(),
                    error.what());
+      std::fflush(nullptr);
+      _exit(status);  // unfinished: over ranks, the parent ends the job
     }
     std::fflush(nullptr);
+    world.Finish();
     _exit(status);
   }
   return pid;
@@ -135,6 +151,49 @@ void Finish(const Running& running, int wait_status, PhaseResult& result) {
   }
 }
 
+// Over MPI ranks: each phase in turn, on every rank if it runs over ranks
+// (its child's operations served here), else on rank 0 alone.
+void RunPhasesOverRanks(const std::vector<PhaseJob>& jobs,
+                        const std::string& directory,
+                        std::vector<PhaseResult>& results,
+                        const std::function<void(PhaseResult&)>& finished) {
+  const parallel::RankWorld& world = parallel::RankWorld::Get();
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    if (!jobs[i].over_ranks && !world.root()) {
+      finished(results[i]);
+      continue;
+    }
+    int line[2] = {-1, -1};
+    if (jobs[i].over_ranks && socketpair(AF_UNIX, SOCK_STREAM, 0, line) != 0) {
+      world.Complain(
+          "phase " + jobs[i].name +
+          ": cannot make a line to its process: " + std::strerror(errno));
+      world.Abort(1);
+    }
+    const Running running{i, directory + "/" + std::to_string(i) + ".json",
+                          Clock::now()};
+    const pid_t pid = Start(jobs[i], running.stats_path, line[1]);
+    if (line[1] >= 0) {
+      close(line[1]);
+    }
+    const bool served = line[0] < 0 || world.Serve(line[0]);
+    if (line[0] >= 0) {
+      close(line[0]);
+    }
+    int status = 0;
+    while (pid > 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    if (pid < 0 || !served) {
+      // The other ranks' children wait for this one's: end the job.
+      world.Complain("phase " + jobs[i].name + ": its process " +
+                     (pid < 0 ? "could not start" : "died"));
+      world.Abort(1);
+    }
+    Finish(running, status, results[i]);
+    finished(results[i]);
+  }
+}
+
 }  // namespace
 
 std::vector<PhaseResult> RunPhases(
@@ -168,6 +227,11 @@ std::vector<PhaseResult> RunPhases(
       on_done(result, done);
     }
   };
+  if (parallel::RankWorld::Get().parallel()) {
+    RunPhasesOverRanks(jobs, directory.path(), results, finished);
+    sigaction(SIGCHLD, &inherited, nullptr);
+    return results;
+  }
   while (done < jobs.size()) {
     while (next < jobs.size() && running.size() < std::max(parallel, 1u)) {
       const std::string path =

@@ -15,10 +15,13 @@ namespace lq::app {
 
 // One phase: a name and the body its child process runs. The body writes
 // its stats JSON to the path it is given and returns an exit status
-// (0, 1 or 2, as `lqemu run` does).
+// (0, 1 or 2, as `lqemu run` does). In a run over MPI ranks, a phase
+// `over_ranks` runs on every rank, its children joined through their
+// parents (RankWorld::RelayTo); another runs in one process, on rank 0.
 struct PhaseJob {
   std::string name;
   std::function<int(const std::string& stats_path)> body;
+  bool over_ranks = false;
 };
 
 struct PhaseResult {
@@ -30,9 +33,11 @@ struct PhaseResult {
   bool Ok() const { return failure.empty(); }
 };
 
-// Runs `jobs` in child processes, `parallel` at once, and returns their
-// results in `jobs`' order. `on_done` (if set) is called in the parent as
-// each phase finishes, with the number finished so far.
+// Runs `jobs` in child processes, `parallel` at once (one at a time over
+// MPI ranks), and returns their results in `jobs`' order. `on_done` (if
+// set) is called in the parent as each phase finishes, with the number
+// finished so far. Over ranks, a rank whose child of a phase over ranks
+// dies ends the job, naming itself; only rank 0's results are whole.
 std::vector<PhaseResult> RunPhases(
     const std::vector<PhaseJob>& jobs, unsigned parallel,
     const std::function<void(const PhaseResult&, size_t done)>& on_done = {});

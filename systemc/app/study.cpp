@@ -69,7 +69,8 @@ const std::vector<Study>& StudyCatalogue() {
        SupernodeKeys,
        CheckSupernodeRun,
        RunSupernode,
-       [](const ParamSet&) { return std::string("each phase its own"); }},
+       [](const ParamSet&) { return std::string("each phase its own"); },
+       true},
       {"network",
        "the network layer alone: routers joined by ideal links, synthetic "
        "traffic or collectives, figures in cycles and flits; the systemc or "

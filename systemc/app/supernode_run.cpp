@@ -19,6 +19,7 @@
 #include "systemc/app/run_report.h"
 #include "systemc/app/study.h"
 #include "systemc/app/supernode_headline.h"
+#include "systemc/parallel/rank_world.h"
 
 namespace lq::app {
 namespace {
@@ -463,7 +464,12 @@ std::optional<std::string> CheckSupernodeRun(const ParamSet& params,
     return "--pcap: the default run captures its uniform phase, which "
            "run.phases leaves out";
   }
-  // Every phase's scenario is checked before anything runs.
+  // Every phase's scenario is checked before anything runs. Over MPI
+  // ranks, one that cannot run there runs in one process (RunsOverRanks),
+  // whose child checks it then.
+  if (parallel::RankWorld::Get().parallel()) {
+    return std::nullopt;
+  }
   for (const auto& [name, child] : PhaseScenarios(params)) {
     if (auto error =
             ChosenStudy(child).check(child, PhaseOptions(options, name))) {
@@ -473,18 +479,34 @@ std::optional<std::string> CheckSupernodeRun(const ParamSet& params,
   return std::nullopt;
 }
 
+namespace {
+
+// Over MPI ranks, whether phase `name` runs on every rank: its study
+// checks it for a run over ranks (decision 0050); else rank 0 runs it in
+// one process.
+bool RunsOverRanks(const std::string& name, const ParamSet& child,
+                   const RunOptions& options) {
+  return parallel::RankWorld::Get().parallel() &&
+         !ChosenStudy(child).check(child, PhaseOptions(options, name));
+}
+
+}  // namespace
+
 int RunSupernode(const ParamSet& params, const RunOptions& options) {
   std::vector<PhaseJob> jobs;
   PhaseLayers layers;
   for (auto& [name, child] : PhaseScenarios(params)) {
     layers.emplace_back(name, ChosenStudy(child).layers(child));
-    jobs.push_back({name, [run = PhaseOptions(options, name),
-                           phase_params = std::move(child)](
-                              const std::string& stats_path) {
-                      RunOptions with_stats = run;
-                      with_stats.stats_file = stats_path;
-                      return RunLoaded(phase_params, with_stats);
-                    }});
+    const bool over_ranks = RunsOverRanks(name, child, options);
+    jobs.push_back(
+        {name,
+         [run = PhaseOptions(options, name),
+          phase_params = std::move(child)](const std::string& stats_path) {
+           RunOptions with_stats = run;
+           with_stats.stats_file = stats_path;
+           return RunLoaded(phase_params, with_stats);
+         },
+         over_ranks});
   }
   // A build without the firmware has no image for the probe: it is left
   // out (SelectedPhases) and said so.
@@ -510,6 +532,9 @@ int RunSupernode(const ParamSet& params, const RunOptions& options) {
   const double wall_s =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();
+  if (!parallel::RankWorld::Get().root()) {
+    return kExitOk;  // rank 0 reports the run
+  }
 
   const Phases phases(results, skipped);
   const auto rows = Headline(phases, params);

@@ -6,10 +6,13 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <limits>
+
+#include "systemc/parallel/wire.h"
 
 #ifdef LQ_HAVE_MPI
 #include <mpi.h>
@@ -75,6 +78,100 @@ int Count(size_t bytes) {
 }
 #endif
 
+// A relayed child's operations (RelayTo, Serve): one byte, then the
+// operation's arguments as one blob; the parent answers with one blob.
+enum class RelayOp : uint8_t { kMax = 1, kExchange, kGather, kFinish };
+
+void WriteAll(int fd, const void* data, size_t size) {
+  const auto* at = static_cast<const uint8_t*>(data);
+  while (size > 0) {
+    const ssize_t written = write(fd, at, size);
+    if (written < 0 && errno == EINTR) {
+      continue;
+    }
+    if (written <= 0) {
+      std::_Exit(1);  // the other end is gone: the job ends
+    }
+    at += written;
+    size -= static_cast<size_t>(written);
+  }
+}
+
+// False if the line closed before `size` bytes came.
+bool ReadAll(int fd, void* data, size_t size) {
+  auto* at = static_cast<uint8_t*>(data);
+  while (size > 0) {
+    const ssize_t got = read(fd, at, size);
+    if (got < 0 && errno == EINTR) {
+      continue;
+    }
+    if (got <= 0) {
+      return false;
+    }
+    at += got;
+    size -= static_cast<size_t>(got);
+  }
+  return true;
+}
+
+void SendBlob(int fd, const Bytes& blob) {
+  const uint64_t size = blob.size();
+  WriteAll(fd, &size, sizeof size);
+  WriteAll(fd, blob.data(), blob.size());
+}
+
+bool ReceiveBlob(int fd, Bytes& blob) {
+  uint64_t size = 0;
+  if (!ReadAll(fd, &size, sizeof size)) {
+    return false;
+  }
+  blob.resize(size);
+  return ReadAll(fd, blob.data(), size);
+}
+
+// The child's side of one operation: its answer.
+Bytes Call(int fd, RelayOp op, const Bytes& arguments) {
+  const auto code = static_cast<uint8_t>(op);
+  WriteAll(fd, &code, 1);
+  SendBlob(fd, arguments);
+  Bytes answer;
+  if (!ReceiveBlob(fd, answer)) {
+    std::_Exit(1);  // the parent is gone
+  }
+  return answer;
+}
+
+void PutBlobs(WireWriter& out, const std::vector<Bytes>& blobs) {
+  out.U32(static_cast<uint32_t>(blobs.size()));
+  for (const Bytes& blob : blobs) {
+    out.Blob(blob);
+  }
+}
+
+std::vector<Bytes> TakeBlobs(WireReader& in) {
+  std::vector<Bytes> blobs(in.U32());
+  for (Bytes& blob : blobs) {
+    const ByteView view = in.Blob();
+    blob.assign(view.begin(), view.end());
+  }
+  return blobs;
+}
+
+void PutNumbers(WireWriter& out, const std::vector<uint64_t>& numbers) {
+  out.U32(static_cast<uint32_t>(numbers.size()));
+  for (const uint64_t number : numbers) {
+    out.U64(number);
+  }
+}
+
+std::vector<uint64_t> TakeNumbers(WireReader& in) {
+  std::vector<uint64_t> numbers(in.U32());
+  for (uint64_t& number : numbers) {
+    number = in.U64();
+  }
+  return numbers;
+}
+
 }  // namespace
 
 RankWorld& RankWorld::Init(int* argc, char*** argv) {
@@ -116,6 +213,12 @@ RankWorld& RankWorld::Get() {
 }
 
 uint64_t RankWorld::Max(uint64_t value) const {
+  if (relay_fd_ >= 0) {
+    Bytes arguments;
+    WireWriter(arguments).U64(value);
+    const Bytes answer = Call(relay_fd_, RelayOp::kMax, arguments);
+    return WireReader(answer).U64();
+  }
 #ifdef LQ_HAVE_MPI
   if (joined_) {
     uint64_t greatest = value;
@@ -128,6 +231,17 @@ uint64_t RankWorld::Max(uint64_t value) const {
 
 std::vector<Bytes> RankWorld::Exchange(const std::vector<Bytes>& to,
                                        std::vector<uint64_t>& least) const {
+  if (relay_fd_ >= 0) {
+    Bytes arguments;
+    WireWriter out(arguments);
+    PutBlobs(out, to);
+    PutNumbers(out, least);
+    const Bytes answer = Call(relay_fd_, RelayOp::kExchange, arguments);
+    WireReader in(answer);
+    std::vector<Bytes> from = TakeBlobs(in);
+    least = TakeNumbers(in);
+    return from;
+  }
 #ifdef LQ_HAVE_MPI
   if (joined_) {
     // To each rank: the size of its bytes, whether this rank sends any
@@ -185,6 +299,11 @@ std::vector<Bytes> RankWorld::Exchange(const std::vector<Bytes>& to,
 }
 
 std::vector<Bytes> RankWorld::Gather(const Bytes& mine) const {
+  if (relay_fd_ >= 0) {
+    const Bytes answer = Call(relay_fd_, RelayOp::kGather, mine);
+    WireReader in(answer);
+    return TakeBlobs(in);
+  }
 #ifdef LQ_HAVE_MPI
   if (joined_) {
     const int count = Count(mine.size());
@@ -212,12 +331,68 @@ std::vector<Bytes> RankWorld::Gather(const Bytes& mine) const {
 }
 
 void RankWorld::Finish() {
+  if (relay_fd_ >= 0) {
+    const auto code = static_cast<uint8_t>(RelayOp::kFinish);
+    WriteAll(relay_fd_, &code, 1);
+    close(relay_fd_);
+    relay_fd_ = -1;
+    return;
+  }
 #ifdef LQ_HAVE_MPI
   if (joined_) {
     MPI_Finalize();
     joined_ = false;
   }
 #endif
+}
+
+void RankWorld::RelayTo(int fd) {
+  relay_fd_ = fd;
+  joined_ = false;  // the parent's, not this process's
+}
+
+void RankWorld::Solo() {
+  relay_fd_ = -1;
+  joined_ = false;
+  rank_ = 0;
+  size_ = 1;
+}
+
+bool RankWorld::Serve(int fd) const {
+  for (;;) {
+    uint8_t code = 0;
+    if (!ReadAll(fd, &code, 1)) {
+      return false;
+    }
+    if (static_cast<RelayOp>(code) == RelayOp::kFinish) {
+      return true;
+    }
+    Bytes arguments;
+    if (!ReceiveBlob(fd, arguments)) {
+      return false;
+    }
+    WireReader in(arguments);
+    Bytes answer;
+    WireWriter out(answer);
+    switch (static_cast<RelayOp>(code)) {
+      case RelayOp::kMax:
+        out.U64(Max(in.U64()));
+        break;
+      case RelayOp::kExchange: {
+        const std::vector<Bytes> to = TakeBlobs(in);
+        std::vector<uint64_t> least = TakeNumbers(in);
+        PutBlobs(out, Exchange(to, least));
+        PutNumbers(out, least);
+        break;
+      }
+      case RelayOp::kGather:
+        PutBlobs(out, Gather(arguments));
+        break;
+      default:
+        return false;
+    }
+    SendBlob(fd, answer);
+  }
 }
 
 void RankWorld::Complain(const std::string& text) const {

@@ -41,8 +41,21 @@ class RankWorld {
   std::vector<Bytes> Gather(const Bytes& mine) const;
 
   // Leaves the world once every rank has come here; the process may then
-  // exit with any status.
+  // exit with any status. A relayed child tells its parent it is done.
   void Finish();
+
+  // A run's phases are child processes (decision 0020), and a child that
+  // fork made cannot use MPI itself. RelayTo(fd), in such a child, sends
+  // every operation above over `fd` to its parent, which answers each
+  // with the world's (Serve): the children of every rank then form the
+  // world their parents do. Solo(), in rank 0's child, makes a world of
+  // one for a phase that runs in one process.
+  void RelayTo(int fd);
+  void Solo();
+  // In the parent: answers the operations its child sends over `fd`
+  // until the child finishes (true) or the descriptor closes first
+  // (false: the child died).
+  bool Serve(int fd) const;
   // Ends every rank of the job now with `status` (a rank that failed);
   // a world of one just exits.
   [[noreturn]] void Abort(int status) const;
@@ -55,6 +68,7 @@ class RankWorld {
   unsigned rank_ = 0;
   unsigned size_ = 1;
   bool joined_ = false;  // MPI_Init was called and MPI_Finalize not yet
+  int relay_fd_ = -1;    // a relayed child's line to its parent
   int stderr_fd_ = 2;    // the process's stderr, kept when silenced
 };
 

@@ -170,6 +170,47 @@ def board_cluster_matches_one_process(mpiexec, lqemu, work, _):
                        (name, ranks, what, difference))
 
 
+def default_run_matches_one_process(mpiexec, lqemu, work, _):
+    """The default run's phases over ranks: each phase that runs over ranks
+    does so on every rank, its children joined through their parents, and
+    one that does not runs in one process on rank 0. On 2 and 4 ranks the
+    default run's --stats is the one-process run's but for wall times and
+    the phases' ranks objects, and the phases that ran over ranks say so."""
+    phases = ["--set", "run.phases=link,link_cut,incast_pfc,torus_hops"]
+    # The link phase's two cards cannot be shared out over 4 ranks.
+    over_ranks = {1: [], 2: ["incast_pfc", "link", "link_cut", "torus_hops"],
+                  4: ["incast_pfc", "link_cut", "torus_hops"]}
+    seen = {}
+    for ranks in (1, 2, 4):
+        path = work / ("default.%d.json" % ranks)
+        command = [lqemu] if ranks == 1 else launch(mpiexec, ranks, lqemu)
+        result = run(command + ["run", "--quiet", "--stats", str(path),
+                                *phases])
+        expect(result.returncode == 0, "the default run on %d ranks exited "
+               "%d: %s" % (ranks, result.returncode, result.stderr))
+        figures = json.loads(path.read_text())
+        over = sorted(name for name, phase in figures["phases"].items()
+                      if "ranks" in phase["stats"])
+        expect(over == over_ranks[ranks],
+               "on %d ranks, the phases over ranks are %s" % (ranks, over))
+        seen[ranks] = without_cost(without_keys(
+            figures, ["wall_time_s", "wall_s", "ranks"]))
+    for ranks in (2, 4):
+        difference = first_difference(seen[1], seen[ranks])
+        expect(difference is None, "the default run on %d ranks differs "
+               "from one process at %s" % (ranks, difference))
+
+
+def without_keys(figures, keys):
+    """`figures` without `keys`, at any depth."""
+    if isinstance(figures, dict):
+        return {key: without_keys(value, keys)
+                for key, value in figures.items() if key not in keys}
+    if isinstance(figures, list):
+        return [without_keys(value, keys) for value in figures]
+    return figures
+
+
 def network_studies_match_one_process(mpiexec, lqemu, work, scenarios):
     """Every figure in --stats but wall time and the ranks object is the
     same on 1, 2 and 4 ranks: uniform traffic on a torus (timed, and to
@@ -366,14 +407,15 @@ def stack_pcap_matches_one_process(mpiexec, lqemu, work, _):
 
 def bad_input_exits_2_once(mpiexec, lqemu, work, _):
     """More ranks than nodes, a partition that does not exist or does not
-    fit, a study that runs in one process: exit 2 and one line, once."""
+    fit, a kernel or workload that runs in one process: exit 2 and one
+    line, once."""
     small = ["run", "--set", "run.study=network", "--set", "sim.cycles=100",
              "--set", "topology.dims=2x2"]
     cases = [
         (5, small, "5 ranks for the 4 nodes"),
         (2, small + ["--set", "sim.partition=stripes"], "sim.partition"),
         (3, small + ["--set", "sim.partition=blocks"], "do not factor"),
-        (2, ["run", "--set", "run.phases=link"], "runs in one process only"),
+        (2, small + ["--set", "sim.kernel=cycle"], "runs in one process only"),
         (2, ["conformance"], "runs in one process only"),
         (2, ["run", "--set", "run.study=stack",
              "--set", "workload.name=remote_access",
@@ -416,7 +458,8 @@ def bad_input_exits_2_once(mpiexec, lqemu, work, _):
 
 def a_dead_rank_ends_the_run(mpiexec, lqemu, work, scenarios):
     """A rank killed mid-run ends the whole run with exit 1, naming the
-    rank, and leaves no rank waiting."""
+    rank, and leaves no rank waiting; so does a default run's phase
+    process killed on one rank."""
     command = launch(mpiexec, 2, lqemu) + [
         "run", "--quiet", str(scenarios / "comparability_8x8x8.yaml"),
         "--set", "sim.kernel=systemc", "--set", "sim.cycles=200000"]
@@ -442,6 +485,41 @@ def a_dead_rank_ends_the_run(mpiexec, lqemu, work, scenarios):
     left = subprocess.run(["pgrep", "-f", "^" + lqemu + " run"],
                           capture_output=True, text=True).stdout.split()
     expect(not left, "ranks left running: %s" % left)
+    a_dead_phase_ends_the_default_run(mpiexec, lqemu)
+
+
+def a_dead_phase_ends_the_default_run(mpiexec, lqemu):
+    """A phase's process killed on one rank of the default run ends the
+    whole run with exit 1, naming the rank and the phase."""
+    job = subprocess.Popen(
+        launch(mpiexec, 2, lqemu) + ["run", "--quiet", "--set",
+                                     "run.phases=uniform"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV)
+    children = []
+    deadline = time.time() + 60
+    while not children and time.time() < deadline:
+        time.sleep(0.5)
+        processes = subprocess.run(
+            ["pgrep", "-f", "^" + lqemu + " run"], capture_output=True,
+            text=True).stdout.split()
+        parents = {pid: subprocess.run(["ps", "-o", "ppid=", "-p", pid],
+                                       capture_output=True,
+                                       text=True).stdout.strip()
+                   for pid in processes}
+        # A phase's process is one whose parent is a rank.
+        children = [pid for pid, parent in parents.items()
+                    if parent in parents]
+    expect(children, "the phases' processes did not start")
+    time.sleep(1)
+    os.kill(int(children[-1]), signal.SIGKILL)
+    try:
+        _, stderr = job.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        job.kill()
+        raise AssertionError("the other ranks were left running")
+    expect(job.returncode == 1 and "phase uniform: its process died" in stderr
+           and "lqemu: rank " in stderr,
+           "exit %d, stderr:\n%s" % (job.returncode, stderr))
 
 
 def main():
