@@ -535,16 +535,23 @@ int RunBoard(const BoardOptions& options) {
   cluster::ClusterConfig config =
       BoardConfig(options, input.params, input.profile, input.rtl_ports,
                   topology != nullptr);
-  // The run goes in windows of a cable's delay, in one process as over
-  // MPI ranks, and ends at the end of the first after which every board
-  // has ended (decision 0050): where it ends does not depend on the rank
-  // count. A cable that takes no time gives one process 1 ns windows.
+  // A cluster's run goes in windows of a cable's delay, in one process as
+  // over MPI ranks, and ends at the end of the first after which every
+  // board has ended (decision 0050): where it ends does not depend on the
+  // rank count. A cable that takes no time gives one process 1 ns windows.
+  // A single card, which runs in one process only, ends when its firmware
+  // does (the cluster's sc_stop), in windows of kBenchWindow that only
+  // the limits are looked at between: each window costs a kernel start,
+  // which a CPU's quantum of 1 us would otherwise pay every time.
+  const sc_core::sc_time kBenchWindow(10, sc_core::SC_US);
   const auto lookahead = CableLookahead(config.port.phy.cable_metres);
   if (!lookahead && world.parallel()) {
     return BadInput(lookahead.error().reason);
   }
-  parallel::WindowSync sync(
-      world, lookahead ? *lookahead : sc_core::sc_time(1, sc_core::SC_NS));
+  parallel::WindowSync sync(world, !topology ? kBenchWindow
+                                   : lookahead
+                                       ? *lookahead
+                                       : sc_core::sc_time(1, sc_core::SC_NS));
   std::shared_ptr<const topo::Partition> partition;
   if (world.parallel()) {
     auto made = PartitionForRun(input.params, *topology);
@@ -554,7 +561,7 @@ int RunBoard(const BoardOptions& options) {
     partition = std::make_shared<const topo::Partition>(std::move(*made));
     config.share = {partition, &sync};
   }
-  config.stop_when_boards_end = false;
+  config.stop_when_boards_end = !topology;
 
   std::vector<std::string> names;  // by node
   std::map<std::string, unsigned> index;
