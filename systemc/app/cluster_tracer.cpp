@@ -48,11 +48,16 @@ void ClusterTracer::LinkState(const std::string& node, unsigned port,
                               link::LtssmState state, double at_ns) {
   const auto open = open_.find({node, port});
   if (open != open_.end()) {
-    events_[node].push_back({Kind::kSpan, "link port " + std::to_string(port),
-                             link::LtssmStateName(open->second.state),
-                             open->second.since_ns, at_ns});
+    Close(node, port, open->second, at_ns);
   }
   open_[{node, port}] = {state, at_ns};
+}
+
+void ClusterTracer::Close(const std::string& node, unsigned port,
+                          const Open& state, double end_ns) {
+  events_[node].push_back({Kind::kSpan, "link port " + std::to_string(port),
+                           link::LtssmStateName(state.state), state.since_ns,
+                           end_ns});
 }
 
 void ClusterTracer::Fault(const std::string& node,
@@ -63,9 +68,7 @@ void ClusterTracer::Fault(const std::string& node,
 
 void ClusterTracer::CloseOpen(double end_ns) {
   for (const auto& [at, state] : open_) {
-    events_[at.first].push_back(
-        {Kind::kSpan, "link port " + std::to_string(at.second),
-         link::LtssmStateName(state.state), state.since_ns, end_ns});
+    Close(at.first, at.second, state, end_ns);
   }
   open_.clear();
 }

@@ -57,6 +57,9 @@ class ClusterTracer {
   };
   void LinkState(const std::string& node, unsigned port, link::LtssmState state,
                  double at_ns);
+  // Records port `port`'s `state` of node `node` as a span to `end_ns`.
+  void Close(const std::string& node, unsigned port, const Open& state,
+             double end_ns);
   void CloseOpen(double end_ns);
 
   ChromeTrace& trace_;

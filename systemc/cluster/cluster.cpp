@@ -425,8 +425,7 @@ void Cluster::StopWhenBoardsEnd() {
 }
 
 bool Cluster::IsCabled(unsigned node, unsigned port) const {
-  if (node >= node_failed_.size() || port >= PortCount(node) ||
-      config_.port.ideal) {
+  if (node >= node_count() || port >= PortCount(node) || config_.port.ideal) {
     return false;
   }
   return !topology_ || topology_->Neighbour(node, port).has_value();
@@ -443,19 +442,24 @@ unsigned Cluster::PortCount(unsigned node) const {
   return topology_ ? topology_->PortCount(node) : nodes_.at(0)->port_count();
 }
 
-void Cluster::CutCable(unsigned node, unsigned port, bool cut) {
-  const sc_core::sc_time now = sc_core::sc_time_stamp();
-  const topo::PortRef far = FarPort(node, port);
+std::vector<phy::PhyPort*> Cluster::CableEndsHere(unsigned node,
+                                                  unsigned port) {
   std::vector<phy::PhyPort*> ends;
   if (nodes_.at(node)) {
     ends.push_back(&nodes_[node]->port(port).phy);
   }
+  const topo::PortRef far = FarPort(node, port);
   if (!topology_) {
     ends.push_back(&partners_.at(port)->phy);
   } else if (nodes_.at(far.node)) {
     ends.push_back(&nodes_[far.node]->port(far.port).phy);
   }
-  for (phy::PhyPort* end : ends) {  // those on this rank
+  return ends;
+}
+
+void Cluster::CutCable(unsigned node, unsigned port, bool cut) {
+  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  for (phy::PhyPort* end : CableEndsHere(node, port)) {
     if (cut) {
       end->ScheduleLaneFailure(end->AllLanes(), now);
     } else {

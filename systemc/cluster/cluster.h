@@ -168,6 +168,9 @@ class Cluster : public sc_core::sc_module {
   topo::PortRef FarPort(unsigned node, unsigned port) const;
   // The ports node `node` has, built here or not.
   unsigned PortCount(unsigned node) const;
+  // The PHYs this rank holds of the two ends of that cable: both in one
+  // process, one or none over MPI ranks.
+  std::vector<phy::PhyPort*> CableEndsHere(unsigned node, unsigned port);
   // The link port at the far end of the cable on node `node`'s port
   // `port`: a neighbour's, or in bench mode the partner's; nullptr if the
   // port has no cable or either end is ideal.

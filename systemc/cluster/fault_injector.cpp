@@ -96,20 +96,10 @@ Result<std::string> FaultInjector::Apply(const FaultCommand& command) {
 
 Result<std::string> FaultInjector::Act(const FaultCommand& command) {
   const sc_core::sc_time now = sc_core::sc_time_stamp();
-  // The ends this rank has of the port's cable: the port's, and its far
-  // end's (port faults only).
+  // The port's end, if this rank has it (lane faults).
   const auto near = [&]() -> phy::PhyPort* {
     return cluster_.built(command.node)
                ? &cluster_.node(command.node).port(command.port).phy
-               : nullptr;
-  };
-  const auto far = [&]() -> phy::PhyPort* {
-    if (LinkPort* end = cluster_.FarEnd(command.node, command.port)) {
-      return &end->phy;
-    }
-    const topo::PortRef end = cluster_.FarPort(command.node, command.port);
-    return cluster_.built(end.node)
-               ? &cluster_.node(end.node).port(end.port).phy
                : nullptr;
   };
   switch (command.action) {
@@ -129,10 +119,9 @@ Result<std::string> FaultInjector::Act(const FaultCommand& command) {
       }
       break;
     case FaultCommand::Action::kBer:
-      for (phy::PhyPort* end : {near(), far()}) {
-        if (end != nullptr) {
-          end->SetBer(command.ber);
-        }
+      for (phy::PhyPort* end :
+           cluster_.CableEndsHere(command.node, command.port)) {
+        end->SetBer(command.ber);
       }
       break;
     case FaultCommand::Action::kNodeFail:
