@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Script mode: writes OUTPUT, a C++ source defining the byte array NAME and
 # its length NAMEBytes (namespace NAMESPACE) with the contents of INPUT, so
 # that a built file such as a firmware image is compiled into the binary.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Script mode: writes OUTPUT, a C++ source defining the string constant NAME
 # (namespace NAMESPACE) with the contents of INPUT, so that data files such as
 # the default scenario are compiled into the binary.

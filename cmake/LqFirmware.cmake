@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Builds the RISC-V firmware (firmware/) as an external project with its own
 # cross toolchain; testbench/firmware runs the images.
 option(LQ_FIRMWARE "Build the RISC-V firmware images" ON)

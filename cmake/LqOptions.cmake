@@ -1,9 +1,14 @@
+# SPDX-License-Identifier: Apache-2.0
 # Compiler flags every lqemu target gets: warnings, sanitizers, coverage, fuzz.
 add_library(lq_build_flags INTERFACE)
 target_compile_options(lq_build_flags INTERFACE -Wall -Wextra -Wpedantic)
 # Sources include each other by repository-relative path ("models/crc/crc.h").
 target_include_directories(lq_build_flags INTERFACE
   ${PROJECT_SOURCE_DIR} ${PROJECT_BINARY_DIR})
+# Nothing compiled names the build tree (__FILE__ in generated and Verilated
+# code, debug information): an installed lqemu must not point back into it
+# (issue 44, testbench/app/check_install.py).
+add_compile_options(-ffile-prefix-map=${PROJECT_BINARY_DIR}=build)
 
 if(LQ_SANITIZE)
   list(JOIN LQ_SANITIZE "," _lq_sanitizers)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Functions that register lqemu's tests, fuzz targets and benchmarks with CTest.
 include(GoogleTest)
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Writes OUT, a header naming what built lqemu: the project's version, the
 # checkout's `git describe` (or "not a git checkout"), and the versions of
 # SystemC, Verilator and the protocol specification it was built with.

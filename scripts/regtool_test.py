@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0
 """Unit tests of scripts/regtool: every validation rule rejects a small bad
 description with a message naming the place and the fix, and a good description
 produces all four outputs."""

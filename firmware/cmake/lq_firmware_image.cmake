@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # lq_firmware_image(NAME [LAYOUT board|ram] SOURCES src... [DEFINES def...])
 # builds NAME.elf with the linker script LAYOUT.ld (board, the default: code
 # in flash, data in RAM; ram: everything in RAM, which runs on QEMU's virt

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # CMake toolchain file that cross-compiles lqemu's firmware for the board's RV32IMAC MCU with riscv64-unknown-elf-gcc and picolibc.
 set(CMAKE_SYSTEM_NAME Generic)
 set(CMAKE_SYSTEM_PROCESSOR riscv32)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Reads of the board information block through the generated board_regs.h. */
 #include "lq/board_info.h"
 

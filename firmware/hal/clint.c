@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* CLINT access for rv32, where the 64-bit mtime and mtimecmp are two 32-bit
  * halves each. */
 #include "lq/clint.h"

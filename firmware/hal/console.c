@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* picolibc's stdout (and stderr) as a stream that writes to the UART, and hex
  * output without stdio. */
 #include "lq/console.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* lq_exit() and picolibc's _exit(): end the run through the test finisher. */
 #include "lq/finisher.h"
 

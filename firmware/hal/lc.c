@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The steps of a link bring-up, and names of the link controller's enum
  * values for console output. */
 #include "lq/lc.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The logical unit's fault queue and fault responses, and its mailbox: the
  * head record or message read word by word and popped; a response or
  * message staged, then FR_SEND or MB_SEND, then CMD_STATUS. */

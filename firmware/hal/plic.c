@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* PLIC access for the one M-mode context of hart 0, and the
  * claim/handle/complete loop. */
 #include "lq/plic.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The router's registers: presence, bank switch and mode names. */
 #include "lq/router.h"
 

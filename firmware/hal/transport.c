@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The transport engine's commands, doorbells and completion queue: staged
  * registers first, then the command or doorbell write, then CMD_STATUS. */
 #include "lq/transport.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Polled 16550 transmit: wait for THRE in LSR, write THR. */
 #include "lq/uart.h"
 

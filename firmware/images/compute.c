@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* compute: a deterministic compute-heavy workload (CRC32, matrix multiply,
  * quicksort, sieve, division mix, register mix) that prints a signature for
  * comparing the board's ISS with QEMU. */

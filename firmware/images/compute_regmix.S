@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* compute_regmix(iterations, registers): a loop over every general register, mostly in compressed encodings, that ends by storing x0-x31 to registers[32]. */
 
   .option rvc

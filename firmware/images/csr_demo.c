@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* csr_demo: reads the board information block, exercises SCRATCH, decodes each
  * port's link controller ID and STATUS, and shows that a read of an unmapped
  * address traps (board only). */

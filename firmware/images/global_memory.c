@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* global_memory: the MCU's own loads, stores and atomics on other cards'
  * memory through the logical unit's global window (docs/spec/log.md
  * LOG-3.8, docs/board.md). Node n pairs with node n ^ 1. It points the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* hello: the smallest useful image; greets from the board's node id and shows
  * that printf, the board information block and mtime work. */
 #include <stdio.h>

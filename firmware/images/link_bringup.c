@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* link_bringup: the link bring-up firmware: enables the link controller of
  * every port with a cable and disables the others (CABLED, NET-1.5), waits
  * (WFI, CLINT timeout) for each link to reach L0 while handling its interrupts

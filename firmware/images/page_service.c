@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* page_service: the pages of this card's paged region as one pooled buffer
  * (docs/spec/log.md LOG-5.5, LOG-5.6) over every endpoint of the cluster:
  * page i is homed on member (owner + i) mod endpoints, interleave granule

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* page_service: this card's answers, as the owner of its paged region, to
  * the page faults of every requester (docs/spec/log.md LOG-5.5 to LOG-6.5):
  * the region is a buffer pooled over every endpoint, each page getting a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* rdma_demo: connects node n with node n ^ 1 through one reliable-connection
  * queue pair of each card's transport engine: the even node (the writer)
  * RDMA-WRITEs a pattern into its partner's memory and SENDs a message with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* ticker: prints a numbered line every 100 us of simulated time, a million
  * times: a long run with steady console output, to stop part-way (SIGINT,
  * SIGTERM, --max-wall-s, --max-time-us). */

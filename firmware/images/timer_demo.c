@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* timer_demo: ticks five times on the CLINT timer interrupt at 100 us, sleeping
  * in WFI between ticks, and prints mtime at each tick. */
 #include <stdint.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* trap_demo: the smallest unhandled trap, a load from an address no device
  * decodes. No handler takes the load access fault, so the runtime's default
  * prints it and ends the run with lq_exit_unhandled_trap(): lqemu names the

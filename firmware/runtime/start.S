@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Reset entry of every image: sets gp, sp and tp, copies .data, zeroes .bss, installs the trap vector, runs main and exits through the test finisher with its result. */
 
 #define LQ_MSTATUS_MIE 0x8

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Trap entry: saves all 31 registers and the trap CSRs in a frame on the stack, calls lq_trap_dispatch(frame) and returns with mret to frame->mepc.
 
    Its call frame information (DWARF CFI) lets a debugger unwind through a

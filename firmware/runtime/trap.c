@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The C side of trap handling: dispatches interrupts to the timer, software and
  * PLIC handlers and exceptions to the registered handler or the default report.
  */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Byte-buffer vocabulary shared by every codec in models/: a non-owning view
 // and big-endian field accessors used by the wire formats.
 #pragma once

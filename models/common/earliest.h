@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The earliest of several optional times: what an event-driven model keeps
 // while it asks each of its parts when it next needs to run.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Hexadecimal numbers for messages: "0x" and lower-case digits, zero-padded
 // to a minimum width where the field has one.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Result<T>: a value or a reason why there is none. Parsers and decoders in
 // models/ return it instead of throwing, so malformed input is ordinary data.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ReusePool<T>: items addressed by a stable index, where an index given
 // back is handed out again before the pool grows. Models keep buffers in
 // one when something outside (a DMA engine, a work request ID) names them

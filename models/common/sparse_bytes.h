@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // SparseBytes: a byte array of any size up to 2^64 whose storage is
 // allocated in chunks on first write; bytes never written read as zero.
 // A card's 16 GiB memory costs only the chunks a run touches.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Slicing-by-8 CRC computation for reflected algorithms and byte-wise
 // computation for MSB-first ones.
 #include "models/crc/crc.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Table-driven CRC engine for the checks lqemu's protocols use: the flit CRC,
 // the RoCEv2 ICRC, Ethernet's FCS and the 16-bit link CRCs.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ParseRv32Elf: the ELF header and program headers, field by field, as the
 // System V ABI and the RISC-V ELF psABI define them.
 #include "models/elf/elf_image.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A RISC-V RV32 executable read from ELF: its entry point and the segments
 // to load. Parsing checks the header (class, byte order, machine, type) and
 // every program header's bounds, and names the first problem it finds.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Table construction for GF(2^m): powers of alpha by repeated shift-and-reduce.
 #include "models/fec/galois_field.h"
 

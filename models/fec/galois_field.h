@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Arithmetic in a binary extension field GF(2^m) with log/antilog tables, the
 // symbol alphabet of lqemu's Reed-Solomon codes (docs/spec/phy.md §3).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Reed-Solomon encoding by polynomial division and decoding by syndromes,
 // Berlekamp-Massey, Chien search and Forney's formula.
 #include "models/fec/reed_solomon.h"

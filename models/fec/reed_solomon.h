@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A systematic Reed-Solomon codec RS(n, k) over any GaloisField, with a
 // syndrome / Berlekamp-Massey / Chien / Forney decoder (docs/spec/phy.md §3).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Encoding and strict parsing of the CONTROL flit's slot (DLL-11.3).
 #include "models/flit/control_slot.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The payload slot of a CONTROL flit: one link control message, length
 // first, the rest of the slot zero (docs/spec/dll.md DLL-11.3).
 #pragma once

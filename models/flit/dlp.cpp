@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Bit packing and validation of the DLP link header (DLL-1.x).
 #include "models/flit/dlp.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The 6-byte link header ("DLP") every flit carries, with strict encoding and
 // parsing (docs/spec/dll.md §1).
 #pragma once

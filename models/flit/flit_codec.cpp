@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Assembly and checking of wire flits; FEC details are in flit_fec.
 #include "models/flit/flit_codec.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Builds and checks whole wire flits for a link profile: payload slot, DLP,
 // flit CRC and FEC. The one place a flit's layout lives (docs/spec/phy.md §2).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Maps each FEC kind of a link profile to its flit framing.
 #include "models/flit/flit_fec.h"
 

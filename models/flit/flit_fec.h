@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The FEC framing of each profile's wire flit: which bytes form which
 // codeword and where the check symbols go (docs/spec/phy.md §3).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Gathers every third byte of a pcie6 flit into a codeword and back.
 #include "models/flit/interleaved_rs_fec.h"
 

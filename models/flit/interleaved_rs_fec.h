@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // pcie6 FEC framing: three interleaved single-symbol-correcting RS codewords
 // over GF(2^8) across the 256-byte flit (PHY-3.1 .. PHY-3.3).
 #pragma once

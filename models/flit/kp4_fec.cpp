@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Bit packing between bytes and 10-bit symbols, and the KP4 codeword.
 #include "models/flit/kp4_fec.h"
 

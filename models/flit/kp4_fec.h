@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ib FEC framing: the 642-byte flit content packed MSB-first into 10-bit
 // symbols of one RS(544,514) "KP4" codeword over GF(2^10) (PHY-3.4, PHY-2.8).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Modulo-1024 arithmetic on flit sequence numbers (docs/spec/dll.md §2).
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Layout and validation of the training-set record (DLL-6.x).
 #include "models/flit/training_set.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The training set carried in the payload slot of TRAINING flits during link
 // training (docs/spec/dll.md §6, table "Training set").
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What the GDB remote serial protocol session needs from the CPU it debugs:
 // registers, memory, break- and watchpoints. The CPU implements it; the
 // session (rsp_session.h) never sees how the CPU runs.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The byte stream between an RSP session and GDB, so that the session runs
 // the same over a TCP socket (systemc/board/tcp_channel.h) and over the
 // in-memory channels of the tests.

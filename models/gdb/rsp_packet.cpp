@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // GDB remote serial protocol framing and hex helpers.
 #include "models/gdb/rsp_packet.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // GDB remote serial protocol framing: an incremental decoder of the byte
 // stream GDB sends, the encoder of the stub's packets, and the hex helpers
 // every packet body uses.

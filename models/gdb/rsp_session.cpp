@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The RSP session: packet dispatch, stop replies and the ack protocol.
 #include "models/gdb/rsp_session.h"
 

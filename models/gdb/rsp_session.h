@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // One GDB remote serial protocol session: answers GDB's packets from a
 // DebugTarget while the CPU is stopped, and tells the CPU how to go on.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The RV32 target description: GDB checks the feature's register names and
 // sizes against its own, so they follow gdb/features/riscv/32bit-cpu.xml.
 #include "models/gdb/rv32_description.h"

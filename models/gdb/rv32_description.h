@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The target description GDB reads (qXfer:features:read) to learn the
 // board's RV32 hart: its architecture and its registers, in GDB's numbering.
 #pragma once

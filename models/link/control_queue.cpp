@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The control-message queue: bounded, in order, losing only what overflows.
 #include "models/link/control_queue.h"
 

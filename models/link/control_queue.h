@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The transmitter's queue of link control messages (docs/spec/dll.md
 // DLL-11.4): up to CONTROL_QUEUE messages, oldest first, each encoded as
 // the CONTROL flit's slot and ready from the cycle it was offered for. Both

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Sizes and fixed rules of the data-link layer that both link controllers,
 // the RTL and the transaction-level model, are built with (docs/spec/dll.md
 // §9). The RTL's lc_pkg holds the same numbers.

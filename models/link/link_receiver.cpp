@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The receiver's checks and sequence rules, in the order lc_rx applies them.
 #include "models/link/link_receiver.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The receive half of the data-link layer as a plain state machine: the
 // checks of PHY-2.7, the sequence check with its reorder window, in-order
 // delivery through one receive buffer, ACK/NAK scheduling, freed-credit

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The transmitter's decisions, in the order lc_tx makes them.
 #include "models/link/link_transmitter.h"
 

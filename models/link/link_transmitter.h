@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The transmit half of the data-link layer as a plain state machine:
 // sequence numbers, the replay buffer and its timer, go-back replay and
 // selective resend, per-VC credits, the DLP and CRC of every flit, and the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The LTSSM's transitions, transcribed from lc_ltssm's next-state logic.
 #include "models/link/ltssm.h"
 

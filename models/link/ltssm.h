@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Link training as a plain state machine (docs/spec/dll.md §6, §7): the
 // states of the DLL-6 diagram, per-lane lock, width negotiation, training-set
 // records and the link events. It makes the RTL lc_ltssm's transitions, but

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Atomic semantics and the CmpSwap loop (LOG-3.3, LOG-3.7).
 #include "models/logical/atomic.h"
 

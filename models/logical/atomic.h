@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The logical layer's atomics (docs/spec/log.md LOG-3.3, LOG-3.4, LOG-3.7):
 // SWAP, CAS and FADD on 4- or 8-byte little-endian values, and the step of
 // the CmpSwap loop that carries a SWAP, or any 4-byte atomic, on the

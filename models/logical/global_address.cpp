@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Decoding global addresses (LOG-2).
 #include "models/logical/global_address.h"
 

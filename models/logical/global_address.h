@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Global addresses of the supernode's one memory space (docs/spec/log.md
 // section 2): SPACE, NODE and OFFSET fields, each endpoint's window with its
 // direct and paged regions, and page numbers.

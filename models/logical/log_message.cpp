@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // LOG-6.10's wire formats and LOG-6.3's fault record.
 #include "models/logical/log_message.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The logical layer's messages (docs/spec/log.md LOG-6.10), which logical
 // units and their firmware exchange as SENDs on a node pair's RC
 // connection: fault requests and responses, invalidations and their

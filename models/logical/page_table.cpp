@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // PTEs, translation and the LRU page table (LOG-5.2 to LOG-5.4).
 #include "models/logical/page_table.h"
 

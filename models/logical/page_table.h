@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Page-table entries and each logical unit's page table (docs/spec/log.md
 // LOG-5.2 to LOG-5.4): the 64-bit PTE, the checks an entry must pass before
 // it is installed, translation of a paged access with its fault causes, and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The registered collectives, and the ring engine that both AllReduces share:
 // reduce-scatter down a list of ring levels, then all-gather back up it.
 #include "models/network/collective.h"

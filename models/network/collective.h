@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Collective-communication schedules for network studies: all-to-all, ring
 // AllReduce and hierarchical (torus) AllReduce as a DAG of messages, chosen by
 // name from a registry as the traffic patterns are.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Injection and bisection bounds of collectives on a torus.
 #include "models/network/collective_bounds.h"
 

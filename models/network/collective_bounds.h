@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Lower bounds on a collective's completion time on a torus, from what its
 // cards can inject and what its bisection can carry: the figures a measured
 // collective is compared with, so that a verdict says how much of the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // CycleFabric: routers, interfaces and links stepped cycle by cycle.
 #include "models/network/cycle_fabric.h"
 

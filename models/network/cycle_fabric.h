@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // CycleFabric: a whole network study's routers, network interfaces and
 // ideal links as one compact, cycle-stepped kernel (decision 0025). It
 // models the same router as systemc/network/Router (docs/spec/net.md

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Failover per flow: the last packet before, the first packet after.
 #include "models/network/failover.h"
 

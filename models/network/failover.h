@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Failover time per flow (docs/spec/net.md NET-7.9): from the ejection of a
 // flow's last packet injected before a failure to the ejection of its first
 // packet injected in the routing epoch that repaired it. With a transport

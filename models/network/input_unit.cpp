@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // InputUnit: widening the ring of packets behind the heads, which happens
 // only in a SystemC router whose VC holds more small packets than its
 // buffer has slots.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // InputUnit: a router's input side (docs/spec/net.md section 8), flit by
 // flit: per input VC the packets its buffer holds, in order (NET-8.1), the
 // head's pipeline state, the flits freed since credits last went back

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Management messages: NET-7.5's layout, written and checked.
 #include "models/network/mgmt_message.h"
 

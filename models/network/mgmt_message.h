@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Management messages (docs/spec/net.md NET-7.5): the payload of MGMT
 // packets between the fabric manager and the nodes' firmware. The 64-byte
 // message header with its source route, each type's body, the wire form

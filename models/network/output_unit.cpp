@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // OutputUnit: output VCs, credits and the output queue's departures.
 #include "models/network/output_unit.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // OutputUnit: a router's output side (docs/spec/net.md section 8), one
 // implementation for both network kernels: per output VC whether a packet
 // holds it (NET-8.3) and the credits its downstream buffer has granted

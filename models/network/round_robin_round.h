@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // One round of a bank of round-robin arbiters: candidates are offered to
 // arbiters with their distance after the arbiter's pointer, and each
 // arbiter's winner is the nearest. Touched arbiters are remembered, so a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The routing header's byte layout (NET-2.1), HCRC (NET-2.8), receiver
 // checks (NET-2.10), forwarding edit (NET-2.4) and ejection edit (NET-8.3).
 #include "models/network/route_header.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The network layer's 16-byte routing header (docs/spec/net.md section 2):
 // its fields, its wire form with the HCRC, and the receiver's checks in the
 // order NET-2.10 gives them.

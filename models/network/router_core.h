@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // RouterCore: one router's state as both network kernels hold it
 // (docs/spec/net.md section 8, decision 0038): its input unit, its output
 // unit and its allocators' pointers, and what every kernel does alike on

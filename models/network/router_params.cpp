@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // RouterParams: checks and the names scenario keys give its choices.
 #include "models/network/router_params.h"
 

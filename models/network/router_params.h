@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // RouterParams: what a router of docs/spec/net.md section 8 is made of, one
 // name per quantity, shared by both network kernels (the SystemC router and
 // the cycle kernel) and set from the scenario's router.* and net.* keys.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // RoutingBanks: a router's two routing tables (docs/spec/net.md NET-5.6,
 // NET-7.7). The active bank routes every packet; the fabric manager writes
 // the shadow bank; a switch makes the shadow bank active for every packet

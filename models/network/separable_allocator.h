@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // SeparableAllocator: a router's switch allocator, separable and
 // input-first (NET-8.5). Each cycle every input port offers requests from
 // its VCs in round-robin order (one with `rr`, every ready one with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The registered traffic patterns: uniform, transpose, bit complement,
 // hotspot and N-to-1 incast.
 #include "models/network/traffic_pattern.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Synthetic traffic patterns (issue 6, docs/spec/net.md): which node a
 // source sends its next packet to. Chosen by name from a registry and built
 // from data, as topologies and routing functions are.

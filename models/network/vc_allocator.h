@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // VC allocation (docs/spec/net.md NET-8.3, NET-4.3), one implementation for
 // both network kernels: which output VC a routed head packet asks for, and
 // the round-robin arbiter of each output VC that picks among the asking

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // SlotPacker and SlotParser: NET-2.7's packet stream over payload slots.
 #include "models/network/vc_stream.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // One VC's byte stream on a link (docs/spec/net.md NET-2.7, NET-2.9):
 // packets (routing header + payload) back to back in the payload slots the
 // data-link layer carries, straddling slots as they must. The packer is the

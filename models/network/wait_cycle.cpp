@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The wait-for cycle of a deadlock.
 #include "models/network/wait_cycle.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The cycle of input VCs waiting on one another that a deadlock leaves
 // (NET-4.7's failure seen in simulation), named for a report. Both network
 // kernels' watchdogs use it.

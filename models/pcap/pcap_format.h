@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Constants of the classic libpcap file format (global header and record
 // header), shared by lqemu's pcap writer and reader.
 #pragma once

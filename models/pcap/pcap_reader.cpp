@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // pcap parsing with byte-order detection from the magic number.
 #include "models/pcap/pcap_reader.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Strict reader of classic pcap files (either byte order, microsecond or
 // nanosecond timestamps), for tests and tools that inspect captures.
 #pragma once

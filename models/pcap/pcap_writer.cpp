@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // pcap global header and record encoding, always little-endian on disk.
 #include "models/pcap/pcap_writer.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Writes captured frames as a classic nanosecond-resolution pcap file
 // (LINKTYPE_ETHERNET) with simulated timestamps, for --pcap captures.
 #pragma once

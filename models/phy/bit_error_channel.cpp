@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Geometric-gap generation of bit errors and bursts over a byte stream.
 #include "models/phy/bit_error_channel.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A seeded model of wire bit errors: independent errors at a BER, error
 // bursts, and failed lanes, applied in place to wire bytes (PHY-5.x).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Faults injected into a board run at simulated times (docs/board.md,
 // "Faults"): a cable cut or repaired (PHY-5.6: every lane of both ends
 // fails), one lane of one end failing or repaired (PHY-5.4), a cable's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The registry of link profiles and the arithmetic derived from them.
 #include "models/phy/link_profile.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The channel profiles a link can run (pcie6, ib), chosen by name, and the
 // figures derived from them: rates, flit times, goodput, latency
 // (docs/spec/phy.md §1 and §4).

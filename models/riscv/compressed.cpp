@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // RV32C expansion, quadrant by quadrant, as tabulated in the unprivileged
 // ISA's "C" chapter.
 #include "models/riscv/compressed.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // RV32C: expands a 16-bit compressed instruction into the 32-bit RV32I
 // instruction it stands for, so the hart executes one instruction set.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // How the RV32 hart reaches memory and devices: directly through host
 // pointers for RAM/ROM (DMI), and through a bus interface for the rest.
 #pragma once

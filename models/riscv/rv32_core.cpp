@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Rv32Core's run loop, fetch, and the execution of every RV32IMAC
 // instruction; CSRs and traps are in rv32_csr.cpp.
 #include "models/riscv/rv32_core.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Rv32Core: an RV32IMAC + Zicsr hart with machine-mode traps and interrupts,
 // interpreted instruction by instruction. Plain C++: the SystemC CPU model
 // (systemc/board/rv32_cpu.h) runs it in quanta and gives it a bus.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Rv32Core's SYSTEM instructions: CSR access, ECALL/EBREAK/MRET/WFI, and the
 // machine-mode trap and interrupt rules of the privileged ISA.
 #include "models/riscv/rv32_core.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // RV32IMAC instruction encoding: opcodes, field extraction, CSR numbers and
 // trap causes, plus encoders used to expand compressed instructions and to
 // write test programs.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // TrapName: mcause's meaning, as the privileged spec's table names it.
 #include <iterator>
 

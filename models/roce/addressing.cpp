@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Address derivations of TRN-1.2 and the UDP source-port hash of TRN-1.6.
 #include "models/roce/addressing.h"
 

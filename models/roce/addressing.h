@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // How lqemu derives Ethernet and IPv4 addresses, UDP source ports and
 // priorities for transport packets (docs/spec/trn.md, TRN-1).
 #pragma once

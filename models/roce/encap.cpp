@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Byte layouts of the Ethernet II, IPv4 and UDP headers (TRN-1 tables).
 #include "models/roce/encap.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Ethernet II, IPv4 and UDP headers as lqemu encapsulates RoCEv2 packets
 // (docs/spec/trn.md, TRN-1): encode into bytes and strict parse.
 #pragma once

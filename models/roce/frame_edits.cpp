@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ECN marking and TTL decrement on raw frames, with RFC 1624 checksum update.
 #include "models/roce/frame_edits.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The only edits a router makes to a transport frame in flight (TRN-1.7):
 // reading and marking its ECN field (TRN-9) and decrementing its IPv4 TTL
 // (NET-2.4), each with an incremental checksum update.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Byte layouts of the InfiniBand transport headers (TRN-2 tables).
 #include "models/roce/ib_headers.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // InfiniBand transport headers carried by RoCEv2 (docs/spec/trn.md, TRN-2):
 // BTH, RETH, AETH, AtomicETH, AtomicAckETH and ImmDt.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ICRC computation through the shared CRC-32 engine's register-level API.
 #include "models/roce/icrc.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The RoCEv2 invariant CRC (docs/spec/trn.md, TRN-3): CRC-32 seeded with
 // eight 0xFF bytes over the IPv4, UDP and transport headers with their
 // variant fields masked, then the payload and pad.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Opcode lookup and header-chain sizes over the opcode table.
 #include "models/roce/opcode.h"
 

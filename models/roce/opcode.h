@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The RC opcode subset lqemu speaks and, per opcode, the extension headers
 // that follow the BTH (docs/spec/trn.md, TRN-4): one table used by both the
 // packet builder and the parser.

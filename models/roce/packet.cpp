@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Packet assembly: validates a RocePacket against the opcode table and
 // encodes it with lengths, pad, IPv4 checksum and ICRC.
 #include "models/roce/packet.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A whole RoCEv2 packet (Ethernet/IPv4/UDP/BTH/extension headers/payload/
 // ICRC) with its builder and strict parser (docs/spec/trn.md, TRN-4).
 #pragma once

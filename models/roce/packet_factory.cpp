@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Header defaults of TRN-1/TRN-2 and the control packets built on them.
 #include "models/roce/packet_factory.h"
 

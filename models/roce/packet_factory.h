@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Filled-in packets for one connection: the headers TRN-1 prescribes for a
 // given opcode, and the ACK/NAK and CNP control packets (TRN-7, TRN-9).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Strict RoCEv2 frame parser: every length, checksum and header-chain rule
 // of TRN-4.5, checked outside-in so that no read leaves the frame.
 #include <string>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // PFC frame layout (TRN-8.2 table) and pause-time conversion.
 #include "models/roce/pfc.h"
 

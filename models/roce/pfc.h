@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The IEEE 802.1Qbb priority flow control frame that lqemu routers exchange
 // as a link-level control message (docs/spec/trn.md, TRN-8) [S28].
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // 24-bit packet sequence number arithmetic with the modulo-2^23 window
 // comparisons of RC transport (docs/spec/trn.md, TRN-6).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The IBA timer-code tables used by the RC requester.
 #include "models/roce/timers.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Decoding of the RC transport's 5-bit timer codes: the local ACK timeout
 // and the RNR NAK timer (docs/spec/trn.md, TRN-7).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Adaptive routing's productive ports and its escape steps.
 #include "models/topology/adaptive_routing.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Minimal adaptive routing on a torus with dor escape classes (NET-4.3).
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // All-pairs hop statistics from traced routes and from BFS.
 #include "models/topology/analytics.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Hop-count analytics over all endpoint pairs: the figures NET-6.4 states
 // for tori (average hops, diameter), from routes or from shortest paths.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Building the channel-dependency graph from traced routes, and finding a
 // cycle in it by iterative depth-first search.
 #include "models/topology/channel_dependency.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Channel-dependency graph of a routing function over its topology, and the
 // cycle check that NET-4.7 requires to pass (Dally & Seitz's condition).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What every registry of named components shares: its catalogue for
 // `lqemu list`, and finding an entry by name with its parameters checked.
 #pragma once

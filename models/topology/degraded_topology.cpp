@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Failure bookkeeping for DegradedTopology.
 #include "models/topology/degraded_topology.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A view of a topology with some links and nodes failed (NET-7): what the
 // fabric manager computes new routes on.
 #pragma once

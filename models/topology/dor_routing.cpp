@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Dimension-order routing decisions, the tie and the dateline rules.
 #include "models/topology/dor_routing.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Dimension-order routing on a torus with dateline VC classes (NET-4.2).
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Fat-tree wiring: which port of which switch each port is cabled to.
 #include "models/topology/fat_tree.h"
 

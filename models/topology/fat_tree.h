@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Three-tier k-ary fat-tree after Al-Fares et al. (NET-6.2): k pods of k/2
 // edge and k/2 aggregation switches, (k/2)^2 core switches, k^3/4 host slots.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // 2D full-mesh wiring and names.
 #include "models/topology/full_mesh.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // UB-Mesh-style 2D full mesh (NET-6.3): an X-by-Y grid whose every row and
 // every column is fully connected, e.g. one 8x8 rack of 64 NPUs [S1].
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Full-mesh dimension choice and VL assignment.
 #include "models/topology/full_mesh_routing.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Full-mesh routing for UB-Mesh's 2D full mesh (NET-4.5): at most one hop
 // per dimension, VL (VC class) = hops taken so far.
 #pragma once

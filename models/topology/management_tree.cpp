@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ManagementTree: BFS from the fabric manager's node.
 #include "models/topology/management_tree.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The fabric manager's management tree (docs/spec/net.md NET-7.4): a BFS
 // spanning tree of the working graph rooted at the manager's node. Each
 // node's parent port is what its MGMT_PARENT_PORT holds; the path down from

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Strict parsing of registry parameters: every bad value is an error that
 // names the parameter, never a silent default.
 #include "models/topology/params.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Named parameters of registry components: their declarations (for
 // `lqemu list`) and strict parsing of the string values a scenario gives.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Partitioning by torus blocks and by METIS.
 #include "models/topology/partition.h"
 

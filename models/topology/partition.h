@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Partitioning a topology's nodes over the ranks of a parallel run
 // (decision 0050): every node belongs to one rank, and a cable
 // whose two ends belong to different ranks is a cut link, across which the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Hop-by-hop path tracing with loop and dead-end detection.
 #include "models/topology/path.h"
 

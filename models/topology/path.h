@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Path tracing: follow a routing function hop by hop from a source endpoint
 // to a destination endpoint, as packets would (NET-4.1, NET-4.7).
 #pragma once

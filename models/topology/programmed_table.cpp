@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ProgrammedTableRouting: a lookup with NET-5.5's checks on what was written.
 #include "models/topology/programmed_table.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // One router's routing table as firmware or a fabric manager wrote it through
 // the router's registers (NET-5.1 to NET-5.3, NET-5.5): raw 16-bit entries
 // and PORT_UP bits for a single node, with no knowledge of how they were

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Shared part of every routing function: the topology it is bound to.
 #include "models/topology/routing.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The RoutingFunction interface: where a router sends a packet next and on
 // which VC class (docs/spec/net.md, NET-4).
 #pragma once

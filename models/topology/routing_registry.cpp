@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The routing registry: one entry per routing function, each a description
 // and a factory that checks the topology and parses the parameters.
 #include "models/topology/routing_registry.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Routing functions by name (NET-4): "dor", "updown", "fullmesh", "table",
 // each built for a topology from a parameter map, and their catalogue.
 #pragma once

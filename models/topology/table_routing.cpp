@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Table computation for escalated up*/down* routing: one reverse BFS per
 // destination over (node, VC class, phase) states, then a deterministic
 // choice among the equally short next steps.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Table routing (NET-5): per-node tables, destination x VC class x phase ->
 // output port + VC class, as the fabric manager computes and programs them.
 #pragma once

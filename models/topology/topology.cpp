@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Names of ports and the count of cables, shared by every topology (NET-1.2).
 #include "models/topology/topology.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The Topology interface: nodes, their ports and which port of which node each
 // port is cabled to, built from data (docs/spec/net.md, NET-1 and NET-6).
 #pragma once

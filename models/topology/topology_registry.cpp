@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The topology registry: one entry per topology, each a description and a
 // factory that parses its parameters.
 #include "models/topology/topology_registry.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Topologies by name (NET-6): "torus", "fattree", "fullmesh", each built from
 // a parameter map, and their catalogue for `lqemu list`.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Torus wiring: coordinates, wrap-around neighbours and names (NET-6.1).
 #include "models/topology/torus.h"
 

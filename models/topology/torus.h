@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // k-ary n-cube torus of any number of dimensions and sizes (NET-6.1).
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // BFS levels for the up*/down* orientation.
 #include "models/topology/updown_order.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The up*/down* link orientation the fabric manager computes on a (possibly
 // degraded) graph: BFS levels from a root per connected component (NET-5.4).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Fat-tree up/down decisions per switch tier.
 #include "models/topology/updown_routing.h"
 

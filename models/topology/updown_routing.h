@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Up/down routing on a fat-tree (NET-4.4): up to the lowest common tier,
 // then down, with the upward port chosen from the destination's ID.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The congestion-control registry: one entry per name, each a factory that
 // checks its parameters, and the "none" control that neither paces nor
 // windows.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A queue pair's congestion control, the reaction point of docs/spec/trn.md
 // sections 10 (DCQCN) and 11 (LQCC), chosen per QP by name. The engine asks
 // it when the next packet may start (pacing) and whether a request fits the

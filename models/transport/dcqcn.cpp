@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Dcqcn: pacing, the cut on a CNP and the timer- and byte-driven increase.
 #include "models/transport/dcqcn.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // DCQCN's reaction point (docs/spec/trn.md section 10): a QP's packets paced
 // at the current rate RC, cut on each CNP by α/2 and raised again by an
 // increase timer and a byte counter through fast recovery, additive and

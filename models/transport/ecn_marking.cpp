@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // TRN-9.2's marking probability and TRN-9.3's profiles.
 #include "models/transport/ecn_marking.h"
 

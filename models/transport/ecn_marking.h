@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // RED-style ECN marking at a router's egress queue (docs/spec/trn.md
 // TRN-9.2, TRN-9.3): the probability of marking a packet from the bytes
 // already queued ahead of it, and the named marking profiles.

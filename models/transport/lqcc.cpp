@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Lqcc: the window, in-flight accounting by PSN, and rounds.
 #include "models/transport/lqcc.h"
 

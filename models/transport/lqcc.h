@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // LQCC, lqemu's congestion control (docs/spec/trn.md section 11): a window W
 // on a QP's in-flight request bytes, cut once per round T_r in proportion
 // to the fraction of acknowledged bytes that came back marked (BECN) or

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // MemoryRegions: R_Keys and TRN-6.14's check.
 #include "models/transport/memory_regions.h"
 

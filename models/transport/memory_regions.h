@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A node's registered memory regions (docs/spec/trn.md TRN-6.14): ranges
 // of its memory that remote WRITEs, READs and atomics may touch, each
 // named by the R_Key the node hands its peers at connection set-up.

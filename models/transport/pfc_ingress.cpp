@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // PfcIngress: TRN-8.5's XOFF/XON hysteresis and refresh.
 #include "models/transport/pfc_ingress.h"
 

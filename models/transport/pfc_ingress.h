@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The sending side of priority flow control at one router ingress port
 // and VC class (docs/spec/trn.md TRN-8.4, TRN-8.5, TRN-8.11): from the
 // bytes each priority holds there, when to send XOFF, refresh it and send

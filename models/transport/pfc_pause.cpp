@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // PfcPause: TRN-8.7's pause timers and TRN-8.10's paused time.
 #include "models/transport/pfc_pause.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The receiving side of priority flow control at one egress (a router's
 // output port or an endpoint's injection): which priorities are paused by
 // the PFC messages that arrived, until when, and for how long in all

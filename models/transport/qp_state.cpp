@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // QpContext: TRN-5.1's transitions and TRN-5.3's attribute checks.
 #include "models/transport/qp_state.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A reliable-connection queue pair's state and attributes (docs/spec/trn.md
 // section 5): the RESET -> INIT -> RTR -> RTS -> ERROR machine, the
 // attributes each modify sets, and the checks that make a bad modify fail

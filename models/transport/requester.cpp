@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Requester: segmentation, acknowledgement, go-back-N and the counters.
 #include "models/transport/requester.h"
 

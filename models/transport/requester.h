@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The requester side of an RC queue pair (docs/spec/trn.md sections 6 and
 // 7): work requests segmented into PSN-numbered packets (a READ or atomic
 // as one request), acknowledgements and responses that complete them in

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Responder: sequence checks, validation, placement decisions and replies.
 #include "models/transport/responder.h"
 

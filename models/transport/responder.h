@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The responder side of an RC queue pair (docs/spec/trn.md sections 6 and
 // 7): the expected PSN, in-sequence execution of SEND, WRITE, READ and
 // atomics with TRN-6.13's validation, duplicates (READs answered again,

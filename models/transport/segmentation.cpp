@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Segmentation: packet counts, opcodes and lengths of TRN-6.2.
 #include "models/transport/segmentation.h"
 

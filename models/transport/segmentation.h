@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Segmentation of a message into packets (TRN-6.2) and the AckReq rule
 // (TRN-6.7).
 #pragma once

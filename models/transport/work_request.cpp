@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Names of completion statuses, as verbs report them.
 #include "models/transport/work_request.h"
 

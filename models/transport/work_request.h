@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Work requests and completions of the verbs-like transport API
 // (docs/spec/trn.md sections 5 to 7): what a workload posts to a queue
 // pair's send and receive queues, and how each one ends.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Register block of the link controller: docs/registers/lc.md with the behaviour of DLL-8.
 //
 // The register port answers in the cycle of the request (reg_ready_o = reg_req_i); a write takes

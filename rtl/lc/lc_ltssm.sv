@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Link training state machine of the link controller: lanes, width, training sets (DLL-6, DLL-7).
 //
 // The PHY hands over one flit content per beat. While training it reports every TRAINING flit

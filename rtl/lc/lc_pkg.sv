@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Types, constants and DLP pack/unpack functions of the link controller (docs/spec/dll.md §1-§2).
 package lc_pkg;
 

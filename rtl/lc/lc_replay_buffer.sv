@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Replay buffer: each unacknowledged PAYLOAD flit's VC and slot, at its sequence number (DLL-4.1).
 module lc_replay_buffer #(
   parameter int Flits = 128,  // REPLAY_BUFFER_FLITS: a power of two, at most 511 (DLL-2.3).

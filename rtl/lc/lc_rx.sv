@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Receive path of the link controller: flit checks, sequence, delivery, ACK/NAK, credits (DLL-3).
 //
 // The PHY delivers one flit content per beat and cannot be stalled; a flit it could not correct

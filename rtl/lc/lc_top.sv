@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Link controller top: wires the transmit and receive paths, the LTSSM and the register block.
 //
 // Clock and width (DESIGN §5): 1 GHz, one flit content per beat on each PHY stream. pcie6 x16

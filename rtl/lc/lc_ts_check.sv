@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Training-set record check (DLL-6.3): whether a TRAINING flit's slot holds a record the
 // receiver may act on. A record that breaks the table makes its flit bad; a valid record of
 // another profile is left for the LTSSM to ignore.

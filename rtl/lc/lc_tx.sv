@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Transmit path of the link controller: credits, sequence, DLP, CRC, replay (DLL-2, DLL-4, DLL-5).
 //
 // The PHY side takes one flit content per beat. A handshake on it is one flit time: in L0 the

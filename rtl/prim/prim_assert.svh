@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Assertion macros for lqemu RTL: one-line invariants checked by every simulator we run.
 //
 // `ASSERT(Name_A, expr)` checks a plain boolean `expr` at each rising edge of `clk_i` while

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Combinational CRC-64/XZ over a fixed number of bytes (the flit CRC of docs/spec/phy.md PHY-2.3).
 //
 // data_i holds byte 0 in its most significant byte, as flits are packed in lqemu's RTL; crc_o is

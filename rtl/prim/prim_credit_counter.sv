@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Credit counter: credits available to a sender, loaded at link-up, spent one at a time and
 // returned in batches by the receiver's updates.
 `include "prim_assert.svh"

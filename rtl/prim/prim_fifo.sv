@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Synchronous FIFO with valid/ready on both sides; output comes from registered storage only.
 `include "prim_assert.svh"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Round-robin arbiter: grants one requester per cycle, rotating priority past each used grant.
 `include "prim_assert.svh"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Two-entry skid buffer: registers a valid/ready stream so that in_ready_o comes from a flop.
 `include "prim_assert.svh"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `lqemu board`: read the image, build the board(s), run, report.
 #include "systemc/app/board_command.h"
 

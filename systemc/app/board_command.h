@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `lqemu board`: boots a firmware image on one virtual board (its ports
 // facing partner link ports) or on every node of a scenario's topology,
 // with the console, an optional GDB stub, and a report of how it ended.

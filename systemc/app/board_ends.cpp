@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // BoardEnd: read from a node, packed for rank 0, unpacked there.
 #include "systemc/app/board_ends.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // How each board of a run ended, and what its card counted, read on the
 // rank that has it and brought to rank 0 in node order (decision 0050), so
 // that `lqemu board`'s summary, exit status and stats come from the same

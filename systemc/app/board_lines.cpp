@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // BoardLines: held, gathered to rank 0, sorted and written.
 #include "systemc/app/board_lines.h"
 

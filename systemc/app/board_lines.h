@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // BoardLines: what a run of boards prints as it goes (each node's console
 // lines, on stdout prefixed with the node's name or in one file per node,
 // and notes of its CPU's logged events and of faults applied to it, on

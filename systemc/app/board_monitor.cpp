@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // GDB's monitor commands on a board run.
 #include "systemc/app/board_monitor.h"
 

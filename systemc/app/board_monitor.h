@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // GDB's `monitor` commands on a board run (docs/board.md, "Faults"): the
 // simulated time, and the faults of models/phy/fault_event.h applied at
 // once while the CPU is halted or running.

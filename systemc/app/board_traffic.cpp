@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // board.traffic_load: the keys, the cards' traffic sources, the summary.
 #include "systemc/app/board_traffic.h"
 

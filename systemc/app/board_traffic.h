@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // board.traffic_load: synthetic packets on a run of boards (`lqemu board
 // --scenario`), so that the links' counters move and ERR_INJECT and BER
 // events act on real flits without firmware driving a transport engine.

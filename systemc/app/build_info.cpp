@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The build's names, from the generated header.
 #include "systemc/app/build_info.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What built this binary: its version, the checkout's `git describe`, and
 // the SystemC, Verilator and specification versions, for `--version` and
 // for every stats file, so that a result can be traced to the code that

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Chrome trace-event JSON: IDs for names, events, metadata.
 #include "systemc/app/chrome_trace.h"
 

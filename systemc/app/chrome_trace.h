@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A trace in Chrome's trace-event format (JSON; opens in Perfetto and
 // chrome://tracing): named processes (one per node) holding named tracks,
 // each with spans (complete events) and instants. Times are in ns.

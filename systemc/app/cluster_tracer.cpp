@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ClusterTracer: a run of boards as trace events, kept by node.
 #include "systemc/app/cluster_tracer.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ClusterTracer: what a run of boards shows in a --trace file, recorded as
 // the cluster runs: each node's firmware console lines and CPU events
 // (--log) as instants, each link port's LTSSM states as spans (closed by

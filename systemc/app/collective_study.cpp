@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A collective on the stack: plan, build, run, check, report.
 #include "systemc/app/collective_study.h"
 

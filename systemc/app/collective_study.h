@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `lqemu run` with a collective (`workload.name: alltoall`,
 // `ring_allreduce` or `hierarchical_allreduce`) on `run.study: stack`:
 // the collective's schedule as RDMA WRITEs with immediate data through the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The component catalogue, from each component's own Declaration().
 #include "systemc/app/component_catalogue.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Every component of a node that declares its ports and statistics, in the
 // order a node is built from its board outwards: what `lqemu list` prints.
 #pragma once

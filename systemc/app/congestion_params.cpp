@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The dcqcn.* and lqcc.* keys, read into CongestionParams.
 #include "systemc/app/congestion_params.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The congestion controls' parameters as scenario keys: `dcqcn.*`
 // (trn.md TRN-10.5) and `lqcc.*` (TRN-11.8), declared with the defaults of
 // models/transport's parameter structs.

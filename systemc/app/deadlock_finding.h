@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What the deadlock watchdog found (NET-4.7): nothing, or when it declared
 // a deadlock and the cycle of input VCs waiting on one another.
 #pragma once

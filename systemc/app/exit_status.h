@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The exit statuses of every lqemu command (DESIGN.md section 7), in one
 // place.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A run's per-component statistics and per-link-direction loads.
 #include "systemc/app/fabric_counters.h"
 

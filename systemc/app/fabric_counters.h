@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What a run's fabric counted, for its stats file, whatever the run's
 // kind: every component's statistics under their hierarchical names (the
 // `stats` object), and each link direction's load (`link.directions[]`),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Reading firmware images, from files and from lqemu itself.
 #include "systemc/app/firmware_image.h"
 

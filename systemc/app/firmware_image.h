@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Firmware images for lqemu's boards: one read from an ELF file, or the
 // link bring-up image compiled into lqemu (the default run's probe phase).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // FrameCapture: engines' frame taps, kept, gathered and written in order.
 #include "systemc/app/frame_capture.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // --pcap for runs through transport engines: the RoCEv2 frames engines
 // send, in a pcap file (models/pcap), each at the simulated time it was
 // handed to the network. The frames are kept until the run ends and then

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Bookkeeping of the keys a run reads and why it leaves others unread.
 #include "systemc/app/key_usage.h"
 

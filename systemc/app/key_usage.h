@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // KeyUsage: which scenario keys a run reads, and, for keys it reads only in
 // other settings, why it does not read them in these. A run refuses a key
 // that a scenario file or --set gave and it would not read (DESIGN.md

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A network study's collective: keys, schedule, report.
 #include "systemc/app/network_collective.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A network study's collective workload (issue 6's traffic): the
 // collective.* keys, the schedule they build, and what the run reports of
 // its completion.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A network study's fault: keys, the plan, and the repair's measurements.
 #include "systemc/app/network_fault.h"
 

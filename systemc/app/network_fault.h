@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A network study's injected fault and its repair (docs/spec/net.md
 // section 7): the fault.* and fm.* keys, the cut at its time, and what the
 // run measured of the fabric manager's update and of each affected flow's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The network study: parameters to a Network, a timed run with warm-up and
 // drain, and its report and stats JSON.
 #include "systemc/app/network_study.h"

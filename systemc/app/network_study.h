@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `lqemu run` with `run.study: network`: the network layer on its own
 // (decision 0009) — a topology's routers joined by ideal slot channels,
 // synthetic traffic at an offered load in flits per node per cycle, and the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // PauseLog: pauses opened and closed as the flow control reports them,
 // gathered by node.
 #include "systemc/app/pause_log.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // PauseLog: every pause of the data priority at every router output, from
 // the routers' flow control as the run goes: [start, end) in ns, for a
 // run's statistics (transport.pauses) and its trace. Listed by node, then

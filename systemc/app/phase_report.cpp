@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The per-phase sections of the supernode run's report.
 #include "systemc/app/phase_report.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The supernode run's per-phase sections: after the headline table, each
 // phase that ran says what it composed, its own key figures, with their
 // units, and its own integrity, read from the stats it wrote.

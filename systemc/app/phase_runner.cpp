@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Child processes for the phases of a run, and their stats files.
 #include "systemc/app/phase_runner.h"
 

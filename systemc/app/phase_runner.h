@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Runs a run's experiments ("phases") each in a child process of its own, at
 // most `parallel` at a time. A SystemC kernel elaborates one design per
 // process, so a sequence of differently built simulations needs one process

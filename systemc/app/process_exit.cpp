@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ExitWithoutTeardown: flush, then leave without destructors.
 #include "systemc/app/process_exit.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The end of a big run: lqemu ends the process once its outputs are
 // written, without destroying the model. SystemC takes each port out of
 // its registry by a linear search, so tearing down a design of N ports

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Progress line: redrawn at most a few times per wall-clock second.
 #include "systemc/app/progress_meter.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A progress line on the terminal during long runs: simulated time, share of
 // the run done, and simulated time per wall-clock second.
 #pragma once

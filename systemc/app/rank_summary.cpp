@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // RankSummary: the partition's figures and each rank's synchronisation
 // counts, gathered to rank 0.
 #include "systemc/app/rank_summary.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What the ranks of a parallel run did (decision 0050), for the run's
 // report and its stats' `ranks` object: how the nodes were partitioned,
 // the cut links each rank has, and what synchronising cost each. These

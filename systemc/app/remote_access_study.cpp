@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The remote access study: keys, the cluster they describe, the report.
 #include "systemc/app/remote_access_study.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `lqemu run` with `workload.name: remote_access`: the full stack on a
 // torus of boards (issue 8's figure). Every card boots the firmware
 // (board.firmware, by default the bring-up image compiled into lqemu),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // link.rtl_ports: the keys, the list's parser, the cluster's RTL ports and
 // their waveform files.
 #include "systemc/app/rtl_ports.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // link.rtl_ports: the link controllers of a run of boards (`lqemu run` with
 // workload.name remote_access, or `lqemu board`) that are the Verilated
 // RTL rather than the TL model (DESIGN §2: fidelity is chosen per link

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `lqemu run` and `lqemu list`: scenario in, simulation, report and outputs.
 #include "systemc/app/run_command.h"
 

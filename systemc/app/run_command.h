@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `lqemu run` and `lqemu list`: from options to a finished simulation, its
 // report and its exit status.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // RunWithin: windows of simulated time, and the limits checked between them.
 #include "systemc/app/run_limits.h"
 

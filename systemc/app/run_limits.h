@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // RunWithin: a run of boards in windows of simulated time (decision
 // 0050), until its boards have ended or a limit stops it: simulated time
 // (--max-time-us), wall time (--max-wall-s), or SIGINT or SIGTERM, after

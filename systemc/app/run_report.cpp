@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Rendering of a run's figures as a table and as stats JSON.
 #include "systemc/app/run_report.h"
 

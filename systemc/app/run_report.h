@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The figures a finished run produced, and their two renderings: the table a
 // person reads and the stats JSON (schema: docs/stats-schema.md).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A stack run's or a network study's trace events.
 #include "systemc/app/run_tracer.h"
 

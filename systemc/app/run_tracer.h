@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What a run of the stack's cards or a network study shows in a --trace
 // file (decision 0046), in Chrome's trace-event JSON for Perfetto: a
 // process per node with its ports' LTSSM states (tlm links), its router

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // YAML and --set handling for scenarios.
 #include "systemc/app/scenario.h"
 

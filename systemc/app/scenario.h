@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Scenario loading: YAML text (a file or the embedded default) flattened to
 // dotted keys, checked against the declared parameters, then overridden by
 // --set and --seed. Every failure names the file, the line and the fix.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ScenarioLossless: PFC thresholds, TRN-8.8's headroom and the ECN profile
 // from a scenario's keys.
 #include "systemc/app/scenario_lossless.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The lossless fabric a scenario describes with its pfc.* and ecn.profile
 // keys (trn.md TRN-8, TRN-9.3): every router's flow control, and the bytes
 // each VC must hold so that PFC, not credits, binds first (TRN-8.9). The

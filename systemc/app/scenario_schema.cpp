@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The scenario schema's root: the keys every study shares (topology,
 // routing, links, traffic, seed), and the topology and routing function a
 // scenario names, built from the registries.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The stack's plan from the keys, its builder, the cards' memories and
 // link totals.
 #include "systemc/app/stack_assembly.h"

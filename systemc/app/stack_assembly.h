@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The stack's cards for the workloads that run through transport engines
 // (workload.name traffic and incast): every endpoint of the topology a
 // router with a RoCEv2 engine at its local port, every switch a router

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // StackFailover: the fault and its restore at their times, the run's end,
 // the measure.
 #include "systemc/app/stack_failover.h"

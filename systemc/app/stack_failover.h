@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A fault on the stack, and its restore: a link cut fails every lane of
 // both PHYs of its cable (PHY-5.6); a node failure cuts each of the node's
 // links at once and stops its router and network interface (NET-7.10).

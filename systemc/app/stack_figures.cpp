@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // SumStackFigures: each node's figures packed, gathered, added in order.
 #include "systemc/app/stack_figures.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What the stack's nodes counted, summed for a run's report: the transport
 // figures (TRN-8.10, TRN-9, the engines'), the cards' routers' hops and
 // ejections (NET-2.6) and the link layer's totals. Each node's are read

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The stack study: each workload's keys, checks and run.
 #include "systemc/app/stack_study.h"
 

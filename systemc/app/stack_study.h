@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `lqemu run` with `run.study: stack`: a workload on the layers composed —
 // link controllers and PHYs at link.fidelity, routers, and the transport
 // engines, logical units and boards the workload needs (decision 0033).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The registry of studies, and the refusal of a given key a run would not
 // read.
 #include "systemc/app/study.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The studies `lqemu run` makes, one registry entry each, chosen by
 // run.study as a topology is by topology.name: each names the workloads it
 // runs (workload.name), says which keys it reads, checks what the keys'

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The headline's rows: which phase measures each claim, the figure it
 // reports and the claim's threshold.
 #include "systemc/app/supernode_headline.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The headline of the supernode run (decision 0020): each seed claim
 // beside the figure its phases measured and whether the claim holds, read
 // from the stats the phases wrote.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The supernode run: its phases, their scenarios, the headline and the
 // run's stats.
 #include "systemc/app/supernode_run.h"

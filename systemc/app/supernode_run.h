@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `lqemu run` with `run.study: phases`, as the embedded default scenario
 // has it: a sequence of experiments (`run.phases`):
 // the seed's supernode, a 4x8x8 torus of 256 cards on pcie6 links, put

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The traffic study: draw the schedule, build the stack, run, report.
 #include "systemc/app/traffic_study.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `lqemu run` with `workload.name: traffic` on `run.study: stack`:
 // synthetic traffic (any traffic.pattern) as RoCEv2 SENDs through the
 // transport engines of the stack's cards (stack_assembly.h), over ideal or

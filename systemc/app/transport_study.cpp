@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The transport study: build, run, check every write, report.
 #include "systemc/app/transport_study.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `lqemu run` with `workload.name: incast`: the transport layer's
 // congestion study (issue 7, decision 0013) on the stack's cards
 // (stack_assembly.h), over ideal or tlm links: an N-to-1 incast (with

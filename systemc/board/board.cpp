@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Board: declare, map addresses, bind, wire interrupts; and load images.
 #include "systemc/board/board.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Board: one card's management controller as a netlist (docs/board.md):
 // the RV32 CPU, its bus, flash, RAM, UART, CLINT, PLIC, test finisher and
 // board information block, plus the CSR windows and interrupt lines of the

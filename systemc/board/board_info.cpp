@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // BoardInfo's register bank: read-only facts stored at construction.
 #include "systemc/board/board_info.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // BoardInfo: the board information block (rtl/regs/board.regs.json,
 // docs/registers/board.md): what firmware needs to know about the board it
 // runs on, and a scratch register.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Bus decoding and forwarding, including DMI address translation both ways.
 #include "systemc/board/bus.h"
 

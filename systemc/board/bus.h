@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Bus: decodes the board's address map (docs/board.md) and forwards each
 // transaction to the device that owns the address, with the address made
 // relative to the device's window. A miss answers TLM_ADDRESS_ERROR_RESPONSE;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Clint's registers and its single timer event.
 #include "systemc/board/clint.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Clint: the core-local interruptor of QEMU's virt machine and SiFive's
 // parts: msip (software interrupt), mtimecmp and mtime, which counts at a
 // fixed rate from simulated time. Event-driven: it schedules one event, at

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // GdbStub: connection handling around the RSP session.
 #include "systemc/board/gdb_stub.h"
 

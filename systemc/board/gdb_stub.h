@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // GdbStub: the CPU's link to a GDB on a loopback TCP port. It accepts the
 // connection (waiting for it when the CPU halts at start, otherwise picking
 // it up while the CPU runs) and hands each stop to the RSP session.

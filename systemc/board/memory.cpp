@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Memory's TLM-2.0 target: b_transport, DMI and debug transport.
 #include "systemc/board/memory.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Memory: RAM or flash on the board's bus, with DMI so the CPU reads and
 // writes it directly. Flash refuses bus writes (the CPU gets a store access
 // fault) but takes debug writes, which is how images are loaded.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Plic's gateways, claim/complete and its register map.
 #include "systemc/board/plic.h"
 

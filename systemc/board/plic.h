@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Plic: a platform-level interrupt controller with the register layout of
 // QEMU's virt machine and SiFive's parts, reduced to one context (hart 0,
 // machine mode). Sources are level-triggered lines; a source that stays

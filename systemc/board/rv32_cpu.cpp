@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Rv32Cpu: the quantum loop, the bus adapter (DMI and b_transport), WFI
 // sleep, and the debug target GDB uses.
 #include "systemc/board/rv32_cpu.h"

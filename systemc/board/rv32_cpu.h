@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Rv32Cpu: the board's MCU. Runs an Rv32Core as a loosely-timed TLM-2.0
 // initiator: it executes a quantum of instructions ahead of simulated time,
 // reaches RAM and flash through DMI, reaches devices through b_transport

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // POSIX sockets behind TcpListener and TcpConnection.
 #include "systemc/board/tcp_channel.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The TCP socket GDB connects to (target remote localhost:PORT): a listener
 // bound to the loopback interface only, and the accepted connection as the
 // byte channel of an RSP session. Plain POSIX C++, no SystemC.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // TestFinisher's one register.
 #include "systemc/board/test_finisher.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // TestFinisher: how firmware ends a simulation with a status, compatible
 // with the SiFive test device of QEMU's virt machine: writing 0x5555 ends
 // with status 0; 0x3333 | status << 16 ends with that status. lqemu adds

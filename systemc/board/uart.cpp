@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Uart's registers: THR/DLL, IER/DLM, IIR/FCR, LCR, MCR, LSR, MSR, SCR.
 #include "systemc/board/uart.h"
 

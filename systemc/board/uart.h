@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Uart: the transmit side of a 16550-compatible UART (byte registers, as on
 // QEMU's virt machine), which hands each completed console line to the
 // board. The 16550's layout is fixed by its data sheet and its registers

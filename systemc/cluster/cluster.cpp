@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Cluster: declare the nodes, cable them, and end the run with the last
 // board.
 #include "systemc/cluster/cluster.h"

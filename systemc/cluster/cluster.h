@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Cluster: the nodes of a topology, each a Node running firmware on its
 // board or, in a fabric without boards, a card of routers, transport
 // engines and logical units, cabled port to port as the topology says:

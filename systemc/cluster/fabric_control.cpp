@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // FabricControl: the manager and its agents, the faults, the port agents'
 // reading of the links.
 // sc_spawn starts the port agents (before any SystemC header).

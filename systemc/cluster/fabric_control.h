@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // FabricControl: a cluster's fabric manager (NET-7.6), out of band or in
 // band through every endpoint's management agent (NET-7.4); the port
 // agents that report each link's change to it (NET-7.3); and the failures

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // FaultInjector: faults on a cluster's cables.
 #include "systemc/cluster/fault_injector.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // FaultInjector: applies injected faults (models/phy/fault_event.h) to the
 // cables and cards of a cluster of boards, at their simulated times or at
 // once (GDB's `monitor`). A cut fails every lane of both ends' PHYs

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // LinkPort: the controller of the port's fidelity and its PHY, bound.
 #include "systemc/cluster/link_port.h"
 

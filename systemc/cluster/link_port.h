@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // LinkPort: one port of a card below its router: the link controller, its
 // PHY and the cable socket to the far card. The controller is the TL model
 // or, for a port chosen to run at RTL fidelity, the Verilated RTL (DESIGN

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // LogicalFabric: a cluster of cards with logical units, connected.
 #include "systemc/cluster/logical_fabric.h"
 

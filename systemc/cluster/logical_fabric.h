@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // LogicalFabric: the logical layer's study fabric: a cluster of the stack's
 // cards on ideal links (decision 0009), each with a transport engine, a
 // logical unit and the card's memory between them, and the out-of-band

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Network: the study's cards from a Cluster, its watchdog and its fabric
 // control.
 #include "systemc/cluster/network.h"

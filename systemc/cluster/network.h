@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Network: the network layer on its own, as network studies (validation,
 // latency-versus-load, failover) use it: a Cluster of routers on ideal
 // links, each cable a channel of the link latency (decision 0009), each

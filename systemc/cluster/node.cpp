@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Node: the board with its link ports and, on a fabric, its router.
 #include "systemc/cluster/node.h"
 

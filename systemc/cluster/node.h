@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Node: one card of a cluster: its board (the MCU and its devices), if it
 // has one, one LinkPort per network port, and — on a node of a fabric — the
 // router above those ports with, at its local port, either a bare network

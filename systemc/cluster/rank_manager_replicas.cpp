@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // RankManagerReplicas: reports and drain counts packed for every other
 // rank, and taken in as they come.
 #include "systemc/cluster/rank_manager_replicas.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // RankManagerReplicas: net::ManagerReplicas over the ranks of a parallel
 // run (decision 0050): what one rank's replica of the fabric manager
 // shares goes to every other rank through the window synchronisation, as

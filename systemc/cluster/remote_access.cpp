@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The full-stack remote access measurement: build, boot, probe, break down.
 #include "systemc/cluster/remote_access.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Where the time of a remote access goes, on the full stack (issue 8's
 // figure, issue 9's headline row): a torus of boards, each booting the link
 // bring-up firmware, which trains its links through the link controllers

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // BusAmoExtension: a read-modify-write that a bus master (the board's
 // hart, for RV32A's AMOs) asks a device to perform as one operation. It
 // rides on a 4-byte READ. A device that can perform it does, returns the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // StatWriter: statistics reported by their declared names.
 #include "systemc/common/component_decl.h"
 

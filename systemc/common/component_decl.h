@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What a component declares about itself: its ports and its statistics,
 // with their meanings. `lqemu list` prints the declarations, and the
 // component's Stats() reports through a StatWriter that accepts only

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Any 32-bit TLM target socket, whatever its binding policy: what a bus
 // binds a block's register socket (or window) to. Register sockets are
 // optional (simple_target_socket_optional), so a card without a board

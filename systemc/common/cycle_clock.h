@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A clock counted in cycles against the SystemC kernel's time: cycle c
 // starts at c * period. Models that keep their own cycle count (the link
 // controllers) turn kernel times and annotated delays into cycles and back.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A FIFO of values that each come out a fixed delay after they went in,
 // driven by one sc_event armed for the head only. For pipelines and wires
 // whose delay is constant it replaces sc_event_queue, whose per-item timed

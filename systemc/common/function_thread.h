@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A module that runs one function as a SystemC thread: a measurement's
 // driver, or a test's stimulus, written inline where it is used.
 #pragma once

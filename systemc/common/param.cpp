@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Validation and typed access for declared parameters.
 #include "systemc/common/param.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Declared component parameters (name, meaning, default, unit, valid range)
 // and a validated set of values for them: the one source for scenario keys,
 // `--set` overrides and `lqemu list`.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "systemc/common/path_breakdown.h"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // PathBreakdown: where the time of one access went, layer by layer, from
 // the events a PathProbe recorded while it was the only traffic on the
 // fabric (docs/validation.md, "Remote access latency, layer by layer").

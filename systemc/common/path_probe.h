@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // PathProbe: instrumentation that follows one access down the stack and
 // back. Every component on the path of a remote access (logical unit,
 // transport engine, router, link controller, PHY) reports to the probe,

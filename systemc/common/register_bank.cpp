@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The bus rules of a register bank (DLL-8.1 to DLL-8.5).
 #include "systemc/common/register_bank.h"
 

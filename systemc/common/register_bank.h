@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A block's registers built from its generated descriptors
 // (generated/cpp/<block>_regs.h): each register is a member with an offset,
 // per-field access policies and callbacks, so that a model states only what

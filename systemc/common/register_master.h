@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A bus master that reads and writes 32-bit registers over TLM-2.0 as
 // firmware does, from a SystemC thread, each access waited for: the models
 // of firmware roles use it, and so do testbenches. Bus errors are the

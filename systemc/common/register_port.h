@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The shape of a register access on a block's TLM-2.0 CSR socket: one
 // aligned 32-bit word, no byte enables (DLL-8.1). Every register block of
 // lqemu answers only such accesses, and carries them out alike.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The one socket shape of lqemu's message protocols (DESIGN §4): a port that
 // calls the peer's interface and an export that the peer calls, bound
 // crosswise by Connect(). Messages are owned values passed with a delay; no

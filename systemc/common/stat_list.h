@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Statistics as a component reports them: hierarchical name and value
 // (`node12.port3.phy.bit_errors`), in the component's declaration order.
 #pragma once

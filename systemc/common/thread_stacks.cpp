@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Counting the design's threads against the kernel's limit on maps.
 #include "systemc/common/thread_stacks.h"
 

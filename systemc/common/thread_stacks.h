@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Whether the elaborated design's SystemC threads can have their stacks.
 // Each SC_THREAD gets a stack of its own, mapped with a guard page: two
 // memory maps. The kernel caps a process's maps at vm.max_map_count

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Conversion between lq::Bytes and Verilator's packed-vector storage, in the
 // RTL byte order: byte 0 of a flit is the most significant byte of the vector
 // (docs/spec/phy.md PHY-2.2).

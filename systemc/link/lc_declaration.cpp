@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The link controllers' declarations.
 #include "systemc/link/lc_declaration.h"
 

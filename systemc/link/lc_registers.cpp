@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The link controller's register behaviour (DLL-8) on a RegisterBank.
 #include "systemc/link/lc_registers.h"
 

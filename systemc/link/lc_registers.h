@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The link controller's registers (docs/registers/lc.md) with the behaviour
 // of DLL-8, for the TL model: built from the same generated description as
 // the RTL's lc_csr, with counters, interrupts and pulses as callbacks.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // lqemu's own RTL link controller, rtl/lc/lc_top.sv, at its pins. Compiled
 // into the Verilated library's target, so it sees the model's VM_*
 // definitions.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The Verilated link controller behind a plain C++ face: one call per clock
 // cycle with that cycle's pin values in and out. It keeps Verilator's
 // headers, which must be compiled with the model's own definitions, out of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // LinkController: what a card holds of a link controller, at either
 // fidelity (DESIGN §2): the Verilated RTL behind RtlLinkController or the
 // TL model TlLinkController. Both have the same sockets, registers and

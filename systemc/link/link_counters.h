@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // LinkCounters: the link controller's counters a run's report reads, the
 // same registers at either fidelity (docs/registers/lc.md): TX_FLITS,
 // CRC_ERRORS and REPLAYS. Plain C++, so that the Verilated model's face

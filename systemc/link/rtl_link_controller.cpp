@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The RTL wrapper's translation between pins and sockets, batch by batch.
 #include "systemc/link/rtl_link_controller.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The link controller at RTL fidelity: the Verilated lc_top (rtl/lc/) in a
 // thin SystemC wrapper. It only translates: the CSR port becomes a TLM-2.0
 // target socket, the payload streams become a SlotSocket, the PHY side a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // SlotSink: room at start, a credit back for every slot.
 #include "systemc/link/slot_sink.h"
 

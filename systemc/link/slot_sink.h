@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // SlotSink: the network side of a link controller when nothing above it
 // forwards traffic yet (a board on its own, a cluster brought up without
 // routers): grants receive room, takes every slot with its credit returned

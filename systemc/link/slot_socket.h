@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The payload-slot protocol between a link controller and the network layer
 // above it: slots per virtual channel with credit-based flow control, and
 // link control messages beside them, the same interface in both directions

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The TL link controller's timing: which flit leaves when, and when what
 // arrives takes effect. The decisions are models/link's.
 #include "systemc/link/tl_link_controller.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The link controller at transaction level: the same sockets, registers,
 // counters and link behaviour as the RTL controller behind
 // RtlLinkController, decided by the state machines of models/link and timed

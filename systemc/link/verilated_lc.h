@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // VerilatedLc<Top>: drives a Verilated model with lc_top's ports one clock
 // cycle at a time (LcPinModel). Include it only from a source compiled into
 // a Verilated library's target, which sees that model's VM_* definitions:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // CardMemory's TLM-2.0 target.
 #include "systemc/logical/card_memory.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // CardMemory: a card's own memory (the HBM of DESIGN.md §2), which is its
 // window's direct region in the logical layer (docs/spec/log.md LOG-2.3):
 // log.direct_bytes, 16 GiB by default, stored sparsely. A TLM-2.0 target

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The logical unit's copy engine (docs/spec/log.md LOG-6.13): firmware's
 // way to move a page between homes (LOG-6.9) without QPs of its own. The
 // whole source is read, from the card's memory or by RDMA READ on the

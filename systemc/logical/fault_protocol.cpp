@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // LogicalUnit's part in the cross-node page-fault protocol
 // (docs/spec/log.md section 6): as requester, holding a faulting access and
 // asking the page's owner; as owner, queueing fault requests for its

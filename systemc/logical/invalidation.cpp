@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // LogicalUnit's part in invalidation (docs/spec/log.md LOG-6.8): as
 // sharer, removing translations and acknowledging once the accesses made
 // with them have completed; as owner, sending INVAL_REQs until they are

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // LogMessenger: LOG messages as SENDs, with receives kept posted.
 #include "systemc/logical/log_messenger.h"
 

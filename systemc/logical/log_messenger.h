@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // LogMessenger: how a logical unit sends and receives LOG messages
 // (docs/spec/log.md LOG-6.10): as SENDs on the RC connection to each peer
 // node, over the node's transport engine. It keeps receive work requests

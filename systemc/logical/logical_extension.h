@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The TLM-2.0 extensions of the logical unit's requester socket
 // (docs/spec/log.md LOG-1.3, LOG-3.4, LOG-3.6): an atomic's operation and
 // operands, a fence, and the status behind an error response.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // LogicalRegisters: the logical unit's firmware interface behind its
 // register map.
 #include "systemc/logical/logical_registers.h"

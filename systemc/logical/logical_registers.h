@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // LogicalRegisters: a logical unit's register block
 // (rtl/regs/logical.regs.json, docs/registers/logical.md; docs/spec/log.md
 // section 7) on a TLM-2.0 target socket, through which the owner's

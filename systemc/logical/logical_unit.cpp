@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // LogicalUnit: decode, translate, perform locally or over RDMA.
 #include "systemc/logical/logical_unit.h"
 

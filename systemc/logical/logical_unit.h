@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // LogicalUnit: one node's logical unit (docs/spec/log.md). Requesters (the
 // workload engine, the MCU, DMA engines) issue loads, stores, atomics and
 // fences to global addresses on its TLM-2.0 target socket. It decodes each

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // WorkloadEngine: seeded streams of accesses, each timed.
 // sc_spawn starts one thread per stream (before any SystemC header).
 #define SC_INCLUDE_DYNAMIC_PROCESSES

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // WorkloadEngine: what stands in for a card's accelerator in the logical
 // layer's studies (issue 8): `concurrency` streams of loads, stores and
 // atomics to global addresses, issued through the node's logical unit,

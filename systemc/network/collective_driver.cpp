@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // CollectiveDriver: dependencies counted down, messages cut into packets.
 #include "systemc/network/collective_driver.h"
 

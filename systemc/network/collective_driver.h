@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // CollectiveDriver: runs a collective's message schedule
 // (models/network/collective.h) over the endpoints' traffic sources, one
 // per node in node order. A message is

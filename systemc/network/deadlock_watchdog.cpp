@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // DeadlockWatchdog: progress sampling and the wait-for cycle.
 #include "systemc/network/deadlock_watchdog.h"
 

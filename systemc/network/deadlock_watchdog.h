@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // DeadlockWatchdog: watches a network's routers and declares a deadlock
 // when packets are held but no slot has crossed any crossbar for a whole
 // window (NET-4.7's failure seen in simulation rather than by analysis).

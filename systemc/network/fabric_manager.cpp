@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // FabricManager: reports in, one route update per burst, NET-7.7's steps.
 #include "systemc/network/fabric_manager.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // FabricManager: NET-7's fabric manager. It hears of failed links from the
 // nodes' firmware, computes table routes for what survives (NET-5.4) and a
 // management tree, and installs them with NET-7.7's ordering — tree, write

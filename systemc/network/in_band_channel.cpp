@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // InBandChannel: the manager's rounds of MGMT messages, with resends.
 #include "systemc/network/in_band_channel.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // InBandChannel: the fabric manager as the firmware of one endpoint
 // (`fm.placement: node<ID>`, NET-7.2), talking to the other nodes' firmware
 // (ManagementAgent) in MGMT packets over the fabric itself (NET-7.4):

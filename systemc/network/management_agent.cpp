@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ManagementAgent: a node's side of the in-band management channel.
 #include "systemc/network/management_agent.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ManagementAgent: the management role of one endpoint's firmware when the
 // fabric manager is in band (docs/spec/net.md NET-7.3 to NET-7.5). It
 // reports its links' events to the manager, resending each LINK_EVENT until

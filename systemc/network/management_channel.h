@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ManagementChannel: how the fabric manager's messages reach the nodes and
 // take effect there (docs/spec/net.md NET-7.2's placements). The manager's
 // procedure (NET-7.6, NET-7.7) is the same in both; the out-of-band channel

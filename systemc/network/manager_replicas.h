@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ManagerReplicas: the out-of-band fabric manager of a run over MPI ranks
 // (decision 0050). Each rank runs a replica of the one manager, which
 // takes the same reports at the same times and so computes the same

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // NetworkConfig: how a network study's fabric is made (cluster::Network):
 // its routers, interfaces and sources, the latency of its ideal links, its
 // deadlock watchdog and fabric manager.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // NetworkInterface: header building, slot packing with credits, ejection.
 #include "systemc/network/network_interface.h"
 

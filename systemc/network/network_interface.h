@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // NetworkInterface: a node's side of its router's local port, where the
 // transport engine (or a traffic generator) injects packets and receives
 // those addressed to it. It builds the routing header (NET-2.3), packs

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // OutOfBandChannel: the builder's management controller.
 #include "systemc/network/out_of_band_channel.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // OutOfBandChannel: the `builder` placement's management controller
 // (NET-7.2). Each message takes fm.oob_latency to reach every node and its
 // reply as long to come back; it acts on the routers and network

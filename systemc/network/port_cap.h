@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // PortCap: what a router port with no cable is bound to in the studies
 // without link controllers (NET-1.5: a ring of one in a torus, a fat-tree
 // edge switch's empty host slot): it takes the router's credits and nothing

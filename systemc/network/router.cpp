@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Router: arrivals, route computation, VC and switch allocation, crossbar
 // traversal and credits, one cycle per activation while there is work.
 #include "systemc/network/router.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Router: one node's input-buffered virtual-channel router (docs/spec/net.md
 // section 8): wormhole switching with per-packet VC allocation, credit-based
 // flow control in payload slots, a separable allocator (input-first

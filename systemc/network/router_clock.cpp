@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // RouterClock: wake-ups by time, run from one event.
 #include "systemc/network/router_clock.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // RouterClock: the one SystemC process that runs a network's routers
 // (decision 0049). Each router asks to be woken at a time, as it would
 // notify an event of its own; the clock keeps one timed event, for the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // RouterRegisters: the shadow bank, TABLE_SWITCH and the counters' view.
 #include "systemc/network/router_registers.h"
 

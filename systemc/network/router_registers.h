@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // RouterRegisters: a router's register block (rtl/regs/router.regs.json,
 // docs/registers/router.md, NET-5.6) on a TLM-2.0 target socket. Firmware or
 // a fabric manager writes the shadow bank — MODE, SHAPE, the table through

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // SlotChannel: binding both directions.
 #include "systemc/network/slot_channel.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // SlotChannel: an ideal link between two routers' ports for network-layer
 // studies: slots, credits and control messages cross it after a fixed
 // latency, with no data

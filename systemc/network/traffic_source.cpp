@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // TrafficSource: Bernoulli injection and latency measurement.
 #include "systemc/network/traffic_source.h"
 

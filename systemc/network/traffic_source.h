@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // TrafficSource: a synthetic workload behind one node's network interface
 // (which it contains, and whose socket binds to the router's local port):
 // packets of a fixed size to destinations from a traffic pattern, injected

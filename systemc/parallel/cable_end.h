@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The receiver (WindowSync::Listen) of what crosses a cut cable to one of
 // its ends (decision 0050): one per port, whichever fidelity its cable has.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // CutCable: wire flits and lane changes packed for another rank and back.
 #include "systemc/parallel/cut_cable.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // CutCable: this rank's end of a cable between link ports (link.fidelity
 // tlm) whose far end is on another rank (decision 0050). It stands where
 // the far PhyPort's cable socket would be bound: the wire flits and lane

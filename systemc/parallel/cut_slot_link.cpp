@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // CutSlotLink: the slot protocol packed for another rank and back.
 #include "systemc/parallel/cut_slot_link.h"
 

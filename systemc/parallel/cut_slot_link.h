@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // CutSlotLink: this rank's end of an ideal cable (link.fidelity ideal)
 // whose far end is on another rank (decision 0050). It stands where the
 // far router's port would be bound: the slots, credits and control

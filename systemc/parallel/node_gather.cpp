@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // GatherByNode: each rank's nodes packed with their numbers, unpacked into
 // node order on rank 0; AbsorbOtherRanksNodes, AbsorbOtherRanks.
 #include "systemc/parallel/node_gather.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What every rank measured of its own nodes, brought to rank 0 in node
 // order, and any other share of a rank's (decision 0050): a run's report and
 // statistics are made on rank 0 from the same per-node figures, taken in the

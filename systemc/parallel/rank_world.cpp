@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // RankWorld: MPI underneath when built with it.
 #include "systemc/parallel/rank_world.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // RankWorld: the ranks of a parallel run (decision 0050). Started by
 // mpirun in a build with MPI (CMake option LQ_MPI), this process is one of
 // the job's ranks; otherwise it is the only rank of a world of one, and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // WindowSync: the window loop and the exchange of messages.
 #include "systemc/parallel/window_sync.h"
 

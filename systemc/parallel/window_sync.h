@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // WindowSync: conservative synchronisation of a parallel run (decision
 // 0050), as SST and ns-3's distributed simulator do it. Every rank runs its
 // SystemC kernel over the same windows of simulated time, each no longer

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What ranks send each other is packed as plain little-endian fields: a
 // writer that appends them and a reader that takes them back in order.
 // Every rank of a job runs the same binary on the same kind of machine, so

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What travels on a cable between two PhyPorts: wire flits and changes in
 // which lanes carry a signal. Each PhyPort has one CableSocket; Connect()
 // (systemc/common/socket_pair.h) joins two of them into a cable.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // NoCable: what a PhyPort's cable socket is bound to when the port has no
 // cable (NET-1.5, a ring of one in a torus). No far transmitter exists, so
 // the port's receivers see none from the start (PHY-5.4), and what the port

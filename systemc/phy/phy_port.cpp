@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Behaviour of one port's PHY: serialisation, FEC, errors and lane faults.
 #include "systemc/phy/phy_port.h"
 

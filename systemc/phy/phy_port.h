@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The physical layer of one card's port: serialises its link controller's
 // flits at the profile's rate, adds the FEC, applies the wire's bit errors,
 // bursts and failed lanes to the real bytes, and on the far side corrects,

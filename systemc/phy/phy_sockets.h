@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The flit protocol between a link controller and its PHY, and between the
 // two PHYs of a cable: owned messages with a delay, no pointers between
 // models (DESIGN §4). A controller of either fidelity (RTL or TL) binds its

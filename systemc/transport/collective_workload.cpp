@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // CollectiveWorkload: lays out the memories, connects the pairs, posts
 // each message when its dependencies have landed, reduces, checks.
 #include "systemc/transport/collective_workload.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // CollectiveWorkload: a collective's message schedule
 // (models/network/collective.h: all-to-all, ring or hierarchical
 // AllReduce) run through transport engines as RDMA WRITEs with immediate

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // EngineFabric: TRN-5.6's set-up agent and completion methods.
 // sc_spawn starts the completion methods (before any SystemC header).
 #define SC_INCLUDE_DYNAMIC_PROCESSES

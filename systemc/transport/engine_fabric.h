@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // EngineFabric: the transport layer's part in a fabric of cards (built by
 // cluster::Cluster): each card's router, engine and flow-control settings
 // (EngineFabricConfig), the figures of the cards summed, and TRN-5.6's

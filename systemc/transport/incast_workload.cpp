@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // IncastWorkload: picks the flows, connects their QPs, posts and polls.
 #include "systemc/transport/incast_workload.h"
 

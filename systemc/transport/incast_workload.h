@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // IncastWorkload: the incast experiment of issue 7 (docs/validation.md) as
 // a workload on transport engines. N senders, drawn with a seed from the
 // nodes other than the receiver (node 0), RDMA-WRITE one flow each to the

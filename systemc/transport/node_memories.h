@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // NodeMemories: a workload's reach into each node's memory, which the
 // workload's owner binds to the node's transport engine: writing the bytes
 // a work request will read, and reading what landed.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // RouterFlowControl: PFC messages between neighbours and ECN marks.
 #include "systemc/transport/router_flow_control.h"
 

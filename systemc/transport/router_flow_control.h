@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // RouterFlowControl: the transport layer's part of one router — priority
 // flow control (docs/spec/trn.md section 8) and ECN marking (TRN-9.2) at
 // its input queues, where packets wait in this input-buffered router —

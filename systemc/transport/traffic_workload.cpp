@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // TrafficWorkload: lays out the slots, connects the pairs, posts, checks.
 #include "systemc/transport/traffic_workload.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // TrafficWorkload: synthetic traffic as RoCEv2 SENDs through transport
 // engines. It takes a schedule — each message's source, destination and
 // posting time, drawn by the caller from a traffic pattern — connects one

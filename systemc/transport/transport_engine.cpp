@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // TransportEngine: queue pairs, wire bytes and DMA around models/transport.
 #include "systemc/transport/transport_engine.h"
 

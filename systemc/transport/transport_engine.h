@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // TransportEngine: one node's RoCEv2 reliable-connection engine
 // (docs/spec/trn.md). Workloads use its verbs-like API — create and modify
 // queue pairs, post SEND/WRITE and receive work requests naming buffers in

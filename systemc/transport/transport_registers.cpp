@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // TransportRegisters: the engine's API behind its register map.
 #include "systemc/transport/transport_registers.h"
 

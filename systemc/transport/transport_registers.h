@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // TransportRegisters: a transport engine's register block
 // (rtl/regs/transport.regs.json, docs/registers/transport.md) on a TLM-2.0
 // target socket, through which firmware sets up queue pairs (TRN-5.7),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // board.traffic_load: with a load, each card's local port gets a traffic
 // source in place of its transport engine, at that fraction of one link's
 // payload rate in packets per 1 ns cycle; without one, nothing changes;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Unit tests of what names the build: --version's text and the stats
 // files' `lqemu` object say the same.
 #include "systemc/app/build_info.h"

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0
 """End-to-end checks of `lqemu run` and `lqemu board` over MPI ranks
 (decision 0050): the same statistics, trace, capture and consoles on 1, 2
 and 4 ranks, bad input refused once with exit 2, a dead rank ending the run

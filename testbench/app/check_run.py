@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0
 """End-to-end checks of `lqemu run` and `lqemu list`: exit statuses, the
 report, the stats JSON, determinism and captures. Usage:
 check_run.py CASE LQEMU WORK_DIR SCENARIO_DIR"""
@@ -458,7 +459,7 @@ def bad_input_exits_2(lqemu, work, scenarios):
         (["run", *ONE, "--set", "link.ber=2"], "outside"),
         (["run", *ONE, "--set", "traffic.message_bytes=4"], "traffic.message_bytes"),
         (["run", str(work / "missing.yaml")], "missing.yaml"),
-        (["run", str(scenarios / "bad_unknown_key.yaml")], "bad_unknown_key.yaml:6:"),
+        (["run", str(scenarios / "bad_unknown_key.yaml")], "bad_unknown_key.yaml:7:"),
         (["run", str(scenarios / "bad_syntax.yaml")], "bad_syntax.yaml:"),
         (["run", "--no-such-option"], ""),
         (["run", *ONE, "--set", "trace.max_spans=0"], "'trace.max_spans' = 0 is outside"),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Unit tests of the Chrome trace writer: metadata naming every process and
 // track first, then the events, with times converted to microseconds.
 #include "systemc/app/chrome_trace.h"

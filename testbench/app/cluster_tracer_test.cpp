@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ClusterTracer: a run of boards as trace events. It taps a cluster's
 // callbacks without replacing those already set, puts console lines, CPU
 // events and faults on their tracks as instants, and makes each port's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of StatWriter: a component reports exactly the statistics it
 // declares, under its prefix and in the order it reports them.
 #include "systemc/common/component_decl.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of the dcqcn.* and lqcc.* scenario keys (TRN-10.5, TRN-11.8): their
 // defaults are the models' own, every key reaches its parameter, and what
 // the key ranges cannot refuse is refused with the key's name.

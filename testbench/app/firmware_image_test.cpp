@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of board.node_firmware's parser: NODE=PATH entries, each node a
 // board of the scenario and named once; anything else is refused with a
 // reason.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The collective workloads (workload.name) and collective.* keys of a network
 // study: the schedule they build over the topology's endpoints, and the bad
 // input they refuse.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The fault.* and fm.* keys of a network study (NET-7): what they build,
 // and the bad input they refuse before anything is simulated.
 #include "systemc/app/network_fault.h"

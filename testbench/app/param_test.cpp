@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Unit tests of declared parameters: every value stored has passed its checks.
 #include "systemc/common/param.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Unit tests of the default run's per-phase sections: each figure read from
 // a phase's stats with its unit, nothing for what the stats lack, and the
 // phase's own integrity.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Unit tests of the phase runner: every phase in a child process of its
 // own, results in the jobs' order, and every way a child can fail named.
 #include "systemc/app/phase_runner.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of link.rtl_ports's parser (NODE or NODE:PORT entries, ports of the
 // nodes, each named once), of link.vcd_trigger's, and of the waveform file
 // names --vcd writes.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Unit tests of the run report's arithmetic: latency percentiles, aggregate
 // bandwidth and the integrity verdict that decides exit status 1.
 #include "systemc/app/run_report.h"

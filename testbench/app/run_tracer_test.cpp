@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Unit tests of a run's trace: message spans sampled to trace.max_spans,
 // with the sampling said in the trace, and the fabric manager's steps.
 #include "systemc/app/run_tracer.h"

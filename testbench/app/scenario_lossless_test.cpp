@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of ScenarioLossless: the PFC thresholds, TRN-8.8's headroom and the
 // ECN profile a scenario's keys describe, and the VC size that follows
 // (TRN-8.5, TRN-8.8, TRN-8.9, TRN-9.3).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Scenario parameters for app tests: the defaults with some keys set; a
 // value the declarations refuse fails the calling test.
 #pragma once

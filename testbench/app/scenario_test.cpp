@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Unit tests of scenario loading: the embedded default, YAML errors with
 // line numbers, --set overrides and cross-key validation.
 #include "systemc/app/scenario.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Unit tests of the study registry: each run reads every key it is given,
 // or refuses it with a message naming the key, why, and what would read it.
 #include "systemc/app/study.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The supernode run's headline (systemc/app/supernode_headline): each row
 // reads its figure from the phases' stats, holds or not against the seed's
 // claim, and says why when it has no figure: a phase that failed, was left

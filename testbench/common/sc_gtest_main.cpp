@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // sc_main for GoogleTest executables that link SystemC: SystemC owns main()
 // and calls this, so the tests run inside an elaborated SystemC process.
 #include <systemc>

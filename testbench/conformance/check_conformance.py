@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """CTest driver of `lqemu conformance`.
 
 check_conformance.py LQEMU WORKDIR passes DUT      every point passes; the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The test plan against the spec and the suite: every point's clause is a
 // clause of docs/spec, every point's test is a case, every case serves a
 // point whose clause its name carries, and every clause of a chapter the
@@ -12,9 +13,9 @@
 #include <string>
 #include <vector>
 
-#include "testbench/conformance/conformance_case.h"
-#include "testbench/conformance/suite.h"
-#include "testbench/conformance/test_plan.h"
+#include "systemc/conformance/conformance_case.h"
+#include "systemc/conformance/suite.h"
+#include "systemc/conformance/test_plan.h"
 
 namespace lq::conformance {
 namespace {

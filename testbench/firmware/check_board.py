@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0
 """End-to-end checks of `lqemu board` on the firmware images: exit statuses,
 console output, the one-line errors for bad images, time limits, signals,
 clusters.

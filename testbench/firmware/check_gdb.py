@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0
 """Drives a real gdb-multiarch, in batch mode, against `lqemu board --gdb`:
 break at a function, step, read a variable and a CSR, backtrace through
 the trap entry, watch a variable change, continue to the firmware's exit;

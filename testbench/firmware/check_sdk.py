@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0
 """The firmware SDK used as an outside project would use it: the template
 (firmware/examples/template) configured with CMake against the firmware
 build tree's package and against an installed one, and built with its

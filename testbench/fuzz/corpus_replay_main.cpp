@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Driver that feeds every file of a fuzz corpus to LLVMFuzzerTestOneInput
 // once, so that builds without libFuzzer still exercise each fuzz target.
 #include <cstdint>

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Compiles the firmware register check with the host C compiler (and runs it) and, when present,
 # with the RISC-V cross compiler the firmware uses. Usage: c_header_check.sh CC RISCV_CC SOURCE INCLUDE_DIR WORK_DIR
 set -eu

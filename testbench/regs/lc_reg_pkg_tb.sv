@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Simulation check of the generated lc_reg_pkg: its packed structs agree with its field constants.
 module lc_reg_pkg_tb;
   import lc_reg_pkg::*;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* C99 check of the generated firmware header lc_regs.h: it compiles cleanly and
  * its accessors work. */
 #include <stdint.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Checks of the generated C++ register descriptors of the link controller
 // (lq::regs::lc).
 #include "generated/cpp/lc_regs.h"

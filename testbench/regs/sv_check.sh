@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Runs one SystemVerilog tool on a generated register package; exits 77 (CTest skip) when the
 # tool is not installed. Usage: sv_check.sh verilator WAIVER PKG | iverilog PKG TB WORK_DIR | yosys PKG
 set -eu

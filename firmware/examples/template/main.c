@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* template: a starting point for an image of your own. It greets from its
  * node, counts its board's link ports with a cable, and exits 0. */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* isa_faults: checks the address-misaligned and access-fault exceptions as the board's ISS takes them; board only (QEMU 7.2 emulates misaligned loads and stores and reads unmapped addresses as 0). */
 #include "isa_test.h"
 #include "lq/board_map.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* isa_rv32a: checks the A extension: lr.w/sc.w success and failure, and every AMO's returned value and memory result. */
 #include "isa_test.h"
 

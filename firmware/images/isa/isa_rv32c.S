@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* isa_rv32c: checks every RV32C instruction (no F/D forms), each written with its c. mnemonic so the assembler cannot choose the 32-bit form. */
 #include "isa_test.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* isa_rv32i: checks every RV32I instruction (plus Zicsr and Zifencei) in its 32-bit encoding; runs on the board and on QEMU virt. */
 #include "isa_test.h"
 

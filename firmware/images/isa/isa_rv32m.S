@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* isa_rv32m: checks the M extension (multiply, divide, remainder) with its edge cases: signs, high halves, division by zero and INT_MIN / -1. */
 #include "isa_test.h"
 

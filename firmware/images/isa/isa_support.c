@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* C side of the isa_* framework (isa_test.h): pass/fail reports and the trap
  * recorder that lets a check expect an exception or interrupt. */
 #include <stdbool.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Macro framework of the isa_* self-check images (assembly only): numbered
  * checks in the style of riscv-tests, failures reported as the finisher's exit
  * code. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* isa_traps: checks exceptions, mret, the machine CSRs and the timer and software interrupts, as far as QEMU virt and the board agree. */
 #include "isa_test.h"
 #include "lq/board_map.h"

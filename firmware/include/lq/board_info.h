@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The board information block at 0x0010_1000 (docs/registers/board.md): node
  * id, port count, which ports have a cable, clock rates, the optional devices
  * and a scratch register. */

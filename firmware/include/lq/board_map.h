@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The virtual board's address map and interrupt numbers (docs/board.md): the
  * one place firmware takes them from. */
 #ifndef LQ_BOARD_MAP_H_

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The CLINT of hart 0: the 64-bit mtime counter (10 MHz), the mtimecmp timer
  * and the software interrupt bit. */
 #ifndef LQ_CLINT_H_

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The console: picolibc's stdout on the UART (so printf works), plus output
  * helpers that use no stdio, for trap paths. */
 #ifndef LQ_CONSOLE_H_

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Machine-mode CSR access and the CSR bit numbers the runtime uses. */
 #ifndef LQ_CSR_H_
 #define LQ_CSR_H_

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Ending the simulation through the SiFive-test compatible finisher at
  * 0x0010_0000. */
 #ifndef LQ_FINISHER_H_

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Helpers that switch machine interrupts on and off (mstatus.MIE and the mie
  * enables) and wait for one. */
 #ifndef LQ_IRQ_H_

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Access to the link controller of each port (docs/registers/lc.md) through the
  * generated lc_regs.h, the steps of a bring-up, and names for its enum
  * values. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The card's logical unit (docs/registers/logical.md, docs/spec/log.md
  * sections 5 to 7) through the generated logical_regs.h: the fault queue a
  * page's owner serves, fault responses, PTEs, and the mailbox through which

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The PLIC's one context (hart 0, M-mode): source priorities and enables, the
  * threshold, claim/complete, and per-source handlers. */
 #ifndef LQ_PLIC_H_

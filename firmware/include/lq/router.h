@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Access to the card's router (docs/registers/router.md) through the
  * generated router_regs.h: routing mode and tables, injection control and
  * counters. Only a card of a fabric has one (lq_router_present()). */

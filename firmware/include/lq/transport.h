@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The card's RoCEv2 transport engine (docs/registers/transport.md,
  * docs/spec/trn.md sections 5-7) through the generated transport_regs.h:
  * queue pairs, memory regions, work requests posted by doorbell and the

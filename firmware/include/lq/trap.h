@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Trap handling: the register frame trap.S saves, and the handlers the C
  * dispatcher calls for interrupts and exceptions. */
 #ifndef LQ_TRAP_H_

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Polled transmit on the board's 16550-compatible UART at 0x1000_0000. */
 #ifndef LQ_UART_H_
 #define LQ_UART_H_

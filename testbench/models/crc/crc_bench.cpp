@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Throughput of the CRC engines over flit- and packet-sized buffers.
 #include <benchmark/benchmark.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Unit tests of the CRC engine: published check values, an independent
 // implementation (Boost.CRC, zlib) and the register-level API the ICRC uses.
 #include "models/crc/crc.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of ParseRv32Elf on images built field by field: a good one, and one
 // broken way per check, each rejected with a message that names the problem.
 #include "models/elf/elf_image.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Fuzz target: arbitrary bytes as an ELF file. Whatever parses must describe
 // segments that lie inside the file and the 32-bit address space.
 #include <cstddef>

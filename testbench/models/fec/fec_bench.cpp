@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Throughput of Reed-Solomon encoding and decoding for both flit codes.
 #include <benchmark/benchmark.h>
 

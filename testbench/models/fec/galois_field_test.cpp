@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of GF(2^m) arithmetic against a shift-and-add reference.
 #include "models/fec/galois_field.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of the Reed-Solomon codec: generator, encoding, and decoding of
 // every correctable error pattern the flit profiles rely on.
 #include "models/fec/reed_solomon.h"

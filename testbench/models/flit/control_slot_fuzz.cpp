@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Fuzz target: arbitrary bytes as the slot of a CONTROL flit. A slot that
 // parses must re-encode to exactly its own bytes; one that does not must,
 // by an independent reading, hold a length out of range or a non-zero byte

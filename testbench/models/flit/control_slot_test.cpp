@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of the CONTROL flit's slot: the length-first layout and the
 // receiver's strict reading of it (DLL-11.3).
 #include "models/flit/control_slot.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of the DLP link header: bit placement, field extremes, and strict
 // rejection of reserved bits and fields that do not apply (DLL-1.x).
 #include "models/flit/dlp.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Throughput of whole-flit encoding and decoding per profile (wire bytes/s).
 #include <benchmark/benchmark.h>
 

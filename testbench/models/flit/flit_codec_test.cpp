@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of whole-flit encoding and decoding per profile: layout, CRC, FEC
 // correction, and that damaged flits are never delivered as good.
 #include "models/flit/flit_codec.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Fuzz target: arbitrary bytes as wire flits of both profiles, and as a DLP
 // plus payload to encode; checks decode/encode round trips, not just crashes.
 #include <cstddef>

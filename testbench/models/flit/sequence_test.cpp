@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of modulo-1024 flit sequence arithmetic (DLL-2.x).
 #include "models/flit/sequence.h"
 

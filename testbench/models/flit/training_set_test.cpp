@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of the training-set record carried by TRAINING flits (DLL-6.x).
 #include "models/flit/training_set.h"
 

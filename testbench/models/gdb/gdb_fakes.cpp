@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The in-memory DebugTarget and RspChannel of the RSP session tests.
 #include "testbench/models/gdb/gdb_fakes.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A DebugTarget and an RspChannel held in memory, for the RSP session tests
 // and its fuzz target: the target records what GDB did to it, the channel
 // plays back GDB's bytes and keeps the stub's.

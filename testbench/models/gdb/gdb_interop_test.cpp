@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Runs the distribution's gdb-multiarch against the RSP session over a real
 // TCP connection, so that GDB itself judges the target description, the
 // stop replies and the packet answers. Skipped where gdb-multiarch is not

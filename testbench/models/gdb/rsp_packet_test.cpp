@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of RSP framing (decoder, encoder) and the hex helpers.
 #include "models/gdb/rsp_packet.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Fuzz target for the RSP session: arbitrary bytes from "GDB" are served
 // across a series of stops of an in-memory RV32 target, then an exit.
 // Whatever arrives, the session must not crash or block (the fake channel

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of the RSP session against an in-memory target and channel: every
 // packet GDB uses, the stop-reply rules, the ack protocol and bad input.
 #include "models/gdb/rsp_session.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of the RV32 target description against GDB's own 32bit-cpu.xml.
 #include "models/gdb/rv32_description.h"
 

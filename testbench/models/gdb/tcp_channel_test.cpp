@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of the TCP listener and connection GDB talks to, over real loopback
 // sockets on ephemeral ports.
 #include "systemc/board/tcp_channel.h"

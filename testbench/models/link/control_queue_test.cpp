@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of ControlQueue: the transmitter's bounded, ordered queue of link
 // control messages (docs/spec/dll.md DLL-11.4).
 #include "models/link/control_queue.h"

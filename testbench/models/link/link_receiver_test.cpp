@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of LinkReceiver: checks, sequence and reorder window, ACK/NAK
 // scheduling and credits as docs/spec/dll.md §3 and §5 state them. Flits
 // come from a LinkTransmitter, as from a partner.

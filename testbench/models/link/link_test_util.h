@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Helpers of the models/link tests: flits built and read the way a link
 // controller's partner would see them.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of LinkTransmitter: sequence numbers, replay, credits and error
 // injection as docs/spec/dll.md §2, §4, §5 and §8.8 state them.
 #include "models/link/link_transmitter.h"

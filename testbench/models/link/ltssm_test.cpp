@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of Ltssm: two instances trained against each other through an
 // ideal channel that delivers every training set on every lane, then the
 // Recovery and Disabled rules (docs/spec/dll.md §6, §7).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of the logical layer's atomics and their CmpSwap loop (docs/spec/
 // log.md LOG-3.3, LOG-3.4, LOG-3.7).
 #include "models/logical/atomic.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of global-address decoding (docs/spec/log.md section 2).
 #include "models/logical/global_address.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Fuzz target: arbitrary bytes as a LOG message (docs/spec/log.md
 // LOG-6.10). A message that parses must re-encode to exactly its own bytes;
 // one that does not must, by an independent reading, have an unknown TYPE

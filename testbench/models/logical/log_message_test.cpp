@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of the LOG messages and the fault record (docs/spec/log.md LOG-6.3,
 // LOG-6.10).
 #include "models/logical/log_message.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of PTEs, translation and the page table (docs/spec/log.md LOG-5.2
 // to LOG-5.4).
 #include "models/logical/page_table.h"

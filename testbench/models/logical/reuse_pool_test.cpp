@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of ReusePool (models/common/reuse_pool.h), which the logical unit's
 // staging buffers and the LOG messenger's buffers live in.
 #include "models/common/reuse_pool.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of SparseBytes, the storage of a card's memory: zeros until
 // written, writes across chunk edges, storage only where written.
 #include "models/common/sparse_bytes.h"

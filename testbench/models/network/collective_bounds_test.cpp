@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Unit tests of the collectives' injection and bisection bounds, against
 // the figures worked by hand for the seed's 16-node all-to-all.
 #include "models/network/collective_bounds.h"

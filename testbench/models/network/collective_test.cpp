@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of the collective schedules: well-formed DAGs, message and byte
 // counts, dependencies checked against every read-after-write pair, and a
 // symbolic execution showing that each AllReduce leaves every node holding

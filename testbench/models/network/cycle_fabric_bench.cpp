@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Benchmarks of the flit-level cycle kernel (decision 0025) for issue 39's
 // goals in docs/performance.md: simulated flit-hops per wall second with
 // BookSim2's router (testbench/scenarios/comparability_8x8x8.yaml: dor with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of the flit-level cycle kernel: NET-8.4's zero-load pipeline to the
 // cycle, NET-8.3's output VC passing a packet every cycle, NET-8.11's
 // speedup and output queues, NET-4.3's escape asked for only with a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Failover per flow (NET-7.9): the interval runs from the ejection of the
 // last packet sent before the failure to the ejection of the first packet
 // of the new epoch; unaffected flows are left out and one-sided flows are

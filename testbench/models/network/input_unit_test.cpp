@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of the router's input side (models/network/input_unit.h): each
 // input VC's packets in order with the head in place (NET-8.1), and the
 // stages' work lists (NET-8.3, NET-8.5).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Fuzz target: arbitrary bytes as a MGMT packet's payload. The decoder must
 // never crash; an accepted message must encode back to the same bytes, and
 // the router's view of it must agree with the decoded route.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of the management messages (NET-7.5): the layout byte by byte,
 // every type's body through a round trip, the decoder's refusals, and what
 // a router reads to forward one (NET-7.4).

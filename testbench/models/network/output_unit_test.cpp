@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of the router's output side shared by both kernels: credits,
 // credit stalls and ownership per output VC (NET-8.2, NET-8.3) and the
 // output queue's departures (NET-8.11), in ticks of any size.

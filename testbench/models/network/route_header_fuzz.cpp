@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Fuzz target: arbitrary 16 bytes (plus a VC and a node count) as a routing
 // header. Checks must never crash, and an accepted header must re-encode to
 // the same bytes once its reserved bits are cleared.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of the routing header (docs/spec/net.md section 2): layout, HCRC,
 // the receiver's checks in their order, and the forwarding edit.
 #include "models/network/route_header.h"

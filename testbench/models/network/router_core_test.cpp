@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of the router core both network kernels drive
 // (models/network/router_core.h): route computation's choice of output VC
 // (NET-3.4, NET-4.3), VC allocation and the reuse of a VC after a tail

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of the router parameters both network kernels take: the checks
 // that refuse a router no kernel could build (NET-3.1, NET-3.2, NET-8.4),
 // naming the scenario key, the names of the choices, and what

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of a router's two routing banks (NET-5.6, NET-7.7, NET-7.12).
 #include "models/network/routing_banks.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of the switch allocator shared by both kernels (NET-8.5):
 // round-robin and iSLIP matching, and one allocator serving many routers
 // in turn, each with its own arbiters' pointers.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of the synthetic traffic patterns and their registry.
 #include "models/network/traffic_pattern.h"
 

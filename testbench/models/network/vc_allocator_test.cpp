@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of VC allocation shared by both kernels: which output VC a head
 // packet asks for (NET-4.3's adaptive choice and escape rule, NET-8.3's
 // ejection VC) and the round-robin arbiter per output VC (NET-8.3).

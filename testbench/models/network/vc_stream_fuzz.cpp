@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Fuzz target: arbitrary bytes cut into slots of a size the input chooses,
 // parsed as a VC's packet stream. Whatever the parser accepts must be a
 // whole packet with a header that passes NET-2.10 and exactly LEN payload

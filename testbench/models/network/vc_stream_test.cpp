@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of a VC's packet stream over payload slots (docs/spec/net.md
 // NET-2.7, NET-2.9, NET-2.10): straddling, padding, header drops, stream
 // errors, and random round trips from packer to parser.

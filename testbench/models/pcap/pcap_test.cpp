@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of the pcap writer and the strict pcap reader.
 #include <gtest/gtest.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Checks that tshark decodes a pcap of mixed transport traffic as RoCEv2
 // with no malformed packets and with the BTH fields that were written.
 #include <gtest/gtest.h>
@@ -11,8 +12,8 @@
 #include "models/roce/packet.h"
 #include "models/roce/packet_factory.h"
 #include "models/roce/psn.h"
+#include "models/roce/sample_packets.h"
 #include "testbench/models/pcap/tshark.h"
-#include "testbench/models/roce/sample_packets.h"
 
 namespace lq::pcap {
 namespace {

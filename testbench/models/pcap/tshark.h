@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Finding tshark and running it from a test: how the captures lqemu writes
 // are checked against an independent decoder.
 #pragma once

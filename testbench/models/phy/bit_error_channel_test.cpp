@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of the seeded bit-error channel: determinism, error statistics,
 // burst shape and lane failure (PHY-5.x).
 #include "models/phy/bit_error_channel.h"

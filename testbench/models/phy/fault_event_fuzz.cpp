@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Fuzz target: arbitrary text as a scenario's list of fault events. A list
 // that parses must read back the same from the canonical form of each of
 // its entries; one that does not must name the entry it refused.

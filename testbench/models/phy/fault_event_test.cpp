@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of the text form of injected faults (models/phy/fault_event.h).
 #include "models/phy/fault_event.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of the link-profile registry and the figures derived from it,
 // against hand arithmetic in docs/spec/phy.md.
 #include "models/phy/link_profile.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of the RV32C expander against the GNU assembler's encodings.
 #include "models/riscv/compressed.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Speed of the bare hart (no SystemC): millions of instructions per second
 // on a loop of mixed ALU, load/store, multiply and branch instructions, in
 // 32-bit and in compressed form. The board's figure (with quantum, DMI and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Fuzz target: arbitrary bytes as a program (and its data) for the hart, run
 // for a bounded number of cycles with traps looping back into the program;
 // checks architectural invariants, not just the absence of crashes.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of Rv32Core: RV32IMA semantics and edge cases, machine-mode traps,
 // CSRs, interrupts and WFI, the bus path, and the debug hooks.
 #include "models/riscv/rv32_core.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A bare hart on a flat test bus: RAM as a direct region, one MMIO word
 // reached through the bus, and nothing else mapped. Tests place encoded
 // instructions in RAM and run them.

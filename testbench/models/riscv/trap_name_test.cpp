@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // TrapName against the privileged spec's mcause table.
 #include <gtest/gtest.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of the Ethernet/IPv4/UDP encapsulation and lqemu's address rules.
 #include "models/roce/encap.h"
 

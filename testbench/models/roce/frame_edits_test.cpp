@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of the router edits of frames in flight: CE marking, TTL decrement.
 #include "models/roce/frame_edits.h"
 
@@ -6,7 +7,7 @@
 #include <algorithm>
 
 #include "models/roce/packet.h"
-#include "testbench/models/roce/sample_packets.h"
+#include "models/roce/sample_packets.h"
 
 namespace lq::roce {
 namespace {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of the BTH and extension-header byte layouts.
 #include "models/roce/ib_headers.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of the RoCEv2 ICRC: the published seed, protocol-facts §7's vector
 // and an independent cross-check against zlib's CRC-32.
 #include "models/roce/icrc.h"
@@ -10,7 +11,7 @@
 #include "models/crc/crc.h"
 #include "models/roce/frame_edits.h"
 #include "models/roce/packet.h"
-#include "testbench/models/roce/sample_packets.h"
+#include "models/roce/sample_packets.h"
 
 namespace lq::roce {
 namespace {

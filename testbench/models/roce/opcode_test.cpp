@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of the opcode table that both the builder and the parser use.
 #include "models/roce/opcode.h"
 

@@ -1,10 +1,11 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of the per-connection packet defaults and the ACK/NAK/CNP builders.
 #include "models/roce/packet_factory.h"
 
 #include <gtest/gtest.h>
 
 #include "models/roce/icrc.h"
-#include "testbench/models/roce/sample_packets.h"
+#include "models/roce/sample_packets.h"
 
 namespace lq::roce {
 namespace {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of the RoCEv2 packet builder and strict parser: round trips for
 // every opcode and one test per rejection rule of TRN-4.5.
 #include "models/roce/packet.h"
@@ -8,7 +9,7 @@
 
 #include "models/roce/icrc.h"
 #include "models/roce/opcode.h"
-#include "testbench/models/roce/sample_packets.h"
+#include "models/roce/sample_packets.h"
 
 namespace lq::roce {
 namespace {

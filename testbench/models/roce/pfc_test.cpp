@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of the 802.1Qbb PFC frame and pause-quantum durations.
 #include "models/roce/pfc.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of the 24-bit PSN arithmetic and its modulo-2^23 window compare.
 #include "models/roce/psn.h"
 

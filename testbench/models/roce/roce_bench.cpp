@@ -1,10 +1,11 @@
+// SPDX-License-Identifier: Apache-2.0
 // Benchmark of the RoCEv2 codec: build and parse (ICRC included) of 64 B,
 // 1 KiB and 4 KiB payload packets, and the ICRC alone.
 #include <benchmark/benchmark.h>
 
 #include "models/roce/icrc.h"
 #include "models/roce/packet.h"
-#include "testbench/models/roce/sample_packets.h"
+#include "models/roce/sample_packets.h"
 
 namespace lq::roce {
 namespace {

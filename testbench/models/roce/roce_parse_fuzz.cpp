@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Fuzz target for the RoCEv2 parser: any input is parsed without crashing,
 // and whatever parses must rebuild into a frame that parses back equal.
 // Each input is tried twice: as given, and "resealed" (lengths, IPv4

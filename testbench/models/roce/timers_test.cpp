@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of the local ACK timeout and RNR timer code tables.
 #include "models/roce/timers.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of minimal adaptive routing (NET-4.3): the productive ports are
 // exactly the minimal next hops, equal ports are shared among flows, the
 // escape classes are dor, and leaving the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of the channel-dependency graph: it must find a cycle when routes
 // form one, and only then.
 #include "models/topology/channel_dependency.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of the degraded-topology view that failure handling routes on.
 #include "models/topology/degraded_topology.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of dimension-order routing on tori: delivery, minimality against the
 // k-ary n-cube formulas, the dateline VC rule and deadlock freedom.
 #include "models/topology/dor_routing.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of the fat-tree topology: sizes, wiring and names.
 #include "models/topology/fat_tree.h"
 

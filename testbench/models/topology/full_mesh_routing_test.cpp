@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of full-mesh routing: one hop per dimension, VL per hop, and the
 // deadlock check with two VLs and with one.
 #include "models/topology/full_mesh_routing.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of the UB-Mesh 2D full mesh topology.
 #include "models/topology/full_mesh.h"
 

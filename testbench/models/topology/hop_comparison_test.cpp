@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Hop counts that docs/validation.md pins: n·k/4 on the tori that
 // dor_routing_test leaves out, the fat-tree's mix of 2-, 4- and 6-link paths
 // in closed form, and the seed's claim that a 3D torus needs ~50 % fewer hops

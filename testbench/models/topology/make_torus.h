@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A shared torus for the routing tests; bad sizes fail the calling test.
 #pragma once
 

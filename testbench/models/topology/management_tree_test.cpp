@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of the management tree (NET-7.4): BFS parents, source routes that
 // lead from the fabric manager to each node, and the tree of a degraded
 // graph.

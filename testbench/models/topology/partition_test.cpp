@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Partitioning a topology over ranks (decision 0050): torus blocks, METIS,
 // and the inputs that cannot be partitioned.
 #include "models/topology/partition.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of path tracing: it must catch every way a routing function can
 // fail to deliver, so that "all pairs traced" means something.
 #include "models/topology/path.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of a router's programmed table (NET-5.1 to NET-5.3, NET-5.5): the
 // raw entries and PORT_UP bits a fabric manager writes route exactly as the
 // tables it computed, and what the table cannot do is refused.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of the topology and routing registries and their parameter parsing:
 // what `lqemu list` shows and what a scenario may ask for.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of table routing (escalated up*/down*): table format, orientation,
 // delivery and deadlock freedom on intact and degraded topologies.
 #include "models/topology/table_routing.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Benchmarks of routing decisions and routing-table computation, for the
 // figures in docs/performance.md (DOR decisions per second on 4x8x8; table
 // build time and memory at 256 and 8192 nodes).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of the torus topology: wiring, wrap links, coordinates and names.
 #include "models/topology/torus.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // NET-1.5: no routing function selects a port with no cable. On topologies
 // that have such ports (a torus with rings of one, a fat-tree whose edge
 // switches have empty host slots), every registered routing function takes

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of up/down routing on fat-trees: delivery, 2/4/6-link paths and
 // deadlock freedom with one VC class.
 #include "models/topology/updown_routing.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The congestion-control reaction points (docs/spec/trn.md sections 10 and
 // 11): DCQCN's cut, α decay, increase phases, byte counter, caps and
 // pacing; LQCC's window, gating, A/M accounting, rounds, rewinds and PSN

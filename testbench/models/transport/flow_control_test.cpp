@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Priority flow control's two ends (TRN-8.4 to TRN-8.10) and ECN marking
 // (TRN-9.2, TRN-9.3), as plain models.
 #include <gtest/gtest.h>

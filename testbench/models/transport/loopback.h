@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A requester and a responder joined by a wire of fixed latency in each
 // direction, with losses the test chooses: a small event loop in simulated
 // nanoseconds that plays the engine's part (sends what the requester

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Memory regions and R_Keys (TRN-6.14).
 #include "models/transport/memory_regions.h"
 

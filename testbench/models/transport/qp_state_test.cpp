@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of the queue-pair state machine and its attributes (TRN-5.1,
 // TRN-5.2, TRN-5.3, TRN-5.5).
 #include "models/transport/qp_state.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The RC protocol between a requester and a responder over a lossy wire
 // (docs/spec/trn.md sections 6 and 7): PSNs, segmentation, ACK coalescing,
 // duplicates, one NAK per sequence error, go-back-N, the local ACK timeout,

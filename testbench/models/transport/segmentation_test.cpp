@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of segmentation (TRN-6.2) and the AckReq rule (TRN-6.7).
 #include "models/transport/segmentation.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Drives a Verilated model's clk_i and rst_ni and counts the RTL assertions
 // that fail in it.
 #pragma once

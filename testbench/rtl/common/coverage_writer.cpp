@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Saves a Verilated model's coverage (coverage build, -DLQ_RTL_COVERAGE=ON) to
 // a file of its own for scripts/rtl-coverage to merge.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Coverage-build helper bound into the Verilated top (LQ_COVERAGE_TOP, set by
 // lq_verilate_test): at final() it asks coverage_writer.cpp to save the coverage
 // of its model's context while the model, which owns the counters, still exists.

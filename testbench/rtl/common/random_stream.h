@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Random valid/ready traffic for RTL stream tests: a source that idles at
 // random and a sink that stalls at random, with rates a test can change between
 // phases.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A scoreboard run for valid/ready stream primitives: random idle cycles and
 // backpressure at rates that change by phase, and every beat checked to come
 // out in the order it went in, unchanged.

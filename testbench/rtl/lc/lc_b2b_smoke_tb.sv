@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Self-checking back-to-back smoke test of two lc_top link controllers joined by a lossy channel.
 //
 // Runs unchanged under Icarus Verilog (iverilog -g2012) and Verilator (--binary --timing), so

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Back-to-back testbench of two Verilated link controllers: channel model,
 // traffic and scoreboard.
 #include "testbench/rtl/lc/lc_link_pair.h"
@@ -8,7 +9,7 @@
 #include "models/flit/dlp.h"
 #include "models/flit/flit_fec.h"
 #include "systemc/common/wide_bytes.h"
-#include "testbench/common/numbered_slot.h"
+#include "systemc/link/numbered_slot.h"
 
 namespace lq::rtl {
 

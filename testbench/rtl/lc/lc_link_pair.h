@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Back-to-back testbench: two Verilated link controllers joined by a lossy
 // channel model, with traffic sources and a scoreboard.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Google Benchmark of the Verilated back-to-back link controller pair
 // (lc_link_pair.h): simulated cycles and delivered payload per wall second.
 #include <benchmark/benchmark.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of the Verilated replay buffer (lc_replay_buffer): entries live at
 // their sequence number modulo the depth.
 #include <gtest/gtest.h>

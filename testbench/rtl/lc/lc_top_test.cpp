@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of the Verilated link controller (lc_top): training, registers, wire
 // format against models/flit, and replay through a lossy channel.
 #include <gtest/gtest.h>

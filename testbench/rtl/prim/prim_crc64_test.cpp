@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Verilator tests of prim_crc64 against the C++ reference lq::crc::Crc64Xz(),
 // for the flit sizes of both link profiles and for small sizes that exercise
 // the byte tail, in both of its forms: the tables Verilated models run and

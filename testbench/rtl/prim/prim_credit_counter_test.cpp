@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Verilator tests of prim_credit_counter as the per-VC transmit credit of
 // docs/spec/dll.md §5: load at link-up, one credit per new PAYLOAD flit,
 // cumulative returns, and its assertions.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Verilator tests of prim_fifo: order, no loss, full and empty, under idle
 // cycles and backpressure, for several depths and widths.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Verilator tests of prim_rr_arbiter: legal grants, exact round-robin order
 // against a reference model, and no starvation, for several requester counts.
 #include <gtest/gtest.h>

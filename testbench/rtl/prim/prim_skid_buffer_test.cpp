@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Verilator tests of prim_skid_buffer: no loss and no reordering under idle
 // cycles and backpressure, one beat per cycle when not stalled, and a
 // registered in_ready_o.

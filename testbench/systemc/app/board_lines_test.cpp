@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // BoardLines: what a run of boards prints is written at window ends, those
 // lines made before the previous window's end, sorted by simulated time,
 // node and the node's own order; the rest when the run is finished.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // GDB's monitor commands on a board run (AnswerMonitor): help, the
 // simulated time, and faults applied at once through the run's injector,
 // with an error for what cannot be done.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // RunWithin: a run of boards in windows stops at a simulated-time limit at
 // the limit, when the boards are done or nothing is left at the end of
 // the window in which that happened, when the model stops the kernel where

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The board's bus and devices driven over TLM-2.0 as the CPU would: decode
 // misses, read-only flash and its DMI window, PLIC gateways, claim,
 // complete, priorities and threshold, CLINT timer and software interrupts.

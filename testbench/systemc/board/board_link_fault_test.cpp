@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The link bring-up firmware under a link fault: a board with two ports
 // boots link_bringup_watch.elf, its links train, then port 0's cable is cut
 // and repaired while the firmware watches. The firmware must see LINK_DOWN

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A cluster of cards without boards on ideal links (link.fidelity ideal,
 // decision 0009): the one builder of the stack joins each cable's two
 // router ports directly, with no link controller or PHY, and caps a port

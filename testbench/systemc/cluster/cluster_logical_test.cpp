@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Cross-node page faults served by firmware (docs/spec/log.md section 6,
 // issue 8): a 2x2 torus of boards with transport engines and logical
 // units boots the link bring-up firmware, which trains the links, switches
@@ -20,9 +21,9 @@
 
 #include "models/topology/topology_registry.h"
 #include "systemc/cluster/cluster.h"
+#include "systemc/logical/requester.h"
 #include "testbench/systemc/common/firmware_image.h"
 #include "testbench/systemc/common/sc_thread.h"
-#include "testbench/systemc/logical/requester.h"
 
 namespace lq::cluster {
 namespace {

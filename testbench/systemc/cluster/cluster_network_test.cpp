@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The whole network stack of a 4x4 torus of boards: every board boots the
 // link bring-up firmware, which trains its four links (TL link controllers
 // and PHYs on pcie6) and then switches in its router's routes through the

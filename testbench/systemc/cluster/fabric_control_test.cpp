@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // FabricControl on a cluster of cards on ideal links: a cut takes both
 // router ports down at once and the fabric manager routes around it; a
 // restore brings both up and the manager takes the link back (NET-7.1,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // FaultInjector on a ring of cards with TL link ports: faults are checked
 // against the cluster before any is scheduled, applied at their times in
 // time order to both ends of a cable (PHY-5.6) or to one lane of one end

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // LOG-3.8: the MCU reaches global addresses through its logical unit's
 // window. On a 2x2 torus of boards with logical units, every card runs
 // global_memory.elf: it stores 256 words into its partner's memory and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // PFC across real links (TRN-8.3, dll.md §11): a ring of three cards
 // without boards, each a router with flow control whose network ports are
 // TL link controllers and PHYs cabled to the neighbours. Cards 1 and 2 send to

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Where the time of a remote access goes, layer by layer (issue 8, "the
 // figure that answers the seed's claim"): the full stack on a torus of
 // boards. Every card boots the link bring-up firmware, which trains its six

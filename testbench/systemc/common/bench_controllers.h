@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The link controller configurations the SystemC link testbenches use:
 // room enough for line rate, and for the TL model the RTL's LTSSM time
 // scale, so that RTL and TL pairs are compared like for like.

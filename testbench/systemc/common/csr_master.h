@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A testbench bus master that reads and writes 32-bit registers over TLM-2.0
 // as firmware would, from a SystemC thread. A bus error fails the test.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A component's statistic as a GoogleTest reads it: the value of the one
 // whose name ends in `leaf` (StatValue), or a test failure and 0 when the
 // component has no such statistic.

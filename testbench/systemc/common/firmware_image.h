@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Reading a built firmware image into a test, and the cluster settings the
 // firmware tests share: pcie6 ports with training timeouts at 1/100
 // (Detect.Quiet 120 us, Recovery 240 us).

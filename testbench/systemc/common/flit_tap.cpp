@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The flit tap's pass-through and its targeted damage.
 #include "testbench/systemc/common/flit_tap.h"
 

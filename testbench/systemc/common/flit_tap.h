@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A testbench module between a link controller and its PHY: it passes every
 // flit through and damages chosen PAYLOAD flits on their first transmission,
 // so that targeted errors hit the same flits whatever the controller's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Two link controllers of one fidelity joined through two PhyPorts and a
 // cable, each with a traffic endpoint, a CSR master, an interrupt line and a
 // flit tap (pass-through unless told to damage flits): the back-to-back
@@ -9,10 +10,10 @@
 #include <string>
 #include <systemc>
 
+#include "systemc/link/slot_endpoint.h"
 #include "systemc/phy/phy_port.h"
 #include "testbench/systemc/common/csr_master.h"
 #include "testbench/systemc/common/flit_tap.h"
-#include "testbench/systemc/common/slot_endpoint.h"
 
 namespace lq::testing {
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // PathBreakdown on hand-made event streams: legs split where an engine
 // takes a frame, each boundary counts at its latest crossing, the layers
 // add up to the latency, and streams that hold anything but one access are

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of RegisterBank on a small made-up block: the bus rules of DLL-8.1
 // to DLL-8.5 that every register block built on it inherits.
 #include "systemc/common/register_bank.h"

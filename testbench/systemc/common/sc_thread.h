@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A testbench module that runs one function as a SystemC thread: the
 // "firmware" or stimulus of a test, written inline in the test body.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The check that a design's thread stacks fit the kernel's map limit: it
 // counts threads, not methods, and refuses a budget past the limit with
 // the figures and the fix.

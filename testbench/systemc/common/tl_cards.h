@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Cards without boards on TL link ports of the pcie6 profile, routed by
 // dor: a cluster whose cables the fault tests cut.
 #pragma once

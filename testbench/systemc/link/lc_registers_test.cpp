@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of LcRegisters, the TL link controller's register block: the bus
 // rules of DLL-8 on the generated register map, without a simulation.
 #include "systemc/link/lc_registers.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of LcRtlModel, the plain C++ face of the Verilated link controller:
 // its register pins, its PHY transmit pins and reset, without SystemC.
 #include "systemc/link/lc_rtl_model.h"

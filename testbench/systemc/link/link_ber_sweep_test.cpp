@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // BER sweep of both link controller fidelities (issue 4): at every bit error
 // rate from 1e-12 to 1e-5, with bursts long enough to defeat the FEC, a
 // saturated link delivers every slot once, in order and intact; the FEC

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The bring-up and goodput scenario every link controller fidelity runs:
 // two controllers over two PHY ports, firmware waiting over TLM for the
 // link-up interrupt, then both sides saturating the link. Checks bring-up

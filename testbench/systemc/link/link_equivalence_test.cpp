@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Equivalence of the link controller's two fidelities: an RTL pair and a TL
 // pair in one simulation, trained from Detect, carry the same seeded traffic
 // with the same payload flits damaged. Both must deliver the identical

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Lane loss and link cut under saturated traffic, for both link controller
 // fidelities side by side: a failed lane makes the link retrain to a
 // narrower width and carry on (DLL-6.6, DLL-6.7, PHY-5.5); a cut takes it

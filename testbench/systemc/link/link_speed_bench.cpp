@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Timed runs of the link controller at its three costs, each in a process
 // of its own (SystemC elaborates once per process), with the figures
 // issue 43 sets as goals (docs/performance.md):

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // SystemC testbench of two RTL link controllers over two PHY ports: the
 // bring-up and goodput scenario (link_bringup.h) for profile pcie6, the one
 // the Verilated controller is built for.

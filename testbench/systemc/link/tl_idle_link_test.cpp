@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // SystemC test of an idle TL link: after a burst of traffic over a noisy
 // wire the TL pair sends its closing idle fill and falls silent, scheduling
 // nothing, and every credit is back with its owner (DLL-4.11, DLL-5.6).

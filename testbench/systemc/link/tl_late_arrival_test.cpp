@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // SystemC test of DLL-4.11's order rule: a TL link controller takes what
 // arrives by a cycle before it chooses that cycle's flit, whichever of its
 // processes the kernel runs first. Two identical pairs share one simulation:

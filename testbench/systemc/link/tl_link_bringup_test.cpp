@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // SystemC testbench of two TL link controllers over two PHY ports: the
 // bring-up and goodput scenario (link_bringup.h), trained from Detect at
 // LTSSM_TIME_SCALE 1e-4 as the RTL is, for the profile named by

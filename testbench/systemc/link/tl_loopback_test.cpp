@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // SystemC test of a TL link controller in loopback (DLL-6.11): firmware sets
 // CTRL.LOOPBACK and retrains over TLM; the controller trains against itself
 // on every lane, comes up at TARGET_WIDTH and delivers its own slots back,
@@ -9,12 +10,12 @@
 #include "generated/cpp/lc_regs.h"
 #include "models/phy/link_profile.h"
 #include "systemc/link/lc_rtl_model.h"
+#include "systemc/link/slot_endpoint.h"
 #include "systemc/link/tl_link_controller.h"
 #include "systemc/phy/phy_port.h"
 #include "testbench/systemc/common/csr_master.h"
 #include "testbench/systemc/common/link_pair_bench.h"
 #include "testbench/systemc/common/sc_thread.h"
-#include "testbench/systemc/common/slot_endpoint.h"
 
 namespace lq::testing {
 namespace {

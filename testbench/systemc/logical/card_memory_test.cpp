@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of CardMemory, a card's sparse memory behind the logical unit:
 // reads and writes with their access time, zeros where nothing was
 // written, and refusals for what lies outside or is malformed.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The cross-node page-fault protocol (docs/spec/log.md section 6) on a 2x2
 // torus of logical units, with a stand-in for each owner's fault handler:
 // first touch, holding accesses behind a fault, held-slot waits, BUSY,
@@ -12,10 +13,10 @@
 #include <vector>
 
 #include "systemc/cluster/logical_fabric.h"
+#include "systemc/logical/requester.h"
 #include "testbench/systemc/common/sc_thread.h"
 #include "testbench/systemc/logical/fault_test_support.h"
 #include "testbench/systemc/logical/owner_firmware.h"
-#include "testbench/systemc/logical/requester.h"
 
 namespace lq::logical {
 namespace {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What the SystemC tests of the fault protocol and of invalidation share
 // (docs/spec/log.md section 6): requesters on every unit of a fabric,
 // running until every test thread is done, and the count of NOT_MAPPED
@@ -14,8 +15,8 @@
 #include <vector>
 
 #include "systemc/cluster/logical_fabric.h"
+#include "systemc/logical/requester.h"
 #include "testbench/systemc/common/sc_thread.h"
-#include "testbench/systemc/logical/requester.h"
 
 namespace lq::logical::testing {
 

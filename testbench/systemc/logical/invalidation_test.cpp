@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Invalidation and migration (docs/spec/log.md LOG-6.8, LOG-6.9) on a 2x2
 // torus of logical units: acknowledgements, what they wait for, resends, a
 // dead sharer, and a stale-data checker that records every write and checks
@@ -12,10 +13,10 @@
 #include <vector>
 
 #include "systemc/cluster/logical_fabric.h"
+#include "systemc/logical/requester.h"
 #include "testbench/systemc/common/sc_thread.h"
 #include "testbench/systemc/logical/fault_test_support.h"
 #include "testbench/systemc/logical/owner_firmware.h"
-#include "testbench/systemc/logical/requester.h"
 
 namespace lq::logical {
 namespace {

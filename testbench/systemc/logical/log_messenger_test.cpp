@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // LogMessenger on its own (docs/spec/log.md LOG-6.10): two transport
 // engines on a ring, one RC connection, a messenger on each with its
 // buffers as the engines' DMA space. Messages arrive whole, with the node

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The logical unit's registers as firmware uses them (docs/spec/log.md
 // section 7, docs/registers/logical.md) on a 2x2 torus: a fault served
 // entirely through the interrupt, FQ_* and FR_* (LOG-6.2 to LOG-6.4); the
@@ -18,11 +19,11 @@
 #include "generated/cpp/logical_regs.h"
 #include "systemc/cluster/logical_fabric.h"
 #include "systemc/common/bus_amo_extension.h"
+#include "systemc/logical/requester.h"
 #include "testbench/systemc/common/csr_master.h"
 #include "testbench/systemc/common/sc_thread.h"
 #include "testbench/systemc/logical/fault_test_support.h"
 #include "testbench/systemc/logical/owner_firmware.h"
-#include "testbench/systemc/logical/requester.h"
 
 namespace lq::logical {
 namespace {

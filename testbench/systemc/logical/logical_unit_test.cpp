@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The logical unit on a 2x2 torus of transport engines (docs/spec/log.md):
 // loads, stores and atomics to local and remote global addresses, checked
 // against the cards' memories; a unit per node shared by its requesters;
@@ -13,8 +14,8 @@
 #include <vector>
 
 #include "systemc/cluster/logical_fabric.h"
+#include "systemc/logical/requester.h"
 #include "testbench/systemc/common/sc_thread.h"
-#include "testbench/systemc/logical/requester.h"
 
 namespace lq::logical {
 namespace {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A stand-in for an owner's fault handler in SystemC tests of the fault
 // protocol (docs/spec/log.md LOG-6.2 to LOG-6.4): it takes the unit's fault
 // records one at a time, oldest first, spends `service` on each, and sends

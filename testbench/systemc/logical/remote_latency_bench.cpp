@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // End-to-end latency of the logical layer's accesses (issue 8, "the figure
 // that answers the seed's claim"): on a torus of logical units with routers
 // at the pcie6 links' flit rate (the transport study's fabric), node 0's
@@ -29,10 +30,10 @@
 #include "models/topology/topology_registry.h"
 #include "systemc/app/run_report.h"
 #include "systemc/cluster/logical_fabric.h"
+#include "systemc/logical/requester.h"
 #include "systemc/logical/workload_engine.h"
 #include "testbench/systemc/common/sc_thread.h"
 #include "testbench/systemc/logical/owner_firmware.h"
-#include "testbench/systemc/logical/requester.h"
 
 namespace lq::logical {
 namespace {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The workload engine on a 2x2 torus of logical units: every access of a
 // seeded mix completes, local ones faster than remote ones, and the
 // engine's atomics all land (docs/spec/log.md, issue 8).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Routers joined port to port, with no link between them, for the router
 // tests that build their own nodes (RouterNode); every run of the product
 // is cabled by cluster::Cluster.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Collectives run through routers (issue 6's traffic): ring and
 // hierarchical AllReduce and all-to-all on a 4x4 torus, side by side. Each
 // completes with every message delivered exactly once and nothing left in

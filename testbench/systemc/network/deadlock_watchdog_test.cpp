@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Deadlock freedom seen in simulation (NET-3.3, NET-4.7): two 8-node rings
 // saturated with multi-slot packets through 2-slot VC buffers run side by
 // side. With the dateline, traffic keeps moving for 20 000 cycles; with the

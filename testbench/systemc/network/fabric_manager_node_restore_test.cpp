@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A failed node taken back (NET-7.12): on a loaded 4x4 torus node 5 fails
 // at 3 us and the fabric manager routes around it, which leaves every
 // working router in epoch 1. The node comes back at 20 us reset, in epoch

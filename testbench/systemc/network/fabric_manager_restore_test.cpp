@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A flapping link taken back once it stops flapping (NET-7.11): on a loaded
 // 4x4 torus the link of node 0's +X port is cut at 3 us, comes back at
 // 8 us, is cut again at 9 us and comes back for good at 10 us. The fabric

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // NET-7.5 on a loaded 4x4 torus with the fabric manager in band at node
 // 10: node 6's firmware hangs (its router still forwards) just before a
 // link is cut. The manager's messages to it go unanswered; after

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Failover on a loaded 4x4 torus (NET-7): a link is cut (or, built with
 // LQ_TEST_NODE_FAILURE, a node is killed) under traffic of 3-slot packets;
 // the routers drop what can no longer go (and cut worms short with an

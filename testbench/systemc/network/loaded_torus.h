@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The fabric manager tests' network (NET-7): a 4x4 torus under uniform
 // traffic of 3-slot packets (so that worms span hops), with a watchdog and
 // a fabric manager on short timers; and the tally every such test makes

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A node's management firmware (NET-7.3 to NET-7.5) on a router of a 4x4
 // torus, driven message by message as the in-band fabric manager would: a
 // repeated SEQ applied once and acknowledged twice; tables written, switched

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of the network interface at the router's local port: one slot per
 // cycle (NET-8.8, docs/spec/net.md section 8) even when the router hands
 // a credit back in the very delta the slot leaves, and a packet that fails

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The SystemC network study's structure. NET-1.1: a router per node, a
 // local port on each endpoint's and none on a switch's. NET-1.5: a torus
 // with a ring of one has ports with no cable; the network caps them and

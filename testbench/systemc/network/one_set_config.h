@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The network tests' usual study configuration: routers and interfaces with
 // one VC set of `classes` classes, and VC buffers of `slots` slots.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Minimal adaptive routing in the router (NET-4.3): with the dor port of a
 // flow held (a paused output), adaptive packets take the other productive
 // port and arrive while dor's wait; once the pause lifts both networks

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // NET-8.12: slots reaching a router at the same instant are taken in port
 // order, whichever neighbour sent first (here, seen in the order its
 // ingress hook is called in), and one due between a busy cycle and the

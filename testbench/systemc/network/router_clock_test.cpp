@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The clock that runs a network's routers (decision 0049): each client
 // runs once at the earliest time it asked for, clients due together run
 // in the order of their latest requests, a superseded time wakes nothing,

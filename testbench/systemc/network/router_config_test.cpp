@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of the router configuration's VC rules: a link carries at most 4
 // VCs, S x C of them (NET-3.1), and C covers the routing function's
 // classes (NET-3.2), including adaptive routing's second adaptive class.

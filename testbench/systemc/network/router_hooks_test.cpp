@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The router's hooks for the transport layer's PFC and ECN (NET-8.6,
 // NET-8.7) on a loaded 4x4 torus: a paused output starts no new packet of
 // the paused class while other traffic flows; a packet arriving at an

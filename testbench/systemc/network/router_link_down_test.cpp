@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A link cut through the middle of a worm (NET-7.1): on a ring of 4, a
 // 20-slot packet from node 0 to node 2 spans routers 0, 1 and 2 when the
 // link 0-1 goes down. Router 0 stops sending; router 1, which has already

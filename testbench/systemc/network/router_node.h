@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A test node: a router and a network interface matching its configuration,
 // joined at the local port, delivering into the test's list; CableRouters
 // joins such nodes.

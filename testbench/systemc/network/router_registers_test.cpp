@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The router's register block (NET-5.6, docs/registers/router.md), driven
 // over TLM as firmware would on a 4x4 torus of routers: the bus rules of
 // each register, a fixed routing function chosen by ROUTE_MODE and SHAPE,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A router's internal speedup (NET-8.11) in the SystemC kernel: two
 // networks, alike but for router.speedup, take uniform traffic at full
 // offered load; the one with a speedup of 2 carries clearly more (0.65 and

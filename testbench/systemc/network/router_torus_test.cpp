@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Routers and network interfaces of a 4x4 torus joined port to port (no
 // link model between them): a lone packet's latency is the pipeline's
 // (NET-8.4), and uniform random traffic of multi-slot packets arrives

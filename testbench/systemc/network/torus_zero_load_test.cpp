@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Uniform random traffic at a low load on a 4x4x4 torus of routers joined
 // by ideal channels (built with LQ_TEST_FATTREE: on a 64-host fat-tree
 // whose switches are routers without a local port): the mean hop count is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // WindowSync over two ranks (run by mpirun -np 2; decision 0050): a ball
 // passed between the ranks arrives exactly when it is due, the windows in
 // which neither rank has anything to do are skipped, a message due inside

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // SystemC tests of PhyPort: two ports and a cable between stub controllers.
 // Flits marked idle fill cross a noisy wire untouched (PHY-5.8) while
 // ordinary flits take the BER's errors (PHY-5.1); TRAINING flits go on

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A ring AllReduce as RDMA WRITEs with immediate data on a 2x2x2 torus of
 // transport engines whose interfaces drop 2 % of the packets they deliver
 // (NET-8.10): every message must land once (TRN-6.8: each WRITE with
@@ -12,7 +13,7 @@
 #include <vector>
 
 #include "models/network/collective.h"
-#include "testbench/systemc/transport/engine_torus.h"
+#include "systemc/cluster/engine_torus.h"
 
 namespace lq::transport {
 namespace {

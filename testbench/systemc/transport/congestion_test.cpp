@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // An incast on a lossless 4x4 torus of transport engines (PFC and ECN
 // marking at every router): six nodes RDMA-WRITE 512 KiB each into regions
 // of node 0's memory at once, three on DCQCN QPs and three on LQCC QPs
@@ -19,8 +20,8 @@
 
 #include "models/roce/addressing.h"
 #include "models/roce/packet.h"
+#include "systemc/cluster/engine_torus.h"
 #include "testbench/systemc/common/sc_thread.h"
-#include "testbench/systemc/transport/engine_torus.h"
 #include "testbench/systemc/transport/tshark_check.h"
 
 namespace lq::transport {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A READ whose answer waits (TRN-6.11): node 1's QP paces at 1 Gb/s
 // (DCQCN's RC at start, TRN-10.1), so after its 4 KiB WRITE to node 0 its
 // answer to node 0's READ waits about 33 us, while node 0's ACK timer
@@ -10,8 +11,8 @@
 #include <vector>
 
 #include "models/roce/packet.h"
+#include "systemc/cluster/engine_torus.h"
 #include "testbench/systemc/common/sc_thread.h"
-#include "testbench/systemc/transport/engine_torus.h"
 
 namespace lq::transport {
 namespace {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // TRN-4.7: an engine acts on a frame when its last byte has arrived from
 // its network interface, not when the interface first sees it. The router
 // annotates the slots it hands to its local port with the cycles of switch
@@ -11,9 +12,9 @@
 #include <systemc>
 #include <vector>
 
+#include "systemc/cluster/engine_torus.h"
 #include "systemc/common/path_probe.h"
 #include "testbench/systemc/common/sc_thread.h"
-#include "testbench/systemc/transport/engine_torus.h"
 
 namespace lq::transport {
 namespace {

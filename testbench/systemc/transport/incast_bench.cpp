@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The incast experiment of issue 7 (docs/validation.md, "Incast: PFC,
 // DCQCN and LQCC"). On a torus of transport engines with PFC and ECN
 // marking at every router, N senders RDMA-WRITE one flow each to node 0 at
@@ -35,8 +36,8 @@
 
 #include "models/roce/pfc.h"
 #include "systemc/app/run_report.h"
+#include "systemc/cluster/engine_torus.h"
 #include "systemc/transport/incast_workload.h"
-#include "testbench/systemc/transport/engine_torus.h"
 
 namespace lq::transport {
 namespace {

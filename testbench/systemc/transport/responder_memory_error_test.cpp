@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A responder whose memory refuses a SEND's bytes (TRN-6.13): the request
 // is NAKed as a remote operational error and both QPs go to ERROR. The
 // receive WR the bytes were for must end in an error completion — whether
@@ -10,8 +11,8 @@
 #include <systemc>
 #include <vector>
 
+#include "systemc/cluster/engine_torus.h"
 #include "testbench/systemc/common/sc_thread.h"
-#include "testbench/systemc/transport/engine_torus.h"
 
 namespace lq::transport {
 namespace {

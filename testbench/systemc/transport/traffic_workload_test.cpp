@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The traffic workload on a 2x2x2 torus of transport engines whose
 // interfaces drop 2 % of the packets they deliver and flip a bit in 1 %
 // (NET-8.10): every message must land once, intact and in its
@@ -16,7 +17,7 @@
 #include <systemc>
 #include <vector>
 
-#include "testbench/systemc/transport/engine_torus.h"
+#include "systemc/cluster/engine_torus.h"
 
 namespace lq::transport {
 namespace {

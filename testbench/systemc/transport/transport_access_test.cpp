@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Remote access rights (TRN-6.13, TRN-6.14): node 1 registers a read-only
 // region and a region it then deregisters. Node 0's requests that the
 // regions do not allow — a WRITE into the read-only region, a READ past
@@ -13,8 +14,8 @@
 #include <systemc>
 #include <vector>
 
+#include "systemc/cluster/engine_torus.h"
 #include "testbench/systemc/common/sc_thread.h"
-#include "testbench/systemc/transport/engine_torus.h"
 
 namespace lq::transport {
 namespace {

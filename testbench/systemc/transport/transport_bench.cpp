@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Packets per wall second through the transport engines (issue 7): every
 // node of a 4x8x8 torus (256 nodes, dor, routers joined port to port)
 // RDMA-WRITEs 4 KiB messages to a peer picked by a seeded random
@@ -15,7 +16,7 @@
 #include <systemc>
 #include <vector>
 
-#include "testbench/systemc/transport/engine_torus.h"
+#include "systemc/cluster/engine_torus.h"
 
 namespace lq::transport {
 namespace {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Transport engines on a ring of four routers (docs/spec/trn.md): queue
 // pairs set up as TRN-5.6's agent does, then RDMA WRITE, SEND, WRITE with
 // immediate data, RDMA READ, fetch-and-add and compare-and-swap move real
@@ -17,8 +18,8 @@
 #include <utility>
 #include <vector>
 
+#include "systemc/cluster/engine_torus.h"
 #include "testbench/systemc/common/sc_thread.h"
-#include "testbench/systemc/transport/engine_torus.h"
 #include "testbench/systemc/transport/tshark_check.h"
 
 namespace lq::transport {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A link cut in the middle of transfers (issue 7's reliability
 // requirement): on a 4x4 torus of transport engines, node 0 WRITEs to and
 // READs from node 2 across the X link 1-2 while node 5 does the same with
@@ -16,10 +17,10 @@
 #include <vector>
 
 #include "models/topology/topology_registry.h"
+#include "systemc/cluster/engine_torus.h"
 #include "systemc/network/fabric_manager.h"
 #include "systemc/network/out_of_band_channel.h"
 #include "testbench/systemc/common/sc_thread.h"
-#include "testbench/systemc/transport/engine_torus.h"
 
 namespace lq::transport {
 namespace {

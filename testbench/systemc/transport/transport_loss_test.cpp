@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The transport engine over a fabric that loses and corrupts packets beyond
 // what the link layer repairs (NET-8.10: 3 % dropped, 2 % with a flipped
 // bit, at every node's interface). Two connections carry WRITEs, SENDs,
@@ -14,8 +15,8 @@
 #include <vector>
 
 #include "models/roce/packet.h"
+#include "systemc/cluster/engine_torus.h"
 #include "testbench/systemc/common/sc_thread.h"
-#include "testbench/systemc/transport/engine_torus.h"
 #include "testbench/systemc/transport/tshark_check.h"
 
 namespace lq::transport {

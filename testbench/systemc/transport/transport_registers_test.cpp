@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The transport engine's registers as firmware uses them (TRN-5.7,
 // docs/registers/transport.md): two nodes of a ring connect a QP pair
 // entirely through QP_CMD and the staged attributes, node 1 registers a
@@ -16,9 +17,9 @@
 #include <vector>
 
 #include "generated/cpp/transport_regs.h"
+#include "systemc/cluster/engine_torus.h"
 #include "testbench/systemc/common/csr_master.h"
 #include "testbench/systemc/common/sc_thread.h"
-#include "testbench/systemc/transport/engine_torus.h"
 
 namespace lq::transport {
 namespace {

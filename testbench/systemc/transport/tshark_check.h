@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A check shared by the transport engine tests: what the engines sent, as
 // a pcap, decodes in tshark (TRN-1.8).
 #pragma once
