@@ -4,6 +4,9 @@
 // The PHY side takes one flit content per beat. A handshake on it is one flit time: in L0 the
 // transmitter always offers a flit (a NOP when it has nothing else), so the replay timer counts
 // handshakes. The output is registered; the flit is chosen when the output register is free.
+// The register holds the chosen slot and DLP, and the flit CRC is computed from it: the same
+// content a cycle for cycle, but a simulator evaluates the CRC once a clock edge, not at every
+// change of the inputs that choose the flit (issue 43).
 `include "prim_assert.svh"
 
 module lc_tx #(
@@ -92,7 +95,10 @@ module lc_tx #(
   logic [NumVcs*CreditBits-1:0] last_q, last_d;  // LAST(v) (DLL-5.6).
   logic crc_armed_q, crc_armed_d, seq_armed_q, seq_armed_d, drop_ack_armed_q, drop_ack_armed_d;
   logic out_valid_q, out_valid_d;
-  logic [ContentBits-1:0] out_flit_q, out_flit_d;
+  localparam int BodyBits = SlotBits + lc_pkg::DLP_BITS;
+  logic [BodyBits-1:0] out_body_q, out_body_d;  // The flit's slot and DLP.
+  logic out_crc_bad_q, out_crc_bad_d;           // ERR_INJECT.CRC_ERR applies to it.
+  logic out_loaded_q, out_loaded_d;             // A flit was chosen since reset.
 
   // ---------------------------------------------------------------------------------------------
   // Combinational signals.
@@ -141,10 +147,17 @@ module lc_tx #(
     .advance_i(send_new)
   );
 
+  // The granted VC's slot, chosen by a constant select per VC rather than one at a variable
+  // offset, which a simulator would shift bit by bit across the whole slot.
+  logic [SlotBits-1:0] gnt_slot;
   always_comb begin
     gnt_vc = '0;
+    gnt_slot = tx_slot_i[SlotBits-1:0];
     for (int v = 0; v < NumVcs; v++) begin
-      if (vc_gnt[v]) gnt_vc = lc_pkg::VC_BITS'(v);
+      if (vc_gnt[v]) begin
+        gnt_vc = lc_pkg::VC_BITS'(v);
+        gnt_slot = tx_slot_i[v*SlotBits +: SlotBits];
+      end
     end
   end
 
@@ -178,7 +191,7 @@ module lc_tx #(
     .rst_ni,
     .wr_en_i  (send_new),
     .wr_idx_i (next_tx_seq_q[ReplayIdxBits-1:0]),
-    .wr_data_i({gnt_vc, tx_slot_i[gnt_vc*SlotBits +: SlotBits]}),
+    .wr_data_i({gnt_vc, gnt_slot}),
     .rd_idx_i (read_seq[ReplayIdxBits-1:0]),
     .rd_data_o(replay_entry)
   );
@@ -189,7 +202,6 @@ module lc_tx #(
   logic [SeqBits-1:0] flit_seq;
   logic [SlotBits-1:0] slot;
   logic [1:0] cmd;
-  logic [ContentBits-1:0] content;
   logic [lc_pkg::CRC_BITS-1:0] crc;
 
   always_comb begin
@@ -214,7 +226,7 @@ module lc_tx #(
       payload_vc = {1'b0, gnt_vc};
       // DLL-8.8 SEQ_ERR: only the wire copy carries the wrong number.
       flit_seq = next_tx_seq_q ^ (seq_armed_q ? 10'h200 : 10'h000);
-      slot = tx_slot_i[gnt_vc*SlotBits +: SlotBits];
+      slot = gnt_slot;
     end else if (send_control) begin
       // A NOP's link fields, but inside a go-back replay the watermark of what the replay has
       // resent so far (DLL-11.2).
@@ -235,12 +247,12 @@ module lc_tx #(
     end
   end
 
+  // The flit CRC of the registered slot and DLP (PHY-2.3), inverted when ERR_INJECT.CRC_ERR was
+  // armed as the flit was chosen (DLL-8.8). Until the first flit the content reads all zero.
   prim_crc64 #(.Bytes(SlotBytes + lc_pkg::DLP_BYTES)) u_crc (
-    .data_i({slot, dlp}),
+    .data_i(out_body_q),
     .crc_o (crc)
   );
-
-  assign content = {slot, dlp, crc_armed_q ? ~crc : crc};
 
   // ---------------------------------------------------------------------------------------------
   // Sequence, replay and timer state (DLL-4.2 to DLL-4.7).
@@ -342,16 +354,20 @@ module lc_tx #(
 
   always_comb begin
     out_valid_d = out_valid_q;
-    out_flit_d = out_flit_q;
+    out_body_d = out_body_q;
+    out_crc_bad_d = out_crc_bad_q;
+    out_loaded_d = out_loaded_q;
     if (phy_ready_i) out_valid_d = 1'b0;
     if (load) begin
       out_valid_d = 1'b1;
-      out_flit_d = content;
+      out_body_d = {slot, dlp};
+      out_crc_bad_d = crc_armed_q;
+      out_loaded_d = 1'b1;
     end
   end
 
   assign phy_valid_o = out_valid_q;
-  assign phy_flit_o = out_flit_q;
+  assign phy_flit_o = {out_body_q, out_loaded_q ? (out_crc_bad_q ? ~crc : crc) : '0};
   // IDLE always carries an ACK.
   assign ack_cmd_sent_o = resends || send_new || send_nop || send_control;
   assign flit_chosen_o = send_any;
@@ -377,7 +393,9 @@ module lc_tx #(
       seq_armed_q <= 1'b0;
       drop_ack_armed_q <= 1'b0;
       out_valid_q <= 1'b0;
-      out_flit_q <= '0;
+      out_body_q <= '0;
+      out_crc_bad_q <= 1'b0;
+      out_loaded_q <= 1'b0;
     end else begin
       next_tx_seq_q <= next_tx_seq_d;
       ackd_seq_q <= ackd_seq_d;
@@ -393,7 +411,9 @@ module lc_tx #(
       seq_armed_q <= seq_armed_d;
       drop_ack_armed_q <= drop_ack_armed_d;
       out_valid_q <= out_valid_d;
-      out_flit_q <= out_flit_d;
+      out_body_q <= out_body_d;
+      out_crc_bad_q <= out_crc_bad_d;
+      out_loaded_q <= out_loaded_d;
     end
   end
 

@@ -32,11 +32,13 @@ inline Bytes NumberedSlot(size_t size, unsigned side, unsigned vc,
   slot[kSlotVcByte] = static_cast<uint8_t>(vc);
   slot[kSlotSideByte] = static_cast<uint8_t>(side);
   uint64_t state = (number << 3) ^ (uint64_t{vc} << 1) ^ side;
-  for (size_t i = kSlotHeaderBytes; i < size; i += sizeof(uint64_t)) {
-    const uint64_t word = SplitMix64(state);
-    for (size_t b = 0; b < sizeof(uint64_t) && i + b < size; ++b) {
-      slot[i + b] = static_cast<uint8_t>(word >> (8 * b));
-    }
+  // Whole words with a constant width, which compiles to one store each.
+  size_t i = kSlotHeaderBytes;
+  for (; i + sizeof(uint64_t) <= size; i += sizeof(uint64_t)) {
+    StoreLittleEndian(slot.data() + i, sizeof(uint64_t), SplitMix64(state));
+  }
+  if (i < size) {
+    StoreLittleEndian(slot.data() + i, size - i, SplitMix64(state));
   }
   return slot;
 }
