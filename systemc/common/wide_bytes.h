@@ -34,17 +34,23 @@ inline void PackBytes(ByteView bytes, WData* words) {
   }
 }
 
-// Reads `byte_count` bytes back from such a vector.
-inline Bytes UnpackBytes(const WData* words, size_t byte_count) {
-  Bytes bytes(byte_count);
+// Reads `byte_count` bytes back from such a vector into `bytes`.
+inline void UnpackBytesInto(const WData* words, uint8_t* bytes,
+                            size_t byte_count) {
   size_t w = 0;
   for (; (w + 1) * kBytesPerWord <= byte_count; ++w) {
-    StoreBigEndian(bytes.data() + byte_count - (w + 1) * kBytesPerWord,
-                   kBytesPerWord, words[w]);
+    StoreBigEndian(bytes + byte_count - (w + 1) * kBytesPerWord, kBytesPerWord,
+                   words[w]);
   }
   if (const size_t rest = byte_count - w * kBytesPerWord; rest != 0) {
-    StoreBigEndian(bytes.data(), rest, words[w]);
+    StoreBigEndian(bytes, rest, words[w]);
   }
+}
+
+// The same, into a new vector.
+inline Bytes UnpackBytes(const WData* words, size_t byte_count) {
+  Bytes bytes(byte_count);
+  UnpackBytesInto(words, bytes.data(), byte_count);
   return bytes;
 }
 

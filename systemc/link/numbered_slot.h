@@ -24,22 +24,28 @@ inline uint64_t SplitMix64(uint64_t& state) {
   return z ^ (z >> 31);
 }
 
-// Slot `number` of VC `vc` from `side`, `size` bytes long.
-inline Bytes NumberedSlot(size_t size, unsigned side, unsigned vc,
-                          uint64_t number) {
-  Bytes slot(size);
-  StoreBigEndian(slot.data(), kSlotNumberBytes, number);
+// Writes slot `number` of VC `vc` from `side`, `size` bytes long, to `slot`.
+inline void FillNumberedSlot(uint8_t* slot, size_t size, unsigned side,
+                             unsigned vc, uint64_t number) {
+  StoreBigEndian(slot, kSlotNumberBytes, number);
   slot[kSlotVcByte] = static_cast<uint8_t>(vc);
   slot[kSlotSideByte] = static_cast<uint8_t>(side);
   uint64_t state = (number << 3) ^ (uint64_t{vc} << 1) ^ side;
   // Whole words with a constant width, which compiles to one store each.
   size_t i = kSlotHeaderBytes;
   for (; i + sizeof(uint64_t) <= size; i += sizeof(uint64_t)) {
-    StoreLittleEndian(slot.data() + i, sizeof(uint64_t), SplitMix64(state));
+    StoreLittleEndian(slot + i, sizeof(uint64_t), SplitMix64(state));
   }
   if (i < size) {
-    StoreLittleEndian(slot.data() + i, size - i, SplitMix64(state));
+    StoreLittleEndian(slot + i, size - i, SplitMix64(state));
   }
+}
+
+// Slot `number` of VC `vc` from `side`, `size` bytes long.
+inline Bytes NumberedSlot(size_t size, unsigned side, unsigned vc,
+                          uint64_t number) {
+  Bytes slot(size);
+  FillNumberedSlot(slot.data(), size, side, vc, number);
   return slot;
 }
 

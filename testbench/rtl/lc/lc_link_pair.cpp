@@ -238,7 +238,8 @@ void LinkPair::CarryFlit(unsigned to_side, const Bytes& sent) {
       wire[bit / 8] ^= static_cast<uint8_t>(0x80u >> (bit % 8));
     }
   }
-  WireFlit flit{cycles_ + config.latency_cycles, content, false, false, lane};
+  WireFlit flit{cycles_ + config.latency_cycles, std::move(content), false,
+                false, lane};
   if (HitsFailedLane(to_side, training, lane)) {
     // A failed lane delivers noise: far beyond what the FEC corrects.
     flit.bad = true;
@@ -270,7 +271,10 @@ void LinkPair::Scoreboard(unsigned side) {
   Vlc_top& top = *tops_[side];
   SideReport& report = report_[side];
   const unsigned vc = top.rx_vc_o;
-  const Bytes slot = UnpackBytes(top.rx_slot_o.data(), kSlotBytes);
+  scored_slot_.resize(kSlotBytes);
+  expected_slot_.resize(kSlotBytes);
+  Bytes& slot = scored_slot_;
+  UnpackBytesInto(top.rx_slot_o.data(), slot.data(), kSlotBytes);
   const uint64_t number = testing::SlotNumber(slot);
   const std::optional<uint64_t> skipped =
       testing::AcceptNumber(number, next_expected_[side][vc]);
@@ -279,7 +283,9 @@ void LinkPair::Scoreboard(unsigned side) {
     return;
   }
   report.lost += *skipped;
-  if (slot == SlotFor(1 - side, vc, number)) {
+  testing::FillNumberedSlot(expected_slot_.data(), kSlotBytes, 1 - side, vc,
+                            number);
+  if (slot == expected_slot_) {
     ++report.delivered;
   } else {
     ++report.corrupted;
