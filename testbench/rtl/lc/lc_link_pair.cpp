@@ -53,7 +53,10 @@ void Tick(Vlc_top& top) {
 }  // namespace
 
 LinkPair::LinkPair(uint64_t seed)
-    : profile_(phy::FindLinkProfile("pcie6").value()), rng_(seed) {
+    : profile_(phy::FindLinkProfile("pcie6").value()),
+      rng_(seed),
+      scored_slot_(kSlotBytes),
+      expected_slot_(kSlotBytes) {
   for (auto& top : tops_) {
     top = std::make_unique<Vlc_top>();
     top->clk_i = 0;
@@ -271,8 +274,6 @@ void LinkPair::Scoreboard(unsigned side) {
   Vlc_top& top = *tops_[side];
   SideReport& report = report_[side];
   const unsigned vc = top.rx_vc_o;
-  scored_slot_.resize(kSlotBytes);
-  expected_slot_.resize(kSlotBytes);
   Bytes& slot = scored_slot_;
   UnpackBytesInto(top.rx_slot_o.data(), slot.data(), kSlotBytes);
   const uint64_t number = testing::SlotNumber(slot);

@@ -164,7 +164,7 @@ class LinkPair {
   uint64_t cycles_ = 0;
   uint64_t error_gap_ = 0;  // Wire bits left before the next random flip.
   std::vector<uint64_t> flipped_bits_;  // CarryFlit's flips of one flit.
-  // Scoreboard's slot as received and as expected, kept between calls.
+  // Scoreboard's slot as received and as expected, sized once and kept.
   Bytes scored_slot_;
   Bytes expected_slot_;
   bool sending_ = true;
