@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 namespace lq {
@@ -37,9 +38,67 @@ class ByteView {
   size_t size_ = 0;
 };
 
+// A whole 4- or 8-byte word moved between memory and a host integer, in the
+// order `big_endian` names. A constant width then compiles to one load or
+// store (and a byte swap where the host's order differs): the packing of wide
+// RTL ports and the codecs move hundreds of such words a flit. GCC and Clang
+// name the host's byte order with __BYTE_ORDER__.
+namespace bytes_detail {
+
+inline constexpr bool kHostIsBigEndian = __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__;
+
+inline uint32_t SwapUnless(bool same_order, uint32_t word) {
+  return same_order ? word : __builtin_bswap32(word);
+}
+
+inline uint64_t SwapUnless(bool same_order, uint64_t word) {
+  return same_order ? word : __builtin_bswap64(word);
+}
+
+// Loads `width` bytes into `value` when the width is a whole word; false
+// otherwise.
+inline bool LoadWord(const uint8_t* p, size_t width, bool big_endian,
+                     uint64_t& value) {
+  const bool same_order = big_endian == kHostIsBigEndian;
+  if (width == sizeof(uint64_t)) {
+    uint64_t word;
+    std::memcpy(&word, p, sizeof word);
+    value = SwapUnless(same_order, word);
+    return true;
+  }
+  if (width == sizeof(uint32_t)) {
+    uint32_t word;
+    std::memcpy(&word, p, sizeof word);
+    value = SwapUnless(same_order, word);
+    return true;
+  }
+  return false;
+}
+
+inline bool StoreWord(uint8_t* p, size_t width, bool big_endian,
+                      uint64_t value) {
+  const bool same_order = big_endian == kHostIsBigEndian;
+  if (width == sizeof(uint64_t)) {
+    const uint64_t word = SwapUnless(same_order, value);
+    std::memcpy(p, &word, sizeof word);
+    return true;
+  }
+  if (width == sizeof(uint32_t)) {
+    const uint32_t word = SwapUnless(same_order, static_cast<uint32_t>(value));
+    std::memcpy(p, &word, sizeof word);
+    return true;
+  }
+  return false;
+}
+
+}  // namespace bytes_detail
+
 // Reads an unsigned big-endian (network order) field of `width` bytes.
 inline uint64_t LoadBigEndian(const uint8_t* p, size_t width) {
   uint64_t value = 0;
+  if (bytes_detail::LoadWord(p, width, true, value)) {
+    return value;
+  }
   for (size_t i = 0; i < width; ++i) {
     value = (value << 8) | p[i];
   }
@@ -48,6 +107,9 @@ inline uint64_t LoadBigEndian(const uint8_t* p, size_t width) {
 
 // Writes the low `width` bytes of `value` in big-endian (network) order.
 inline void StoreBigEndian(uint8_t* p, size_t width, uint64_t value) {
+  if (bytes_detail::StoreWord(p, width, true, value)) {
+    return;
+  }
   for (size_t i = width; i > 0; --i) {
     p[i - 1] = static_cast<uint8_t>(value);
     value >>= 8;
@@ -57,6 +119,9 @@ inline void StoreBigEndian(uint8_t* p, size_t width, uint64_t value) {
 // Reads an unsigned little-endian field of `width` bytes.
 inline uint64_t LoadLittleEndian(const uint8_t* p, size_t width) {
   uint64_t value = 0;
+  if (bytes_detail::LoadWord(p, width, false, value)) {
+    return value;
+  }
   for (size_t i = width; i > 0; --i) {
     value = (value << 8) | p[i - 1];
   }
@@ -65,6 +130,9 @@ inline uint64_t LoadLittleEndian(const uint8_t* p, size_t width) {
 
 // Writes the low `width` bytes of `value` in little-endian order.
 inline void StoreLittleEndian(uint8_t* p, size_t width, uint64_t value) {
+  if (bytes_detail::StoreWord(p, width, false, value)) {
+    return;
+  }
   for (size_t i = 0; i < width; ++i) {
     p[i] = static_cast<uint8_t>(value);
     value >>= 8;

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <utility>
 
 #include "models/flit/dlp.h"
 #include "models/flit/flit_fec.h"
@@ -55,6 +56,7 @@ void Tick(Vlc_top& top) {
 LinkPair::LinkPair(uint64_t seed)
     : profile_(phy::FindLinkProfile("pcie6").value()),
       rng_(seed),
+      source_slot_(kSlotBytes),
       scored_slot_(kSlotBytes),
       expected_slot_(kSlotBytes) {
   for (auto& top : tops_) {
@@ -74,11 +76,6 @@ LinkPair::~LinkPair() {
   }
 }
 
-Bytes LinkPair::SlotFor(unsigned from_side, unsigned vc,
-                        uint64_t number) const {
-  return testing::NumberedSlot(kSlotBytes, from_side, vc, number);
-}
-
 void LinkPair::DriveSources(unsigned side) {
   Vlc_top& top = *tops_[side];
   std::uniform_real_distribution<double> coin(0.0, 1.0);
@@ -86,8 +83,9 @@ void LinkPair::DriveSources(unsigned side) {
     if (!pending_[side][vc] && sending_ &&
         coin(rng_) < traffic_[side].offer_per_cycle) {
       pending_[side][vc] = true;
-      PackBytes(SlotFor(side, vc, next_tx_[side][vc]),
-                top.tx_slot_i.data() + vc * kSlotWords);
+      testing::FillNumberedSlot(source_slot_.data(), kSlotBytes, side, vc,
+                                next_tx_[side][vc]);
+      PackBytes(source_slot_, top.tx_slot_i.data() + vc * kSlotWords);
     }
   }
   uint32_t valid = 0;
@@ -193,14 +191,15 @@ void LinkPair::CheckWireFlit(unsigned to_side, const Bytes& content) {
   }
 }
 
-void LinkPair::CarryFlit(unsigned to_side, const Bytes& sent) {
+void LinkPair::CarryFlit(unsigned to_side, Bytes content) {
   SideReport& report = report_[to_side];
-  Bytes content = sent;
+  const flit::FlitType sent_type = TypeOf(content);
+  const bool sent_nak = CarriesNak(content);
   const bool mutated = mutator_[to_side] && mutator_[to_side](content);
   const ChannelConfig& config = channel_[to_side];
   std::uniform_real_distribution<double> coin(0.0, 1.0);
   const bool payload = TypeOf(content) == flit::FlitType::kPayload;
-  const bool training = TypeOf(sent) == flit::FlitType::kTraining;
+  const bool training = sent_type == flit::FlitType::kTraining;
   const unsigned lane = LaneFor(to_side, training);
   ++report.wire_flits;
   report.wire_payload_flits += payload ? 1 : 0;
@@ -247,7 +246,7 @@ void LinkPair::CarryFlit(unsigned to_side, const Bytes& sent) {
     // A failed lane delivers noise: far beyond what the FEC corrects.
     flit.bad = true;
     ++report.bad_flits;
-    report.naks_destroyed += CarriesNak(sent) ? 1 : 0;
+    report.naks_destroyed += sent_nak ? 1 : 0;
   } else if (hit) {
     Bytes corrected = wire;
     const Result<flit::FecReport> fixed = fec.Correct(corrected.data());
@@ -260,7 +259,7 @@ void LinkPair::CarryFlit(unsigned to_side, const Bytes& sent) {
     }
     if (!good) {
       ++report.bad_flits;
-      report.naks_destroyed += CarriesNak(sent) ? 1 : 0;
+      report.naks_destroyed += sent_nak ? 1 : 0;
     }
     report.fec_corrected += flit.fec_corrected ? 1 : 0;
     report.good_payload_flits += (good && payload) ? 1 : 0;
@@ -307,12 +306,11 @@ void LinkPair::Step() {
       }
     }
     if (top.phy_tx_valid_o && phy_ready_[side]) {
-      const Bytes content =
-          UnpackBytes(top.phy_tx_flit_o.data(), kContentBytes);
+      Bytes content = UnpackBytes(top.phy_tx_flit_o.data(), kContentBytes);
       if (check_model_) {
         CheckWireFlit(1 - side, content);
       }
-      CarryFlit(1 - side, content);
+      CarryFlit(1 - side, std::move(content));
     }
     if (top.rx_valid_o && drain_ready_[side]) {
       Scoreboard(side);

@@ -133,10 +133,10 @@ class LinkPair {
     unsigned width = 0;  // Transmitter's width when in_use was set.
   };
 
-  Bytes SlotFor(unsigned from_side, unsigned vc, uint64_t number) const;
   void DriveSources(unsigned side);
   void CheckWireFlit(unsigned to_side, const Bytes& content);
-  void CarryFlit(unsigned to_side, const Bytes& content);
+  // Takes the flit as sent; the channel may change it on the way.
+  void CarryFlit(unsigned to_side, Bytes content);
   void Scoreboard(unsigned side);
   void Apply(unsigned side);
   unsigned LaneFor(unsigned to_side, bool training);
@@ -164,7 +164,9 @@ class LinkPair {
   uint64_t cycles_ = 0;
   uint64_t error_gap_ = 0;  // Wire bits left before the next random flip.
   std::vector<uint64_t> flipped_bits_;  // CarryFlit's flips of one flit.
-  // Scoreboard's slot as received and as expected, sized once and kept.
+  // The slot a source offers, and the scoreboard's slot as received and as
+  // expected: sized once and kept.
+  Bytes source_slot_;
   Bytes scored_slot_;
   Bytes expected_slot_;
   bool sending_ = true;
