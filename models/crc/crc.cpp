@@ -1,10 +1,20 @@
 // SPDX-License-Identifier: Apache-2.0
-// Slicing-by-8 CRC computation for reflected algorithms and byte-wise
-// computation for MSB-first ones.
+// Slicing-by-8 CRC computation for reflected algorithms, folded by
+// carry-less multiplication over long runs where x86-64 has PCLMULQDQ, and
+// byte-wise computation for MSB-first ones.
 #include "models/crc/crc.h"
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+#define LQ_CRC_HAS_CLMUL 1
+#endif
 
 namespace lq::crc {
 namespace {
+
+constexpr size_t kFoldBytes = 16;  // One 128-bit block.
+// Runs shorter than two blocks have nothing to fold.
+constexpr size_t kMinFoldBytes = 2 * kFoldBytes;
 
 uint64_t Reflect(uint64_t value, unsigned width) {
   uint64_t out = 0;
@@ -18,12 +28,65 @@ uint64_t WidthMask(unsigned width) {
   return width == 64 ? ~uint64_t{0} : (uint64_t{1} << width) - 1;
 }
 
+// x^power modulo the generator x^width + poly, in normal form.
+uint64_t PowerModulo(unsigned power, uint64_t poly, unsigned width) {
+  const uint64_t top = uint64_t{1} << (width - 1);
+  uint64_t value = 1;
+  for (unsigned i = 0; i < power; ++i) {
+    const bool carry = (value & top) != 0;
+    value = (value << 1) & WidthMask(width);
+    value ^= carry ? poly : 0;
+  }
+  return value;
+}
+
+// Folding. In a reflected CRC the message's first bit is the highest power of
+// x, and a 16-byte block loaded little-endian holds bit i at x^(127 - i): its
+// first 8 bytes are L * x^64 and its last 8 bytes H, each of degree <= 63. The
+// CRC depends only on the message modulo the generator, so a block followed
+// 128 bits later by the next one may be replaced by L * x^192 + H * x^128,
+// reduced to degree <= 126 and added into that next block. The carry-less
+// product of two such 64-bit halves lands one power of x high in the 128-bit
+// frame, so the constants are x^191 and x^127 modulo the generator,
+// reflected. After the last fold, the 16 bytes left and the tail go through
+// the tables from a zero register; the register the caller passed in was
+// added into the first 8 bytes, as the tables would.
+#if LQ_CRC_HAS_CLMUL
+__attribute__((target("pclmul,sse2"))) void FoldBlocks(
+    const uint8_t* p, size_t blocks, uint64_t reg, uint64_t first_half,
+    uint64_t second_half, uint8_t* folded) {
+  const __m128i constants = _mm_set_epi64x(static_cast<long long>(second_half),
+                                           static_cast<long long>(first_half));
+  __m128i acc =
+      _mm_xor_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)),
+                    _mm_cvtsi64_si128(static_cast<long long>(reg)));
+  for (size_t block = 1; block < blocks; ++block) {
+    const __m128i next = _mm_loadu_si128(
+        reinterpret_cast<const __m128i*>(p + block * kFoldBytes));
+    const __m128i first = _mm_clmulepi64_si128(acc, constants, 0x00);
+    const __m128i second = _mm_clmulepi64_si128(acc, constants, 0x11);
+    acc = _mm_xor_si128(_mm_xor_si128(first, second), next);
+  }
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(folded), acc);
+}
+
+bool ProcessorHasClmul() { return __builtin_cpu_supports("pclmul"); }
+#endif
+
 }  // namespace
 
-CrcEngine::CrcEngine(const CrcParams& params)
+CrcEngine::CrcEngine(const CrcParams& params, CrcMethod method)
     : params_(params), mask_(WidthMask(params.width)) {
   const unsigned width = params_.width;
+#if LQ_CRC_HAS_CLMUL
+  folds_with_clmul_ =
+      params_.reflected && method == CrcMethod::kFastest && ProcessorHasClmul();
+#else
+  static_cast<void>(method);
+#endif
   if (params_.reflected) {
+    fold_first_half_ = Reflect(PowerModulo(191, params_.poly, width), 64);
+    fold_second_half_ = Reflect(PowerModulo(127, params_.poly, width), 64);
     const uint64_t poly = Reflect(params_.poly, width);
     for (unsigned b = 0; b < 256; ++b) {
       uint64_t reg = b;
@@ -58,6 +121,21 @@ uint64_t CrcEngine::Update(uint64_t reg, ByteView data) const {
 uint64_t CrcEngine::UpdateReflected(uint64_t reg, ByteView data) const {
   const uint8_t* p = data.data();
   size_t n = data.size();
+#if LQ_CRC_HAS_CLMUL
+  if (folds_with_clmul_ && n >= kMinFoldBytes) {
+    const size_t blocks = n / kFoldBytes;
+    uint8_t folded[kFoldBytes];
+    FoldBlocks(p, blocks, reg, fold_first_half_, fold_second_half_, folded);
+    reg = UpdateReflectedTables(0, folded, kFoldBytes);
+    p += blocks * kFoldBytes;
+    n -= blocks * kFoldBytes;
+  }
+#endif
+  return UpdateReflectedTables(reg, p, n);
+}
+
+uint64_t CrcEngine::UpdateReflectedTables(uint64_t reg, const uint8_t* p,
+                                          size_t n) const {
   // Eight bytes at a time: fold the register into the block, then look up
   // each byte's contribution at its distance from the block's end.
   while (n >= 8) {

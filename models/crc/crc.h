@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
-// Table-driven CRC engine for the checks lqemu's protocols use: the flit CRC,
-// the RoCEv2 ICRC, Ethernet's FCS and the 16-bit link CRCs.
+// CRC engine for the checks lqemu's protocols use: the flit CRC, the RoCEv2
+// ICRC, Ethernet's FCS and the 16-bit link CRCs. Table-driven, with the long
+// runs of a reflected algorithm folded by carry-less multiplication where the
+// processor has it.
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 
 #include "models/common/bytes.h"
@@ -43,13 +46,21 @@ inline constexpr CrcParams kCrc64Xz{
     0xFFFFFFFFFFFFFFFF, true, 0xFFFFFFFFFFFFFFFF,
     0x995DC9BBDF1939FA};
 
+// How an engine computes: the fastest way this processor allows, or the
+// lookup tables alone (what tests compare the fast way against).
+enum class CrcMethod { kFastest, kTablesOnly };
+
 // Computes one CRC algorithm. Construction builds the lookup tables (8 KiB);
 // after that the engine is immutable and may be shared freely.
 class CrcEngine {
  public:
-  explicit CrcEngine(const CrcParams& params);
+  explicit CrcEngine(const CrcParams& params,
+                     CrcMethod method = CrcMethod::kFastest);
 
   const CrcParams& params() const { return params_; }
+  // Whether runs of 32 bytes or more are folded by carry-less multiplication
+  // (x86-64 PCLMULQDQ; reflected algorithms only).
+  bool folds_with_clmul() const { return folds_with_clmul_; }
 
   // The whole CRC of `data`: Finish(Update(Begin(), data)).
   uint64_t Compute(ByteView data) const {
@@ -65,9 +76,16 @@ class CrcEngine {
  private:
   uint64_t UpdateReflected(uint64_t reg, ByteView data) const;
   uint64_t UpdateNormal(uint64_t reg, ByteView data) const;
+  uint64_t UpdateReflectedTables(uint64_t reg, const uint8_t* p,
+                                 size_t n) const;
 
   CrcParams params_;
   uint64_t mask_;
+  bool folds_with_clmul_ = false;
+  // The folding constants: x^191 and x^127 modulo the polynomial, reflected
+  // into 64 bits (crc.cpp says why those powers).
+  uint64_t fold_first_half_ = 0;
+  uint64_t fold_second_half_ = 0;
   // Slicing-by-8 tables: tables_[k][b] is the register contribution of byte b
   // seen k bytes before the end of an 8-byte block.
   std::array<std::array<uint64_t, 256>, 8> tables_{};

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // Verilator tests of prim_crc64 against the C++ reference lq::crc::Crc64Xz(),
 // for the flit sizes of both link profiles and for small sizes that exercise
-// the byte tail, in both of its forms: the tables Verilated models run and
-// the XOR matrix synthesis reads (-DLQ_CRC_XOR_MATRIX).
+// the byte tail, in both of its forms: the DPI-C call into the C++ engine
+// that Verilated models run and the XOR matrix synthesis reads
+// (-DLQ_CRC_XOR_MATRIX).
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -128,36 +129,37 @@ TYPED_TEST(Crc64Test, PHY_2_3_MatchesModelForEveryInputBit) {
       << "RTL CRC of all-ones data is wrong";
 }
 
-// The tables and the XOR matrix on the same input, both Verilated.
-template <typename TableVariant, typename MatrixVariant>
+// The simulation form and the XOR matrix on the same input, both Verilated.
+template <typename SimulationVariant, typename MatrixVariant>
 class CrcForms {
  public:
-  static_assert(TableVariant::kBytes == MatrixVariant::kBytes,
+  static_assert(SimulationVariant::kBytes == MatrixVariant::kBytes,
                 "forms of one width");
-  uint64_t Table(ByteView data) { return Crc(table_, data); }
+  uint64_t Simulation(ByteView data) { return Crc(simulation_, data); }
   uint64_t Matrix(ByteView data) { return Crc(matrix_, data); }
 
  private:
   VerilatedContext context_;
-  typename TableVariant::Model table_{&context_, "table"};
+  typename SimulationVariant::Model simulation_{&context_, "simulation"};
   typename MatrixVariant::Model matrix_{&context_, "matrix"};
 };
 
 // Both forms are affine over GF(2) in the input bits, so agreeing on the zero
 // input and on every single set bit makes them equal on every input: the
-// simulation-only table computes what the synthesised matrix does.
-template <typename Table, typename Matrix>
+// simulation-only form computes what the synthesised matrix does.
+template <typename Simulation, typename Matrix>
 void ExpectFormsEqualOnTheAffineBasis() {
-  CrcForms<Table, Matrix> forms;
-  Bytes data(Table::kBytes, 0);
-  ASSERT_EQ(forms.Table(data), forms.Matrix(data)) << "zero input";
-  for (size_t bit = 0; bit < Table::kBytes * kBitsPerByte; ++bit) {
-    data = SingleBit(Table::kBytes, bit);
-    ASSERT_EQ(forms.Table(data), forms.Matrix(data)) << "single bit " << bit;
+  CrcForms<Simulation, Matrix> forms;
+  Bytes data(Simulation::kBytes, 0);
+  ASSERT_EQ(forms.Simulation(data), forms.Matrix(data)) << "zero input";
+  for (size_t bit = 0; bit < Simulation::kBytes * kBitsPerByte; ++bit) {
+    data = SingleBit(Simulation::kBytes, bit);
+    ASSERT_EQ(forms.Simulation(data), forms.Matrix(data))
+        << "single bit " << bit;
   }
 }
 
-TEST(Crc64Forms, PHY_2_3_TableEqualsMatrixAtEveryWidthTheRtlUses) {
+TEST(Crc64Forms, PHY_2_3_SimulationFormEqualsMatrixAtEveryWidthTheRtlUses) {
   ExpectFormsEqualOnTheAffineBasis<Bytes9, Matrix9>();
   ExpectFormsEqualOnTheAffineBasis<Bytes242, Matrix242>();
   ExpectFormsEqualOnTheAffineBasis<Bytes634, Matrix634>();
