@@ -55,10 +55,21 @@ inline uint64_t SwapUnless(bool same_order, uint64_t word) {
   return same_order ? word : __builtin_bswap64(word);
 }
 
-// Loads `width` bytes into `value` when the width is a whole word; false
-// otherwise.
+// Whether the word path applies: a whole word, of a width the compiler
+// knows. A width known only at run time keeps the byte loop, so that the
+// call costs no extra branch and GCC sees no wider access than the caller's
+// buffer.
+inline bool IsConstantWordWidth(size_t width) {
+  return __builtin_constant_p(width) &&
+         (width == sizeof(uint64_t) || width == sizeof(uint32_t));
+}
+
+// Loads `width` bytes into `value` on the word path; false otherwise.
 inline bool LoadWord(const uint8_t* p, size_t width, bool big_endian,
                      uint64_t& value) {
+  if (!IsConstantWordWidth(width)) {
+    return false;
+  }
   const bool same_order = big_endian == kHostIsBigEndian;
   if (width == sizeof(uint64_t)) {
     uint64_t word;
@@ -77,6 +88,9 @@ inline bool LoadWord(const uint8_t* p, size_t width, bool big_endian,
 
 inline bool StoreWord(uint8_t* p, size_t width, bool big_endian,
                       uint64_t value) {
+  if (!IsConstantWordWidth(width)) {
+    return false;
+  }
   const bool same_order = big_endian == kHostIsBigEndian;
   if (width == sizeof(uint64_t)) {
     const uint64_t word = SwapUnless(same_order, value);

@@ -57,6 +57,40 @@ TEST(Bytes, LittleEndianPutsTheLeastSignificantByteFirst) {
                    [](size_t, size_t i) { return i; });
 }
 
+// Widths the compiler knows take the word path (one load or store); these
+// calls name them as literals, at every alignment, against the byte loop of
+// the same width known only at run time.
+TEST(Bytes, ConstantWordWidthsEqualTheByteLoop) {
+  for (size_t offset = 0; offset < kOffsets; ++offset) {
+    volatile size_t runtime_four = 4;
+    volatile size_t runtime_eight = 8;
+    std::array<uint8_t, kOffsets + kMaxWidth> word{};
+    std::array<uint8_t, kOffsets + kMaxWidth> loop{};
+    uint8_t* w = word.data() + offset;
+    uint8_t* l = loop.data() + offset;
+
+    StoreBigEndian(w, 4, kValue);
+    StoreBigEndian(l, runtime_four, kValue);
+    EXPECT_EQ(word, loop) << "big-endian 4 at offset " << offset;
+    EXPECT_EQ(LoadBigEndian(w, 4), LoadBigEndian(l, runtime_four));
+
+    StoreBigEndian(w, 8, kValue);
+    StoreBigEndian(l, runtime_eight, kValue);
+    EXPECT_EQ(word, loop) << "big-endian 8 at offset " << offset;
+    EXPECT_EQ(LoadBigEndian(w, 8), LoadBigEndian(l, runtime_eight));
+
+    StoreLittleEndian(w, 4, ~kValue);
+    StoreLittleEndian(l, runtime_four, ~kValue);
+    EXPECT_EQ(word, loop) << "little-endian 4 at offset " << offset;
+    EXPECT_EQ(LoadLittleEndian(w, 4), LoadLittleEndian(l, runtime_four));
+
+    StoreLittleEndian(w, 8, ~kValue);
+    StoreLittleEndian(l, runtime_eight, ~kValue);
+    EXPECT_EQ(word, loop) << "little-endian 8 at offset " << offset;
+    EXPECT_EQ(LoadLittleEndian(w, 8), LoadLittleEndian(l, runtime_eight));
+  }
+}
+
 TEST(Bytes, LoadsReadOnlyTheirWidth) {
   const std::array<uint8_t, 10> bytes = {0x01, 0x02, 0x03, 0x04, 0x05,
                                          0x06, 0x07, 0x08, 0xFF, 0xFF};
