@@ -6,7 +6,8 @@
 // handshakes. The output is registered; the flit is chosen when the output register is free.
 // The register holds the chosen slot and DLP, and the flit CRC is computed from it: the same
 // content a cycle for cycle, but a simulator evaluates the CRC once a clock edge, not at every
-// change of the inputs that choose the flit (issue 43).
+// change of the inputs that choose the flit (issue 43). For the same reason the register takes
+// its slot straight from the chosen source at the edge, without a combinational slot mux.
 `include "prim_assert.svh"
 
 module lc_tx #(
@@ -96,7 +97,7 @@ module lc_tx #(
   logic crc_armed_q, crc_armed_d, seq_armed_q, seq_armed_d, drop_ack_armed_q, drop_ack_armed_d;
   logic out_valid_q, out_valid_d;
   localparam int BodyBits = SlotBits + lc_pkg::DLP_BITS;
-  logic [BodyBits-1:0] out_body_q, out_body_d;  // The flit's slot and DLP.
+  logic [BodyBits-1:0] out_body_q;              // The flit's slot and DLP.
   logic out_crc_bad_q, out_crc_bad_d;           // ERR_INJECT.CRC_ERR applies to it.
   logic out_loaded_q, out_loaded_d;             // A flit was chosen since reset.
 
@@ -200,7 +201,6 @@ module lc_tx #(
   logic [lc_pkg::DLP_BITS-1:0] dlp;
   logic [2:0] flit_type, payload_vc, credit_vc;
   logic [SeqBits-1:0] flit_seq;
-  logic [SlotBits-1:0] slot;
   logic [1:0] cmd;
   logic [lc_pkg::CRC_BITS-1:0] crc;
 
@@ -215,24 +215,20 @@ module lc_tx #(
     payload_vc = 3'd0;
     flit_seq = next_tx_seq_q - SeqOne;  // Watermark (DLL-2.4).
     credit_vc = {1'b0, credit_rr_q};
-    slot = '0;
     if (resends) begin
       flit_type = lc_pkg::FLIT_PAYLOAD;
       payload_vc = {1'b0, replay_entry[SlotBits +: lc_pkg::VC_BITS]};
       flit_seq = read_seq;
-      slot = replay_entry[SlotBits-1:0];
     end else if (send_new) begin
       flit_type = lc_pkg::FLIT_PAYLOAD;
       payload_vc = {1'b0, gnt_vc};
       // DLL-8.8 SEQ_ERR: only the wire copy carries the wrong number.
       flit_seq = next_tx_seq_q ^ (seq_armed_q ? 10'h200 : 10'h000);
-      slot = gnt_slot;
     end else if (send_control) begin
       // A NOP's link fields, but inside a go-back replay the watermark of what the replay has
       // resent so far (DLL-11.2).
       flit_type = lc_pkg::FLIT_CONTROL;
       if (replay_pending) flit_seq = replay_ptr_q - SeqOne;
-      slot = ctrl_slot_i;
     end else if (send_idle) begin
       flit_type = lc_pkg::FLIT_IDLE;
       flit_seq = '0;
@@ -243,7 +239,6 @@ module lc_tx #(
     if (send_training) begin
       // Every link field of a TRAINING flit is zero (DLL-1.5).
       dlp = lc_pkg::dlp_pack(lc_pkg::FLIT_TRAINING, 3'd0, '0, lc_pkg::CMD_NONE, '0, 3'd0, '0);
-      slot[SlotBits-1 -: lc_pkg::TS_BYTES*8] = ts_record_i;
     end
   end
 
@@ -354,15 +349,33 @@ module lc_tx #(
 
   always_comb begin
     out_valid_d = out_valid_q;
-    out_body_d = out_body_q;
     out_crc_bad_d = out_crc_bad_q;
     out_loaded_d = out_loaded_q;
     if (phy_ready_i) out_valid_d = 1'b0;
     if (load) begin
       out_valid_d = 1'b1;
-      out_body_d = {slot, dlp};
       out_crc_bad_d = crc_armed_q;
       out_loaded_d = 1'b1;
+    end
+  end
+
+  // The chosen flit's slot, from its source, and DLP. A TRAINING flit carries the TS record in
+  // its slot's first bytes (DLL-6.3); a NOP's or IDLE's slot is zero.
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      out_body_q <= '0;
+    end else if (load) begin
+      if (resends) begin
+        out_body_q <= {replay_entry[SlotBits-1:0], dlp};
+      end else if (send_new) begin
+        out_body_q <= {gnt_slot, dlp};
+      end else if (send_control) begin
+        out_body_q <= {ctrl_slot_i, dlp};
+      end else if (send_training) begin
+        out_body_q <= {ts_record_i, (SlotBits - lc_pkg::TS_BYTES * 8)'(0), dlp};
+      end else begin
+        out_body_q <= {SlotBits'(0), dlp};
+      end
     end
   end
 
@@ -393,7 +406,6 @@ module lc_tx #(
       seq_armed_q <= 1'b0;
       drop_ack_armed_q <= 1'b0;
       out_valid_q <= 1'b0;
-      out_body_q <= '0;
       out_crc_bad_q <= 1'b0;
       out_loaded_q <= 1'b0;
     end else begin
@@ -411,7 +423,6 @@ module lc_tx #(
       seq_armed_q <= seq_armed_d;
       drop_ack_armed_q <= drop_ack_armed_d;
       out_valid_q <= out_valid_d;
-      out_body_q <= out_body_d;
       out_crc_bad_q <= out_crc_bad_d;
       out_loaded_q <= out_loaded_d;
     end
