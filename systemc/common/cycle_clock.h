@@ -36,10 +36,13 @@ class CycleClock {
   sc_core::sc_time OffsetOf(uint64_t cycle) const {
     return OffsetOfPs(cycle * period_ps_);
   }
+  // (The kernel's time unit is the picosecond, as NowPs reads it: the
+  // offset is made from its value, without the unit conversion in double
+  // that sc_time's constructor does, which the RTL wrapper paid every
+  // cycle.)
   static sc_core::sc_time OffsetOfPs(uint64_t ps) {
     const uint64_t now_ps = NowPs();
-    return sc_core::sc_time(static_cast<double>(ps > now_ps ? ps - now_ps : 0),
-                            sc_core::SC_PS);
+    return sc_core::sc_time::from_value(ps > now_ps ? ps - now_ps : 0);
   }
   // Whole cycles that `time` spans, rounded up.
   uint64_t Cycles(const sc_core::sc_time& time) const {
