@@ -18,6 +18,7 @@ SlotEndpoint::SlotEndpoint(sc_core::sc_module_name name,
       config_(config),
       room_(config.vcs, 0),
       next_expected_(config.vcs, 0),
+      sent_per_vc_(config.vcs, 0),
       send_times_(config.vcs) {
   socket.in(*static_cast<link::SlotIf*>(this));
   SC_HAS_PROCESS(SlotEndpoint);
@@ -69,8 +70,10 @@ void SlotEndpoint::Send() {
       wait(due - config_.lead - sc_core::sc_time_stamp());
     }
     --room_[vc];
-    const uint64_t number = send_times_[vc].size();
-    send_times_[vc].push_back(due);
+    const uint64_t number = sent_per_vc_[vc]++;
+    if (config_.per_slot_records) {
+      send_times_[vc].push_back(due);
+    }
     ++report_.sent;
     socket.out->Put(
         {vc, NumberedSlot(config_.slot_bytes, config_.side, vc, number)},
@@ -103,10 +106,12 @@ void SlotEndpoint::Put(link::Slot slot, const sc_time& delay) {
   }
   report_.last_arrival = arrival;
   ++report_.delivered;
-  report_.arrivals.emplace_back(vc, number);
-  if (peer_ != nullptr) {
-    report_.latency_ns.push_back(
-        (arrival - peer_->SendTime(vc, number)).to_seconds() * 1e9);
+  if (config_.per_slot_records) {
+    report_.arrivals.emplace_back(vc, number);
+    if (peer_ != nullptr && peer_->config_.per_slot_records) {
+      report_.latency_ns.push_back(
+          (arrival - peer_->SendTime(vc, number)).to_seconds() * 1e9);
+    }
   }
   if (expected_ != 0 &&
       report_.delivered + report_.corrupted + report_.duplicated == expected_) {

@@ -27,6 +27,10 @@ struct SlotEndpointConfig {
   // Sends are announced this far ahead of their time, so a controller that
   // runs ahead of the kernel (RtlLinkController) still gets them on time.
   sc_core::sc_time lead = sc_core::sc_time(100, sc_core::SC_NS);
+  // Whether each slot's send time, arrival and latency are kept
+  // (SlotReport::latency_ns and arrivals); a speed benchmark that needs only
+  // the counts turns it off, so that the reports do not grow with the run.
+  bool per_slot_records = true;
 };
 
 struct SlotReport {
@@ -74,6 +78,7 @@ class SlotEndpoint : public sc_core::sc_module, private link::SlotIf {
   sc_core::sc_event room_event_;
   std::vector<uint64_t> next_expected_;
   Bytes expected_slot_;  // Put's slot as it should arrive, kept between calls.
+  std::vector<uint64_t> sent_per_vc_;                      // Next number.
   std::vector<std::vector<sc_core::sc_time>> send_times_;  // [vc][number]
   // The far endpoint, whose send times give each arrival's latency.
   const SlotEndpoint* peer_ = nullptr;
