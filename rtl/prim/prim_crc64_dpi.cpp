@@ -3,10 +3,8 @@
 // function its Verilated models call, which computes the flit CRC with
 // lqemu's C++ engine (models/crc, folded by carry-less multiplication where
 // the processor has it) instead of evaluating the XOR matrix in generated C++.
-#include <array>
 #include <cstddef>
 #include <cstdint>
-#include <vector>
 
 #include "models/crc/crc.h"
 #include "svdpi.h"
@@ -18,9 +16,6 @@
 
 namespace {
 
-// Flits up to this size are unpacked on the stack (the RTL's largest is 642
-// bytes, a whole ib flit).
-constexpr size_t kStackBytes = 1024;
 constexpr size_t kBlockBytes = 16;
 
 #if defined(__x86_64__)
@@ -67,14 +62,11 @@ void Unpack(const svBitVecVal* words, size_t count, uint8_t* bytes) {
 // prototype Verilator writes for the import.
 extern "C" unsigned long long lq_prim_crc64(unsigned int bytes,
                                             const svBitVecVal* data) {
+  // One buffer per thread, grown to the widest vector seen: every call takes
+  // the same path, whatever the width.
+  thread_local lq::Bytes buffer;
   const size_t count = bytes;
-  std::array<uint8_t, kStackBytes> stack_buffer;
-  std::vector<uint8_t> heap_buffer;
-  uint8_t* buffer = stack_buffer.data();
-  if (count > stack_buffer.size()) {
-    heap_buffer.resize(count);
-    buffer = heap_buffer.data();
-  }
-  Unpack(data, count, buffer);
-  return lq::crc::Crc64Xz().Compute(lq::ByteView(buffer, count));
+  buffer.resize(count);
+  Unpack(data, count, buffer.data());
+  return lq::crc::Crc64Xz().Compute(lq::ByteView(buffer.data(), count));
 }
