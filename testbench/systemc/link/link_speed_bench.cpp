@@ -7,6 +7,9 @@
 //   rtl  two RtlLinkControllers over PhyPorts in SystemC;
 //   tl   two TlLinkControllers over the same PhyPorts.
 // All three carry saturated traffic both ways on a trained pcie6 link.
+// raw and rtl are measured in turns, three times each, and the fastest of
+// each is kept: a machine whose speed drifts between two single windows
+// would otherwise move their ratio by more than the wrapper costs.
 //   link_speed_bench [--quick]
 #include <sys/wait.h>
 #include <unistd.h>
@@ -221,6 +224,17 @@ Rates InChild(Measure measure) {
   return rates;
 }
 
+// The faster of two measurements of one kind, by cycles per wall second;
+// data lost in either one is kept.
+Rates Faster(const Rates& a, const Rates& b) {
+  const bool a_faster =
+      a.wall_s > 0 &&
+      (b.wall_s == 0 || a.cycles / a.wall_s > b.cycles / b.wall_s);
+  Rates faster = a_faster ? a : b;
+  faster.intact = a.intact && b.intact;
+  return faster;
+}
+
 void PrintRow(const char* name, const Rates& r) {
   std::printf("%-4s %10.0f cycles/s %12.0f slots/s %8.3f wall s %s\n", name,
               r.cycles / r.wall_s, r.slots / r.wall_s, r.wall_s,
@@ -232,19 +246,27 @@ int Main(int argc, char** argv) {
   const uint64_t rtl_window_ns = quick ? 5'000 : 100'000;
   const uint64_t tl_window_ns = rtl_window_ns * 20;
 
-  const Rates raw = InChild([&] { return MeasureRaw(rtl_window_ns); });
   const link::RtlLinkControllerConfig rtl_config = BenchRtlConfig();
-  const Rates rtl = InChild([&] {
-    return MeasureSystemC<link::RtlLinkController>(
-        rtl_config, rtl_window_ns * 1000, &RtlCycles);
-  });
+  const unsigned turns = quick ? 1 : 3;
+  Rates raw;
+  Rates rtl;
+  for (unsigned turn = 0; turn < turns; ++turn) {
+    raw = Faster(raw, InChild([&] { return MeasureRaw(rtl_window_ns); }));
+    rtl = Faster(rtl, InChild([&] {
+                   return MeasureSystemC<link::RtlLinkController>(
+                       rtl_config, rtl_window_ns * 1000, &RtlCycles);
+                 }));
+  }
   const link::TlLinkControllerConfig tl_config = BenchTlConfig();
   const Rates tl = InChild([&] {
     return MeasureSystemC<link::TlLinkController>(
         tl_config, tl_window_ns * 1000, &TlCycles);
   });
 
-  std::printf("saturated pcie6 link pair, both directions, after training\n");
+  std::printf(
+      "saturated pcie6 link pair, both directions, after training; raw and "
+      "rtl: fastest of %u turns\n",
+      turns);
   PrintRow("raw", raw);
   PrintRow("rtl", rtl);
   PrintRow("tl", tl);
