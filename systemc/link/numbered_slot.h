@@ -24,13 +24,19 @@ inline uint64_t SplitMix64(uint64_t& state) {
   return z ^ (z >> 31);
 }
 
+// The state whose SplitMix64 draws fill slot `number` of VC `vc` from `side`
+// after its header.
+inline uint64_t NumberedSlotSeed(unsigned side, unsigned vc, uint64_t number) {
+  return (number << 3) ^ (uint64_t{vc} << 1) ^ side;
+}
+
 // Writes slot `number` of VC `vc` from `side`, `size` bytes long, to `slot`.
 inline void FillNumberedSlot(uint8_t* slot, size_t size, unsigned side,
                              unsigned vc, uint64_t number) {
   StoreBigEndian(slot, kSlotNumberBytes, number);
   slot[kSlotVcByte] = static_cast<uint8_t>(vc);
   slot[kSlotSideByte] = static_cast<uint8_t>(side);
-  uint64_t state = (number << 3) ^ (uint64_t{vc} << 1) ^ side;
+  uint64_t state = NumberedSlotSeed(side, vc, number);
   // Whole words with a constant width, which compiles to one store each.
   size_t i = kSlotHeaderBytes;
   for (; i + sizeof(uint64_t) <= size; i += sizeof(uint64_t)) {
@@ -39,6 +45,34 @@ inline void FillNumberedSlot(uint8_t* slot, size_t size, unsigned side,
   if (i < size) {
     StoreLittleEndian(slot + i, size - i, SplitMix64(state));
   }
+}
+
+// Whether `slot` is slot `number` of VC `vc` from `side`, as FillNumberedSlot
+// writes it at slot.size() bytes: compared a word at a time as it is derived,
+// with no copy made.
+inline bool IsNumberedSlot(ByteView slot, unsigned side, unsigned vc,
+                           uint64_t number) {
+  const size_t size = slot.size();
+  if (size < kSlotHeaderBytes ||
+      LoadBigEndian(slot.data(), kSlotNumberBytes) != number ||
+      slot[kSlotVcByte] != static_cast<uint8_t>(vc) ||
+      slot[kSlotSideByte] != static_cast<uint8_t>(side)) {
+    return false;
+  }
+  uint64_t state = NumberedSlotSeed(side, vc, number);
+  size_t i = kSlotHeaderBytes;
+  for (; i + sizeof(uint64_t) <= size; i += sizeof(uint64_t)) {
+    if (LoadLittleEndian(slot.data() + i, sizeof(uint64_t)) !=
+        SplitMix64(state)) {
+      return false;
+    }
+  }
+  if (i == size) {
+    return true;
+  }
+  const size_t rest = size - i;
+  const uint64_t mask = (uint64_t{1} << (rest * 8)) - 1;
+  return LoadLittleEndian(slot.data() + i, rest) == (SplitMix64(state) & mask);
 }
 
 // Slot `number` of VC `vc` from `side`, `size` bytes long.

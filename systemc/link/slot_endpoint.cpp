@@ -94,10 +94,7 @@ void SlotEndpoint::Put(link::Slot slot, const sc_time& delay) {
   }
   report_.lost += *skipped;
   slot.bytes.resize(config_.slot_bytes);
-  expected_slot_.resize(config_.slot_bytes);
-  FillNumberedSlot(expected_slot_.data(), config_.slot_bytes, config_.peer_side,
-                   vc, number);
-  if (slot.bytes != expected_slot_) {
+  if (!IsNumberedSlot(slot.bytes, config_.peer_side, vc, number)) {
     ++report_.corrupted;
     return;
   }

@@ -77,7 +77,6 @@ class SlotEndpoint : public sc_core::sc_module, private link::SlotIf {
   std::vector<unsigned> room_;
   sc_core::sc_event room_event_;
   std::vector<uint64_t> next_expected_;
-  Bytes expected_slot_;  // Put's slot as it should arrive, kept between calls.
   std::vector<uint64_t> sent_per_vc_;                      // Next number.
   std::vector<std::vector<sc_core::sc_time>> send_times_;  // [vc][number]
   // The far endpoint, whose send times give each arrival's latency.

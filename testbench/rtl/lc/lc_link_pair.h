@@ -164,11 +164,10 @@ class LinkPair {
   uint64_t cycles_ = 0;
   uint64_t error_gap_ = 0;  // Wire bits left before the next random flip.
   std::vector<uint64_t> flipped_bits_;  // CarryFlit's flips of one flit.
-  // The slot a source offers, and the scoreboard's slot as received and as
-  // expected: sized once and kept.
+  // The slot a source offers, and the scoreboard's slot as received: sized
+  // once and kept.
   Bytes source_slot_;
   Bytes scored_slot_;
-  Bytes expected_slot_;
   bool sending_ = true;
   bool check_model_ = true;
 };
