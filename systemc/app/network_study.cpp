@@ -19,6 +19,7 @@
 #include "systemc/app/fabric_counters.h"
 #include "systemc/app/network_collective.h"
 #include "systemc/app/network_fault.h"
+#include "systemc/app/process_exit.h"
 #include "systemc/app/progress_meter.h"
 #include "systemc/app/rank_summary.h"
 #include "systemc/app/run_report.h"
@@ -1009,7 +1010,8 @@ int RunNetworkStudy(const ParamSet& params, const RunOptions& options) {
         run.network->cluster(), *shape.topology, StudyTiming(params, result));
   }
   if (!parallel::RankWorld::Get().root()) {
-    return kExitOk;  // rank 0 reports the run, and its status is the run's
+    // Rank 0 reports the run, and its status is the run's.
+    ExitWithoutTeardown(kExitOk);
   }
 
   const std::string scenario =
@@ -1023,7 +1025,7 @@ int RunNetworkStudy(const ParamSet& params, const RunOptions& options) {
       traced = DeliveredPackets(run.figures);
     }
     if (!TraceStudy(params, std::move(traced), result, options)) {
-      return kExitFailure;
+      ExitWithoutTeardown(kExitFailure);
     }
   }
   if (!options.stats_file.empty()) {
@@ -1031,7 +1033,7 @@ int RunNetworkStudy(const ParamSet& params, const RunOptions& options) {
             WriteStudyJson(scenario, seed, params, result, options.stats_file);
         !error.empty()) {
       std::fprintf(stderr, "lqemu run: %s\n", error.c_str());
-      return kExitFailure;
+      ExitWithoutTeardown(kExitFailure);
     }
   }
   if (result.deadlock.detected) {
@@ -1059,7 +1061,9 @@ int RunNetworkStudy(const ParamSet& params, const RunOptions& options) {
                  "lqemu run: the fault was not repaired (see the "
                  "report)\n");
   }
-  return result.Ok() ? kExitOk : kExitFailure;
+  // Every output is written; a SystemC network of N ports would take
+  // O(N^2) to tear down (process_exit.h).
+  ExitWithoutTeardown(result.Ok() ? kExitOk : kExitFailure);
 }
 
 }  // namespace lq::app

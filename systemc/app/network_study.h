@@ -55,8 +55,9 @@ Result<net::RouterConfig> ScenarioRouterConfig(
 // A network interface that matches `router` (VCs, TC map, slots, clock).
 net::NetworkInterfaceConfig InterfaceFor(const net::RouterConfig& router);
 
-// Runs the study; returns the exit status (0, or 1 on a deadlock or a
-// dropped packet).
+// Runs the study and ends the process with its exit status (0, or 1 on a
+// deadlock, a dropped packet or an output not written) once every output
+// is written, skipping the model's teardown (process_exit.h).
 int RunNetworkStudy(const ParamSet& params, const RunOptions& options);
 
 }  // namespace lq::app
