@@ -20,6 +20,7 @@ Bytes SlotPacker::PopSlot() {
 
 void SlotParser::Reset() {
   partial_.clear();
+  streamed_ = 0;
   skip_ = 0;
   have_header_ = false;
   broken_ = false;
@@ -83,21 +84,22 @@ void SlotParser::Accept(ByteView slot, std::vector<Event>& events) {
       }
       continue;
     }
-    const size_t wanted = kRouteHeaderBytes + header_.len - partial_.size();
+    const size_t wanted =
+        kRouteHeaderBytes + header_.len - partial_.size() - streamed_;
     const size_t take = std::min(wanted, slot.size() - at);
     if (config_.streaming) {
       // Only the count matters for the packet's progress: partial_ keeps
-      // the header and stands in for the payload by its size.
-      Event event;
+      // the header, streamed_ counts the payload handed on.
+      Event& event = events.emplace_back();
       event.kind = Event::Kind::kPayload;
       event.header = header_;
       event.chunk = ByteView(slot.data() + at, take);
       event.last = take == wanted;
-      partial_.resize(partial_.size() + take);
+      streamed_ += take;
       at += take;
-      events.push_back(std::move(event));
       if (take == wanted) {
         partial_.clear();
+        streamed_ = 0;
         have_header_ = false;
       }
       continue;

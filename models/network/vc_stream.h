@@ -86,12 +86,13 @@ class SlotParser {
 
   bool broken() const { return broken_; }
   // Bytes of a packet begun but not finished (for statistics and tests).
-  size_t partial_bytes() const { return partial_.size(); }
+  size_t partial_bytes() const { return partial_.size() + streamed_; }
 
  private:
   Config config_;
-  Bytes partial_;    // header bytes, then header + payload so far
-  size_t skip_ = 0;  // payload bytes of a dropped packet still to skip
+  Bytes partial_;        // header bytes, then header + payload so far
+  size_t streamed_ = 0;  // streaming: payload bytes of the packet handed on
+  size_t skip_ = 0;      // payload bytes of a dropped packet still to skip
   bool have_header_ = false;
   RouteHeader header_;
   bool broken_ = false;
