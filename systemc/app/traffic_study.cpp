@@ -359,13 +359,13 @@ int RunTrafficStudy(const ParamSet& params, const RunOptions& options) {
   if (!options.quiet) {
     PrintReport(report, stdout);
   }
-  if (tracer && !WriteTrace(*tracer, workload, pauses, report, options)) {
-    return kExitFailure;
-  }
   int status =
       report.IntegrityOk() && (!report.fault || report.fault->Repaired())
           ? kExitOk
           : kExitFailure;
+  if (tracer && !WriteTrace(*tracer, workload, pauses, report, options)) {
+    status = kExitFailure;
+  }
   if (!options.stats_file.empty()) {
     if (auto error = WriteStatsJson(report, options.stats_file);
         !error.empty()) {
