@@ -13,13 +13,14 @@ OutputUnit::OutputUnit(unsigned ports, const RouterParams& params,
       pipeline_(period * (params.sa_cycles + params.st_cycles)),
       queue_(period * params.output_buffer_flits),
       outputs_(ports * vcs_, memory),
+      stalls_(ports * vcs_, memory),
       next_departure_(ports, 0, memory) {}
 
 uint64_t OutputUnit::stall_cycles(unsigned o, uint64_t now) const {
-  const Vc& out = outputs_[o];
+  const Stall& stall = stalls_[o];
   const uint64_t open =
-      out.stalling() && now > out.stalled_since ? now - out.stalled_since : 0;
-  return (out.stalled + open) / period_;
+      outputs_[o].stalling() && now > stall.since ? now - stall.since : 0;
+  return (stall.ended + open) / period_;
 }
 
 uint64_t OutputUnit::Departure(unsigned port, uint64_t now) const {

@@ -37,7 +37,9 @@ class OutputUnit {
   void Take(unsigned o, uint64_t now) {
     Vc& out = outputs_[o];
     out.owned = true;
-    out.stalled_since = now;  // counts only while it has no credit
+    if (out.credits == 0) {
+      stalls_[o].since = now;  // a stall counts only while it has no credit
+    }
   }
   void Release(unsigned o, uint64_t now) {
     EndStall(o, now);
@@ -46,9 +48,8 @@ class OutputUnit {
   // A flit sent at `now` spends a credit; the downstream returns them
   // (NET-8.2).
   void Spend(unsigned o, uint64_t now) {
-    Vc& out = outputs_[o];
-    if (--out.credits == 0) {
-      out.stalled_since = now;
+    if (--outputs_[o].credits == 0) {
+      stalls_[o].since = now;
     }
   }
   void Grant(unsigned o, uint32_t count, uint64_t now) {
@@ -84,17 +85,22 @@ class OutputUnit {
   uint64_t BookDeparture(unsigned port, uint64_t now);
 
  private:
+  // What every allocation reads, 8 bytes a VC: a network of 8,192
+  // routers keeps them in cache only as long as the stall counts, which
+  // change only when a stall begins or ends, lie elsewhere.
   struct Vc {
     bool owned = false;
     uint32_t credits = 0;
-    uint64_t stalled_since = 0;  // while owned with no credit
-    uint64_t stalled = 0;        // ticks, over the stalls that ended
     bool stalling() const { return owned && credits == 0; }
   };
+  struct Stall {
+    uint64_t since = 0;  // while owned with no credit
+    uint64_t ended = 0;  // ticks, over the stalls that ended
+  };
   void EndStall(unsigned o, uint64_t now) {
-    Vc& out = outputs_[o];
-    if (out.stalling() && now > out.stalled_since) {
-      out.stalled += now - out.stalled_since;
+    Stall& stall = stalls_[o];
+    if (outputs_[o].stalling() && now > stall.since) {
+      stall.ended += now - stall.since;
     }
   }
   unsigned vcs_;
@@ -102,6 +108,7 @@ class OutputUnit {
   uint64_t pipeline_;  // SA + ST, in ticks
   uint64_t queue_;     // the output queue's depth, in ticks
   std::pmr::vector<Vc> outputs_;
+  std::pmr::vector<Stall> stalls_;
   std::pmr::vector<uint64_t> next_departure_;  // per port
 };
 
