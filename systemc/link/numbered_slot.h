@@ -47,14 +47,18 @@ inline void FillNumberedSlot(uint8_t* slot, size_t size, unsigned side,
   }
 }
 
+// The number a slot carries in its first bytes.
+inline uint64_t SlotNumber(ByteView slot) {
+  return LoadBigEndian(slot.data(), kSlotNumberBytes);
+}
+
 // Whether `slot` is slot `number` of VC `vc` from `side`, as FillNumberedSlot
 // writes it at slot.size() bytes: compared a word at a time as it is derived,
 // with no copy made.
 inline bool IsNumberedSlot(ByteView slot, unsigned side, unsigned vc,
                            uint64_t number) {
   const size_t size = slot.size();
-  if (size < kSlotHeaderBytes ||
-      LoadBigEndian(slot.data(), kSlotNumberBytes) != number ||
+  if (size < kSlotHeaderBytes || SlotNumber(slot) != number ||
       slot[kSlotVcByte] != static_cast<uint8_t>(vc) ||
       slot[kSlotSideByte] != static_cast<uint8_t>(side)) {
     return false;
@@ -81,10 +85,6 @@ inline Bytes NumberedSlot(size_t size, unsigned side, unsigned vc,
   Bytes slot(size);
   FillNumberedSlot(slot.data(), size, side, vc, number);
   return slot;
-}
-
-inline uint64_t SlotNumber(const Bytes& slot) {
-  return LoadBigEndian(slot.data(), kSlotNumberBytes);
 }
 
 // Scores one arrival numbered `number` on a stream whose next number is
