@@ -19,6 +19,7 @@ namespace {
 
 constexpr uint32_t kNoNode = std::numeric_limits<uint32_t>::max();
 constexpr unsigned kNone = RoundRobinRound::kNone;
+constexpr uint64_t kNever = std::numeric_limits<uint64_t>::max();
 
 }  // namespace
 
@@ -26,25 +27,28 @@ constexpr unsigned kNone = RoundRobinRound::kNone;
 // An input VC's buffer holds `vc_buffer_flits` flits, so never more packets
 // than that behind its head: its ring never widens.
 struct CycleFabric::Router : RouterCore {
-  // The state the router's steps read comes from `memory`, in order.
+  // The state the router's steps read comes from `memory`, in order, what
+  // few touch from `cold_memory`.
   Router(uint32_t node_id, unsigned network_ports, bool endpoint,
          const RouterParams& params, std::pmr::memory_resource* memory,
-         std::pmr::memory_resource* ring_memory)
+         std::pmr::memory_resource* cold_memory)
       : RouterCore(network_ports + (endpoint ? 1 : 0), network_ports, params, 1,
-                   params.vc_buffer_flits, memory, ring_memory),
+                   params.vc_buffer_flits, memory, cold_memory),
         node(node_id),
         ports(network_ports + (endpoint ? 1 : 0)),
         far(network_ports, topo::PortRef{kNoNode, 0}, memory),
-        flits_in(ports, 0, memory),
-        flits_out(ports, 0, memory) {}
+        flits_in(ports, 0, memory) {}
 
   uint32_t node;
   unsigned ports;
   std::pmr::vector<topo::PortRef> far;  // per network port; kNoNode: none
   uint64_t held = 0;                    // packets in input VCs
+  // In the busy list: stepped every cycle. A router holding no packet that
+  // receives one sleeps until `wake` instead.
   bool busy = false;
-  std::pmr::vector<uint64_t> flits_in, flits_out;  // per port
-  CycleRouterCounts packets;  // its packet counters (no per-port vectors)
+  uint64_t wake = kNever;
+  std::pmr::vector<uint64_t> flits_in;  // per port
+  CyclePacketCounts packets;
 };
 
 struct CycleFabric::Source {
@@ -96,7 +100,7 @@ CycleFabric::CycleFabric(std::shared_ptr<const topo::RoutingFunction> routing,
     const unsigned ports = topology.PortCount(n);
     Router* router =
         &routers_.emplace_back(n, ports, topology.IsEndpoint(n), config,
-                               &router_memory_, &ring_memory_);
+                               &router_memory_, &cold_memory_);
     for (topo::PortId p = 0; p < ports; ++p) {
       if (auto far = topology.Neighbour(n, p)) {
         router->far[p] = *far;
@@ -134,6 +138,11 @@ CycleFabric::CycleFabric(std::shared_ptr<const topo::RoutingFunction> routing,
     wheel *= 2;  // a mask, not a division, finds a cycle's slot
   }
   wheel_.resize(wheel);
+  size_t sleepers = 1;  // an arriving packet's route computation ahead
+  while (sleepers <= config.rc_cycles) {
+    sleepers *= 2;
+  }
+  sleepers_.resize(sleepers);
   unsigned most_ports = 0;
   for (const Router& router : routers_) {
     most_ports = std::max(most_ports, router.ports);
@@ -172,6 +181,11 @@ bool CycleFabric::RunToCompletion(uint64_t limit) {
 // the SystemC interface does).
 void CycleFabric::Step() {
   DeliverEvents();
+  std::vector<uint32_t>& waking = sleepers_[now_ & (sleepers_.size() - 1)];
+  for (const uint32_t n : waking) {
+    MarkBusy(routers_[n]);
+  }
+  waking.clear();
   // In node order: routers lie in memory in that order, so the walk
   // streams through them.
   for (size_t w = 0; w < busy_routers_.size(); ++w) {
@@ -229,9 +243,12 @@ void CycleFabric::Step() {
 
 CycleRouterCounts CycleFabric::RouterCounts(uint32_t node) const {
   const Router& r = routers_.at(node);
-  CycleRouterCounts counts = r.packets;
+  CycleRouterCounts counts;
+  static_cast<CyclePacketCounts&>(counts) = r.packets;
   counts.flits_in.assign(r.flits_in.begin(), r.flits_in.end());
-  counts.flits_out.assign(r.flits_out.begin(), r.flits_out.end());
+  for (unsigned p = 0; p < r.ports; ++p) {
+    counts.flits_out.push_back(r.outputs.flits_out(p));
+  }
   for (unsigned o = 0; o < r.outputs.size(); ++o) {
     counts.stall_cycles.push_back(r.outputs.stall_cycles(o, now_));
   }
@@ -290,12 +307,33 @@ void CycleFabric::DeliverEvents() {
     entry.ready = now_ + config_.rc_cycles;
     router.inputs.push_back(i, entry);
     ++router.held;
-    if (!router.busy) {
-      router.busy = true;
-      busy_routers_[event.node / 64] |= uint64_t{1} << (event.node % 64);
+    if (router.busy) {
+      continue;
+    }
+    if (entry.ready <= now_) {
+      MarkBusy(router);
+    } else {
+      Sleep(router, entry.ready);
     }
   }
   due.clear();
+}
+
+// A router holding no packet that receives one sleeps until the packet's
+// route computation is due: a step before then would do nothing, as every
+// stage waits for its head's `ready`. Once awake, a router is stepped every
+// cycle until it holds no packet.
+void CycleFabric::MarkBusy(Router& r) {
+  r.busy = true;
+  r.wake = kNever;
+  busy_routers_[r.node / 64] |= uint64_t{1} << (r.node % 64);
+}
+
+void CycleFabric::Sleep(Router& r, uint64_t wake) {
+  if (r.wake == kNever) {  // if asleep, its first packet comes due first
+    r.wake = wake;
+    sleepers_[wake & (sleepers_.size() - 1)].push_back(r.node);
+  }
 }
 
 void CycleFabric::StepRouter(Router& r) {
@@ -379,7 +417,6 @@ void CycleFabric::SendFlit(Router& r, unsigned p, unsigned v) {
   ++in.freed;
   dirty_.push_back(i);
   ++flits_switched_;
-  ++r.flits_out[head.out_port];
   last_progress_ = now_;
   // Switch allocation and crossbar traversal: the flit leaves that many
   // cycles after the grant, or in turn after the flits waiting at its

@@ -52,17 +52,21 @@ struct CycleFabricConfig : RouterParams {
   uint64_t watchdog_cycles = 10000;
 };
 
-// What one router counted: per port the flits in and out, per output VC
-// its credit stalls in cycles (OutputUnit), and its packets.
-struct CycleRouterCounts {
-  std::vector<uint64_t> flits_in, flits_out;  // per port, the local last
-  std::vector<uint64_t> stall_cycles;         // per output VC, port * VCs + vc
+// What one router counted of its packets.
+struct CyclePacketCounts {
   uint64_t injected = 0;   // packets admitted at the local port
   uint64_t ejected = 0;    // packets delivered to the local port
   uint64_t forwarded = 0;  // packets sent on to a neighbour
   uint64_t hops = 0;       // links crossed by the packets ejected
   uint64_t drops_no_route = 0;
   uint64_t drops_ttl = 0;
+};
+
+// What one router counted: its packets, per port the flits in and out,
+// and per output VC its credit stalls in cycles (OutputUnit).
+struct CycleRouterCounts : CyclePacketCounts {
+  std::vector<uint64_t> flits_in, flits_out;  // per port, the local last
+  std::vector<uint64_t> stall_cycles;         // per output VC, port * VCs + vc
 };
 
 // A packet handed up at its destination endpoint.
@@ -131,6 +135,10 @@ class CycleFabric {
   void Step();
   void DeliverEvents();
   void StepRouter(Router& router);
+  // Marking a router busy (stepped every cycle), or, idle, asleep until
+  // `wake`.
+  void MarkBusy(Router& router);
+  void Sleep(Router& router, uint64_t wake);
   // One round of switch allocation (NET-8.3, NET-8.11) and its grants.
   void AllocateSwitch(Router& router);
   void SendFlit(Router& router, unsigned port, unsigned vc);
@@ -159,11 +167,15 @@ class CycleFabric {
   std::vector<uint32_t> free_packets_;
 
   // The routers' state, in node order, from an arena that keeps each
-  // router's together (decision 0039), and the rings of packets behind
-  // their input VCs' heads, which few steps touch, from another.
-  std::pmr::monotonic_buffer_resource router_memory_, ring_memory_;
+  // router's together (decision 0039), and what few steps touch (the rings
+  // of packets behind their input VCs' heads, their stall counts) from
+  // another.
+  std::pmr::monotonic_buffer_resource router_memory_, cold_memory_;
   std::vector<Router> routers_;
-  std::vector<uint64_t> busy_routers_;  // a bit per router holding packets
+  // A bit per router stepped this cycle: holding packets, awake.
+  std::vector<uint64_t> busy_routers_;
+  // Routers asleep, by the cycle they wake modulo the wheel's size.
+  std::vector<std::vector<uint32_t>> sleepers_;
   std::vector<Source> sources_;
   std::vector<uint32_t> busy_sources_;  // with packets waiting to go
   // Sources' next injection cycles, earliest first.

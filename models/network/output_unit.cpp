@@ -7,14 +7,15 @@
 namespace lq::net {
 
 OutputUnit::OutputUnit(unsigned ports, const RouterParams& params,
-                       uint64_t period, std::pmr::memory_resource* memory)
+                       uint64_t period, std::pmr::memory_resource* memory,
+                       std::pmr::memory_resource* cold_memory)
     : vcs_(params.vcs()),
       period_(period),
       pipeline_(period * (params.sa_cycles + params.st_cycles)),
       queue_(period * params.output_buffer_flits),
       outputs_(ports * vcs_, memory),
-      stalls_(ports * vcs_, memory),
-      next_departure_(ports, 0, memory) {}
+      ports_(ports, memory),
+      stalls_(ports * vcs_, cold_memory) {}
 
 uint64_t OutputUnit::stall_cycles(unsigned o, uint64_t now) const {
   const Stall& stall = stalls_[o];
@@ -24,12 +25,13 @@ uint64_t OutputUnit::stall_cycles(unsigned o, uint64_t now) const {
 }
 
 uint64_t OutputUnit::Departure(unsigned port, uint64_t now) const {
-  return std::max(now + pipeline_, next_departure_[port]);
+  return std::max(now + pipeline_, ports_[port].next_departure);
 }
 
 uint64_t OutputUnit::BookDeparture(unsigned port, uint64_t now) {
   const uint64_t departs = Departure(port, now);
-  next_departure_[port] = departs + period_;
+  ports_[port].next_departure = departs + period_;
+  ++ports_[port].flits;
   return departs;
 }
 

@@ -3,10 +3,11 @@
 // implementation for both network kernels: per output VC whether a packet
 // holds it (NET-8.3) and the credits its downstream buffer has granted
 // (NET-8.2), and per output port the queue of NET-8.11, kept as the time
-// its next flit may leave. It also counts each output VC's credit stalls:
-// the time a packet held it with no credit left. Times are the kernel's ticks
-// (router cycles in the cycle kernel, SystemC time units in the SystemC
-// router); a router cycle is `period` ticks.
+// its next flit may leave. It also counts the flits each port sent, and
+// each output VC's credit stalls: the time a packet held it with no credit
+// left. Times are the kernel's ticks (router cycles in the cycle kernel,
+// SystemC time units in the SystemC router); a router cycle is `period`
+// ticks.
 #pragma once
 
 #include <cstdint>
@@ -20,10 +21,13 @@ namespace lq::net {
 class OutputUnit {
  public:
   // Its state comes from `memory` (the cycle kernel keeps a router's
-  // state together in one arena).
+  // state together in one arena), the stall counts, which change only
+  // when a stall begins or ends, from `cold_memory`.
   OutputUnit(
       unsigned ports, const RouterParams& params, uint64_t period,
-      std::pmr::memory_resource* memory = std::pmr::get_default_resource());
+      std::pmr::memory_resource* memory = std::pmr::get_default_resource(),
+      std::pmr::memory_resource* cold_memory =
+          std::pmr::get_default_resource());
 
   unsigned vcs() const { return vcs_; }
   unsigned size() const { return static_cast<unsigned>(outputs_.size()); }
@@ -76,18 +80,20 @@ class OutputUnit {
   }
   // NET-8.11: `router.output_buffer_flits` flits already wait at `port`.
   bool Full(unsigned port, uint64_t now) const {
-    return next_departure_[port] > now + pipeline_ + queue_;
+    return ports_[port].next_departure > now + pipeline_ + queue_;
   }
   // When a flit granted the switch at `now` out of `port` would leave: SA
   // and ST after the grant, or in turn after the flits waiting there.
   uint64_t Departure(unsigned port, uint64_t now) const;
   // The same, for a flit that goes: the next one leaves a cycle later.
   uint64_t BookDeparture(unsigned port, uint64_t now);
+  // The flits `port` has sent (booked departures).
+  uint64_t flits_out(unsigned port) const { return ports_.at(port).flits; }
 
  private:
   // What every allocation reads, 8 bytes a VC: a network of 8,192
-  // routers keeps them in cache only as long as the stall counts, which
-  // change only when a stall begins or ends, lie elsewhere.
+  // routers keeps them in cache only as long as the stall counts lie
+  // elsewhere.
   struct Vc {
     bool owned = false;
     uint32_t credits = 0;
@@ -108,8 +114,13 @@ class OutputUnit {
   uint64_t pipeline_;  // SA + ST, in ticks
   uint64_t queue_;     // the output queue's depth, in ticks
   std::pmr::vector<Vc> outputs_;
+  // Per port, what a flit sent reads and writes, side by side.
+  struct Port {
+    uint64_t next_departure = 0;
+    uint64_t flits = 0;
+  };
+  std::pmr::vector<Port> ports_;
   std::pmr::vector<Stall> stalls_;
-  std::pmr::vector<uint64_t> next_departure_;  // per port
 };
 
 }  // namespace lq::net

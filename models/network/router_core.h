@@ -25,14 +25,15 @@ class RouterCore {
   // A router of `ports` ports, port `local` its local one (a switch has
   // none: `local` is then its port count), whose input VCs have room for
   // `packets_behind` packets behind their heads to start with. Its state
-  // comes from `memory`, the input unit's ring from `ring_memory`.
+  // comes from `memory`; what few steps touch (the input unit's ring, the
+  // output unit's stall counts) from `cold_memory`.
   RouterCore(
       unsigned ports, unsigned local, const RouterParams& params,
       uint64_t period, unsigned packets_behind,
       std::pmr::memory_resource* memory = std::pmr::get_default_resource(),
-      std::pmr::memory_resource* ring_memory = std::pmr::get_default_resource())
-      : inputs(ports * params.vcs(), packets_behind, memory, ring_memory),
-        outputs(ports, params, period, memory),
+      std::pmr::memory_resource* cold_memory = std::pmr::get_default_resource())
+      : inputs(ports * params.vcs(), packets_behind, memory, cold_memory),
+        outputs(ports, params, period, memory, cold_memory),
         va(ports * params.vcs(), ports * params.vcs(), memory),
         switch_allocator(ports, params.vcs(), memory),
         local_(local),

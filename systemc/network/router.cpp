@@ -88,7 +88,6 @@ Router::Router(const sc_core::sc_module_name& name, const RouterConfig& config)
   port_active_.assign(ports, false);
   port_down_.assign(ports, false);
   flits_in_.assign(ports, 0);
-  flits_out_.assign(ports, 0);
   clock_ = config.clock ? config.clock : std::make_shared<RouterClock>("clock");
   SC_HAS_PROCESS(Router);
   SC_METHOD(FlushInputs);
@@ -105,7 +104,9 @@ link::SlotSocket& Router::port(unsigned p) { return ends_.at(p)->socket; }
 CsrTargetSocket& Router::csr() { return registers_->socket; }
 
 uint64_t Router::flits_in(unsigned p) const { return flits_in_.at(p); }
-uint64_t Router::flits_out(unsigned p) const { return flits_out_.at(p); }
+uint64_t Router::flits_out(unsigned p) const {
+  return core_.outputs.flits_out(p);
+}
 
 void Router::SetHooks(RouterHooks hooks) {
   if (hooks.inspect_bytes + kRouteHeaderBytes > config_.slot_bytes) {
@@ -899,7 +900,6 @@ void Router::Send(unsigned in_port, unsigned in_vc) {
   packet.sent += chunk;
   HoldBytes(in_port, in_vc, head, -static_cast<int64_t>(chunk));
   MarkDirty(i);
-  ++flits_out_[head.out_port];
   ++slots_moved_;
   // Switch allocation and crossbar traversal: the slot leaves the router
   // that many cycles after the grant, or in turn after those waiting at
@@ -992,7 +992,10 @@ const ComponentDecl& Router::Declaration() {
 }
 
 StatList Router::Stats() const {
-  RouterPortCounts ports{flits_in_, flits_out_, {}, {}};
+  RouterPortCounts ports{flits_in_, {}, {}, {}};
+  for (unsigned p = 0; p < port_count(); ++p) {
+    ports.flits_out.push_back(core_.outputs.flits_out(p));
+  }
   for (unsigned i = 0; i < port_count() * vcs_; ++i) {
     ports.stall_cycles.push_back(core_.outputs.stall_cycles(i, Now()));
     ports.peak_slots.push_back(streams_[i].peak_slots);

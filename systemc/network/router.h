@@ -423,7 +423,7 @@ class Router : public sc_core::sc_module, private RouterClock::Client {
   SeparableAllocator switch_allocator_;   // NET-8.5
   std::vector<topo::PortId> candidates_;  // WantedOutputVc()'s scratch
 
-  std::vector<uint64_t> flits_in_, flits_out_;
+  std::vector<uint64_t> flits_in_;  // per port; flits out: core_.outputs
   RouterCounters counters_;
   uint64_t slots_moved_ = 0;
   uint64_t packets_held_ = 0;

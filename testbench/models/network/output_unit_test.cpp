@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <stdexcept>
+
 namespace lq::net {
 namespace {
 
@@ -86,6 +88,9 @@ TEST(OutputUnit, NET_8_11_FlitsGrantedTogetherLeaveInTurn) {
   EXPECT_TRUE(out.CanSend(1, 0, kCycle)) << "a cycle later one has left";
   EXPECT_EQ(out.BookDeparture(1, 10 * kCycle), 12 * kCycle)
       << "an empty queue costs nothing";
+  EXPECT_EQ(out.flits_out(0), 1u);
+  EXPECT_EQ(out.flits_out(1), 4u) << "every booked departure counts";
+  EXPECT_THROW(out.flits_out(2), std::out_of_range);
 }
 
 }  // namespace
