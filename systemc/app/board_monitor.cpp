@@ -2,18 +2,14 @@
 // GDB's monitor commands on a board run.
 #include "systemc/app/board_monitor.h"
 
-#include <cstdio>
 #include <systemc>
+
+#include "systemc/common/time_text.h"
 
 namespace lq::app {
 namespace {
 
-std::string Now() {
-  char text[48];
-  std::snprintf(text, sizeof text, "%.3f us",
-                sc_core::sc_time_stamp().to_seconds() * 1e6);
-  return text;
-}
+std::string Now() { return Micros(sc_core::sc_time_stamp()); }
 
 }  // namespace
 

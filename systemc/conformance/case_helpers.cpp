@@ -9,6 +9,7 @@
 
 #include "generated/cpp/lc_regs.h"
 #include "models/flit/sequence.h"
+#include "systemc/common/time_text.h"
 
 namespace lq::conformance {
 
@@ -33,12 +34,6 @@ bool Verdict::Expect(bool ok, const std::string& evidence,
     failures_.emplace(clause, stamped);
   }
   return false;
-}
-
-std::string Micros(const sc_time& time) {
-  char text[32];
-  std::snprintf(text, sizeof(text), "%.3f us", time.to_seconds() * 1e6);
-  return text;
 }
 
 std::string HexBytes(ByteView bytes) {

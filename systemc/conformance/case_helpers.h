@@ -72,7 +72,6 @@ std::optional<size_t> WaitForFlit(
 
 // "PAYLOAD vc 1 seq 17 ACK 16 credit vc 2 = 40 at 23.456 us".
 std::string Describe(const PortFlit& flit);
-std::string Micros(const sc_core::sc_time& time);
 // "4e a5 81": bytes in hex.
 std::string HexBytes(ByteView bytes);
 

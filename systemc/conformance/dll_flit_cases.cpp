@@ -14,6 +14,7 @@
 #include "models/common/hex.h"
 #include "models/flit/sequence.h"
 #include "models/flit/training_set.h"
+#include "systemc/common/time_text.h"
 #include "systemc/conformance/case_helpers.h"
 #include "systemc/conformance/conformance_case.h"
 

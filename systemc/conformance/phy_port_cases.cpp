@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "generated/cpp/lc_regs.h"
+#include "systemc/common/time_text.h"
 #include "systemc/conformance/case_helpers.h"
 #include "systemc/conformance/conformance_case.h"
 

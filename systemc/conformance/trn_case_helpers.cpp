@@ -3,13 +3,13 @@
 #include "systemc/conformance/trn_case_helpers.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <memory>
 #include <stdexcept>
 #include <utility>
 
 #include "models/roce/frame_edits.h"
 #include "systemc/cluster/engine_torus.h"
+#include "systemc/common/time_text.h"
 
 namespace lq::conformance {
 
@@ -219,9 +219,7 @@ FramePredicate NakFromDut() {
 }
 
 std::string Evidence(const PortFrame& frame) {
-  char at[32];
-  std::snprintf(at, sizeof at, "at %.3f us: ", frame.at.to_seconds() * 1e6);
-  return at + Describe(frame);
+  return "at " + Micros(frame.at) + ": " + Describe(frame);
 }
 
 }  // namespace lq::conformance

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "models/roce/psn.h"
+#include "systemc/common/time_text.h"
 #include "systemc/conformance/conformance_case.h"
 #include "systemc/conformance/trn_case_helpers.h"
 #include "systemc/conformance/trn_frame_checks.h"
@@ -34,12 +35,6 @@ constexpr uint32_t kPmtu = 1024;
 std::string Hex(uint32_t value) {
   char text[16];
   std::snprintf(text, sizeof text, "0x%06x", value);
-  return text;
-}
-
-std::string Us(const sc_time& t) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.3f us", t.to_seconds() * 1e6);
   return text;
 }
 
@@ -427,12 +422,12 @@ void ExpectTimerResend(TransportCaseContext& context, const Connection& c,
   }
   const sc_time gap = sent[1]->at - sent[0]->at;
   verdict.Expect(gap >= earliest && gap < latest,
-                 "resent " + Us(gap) + " after the first send; expected " +
-                     Us(earliest) + " to " + Us(latest),
+                 "resent " + Micros(gap) + " after the first send; expected " +
+                     Micros(earliest) + " to " + Micros(latest),
                  {clause});
   verdict.Expect(sent[1]->bytes == sent[0]->bytes,
                  "the resend differs from the first send", {clause});
-  verdict.Note("resent " + Us(gap) + " after the first send");
+  verdict.Note("resent " + Micros(gap) + " after the first send");
 }
 
 // The partner's first ACK is lost; the DUT's ACK timer (code 1: 8.192 us)
@@ -576,7 +571,7 @@ void RnrNaksASendWithoutAReceive(TransportCaseContext& context) {
   verdict.Expect(
       again && bench.wire().log()[*again].at - refused >= sc_time(10, SC_US),
       "the DUT resent the refused SEND " +
-          (again ? Us(bench.wire().log()[*again].at - refused)
+          (again ? Micros(bench.wire().log()[*again].at - refused)
                  : std::string("never")) +
           " after the RNR NAK; its timer code 1 is 10 us",
       {"TRN-7.6"});
@@ -684,7 +679,7 @@ void SendsOneCnpPerInterval(TransportCaseContext& context) {
           {"TRN-9.5"})) {
     const PortFrame& cnp = *cnps.front();
     verdict.Expect(cnp.at - marked.front()->at < sc_time(1, SC_US),
-                   "the first CNP came " + Us(cnp.at - marked.front()->at) +
+                   "the first CNP came " + Micros(cnp.at - marked.front()->at) +
                        " after the first CE-marked packet",
                    {"TRN-9.5"});
     verdict.Expect(cnp.packet && cnp.packet->bth.dest_qp == c->peer_qpn,
