@@ -36,8 +36,7 @@ struct CycleFabric::Router : RouterCore {
                    params.vc_buffer_flits, memory, cold_memory),
         node(node_id),
         ports(network_ports + (endpoint ? 1 : 0)),
-        far(network_ports, topo::PortRef{kNoNode, 0}, memory),
-        flits_in(ports, 0, memory) {}
+        far(network_ports, topo::PortRef{kNoNode, 0}, memory) {}
 
   uint32_t node;
   unsigned ports;
@@ -47,7 +46,6 @@ struct CycleFabric::Router : RouterCore {
   // receives one sleeps until `wake` instead.
   bool busy = false;
   uint64_t wake = kNever;
-  std::pmr::vector<uint64_t> flits_in;  // per port
   CyclePacketCounts packets;
 };
 
@@ -62,7 +60,8 @@ struct CycleFabric::Source {
 
   uint32_t node;
   std::mt19937_64 random;
-  uint64_t sent = 0;
+  uint64_t sent = 0;             // packets made
+  uint64_t flits_sent = 0;       // into the interface's channel
   std::deque<uint32_t> waiting;  // made, not yet admitted
   // Per VC: the admitted packet whose flits are still to go (NET-8.8: one
   // at a time, admitted whole).
@@ -245,8 +244,25 @@ CycleRouterCounts CycleFabric::RouterCounts(uint32_t node) const {
   const Router& r = routers_.at(node);
   CycleRouterCounts counts;
   static_cast<CyclePacketCounts&>(counts) = r.packets;
-  counts.flits_in.assign(r.flits_in.begin(), r.flits_in.end());
+  // A port's flits in are those sent to it, by the neighbour at the link's
+  // far end or by the interface, less those still on their way: nothing is
+  // lost on an ideal link, and no step counts a flit as it arrives.
+  std::vector<uint64_t> on_their_way(r.ports, 0);
+  for (const std::vector<Event>& slot : wheel_) {
+    for (const Event& event : slot) {
+      if (!event.credit && event.node == node) {
+        ++on_their_way[event.port];
+      }
+    }
+  }
   for (unsigned p = 0; p < r.ports; ++p) {
+    uint64_t sent = 0;
+    if (p == r.local_port()) {
+      sent = sources_[node].flits_sent;
+    } else if (r.far[p].node != kNoNode) {
+      sent = routers_[r.far[p].node].outputs.flits_out(r.far[p].port);
+    }
+    counts.flits_in.push_back(sent - on_their_way[p]);
     counts.flits_out.push_back(r.outputs.flits_out(p));
   }
   for (unsigned o = 0; o < r.outputs.size(); ++o) {
@@ -293,11 +309,9 @@ void CycleFabric::DeliverEvents() {
       if (tail.packet == event.packet &&
           tail.arrived < config_.flits_per_packet) {
         ++tail.arrived;
-        ++router.flits_in[event.port];
         continue;
       }
     }
-    ++router.flits_in[event.port];
     if (event.port == router.local_port()) {
       ++router.packets.injected;
     }
@@ -541,6 +555,7 @@ void CycleFabric::StepSource(Source& s) {
     }
     --s.credits[v];
     --s.pending_flits[v];
+    ++s.flits_sent;
     Schedule(1 + config_.interface_cycles,
              {s.node, static_cast<uint16_t>(routers_[s.node].local_port()),
               static_cast<uint8_t>(v), false, s.pending_packet[v]});
