@@ -81,10 +81,6 @@ void SlotParser::Accept(ByteView slot, std::vector<Event>& events) {
         event.kind = Event::Kind::kHeader;
         std::copy(partial_.begin(), partial_.end(), event.header_bytes.begin());
         events.push_back(std::move(event));
-      } else {
-        // A whole packet grows in one buffer that keeps its room from
-        // packet to packet, and leaves as a copy of its exact size.
-        partial_.reserve(kRouteHeaderBytes + header_.len);
       }
       continue;
     }
@@ -115,7 +111,7 @@ void SlotParser::Accept(ByteView slot, std::vector<Event>& events) {
       Event event;
       event.kind = Event::Kind::kPacket;
       event.header = header_;
-      event.packet.assign(partial_.begin(), partial_.end());
+      event.packet = std::move(partial_);
       events.push_back(std::move(event));
       partial_.clear();
       have_header_ = false;
