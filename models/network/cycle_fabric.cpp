@@ -240,35 +240,41 @@ void CycleFabric::Step() {
   ++now_;
 }
 
-CycleRouterCounts CycleFabric::RouterCounts(uint32_t node) const {
-  const Router& r = routers_.at(node);
-  CycleRouterCounts counts;
-  static_cast<CyclePacketCounts&>(counts) = r.packets;
+std::vector<CycleRouterCounts> CycleFabric::RouterCounts() const {
   // A port's flits in are those sent to it, by the neighbour at the link's
   // far end or by the interface, less those still on their way: nothing is
   // lost on an ideal link, and no step counts a flit as it arrives.
-  std::vector<uint64_t> on_their_way(r.ports, 0);
+  std::vector<std::vector<uint64_t>> on_their_way(routers_.size());
+  for (size_t n = 0; n < routers_.size(); ++n) {
+    on_their_way[n].assign(routers_[n].ports, 0);
+  }
   for (const std::vector<Event>& slot : wheel_) {
     for (const Event& event : slot) {
-      if (!event.credit && event.node == node) {
-        ++on_their_way[event.port];
+      if (!event.credit) {
+        ++on_their_way[event.node][event.port];
       }
     }
   }
-  for (unsigned p = 0; p < r.ports; ++p) {
-    uint64_t sent = 0;
-    if (p == r.local_port()) {
-      sent = sources_[node].flits_sent;
-    } else if (r.far[p].node != kNoNode) {
-      sent = routers_[r.far[p].node].outputs.flits_out(r.far[p].port);
+  std::vector<CycleRouterCounts> all(routers_.size());
+  for (size_t n = 0; n < routers_.size(); ++n) {
+    const Router& r = routers_[n];
+    CycleRouterCounts& counts = all[n];
+    static_cast<CyclePacketCounts&>(counts) = r.packets;
+    for (unsigned p = 0; p < r.ports; ++p) {
+      uint64_t sent = 0;
+      if (p == r.local_port()) {
+        sent = sources_[n].flits_sent;
+      } else if (r.far[p].node != kNoNode) {
+        sent = routers_[r.far[p].node].outputs.flits_out(r.far[p].port);
+      }
+      counts.flits_in.push_back(sent - on_their_way[n][p]);
+      counts.flits_out.push_back(r.outputs.flits_out(p));
     }
-    counts.flits_in.push_back(sent - on_their_way[p]);
-    counts.flits_out.push_back(r.outputs.flits_out(p));
+    for (unsigned o = 0; o < r.outputs.size(); ++o) {
+      counts.stall_cycles.push_back(r.outputs.stall_cycles(o, now_));
+    }
   }
-  for (unsigned o = 0; o < r.outputs.size(); ++o) {
-    counts.stall_cycles.push_back(r.outputs.stall_cycles(o, now_));
-  }
-  return counts;
+  return all;
 }
 
 unsigned CycleFabric::local_port(uint32_t node) const {
@@ -321,13 +327,8 @@ void CycleFabric::DeliverEvents() {
     entry.ready = now_ + config_.rc_cycles;
     router.inputs.push_back(i, entry);
     ++router.held;
-    if (router.busy) {
-      continue;
-    }
-    if (entry.ready <= now_) {
-      MarkBusy(router);
-    } else {
-      Sleep(router, entry.ready);
+    if (!router.busy) {
+      Sleep(router, entry.ready);  // rc_cycles, at least 1, ahead
     }
   }
   due.clear();

@@ -110,10 +110,9 @@ class CycleFabric {
   uint64_t flits_switched() const { return flits_switched_; }
   uint64_t flit_hops() const { return flit_hops_; }
 
-  // Router `node`'s counters so far (a call reads every flit and credit
-  // on its way, to count the flits in), and the port its interface is on
-  // (its port count if it has none).
-  CycleRouterCounts RouterCounts(uint32_t node) const;
+  // Every router's counters so far, in node order, and the port router
+  // `node`'s interface is on (its port count if it has none).
+  std::vector<CycleRouterCounts> RouterCounts() const;
   unsigned local_port(uint32_t node) const;
 
   bool deadlocked() const { return deadlocked_; }

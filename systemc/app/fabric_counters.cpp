@@ -287,8 +287,9 @@ FabricCounters ReadFabricCounters(const net::CycleFabric& fabric,
                                   const topo::Topology& topology,
                                   const LinkTiming& timing) {
   FabricCounters counters;
+  const std::vector<net::CycleRouterCounts> routers = fabric.RouterCounts();
   for (unsigned n = 0; n < topology.NodeCount(); ++n) {
-    const net::CycleRouterCounts counts = fabric.RouterCounts(n);
+    const net::CycleRouterCounts& counts = routers[n];
     Append(counters.stats, CycleRouterStats(counts, fabric.local_port(n),
                                             topology.NodeName(n) + ".router."));
     for (unsigned p = 0; p < topology.PortCount(n); ++p) {
