@@ -19,7 +19,6 @@ namespace {
 
 constexpr uint32_t kNoNode = std::numeric_limits<uint32_t>::max();
 constexpr unsigned kNone = RoundRobinRound::kNone;
-constexpr uint64_t kNever = std::numeric_limits<uint64_t>::max();
 
 }  // namespace
 
@@ -42,10 +41,9 @@ struct CycleFabric::Router : RouterCore {
   unsigned ports;
   std::pmr::vector<topo::PortRef> far;  // per network port; kNoNode: none
   uint64_t held = 0;                    // packets in input VCs
-  // In the busy list: stepped every cycle. A router holding no packet that
-  // receives one sleeps until `wake` instead.
+  // In the busy list: stepped every cycle. A router holding packets but
+  // not busy is asleep (see DeliverEvents).
   bool busy = false;
-  uint64_t wake = kNever;
   CyclePacketCounts packets;
 };
 
@@ -327,28 +325,21 @@ void CycleFabric::DeliverEvents() {
     entry.ready = now_ + config_.rc_cycles;
     router.inputs.push_back(i, entry);
     ++router.held;
-    if (!router.busy) {
-      Sleep(router, entry.ready);  // rc_cycles, at least 1, ahead
+    // A router that held no packet sleeps until this one's route
+    // computation is due, rc_cycles (at least 1) ahead: a step before then
+    // would do nothing, as every stage waits for its head's `ready`, and
+    // packets arriving meanwhile come due later. Once awake, it is stepped
+    // every cycle until it holds no packet.
+    if (!router.busy && router.held == 1) {
+      sleepers_[entry.ready & (sleepers_.size() - 1)].push_back(event.node);
     }
   }
   due.clear();
 }
 
-// A router holding no packet that receives one sleeps until the packet's
-// route computation is due: a step before then would do nothing, as every
-// stage waits for its head's `ready`. Once awake, a router is stepped every
-// cycle until it holds no packet.
 void CycleFabric::MarkBusy(Router& r) {
   r.busy = true;
-  r.wake = kNever;
   busy_routers_[r.node / 64] |= uint64_t{1} << (r.node % 64);
-}
-
-void CycleFabric::Sleep(Router& r, uint64_t wake) {
-  if (r.wake == kNever) {  // if asleep, its first packet comes due first
-    r.wake = wake;
-    sleepers_[wake & (sleepers_.size() - 1)].push_back(r.node);
-  }
 }
 
 void CycleFabric::StepRouter(Router& r) {

@@ -135,10 +135,8 @@ class CycleFabric {
   void Step();
   void DeliverEvents();
   void StepRouter(Router& router);
-  // Marking a router busy (stepped every cycle), or, idle, asleep until
-  // `wake`.
+  // Puts a router in the busy list: stepped every cycle.
   void MarkBusy(Router& router);
-  void Sleep(Router& router, uint64_t wake);
   // One round of switch allocation (NET-8.3, NET-8.11) and its grants.
   void AllocateSwitch(Router& router);
   void SendFlit(Router& router, unsigned port, unsigned vc);
