@@ -15,17 +15,17 @@ const crc::CrcEngine& HeaderCrcEngine() {
   return engine;
 }
 
-void SetVc(uint8_t* header, unsigned vc) {
+}  // namespace
+
+void SetRouteHeaderVc(uint8_t* header, unsigned vc) {
   header[6] = static_cast<uint8_t>((header[6] & 0xf0) | (vc & 0xf));
 }
 
-void StoreCrc(uint8_t* header) {
+void SealRouteHeader(uint8_t* header) {
   const uint16_t crc = RouteHeaderCrc(header);
   header[14] = static_cast<uint8_t>(crc >> 8);
   header[15] = static_cast<uint8_t>(crc);
 }
-
-}  // namespace
 
 uint16_t RouteHeaderCrc(const uint8_t* header) {
   return static_cast<uint16_t>(
@@ -47,7 +47,7 @@ void EncodeRouteHeader(const RouteHeader& h, uint8_t* out) {
   out[11] = static_cast<uint8_t>(h.len);
   out[12] = 0;
   out[13] = 0;
-  StoreCrc(out);
+  SealRouteHeader(out);
 }
 
 RouteHeader DecodeRouteHeader(const uint8_t* in) {
@@ -97,18 +97,22 @@ HeaderCheck CheckRouteHeader(const uint8_t* in, unsigned arrival_vc,
   return check;
 }
 
-void ForwardRouteHeader(uint8_t* header, unsigned output_vc) {
-  SetVc(header, output_vc);
+void ForwardRouteHeaderFields(uint8_t* header, unsigned output_vc) {
+  SetRouteHeaderVc(header, output_vc);
   header[7] = static_cast<uint8_t>(header[7] - 1);
   if (header[8] != 0xff) {
     ++header[8];
   }
-  StoreCrc(header);
+}
+
+void ForwardRouteHeader(uint8_t* header, unsigned output_vc) {
+  ForwardRouteHeaderFields(header, output_vc);
+  SealRouteHeader(header);
 }
 
 void EjectRouteHeader(uint8_t* header, unsigned output_vc) {
-  SetVc(header, output_vc);
-  StoreCrc(header);
+  SetRouteHeaderVc(header, output_vc);
+  SealRouteHeader(header);
 }
 
 }  // namespace lq::net

@@ -76,6 +76,13 @@ void ForwardRouteHeader(uint8_t* header, unsigned output_vc);
 // on another VC than it arrived on: VC := that VC, HCRC recomputed.
 void EjectRouteHeader(uint8_t* header, unsigned output_vc);
 
+// The edits above without the HCRC, for a header crossing links inside one
+// fabric of routers (decision 0053, NET-2.10), and the HCRC stored once
+// where the packet leaves the fabric.
+void ForwardRouteHeaderFields(uint8_t* header, unsigned output_vc);
+void SetRouteHeaderVc(uint8_t* header, unsigned vc);
+void SealRouteHeader(uint8_t* header);
+
 // CRC-16/IB-VCRC over header bytes 0..13 (NET-2.8).
 uint16_t RouteHeaderCrc(const uint8_t* header);
 

@@ -146,6 +146,7 @@ NodeNetworkConfig Cluster::NetworkFor(
   router.nodes = nodes;
   router.slot_bytes = slot_bytes;
   router.clock = router_clock_;
+  router.pool = router_pool_;
   router.routing = config_.boards
                        ? std::make_shared<topo::ProgrammedTableRouting>(
                              topology, node, router.vc_classes,
@@ -179,7 +180,8 @@ Cluster::Cluster(const sc_core::sc_module_name& name,
     : sc_module(name),
       config_(config),
       topology_(shared_topology),
-      router_clock_(std::make_shared<net::RouterClock>("router_clock")) {
+      router_clock_(std::make_shared<net::RouterClock>("router_clock")),
+      router_pool_(std::make_shared<net::PacketPool>()) {
   const topo::Topology& topology = *shared_topology;
   if (!config.boards && !config.routing) {
     throw std::invalid_argument(
@@ -265,8 +267,9 @@ Cluster::Cluster(const sc_core::sc_module_name& name,
   }
 }
 
-// An ideal port's cable joins the two routers' ports directly; one with no
-// far end is capped (NET-1.5).
+// An ideal port's cable joins the two routers' ports as a link of the
+// network's fabric (decision 0053); one with no far end is capped
+// (NET-1.5).
 void Cluster::CableIdealPort(topo::NodeId id, topo::PortId port,
                              const std::optional<topo::PortRef>& far) {
   net::Router& router = *nodes_[id]->router();
@@ -293,12 +296,8 @@ void Cluster::CableIdealPort(topo::NodeId id, topo::PortId port,
   if (far->node < id || (far->node == id && far->port <= port)) {
     return;  // each cable once, from its lower end
   }
-  if (auto channel = net::JoinSlotSockets(
-          router.port(port), nodes_[far->node]->router()->port(far->port),
-          config_.port.ideal_latency,
-          "link" + std::to_string(channels_.size()))) {
-    channels_.push_back(std::move(channel));
-  }
+  net::JoinRouters(router, port, *nodes_[far->node]->router(), far->port,
+                   config_.port.ideal_latency);
 }
 
 void Cluster::CableToRank(topo::NodeId id, topo::PortId port,

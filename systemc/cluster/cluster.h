@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "models/elf/elf_image.h"
+#include "models/network/packet_pool.h"
 #include "models/topology/partition.h"
 #include "models/topology/routing.h"
 #include "models/topology/topology.h"
@@ -209,12 +210,13 @@ class Cluster : public sc_core::sc_module {
 
   ClusterConfig config_;
   std::shared_ptr<const topo::Topology> topology_;  // none in bench mode
-  // Runs every node's router (decision 0049).
+  // Runs every node's router (decision 0049); holds the packets crossing
+  // its ideal links (decision 0053).
   std::shared_ptr<net::RouterClock> router_clock_;
+  std::shared_ptr<net::PacketPool> router_pool_;
   std::vector<std::unique_ptr<Node>> nodes_;
-  std::vector<std::unique_ptr<phy::NoCable>> no_cables_;     // NET-1.5
-  std::vector<std::unique_ptr<net::PortCap>> caps_;          // ideal, NET-1.5
-  std::vector<std::unique_ptr<net::SlotChannel>> channels_;  // ideal cables
+  std::vector<std::unique_ptr<phy::NoCable>> no_cables_;  // NET-1.5
+  std::vector<std::unique_ptr<net::PortCap>> caps_;       // ideal, NET-1.5
   std::vector<std::unique_ptr<parallel::CutSlotLink>> cut_links_;
   std::vector<std::unique_ptr<parallel::CutCable>> cut_cables_;
   std::vector<std::unique_ptr<LinkPort>> partners_;  // bench mode only

@@ -45,6 +45,18 @@ class Router::PortEnd : private link::SlotIf {
   unsigned port_;
 };
 
+void JoinRouters(Router& a, unsigned a_port, Router& b, unsigned b_port,
+                 const sc_core::sc_time& latency) {
+  if (a.pool_ != b.pool_) {
+    throw std::invalid_argument(std::string(a.name()) + " and " + b.name() +
+                                " are joined by an ideal link but share no "
+                                "packet pool");
+  }
+  Connect(a.port(a_port), b.port(b_port));
+  a.peers_.at(a_port) = {&b, b_port, latency};
+  b.peers_.at(b_port) = {&a, a_port, latency};
+}
+
 std::optional<std::string> RouterConfigProblem(const RouterConfig& config) {
   return RouterParamsProblem(config, config.routing->VcClasses(),
                              config.routing->Name());
@@ -88,6 +100,8 @@ Router::Router(const sc_core::sc_module_name& name, const RouterConfig& config)
   port_active_.assign(ports, false);
   port_down_.assign(ports, false);
   flits_in_.assign(ports, 0);
+  peers_.resize(ports);
+  pool_ = config.pool ? config.pool : std::make_shared<PacketPool>();
   clock_ = config.clock ? config.clock : std::make_shared<RouterClock>("clock");
   SC_HAS_PROCESS(Router);
   SC_METHOD(FlushInputs);
@@ -118,7 +132,21 @@ void Router::SetHooks(RouterHooks hooks) {
 
 void Router::SendControl(unsigned out_port, Bytes message,
                          const sc_core::sc_time& delay) {
+  const FabricPeer& peer = peers_.at(out_port);
+  if (peer.router) {
+    peer.router->OnControl(peer.port, std::move(message), delay + peer.latency);
+    return;
+  }
   port(out_port).out->Control(std::move(message), delay);
+}
+
+void Router::SendCredit(unsigned port, unsigned vc, unsigned count) {
+  const FabricPeer& peer = peers_[port];
+  if (peer.router) {
+    peer.router->OnCredit(peer.port, vc, count, peer.latency);
+    return;
+  }
+  this->port(port).out->Credit(vc, count, sc_core::SC_ZERO_TIME);
 }
 
 void Router::OnControl(unsigned port, Bytes message,
@@ -150,7 +178,7 @@ void Router::start_of_simulation() {
   // Every input VC's buffer is free: grant it to the sender (NET-8.2).
   for (unsigned p = 0; p < port_count(); ++p) {
     for (unsigned v = 0; v < vcs_; ++v) {
-      port(p).out->Credit(v, config_.vc_buffer_flits, sc_core::SC_ZERO_TIME);
+      SendCredit(p, v, config_.vc_buffer_flits);
     }
   }
 }
@@ -162,8 +190,30 @@ void Router::OnSlot(unsigned port, link::Slot slot,
   }
   const sc_core::sc_time due = sc_core::sc_time_stamp() + delay;
   Probe(probe_, *this, PathPoint::kRouterIn, delay, port);
-  PushArrival(
-      due, Arrival{port, false, slot.vc, 0, std::move(slot.bytes), slot.abort});
+  PushArrival(due,
+              Arrival{Arrival::Kind::kSlot, port, slot.vc, 0, PacketPool::kNone,
+                      false, slot.abort, std::move(slot.bytes)});
+  Wake(delay);
+}
+
+void Router::OnChunk(unsigned port, const Chunk& chunk,
+                     const sc_core::sc_time& delay) {
+  if (failed_) {
+    if (chunk.packet != PacketPool::kNone) {
+      pool_->Release(chunk.packet);
+    }
+    return;
+  }
+  const sc_core::sc_time due = sc_core::sc_time_stamp() + delay;
+  Probe(probe_, *this, PathPoint::kRouterIn, delay, port);
+  PushArrival(due, Arrival{Arrival::Kind::kChunk,
+                           port,
+                           chunk.vc,
+                           chunk.bytes,
+                           chunk.packet,
+                           chunk.first,
+                           chunk.abort,
+                           {}});
   Wake(delay);
 }
 
@@ -180,7 +230,14 @@ void Router::OnCredit(unsigned port, unsigned vc, unsigned count,
                                           ? sc_core::SC_ZERO_TIME
                                           : period_ * config_.credit_cycles;
   const sc_core::sc_time due = sc_core::sc_time_stamp() + delay + processing;
-  PushArrival(due, Arrival{port, true, vc, count, {}, false});
+  PushArrival(due, Arrival{Arrival::Kind::kCredit,
+                           port,
+                           vc,
+                           count,
+                           PacketPool::kNone,
+                           false,
+                           false,
+                           {}});
   Wake(delay + processing);
 }
 
@@ -289,31 +346,56 @@ void Router::PushArrival(const sc_core::sc_time& due, Arrival arrival) {
 }
 
 void Router::Deliver(const Arrival& arrival, uint64_t due) {
-  if (arrival.is_credit) {
-    if (!port_down_[arrival.port]) {
-      core_.outputs.Grant(index(arrival.port, arrival.vc), arrival.count, due);
+  const unsigned port = arrival.port;
+  const unsigned vc = arrival.vc;
+  if (arrival.kind == Arrival::Kind::kCredit) {
+    if (!port_down_[port]) {
+      core_.outputs.Grant(index(port, vc), arrival.count, due);
     }
     return;
   }
   if (arrival.abort) {
     // The sender lost the rest of the packet in progress (NET-7.1); the
     // router that cut it has counted it.
-    stream(arrival.port, arrival.vc).parser->Reset();
-    EndPartialPacket(arrival.port, arrival.vc, false);
+    stream(port, vc).parser->Reset();
+    EndPartialPacket(port, vc, false);
     return;
   }
-  ++flits_in_[arrival.port];
-  stream(arrival.port, arrival.vc).arrived_bytes += config_.slot_bytes;
-  MarkDirty(index(arrival.port, arrival.vc));
-  stream(arrival.port, arrival.vc).parser->Accept(arrival.slot, events_);
+  ++flits_in_[port];
+  InputStream& in = stream(port, vc);
+  in.arrived_bytes += config_.slot_bytes;
+  MarkDirty(index(port, vc));
+  if (arrival.kind == Arrival::Kind::kChunk) {
+    AcceptChunk(arrival);
+  } else {
+    AcceptSlot(port, vc, arrival.slot);
+  }
+  in.peak_slots = std::max(
+      in.peak_slots, in.arrived_bytes / config_.slot_bytes - FreedSlots(in));
+}
+
+void Router::AcceptSlot(unsigned port, unsigned vc, const Bytes& slot) {
+  stream(port, vc).parser->Accept(slot, events_);
   for (auto& event : events_) {
     switch (event.kind) {
-      case SlotParser::Event::Kind::kHeader:
-        AcceptHeader(arrival.port, arrival.vc, event);
+      case SlotParser::Event::Kind::kHeader: {
+        const uint32_t pooled = pool_->New();
+        Bytes& bytes = pool_->bytes(pooled);
+        // The payload follows without moves.
+        bytes.reserve(kRouteHeaderBytes + event.header.len);
+        bytes.assign(event.header_bytes.begin(), event.header_bytes.end());
+        AcceptHeader(port, vc, event.header, pooled);
         break;
-      case SlotParser::Event::Kind::kPayload:
-        AcceptPayload(arrival.port, arrival.vc, event.chunk);
+      }
+      case SlotParser::Event::Kind::kPayload: {
+        const PacketState& packet = core_.inputs.back(index(port, vc));
+        if (!packet.discard) {
+          Bytes& bytes = pool_->bytes(body(packet).pooled);
+          bytes.insert(bytes.end(), event.chunk.begin(), event.chunk.end());
+        }
+        AcceptPayload(port, vc, event.chunk.size());
         break;
+      }
       case SlotParser::Event::Kind::kHeaderDrop:
         ++counters_.drops_header;
         break;
@@ -321,27 +403,40 @@ void Router::Deliver(const Arrival& arrival, uint64_t due) {
         ++counters_.stream_errors;
         // The stream cannot be parsed further (NET-2.10; taking the link
         // down is the fabric's).
-        EndPartialPacket(arrival.port, arrival.vc, false);
+        EndPartialPacket(port, vc, false);
         break;
       case SlotParser::Event::Kind::kPacket:
         break;  // not produced in streaming mode
     }
   }
-  InputStream& in = stream(arrival.port, arrival.vc);
-  in.peak_slots = std::max(
-      in.peak_slots, in.arrived_bytes / config_.slot_bytes - FreedSlots(in));
 }
 
-void Router::AcceptHeader(unsigned port, unsigned vc,
-                          SlotParser::Event& event) {
+// A router of the fabric sent it: the header is as that router left it
+// (NET-2.10), and the bytes are in the pool.
+void Router::AcceptChunk(const Arrival& chunk) {
+  size_t payload = chunk.count;
+  if (chunk.first) {
+    pool_->Hold(chunk.packet);  // the body's reference
+    AcceptHeader(chunk.port, chunk.vc,
+                 DecodeRouteHeader(pool_->bytes(chunk.packet).data()),
+                 chunk.packet);
+    payload -= kRouteHeaderBytes;
+  }
+  if (payload > 0) {
+    AcceptPayload(chunk.port, chunk.vc, payload);
+  }
+  pool_->Release(chunk.packet);  // the trip's
+}
+
+void Router::AcceptHeader(unsigned port, unsigned vc, const RouteHeader& header,
+                          uint32_t pooled) {
   PacketState packet;
   packet.packet = NewBody();
   PacketBody& held = body(packet);
-  held.header = event.header;
-  held.total = kRouteHeaderBytes + event.header.len;
-  held.bytes.reserve(held.total);  // the payload follows without moves
-  held.bytes.assign(event.header_bytes.begin(), event.header_bytes.end());
-  held.received = held.bytes.size();
+  held.header = header;
+  held.pooled = pooled;
+  held.total = kRouteHeaderBytes + header.len;
+  held.received = kRouteHeaderBytes;
   CountArrivedSlots(packet, held);
   packet.ready = Now() + ticks(config_.rc_cycles);
   if (port == local_port()) {
@@ -353,16 +448,15 @@ void Router::AcceptHeader(unsigned port, unsigned vc,
   MarkActive(port);
 }
 
-void Router::AcceptPayload(unsigned port, unsigned vc, ByteView chunk) {
+void Router::AcceptPayload(unsigned port, unsigned vc, size_t bytes) {
   PacketState& packet = core_.inputs.back(index(port, vc));
   PacketBody& arriving = body(packet);
   const size_t had = arriving.received;
-  arriving.received += chunk.size();
+  arriving.received += bytes;
   if (!packet.discard) {
-    arriving.bytes.insert(arriving.bytes.end(), chunk.begin(), chunk.end());
     CountArrivedSlots(packet, arriving);
     InspectArrival(port, arriving, had);
-    HoldBytes(port, vc, packet, static_cast<int64_t>(chunk.size()));
+    HoldBytes(port, vc, packet, static_cast<int64_t>(bytes));
   }
 }
 
@@ -381,7 +475,7 @@ uint32_t Router::NewBody() {
   }
   const uint32_t id = free_bodies_.back();
   free_bodies_.pop_back();
-  // Its bytes were cleared, keeping their buffer; the header comes next.
+  // The header and the packet's bytes come next.
   PacketBody& reused = bodies_[id];
   reused.received = reused.total = reused.sent = 0;
   reused.enqueued = reused.cut = reused.source_routed = false;
@@ -389,7 +483,8 @@ uint32_t Router::NewBody() {
 }
 
 void Router::FreeBody(uint32_t id) {
-  bodies_[id].bytes.clear();
+  pool_->Release(bodies_[id].pooled);
+  bodies_[id].pooled = PacketPool::kNone;
   free_bodies_.push_back(id);
 }
 
@@ -405,7 +500,7 @@ void Router::InspectArrival(unsigned port, PacketBody& packet, size_t had) {
   const uint8_t tc = packet.header.tc;
   hooks_.on_ingress_arrival(port, tc,
                             ingress_bytes_[port * kTrafficClasses + tc] - had,
-                            packet.bytes);
+                            pool_->bytes(packet.pooled));
 }
 
 void Router::EndPartialPacket(unsigned port, unsigned vc, bool count_drop) {
@@ -445,13 +540,20 @@ void Router::Truncate(unsigned port, unsigned vc, PacketState& packet,
 void Router::FinishCut(unsigned port, unsigned vc) {
   const unsigned i = index(port, vc);
   const PacketState& packet = core_.inputs.front(i);
-  link::Slot abort;
-  abort.vc = packet.out_vc;
-  abort.abort = true;
   core_.outputs.Release(index(packet.out_port, packet.out_vc), Now());
   if (!port_down_[packet.out_port]) {
-    this->port(packet.out_port)
-        .out->Put(std::move(abort), DepartureDelay(packet.out_port));
+    const sc_core::sc_time leaves = DepartureDelay(packet.out_port);
+    const FabricPeer& peer = peers_[packet.out_port];
+    if (peer.router) {
+      peer.router->OnChunk(
+          peer.port, Chunk{PacketPool::kNone, 0, packet.out_vc, false, true},
+          leaves + peer.latency);
+    } else {
+      link::Slot abort;
+      abort.vc = packet.out_vc;
+      abort.abort = true;
+      this->port(packet.out_port).out->Put(std::move(abort), leaves);
+    }
   }
   FreeBody(packet.packet);
   core_.inputs.pop_front(i);
@@ -519,7 +621,7 @@ void Router::SetPortUp(unsigned port) {
     const auto room = static_cast<unsigned>(config_.vc_buffer_flits -
                                             (arrived_slots - freed_slots));
     if (room > 0) {
-      this->port(port).out->Credit(v, room, sc_core::SC_ZERO_TIME);
+      SendCredit(port, v, room);
     }
   }
   Wake(period_);
@@ -630,7 +732,6 @@ void Router::Discard(unsigned port, unsigned vc, PacketState& packet) {
     core_.outputs.Release(index(packet.out_port, packet.out_vc), Now());
   }
   packet.discard = true;
-  dropped.bytes.clear();
   MarkDirty(index(port, vc));
   if (&packet == &core_.inputs.front(index(port, vc))) {
     core_.inputs.Allocated(index(port, vc));  // waits only for its bytes now
@@ -710,8 +811,9 @@ void Router::CountDrop(const PacketBody& packet,
 
 void Router::RouteMgmt(unsigned port, unsigned vc, PacketState& packet) {
   PacketBody& mgmt = body(packet);
-  const MgmtHop hop = MgmtHopOf(mgmt.bytes.data() + kRouteHeaderBytes,
-                                mgmt.total - kRouteHeaderBytes);
+  const MgmtHop hop =
+      MgmtHopOf(pool_->bytes(mgmt.pooled).data() + kRouteHeaderBytes,
+                mgmt.total - kRouteHeaderBytes);
   const std::optional<unsigned> out = MgmtOutPort(
       hop, {config_.network_ports, config_.local_port, mgmt_parent_port_});
   if (!out) {
@@ -865,37 +967,16 @@ void Router::Send(unsigned in_port, unsigned in_vc) {
   PacketState& head = core_.inputs.front(i);
   PacketBody& packet = body(head);
   const size_t chunk = std::min(config_.slot_bytes, packet.total - packet.sent);
-  link::Slot slot;
-  slot.vc = head.out_vc;
-  if (!spare_slots_.empty()) {  // a buffer of a slot that arrived here
-    slot.bytes = std::move(spare_slots_.back());
-    spare_slots_.pop_back();
-  }
-  slot.bytes.assign(config_.slot_bytes, 0);  // padded at the packet's end
-  std::copy(packet.bytes.begin() + packet.sent,
-            packet.bytes.begin() + packet.sent + chunk, slot.bytes.begin());
+  const bool first = packet.sent == 0;
   const bool to_network = head.out_port != local_port();
+  const FabricPeer& peer = peers_[head.out_port];
   progress_ = true;
-  if (packet.sent == 0 && !to_network && head.out_vc != in_vc) {
-    EjectRouteHeader(slot.bytes.data(), head.out_vc);  // NET-8.3
+  if (first) {
+    EditFirstBytes(head, packet, chunk);
   }
-  if (packet.sent == 0 && to_network) {
-    ForwardRouteHeader(slot.bytes.data(), head.out_vc);  // NET-2.4
-    const ByteView frame(slot.bytes.data() + kRouteHeaderBytes,
-                         chunk - kRouteHeaderBytes);
-    if (packet.header.kind == static_cast<uint8_t>(PacketKind::kData) &&
-        roce::IsIpv4Frame(frame)) {
-      // NET-2.4, TRN-1.7: one less in the frame's IPv4 TTL, whose header
-      // lies in this first slot. A payload that is not an IPv4 frame (the
-      // network study's synthetic packets) is left as it is.
-      roce::DecrementTtl(slot.bytes.data() + kRouteHeaderBytes, frame.size());
-    }
-    if (packet.source_routed) {
-      // NET-7.4: the next hop's port is the next in the route. SR_PTR,
-      // payload byte 2, lies in this first slot (PHY-2.4's smallest slot
-      // holds more than 18 bytes).
-      ++slot.bytes[kRouteHeaderBytes + kMgmtRoutePtrOffset];
-    }
+  link::Slot slot;
+  if (!peer.router) {
+    slot = SlotOf(packet, chunk, head.out_vc);
   }
   packet.sent += chunk;
   HoldBytes(in_port, in_vc, head, -static_cast<int64_t>(chunk));
@@ -908,7 +989,15 @@ void Router::Send(unsigned in_port, unsigned in_vc) {
   const sc_core::sc_time leaves =
       sc_core::sc_time::from_value(core_.CrossSwitch(i, now) - now);
   Probe(probe_, *this, PathPoint::kRouterOut, leaves, head.out_port);
-  port(head.out_port).out->Put(std::move(slot), leaves);
+  if (peer.router) {
+    pool_->Hold(packet.pooled);  // for the trip
+    peer.router->OnChunk(peer.port,
+                         Chunk{packet.pooled, static_cast<unsigned>(chunk),
+                               head.out_vc, first, false},
+                         leaves + peer.latency);
+  } else {
+    port(head.out_port).out->Put(std::move(slot), leaves);
+  }
   if (packet.sent == packet.total && packet.cut) {
     FinishCut(in_port, in_vc);
   } else if (packet.sent == packet.total) {
@@ -926,6 +1015,51 @@ void Router::Send(unsigned in_port, unsigned in_vc) {
   }
 }
 
+// On the pooled bytes: those sent on have left this router's hands (an
+// earlier hop's edits are made before the chunk leaves it), and routers
+// further on read them only once this hop's first chunk has reached them.
+void Router::EditFirstBytes(const PacketState& head, const PacketBody& packet,
+                            size_t chunk) {
+  uint8_t* bytes = pool_->bytes(packet.pooled).data();
+  if (head.out_port == local_port()) {
+    SetRouteHeaderVc(bytes, head.out_vc);  // NET-8.3: it may eject on another
+    return;
+  }
+  ForwardRouteHeaderFields(bytes, head.out_vc);  // NET-2.4
+  const ByteView frame(bytes + kRouteHeaderBytes, chunk - kRouteHeaderBytes);
+  if (packet.header.kind == static_cast<uint8_t>(PacketKind::kData) &&
+      roce::IsIpv4Frame(frame)) {
+    // NET-2.4, TRN-1.7: one less in the frame's IPv4 TTL, whose header lies
+    // in this first slot. A payload that is not an IPv4 frame (the network
+    // study's synthetic packets) is left as it is.
+    roce::DecrementTtl(bytes + kRouteHeaderBytes, frame.size());
+  }
+  if (packet.source_routed) {
+    // NET-7.4: the next hop's port is the next in the route. SR_PTR, payload
+    // byte 2, lies in this first slot (PHY-2.4's smallest slot holds more
+    // than 18 bytes).
+    ++bytes[kRouteHeaderBytes + kMgmtRoutePtrOffset];
+  }
+}
+
+link::Slot Router::SlotOf(const PacketBody& packet, size_t chunk,
+                          unsigned out_vc) {
+  link::Slot slot;
+  slot.vc = out_vc;
+  if (!spare_slots_.empty()) {  // a buffer of a slot that arrived here
+    slot.bytes = std::move(spare_slots_.back());
+    spare_slots_.pop_back();
+  }
+  slot.bytes.assign(config_.slot_bytes, 0);  // padded at the packet's end
+  const Bytes& bytes = pool_->bytes(packet.pooled);
+  std::copy(bytes.begin() + packet.sent, bytes.begin() + packet.sent + chunk,
+            slot.bytes.begin());
+  if (packet.sent == 0) {
+    SealRouteHeader(slot.bytes.data());  // it leaves the fabric (NET-2.10)
+  }
+  return slot;
+}
+
 // Every slot's worth of bytes that left the buffer (sent, padding, dropped
 // packets) is a credit back to the sender (NET-8.2).
 void Router::ReturnCredits(unsigned i) {
@@ -935,7 +1069,7 @@ void Router::ReturnCredits(unsigned i) {
   if (freed_slots > in.credits_returned && !port_down_[i / vcs_]) {
     const auto count = static_cast<unsigned>(freed_slots - in.credits_returned);
     in.credits_returned = freed_slots;
-    port(i / vcs_).out->Credit(i % vcs_, count, sc_core::SC_ZERO_TIME);
+    SendCredit(i / vcs_, i % vcs_, count);
   }
 }
 

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "models/network/mgmt_message.h"
+#include "models/network/packet_pool.h"
 #include "models/network/route_header.h"
 #include "models/network/router_core.h"
 #include "models/network/router_params.h"
@@ -54,6 +55,10 @@ struct RouterConfig : RouterParams {
   // The clock that runs the router, shared by a network's routers
   // (decision 0049); nullptr: the router makes one of its own.
   std::shared_ptr<RouterClock> clock;
+  // The pool of the fabric the router belongs to, shared with the routers
+  // it is joined to by ideal links (decision 0053); nullptr: a pool of its
+  // own.
+  std::shared_ptr<PacketPool> pool;
 };
 
 // NET-8.9's counters.
@@ -133,6 +138,17 @@ struct HeadWait {
   unsigned out_port = 0;
   unsigned out_vc = 0;
 };
+
+class Router;
+
+// Joins port `a_port` of `a` and port `b_port` of `b`, routers of one
+// fabric (sharing a pool), by an ideal link of `latency` (decision 0053):
+// packets cross it as chunks of the pool, credits and control messages
+// directly, each `latency` after it was sent. The ports' sockets are bound
+// to each other, as SystemC wants every socket bound; nothing crosses
+// them. Throws std::invalid_argument if the routers share no pool.
+void JoinRouters(Router& a, unsigned a_port, Router& b, unsigned b_port,
+                 const sc_core::sc_time& latency);
 
 class Router : public sc_core::sc_module, private RouterClock::Client {
  public:
@@ -246,6 +262,8 @@ class Router : public sc_core::sc_module, private RouterClock::Client {
                           const std::string& prefix);
 
  private:
+  friend void JoinRouters(Router& a, unsigned a_port, Router& b,
+                          unsigned b_port, const sc_core::sc_time& latency);
   class PortEnd;
 
   // What a packet in an input VC carries beside its pipeline state (the
@@ -253,7 +271,9 @@ class Router : public sc_core::sc_module, private RouterClock::Client {
   // header's arrival to its last byte's departure.
   struct PacketBody {
     RouteHeader header;
-    Bytes bytes;                 // header + payload arrived so far (live only)
+    // Its bytes in the fabric's pool: header + payload as far as they have
+    // reached the router that received them from outside the fabric.
+    uint32_t pooled = PacketPool::kNone;
     size_t received = 0;         // bytes arrived, also for a discarded packet
     size_t total = 0;            // header + LEN
     size_t sent = 0;             // bytes moved through the crossbar
@@ -271,16 +291,38 @@ class Router : public sc_core::sc_module, private RouterClock::Client {
     uint64_t peak_slots = 0;  // most slots the VC's buffer held at once
     bool dirty = false;       // in dirty_inputs_: credits may be due
   };
-  // A slot or credit on its way in; when it is due, its key holds.
+  // What crosses an ideal link from a router of the fabric in place of a
+  // slot (decision 0053): the next `bytes` of a pooled packet (its header
+  // first when `first`), held once for the trip, on `vc`; or, with `abort`,
+  // the end of the packet in progress on `vc` (NET-7.1).
+  struct Chunk {
+    uint32_t packet = PacketPool::kNone;
+    unsigned bytes = 0;
+    unsigned vc = 0;
+    bool first = false;
+    bool abort = false;
+  };
+  // Where a network port joined within the fabric sends its chunks.
+  struct FabricPeer {
+    Router* router = nullptr;  // nullptr: the port sends slots
+    unsigned port = 0;
+    sc_core::sc_time latency;
+  };
+  // A slot, chunk or credit on its way in; when it is due, its key holds.
   struct Arrival {
+    enum class Kind : uint8_t { kSlot, kChunk, kCredit };
+    Kind kind;
     unsigned port;
-    bool is_credit;
     unsigned vc;
-    unsigned count;  // credits
-    Bytes slot;
-    bool abort;  // link::Slot::abort
+    unsigned count;   // kCredit: credits; kChunk: bytes
+    uint32_t packet;  // kChunk: in the pool, held for the trip
+    bool first;       // kChunk: the packet's header comes first
+    bool abort;       // kSlot, kChunk: the packet in progress ends (NET-7.1)
+    Bytes slot;       // kSlot
   };
   void OnSlot(unsigned port, link::Slot slot, const sc_core::sc_time& delay);
+  void OnChunk(unsigned port, const Chunk& chunk,
+               const sc_core::sc_time& delay);
   void OnCredit(unsigned port, unsigned vc, unsigned count,
                 const sc_core::sc_time& delay);
   void OnControl(unsigned port, Bytes message, const sc_core::sc_time& delay);
@@ -291,8 +333,17 @@ class Router : public sc_core::sc_module, private RouterClock::Client {
   void DeliverUntil(const sc_core::sc_time& until);  // arrivals due by then
   void Deliver(const Arrival& arrival, uint64_t due);
   void PushArrival(const sc_core::sc_time& due, Arrival arrival);  // NET-8.12
-  void AcceptHeader(unsigned port, unsigned vc, SlotParser::Event& event);
-  void AcceptPayload(unsigned port, unsigned vc, ByteView chunk);
+  // A slot from outside the fabric, through the VC's parser and its
+  // checks (NET-2.10), its bytes into the pool; and a chunk from a router
+  // of the fabric, whose bytes are in the pool already.
+  void AcceptSlot(unsigned port, unsigned vc, const Bytes& slot);
+  void AcceptChunk(const Arrival& chunk);
+  // A new packet at the tail of input VC `vc`, whose header has arrived;
+  // the body holds its reference to `pooled`.
+  void AcceptHeader(unsigned port, unsigned vc, const RouteHeader& header,
+                    uint32_t pooled);
+  // `bytes` more of the packet at the tail of input VC `vc` have arrived.
+  void AcceptPayload(unsigned port, unsigned vc, size_t bytes);
   // Calls on_ingress_arrival if `packet`, which had `had` bytes before its
   // latest chunk, now has the bytes the hook inspects.
   void InspectArrival(unsigned port, PacketBody& packet, size_t had);
@@ -330,6 +381,17 @@ class Router : public sc_core::sc_module, private RouterClock::Client {
   void AllocateVcs(const sc_core::sc_time& now);
   void CollectRequests(const sc_core::sc_time& now);
   void Send(unsigned in_port, unsigned in_vc);
+  // The edits of the hop to the packet's first bytes, in the pool: the
+  // header's (NET-2.4, NET-8.3; HCRC where it leaves the fabric), the IPv4
+  // TTL (TRN-1.7) and SR_PTR (NET-7.4).
+  void EditFirstBytes(const PacketState& head, const PacketBody& packet,
+                      size_t chunk);
+  // The next `chunk` bytes of `packet` (from its byte `sent`) in a slot on
+  // `out_vc`; the first slot's header gets its HCRC.
+  link::Slot SlotOf(const PacketBody& packet, size_t chunk, unsigned out_vc);
+  // Room for `count` more slots in input VC `vc` of `port`, to its sender
+  // (NET-8.2).
+  void SendCredit(unsigned port, unsigned vc, unsigned count);
   // NET-8.11's output queue: the delay after which a slot granted to
   // `port` now would leave.
   sc_core::sc_time DepartureDelay(unsigned port) const;
@@ -375,6 +437,8 @@ class Router : public sc_core::sc_module, private RouterClock::Client {
   unsigned vcs_;
   sc_core::sc_time period_;
   std::vector<std::unique_ptr<PortEnd>> ends_;
+  std::vector<FabricPeer> peers_;  // per port
+  std::shared_ptr<PacketPool> pool_;
   // Its input VCs' packets (NET-8.1), output VCs and allocators' pointers;
   // ticks are SystemC time units. A VC has room for a few packets behind
   // its head to start with: NET-8.2 counts bytes, so a VC may hold more
@@ -400,7 +464,8 @@ class Router : public sc_core::sc_module, private RouterClock::Client {
   std::vector<Arrival> arrival_pool_;
   std::vector<uint32_t> free_arrivals_;
   // Buffers of slots delivered here, reused for slots sent: a router sends
-  // about as many slots as it receives, so few are ever allocated.
+  // about as many slots as it receives on edges, so few are ever
+  // allocated.
   static constexpr size_t kSpareSlots = 16;
   std::vector<Bytes> spare_slots_;
   std::vector<SlotParser::Event> events_;  // Deliver()'s, reused

@@ -170,5 +170,25 @@ TEST(RouteHeaderTest, NET_2_4_ForwardingEditsOnlyVcTtlHopsAndHcrc) {
   EXPECT_EQ(DecodeRouteHeader(w.data()).hops, 255) << "HOPS saturates";
 }
 
+// Inside a fabric the hops edit the fields only, and the edge that sends
+// the header out seals it: the header there is the one hop-by-hop
+// forwarding would have sent.
+TEST(RouteHeaderTest, NET_2_10_FabricHopsSealedAtTheEdgeMatchHopByHop) {
+  Wire hop_by_hop = Encode(Sample());
+  ForwardRouteHeader(hop_by_hop.data(), 1);
+  ForwardRouteHeader(hop_by_hop.data(), 3);
+  EjectRouteHeader(hop_by_hop.data(), 0);
+
+  Wire fabric = Encode(Sample());
+  ForwardRouteHeaderFields(fabric.data(), 1);
+  EXPECT_EQ(CheckRouteHeader(fabric.data(), 1, 0x1000, 9216).verdict,
+            HeaderVerdict::kStreamError)
+      << "unsealed: HCRC still the entry's";
+  ForwardRouteHeaderFields(fabric.data(), 3);
+  SetRouteHeaderVc(fabric.data(), 0);
+  SealRouteHeader(fabric.data());
+  EXPECT_EQ(fabric, hop_by_hop);
+}
+
 }  // namespace
 }  // namespace lq::net

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 // Tests of the router configuration's VC rules: a link carries at most 4
 // VCs, S x C of them (NET-3.1), and C covers the routing function's
-// classes (NET-3.2), including adaptive routing's second adaptive class.
+// classes (NET-3.2), including adaptive routing's second adaptive class;
+// and the one rule of joining routers as a fabric: they share its pool.
 #include <gtest/gtest.h>
 
+#include <stdexcept>
 #include <string>
+#include <systemc>
 
 #include "models/topology/routing_registry.h"
 #include "models/topology/topology_registry.h"
@@ -49,6 +52,23 @@ TEST(RouterConfig, NET_3_2_ClassesCoverTheRoutingFunctions_fail) {
       Config("adaptive", {{"adaptive_classes", "2"}}, 4, 1)));
   EXPECT_FALSE(RouterConfigProblem(Config("dor", {{"dateline", "off"}}, 1, 4)))
       << "dor without the dateline uses one class";
+}
+
+// Decision 0053: a chunk names a packet in the pool both ends read.
+TEST(RouterConfig, RoutersJoinedAsOneFabricShareItsPool_fail) {
+  RouterConfig config = Config("dor", {}, 2, 1);
+  config.network_ports = 4;
+  config.nodes = 16;
+  Router own_pool("own_pool", config);
+  config.node = 1;
+  config.pool = std::make_shared<PacketPool>();
+  Router shared_a("shared_a", config);
+  config.node = 2;
+  Router shared_b("shared_b", config);
+  const sc_core::sc_time latency(1, sc_core::SC_NS);
+  EXPECT_THROW(JoinRouters(own_pool, 0, shared_a, 1, latency),
+               std::invalid_argument);
+  EXPECT_NO_THROW(JoinRouters(shared_a, 0, shared_b, 1, latency));
 }
 
 }  // namespace

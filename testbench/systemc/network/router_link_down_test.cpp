@@ -8,6 +8,10 @@
 // later is dropped and counted; other traffic still flows. When the link
 // comes back up, the mark clears and worms longer than the VC buffers
 // cross it again, on credits the two ends grant each other afresh.
+// Built twice: with the routers joined by slot channels, each receiver
+// parsing what arrives; and with LQ_TEST_FABRIC_LINKS defined, joined as
+// one fabric whose packets cross as chunks of a shared pool (decision
+// 0053). Both must pass unchanged, and let every pooled packet go.
 #include <gtest/gtest.h>
 
 #include <memory>
@@ -25,16 +29,23 @@ namespace {
 using sc_core::SC_NS;
 using sc_core::sc_time;
 
+#if defined(LQ_TEST_FABRIC_LINKS)
+#define LQ_LINK_SUITE RouterLinkDownFabricTest
+#else
+#define LQ_LINK_SUITE RouterLinkDownTest
+#endif
+
 constexpr unsigned kNodes = 4;
 constexpr size_t kSlotBytes = 64;
 constexpr size_t kWormPayload = 20 * kSlotBytes - kRouteHeaderBytes;
 
-TEST(RouterLinkDownTest, NET_7_1_CutWormIsAbortedAndCountedOnce) {
+TEST(LQ_LINK_SUITE, NET_7_1_CutWormIsAbortedAndCountedOnce) {
   auto topology = topo::CreateTopology("torus", {{"dims", "4"}}).value();
   std::shared_ptr<const topo::RoutingFunction> dor =
       topo::CreateRouting("dor", topology, {}).value();
   std::vector<Delivered> delivered;
   std::vector<RouterNode> nodes;
+  const auto pool = std::make_shared<PacketPool>();
   for (unsigned n = 0; n < kNodes; ++n) {
     RouterConfig config;
     config.node = n;
@@ -43,14 +54,20 @@ TEST(RouterLinkDownTest, NET_7_1_CutWormIsAbortedAndCountedOnce) {
     config.nodes = kNodes;
     config.slot_bytes = kSlotBytes;
     config.vc_buffer_flits = 4;
+    config.pool = pool;
     nodes.push_back(MakeRouterNode(config, delivered));
   }
   std::vector<std::unique_ptr<SlotChannel>> channels;
   for (unsigned n = 0; n < kNodes; ++n) {  // port 0 (+X) to the next's port 1
+#if defined(LQ_TEST_FABRIC_LINKS)
+    JoinRouters(*nodes[n].router, 0, *nodes[(n + 1) % kNodes].router, 1,
+                sc_time(1, SC_NS));
+#else
     channels.push_back(std::make_unique<SlotChannel>(
         ("link" + std::to_string(n)).c_str(), sc_time(1, SC_NS)));
     Connect(nodes[n].router->port(0), channels.back()->a);
     Connect(nodes[(n + 1) % kNodes].router->port(1), channels.back()->b);
+#endif
   }
 
   nodes[0].ni->Send(2, 0, Bytes(kWormPayload, 0xA5));  // 0 -> 1 -> 2 (a tie: +)
@@ -104,6 +121,7 @@ TEST(RouterLinkDownTest, NET_7_1_CutWormIsAbortedAndCountedOnce) {
   EXPECT_EQ(nodes[0].router->counters().drops_link_down, 1u);
   EXPECT_EQ(nodes[0].router->flits_out(0), nodes[1].router->flits_in(1))
       << "every slot sent over the link arrived";
+  EXPECT_EQ(pool->live(), 0u) << "a packet's bytes were kept after it left";
 }
 
 }  // namespace
