@@ -266,11 +266,9 @@ std::vector<CycleRouterCounts> CycleFabric::RouterCounts() const {
         sent = routers_[r.far[p].node].outputs.flits_out(r.far[p].port);
       }
       counts.flits_in.push_back(sent - on_their_way[n][p]);
-      counts.flits_out.push_back(r.outputs.flits_out(p));
     }
-    for (unsigned o = 0; o < r.outputs.size(); ++o) {
-      counts.stall_cycles.push_back(r.outputs.stall_cycles(o, now_));
-    }
+    counts.flits_out = r.outputs.FlitsOut(r.ports);
+    counts.stall_cycles = r.outputs.StallCycles(r.ports, now_);
   }
   return all;
 }

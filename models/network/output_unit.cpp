@@ -24,6 +24,23 @@ uint64_t OutputUnit::stall_cycles(unsigned o, uint64_t now) const {
   return (stall.ended + open) / period_;
 }
 
+std::vector<uint64_t> OutputUnit::FlitsOut(unsigned ports) const {
+  std::vector<uint64_t> flits;
+  for (unsigned p = 0; p < ports; ++p) {
+    flits.push_back(flits_out(p));
+  }
+  return flits;
+}
+
+std::vector<uint64_t> OutputUnit::StallCycles(unsigned ports,
+                                              uint64_t now) const {
+  std::vector<uint64_t> cycles;
+  for (unsigned o = 0; o < ports * vcs_; ++o) {
+    cycles.push_back(stall_cycles(o, now));
+  }
+  return cycles;
+}
+
 uint64_t OutputUnit::Departure(unsigned port, uint64_t now) const {
   return std::max(now + pipeline_, ports_[port].next_departure);
 }

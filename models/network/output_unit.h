@@ -89,6 +89,11 @@ class OutputUnit {
   uint64_t BookDeparture(unsigned port, uint64_t now);
   // The flits `port` has sent (booked departures).
   uint64_t flits_out(unsigned port) const { return ports_.at(port).flits; }
+  // What both kernels report of the first `ports` ports: each one's flits
+  // out, and each of their output VCs' stall cycles up to `now`, output VC
+  // o at index o.
+  std::vector<uint64_t> FlitsOut(unsigned ports) const;
+  std::vector<uint64_t> StallCycles(unsigned ports, uint64_t now) const;
 
  private:
   // What every allocation reads, 8 bytes a VC: a network of 8,192

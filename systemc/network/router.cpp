@@ -260,7 +260,7 @@ void Router::Cycle() {
   // holder's last slot wins the switch, and the packet queued behind that
   // slot, are allocated in the same cycle. With internal speedup S, S
   // rounds of it (NET-8.11).
-  if (config_.allocates_vcs_first()) {
+  if (config_.allocates_vcs_first() && HeadsToAllocate()) {
     RouteHeads(now);
     AllocateVcs(now);
   }
@@ -269,7 +269,7 @@ void Router::Cycle() {
     switch_allocator_.Allocate(
         [this](unsigned port, unsigned vc) { Send(port, vc); });
   }
-  if (!config_.allocates_vcs_first()) {
+  if (!config_.allocates_vcs_first() && HeadsToAllocate()) {
     RouteHeads(now);
     AllocateVcs(now);
   }
@@ -315,9 +315,7 @@ void Router::ScheduleNext(const sc_core::sc_time& now) {
 
 void Router::DeliverUntil(const sc_core::sc_time& until) {
   while (!arrivals_.empty() && arrivals_.front().due <= until.value()) {
-    std::pop_heap(arrivals_.begin(), arrivals_.end(), std::greater<>());
-    const ArrivalKey key = arrivals_.back();
-    arrivals_.pop_back();
+    const ArrivalKey key = arrivals_.pop();
     // Out of the pool first: delivering may add arrivals, and grow it.
     Arrival arrival = std::move(arrival_pool_[key.arrival]);
     free_arrivals_.push_back(key.arrival);
@@ -341,8 +339,7 @@ void Router::PushArrival(const sc_core::sc_time& due, Arrival arrival) {
   }
   const uint64_t order =
       (uint64_t{arrival_pool_[index].port} << kPortShift) | next_arrival_++;
-  arrivals_.push_back(ArrivalKey{due.value(), order, index});
-  std::push_heap(arrivals_.begin(), arrivals_.end(), std::greater<>());
+  arrivals_.push(ArrivalKey{due.value(), order, index});
 }
 
 void Router::Deliver(const Arrival& arrival, uint64_t due) {
@@ -786,6 +783,18 @@ void Router::PruneIdlePorts() {
       active_ports_.end());
 }
 
+// Every head that has neither its output VC nor been dropped is on the
+// input unit's list of heads to allocate: with the list empty, route
+// computation and VC allocation have nothing to do.
+bool Router::HeadsToAllocate() const {
+  for (size_t w = 0; w < core_.inputs.words(); ++w) {
+    if (core_.inputs.to_allocate(w) != 0) {
+      return true;
+    }
+  }
+  return false;
+}
+
 void Router::RouteHeads(const sc_core::sc_time& now) {
   for (const unsigned p : active_ports_) {
     for (unsigned v = 0; v < vcs_; ++v) {
@@ -1126,12 +1135,11 @@ const ComponentDecl& Router::Declaration() {
 }
 
 StatList Router::Stats() const {
-  RouterPortCounts ports{flits_in_, {}, {}, {}};
-  for (unsigned p = 0; p < port_count(); ++p) {
-    ports.flits_out.push_back(core_.outputs.flits_out(p));
-  }
+  RouterPortCounts ports{flits_in_,
+                         core_.outputs.FlitsOut(port_count()),
+                         core_.outputs.StallCycles(port_count(), Now()),
+                         {}};
   for (unsigned i = 0; i < port_count() * vcs_; ++i) {
-    ports.stall_cycles.push_back(core_.outputs.stall_cycles(i, Now()));
     ports.peak_slots.push_back(streams_[i].peak_slots);
   }
   return StatsOf(counters_, ports, local_port(), std::string(name()) + ".");

@@ -20,6 +20,7 @@
 #include <tlm>
 #include <vector>
 
+#include "models/common/sorted_queue.h"
 #include "models/network/mgmt_message.h"
 #include "models/network/packet_pool.h"
 #include "models/network/route_header.h"
@@ -377,6 +378,7 @@ class Router : public sc_core::sc_module, private RouterClock::Client {
   // output VC and let it go.
   void FinishCut(unsigned port, unsigned vc);
   void PruneIdlePorts();
+  bool HeadsToAllocate() const;
   void RouteHeads(const sc_core::sc_time& now);
   void AllocateVcs(const sc_core::sc_time& now);
   void CollectRequests(const sc_core::sc_time& now);
@@ -449,18 +451,18 @@ class Router : public sc_core::sc_module, private RouterClock::Client {
   std::vector<PacketBody> bodies_;    // indexed by PacketState::packet
   std::vector<uint32_t> free_bodies_;
   // Arrivals in order of time, then of port, then of the calls that made
-  // them due on one port (NET-8.12): a heap of small keys, the earliest
-  // first, each naming its arrival in a pool.
+  // them due on one port (NET-8.12): small keys, the earliest first, each
+  // naming its arrival in a pool.
   struct ArrivalKey {
     uint64_t due;      // ticks
     uint64_t order;    // port << kPortShift | call number
     uint32_t arrival;  // in arrival_pool_
-    bool operator>(const ArrivalKey& other) const {
-      return due != other.due ? due > other.due : order > other.order;
+    bool operator<(const ArrivalKey& other) const {
+      return due != other.due ? due < other.due : order < other.order;
     }
   };
   static constexpr unsigned kPortShift = 48;
-  std::vector<ArrivalKey> arrivals_;
+  SortedQueue<ArrivalKey> arrivals_;
   std::vector<Arrival> arrival_pool_;
   std::vector<uint32_t> free_arrivals_;
   // Buffers of slots delivered here, reused for slots sent: a router sends

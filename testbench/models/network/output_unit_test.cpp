@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <stdexcept>
+#include <vector>
 
 namespace lq::net {
 namespace {
@@ -66,6 +67,12 @@ TEST(OutputUnit, NET_8_2_AHeldVcWithNoCreditCountsItsStall) {
   out.Reset(o, 4, 93 * kCycle);
   EXPECT_EQ(out.stall_cycles(o, 99 * kCycle), 10u)
       << "a reset ends the stall and keeps the count";
+  const unsigned vcs = out.vcs();
+  std::vector<uint64_t> reported(2 * vcs, 0);
+  reported[o] = 10;
+  EXPECT_EQ(out.StallCycles(2, 99 * kCycle), reported) << "every output VC's";
+  reported.resize(vcs);
+  EXPECT_EQ(out.StallCycles(1, 99 * kCycle), reported) << "port 0's only";
 }
 
 // With a period of 1000 ticks (a 1 GHz router in picoseconds): a flit
@@ -91,6 +98,8 @@ TEST(OutputUnit, NET_8_11_FlitsGrantedTogetherLeaveInTurn) {
   EXPECT_EQ(out.flits_out(0), 1u);
   EXPECT_EQ(out.flits_out(1), 4u) << "every booked departure counts";
   EXPECT_THROW(out.flits_out(2), std::out_of_range);
+  EXPECT_EQ(out.FlitsOut(2), (std::vector<uint64_t>{1, 4}));
+  EXPECT_EQ(out.FlitsOut(1), (std::vector<uint64_t>{1})) << "port 0's only";
 }
 
 }  // namespace
