@@ -8,9 +8,9 @@
 
 #include <cstdint>
 #include <limits>
-#include <vector>
 
 #include "models/common/bytes.h"
+#include "models/common/reuse_pool.h"
 
 namespace lq::net {
 
@@ -20,14 +20,7 @@ class PacketPool {
 
   // A new entry with no bytes, held once by the caller.
   uint32_t New() {
-    uint32_t id;
-    if (free_.empty()) {
-      id = static_cast<uint32_t>(entries_.size());
-      entries_.emplace_back();
-    } else {
-      id = free_.back();
-      free_.pop_back();
-    }
+    const auto id = static_cast<uint32_t>(entries_.Take());
     entries_[id].refs = 1;
     ++live_;
     return id;
@@ -38,7 +31,7 @@ class PacketPool {
     Entry& entry = entries_[id];
     if (--entry.refs == 0) {
       entry.bytes.clear();  // keeps the buffer
-      free_.push_back(id);
+      entries_.Free(id);
       --live_;
     }
   }
@@ -50,8 +43,7 @@ class PacketPool {
     Bytes bytes;
     uint32_t refs = 0;
   };
-  std::vector<Entry> entries_;
-  std::vector<uint32_t> free_;
+  ReusePool<Entry> entries_;
   size_t live_ = 0;
 };
 

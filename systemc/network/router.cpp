@@ -318,7 +318,7 @@ void Router::DeliverUntil(const sc_core::sc_time& until) {
     const ArrivalKey key = arrivals_.pop();
     // Out of the pool first: delivering may add arrivals, and grow it.
     Arrival arrival = std::move(arrival_pool_[key.arrival]);
-    free_arrivals_.push_back(key.arrival);
+    arrival_pool_.Free(key.arrival);
     Deliver(arrival, key.due);
     if (arrival.slot.capacity() >= config_.slot_bytes &&
         spare_slots_.size() < kSpareSlots) {
@@ -328,15 +328,8 @@ void Router::DeliverUntil(const sc_core::sc_time& until) {
 }
 
 void Router::PushArrival(const sc_core::sc_time& due, Arrival arrival) {
-  uint32_t index;
-  if (free_arrivals_.empty()) {
-    index = static_cast<uint32_t>(arrival_pool_.size());
-    arrival_pool_.push_back(std::move(arrival));
-  } else {
-    index = free_arrivals_.back();
-    free_arrivals_.pop_back();
-    arrival_pool_[index] = std::move(arrival);
-  }
+  const auto index = static_cast<uint32_t>(arrival_pool_.Take());
+  arrival_pool_[index] = std::move(arrival);
   const uint64_t order =
       (uint64_t{arrival_pool_[index].port} << kPortShift) | next_arrival_++;
   arrivals_.push(ArrivalKey{due.value(), order, index});
@@ -466,12 +459,7 @@ void Router::CountArrivedSlots(PacketState& packet,
 }
 
 uint32_t Router::NewBody() {
-  if (free_bodies_.empty()) {
-    bodies_.emplace_back();
-    return static_cast<uint32_t>(bodies_.size() - 1);
-  }
-  const uint32_t id = free_bodies_.back();
-  free_bodies_.pop_back();
+  const auto id = static_cast<uint32_t>(bodies_.Take());
   // The header and the packet's bytes come next.
   PacketBody& reused = bodies_[id];
   reused.received = reused.total = reused.sent = 0;
@@ -482,7 +470,7 @@ uint32_t Router::NewBody() {
 void Router::FreeBody(uint32_t id) {
   pool_->Release(bodies_[id].pooled);
   bodies_[id].pooled = PacketPool::kNone;
-  free_bodies_.push_back(id);
+  bodies_.Free(id);
 }
 
 // NET-8.6: the bytes queued ahead of it are its class's count at this
@@ -652,8 +640,6 @@ void Router::Fail(uint64_t handed_over, uint64_t never_admitted) {
   }
   packets_held_ = 0;
   arrivals_.clear();
-  arrival_pool_.clear();
-  free_arrivals_.clear();
   flushes_.clear();
   active_ports_.clear();
   port_active_.assign(port_active_.size(), false);

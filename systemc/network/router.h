@@ -20,6 +20,7 @@
 #include <tlm>
 #include <vector>
 
+#include "models/common/reuse_pool.h"
 #include "models/common/sorted_queue.h"
 #include "models/network/mgmt_message.h"
 #include "models/network/packet_pool.h"
@@ -448,8 +449,7 @@ class Router : public sc_core::sc_module, private RouterClock::Client {
   static constexpr unsigned kInitialPacketsBehind = 4;
   RouterCore core_;
   std::vector<InputStream> streams_;  // each input VC's bytes
-  std::vector<PacketBody> bodies_;    // indexed by PacketState::packet
-  std::vector<uint32_t> free_bodies_;
+  ReusePool<PacketBody> bodies_;      // indexed by PacketState::packet
   // Arrivals in order of time, then of port, then of the calls that made
   // them due on one port (NET-8.12): small keys, the earliest first, each
   // naming its arrival in a pool.
@@ -463,8 +463,7 @@ class Router : public sc_core::sc_module, private RouterClock::Client {
   };
   static constexpr unsigned kPortShift = 48;
   SortedQueue<ArrivalKey> arrivals_;
-  std::vector<Arrival> arrival_pool_;
-  std::vector<uint32_t> free_arrivals_;
+  ReusePool<Arrival> arrival_pool_;
   // Buffers of slots delivered here, reused for slots sent: a router sends
   // about as many slots as it receives on edges, so few are ever
   // allocated.
