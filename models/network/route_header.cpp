@@ -110,9 +110,4 @@ void ForwardRouteHeader(uint8_t* header, unsigned output_vc) {
   SealRouteHeader(header);
 }
 
-void EjectRouteHeader(uint8_t* header, unsigned output_vc) {
-  SetRouteHeaderVc(header, output_vc);
-  SealRouteHeader(header);
-}
-
 }  // namespace lq::net

@@ -72,13 +72,10 @@ HeaderCheck CheckRouteHeader(const uint8_t* in, unsigned arrival_vc,
 // drops a packet whose TTL is 0 instead of forwarding it).
 void ForwardRouteHeader(uint8_t* header, unsigned output_vc);
 
-// The ejection edit of NET-8.3 on a wire header leaving at the local port
-// on another VC than it arrived on: VC := that VC, HCRC recomputed.
-void EjectRouteHeader(uint8_t* header, unsigned output_vc);
-
-// The edits above without the HCRC, for a header crossing links inside one
-// fabric of routers (decision 0053, NET-2.10), and the HCRC stored once
-// where the packet leaves the fabric.
+// For a header crossing links inside one fabric of routers (decision 0053,
+// NET-2.10): the forwarding edit without the HCRC; the ejection edit of
+// NET-8.3 (VC := the VC it leaves on at the local port); and the HCRC,
+// stored once where the packet leaves the fabric.
 void ForwardRouteHeaderFields(uint8_t* header, unsigned output_vc);
 void SetRouteHeaderVc(uint8_t* header, unsigned vc);
 void SealRouteHeader(uint8_t* header);

@@ -385,8 +385,8 @@ class Router : public sc_core::sc_module, private RouterClock::Client {
   void CollectRequests(const sc_core::sc_time& now);
   void Send(unsigned in_port, unsigned in_vc);
   // The edits of the hop to the packet's first bytes, in the pool: the
-  // header's (NET-2.4, NET-8.3; HCRC where it leaves the fabric), the IPv4
-  // TTL (TRN-1.7) and SR_PTR (NET-7.4).
+  // header's but its HCRC (NET-2.4, NET-8.3), the IPv4 TTL (TRN-1.7) and
+  // SR_PTR (NET-7.4).
   void EditFirstBytes(const PacketState& head, const PacketBody& packet,
                       size_t chunk);
   // The next `chunk` bytes of `packet` (from its byte `sent`) in a slot on

@@ -177,7 +177,8 @@ TEST(RouteHeaderTest, NET_2_10_FabricHopsSealedAtTheEdgeMatchHopByHop) {
   Wire hop_by_hop = Encode(Sample());
   ForwardRouteHeader(hop_by_hop.data(), 1);
   ForwardRouteHeader(hop_by_hop.data(), 3);
-  EjectRouteHeader(hop_by_hop.data(), 0);
+  SetRouteHeaderVc(hop_by_hop.data(), 0);  // ejected on VC 0 (NET-8.3)
+  SealRouteHeader(hop_by_hop.data());
 
   Wire fabric = Encode(Sample());
   ForwardRouteHeaderFields(fabric.data(), 1);
