@@ -7,19 +7,41 @@
 namespace lq::net {
 
 void SlotPacker::Push(ByteView packet) {
-  pending_.insert(pending_.end(), packet.begin(), packet.end());
+  bytes_.insert(bytes_.end(), packet.begin(), packet.end());
+}
+
+void SlotPacker::Push(ByteView header, ByteView payload) {
+  Push(header);
+  Push(payload);
 }
 
 Bytes SlotPacker::PopSlot() {
-  Bytes slot(slot_bytes_, 0);
-  const size_t take = std::min(slot_bytes_, pending_.size());
-  std::copy(pending_.begin(), pending_.begin() + take, slot.begin());
-  pending_.erase(pending_.begin(), pending_.begin() + take);
+  Bytes slot;
+  PopSlot(slot);
   return slot;
 }
 
+void SlotPacker::PopSlot(Bytes& slot) {
+  slot.assign(slot_bytes_, 0);
+  const size_t take = std::min(slot_bytes_, pending());
+  const auto from = bytes_.begin() + static_cast<std::ptrdiff_t>(first_);
+  std::copy(from, from + static_cast<std::ptrdiff_t>(take), slot.begin());
+  first_ += take;
+  if (first_ == bytes_.size()) {
+    bytes_.clear();
+    first_ = 0;
+  } else if (first_ * 2 >= bytes_.size()) {
+    // The bytes sent go once they are half the buffer: each waiting byte
+    // moves at most once per slot's worth sent after it.
+    bytes_.erase(bytes_.begin(),
+                 bytes_.begin() + static_cast<std::ptrdiff_t>(first_));
+    first_ = 0;
+  }
+}
+
 void SlotParser::Reset() {
-  partial_.clear();
+  header_size_ = 0;
+  packet_.clear();
   streamed_ = 0;
   skip_ = 0;
   have_header_ = false;
@@ -45,19 +67,21 @@ void SlotParser::Accept(ByteView slot, std::vector<Event>& events) {
     if (!have_header_) {
       // NET-2.9: a zero where a header must start is padding to the end of
       // the slot (VER is never 0, so no header starts with 0x00).
-      if (partial_.empty() && slot[at] == 0) {
+      if (header_size_ == 0 && slot[at] == 0) {
         break;
       }
       const size_t take =
-          std::min(kRouteHeaderBytes - partial_.size(), slot.size() - at);
-      partial_.insert(partial_.end(), slot.begin() + at,
-                      slot.begin() + at + take);
+          std::min(kRouteHeaderBytes - header_size_, slot.size() - at);
+      std::copy(slot.begin() + at, slot.begin() + at + take,
+                header_bytes_.begin() + header_size_);
+      header_size_ += take;
       at += take;
-      if (partial_.size() < kRouteHeaderBytes) {
+      if (header_size_ < kRouteHeaderBytes) {
         break;  // the header continues in the next slot
       }
+      header_size_ = 0;
       const HeaderCheck check = CheckRouteHeader(
-          partial_.data(), config_.vc, config_.nodes, config_.max_payload);
+          header_bytes_.data(), config_.vc, config_.nodes, config_.max_payload);
       Event event;
       event.header = check.header;
       event.reason = check.reason;
@@ -65,55 +89,55 @@ void SlotParser::Accept(ByteView slot, std::vector<Event>& events) {
         event.kind = Event::Kind::kStreamError;
         events.push_back(std::move(event));
         broken_ = true;
-        partial_.clear();
         break;
       }
       if (check.verdict == HeaderVerdict::kDropHeader) {
         event.kind = Event::Kind::kHeaderDrop;
         events.push_back(std::move(event));
         skip_ = check.header.len;
-        partial_.clear();
         continue;
       }
       header_ = check.header;
       have_header_ = true;
       if (config_.streaming) {
         event.kind = Event::Kind::kHeader;
-        std::copy(partial_.begin(), partial_.end(), event.header_bytes.begin());
+        event.header_bytes = header_bytes_;
         events.push_back(std::move(event));
+      } else {
+        packet_.reserve(kRouteHeaderBytes + header_.len);
+        packet_.assign(header_bytes_.begin(), header_bytes_.end());
       }
       continue;
     }
-    const size_t wanted =
-        kRouteHeaderBytes + header_.len - partial_.size() - streamed_;
+    const size_t received =
+        config_.streaming ? streamed_ : packet_.size() - kRouteHeaderBytes;
+    const size_t wanted = header_.len - received;
     const size_t take = std::min(wanted, slot.size() - at);
+    const ByteView chunk(slot.data() + at, take);
+    at += take;
     if (config_.streaming) {
-      // Only the count matters for the packet's progress: partial_ keeps
-      // the header, streamed_ counts the payload handed on.
+      // Only the count matters for the packet's progress: streamed_ counts
+      // the payload handed on.
       Event& event = events.emplace_back();
       event.kind = Event::Kind::kPayload;
       event.header = header_;
-      event.chunk = ByteView(slot.data() + at, take);
+      event.chunk = chunk;
       event.last = take == wanted;
       streamed_ += take;
-      at += take;
       if (take == wanted) {
-        partial_.clear();
         streamed_ = 0;
         have_header_ = false;
       }
       continue;
     }
-    partial_.insert(partial_.end(), slot.begin() + at,
-                    slot.begin() + at + take);
-    at += take;
-    if (partial_.size() == kRouteHeaderBytes + header_.len) {
+    packet_.insert(packet_.end(), chunk.begin(), chunk.end());
+    if (take == wanted) {
       Event event;
       event.kind = Event::Kind::kPacket;
       event.header = header_;
-      event.packet = std::move(partial_);
+      event.packet = std::move(packet_);
       events.push_back(std::move(event));
-      partial_.clear();
+      packet_.clear();
       have_header_ = false;
     }
   }

@@ -8,7 +8,6 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
-#include <deque>
 
 #include "models/common/bytes.h"
 #include "models/network/route_header.h"
@@ -20,23 +19,30 @@ class SlotPacker {
  public:
   explicit SlotPacker(size_t slot_bytes) : slot_bytes_(slot_bytes) {}
 
-  // Appends a whole packet (header included) to the stream.
+  // Appends a whole packet (header included) to the stream; or one given
+  // as its routing header's bytes and its payload, without joining them
+  // first.
   void Push(ByteView packet);
+  void Push(ByteView header, ByteView payload);
 
   // Bytes waiting to be sent.
-  size_t pending() const { return pending_.size(); }
+  size_t pending() const { return bytes_.size() - first_; }
   // True if a full slot is ready, or, with `flush`, if any bytes are
   // waiting (the last slot is then padded with zeros: NET-2.9 allows that
   // only at a packet boundary, and every pushed packet ends at one).
   bool HasSlot(bool flush) const {
-    return pending_.size() >= slot_bytes_ || (flush && !pending_.empty());
+    return pending() >= slot_bytes_ || (flush && pending() > 0);
   }
   // The next slot. Precondition: HasSlot(flush) for the same `flush`.
   Bytes PopSlot();
+  // The same into `slot`, whose buffer a caller may reuse from slot to
+  // slot.
+  void PopSlot(Bytes& slot);
 
  private:
   size_t slot_bytes_;
-  std::deque<uint8_t> pending_;
+  Bytes bytes_;       // those before first_ have been sent
+  size_t first_ = 0;  // the first byte waiting
 };
 
 // Receive side: slots in, checked packets out.
@@ -86,11 +92,21 @@ class SlotParser {
 
   bool broken() const { return broken_; }
   // Bytes of a packet begun but not finished (for statistics and tests).
-  size_t partial_bytes() const { return partial_.size() + streamed_; }
+  size_t partial_bytes() const {
+    if (!have_header_) {
+      return header_size_;
+    }
+    return config_.streaming ? kRouteHeaderBytes + streamed_ : packet_.size();
+  }
 
  private:
   Config config_;
-  Bytes partial_;        // header bytes, then header + payload so far
+  // The header being received, and how many of its bytes have come.
+  std::array<uint8_t, kRouteHeaderBytes> header_bytes_{};
+  size_t header_size_ = 0;
+  // Not streaming: the packet's bytes so far, from its header's check on,
+  // its whole length reserved then so that it grows without moving.
+  Bytes packet_;
   size_t streamed_ = 0;  // streaming: payload bytes of the packet handed on
   size_t skip_ = 0;      // payload bytes of a dropped packet still to skip
   bool have_header_ = false;

@@ -108,10 +108,9 @@ void NetworkInterface::Frame(RouteHeader header, const Bytes& payload) {
   header.epoch = epoch_;
   header.ttl = config_.initial_ttl;
   header.len = static_cast<uint16_t>(payload.size());
-  Bytes packet(kRouteHeaderBytes + payload.size());
-  EncodeRouteHeader(header, packet.data());
-  std::copy(payload.begin(), payload.end(), packet.begin() + kRouteHeaderBytes);
-  packers_[header.vc].Push(packet);
+  std::array<uint8_t, kRouteHeaderBytes> encoded;
+  EncodeRouteHeader(header, encoded.data());
+  packers_[header.vc].Push(ByteView(encoded.data(), encoded.size()), payload);
 }
 
 // MGMT packets have VC set S-1 to themselves (NET-3.5), so they wait for
@@ -209,7 +208,8 @@ void NetworkInterface::Transmit() {
     }
     link::Slot slot;
     slot.vc = v;
-    slot.bytes = packers_[v].PopSlot();
+    slot.bytes = std::move(spare_slot_);  // its buffer, if Put left one
+    packers_[v].PopSlot(slot.bytes);
     --credits_[v];
     socket.out->Put(std::move(slot), period_);
     next_vc_ = (v + 1) % vcs_;
@@ -234,15 +234,20 @@ void NetworkInterface::Put(link::Slot slot, const sc_core::sc_time& delay) {
     return;
   }
   const sc_core::sc_time at = sc_core::sc_time_stamp() + delay;
-  for (auto& event : parsers_.at(slot.vc)->Accept(slot.bytes)) {
+  // The events' buffer is this call's while it runs: a delivery that
+  // leads to another Put finds none and makes its own.
+  std::vector<SlotParser::Event> events = std::move(events_);
+  parsers_.at(slot.vc)->Accept(slot.bytes, events);
+  for (auto& event : events) {
     if (event.kind != SlotParser::Event::Kind::kPacket) {
       ++refused_;  // a router sends only checked headers: a fault
       continue;
     }
     Delivered delivered;
     delivered.header = event.header;
-    delivered.payload.assign(event.packet.begin() + kRouteHeaderBytes,
-                             event.packet.end());
+    delivered.payload = std::move(event.packet);
+    delivered.payload.erase(delivered.payload.begin(),
+                            delivered.payload.begin() + kRouteHeaderBytes);
     delivered.at = at;
     if (IsMgmt(delivered.header)) {
       if (on_mgmt_) {
@@ -257,6 +262,8 @@ void NetworkInterface::Put(link::Slot slot, const sc_core::sc_time& delay) {
     }
     on_delivery_(std::move(delivered));
   }
+  events_ = std::move(events);
+  spare_slot_ = std::move(slot.bytes);  // for the next slot sent
   // Consumed at once: the room is the router's again.
   socket.out->Credit(slot.vc, 1, delay);
 }

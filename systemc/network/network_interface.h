@@ -162,6 +162,8 @@ class NetworkInterface : public sc_core::sc_module, private link::SlotIf {
   std::vector<PendingCredit> pending_credits_;
   void CountDueCredits();
   std::vector<std::unique_ptr<SlotParser>> parsers_;
+  std::vector<SlotParser::Event> events_;  // Put()'s, reused
+  Bytes spare_slot_;  // a slot received, its buffer reused for one sent
   unsigned next_vc_ = 0;
   sc_core::sc_time last_sent_;  // when the latest slot left
   bool has_sent_ = false;

@@ -68,19 +68,23 @@ void TrafficSource::Inject() {
     return;
   }
   const uint32_t dst = pattern_->Destination(node_, random_);
-  Send(dst, Bytes(config_.payload_bytes -
-                      std::min<size_t>(config_.payload_bytes, kStampBytes),
-                  0));
+  // The stamp, then zeros.
+  SendStamped(dst,
+              Bytes(std::max<size_t>(config_.payload_bytes, kStampBytes), 0));
   ScheduleNext();
 }
 
 void TrafficSource::Send(uint32_t dst, ByteView body) {
   Bytes payload(kStampBytes + body.size());
+  std::copy(body.begin(), body.end(), payload.begin() + kStampBytes);
+  SendStamped(dst, std::move(payload));
+}
+
+void TrafficSource::SendStamped(uint32_t dst, Bytes payload) {
   const uint64_t stamp = sc_core::sc_time_stamp().value();
   for (size_t i = 0; i < kStampBytes; ++i) {
     payload[i] = static_cast<uint8_t>(stamp >> (8 * i));
   }
-  std::copy(body.begin(), body.end(), payload.begin() + kStampBytes);
   ni_.Send(static_cast<uint16_t>(dst), config_.tc, std::move(payload));
   ++sent_;
 }

@@ -78,6 +78,8 @@ class TrafficSource : public sc_core::sc_module {
  private:
   void start_of_simulation() override;
   void Inject();  // SC_METHOD: one packet, then the next injection time
+  // Sends `payload` once its first kStampBytes hold the stamp of now.
+  void SendStamped(uint32_t dst, Bytes payload);
   void OnDelivery(const Delivered& delivered);
   void ScheduleNext();
 

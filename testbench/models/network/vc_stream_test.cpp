@@ -153,6 +153,45 @@ TEST(VcStreamTest, NET_2_7_RandomPacketsRoundTripWithAnySlotSize) {
   }
 }
 
+TEST(VcStreamTest, NET_2_7_HeaderAndPayloadPushedApartMakeTheSameSlots) {
+  std::mt19937 random(11);
+  for (size_t slot_bytes : {16u, 17u, 236u}) {
+    SlotPacker joined(slot_bytes), apart(slot_bytes);
+    Bytes reused;  // one buffer for every slot of `apart`
+    for (int i = 0; i < 200; ++i) {
+      const auto len = static_cast<uint16_t>(random() % 400);
+      const Bytes packet = MakePacket(len, 0, static_cast<uint8_t>(random()));
+      joined.Push(packet);
+      apart.Push(ByteView(packet.data(), kRouteHeaderBytes),
+                 ByteView(packet.data() + kRouteHeaderBytes, len));
+      ASSERT_EQ(apart.pending(), joined.pending());
+      const bool flush = random() % 3 == 0;
+      while (joined.HasSlot(flush)) {
+        ASSERT_TRUE(apart.HasSlot(flush));
+        apart.PopSlot(reused);
+        ASSERT_EQ(reused, joined.PopSlot()) << "slot size " << slot_bytes;
+      }
+      ASSERT_FALSE(apart.HasSlot(flush));
+    }
+  }
+}
+
+TEST(VcStreamTest, NET_2_7_PartialBytesCountWhatArrivedOfAPacket) {
+  for (const bool streaming : {false, true}) {
+    SlotPacker packer(10);
+    packer.Push(MakePacket(20, 1, 0x77));  // 36 bytes: four slots
+    SlotParser::Config config = Config(1);
+    config.streaming = streaming;
+    SlotParser parser(config);
+    for (const size_t expected : {10u, 20u, 30u}) {
+      parser.Accept(packer.PopSlot());
+      EXPECT_EQ(parser.partial_bytes(), expected) << "streaming " << streaming;
+    }
+    parser.Accept(packer.PopSlot());
+    EXPECT_EQ(parser.partial_bytes(), 0u) << "the packet is whole";
+  }
+}
+
 TEST(VcStreamTest, NET_2_7_StreamingReportsHeaderThenPayloadChunks) {
   SlotPacker packer(32);
   const Bytes packet = MakePacket(70, 1, 0x5a);  // 86 bytes: three slots
