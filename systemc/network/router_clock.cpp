@@ -15,7 +15,7 @@ RouterClock::RouterClock(const sc_core::sc_module_name& name)
 }
 
 void RouterClock::Wake(Client& client, const sc_core::sc_time& delay) {
-  const uint64_t at = (sc_core::sc_time_stamp() + delay).value();
+  const uint64_t at = Now() + delay.value();
   if (client.pending_ <= at) {
     return;
   }
@@ -48,7 +48,7 @@ void RouterClock::Forget(const Client& client) {
 }
 
 void RouterClock::Schedule(uint64_t at) {
-  const uint64_t now = sc_core::sc_time_stamp().value();
+  const uint64_t now = Now();
   if (running_ && at == now) {
     return;  // Run() is still walking this time's list
   }
@@ -75,6 +75,7 @@ void RouterClock::Run() {
   const auto slot = due_.find(now);
   if (slot != due_.end()) {
     running_ = true;
+    running_at_ = now;
     // Clients woken at zero delay while this runs join the list's end.
     std::vector<Request>& requests = slot->second.requests;
     for (size_t i = 0; i < requests.size(); ++i) {
