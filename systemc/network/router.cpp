@@ -13,13 +13,6 @@
 
 namespace lq::net {
 
-namespace {
-
-// The time the router's shared core counts in: SystemC time units.
-uint64_t Now() { return sc_core::sc_time_stamp().value(); }
-
-}  // namespace
-
 // One port's socket: what the peer calls lands in the router with the
 // port's number.
 class Router::PortEnd : private link::SlotIf {
@@ -188,7 +181,7 @@ void Router::OnSlot(unsigned port, link::Slot slot,
   if (failed_) {
     return;
   }
-  const sc_core::sc_time due = sc_core::sc_time_stamp() + delay;
+  const uint64_t due = Now() + delay.value();
   Probe(probe_, *this, PathPoint::kRouterIn, delay, port);
   PushArrival(due,
               Arrival{Arrival::Kind::kSlot, port, slot.vc, 0, PacketPool::kNone,
@@ -204,7 +197,7 @@ void Router::OnChunk(unsigned port, const Chunk& chunk,
     }
     return;
   }
-  const sc_core::sc_time due = sc_core::sc_time_stamp() + delay;
+  const uint64_t due = Now() + delay.value();
   Probe(probe_, *this, PathPoint::kRouterIn, delay, port);
   PushArrival(due, Arrival{Arrival::Kind::kChunk,
                            port,
@@ -229,7 +222,7 @@ void Router::OnCredit(unsigned port, unsigned vc, unsigned count,
   const sc_core::sc_time processing = port == local_port()
                                           ? sc_core::SC_ZERO_TIME
                                           : period_ * config_.credit_cycles;
-  const sc_core::sc_time due = sc_core::sc_time_stamp() + delay + processing;
+  const uint64_t due = Now() + (delay + processing).value();
   PushArrival(due, Arrival{Arrival::Kind::kCredit,
                            port,
                            vc,
@@ -327,12 +320,12 @@ void Router::DeliverUntil(const sc_core::sc_time& until) {
   }
 }
 
-void Router::PushArrival(const sc_core::sc_time& due, Arrival arrival) {
+void Router::PushArrival(uint64_t due, Arrival arrival) {
   const auto index = static_cast<uint32_t>(arrival_pool_.Take());
   arrival_pool_[index] = std::move(arrival);
   const uint64_t order =
       (uint64_t{arrival_pool_[index].port} << kPortShift) | next_arrival_++;
-  arrivals_.push(ArrivalKey{due.value(), order, index});
+  arrivals_.push(ArrivalKey{due, order, index});
 }
 
 void Router::Deliver(const Arrival& arrival, uint64_t due) {

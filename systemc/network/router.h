@@ -334,7 +334,7 @@ class Router : public sc_core::sc_module, private RouterClock::Client {
 
   void DeliverUntil(const sc_core::sc_time& until);  // arrivals due by then
   void Deliver(const Arrival& arrival, uint64_t due);
-  void PushArrival(const sc_core::sc_time& due, Arrival arrival);  // NET-8.12
+  void PushArrival(uint64_t due, Arrival arrival);  // NET-8.12; due in ticks
   // A slot from outside the fabric, through the VC's parser and its
   // checks (NET-2.10), its bytes into the pool; and a chunk from a router
   // of the fabric, whose bytes are in the pool already.
@@ -407,6 +407,9 @@ class Router : public sc_core::sc_module, private RouterClock::Client {
   void ScheduleNext(const sc_core::sc_time& now);
   // Runs a cycle `delay` from now (and the earliest of several asked for).
   void Wake(const sc_core::sc_time& delay) { clock_->Wake(*this, delay); }
+  // The time the router's shared core counts in: SystemC time units, as
+  // the clock that runs it knows them.
+  uint64_t Now() const { return clock_->Now(); }
 
   // Bookkeeping of the bytes a packet holds, per input and per output.
   void HoldBytes(unsigned port, unsigned vc, const PacketState& packet,

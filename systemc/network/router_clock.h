@@ -46,12 +46,13 @@ class RouterClock : public sc_core::sc_module {
   // runs again).
   void Wake(Client& client, const sc_core::sc_time& delay);
 
- private:
   // The time now, in ticks: while the clock runs its clients, the time it
-  // runs them at, without asking the kernel at every wake-up.
+  // runs them at, without asking the kernel each time.
   uint64_t Now() const {
     return running_ ? running_at_ : sc_core::sc_time_stamp().value();
   }
+
+ private:
   void Run();  // SC_METHOD: the clients due now
   void Schedule(uint64_t at);
 
