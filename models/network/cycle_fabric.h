@@ -172,6 +172,7 @@ class CycleFabric {
   std::vector<Router> routers_;
   // A bit per router stepped this cycle: holding packets, awake.
   std::vector<uint64_t> busy_routers_;
+  std::vector<uint32_t> stepping_;  // this cycle's busy routers, in order
   // Routers asleep, by the cycle they wake modulo the wheel's size.
   std::vector<std::vector<uint32_t>> sleepers_;
   std::vector<Source> sources_;
