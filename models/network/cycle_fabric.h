@@ -177,6 +177,7 @@ class CycleFabric {
   std::vector<std::vector<uint32_t>> sleepers_;
   std::vector<Source> sources_;
   std::vector<uint32_t> busy_sources_;  // with packets waiting to go
+  std::vector<uint32_t> injecting_;     // sources making a packet this cycle
   // Sources' next injection cycles, earliest first.
   std::priority_queue<std::pair<uint64_t, uint32_t>,
                       std::vector<std::pair<uint64_t, uint32_t>>,
