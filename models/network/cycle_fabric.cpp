@@ -529,10 +529,9 @@ void CycleFabric::SendFlit(Router& r, unsigned p, unsigned v) {
 void CycleFabric::AllocateVcs(Router& r) {
   const VcChoiceContext at{config_, *routing_, r.node, r.local_port(),
                            r.outputs};
-  const auto to_allocate = [&r](size_t w) { return r.inputs.to_allocate(w); };
   const auto open = [](unsigned, unsigned) { return true; };
   va_->Clear(r.va);
-  r.inputs.ForEachSet(to_allocate, [&](unsigned i) {
+  r.inputs.ForEachToAllocate([&](unsigned i) {
     PacketState& head = r.inputs.front(i);
     if (head.ready > now_) {
       return;

@@ -94,6 +94,7 @@ class InputUnit {
     Vc& in = vcs_[i];
     if (--in.size == 0) {
       Clear(occupied_, i);
+      Clear(unallocated_, i);  // an empty VC waits for nothing
       return;
     }
     Set(unallocated_, i);
@@ -121,6 +122,16 @@ class InputUnit {
         visit(static_cast<unsigned>(w * 64 + __builtin_ctzll(bits)));
       }
     }
+  }
+  // The same for the VCs that hold a packet, and for those whose head
+  // waits for route computation or VC allocation.
+  template <typename Visit>
+  void ForEachHeld(Visit visit) const {
+    ForEachSet([this](size_t w) { return occupied_[w]; }, visit);
+  }
+  template <typename Visit>
+  void ForEachToAllocate(Visit visit) const {
+    ForEachSet([this](size_t w) { return unallocated_[w]; }, visit);
   }
 
  private:

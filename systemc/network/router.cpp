@@ -90,7 +90,6 @@ Router::Router(const sc_core::sc_module_name& name, const RouterConfig& config)
   egress_bytes_.assign(ports * kTrafficClasses, 0);
   ingress_bytes_.assign(ports * kTrafficClasses, 0);
   class_bytes_.assign(ports * kTrafficClasses * config.vc_classes, 0);
-  port_active_.assign(ports, false);
   port_down_.assign(ports, false);
   flits_in_.assign(ports, 0);
   peers_.resize(ports);
@@ -270,7 +269,6 @@ void Router::Cycle() {
     ReturnCredits(i);
   }
   dirty_inputs_.clear();
-  PruneIdlePorts();
   ScheduleNext(now);
 }
 
@@ -289,15 +287,12 @@ void Router::ScheduleNext(const sc_core::sc_time& now) {
     return;
   }
   std::optional<sc_core::sc_time> next;
-  for (const unsigned p : active_ports_) {
-    for (unsigned v = 0; v < vcs_; ++v) {
-      const InputUnit::Vc& in = core_.inputs.vc(index(p, v));
-      if (!in.empty() && in.head.ready > now.value() &&
-          (!next || in.head.ready < next->value())) {
-        next = sc_core::sc_time::from_value(in.head.ready);
-      }
+  core_.inputs.ForEachHeld([&](unsigned i) {
+    const PacketState& head = core_.inputs.front(i);
+    if (head.ready > now.value() && (!next || head.ready < next->value())) {
+      next = sc_core::sc_time::from_value(head.ready);
     }
-  }
+  });
   if (!arrivals_.empty() && (!next || arrivals_.front().due < next->value())) {
     next = sc_core::sc_time::from_value(arrivals_.front().due);
   }
@@ -428,7 +423,6 @@ void Router::AcceptHeader(unsigned port, unsigned vc, const RouteHeader& header,
   core_.inputs.push_back(index(port, vc), packet);
   ++packets_held_;
   HoldBytes(port, vc, packet, static_cast<int64_t>(held.received));
-  MarkActive(port);
 }
 
 void Router::AcceptPayload(unsigned port, unsigned vc, size_t bytes) {
@@ -545,26 +539,18 @@ void Router::SetPortDown(unsigned port, const sc_core::sc_time& flush) {
     return;
   }
   port_down_[port] = true;
-  for (const unsigned p : active_ports_) {
-    for (unsigned v = 0; v < vcs_; ++v) {
-      if (core_.inputs.vc(index(p, v)).empty()) {
-        continue;
-      }
-      PacketState& head = core_.inputs.front(index(p, v));
-      if (!head.routed || head.discard) {
-        continue;
-      }
-      if (!Stranded(head)) {
-        continue;
-      }
-      // One not yet started is lost here; one partly sent is lost at the
-      // receiver, which counts it when it flushes the link's input.
-      if (head.sent == 0) {
-        CountDrop(body(head), &RouterCounters::drops_link_down);
-      }
-      Discard(p, v, head);
+  core_.inputs.ForEachHeld([&](unsigned i) {
+    PacketState& head = core_.inputs.front(i);
+    if (!head.routed || head.discard || !Stranded(head)) {
+      return;
     }
-  }
+    // One not yet started is lost here; one partly sent is lost at the
+    // receiver, which counts it when it flushes the link's input.
+    if (head.sent == 0) {
+      CountDrop(body(head), &RouterCounters::drops_link_down);
+    }
+    Discard(i / vcs_, i % vcs_, head);
+  });
   for (unsigned v = 0; v < vcs_; ++v) {
     core_.outputs.Reset(index(port, v), 0, Now());
   }
@@ -634,8 +620,6 @@ void Router::Fail(uint64_t handed_over, uint64_t never_admitted) {
   packets_held_ = 0;
   arrivals_.clear();
   flushes_.clear();
-  active_ports_.clear();
-  port_active_.assign(port_active_.size(), false);
   port_down_.assign(port_down_.size(), true);
 }
 
@@ -733,33 +717,11 @@ void Router::HoldBytes(unsigned port, unsigned vc, const PacketState& packet,
   }
 }
 
-void Router::MarkActive(unsigned port) {
-  if (!port_active_[port]) {
-    port_active_[port] = true;
-    active_ports_.push_back(port);
-  }
-}
-
 void Router::MarkDirty(unsigned i) {
   if (!streams_[i].dirty) {
     streams_[i].dirty = true;
     dirty_inputs_.push_back(i);
   }
-}
-
-void Router::PruneIdlePorts() {
-  auto idle = [this](unsigned p) {
-    for (unsigned v = 0; v < vcs_; ++v) {
-      if (!core_.inputs.vc(index(p, v)).empty()) {
-        return false;
-      }
-    }
-    port_active_[p] = false;
-    return true;
-  };
-  active_ports_.erase(
-      std::remove_if(active_ports_.begin(), active_ports_.end(), idle),
-      active_ports_.end());
 }
 
 // Every head that has neither its output VC nor been dropped is on the
@@ -775,15 +737,13 @@ bool Router::HeadsToAllocate() const {
 }
 
 void Router::RouteHeads(const sc_core::sc_time& now) {
-  for (const unsigned p : active_ports_) {
-    for (unsigned v = 0; v < vcs_; ++v) {
-      const InputUnit::Vc& in = core_.inputs.vc(index(p, v));
-      if (!in.empty() && !in.head.routed && !in.head.discard &&
-          in.head.ready <= now.value() && Routable(body(in.head))) {
-        Route(p, v, core_.inputs.front(index(p, v)));
-      }
+  core_.inputs.ForEachToAllocate([&](unsigned i) {
+    PacketState& head = core_.inputs.front(i);
+    if (!head.routed && !head.discard && head.ready <= now.value() &&
+        Routable(body(head))) {
+      Route(i / vcs_, i % vcs_, head);
     }
-  }
+  });
 }
 
 bool Router::Routable(const PacketBody& packet) const {
@@ -881,29 +841,22 @@ void Router::AllocateVcs(const sc_core::sc_time& now) {
   const VcChoiceContext at{config_, banks_.active(), config_.node, local_port(),
                            core_.outputs};
   va_.Clear(core_.va);
-  for (const unsigned p : active_ports_) {
-    for (unsigned v = 0; v < vcs_; ++v) {
-      const InputUnit::Vc& in = core_.inputs.vc(index(p, v));
-      if (in.empty()) {
-        continue;
-      }
-      const PacketState& head = in.head;
-      if (!head.routed || head.allocated || head.discard ||
-          head.ready > now.value()) {
-        continue;
-      }
-      const RouteHeader& header = body(head).header;
-      const auto open = [this, &header](unsigned port, unsigned vc) {
-        return !port_down_[port] &&
-               !paused(port, header.tc, vc % config_.vc_classes);
-      };
-      const RoutedHead routed{header.src,    header.dst,  v,
-                              head.out_port, head.out_vc, head.adaptive};
-      if (const auto o = WantedOutputVc(at, routed, open, candidates_)) {
-        va_.Request(index(p, v), *o);
-      }
+  core_.inputs.ForEachToAllocate([&](unsigned i) {
+    const PacketState& head = core_.inputs.front(i);
+    if (!head.routed || head.discard || head.ready > now.value()) {
+      return;
     }
-  }
+    const RouteHeader& header = body(head).header;
+    const auto open = [this, &header](unsigned port, unsigned vc) {
+      return !port_down_[port] &&
+             !paused(port, header.tc, vc % config_.vc_classes);
+    };
+    const RoutedHead routed{header.src,    header.dst,  i % vcs_,
+                            head.out_port, head.out_vc, head.adaptive};
+    if (const auto o = WantedOutputVc(at, routed, open, candidates_)) {
+      va_.Request(i, *o);
+    }
+  });
   va_.Allocate([this, &now](unsigned i, unsigned o) {
     // An adaptive packet's port is chosen now (NET-4.3), and a packet
     // ejecting may take another VC.
@@ -925,12 +878,19 @@ sc_core::sc_time Router::DepartureDelay(unsigned port) const {
   return sc_core::sc_time::from_value(core_.outputs.Departure(port, now) - now);
 }
 
-// Switch-allocation requests, in round-robin order of VCs from each input
-// port's pointer: round-robin allocation takes each port's first, iSLIP
-// all of them. Dropped packets leave here once their last byte is in.
+// Switch-allocation requests from each input port holding packets, in
+// round-robin order of its VCs from the port's pointer: round-robin
+// allocation takes each port's first, iSLIP all of them. Dropped packets
+// leave here once their last byte is in.
 void Router::CollectRequests(const sc_core::sc_time& now) {
   switch_allocator_.Clear(core_.switch_allocator);
-  for (const unsigned p : active_ports_) {
+  unsigned last_port = local_port() + 1;  // none
+  core_.inputs.ForEachHeld([&](unsigned held) {
+    const unsigned p = held / vcs_;
+    if (p == last_port) {
+      return;  // its VCs were all visited
+    }
+    last_port = p;
     switch_allocator_.RequestFrom(
         p, [&](unsigned v) -> std::optional<unsigned> {
           const unsigned i = index(p, v);
@@ -947,7 +907,7 @@ void Router::CollectRequests(const sc_core::sc_time& now) {
           }
           return in.head.out_port;
         });
-  }
+  });
 }
 
 void Router::Send(unsigned in_port, unsigned in_vc) {

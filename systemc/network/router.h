@@ -6,8 +6,8 @@
 // Ports 0..P-1 face the node's link controllers, port P an endpoint's
 // network interface (a switch has no port P); all are slot sockets.
 // Event-driven: a router with nothing to move schedules nothing, and a cycle's
-// work is proportional to the ports that hold packets, not to the router's
-// size.
+// work is proportional to the input VCs that hold packets (the input unit's
+// work lists), not to the router's size.
 #pragma once
 
 #include <cstdint>
@@ -378,7 +378,6 @@ class Router : public sc_core::sc_module, private RouterClock::Client {
   // A cut packet whose every byte has gone: abort it downstream, free its
   // output VC and let it go.
   void FinishCut(unsigned port, unsigned vc);
-  void PruneIdlePorts();
   bool HeadsToAllocate() const;
   void RouteHeads(const sc_core::sc_time& now);
   void AllocateVcs(const sc_core::sc_time& now);
@@ -425,7 +424,6 @@ class Router : public sc_core::sc_module, private RouterClock::Client {
   // arrived, the last one once the packet's last byte has.
   void CountArrivedSlots(PacketState& packet, const PacketBody& body) const;
   uint64_t ticks(unsigned cycles) const { return period_.value() * cycles; }
-  void MarkActive(unsigned port);
   void MarkDirty(unsigned index);
 
   unsigned index(unsigned port, unsigned vc) const { return port * vcs_ + vc; }
@@ -482,10 +480,7 @@ class Router : public sc_core::sc_module, private RouterClock::Client {
   std::vector<uint64_t> ingress_bytes_;  // [in_port][tc]
   std::vector<uint64_t> class_bytes_;    // [in_port][tc][vc class]
 
-  // Ports with at least one packet in an input VC (in no order), and the
-  // input VCs whose credits may be due this cycle.
-  std::vector<unsigned> active_ports_;
-  std::vector<bool> port_active_;
+  // The input VCs whose credits may be due this cycle.
   std::vector<unsigned> dirty_inputs_;
 
   VcAllocator va_;                        // NET-8.3

@@ -93,5 +93,27 @@ TEST(InputUnit, NET_8_3_HeadsWaitForAllocationThenForTheSwitch) {
   EXPECT_TRUE(Listed(unit, to_send).empty()) << "an empty VC is on no list";
 }
 
+// A VC emptied while its head still waited for allocation (a failed node
+// drops every packet it holds, NET-7.8) leaves every list, and a VC that
+// holds packets is listed as held whatever its head waits for.
+TEST(InputUnit, NET_8_3_AVcEmptiedBeforeAllocationIsOnNoList) {
+  InputUnit unit(70, 4);
+  unit.push_back(5, Packet(1));
+  unit.push_back(67, Packet(2));
+  unit.Allocated(67);
+  std::vector<unsigned> held, to_allocate;
+  unit.ForEachHeld([&](unsigned i) { held.push_back(i); });
+  unit.ForEachToAllocate([&](unsigned i) { to_allocate.push_back(i); });
+  EXPECT_EQ(held, (std::vector<unsigned>{5, 67}));
+  EXPECT_EQ(to_allocate, (std::vector<unsigned>{5}));
+  unit.pop_front(5);  // never allocated
+  held.clear();
+  to_allocate.clear();
+  unit.ForEachHeld([&](unsigned i) { held.push_back(i); });
+  unit.ForEachToAllocate([&](unsigned i) { to_allocate.push_back(i); });
+  EXPECT_EQ(held, (std::vector<unsigned>{67}));
+  EXPECT_TRUE(to_allocate.empty()) << "an empty VC waits for nothing";
+}
+
 }  // namespace
 }  // namespace lq::net
