@@ -7,47 +7,36 @@
 #pragma once
 
 #include <cstddef>
-#include <vector>
+
+#include "models/common/fifo_vector.h"
 
 namespace lq {
 
 template <typename Key>
 class SortedQueue {
  public:
-  bool empty() const { return first_ == keys_.size(); }
-  size_t size() const { return keys_.size() - first_; }
+  bool empty() const { return keys_.empty(); }
+  size_t size() const { return keys_.size(); }
   // Precondition: !empty().
-  const Key& front() const { return keys_[first_]; }
+  const Key& front() const { return keys_.front(); }
 
   void push(const Key& key) {
-    size_t at = keys_.size();
-    while (at > first_ && key < keys_[at - 1]) {
+    auto at = keys_.end();
+    while (at != keys_.begin() && key < *(at - 1)) {
       --at;
     }
-    keys_.insert(keys_.begin() + static_cast<std::ptrdiff_t>(at), key);
+    keys_.insert(at, key);
   }
   // Precondition: !empty().
   Key pop() {
-    const Key key = keys_[first_++];
-    if (first_ == keys_.size()) {
-      clear();
-    } else if (first_ >= kCompactAfter && first_ * 2 >= keys_.size()) {
-      // The keys taken out go, once they are half the vector.
-      keys_.erase(keys_.begin(),
-                  keys_.begin() + static_cast<std::ptrdiff_t>(first_));
-      first_ = 0;
-    }
+    const Key key = keys_.front();
+    keys_.pop_front();
     return key;
   }
-  void clear() {
-    keys_.clear();
-    first_ = 0;
-  }
+  void clear() { keys_.clear(); }
 
  private:
-  static constexpr size_t kCompactAfter = 64;
-  std::vector<Key> keys_;  // sorted from first_; those before it taken out
-  size_t first_ = 0;
+  FifoVector<Key> keys_;  // sorted
 };
 
 }  // namespace lq

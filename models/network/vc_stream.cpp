@@ -7,7 +7,7 @@
 namespace lq::net {
 
 void SlotPacker::Push(ByteView packet) {
-  bytes_.insert(bytes_.end(), packet.begin(), packet.end());
+  bytes_.append(packet.begin(), packet.end());
 }
 
 void SlotPacker::Push(ByteView header, ByteView payload) {
@@ -24,19 +24,8 @@ Bytes SlotPacker::PopSlot() {
 void SlotPacker::PopSlot(Bytes& slot) {
   slot.assign(slot_bytes_, 0);
   const size_t take = std::min(slot_bytes_, pending());
-  const auto from = bytes_.begin() + static_cast<std::ptrdiff_t>(first_);
-  std::copy(from, from + static_cast<std::ptrdiff_t>(take), slot.begin());
-  first_ += take;
-  if (first_ == bytes_.size()) {
-    bytes_.clear();
-    first_ = 0;
-  } else if (first_ * 2 >= bytes_.size()) {
-    // The bytes sent go once they are half the buffer: each waiting byte
-    // moves at most once per slot's worth sent after it.
-    bytes_.erase(bytes_.begin(),
-                 bytes_.begin() + static_cast<std::ptrdiff_t>(first_));
-    first_ = 0;
-  }
+  std::copy_n(bytes_.begin(), take, slot.begin());
+  bytes_.pop_front(take);
 }
 
 void SlotParser::Reset() {

@@ -10,6 +10,7 @@
 #include <cstdint>
 
 #include "models/common/bytes.h"
+#include "models/common/fifo_vector.h"
 #include "models/network/route_header.h"
 
 namespace lq::net {
@@ -26,7 +27,7 @@ class SlotPacker {
   void Push(ByteView header, ByteView payload);
 
   // Bytes waiting to be sent.
-  size_t pending() const { return bytes_.size() - first_; }
+  size_t pending() const { return bytes_.size(); }
   // True if a full slot is ready, or, with `flush`, if any bytes are
   // waiting (the last slot is then padded with zeros: NET-2.9 allows that
   // only at a packet boundary, and every pushed packet ends at one).
@@ -41,8 +42,7 @@ class SlotPacker {
 
  private:
   size_t slot_bytes_;
-  Bytes bytes_;       // those before first_ have been sent
-  size_t first_ = 0;  // the first byte waiting
+  FifoVector<uint8_t> bytes_;  // waiting to be sent
 };
 
 // Receive side: slots in, checked packets out.
