@@ -19,6 +19,7 @@ namespace {
 
 constexpr uint32_t kNoNode = std::numeric_limits<uint32_t>::max();
 constexpr unsigned kNone = RoundRobinRound::kNone;
+constexpr size_t kCacheLine = 64;  // the unit of a prefetch
 
 }  // namespace
 
@@ -53,12 +54,12 @@ struct CycleFabric::Router : RouterCore {
   // for the cache, each step otherwise waits on a dozen misses in turn.
   void PrefetchSelf() const {
     const auto* self = reinterpret_cast<const char*>(this);
-    for (size_t at = 0; at < sizeof(Router); at += kLine) {
+    for (size_t at = 0; at < sizeof(Router); at += kCacheLine) {
       __builtin_prefetch(self + at);
     }
   }
   void PrefetchState() const {
-    for (size_t at = 0; at < state_bytes_; at += kLine) {
+    for (size_t at = 0; at < state_bytes_; at += kCacheLine) {
       __builtin_prefetch(state_ + at);
     }
   }
@@ -73,10 +74,9 @@ struct CycleFabric::Router : RouterCore {
   CyclePacketCounts packets;
 
  private:
-  static constexpr size_t kLine = 64;
   // A step reads few of a big router's VCs: more than this is not worth
   // fetching ahead.
-  static constexpr size_t kMostPrefetched = 32 * kLine;
+  static constexpr size_t kMostPrefetched = 32 * kCacheLine;
   const char* state_ = nullptr;
   uint32_t state_bytes_ = 0;
 };
@@ -96,7 +96,7 @@ struct CycleFabric::Source {
   void Prefetch() const {
     const auto* self = reinterpret_cast<const char*>(this);
     const auto* engine = reinterpret_cast<const char*>(&random);
-    for (const char* at = self; at < engine; at += 64) {
+    for (const char* at = self; at < engine; at += kCacheLine) {
       __builtin_prefetch(at);
     }
     __builtin_prefetch(self + sizeof(Source) - 1);

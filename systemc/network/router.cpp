@@ -884,7 +884,7 @@ sc_core::sc_time Router::DepartureDelay(unsigned port) const {
 // leave here once their last byte is in.
 void Router::CollectRequests(const sc_core::sc_time& now) {
   switch_allocator_.Clear(core_.switch_allocator);
-  unsigned last_port = local_port() + 1;  // none
+  unsigned last_port = RoundRobinRound::kNone;
   core_.inputs.ForEachHeld([&](unsigned held) {
     const unsigned p = held / vcs_;
     if (p == last_port) {
