@@ -180,11 +180,15 @@ void Router::OnSlot(unsigned port, link::Slot slot,
   if (failed_) {
     return;
   }
-  const uint64_t due = Now() + delay.value();
   Probe(probe_, *this, PathPoint::kRouterIn, delay, port);
-  PushArrival(due,
-              Arrival{Arrival::Kind::kSlot, port, slot.vc, 0, PacketPool::kNone,
-                      false, slot.abort, std::move(slot.bytes)});
+  uint32_t bytes = PacketPool::kNone;
+  if (!slot.abort) {
+    bytes = static_cast<uint32_t>(slots_in_.Take());
+    slots_in_[bytes] = std::move(slot.bytes);
+  }
+  PushArrival(Now() + delay.value(), port,
+              Arrival{0, 0, bytes, 0, static_cast<uint8_t>(slot.vc),
+                      Arrival::Kind::kSlot, false, slot.abort});
   Wake(delay);
 }
 
@@ -196,16 +200,11 @@ void Router::OnChunk(unsigned port, const Chunk& chunk,
     }
     return;
   }
-  const uint64_t due = Now() + delay.value();
   Probe(probe_, *this, PathPoint::kRouterIn, delay, port);
-  PushArrival(due, Arrival{Arrival::Kind::kChunk,
-                           port,
-                           chunk.vc,
-                           chunk.bytes,
-                           chunk.packet,
-                           chunk.first,
-                           chunk.abort,
-                           {}});
+  PushArrival(
+      Now() + delay.value(), port,
+      Arrival{0, 0, chunk.packet, chunk.bytes, static_cast<uint8_t>(chunk.vc),
+              Arrival::Kind::kChunk, chunk.first, chunk.abort});
   Wake(delay);
 }
 
@@ -221,15 +220,9 @@ void Router::OnCredit(unsigned port, unsigned vc, unsigned count,
   const sc_core::sc_time processing = port == local_port()
                                           ? sc_core::SC_ZERO_TIME
                                           : period_ * config_.credit_cycles;
-  const uint64_t due = Now() + (delay + processing).value();
-  PushArrival(due, Arrival{Arrival::Kind::kCredit,
-                           port,
-                           vc,
-                           count,
-                           PacketPool::kNone,
-                           false,
-                           false,
-                           {}});
+  PushArrival(Now() + (delay + processing).value(), port,
+              Arrival{0, 0, PacketPool::kNone, count, static_cast<uint8_t>(vc),
+                      Arrival::Kind::kCredit, false, false});
   Wake(delay + processing);
 }
 
@@ -303,32 +296,22 @@ void Router::ScheduleNext(const sc_core::sc_time& now) {
 
 void Router::DeliverUntil(const sc_core::sc_time& until) {
   while (!arrivals_.empty() && arrivals_.front().due <= until.value()) {
-    const ArrivalKey key = arrivals_.pop();
-    // Out of the pool first: delivering may add arrivals, and grow it.
-    Arrival arrival = std::move(arrival_pool_[key.arrival]);
-    arrival_pool_.Free(key.arrival);
-    Deliver(arrival, key.due);
-    if (arrival.slot.capacity() >= config_.slot_bytes &&
-        spare_slots_.size() < kSpareSlots) {
-      spare_slots_.push_back(std::move(arrival.slot));
-    }
+    Deliver(arrivals_.pop());
   }
 }
 
-void Router::PushArrival(uint64_t due, Arrival arrival) {
-  const auto index = static_cast<uint32_t>(arrival_pool_.Take());
-  arrival_pool_[index] = std::move(arrival);
-  const uint64_t order =
-      (uint64_t{arrival_pool_[index].port} << kPortShift) | next_arrival_++;
-  arrivals_.push(ArrivalKey{due, order, index});
+void Router::PushArrival(uint64_t due, unsigned port, Arrival arrival) {
+  arrival.due = due;
+  arrival.order = (uint64_t{port} << kPortShift) | next_arrival_++;
+  arrivals_.push(arrival);
 }
 
-void Router::Deliver(const Arrival& arrival, uint64_t due) {
-  const unsigned port = arrival.port;
+void Router::Deliver(const Arrival& arrival) {
+  const unsigned port = arrival.port();
   const unsigned vc = arrival.vc;
   if (arrival.kind == Arrival::Kind::kCredit) {
     if (!port_down_[port]) {
-      core_.outputs.Grant(index(port, vc), arrival.count, due);
+      core_.outputs.Grant(index(port, vc), arrival.count, arrival.due);
     }
     return;
   }
@@ -346,7 +329,14 @@ void Router::Deliver(const Arrival& arrival, uint64_t due) {
   if (arrival.kind == Arrival::Kind::kChunk) {
     AcceptChunk(arrival);
   } else {
-    AcceptSlot(port, vc, arrival.slot);
+    // Out of the pool first: accepting may add arrivals, and grow it.
+    Bytes slot = std::move(slots_in_[arrival.packet]);
+    slots_in_.Free(arrival.packet);
+    AcceptSlot(port, vc, slot);
+    if (slot.capacity() >= config_.slot_bytes &&
+        spare_slots_.size() < kSpareSlots) {
+      spare_slots_.push_back(std::move(slot));
+    }
   }
   in.peak_slots = std::max(
       in.peak_slots, in.arrived_bytes / config_.slot_bytes - FreedSlots(in));
@@ -395,13 +385,13 @@ void Router::AcceptChunk(const Arrival& chunk) {
   size_t payload = chunk.count;
   if (chunk.first) {
     pool_->Hold(chunk.packet);  // the body's reference
-    AcceptHeader(chunk.port, chunk.vc,
+    AcceptHeader(chunk.port(), chunk.vc,
                  DecodeRouteHeader(pool_->bytes(chunk.packet).data()),
                  chunk.packet);
     payload -= kRouteHeaderBytes;
   }
   if (payload > 0) {
-    AcceptPayload(chunk.port, chunk.vc, payload);
+    AcceptPayload(chunk.port(), chunk.vc, payload);
   }
   pool_->Release(chunk.packet);  // the trip's
 }

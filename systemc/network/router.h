@@ -310,18 +310,27 @@ class Router : public sc_core::sc_module, private RouterClock::Client {
     unsigned port = 0;
     sc_core::sc_time latency;
   };
-  // A slot, chunk or credit on its way in; when it is due, its key holds.
+  // A slot, chunk or credit on its way in. Arrivals are taken in order of
+  // time, then of port, then of the calls that made them due on one port
+  // (NET-8.12), the earliest first. A chunk or a credit is held whole here;
+  // a slot's bytes wait in slots_in_.
   struct Arrival {
     enum class Kind : uint8_t { kSlot, kChunk, kCredit };
+    uint64_t due;     // ticks
+    uint64_t order;   // port << kPortShift | call number
+    uint32_t packet;  // kChunk: in the pool, held for the trip; kSlot: its
+                      // bytes in slots_in_ (kNone for an abort)
+    uint32_t count;   // kCredit: credits; kChunk: bytes
+    uint8_t vc;
     Kind kind;
-    unsigned port;
-    unsigned vc;
-    unsigned count;   // kCredit: credits; kChunk: bytes
-    uint32_t packet;  // kChunk: in the pool, held for the trip
-    bool first;       // kChunk: the packet's header comes first
-    bool abort;       // kSlot, kChunk: the packet in progress ends (NET-7.1)
-    Bytes slot;       // kSlot
+    bool first;  // kChunk: the packet's header comes first
+    bool abort;  // kSlot, kChunk: the packet in progress ends (NET-7.1)
+    unsigned port() const { return static_cast<unsigned>(order >> kPortShift); }
+    bool operator<(const Arrival& other) const {
+      return due != other.due ? due < other.due : order < other.order;
+    }
   };
+  static constexpr unsigned kPortShift = 48;
   void OnSlot(unsigned port, link::Slot slot, const sc_core::sc_time& delay);
   void OnChunk(unsigned port, const Chunk& chunk,
                const sc_core::sc_time& delay);
@@ -333,8 +342,10 @@ class Router : public sc_core::sc_module, private RouterClock::Client {
   void start_of_simulation() override;
 
   void DeliverUntil(const sc_core::sc_time& until);  // arrivals due by then
-  void Deliver(const Arrival& arrival, uint64_t due);
-  void PushArrival(uint64_t due, Arrival arrival);  // NET-8.12; due in ticks
+  void Deliver(const Arrival& arrival);
+  // Queues an arrival on `port` due at `due` ticks, numbering the call
+  // (NET-8.12).
+  void PushArrival(uint64_t due, unsigned port, Arrival arrival);
   // A slot from outside the fabric, through the VC's parser and its
   // checks (NET-2.10), its bytes into the pool; and a chunk from a router
   // of the fabric, whose bytes are in the pool already.
@@ -451,20 +462,8 @@ class Router : public sc_core::sc_module, private RouterClock::Client {
   RouterCore core_;
   std::vector<InputStream> streams_;  // each input VC's bytes
   ReusePool<PacketBody> bodies_;      // indexed by PacketState::packet
-  // Arrivals in order of time, then of port, then of the calls that made
-  // them due on one port (NET-8.12): small keys, the earliest first, each
-  // naming its arrival in a pool.
-  struct ArrivalKey {
-    uint64_t due;      // ticks
-    uint64_t order;    // port << kPortShift | call number
-    uint32_t arrival;  // in arrival_pool_
-    bool operator<(const ArrivalKey& other) const {
-      return due != other.due ? due < other.due : order < other.order;
-    }
-  };
-  static constexpr unsigned kPortShift = 48;
-  SortedQueue<ArrivalKey> arrivals_;
-  ReusePool<Arrival> arrival_pool_;
+  SortedQueue<Arrival> arrivals_;
+  ReusePool<Bytes> slots_in_;  // the bytes of the slots in arrivals_
   // Buffers of slots delivered here, reused for slots sent: a router sends
   // about as many slots as it receives on edges, so few are ever
   // allocated.
