@@ -18,7 +18,6 @@ namespace lq::net {
 namespace {
 
 constexpr uint32_t kNoNode = std::numeric_limits<uint32_t>::max();
-constexpr unsigned kNone = RoundRobinRound::kNone;
 constexpr size_t kCacheLine = 64;  // the unit of a prefetch
 
 }  // namespace
@@ -450,14 +449,9 @@ void CycleFabric::AllocateSwitch(Router& r) {
   const unsigned flits = config_.flits_per_packet;
   SeparableAllocator& allocator = *switch_allocator_;
   allocator.Clear(r.switch_allocator);
-  unsigned last_port = kNone;
   const auto to_send = [&r](size_t w) { return r.inputs.to_send(w); };
-  r.inputs.ForEachSet(to_send, [&](unsigned i) {
-    const unsigned p = port_of_[i];
-    if (p == last_port) {
-      return;  // its VCs were all visited
-    }
-    last_port = p;
+  const auto port_of = [this](unsigned i) { return port_of_[i]; };
+  r.inputs.ForEachPort(to_send, port_of, [&](unsigned p) {
     allocator.RequestFrom(p, [&](unsigned v) -> std::optional<unsigned> {
       InputUnit::Vc& in = r.inputs.vc(p * vcs_ + v);
       while (!in.empty() && in.head.discard && in.head.arrived == flits) {

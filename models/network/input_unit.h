@@ -110,8 +110,18 @@ class InputUnit {
   // or VC allocation, and the others (allocated, waiting for the switch,
   // or dropped, waiting for their flits).
   size_t words() const { return occupied_.size(); }
+  uint64_t held(size_t w) const { return occupied_[w]; }
   uint64_t to_allocate(size_t w) const { return unallocated_[w]; }
   uint64_t to_send(size_t w) const { return occupied_[w] & ~unallocated_[w]; }
+  // Whether any head waits for route computation or VC allocation.
+  bool AnyToAllocate() const {
+    for (const uint64_t word : unallocated_) {
+      if (word != 0) {
+        return true;
+      }
+    }
+    return false;
+  }
   // Calls visit(i) for each VC i whose bit is set in word(w), the w-th
   // word of a list, in ascending order of i, as they were when the call
   // began.
@@ -133,8 +143,24 @@ class InputUnit {
   void ForEachToAllocate(Visit visit) const {
     ForEachSet([this](size_t w) { return unallocated_[w]; }, visit);
   }
+  // Calls visit(p) once for each port p with a VC on the list `word`
+  // picks, in ascending order, where port_of(i) is VC i's port (a port's
+  // VCs are numbered together): switch allocation's requests come by input
+  // port (NET-8.5).
+  template <typename Word, typename PortOf, typename Visit>
+  void ForEachPort(Word word, PortOf port_of, Visit visit) const {
+    unsigned last = kNoPort;
+    ForEachSet(word, [&](unsigned i) {
+      const unsigned port = port_of(i);
+      if (port != last) {
+        last = port;
+        visit(port);
+      }
+    });
+  }
 
  private:
+  static constexpr unsigned kNoPort = ~0u;  // ForEachPort's "none yet"
   // Doubles every VC's room behind its head. Throws std::length_error
   // beyond 65,535 packets in one VC.
   void Widen();

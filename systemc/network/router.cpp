@@ -244,8 +244,9 @@ void Router::Cycle() {
   // them, as router.vc_reuse says (NET-8.3). Before: an output VC whose
   // holder's last slot wins the switch, and the packet queued behind that
   // slot, are allocated in the same cycle. With internal speedup S, S
-  // rounds of it (NET-8.11).
-  if (config_.allocates_vcs_first() && HeadsToAllocate()) {
+  // rounds of it (NET-8.11). Route computation and VC allocation run only
+  // while a head waits for them.
+  if (config_.allocates_vcs_first() && core_.inputs.AnyToAllocate()) {
     RouteHeads(now);
     AllocateVcs(now);
   }
@@ -254,7 +255,7 @@ void Router::Cycle() {
     switch_allocator_.Allocate(
         [this](unsigned port, unsigned vc) { Send(port, vc); });
   }
-  if (!config_.allocates_vcs_first() && HeadsToAllocate()) {
+  if (!config_.allocates_vcs_first() && core_.inputs.AnyToAllocate()) {
     RouteHeads(now);
     AllocateVcs(now);
   }
@@ -714,18 +715,6 @@ void Router::MarkDirty(unsigned i) {
   }
 }
 
-// Every head that has neither its output VC nor been dropped is on the
-// input unit's list of heads to allocate: with the list empty, route
-// computation and VC allocation have nothing to do.
-bool Router::HeadsToAllocate() const {
-  for (size_t w = 0; w < core_.inputs.words(); ++w) {
-    if (core_.inputs.to_allocate(w) != 0) {
-      return true;
-    }
-  }
-  return false;
-}
-
 void Router::RouteHeads(const sc_core::sc_time& now) {
   core_.inputs.ForEachToAllocate([&](unsigned i) {
     PacketState& head = core_.inputs.front(i);
@@ -874,13 +863,9 @@ sc_core::sc_time Router::DepartureDelay(unsigned port) const {
 // leave here once their last byte is in.
 void Router::CollectRequests(const sc_core::sc_time& now) {
   switch_allocator_.Clear(core_.switch_allocator);
-  unsigned last_port = RoundRobinRound::kNone;
-  core_.inputs.ForEachHeld([&](unsigned held) {
-    const unsigned p = held / vcs_;
-    if (p == last_port) {
-      return;  // its VCs were all visited
-    }
-    last_port = p;
+  const auto held = [this](size_t w) { return core_.inputs.held(w); };
+  const auto port_of = [this](unsigned i) { return i / vcs_; };
+  core_.inputs.ForEachPort(held, port_of, [&](unsigned p) {
     switch_allocator_.RequestFrom(
         p, [&](unsigned v) -> std::optional<unsigned> {
           const unsigned i = index(p, v);

@@ -389,7 +389,6 @@ class Router : public sc_core::sc_module, private RouterClock::Client {
   // A cut packet whose every byte has gone: abort it downstream, free its
   // output VC and let it go.
   void FinishCut(unsigned port, unsigned vc);
-  bool HeadsToAllocate() const;
   void RouteHeads(const sc_core::sc_time& now);
   void AllocateVcs(const sc_core::sc_time& now);
   void CollectRequests(const sc_core::sc_time& now);

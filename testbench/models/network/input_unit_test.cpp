@@ -115,5 +115,49 @@ TEST(InputUnit, NET_8_3_AVcEmptiedBeforeAllocationIsOnNoList) {
   EXPECT_TRUE(to_allocate.empty()) << "an empty VC waits for nothing";
 }
 
+// Whether any head waits for route computation or VC allocation decides
+// whether a router runs those stages in a cycle (NET-8.3).
+TEST(InputUnit, NET_8_3_AnyToAllocateSeesAHeadInAnyWord) {
+  InputUnit unit(130, 4);
+  EXPECT_FALSE(unit.AnyToAllocate()) << "an empty unit";
+  unit.push_back(129, Packet(1));  // the third word
+  EXPECT_TRUE(unit.AnyToAllocate());
+  unit.Allocated(129);
+  EXPECT_FALSE(unit.AnyToAllocate()) << "its head has its output VC";
+  unit.push_back(129, Packet(2));
+  EXPECT_FALSE(unit.AnyToAllocate()) << "one behind an allocated head waits";
+  unit.pop_front(129);
+  EXPECT_TRUE(unit.AnyToAllocate()) << "then comes to the head";
+}
+
+// Switch allocation takes requests by input port (NET-8.5): each port with
+// a listed VC once, in ascending order, across a word's end, while the
+// visit may empty the VCs it looks at.
+TEST(InputUnit, NET_8_5_ForEachPortVisitsEachPortWithAListedVcOnce) {
+  constexpr unsigned kVcs = 3;  // per port; port 21 spans words 0 and 1
+  InputUnit unit(25 * kVcs, 4);
+  for (const unsigned i : {1u, 2u, 7u, 63u, 64u, 65u, 72u}) {
+    unit.push_back(i, Packet(i));
+  }
+  std::vector<unsigned> ports;
+  const auto held = [&unit](size_t w) { return unit.held(w); };
+  unit.ForEachPort(
+      held, [](unsigned i) { return i / kVcs; },
+      [&](unsigned p) {
+        ports.push_back(p);
+        for (unsigned v = 0; v < kVcs; ++v) {
+          if (!unit.vc(p * kVcs + v).empty()) {
+            unit.pop_front(p * kVcs + v);
+          }
+        }
+      });
+  EXPECT_EQ(ports, (std::vector<unsigned>{0, 2, 21, 24}));
+  ports.clear();
+  unit.ForEachPort(
+      held, [](unsigned i) { return i / kVcs; },
+      [&](unsigned p) { ports.push_back(p); });
+  EXPECT_TRUE(ports.empty()) << "every VC was emptied";
+}
+
 }  // namespace
 }  // namespace lq::net
