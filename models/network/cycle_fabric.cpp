@@ -120,7 +120,8 @@ CycleFabric::CycleFabric(std::shared_ptr<const topo::RoutingFunction> routing,
       pattern_(std::move(pattern)),
       config_(config),
       vcs_(config.vcs()),
-      adaptive_(routing_->AdaptiveClass().has_value()) {
+      adaptive_(routing_->AdaptiveClass().has_value()),
+      workspace_(config.islip_rounds()) {
   if (auto problem = RouterParamsProblem(config, routing_->VcClasses(),
                                          routing_->Name())) {
     throw std::invalid_argument(*problem);
@@ -189,9 +190,7 @@ CycleFabric::CycleFabric(std::shared_ptr<const topo::RoutingFunction> routing,
   for (const Router& router : routers_) {
     most_ports = std::max(most_ports, router.ports);
   }
-  switch_allocator_ =
-      std::make_unique<SeparableAllocator>(most_ports, config.islip_rounds());
-  va_ = std::make_unique<VcAllocator>(most_ports * vcs_);
+  workspace_.Fit(most_ports, vcs_, config.islip_rounds());
   for (unsigned i = 0; i < most_ports * vcs_; ++i) {
     port_of_.push_back(static_cast<uint16_t>(i / vcs_));
     vc_of_.push_back(static_cast<uint8_t>(i % vcs_));
@@ -447,7 +446,7 @@ void CycleFabric::StepRouter(Router& r) {
 // full (NET-8.11) takes no request.
 void CycleFabric::AllocateSwitch(Router& r) {
   const unsigned flits = config_.flits_per_packet;
-  SeparableAllocator& allocator = *switch_allocator_;
+  SeparableAllocator& allocator = workspace_.switch_allocator();
   allocator.Clear(r.switch_allocator);
   const auto to_send = [&r](size_t w) { return r.inputs.to_send(w); };
   const auto port_of = [this](unsigned i) { return port_of_[i]; };
@@ -524,7 +523,7 @@ void CycleFabric::AllocateVcs(Router& r) {
   const VcChoiceContext at{config_, *routing_, r.node, r.local_port(),
                            r.outputs};
   const auto open = [](unsigned, unsigned) { return true; };
-  va_->Clear(r.va);
+  workspace_.va().Clear(r.va);
   r.inputs.ForEachToAllocate([&](unsigned i) {
     PacketState& head = r.inputs.front(i);
     if (head.ready > now_) {
@@ -539,11 +538,12 @@ void CycleFabric::AllocateVcs(Router& r) {
     const PacketRecord& packet = packets_[head.packet];
     const RoutedHead routed{packet.src,    packet.dst,  vc_of_[i],
                             head.out_port, head.out_vc, head.adaptive};
-    if (const auto o = WantedOutputVc(at, routed, open, candidates_)) {
-      va_->Request(i, *o);
+    if (const auto o =
+            WantedOutputVc(at, routed, open, workspace_.candidates())) {
+      workspace_.va().Request(i, *o);
     }
   });
-  va_->Allocate([&](unsigned i, unsigned o) {
+  workspace_.va().Allocate([&](unsigned i, unsigned o) {
     r.TakeOutputVc(i, port_of_[o], vc_of_[o], now_, now_ + config_.va_cycles);
   });
 }

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "models/network/router_params.h"
+#include "models/network/router_workspace.h"
 #include "models/network/traffic_pattern.h"
 #include "models/topology/routing.h"
 #include "models/topology/topology.h"
@@ -187,10 +188,8 @@ class CycleFabric {
   std::vector<std::vector<Event>> wheel_;
   // The allocators' working state, shared by the routers in turn (each
   // keeps its own arbiters' pointers), and other per-step scratch.
-  std::unique_ptr<SeparableAllocator> switch_allocator_;
-  std::unique_ptr<VcAllocator> va_;
+  RouterWorkspace workspace_;
   std::vector<unsigned> dirty_;  // a router's inputs with freed flits
-  std::vector<topo::PortId> candidates_;
   // An input or output VC's index in a router, i = port * VCs + vc, split.
   std::vector<uint16_t> port_of_;
   std::vector<uint8_t> vc_of_;

@@ -147,6 +147,7 @@ NodeNetworkConfig Cluster::NetworkFor(
   router.slot_bytes = slot_bytes;
   router.clock = router_clock_;
   router.pool = router_pool_;
+  router.workspace = router_workspace_;
   router.routing = config_.boards
                        ? std::make_shared<topo::ProgrammedTableRouting>(
                              topology, node, router.vc_classes,
@@ -181,7 +182,9 @@ Cluster::Cluster(const sc_core::sc_module_name& name,
       config_(config),
       topology_(shared_topology),
       router_clock_(std::make_shared<net::RouterClock>("router_clock")),
-      router_pool_(std::make_shared<net::PacketPool>()) {
+      router_pool_(std::make_shared<net::PacketPool>()),
+      router_workspace_(std::make_shared<net::RouterWorkspace>(
+          config.network.router.islip_rounds())) {
   const topo::Topology& topology = *shared_topology;
   if (!config.boards && !config.routing) {
     throw std::invalid_argument(

@@ -19,6 +19,7 @@
 
 #include "models/elf/elf_image.h"
 #include "models/network/packet_pool.h"
+#include "models/network/router_workspace.h"
 #include "models/topology/partition.h"
 #include "models/topology/routing.h"
 #include "models/topology/topology.h"
@@ -211,9 +212,11 @@ class Cluster : public sc_core::sc_module {
   ClusterConfig config_;
   std::shared_ptr<const topo::Topology> topology_;  // none in bench mode
   // Runs every node's router (decision 0049); holds the packets crossing
-  // its ideal links (decision 0053).
+  // its ideal links and the allocators' working state the routers share
+  // (decision 0053).
   std::shared_ptr<net::RouterClock> router_clock_;
   std::shared_ptr<net::PacketPool> router_pool_;
+  std::shared_ptr<net::RouterWorkspace> router_workspace_;
   std::vector<std::unique_ptr<Node>> nodes_;
   std::vector<std::unique_ptr<phy::NoCable>> no_cables_;  // NET-1.5
   std::vector<std::unique_ptr<net::PortCap>> caps_;       // ideal, NET-1.5

@@ -64,11 +64,13 @@ Router::Router(const sc_core::sc_module_name& name, const RouterConfig& config)
       core_(config.network_ports + 1, config.network_ports, config,
             period_.value(),
             std::min(config.vc_buffer_flits, kInitialPacketsBehind)),
-      va_((config.network_ports + 1) * vcs_),
-      switch_allocator_(config.network_ports + 1, config.islip_rounds()) {
+      workspace_(config.workspace ? config.workspace
+                                  : std::make_shared<RouterWorkspace>(
+                                        config.islip_rounds())) {
   if (auto problem = RouterConfigProblem(config)) {
     throw std::invalid_argument(std::string(this->name()) + ": " + *problem);
   }
+  workspace_->Fit(config.network_ports + 1, vcs_, config.islip_rounds());
   const unsigned ports = port_count();
   for (unsigned p = 0; p < ports; ++p) {
     const std::string port_name =
@@ -252,7 +254,7 @@ void Router::Cycle() {
   }
   for (unsigned round = 0; round < config_.speedup; ++round) {
     CollectRequests(now);
-    switch_allocator_.Allocate(
+    workspace_->switch_allocator().Allocate(
         [this](unsigned port, unsigned vc) { Send(port, vc); });
   }
   if (!config_.allocates_vcs_first() && core_.inputs.AnyToAllocate()) {
@@ -666,8 +668,8 @@ bool Router::Stranded(const PacketState& packet) {
 
 bool Router::AdaptiveWayOpen(const PacketState& packet) {
   banks_.active().AdaptivePorts(config_.node, body(packet).header.dst,
-                                candidates_);
-  for (const topo::PortId port : candidates_) {
+                                workspace_->candidates());
+  for (const topo::PortId port : workspace_->candidates()) {
     if (!port_down_[port]) {
       return true;
     }
@@ -819,7 +821,8 @@ void Router::Enqueue(const PacketState& packet) {
 void Router::AllocateVcs(const sc_core::sc_time& now) {
   const VcChoiceContext at{config_, banks_.active(), config_.node, local_port(),
                            core_.outputs};
-  va_.Clear(core_.va);
+  VcAllocator& va = workspace_->va();
+  va.Clear(core_.va);
   core_.inputs.ForEachToAllocate([&](unsigned i) {
     const PacketState& head = core_.inputs.front(i);
     if (!head.routed || head.discard || head.ready > now.value()) {
@@ -832,11 +835,12 @@ void Router::AllocateVcs(const sc_core::sc_time& now) {
     };
     const RoutedHead routed{header.src,    header.dst,  i % vcs_,
                             head.out_port, head.out_vc, head.adaptive};
-    if (const auto o = WantedOutputVc(at, routed, open, candidates_)) {
-      va_.Request(i, *o);
+    if (const auto o =
+            WantedOutputVc(at, routed, open, workspace_->candidates())) {
+      va.Request(i, *o);
     }
   });
-  va_.Allocate([this, &now](unsigned i, unsigned o) {
+  va.Allocate([this, &now](unsigned i, unsigned o) {
     // An adaptive packet's port is chosen now (NET-4.3), and a packet
     // ejecting may take another VC.
     const bool chose_port = core_.inputs.front(i).adaptive;
@@ -862,26 +866,26 @@ sc_core::sc_time Router::DepartureDelay(unsigned port) const {
 // allocation takes each port's first, iSLIP all of them. Dropped packets
 // leave here once their last byte is in.
 void Router::CollectRequests(const sc_core::sc_time& now) {
-  switch_allocator_.Clear(core_.switch_allocator);
+  SeparableAllocator& allocator = workspace_->switch_allocator();
+  allocator.Clear(core_.switch_allocator);
   const auto held = [this](size_t w) { return core_.inputs.held(w); };
   const auto port_of = [this](unsigned i) { return i / vcs_; };
   core_.inputs.ForEachPort(held, port_of, [&](unsigned p) {
-    switch_allocator_.RequestFrom(
-        p, [&](unsigned v) -> std::optional<unsigned> {
-          const unsigned i = index(p, v);
-          const InputUnit::Vc& in = core_.inputs.vc(i);
-          while (!in.empty() && in.head.discard &&
-                 body(in.head).received == body(in.head).total) {
-            FreeBody(in.head.packet);
-            core_.inputs.pop_front(i);
-            --packets_held_;
-            progress_ = true;
-          }
-          if (in.empty() || !core_.WantsSwitch(in.head, now.value())) {
-            return std::nullopt;
-          }
-          return in.head.out_port;
-        });
+    allocator.RequestFrom(p, [&](unsigned v) -> std::optional<unsigned> {
+      const unsigned i = index(p, v);
+      const InputUnit::Vc& in = core_.inputs.vc(i);
+      while (!in.empty() && in.head.discard &&
+             body(in.head).received == body(in.head).total) {
+        FreeBody(in.head.packet);
+        core_.inputs.pop_front(i);
+        --packets_held_;
+        progress_ = true;
+      }
+      if (in.empty() || !core_.WantsSwitch(in.head, now.value())) {
+        return std::nullopt;
+      }
+      return in.head.out_port;
+    });
   });
 }
 

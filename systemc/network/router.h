@@ -27,6 +27,7 @@
 #include "models/network/route_header.h"
 #include "models/network/router_core.h"
 #include "models/network/router_params.h"
+#include "models/network/router_workspace.h"
 #include "models/network/routing_banks.h"
 #include "models/network/separable_allocator.h"
 #include "models/network/vc_allocator.h"
@@ -61,6 +62,9 @@ struct RouterConfig : RouterParams {
   // it is joined to by ideal links (decision 0053); nullptr: a pool of its
   // own.
   std::shared_ptr<PacketPool> pool;
+  // The allocators' working state, shared by the routers the clock steps
+  // one at a time (decision 0053); nullptr: one of its own.
+  std::shared_ptr<RouterWorkspace> workspace;
 };
 
 // NET-8.9's counters.
@@ -481,9 +485,9 @@ class Router : public sc_core::sc_module, private RouterClock::Client {
   // The input VCs whose credits may be due this cycle.
   std::vector<unsigned> dirty_inputs_;
 
-  VcAllocator va_;                        // NET-8.3
-  SeparableAllocator switch_allocator_;   // NET-8.5
-  std::vector<topo::PortId> candidates_;  // WantedOutputVc()'s scratch
+  // The allocators' working state (NET-8.3, NET-8.5), shared with the
+  // routers stepped beside it.
+  std::shared_ptr<RouterWorkspace> workspace_;
 
   std::vector<uint64_t> flits_in_;  // per port; flits out: core_.outputs
   RouterCounters counters_;
