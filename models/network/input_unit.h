@@ -106,10 +106,10 @@ class InputUnit {
   // heads waiting for route computation or VC allocation.
   void Allocated(unsigned i) { Clear(unallocated_, i); }
 
-  // The work lists, 64 VCs to a word: heads waiting for route computation
-  // or VC allocation, and the others (allocated, waiting for the switch,
-  // or dropped, waiting for their flits).
-  size_t words() const { return occupied_.size(); }
+  // The work lists, 64 VCs to a word: the VCs that hold a packet; of
+  // those, the ones whose heads wait for route computation or VC
+  // allocation; and the others (allocated, waiting for the switch, or
+  // dropped, waiting for their flits).
   uint64_t held(size_t w) const { return occupied_[w]; }
   uint64_t to_allocate(size_t w) const { return unallocated_[w]; }
   uint64_t to_send(size_t w) const { return occupied_[w] & ~unallocated_[w]; }
@@ -123,8 +123,9 @@ class InputUnit {
     return false;
   }
   // Calls visit(i) for each VC i whose bit is set in word(w), the w-th
-  // word of a list, in ascending order of i, as they were when the call
-  // began.
+  // word of a list, in ascending order of i, each word as it was when the
+  // walk reached it (a change visit makes to a later word shows, one to
+  // the word being walked does not).
   template <typename Word, typename Visit>
   void ForEachSet(Word word, Visit visit) const {
     for (size_t w = 0; w < occupied_.size(); ++w) {
@@ -137,11 +138,11 @@ class InputUnit {
   // waits for route computation or VC allocation.
   template <typename Visit>
   void ForEachHeld(Visit visit) const {
-    ForEachSet([this](size_t w) { return occupied_[w]; }, visit);
+    ForEachSet([this](size_t w) { return held(w); }, visit);
   }
   template <typename Visit>
   void ForEachToAllocate(Visit visit) const {
-    ForEachSet([this](size_t w) { return unallocated_[w]; }, visit);
+    ForEachSet([this](size_t w) { return to_allocate(w); }, visit);
   }
   // Calls visit(p) once for each port p with a VC on the list `word`
   // picks, in ascending order, where port_of(i) is VC i's port (a port's
