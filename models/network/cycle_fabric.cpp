@@ -121,6 +121,7 @@ CycleFabric::CycleFabric(std::shared_ptr<const topo::RoutingFunction> routing,
       config_(config),
       vcs_(config.vcs()),
       adaptive_(routing_->AdaptiveClass().has_value()),
+      injections_(routing_->topology().EndpointCount()),
       workspace_(config.islip_rounds()) {
   if (auto problem = RouterParamsProblem(config, routing_->VcClasses(),
                                          routing_->Name())) {
@@ -167,7 +168,7 @@ CycleFabric::CycleFabric(std::shared_ptr<const topo::RoutingFunction> routing,
     sources_.emplace_back(n, vcs_, config.vc_buffer_flits, config.seed + n,
                           &router_memory_);
     if (config.packets_per_cycle > 0) {
-      injections_.push({0, n});
+      injections_.Add(0, n);
     }
   }
   // The longest delay: a flit behind a full output queue, then the link,
@@ -252,13 +253,10 @@ void CycleFabric::Step() {
       busy_routers_[n / 64] &= ~(uint64_t{1} << (n % 64));
     }
   }
-  // The sources due now, in the heap's order (by node at one time),
-  // fetched together so that their misses overlap.
+  // The sources due now, in node order, fetched together so that their
+  // misses overlap.
   injecting_.clear();
-  while (!injections_.empty() && injections_.top().first == now_) {
-    injecting_.push_back(injections_.top().second);
-    injections_.pop();
-  }
+  injections_.Take(now_, injecting_);
   for (const uint32_t n : injecting_) {
     sources_[n].Prefetch();
   }
@@ -285,7 +283,7 @@ void CycleFabric::Step() {
       gap = 1 + cycles(source.random);
     }
     if (config_.stop_cycle == 0 || now_ + gap < config_.stop_cycle) {
-      injections_.push({now_ + gap, n});
+      injections_.Add(now_ + gap, n);
     }
   }
   for (size_t i = 0; i < busy_sources_.size();) {

@@ -16,11 +16,11 @@
 #include <functional>
 #include <memory>
 #include <memory_resource>
-#include <queue>
 #include <random>
 #include <string>
 #include <vector>
 
+#include "models/network/node_calendar.h"
 #include "models/network/router_params.h"
 #include "models/network/router_workspace.h"
 #include "models/network/traffic_pattern.h"
@@ -179,11 +179,7 @@ class CycleFabric {
   std::vector<Source> sources_;
   std::vector<uint32_t> busy_sources_;  // with packets waiting to go
   std::vector<uint32_t> injecting_;     // sources making a packet this cycle
-  // Sources' next injection cycles, earliest first.
-  std::priority_queue<std::pair<uint64_t, uint32_t>,
-                      std::vector<std::pair<uint64_t, uint32_t>>,
-                      std::greater<>>
-      injections_;
+  NodeCalendar injections_;             // the cycles sources make packets
   // Flits and credits on their way, by due cycle modulo the wheel's size.
   std::vector<std::vector<Event>> wheel_;
   // The allocators' working state, shared by the routers in turn (each
