@@ -20,12 +20,12 @@ class RoundRobinRound {
   // (both below `count`).
   static unsigned Distance(unsigned candidate, unsigned pointer,
                            unsigned count) {
-    return candidate >= pointer ? candidate - pointer
-                                : candidate + count - pointer;
+    return candidate - pointer + (candidate < pointer ? count : 0u);
   }
   // The position after `position` among `count`.
   static unsigned Next(unsigned position, unsigned count) {
-    return position + 1 == count ? 0 : position + 1;
+    const unsigned next = position + 1;
+    return next & (0u - static_cast<unsigned>(next != count));
   }
 
   void Offer(unsigned arbiter, unsigned candidate, unsigned distance) {

@@ -87,8 +87,8 @@ class RouterCore {
   // `now`: its output VC holds a credit and its output queue room
   // (NET-8.2, NET-8.11), its stage is due and a flit of it has arrived.
   bool WantsSwitch(const PacketState& head, uint64_t now) const {
-    return !head.discard && head.allocated && head.ready <= now &&
-           head.arrived > head.sent &&
+    return !head.discard & head.allocated & (head.ready <= now) &
+           (head.arrived > head.sent) &
            outputs.CanSend(head.out_port, head.out_vc, now);
   }
 

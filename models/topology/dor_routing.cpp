@@ -22,41 +22,48 @@ bool DorRouting::TryRoute(NodeId current, PortId in_port, VcClass in_vc,
   if (current >= torus.NodeCount() || dst >= torus.NodeCount()) {
     return false;
   }
-  const PortId local = torus.LocalPort(current);
-  for (size_t dim = 0; dim < torus.Dimensions(); ++dim) {
-    const uint32_t here = torus.Coordinate(current, dim);
-    const uint32_t there = torus.Coordinate(dst, dim);
-    if (here == there) {
-      continue;
+  // The first dimension in which the packet is not yet home, found
+  // without a branch per dimension: which one it is depends on the
+  // packet, so a branch on it would be mispredicted often.
+  const size_t dims = torus.Dimensions();
+  uint32_t away = 0;
+  for (size_t d = 0; d < dims; ++d) {
+    away |= uint32_t{torus.Coordinate(current, d) != torus.Coordinate(dst, d)}
+            << d;
+  }
+  if (away == 0) {
+    step = RouteStep{torus.LocalPort(current), in_vc};
+    return true;
+  }
+  const size_t dim = static_cast<size_t>(__builtin_ctz(away));
+  const uint32_t here = torus.Coordinate(current, dim);
+  const uint32_t there = torus.Coordinate(dst, dim);
+  const uint32_t size = torus.sizes()[dim];
+  const uint32_t ahead = there - here + (there < here ? size : 0u);
+  // The + way is shorter, or a tie that goes +. A tie is met only on
+  // entering the dimension: each hop after it is strictly shorter + or -.
+  const bool tie = 2 * ahead == size;
+  const bool plus =
+      (2 * ahead < size) | (tie & ((tie_ == Tie::kPlus) | (here % 2 == 0)));
+  step.port = plus ? Torus::PlusPort(dim) : Torus::MinusPort(dim);
+  const bool same_dimension = (in_port != torus.LocalPort(current)) &
+                              (Torus::DimensionOf(in_port) == dim);
+  switch (dateline_) {
+    case Dateline::kOff:
+      step.vc = 0;
+      return true;
+    case Dateline::kAtWrap: {
+      const bool crosses_dateline =
+          plus ? here == size - 1 : here == 0;  // The k-1 <-> 0 wrap link.
+      step.vc = (same_dimension & (in_vc == 1)) | crosses_dateline;
+      return true;
     }
-    const uint32_t size = torus.sizes()[dim];
-    const uint32_t ahead = there > here ? there - here : there + size - here;
-    // The + way is shorter, or a tie that goes +. A tie is met only on
-    // entering the dimension: each hop after it is strictly shorter + or -.
-    const bool tie = 2 * ahead == size;
-    const bool plus =
-        2 * ahead < size || (tie && (tie_ == Tie::kPlus || here % 2 == 0));
-    step.port = plus ? Torus::PlusPort(dim) : Torus::MinusPort(dim);
-    const bool same_dimension =
-        in_port != local && Torus::DimensionOf(in_port) == dim;
-    switch (dateline_) {
-      case Dateline::kOff:
-        step.vc = 0;
-        return true;
-      case Dateline::kAtWrap: {
-        const bool crosses_dateline =
-            plus ? here == size - 1 : here == 0;  // The k-1 <-> 0 wrap link.
-        step.vc = (same_dimension && in_vc == 1) || crosses_dateline;
-        return true;
-      }
-      case Dateline::kPerDimension: {
-        const bool wraps = plus ? there < here : there > here;
-        step.vc = same_dimension ? in_vc : VcClass{wraps};
-        return true;
-      }
+    case Dateline::kPerDimension: {
+      const bool wraps = plus ? there < here : there > here;
+      step.vc = same_dimension ? in_vc : VcClass{wraps};
+      return true;
     }
   }
-  step = RouteStep{local, in_vc};
   return true;
 }
 
