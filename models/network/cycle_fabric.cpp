@@ -448,25 +448,32 @@ void CycleFabric::AllocateSwitch(Router& r) {
   allocator.Clear(r.switch_allocator);
   const auto to_send = [&r](size_t w) { return r.inputs.to_send(w); };
   const auto port_of = [this](unsigned i) { return port_of_[i]; };
-  r.inputs.ForEachPort(to_send, port_of, [&](unsigned p) {
-    allocator.RequestFrom(p, [&](unsigned v) -> std::optional<unsigned> {
-      InputUnit::Vc& in = r.inputs.vc(p * vcs_ + v);
-      while (!in.empty() && in.head.discard && in.head.arrived == flits) {
-        r.inputs.pop_front(p * vcs_ + v);
-        in.freed += flits;
-        dirty_.push_back(p * vcs_ + v);
-        --r.held;
-        --held_;
-      }
-      if (in.empty()) {
-        return std::nullopt;
-      }
-      if (!r.WantsSwitch(in.head, now_)) {
-        return std::nullopt;
-      }
-      return in.head.out_port;
-    });
-  });
+  r.inputs.ForEachPort(
+      to_send, port_of, vcs_, [&](unsigned p, unsigned listed) {
+        allocator.RequestFrom(
+            p, listed, [&](unsigned v) -> std::optional<unsigned> {
+              const unsigned i = p * vcs_ + v;
+              InputUnit::Vc& in = r.inputs.vc(i);
+              if (in.head
+                      .discard) {  // dropped packets, whose flits have all come
+                while (!in.empty() && in.head.discard &&
+                       in.head.arrived == flits) {
+                  r.inputs.pop_front(i);
+                  in.freed += flits;
+                  dirty_.push_back(i);
+                  --r.held;
+                  --held_;
+                }
+                if (in.empty()) {
+                  return std::nullopt;
+                }
+              }
+              if (!r.WantsSwitch(in.head, now_)) {
+                return std::nullopt;
+              }
+              return in.head.out_port;
+            });
+      });
   allocator.Allocate([this, &r](unsigned p, unsigned v) { SendFlit(r, p, v); });
 }
 

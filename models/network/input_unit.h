@@ -144,24 +144,44 @@ class InputUnit {
   void ForEachToAllocate(Visit visit) const {
     ForEachSet([this](size_t w) { return to_allocate(w); }, visit);
   }
-  // Calls visit(p) once for each port p with a VC on the list `word`
-  // picks, in ascending order, where port_of(i) is VC i's port (a port's
-  // VCs are numbered together): switch allocation's requests come by input
-  // port (NET-8.5).
+  // Calls visit(p, listed) once for each port p with a VC on the list
+  // `word` picks, in ascending order, `listed` having bit v set for each
+  // of its `vcs` VCs on the list, where port_of(i) is VC i's port (a
+  // port's VCs are numbered together, from p * vcs): switch allocation's
+  // requests come by input port (NET-8.5). Each port's bits are read when
+  // the walk reaches the port, so a visit may change its own port's.
   template <typename Word, typename PortOf, typename Visit>
-  void ForEachPort(Word word, PortOf port_of, Visit visit) const {
-    unsigned last = kNoPort;
-    ForEachSet(word, [&](unsigned i) {
-      const unsigned port = port_of(i);
-      if (port != last) {
-        last = port;
-        visit(port);
+  void ForEachPort(Word word, PortOf port_of, unsigned vcs, Visit visit) const {
+    const size_t words = occupied_.size();
+    const uint64_t port_bits = (uint64_t{1} << vcs) - 1;
+    size_t w = 0;
+    uint64_t bits = word(0);
+    for (;;) {
+      while (bits == 0) {
+        if (++w == words) {
+          return;
+        }
+        bits = word(w);
       }
-    });
+      const unsigned port =
+          port_of(static_cast<unsigned>(w * 64 + __builtin_ctzll(bits)));
+      const size_t first = size_t{port} * vcs;
+      const size_t end = first + vcs;  // the next port's first VC
+      const unsigned shift = first % 64;
+      uint64_t listed = word(first / 64) >> shift;
+      if (shift + vcs > 64) {  // the port's VCs span two words
+        listed |= word(first / 64 + 1) << (64 - shift);
+      }
+      visit(port, static_cast<unsigned>(listed & port_bits));
+      w = end / 64;
+      if (w == words) {
+        return;
+      }
+      bits = word(w) & (~uint64_t{0} << (end % 64));
+    }
   }
 
  private:
-  static constexpr unsigned kNoPort = ~0u;  // ForEachPort's "none yet"
   // Doubles every VC's room behind its head. Throws std::length_error
   // beyond 65,535 packets in one VC.
   void Widen();

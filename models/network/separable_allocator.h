@@ -73,16 +73,23 @@ class SeparableAllocator {
     requested_outputs_ = 0;
     contended_ = pointers.ports_ > kMostUncontendedPorts;
   }
-  // Input port `port`'s requests: its VCs in round-robin order from its
-  // pointer, `wants(vc)` giving the output port VC `vc`'s head can send a
-  // flit to now, or none. Round-robin takes the first VC that can, iSLIP
-  // every one.
+  // Input port `port`'s requests: of its VCs with bit v set in `listed`,
+  // in round-robin order from its pointer, `wants(vc)` giving the output
+  // port VC `vc`'s head can send a flit to now, or none. Round-robin takes
+  // the first VC that can, iSLIP every one. A VC not listed asks for
+  // nothing.
   template <typename Wants>
-  void RequestFrom(unsigned port, Wants&& wants) {
+  void RequestFrom(unsigned port, unsigned listed, Wants&& wants) {
     const unsigned vcs = pointers_->vcs_;
     const size_t first = requests_.size();
-    unsigned vc = pointers_->input(port);
-    for (unsigned k = 0; k < vcs; ++k, vc = RoundRobinRound::Next(vc, vcs)) {
+    const unsigned pointer = pointers_->input(port);
+    // The listed VCs rotated so that bit k is the k-th after the pointer.
+    const uint64_t from_pointer = ((uint64_t{listed} >> pointer) |
+                                   (uint64_t{listed} << (vcs - pointer))) &
+                                  ((uint64_t{1} << vcs) - 1);
+    for (uint64_t order = from_pointer; order != 0; order &= order - 1) {
+      unsigned vc = pointer + static_cast<unsigned>(__builtin_ctzll(order));
+      vc -= vc >= vcs ? vcs : 0;
       if (const std::optional<unsigned> out = wants(vc)) {
         requests_.push_back({port, vc, *out});
         if (iterations_ == 0) {

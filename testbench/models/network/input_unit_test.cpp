@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <utility>
 #include <vector>
 
 namespace lq::net {
@@ -131,32 +132,32 @@ TEST(InputUnit, NET_8_3_AnyToAllocateSeesAHeadInAnyWord) {
 }
 
 // Switch allocation takes requests by input port (NET-8.5): each port with
-// a listed VC once, in ascending order, across a word's end, while the
-// visit may empty the VCs it looks at.
+// a listed VC once, in ascending order, with the port's listed VCs, across
+// a word's end, while the visit may empty the VCs it looks at.
 TEST(InputUnit, NET_8_5_ForEachPortVisitsEachPortWithAListedVcOnce) {
   constexpr unsigned kVcs = 3;  // per port; port 21 spans words 0 and 1
   InputUnit unit(25 * kVcs, 4);
   for (const unsigned i : {1u, 2u, 7u, 63u, 64u, 65u, 72u}) {
     unit.push_back(i, Packet(i));
   }
-  std::vector<unsigned> ports;
+  using Visits = std::vector<std::pair<unsigned, unsigned>>;  // port, listed
+  Visits visits;
   const auto held = [&unit](size_t w) { return unit.held(w); };
-  unit.ForEachPort(
-      held, [](unsigned i) { return i / kVcs; },
-      [&](unsigned p) {
-        ports.push_back(p);
-        for (unsigned v = 0; v < kVcs; ++v) {
-          if (!unit.vc(p * kVcs + v).empty()) {
-            unit.pop_front(p * kVcs + v);
-          }
-        }
-      });
-  EXPECT_EQ(ports, (std::vector<unsigned>{0, 2, 21, 24}));
-  ports.clear();
-  unit.ForEachPort(
-      held, [](unsigned i) { return i / kVcs; },
-      [&](unsigned p) { ports.push_back(p); });
-  EXPECT_TRUE(ports.empty()) << "every VC was emptied";
+  const auto port_of = [](unsigned i) { return i / kVcs; };
+  unit.ForEachPort(held, port_of, kVcs, [&](unsigned p, unsigned listed) {
+    visits.emplace_back(p, listed);
+    for (unsigned v = 0; v < kVcs; ++v) {
+      if (!unit.vc(p * kVcs + v).empty()) {
+        unit.pop_front(p * kVcs + v);
+      }
+    }
+  });
+  EXPECT_EQ(visits, (Visits{{0, 0b110}, {2, 0b010}, {21, 0b111}, {24, 0b001}}));
+  visits.clear();
+  unit.ForEachPort(held, port_of, kVcs, [&](unsigned p, unsigned listed) {
+    visits.emplace_back(p, listed);
+  });
+  EXPECT_TRUE(visits.empty()) << "every VC was emptied";
 }
 
 }  // namespace

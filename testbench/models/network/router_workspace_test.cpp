@@ -61,9 +61,9 @@ TEST(RouterWorkspace, NET_8_5_FitGrowsToTheLargestRouter) {
   SeparableAllocator::Pointers pointers(9, 1);
   SeparableAllocator& allocator = workspace.switch_allocator();
   allocator.Clear(pointers);
-  allocator.RequestFrom(8,
+  allocator.RequestFrom(8, 1,
                         [](unsigned) -> std::optional<unsigned> { return 7; });
-  allocator.RequestFrom(2,
+  allocator.RequestFrom(2, 1,
                         [](unsigned) -> std::optional<unsigned> { return 8; });
   Grants grants;
   allocator.Allocate(

@@ -22,12 +22,39 @@ Grants Cycle(SeparableAllocator& allocator,
              const std::vector<std::vector<std::optional<unsigned>>>& wants) {
   allocator.Clear(pointers);
   for (unsigned port = 0; port < wants.size(); ++port) {
-    allocator.RequestFrom(port, [&](unsigned vc) { return wants[port][vc]; });
+    const unsigned every_vc = (1u << wants[port].size()) - 1;
+    allocator.RequestFrom(port, every_vc,
+                          [&](unsigned vc) { return wants[port][vc]; });
   }
   Grants grants;
   allocator.Allocate(
       [&](unsigned port, unsigned vc) { grants.emplace_back(port, vc); });
   return grants;
+}
+
+// A port's VCs that are not listed (empty, or waiting for VC allocation)
+// are not asked; the listed ones are, from the port's pointer round.
+TEST(SeparableAllocator, NET_8_5_OnlyListedVcsAskFromThePointerRound) {
+  SeparableAllocator allocator(2, 0);
+  SeparableAllocator::Pointers pointers(2, 4);
+  std::vector<unsigned> asked;
+  const auto run = [&](unsigned listed) {
+    allocator.Clear(pointers);
+    allocator.RequestFrom(0, listed, [&](unsigned vc) {
+      asked.push_back(vc);
+      return vc == 0 ? std::optional<unsigned>(1) : std::nullopt;
+    });
+    Grants grants;
+    allocator.Allocate(
+        [&](unsigned port, unsigned vc) { grants.emplace_back(port, vc); });
+    return grants;
+  };
+  EXPECT_EQ(run(0b1101), (Grants{{0, 0}}));
+  EXPECT_EQ(asked, (std::vector<unsigned>{0})) << "VC 0 asks, and wins";
+  asked.clear();
+  EXPECT_EQ(run(0b1101), (Grants{{0, 0}}));
+  EXPECT_EQ(asked, (std::vector<unsigned>{2, 3, 0}))
+      << "from VC 1, the VC after the winner: 1 is not listed";
 }
 
 // Ports 0 and 1 both want output 2, each on both VCs.
