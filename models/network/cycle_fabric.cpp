@@ -529,11 +529,8 @@ void CycleFabric::AllocateVcs(Router& r) {
                            r.outputs};
   const auto open = [](unsigned, unsigned) { return true; };
   workspace_.va().Clear(r.va);
-  r.inputs.ForEachToAllocate([&](unsigned i) {
+  r.inputs.ForEachDueToAllocate(now_, [&](unsigned i) {
     PacketState& head = r.inputs.front(i);
-    if (head.ready > now_) {
-      return;
-    }
     if (!head.routed) {
       Route(r, i, head);
     }

@@ -134,15 +134,29 @@ class InputUnit {
       }
     }
   }
-  // The same for the VCs that hold a packet, and for those whose head
-  // waits for route computation or VC allocation.
+  // The same for the VCs that hold a packet.
   template <typename Visit>
   void ForEachHeld(Visit visit) const {
     ForEachSet([this](size_t w) { return held(w); }, visit);
   }
+  // Calls visit(i) for each VC i whose head waits for route computation
+  // or VC allocation and whose stage is due at `now` (its `ready` no
+  // later), in ascending order of i. A word's heads are all looked at
+  // before any of them is visited, without a branch on each: which are
+  // due depends on the traffic, so such a branch would be mispredicted
+  // often.
   template <typename Visit>
-  void ForEachToAllocate(Visit visit) const {
-    ForEachSet([this](size_t w) { return to_allocate(w); }, visit);
+  void ForEachDueToAllocate(uint64_t now, Visit visit) const {
+    for (size_t w = 0; w < unallocated_.size(); ++w) {
+      uint64_t due = 0;
+      for (uint64_t bits = unallocated_[w]; bits != 0; bits &= bits - 1) {
+        const unsigned bit = static_cast<unsigned>(__builtin_ctzll(bits));
+        due |= uint64_t{vcs_[w * 64 + bit].head.ready <= now} << bit;
+      }
+      for (; due != 0; due &= due - 1) {
+        visit(static_cast<unsigned>(w * 64 + __builtin_ctzll(due)));
+      }
+    }
   }
   // Calls visit(p, listed) once for each port p with a VC on the list
   // `word` picks, in ascending order, `listed` having bit v set for each

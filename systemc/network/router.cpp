@@ -718,10 +718,9 @@ void Router::MarkDirty(unsigned i) {
 }
 
 void Router::RouteHeads(const sc_core::sc_time& now) {
-  core_.inputs.ForEachToAllocate([&](unsigned i) {
+  core_.inputs.ForEachDueToAllocate(now.value(), [&](unsigned i) {
     PacketState& head = core_.inputs.front(i);
-    if (!head.routed && !head.discard && head.ready <= now.value() &&
-        Routable(body(head))) {
+    if (!head.routed && !head.discard && Routable(body(head))) {
       Route(i / vcs_, i % vcs_, head);
     }
   });
@@ -823,9 +822,9 @@ void Router::AllocateVcs(const sc_core::sc_time& now) {
                            core_.outputs};
   VcAllocator& va = workspace_->va();
   va.Clear(core_.va);
-  core_.inputs.ForEachToAllocate([&](unsigned i) {
+  core_.inputs.ForEachDueToAllocate(now.value(), [&](unsigned i) {
     const PacketState& head = core_.inputs.front(i);
-    if (!head.routed || head.discard || head.ready > now.value()) {
+    if (!head.routed || head.discard) {
       return;
     }
     const RouteHeader& header = body(head).header;

@@ -104,16 +104,39 @@ TEST(InputUnit, NET_8_3_AVcEmptiedBeforeAllocationIsOnNoList) {
   unit.Allocated(67);
   std::vector<unsigned> held, to_allocate;
   unit.ForEachHeld([&](unsigned i) { held.push_back(i); });
-  unit.ForEachToAllocate([&](unsigned i) { to_allocate.push_back(i); });
+  unit.ForEachDueToAllocate(0, [&](unsigned i) { to_allocate.push_back(i); });
   EXPECT_EQ(held, (std::vector<unsigned>{5, 67}));
   EXPECT_EQ(to_allocate, (std::vector<unsigned>{5}));
   unit.pop_front(5);  // never allocated
   held.clear();
   to_allocate.clear();
   unit.ForEachHeld([&](unsigned i) { held.push_back(i); });
-  unit.ForEachToAllocate([&](unsigned i) { to_allocate.push_back(i); });
+  unit.ForEachDueToAllocate(0, [&](unsigned i) { to_allocate.push_back(i); });
   EXPECT_EQ(held, (std::vector<unsigned>{67}));
   EXPECT_TRUE(to_allocate.empty()) << "an empty VC waits for nothing";
+}
+
+// Route computation and VC allocation act on a head once its stage is due
+// (NET-8.3): the walk leaves out heads whose `ready` is later, in any
+// word, and visits each once the cycle comes.
+TEST(InputUnit, NET_8_3_TheDueWalkVisitsHeadsWhoseStageIsDue) {
+  InputUnit unit(130, 4);
+  for (const unsigned i : {3u, 64u, 100u, 129u}) {
+    PacketState packet = Packet(i);
+    packet.ready = i % 2 == 0 ? 7 : 8;  // 64 and 100 at 7, 3 and 129 at 8
+    unit.push_back(i, packet);
+  }
+  const auto due_at = [&unit](uint64_t now) {
+    std::vector<unsigned> due;
+    unit.ForEachDueToAllocate(now, [&](unsigned i) { due.push_back(i); });
+    return due;
+  };
+  EXPECT_TRUE(due_at(6).empty());
+  EXPECT_EQ(due_at(7), (std::vector<unsigned>{64, 100}));
+  EXPECT_EQ(due_at(8), (std::vector<unsigned>{3, 64, 100, 129}));
+  unit.Allocated(64);
+  EXPECT_EQ(due_at(9), (std::vector<unsigned>{3, 100, 129}))
+      << "an allocated head waits for the switch, not here";
 }
 
 // Whether any head waits for route computation or VC allocation decides
