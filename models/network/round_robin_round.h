@@ -41,6 +41,17 @@ class RoundRobinRound {
   const std::vector<unsigned>& touched() const { return touched_; }
   unsigned winner(unsigned arbiter) const { return winner_[arbiter]; }
   bool empty() const { return touched_.empty(); }
+  // Calls take(arbiter, winner) for each arbiter offered to this round,
+  // in first-offer order, and starts the next round in the same walk.
+  template <typename Take>
+  void TakeWinners(Take take) {
+    for (const unsigned arbiter : touched_) {
+      const unsigned winner = winner_[arbiter];
+      winner_[arbiter] = kNone;
+      take(arbiter, winner);
+    }
+    touched_.clear();
+  }
   // Starts the next round.
   void Clear() {
     for (const unsigned arbiter : touched_) {

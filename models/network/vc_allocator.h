@@ -122,15 +122,15 @@ class VcAllocator {
                                            pointers_->inputs_));
   }
   // Calls grant(input, output) for each output VC asked for, in the order
-  // first asked, moving its pointer past the winner.
+  // first asked, moving its pointer past the winner; the round is then
+  // over.
   template <typename Grant>
   void Allocate(Grant&& grant) {
-    for (const unsigned output : round_.touched()) {
-      const unsigned input = round_.winner(output);
+    round_.TakeWinners([&](unsigned output, unsigned input) {
       pointers_->next_[output] = static_cast<uint16_t>(
           RoundRobinRound::Next(input, pointers_->inputs_));
       grant(input, output);
-    }
+    });
   }
 
  private:

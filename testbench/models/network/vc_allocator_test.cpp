@@ -7,6 +7,8 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <utility>
+#include <vector>
 
 #include "models/topology/routing_registry.h"
 #include "models/topology/topology_registry.h"
@@ -38,6 +40,27 @@ TEST(VcAllocator, NET_8_3_EachOutputVcGrantsRoundRobin) {
   }
   EXPECT_EQ(winners, (std::vector<unsigned>{0, 2, 3, 0}))
       << "each winner's turn passes to the next asker";
+}
+
+// Allocation ends the round: granting again before new requests grants
+// nothing, and the next round's requests are judged alone.
+TEST(VcAllocator, NET_8_3_AllocationEndsTheRound) {
+  VcAllocator va(3);
+  VcAllocator::Pointers pointers(4, 3);
+  va.Clear(pointers);
+  va.Request(3, 2);
+  std::vector<std::pair<unsigned, unsigned>> grants;
+  const auto grant = [&](unsigned input, unsigned output) {
+    grants.emplace_back(input, output);
+  };
+  va.Allocate(grant);
+  va.Allocate(grant);
+  EXPECT_EQ(grants, (std::vector<std::pair<unsigned, unsigned>>{{3, 2}}));
+  grants.clear();
+  va.Request(1, 0);
+  va.Allocate(grant);
+  EXPECT_EQ(grants, (std::vector<std::pair<unsigned, unsigned>>{{1, 0}}))
+      << "output 2 is not granted again";
 }
 
 TEST(VcAllocator, NET_8_3_DistinctOutputVcsAreGrantedInOneCycle) {
