@@ -448,31 +448,32 @@ void CycleFabric::AllocateSwitch(Router& r) {
   allocator.Clear(r.switch_allocator);
   const auto to_send = [&r](size_t w) { return r.inputs.to_send(w); };
   const auto port_of = [this](unsigned i) { return port_of_[i]; };
+  // The output port VC v of input port p asks for, if any.
+  const auto wants = [&](unsigned p, unsigned v) -> std::optional<unsigned> {
+    const unsigned i = p * vcs_ + v;
+    InputUnit::Vc& in = r.inputs.vc(i);
+    // Dropped packets, whose flits have all come, leave first.
+    if (in.head.discard) {
+      while (!in.empty() && in.head.discard && in.head.arrived == flits) {
+        r.inputs.pop_front(i);
+        in.freed += flits;
+        dirty_.push_back(i);
+        --r.held;
+        --held_;
+      }
+      if (in.empty()) {
+        return std::nullopt;
+      }
+    }
+    if (!r.WantsSwitch(in.head, now_)) {
+      return std::nullopt;
+    }
+    return in.head.out_port;
+  };
   r.inputs.ForEachPort(
       to_send, port_of, vcs_, [&](unsigned p, unsigned listed) {
-        allocator.RequestFrom(
-            p, listed, [&](unsigned v) -> std::optional<unsigned> {
-              const unsigned i = p * vcs_ + v;
-              InputUnit::Vc& in = r.inputs.vc(i);
-              if (in.head
-                      .discard) {  // dropped packets, whose flits have all come
-                while (!in.empty() && in.head.discard &&
-                       in.head.arrived == flits) {
-                  r.inputs.pop_front(i);
-                  in.freed += flits;
-                  dirty_.push_back(i);
-                  --r.held;
-                  --held_;
-                }
-                if (in.empty()) {
-                  return std::nullopt;
-                }
-              }
-              if (!r.WantsSwitch(in.head, now_)) {
-                return std::nullopt;
-              }
-              return in.head.out_port;
-            });
+        allocator.RequestFrom(p, listed,
+                              [&](unsigned v) { return wants(p, v); });
       });
   allocator.Allocate([this, &r](unsigned p, unsigned v) { SendFlit(r, p, v); });
 }

@@ -869,30 +869,32 @@ void Router::CollectRequests(const sc_core::sc_time& now) {
   allocator.Clear(core_.switch_allocator);
   const auto held = [this](size_t w) { return core_.inputs.held(w); };
   const auto port_of = [this](unsigned i) { return i / vcs_; };
+  // The output port VC v of input port p asks for, if any.
+  const auto wants = [&](unsigned p, unsigned v) -> std::optional<unsigned> {
+    const unsigned i = index(p, v);
+    const InputUnit::Vc& in = core_.inputs.vc(i);
+    // Dropped packets, whose bytes have all come, leave first.
+    if (in.head.discard) {
+      while (!in.empty() && in.head.discard &&
+             body(in.head).received == body(in.head).total) {
+        FreeBody(in.head.packet);
+        core_.inputs.pop_front(i);
+        --packets_held_;
+        progress_ = true;
+      }
+      if (in.empty()) {
+        return std::nullopt;
+      }
+    }
+    if (!core_.WantsSwitch(in.head, now.value())) {
+      return std::nullopt;
+    }
+    return in.head.out_port;
+  };
   core_.inputs.ForEachPort(
       held, port_of, vcs_, [&](unsigned p, unsigned listed) {
-        allocator.RequestFrom(
-            p, listed, [&](unsigned v) -> std::optional<unsigned> {
-              const unsigned i = index(p, v);
-              const InputUnit::Vc& in = core_.inputs.vc(i);
-              if (in.head
-                      .discard) {  // dropped packets, whose bytes have all come
-                while (!in.empty() && in.head.discard &&
-                       body(in.head).received == body(in.head).total) {
-                  FreeBody(in.head.packet);
-                  core_.inputs.pop_front(i);
-                  --packets_held_;
-                  progress_ = true;
-                }
-                if (in.empty()) {
-                  return std::nullopt;
-                }
-              }
-              if (!core_.WantsSwitch(in.head, now.value())) {
-                return std::nullopt;
-              }
-              return in.head.out_port;
-            });
+        allocator.RequestFrom(p, listed,
+                              [&](unsigned v) { return wants(p, v); });
       });
 }
 
