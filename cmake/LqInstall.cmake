@@ -8,7 +8,9 @@
 #   share/lqemu/rtl/                the link controller's SystemVerilog, its
 #                                   waivers, register descriptions and the
 #                                   generated register packages (bring your
-#                                   own RTL: docs/guide-conformance.md)
+#                                   own RTL: docs/guide-conformance.md), and
+#                                   in rtl/dpi the C++ of prim_crc64's DPI-C
+#                                   form that a Verilated model links
 #   share/doc/lqemu/                README, CHANGELOG, LICENSE, NOTICE, docs/,
 #                                   third-party/ (compiled-in parts' notices)
 #   the firmware SDK                lib/, include/lqemu-firmware,
@@ -47,6 +49,16 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/rtl/
                        PATTERN "*.regs.json" PATTERN "synth_tops.txt")
 install(DIRECTORY ${PROJECT_BINARY_DIR}/generated/rtl/
         DESTINATION ${lq_share}/rtl/generated FILES_MATCHING PATTERN "*.sv")
+# The C++ a Verilated model of the RTL links, prim_crc64's DPI-C form
+# (decision 0052), under the paths its includes name: rtl/dpi is the include
+# directory (docs/rtl-link-controller.md). install.runs_outside_the_tree
+# compiles it from there, so a missing header fails that test.
+foreach(source rtl/prim/prim_crc64_dpi.cpp models/crc/crc.cpp models/crc/crc.h
+               models/common/bytes.h systemc/common/wide_bytes.h)
+  get_filename_component(folder ${source} DIRECTORY)
+  install(FILES ${PROJECT_SOURCE_DIR}/${source}
+          DESTINATION ${lq_share}/rtl/dpi/${folder})
+endforeach()
 
 install(FILES ${PROJECT_SOURCE_DIR}/README.md ${PROJECT_SOURCE_DIR}/CHANGELOG.md
               ${PROJECT_SOURCE_DIR}/CONTRIBUTING.md ${PROJECT_SOURCE_DIR}/LICENSE

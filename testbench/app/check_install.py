@@ -100,9 +100,36 @@ def check_install(build, work):
            f"installed lqemu booting the installed hello.elf: exit "
            f"{board.returncode}:\n{board.stdout[-1000:]}{board.stderr[-1000:]}")
 
+    check_rtl_dpi(share / "rtl", outside)
+
     stray = sorted(path.name for path in outside.iterdir()
-                   if path.name != "stats.json")
+                   if path.name != "stats.json" and path.name != "dpi")
     expect(not stray, f"the runs left files behind: {stray}")
+
+
+def check_rtl_dpi(rtl, outside):
+    """The installed RTL brings the C++ its Verilated models link (the DPI-C
+    form of prim_crc64, decision 0052), and that C++ compiles from the
+    installed tree alone, as docs/rtl-link-controller.md says."""
+    dpi = rtl / "dpi"
+    sources = [dpi / "rtl" / "prim" / "prim_crc64_dpi.cpp",
+               dpi / "models" / "crc" / "crc.cpp"]
+    for source in sources:
+        expect(source.is_file(), f"{source.relative_to(rtl.parent)} is not "
+               "installed")
+    verilator = pathlib.Path("/usr/share/verilator/include")
+    if not all(source.is_file() for source in sources) or \
+            not verilator.is_dir():
+        return
+    objects = outside / "dpi"
+    objects.mkdir()
+    for source in sources:
+        built = run(["c++", "-std=c++17", "-c", "-I", dpi, "-I", verilator,
+                     "-I", verilator / "vltstd", "-o",
+                     objects / (source.stem + ".o"), source], outside)
+        expect(built.returncode == 0,
+               f"the installed {source.name} does not compile on its own:\n"
+               + built.stderr[-2000:])
 
 
 def check_package(build, work):
