@@ -97,10 +97,15 @@ class InputUnit {
       Clear(unallocated_, i);  // an empty VC waits for nothing
       return;
     }
-    Set(unallocated_, i);
     in.head = ring_[Slot(i, in.behind)];
     in.behind =
         static_cast<uint16_t>(in.behind + 1u == slice_ ? 0 : in.behind + 1u);
+    // The new head waits for route computation and VC allocation, unless
+    // it was dropped while behind (NET-7.1): then only for its flits.
+    Set(unallocated_, i);
+    if (in.head.discard) {
+      Allocated(i);
+    }
   }
   // VC i's head has its output VC, or is dropped: it leaves the list of
   // heads waiting for route computation or VC allocation.

@@ -867,7 +867,7 @@ sc_core::sc_time Router::DepartureDelay(unsigned port) const {
 void Router::CollectRequests(const sc_core::sc_time& now) {
   SeparableAllocator& allocator = workspace_->switch_allocator();
   allocator.Clear(core_.switch_allocator);
-  const auto held = [this](size_t w) { return core_.inputs.held(w); };
+  const auto to_send = [this](size_t w) { return core_.inputs.to_send(w); };
   const auto port_of = [this](unsigned i) { return i / vcs_; };
   // The output port VC v of input port p asks for, if any.
   const auto wants = [&](unsigned p, unsigned v) -> std::optional<unsigned> {
@@ -892,7 +892,7 @@ void Router::CollectRequests(const sc_core::sc_time& now) {
     return in.head.out_port;
   };
   core_.inputs.ForEachPort(
-      held, port_of, vcs_, [&](unsigned p, unsigned listed) {
+      to_send, port_of, vcs_, [&](unsigned p, unsigned listed) {
         allocator.RequestFrom(p, listed,
                               [&](unsigned v) { return wants(p, v); });
       });

@@ -116,6 +116,28 @@ TEST(InputUnit, NET_8_3_AVcEmptiedBeforeAllocationIsOnNoList) {
   EXPECT_TRUE(to_allocate.empty()) << "an empty VC waits for nothing";
 }
 
+// A packet dropped while behind its VC's head (the buffered packets of a
+// port gone down, NET-7.1) needs no route or VC when it comes to the head:
+// it waits only for its flits, on the list the switch's requests walk,
+// where they are absorbed.
+TEST(InputUnit, NET_7_1_ADroppedPacketReachingTheHeadWaitsOnlyForItsFlits) {
+  InputUnit unit(70, 4);
+  const auto to_allocate = [&](size_t w) { return unit.to_allocate(w); };
+  const auto to_send = [&](size_t w) { return unit.to_send(w); };
+  unit.push_back(66, Packet(1));
+  unit.push_back(66, Packet(2));
+  unit.push_back(66, Packet(3));
+  unit.Allocated(66);
+  unit.at(66, 1).discard = true;
+  unit.pop_front(66);
+  EXPECT_TRUE(Listed(unit, to_allocate).empty());
+  EXPECT_EQ(Listed(unit, to_send), (std::vector<unsigned>{66}));
+  unit.pop_front(66);
+  EXPECT_EQ(Listed(unit, to_allocate), (std::vector<unsigned>{66}))
+      << "the live packet behind it waits for allocation";
+  EXPECT_TRUE(Listed(unit, to_send).empty());
+}
+
 // Route computation and VC allocation act on a head once its stage is due
 // (NET-8.3): the walk leaves out heads whose `ready` is later, in any
 // word, and visits each once the cycle comes.
