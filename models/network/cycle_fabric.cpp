@@ -310,7 +310,7 @@ std::vector<CycleRouterCounts> CycleFabric::RouterCounts() const {
   }
   for (const std::vector<Event>& slot : wheel_) {
     for (const Event& event : slot) {
-      if (!event.credit) {
+      if (!event.credit()) {
         ++on_their_way[event.node][event.port];
       }
     }
@@ -340,7 +340,7 @@ unsigned CycleFabric::local_port(uint32_t node) const {
 }
 
 uint32_t CycleFabric::NewPacket(uint32_t src, uint32_t dst) {
-  const PacketRecord record{src, dst, now_, 0};
+  const PacketRecord record{src, dst, now_};
   if (!free_packets_.empty()) {
     const uint32_t id = free_packets_.back();
     free_packets_.pop_back();
@@ -360,7 +360,7 @@ void CycleFabric::DeliverEvents() {
   for (const Event& event : due) {
     Router& router = routers_[event.node];
     const unsigned i = event.port * vcs_ + event.vc;
-    if (event.credit) {  // event.packet is a count
+    if (event.credit()) {  // event.packet is a count
       if (event.port == router.local_port()) {
         sources_[event.node].credits[event.vc] += event.packet;
       } else {
@@ -381,6 +381,8 @@ void CycleFabric::DeliverEvents() {
     }
     PacketState entry;
     entry.packet = event.packet;
+    entry.dst = event.dst;
+    entry.hops = event.hops;
     entry.arrived = 1;
     entry.ready = now_ + config_.rc_cycles;
     router.inputs.push_back(i, entry);
@@ -426,13 +428,13 @@ void CycleFabric::StepRouter(Router& r) {
       sources_[r.node].credits[vc] += in.freed;
     } else if (port == r.local_port()) {
       Schedule(config_.interface_cycles,
-               {r.node, static_cast<uint16_t>(port), static_cast<uint8_t>(vc),
-                true, in.freed});
+               {r.node, in.freed, Event::kCredit, static_cast<uint16_t>(port),
+                static_cast<uint8_t>(vc), 0});
     } else {
       const topo::PortRef far = r.far[port];
       Schedule(config_.link_cycles + config_.credit_cycles,
-               {far.node, static_cast<uint16_t>(far.port),
-                static_cast<uint8_t>(vc), true, in.freed});
+               {far.node, in.freed, Event::kCredit,
+                static_cast<uint16_t>(far.port), static_cast<uint8_t>(vc), 0});
     }
     in.freed = 0;
   }
@@ -494,26 +496,23 @@ void CycleFabric::SendFlit(Router& r, unsigned p, unsigned v) {
   const uint64_t leaves = departs - now_;
   if (head.out_port == r.local_port()) {
     if (head.sent == flits) {
-      PacketRecord& packet = packets_[head.packet];
       ++delivered_;
       --held_;
       ++r.packets.ejected;
-      r.packets.hops += packet.hops;
+      r.packets.hops += head.hops;
       if (on_delivery_) {
+        const PacketRecord& packet = packets_[head.packet];
         on_delivery_({packet.src, packet.dst, packet.created,
-                      departs + config_.interface_cycles, packet.hops});
+                      departs + config_.interface_cycles, head.hops});
       }
       free_packets_.push_back(head.packet);
     }
   } else {
-    if (head.sent == 1) {
-      ++packets_[head.packet].hops;
-    }
     ++flit_hops_;
     const topo::PortRef far = r.far[head.out_port];
     Schedule(leaves + config_.link_cycles,
-             {far.node, static_cast<uint16_t>(far.port),
-              static_cast<uint8_t>(head.out_vc), false, head.packet});
+             {far.node, head.packet, head.dst, static_cast<uint16_t>(far.port),
+              head.out_vc, static_cast<uint8_t>(head.hops + 1)});
   }
   if (head.sent == flits) {
     r.packets.forwarded += head.out_port != r.local_port();
@@ -538,8 +537,9 @@ void CycleFabric::AllocateVcs(Router& r) {
     if (head.discard) {
       return;
     }
-    const PacketRecord& packet = packets_[head.packet];
-    const RoutedHead routed{packet.src,    packet.dst,  vc_of_[i],
+    // Only an adaptive choice reads the source (FirstCandidate).
+    const uint32_t src = head.adaptive ? packets_[head.packet].src : 0;
+    const RoutedHead routed{src,           head.dst,    vc_of_[i],
                             head.out_port, head.out_vc, head.adaptive};
     if (const auto o =
             WantedOutputVc(at, routed, open, workspace_.candidates())) {
@@ -555,13 +555,12 @@ void CycleFabric::AllocateVcs(Router& r) {
 // dropped: no route, or its TTL spent (NET-2.4).
 void CycleFabric::Route(Router& r, unsigned i, PacketState& head) {
   const unsigned port = port_of_[i], vc = vc_of_[i];
-  const PacketRecord& packet = packets_[head.packet];
   const unsigned in_class = r.InputClass(port, vc);
   topo::RouteStep step;
   const bool routed =
-      routing_->TryRoute(r.node, port, in_class, packet.dst, step);
+      routing_->TryRoute(r.node, port, in_class, head.dst, step);
   if (!routed ||
-      (step.port != r.local_port() && packet.hops >= config_.initial_ttl)) {
+      (step.port != r.local_port() && head.hops >= config_.initial_ttl)) {
     head.routed = true;
     head.discard = true;
     r.inputs.Allocated(i);
@@ -608,9 +607,11 @@ void CycleFabric::StepSource(Source& s) {
     --s.credits[v];
     --s.pending_flits[v];
     ++s.flits_sent;
+    const uint32_t packet = s.pending_packet[v];
     Schedule(1 + config_.interface_cycles,
-             {s.node, static_cast<uint16_t>(routers_[s.node].local_port()),
-              static_cast<uint8_t>(v), false, s.pending_packet[v]});
+             {s.node, packet, packets_[packet].dst,
+              static_cast<uint16_t>(routers_[s.node].local_port()),
+              static_cast<uint8_t>(v), 0});
     s.next_vc = RoundRobinRound::Next(v, vcs_);
     break;
   }

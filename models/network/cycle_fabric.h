@@ -125,12 +125,18 @@ class CycleFabric {
  private:
   struct Router;
   struct Source;
+  // A flit or credit on its way to `node`'s `port`, VC `vc`. A flit
+  // carries its packet's handle, destination and links crossed; a credit
+  // its count in `packet` and kCredit in `dst`.
   struct Event {
+    static constexpr uint32_t kCredit = UINT32_MAX;
     uint32_t node;
+    uint32_t packet;
+    uint32_t dst;
     uint16_t port;
     uint8_t vc;
-    bool credit;
-    uint32_t packet;  // a flit's packet
+    uint8_t hops;
+    bool credit() const { return dst == kCredit; }
   };
 
   void Step();
@@ -157,10 +163,11 @@ class CycleFabric {
   unsigned endpoints_ = 0;
   unsigned links_ = 0;
 
+  // What a packet's flits do not carry, read where it is made and where it
+  // leaves.
   struct PacketRecord {
     uint32_t src, dst;
     uint64_t created;
-    uint32_t hops;
   };
   std::vector<PacketRecord> packets_;
   std::vector<uint32_t> free_packets_;

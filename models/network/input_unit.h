@@ -14,14 +14,19 @@
 namespace lq::net {
 
 // A packet in an input VC, from its head flit's arrival to its last flit's
-// departure: what the pipeline has decided about it. 24 bytes.
+// departure: what the pipeline has decided about it. 32 bytes.
 struct PacketState {
-  uint64_t ready = 0;    // when the next pipeline stage may act
-  uint32_t packet = 0;   // the kernel's handle of the packet
+  uint64_t ready = 0;   // when the next pipeline stage may act
+  uint32_t packet = 0;  // the kernel's handle of the packet
+  // The cycle kernel's copy of the packet's destination and of the links it
+  // has crossed, which come with its flits so that routing reads no record
+  // (the SystemC router reads its header instead).
+  uint32_t dst = 0;
   uint16_t arrived = 0;  // flits that may go (whole slots in SystemC)
   uint16_t sent = 0;
   uint16_t out_port = 0;
   uint8_t out_vc = 0;
+  uint8_t hops = 0;
   bool routed = false;
   bool allocated = false;
   bool adaptive = false;  // may still pick any productive port (NET-4.3)
@@ -33,7 +38,7 @@ class InputUnit {
   // An input VC's packets, a FIFO: the oldest, the head, in place (the
   // only one the pipeline acts on, so that a cycle reads the input VCs and
   // nothing else), those behind it in the VC's slice of the unit's ring.
-  // 32 bytes, two to a cache line.
+  // 40 bytes.
   struct Vc {
     PacketState head;
     uint32_t freed = 0;   // flits gone since credits were last returned

@@ -57,6 +57,16 @@ CycleFabricConfig ClassicConfig() {
   return config;
 }
 
+// A fabric whose sources each send to their entry of `destinations`.
+std::unique_ptr<CycleFabric> FixedFabric(
+    std::shared_ptr<const topo::RoutingFunction> routing,
+    std::map<uint32_t, uint32_t> destinations,
+    const CycleFabricConfig& config) {
+  return std::make_unique<CycleFabric>(
+      std::move(routing),
+      std::make_shared<FixedPattern>(std::move(destinations)), config);
+}
+
 struct Outcome {
   std::vector<CycleDelivery> deliveries;
   uint64_t hop_sum = 0;
@@ -89,11 +99,8 @@ TEST(CycleFabric, NET_8_4_ZeroLoadLatencyIsThePipelineSum) {
       config.flits_per_packet = flits;
       config.packets_per_cycle = 0.5;
       config.packets_per_node = 1;
-      CycleFabric fabric(
-          routing,
-          std::make_shared<FixedPattern>(std::map<uint32_t, uint32_t>{{0, 42}}),
-          config);
-      const Outcome outcome = RunAll(fabric, 1000);
+      const auto fabric = FixedFabric(routing, {{0, 42}}, config);
+      const Outcome outcome = RunAll(*fabric, 1000);
       ASSERT_EQ(outcome.deliveries.size(), 64u);
       for (const CycleDelivery& d : outcome.deliveries) {
         const uint64_t hops = d.src == 0 ? 6 : 0;
@@ -104,6 +111,35 @@ TEST(CycleFabric, NET_8_4_ZeroLoadLatencyIsThePipelineSum) {
             << link;
       }
     }
+  }
+}
+
+// NET-2.4: a packet that has crossed initial_ttl links and would cross
+// another is dropped where it stands, counted in drops_ttl; one that
+// reaches its node in initial_ttl links is delivered. The links crossed
+// travel with the packet's flits, whatever its length.
+TEST(CycleFabric, NET_2_4_APacketWhoseTtlIsSpentIsDroppedOnItsWay) {
+  // Node 0 = (0,0,0) to node 42 = (2,2,2) is 6 links, node 1 = (1,0,0) to
+  // node 6 = (2,1,0) 2, with DOR going x first.
+  const auto routing =
+      Routing("torus", {{"dims", "4x4x4"}}, "dor", {{"dateline", "on"}});
+  for (const unsigned flits : {1u, 3u}) {
+    CycleFabricConfig config = ClassicConfig();
+    config.initial_ttl = 2;
+    config.flits_per_packet = flits;
+    config.packets_per_cycle = 0.5;
+    config.packets_per_node = 1;
+    const auto fabric = FixedFabric(routing, {{0, 42}, {1, 6}}, config);
+    const Outcome outcome = RunAll(*fabric, 1000);
+    EXPECT_EQ(fabric->dropped(), 1u);
+    ASSERT_EQ(outcome.deliveries.size(), 63u);
+    for (const CycleDelivery& d : outcome.deliveries) {
+      EXPECT_NE(d.src, 0u) << "the 6-link packet is dropped";
+      EXPECT_EQ(d.hops, d.src == 1 ? 2u : 0u) << flits << " flits";
+    }
+    const std::vector<CycleRouterCounts> counts = fabric->RouterCounts();
+    // x first, then y: 0 -> 1 -> 2 = (2,0,0), where its TTL is spent.
+    EXPECT_EQ(counts[2].drops_ttl, 1u) << flits << " flits";
   }
 }
 
@@ -211,11 +247,8 @@ TEST(CycleFabric, NET_8_3_EjectingOnAnyVcLetsTwoPacketsOutBackToBack) {
     config.packets_per_cycle = 1.0;
     config.packets_per_node = 1;
     // (1,0) and (0,1) to (0,0), one hop each the minus way: class 0.
-    CycleFabric fabric(routing,
-                       std::make_shared<FixedPattern>(
-                           std::map<uint32_t, uint32_t>{{1, 0}, {4, 0}}),
-                       config);
-    const Outcome outcome = RunAll(fabric, 1000);
+    const auto fabric = FixedFabric(routing, {{1, 0}, {4, 0}}, config);
+    const Outcome outcome = RunAll(*fabric, 1000);
     std::vector<uint64_t> at;
     for (const CycleDelivery& d : outcome.deliveries) {
       if (d.dst == 0 && d.src != 0) {
