@@ -510,6 +510,8 @@ void CycleFabric::SendFlit(Router& r, unsigned p, unsigned v) {
   } else {
     ++flit_hops_;
     const topo::PortRef far = r.far[head.out_port];
+    // Forwarded, the packet has crossed fewer links than its 8-bit TTL
+    // (Route), so one more still fits in `hops`.
     Schedule(leaves + config_.link_cycles,
              {far.node, head.packet, head.dst, static_cast<uint16_t>(far.port),
               head.out_vc, static_cast<uint8_t>(head.hops + 1)});
