@@ -107,9 +107,10 @@ class InputUnit {
         static_cast<uint16_t>(in.behind + 1u == slice_ ? 0 : in.behind + 1u);
     // The new head waits for route computation and VC allocation, unless
     // it was dropped while behind (NET-7.1): then only for its flits.
-    Set(unallocated_, i);
     if (in.head.discard) {
       Allocated(i);
+    } else {
+      Set(unallocated_, i);
     }
   }
   // VC i's head has its output VC, or is dropped: it leaves the list of
@@ -159,7 +160,7 @@ class InputUnit {
   void ForEachDueToAllocate(uint64_t now, Visit visit) const {
     for (size_t w = 0; w < unallocated_.size(); ++w) {
       uint64_t due = 0;
-      for (uint64_t bits = unallocated_[w]; bits != 0; bits &= bits - 1) {
+      for (uint64_t bits = to_allocate(w); bits != 0; bits &= bits - 1) {
         const unsigned bit = static_cast<unsigned>(__builtin_ctzll(bits));
         due |= uint64_t{vcs_[w * 64 + bit].head.ready <= now} << bit;
       }

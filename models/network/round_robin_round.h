@@ -54,10 +54,7 @@ class RoundRobinRound {
   }
   // Starts the next round.
   void Clear() {
-    for (const unsigned arbiter : touched_) {
-      winner_[arbiter] = kNone;
-    }
-    touched_.clear();
+    TakeWinners([](unsigned, unsigned) {});
   }
 
  private:
