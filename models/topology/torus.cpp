@@ -30,11 +30,24 @@ Torus::Torus(std::vector<uint32_t> sizes) : sizes_(std::move(sizes)) {
     stride *= size;
   }
   node_count_ = stride;
-  coordinates_.resize(static_cast<size_t>(node_count_) * sizes_.size());
+  unsigned bit = 0;
+  for (size_t dim = 0; dim < sizes_.size(); ++dim) {
+    unsigned width = 0;
+    while ((uint32_t{1} << width) < sizes_[dim]) {
+      ++width;
+    }
+    shift_[dim] = bit;
+    mask_[dim] = (uint32_t{1} << width) - 1;
+    for (unsigned b = bit; b < bit + width; ++b) {
+      dimension_of_bit_[b] = static_cast<uint8_t>(dim);
+    }
+    bit += width;
+  }
+  dimension_of_bit_[kAlike] = static_cast<uint8_t>(sizes_.size());
+  packed_.resize(node_count_);
   for (NodeId node = 0; node < node_count_; ++node) {
     for (size_t dim = 0; dim < sizes_.size(); ++dim) {
-      coordinates_[node * sizes_.size() + dim] =
-          (node / strides_[dim]) % sizes_[dim];
+      packed_[node] |= (node / strides_[dim]) % sizes_[dim] << shift_[dim];
     }
   }
 }
@@ -66,10 +79,11 @@ std::string Torus::NodeName(NodeId node) const {
 }
 
 std::vector<uint32_t> Torus::Coordinates(NodeId node) const {
-  return std::vector<uint32_t>(
-      coordinates_.begin() + static_cast<ptrdiff_t>(node * sizes_.size()),
-      coordinates_.begin() +
-          static_cast<ptrdiff_t>((node + 1) * sizes_.size()));
+  std::vector<uint32_t> coordinates;
+  for (size_t dim = 0; dim < sizes_.size(); ++dim) {
+    coordinates.push_back(Coordinate(node, dim));
+  }
+  return coordinates;
 }
 
 NodeId Torus::NodeAt(const std::vector<uint32_t>& coordinates) const {

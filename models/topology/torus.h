@@ -34,7 +34,15 @@ class Torus final : public Topology {
   size_t Dimensions() const { return sizes_.size(); }
   const std::vector<uint32_t>& sizes() const { return sizes_; }
   uint32_t Coordinate(NodeId node, size_t dim) const {
-    return coordinates_[node * sizes_.size() + dim];
+    return (packed_[node] >> shift_[dim]) & mask_[dim];
+  }
+  // The lowest dimension in which nodes `a` and `b` differ, Dimensions()
+  // if they are one node: one lookup, not a loop over the dimensions.
+  size_t FirstDifference(NodeId a, NodeId b) const {
+    // Bit kAlike is above every field, so it is the lowest set bit only
+    // when no coordinate differs.
+    return dimension_of_bit_[__builtin_ctz((packed_[a] ^ packed_[b]) |
+                                           (uint32_t{1} << kAlike))];
   }
   // Precondition: one coordinate per dimension, each below its size.
   NodeId NodeAt(const std::vector<uint32_t>& coordinates) const;
@@ -52,7 +60,15 @@ class Torus final : public Topology {
   std::vector<uint32_t> sizes_;
   std::vector<NodeId> strides_;  // ID distance of one step in each dimension.
   NodeId node_count_ = 0;
-  std::vector<uint32_t> coordinates_;  // node * Dimensions() + dim.
+  // Each node's coordinates packed into one word, dimension d in the
+  // bits from shift_[d], mask_[d] wide: a dimension of size s takes
+  // ceil(log2 s) bits, so all take at most 16 + kMaxDimensions (the
+  // sizes' product is at most kMaxNodes), below kAlike.
+  static constexpr unsigned kAlike = 31;
+  std::vector<uint32_t> packed_;
+  uint32_t shift_[kMaxDimensions] = {};
+  uint32_t mask_[kMaxDimensions] = {};
+  uint8_t dimension_of_bit_[kAlike + 1] = {};  // the field a bit is in
 };
 
 }  // namespace lq::topo

@@ -70,6 +70,37 @@ TEST(Torus, NET_6_1_CoordinatesRoundTripWithXFastest) {
   }
 }
 
+// Sizes that are not powers of two, a ring of one, and the most dimensions
+// and the largest ring node IDs allow: every coordinate and every pair's
+// first differing dimension, against the coordinates the IDs count.
+TEST(Torus, NET_6_1_CoordinatesAndFirstDifferenceOfAnyShape) {
+  for (const std::vector<uint32_t>& sizes : std::vector<std::vector<uint32_t>>{
+           {3, 1, 5, 2}, {2, 2, 2, 2, 2, 2, 2, 3}, {65535}, {255, 257}}) {
+    const Torus torus = MakeTorus(sizes);
+    std::vector<std::vector<uint32_t>> expected(torus.NodeCount());
+    for (NodeId node = 0; node < torus.NodeCount(); ++node) {
+      uint32_t stride = 1;
+      for (const uint32_t size : sizes) {
+        expected[node].push_back(node / stride % size);
+        stride *= size;
+      }
+      ASSERT_EQ(torus.Coordinates(node), expected[node]) << torus.Describe();
+    }
+    for (NodeId a = 0; a < torus.NodeCount(); a += 97) {
+      for (NodeId b = 0; b < torus.NodeCount(); b += 13) {
+        size_t first = 0;
+        while (first < sizes.size() &&
+               expected[a][first] == expected[b][first]) {
+          ++first;
+        }
+        ASSERT_EQ(torus.FirstDifference(a, b), first)
+            << torus.Describe() << ", nodes " << a << " and " << b;
+      }
+    }
+    EXPECT_EQ(torus.FirstDifference(1, 1), sizes.size()) << "one node";
+  }
+}
+
 TEST(Torus, NET_6_1_RingOfOneHasNoLinksAndRingOfTwoHasTwo) {
   const Torus torus = MakeTorus({1, 2});
   EXPECT_EQ(torus.NodeCount(), 2u);
