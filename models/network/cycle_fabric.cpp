@@ -339,20 +339,40 @@ unsigned CycleFabric::local_port(uint32_t node) const {
   return routers_.at(node).local_port();
 }
 
+// The record and the events below are written field by field where they
+// are kept: built on the stack, a copy would be read back whole before
+// the field writes had left the store buffer, a stall each time.
 uint32_t CycleFabric::NewPacket(uint32_t src, uint32_t dst) {
-  const PacketRecord record{src, dst, now_};
+  uint32_t id;
   if (!free_packets_.empty()) {
-    const uint32_t id = free_packets_.back();
+    id = free_packets_.back();
     free_packets_.pop_back();
-    packets_[id] = record;
-    return id;
+  } else {
+    id = static_cast<uint32_t>(packets_.size());
+    packets_.emplace_back();
   }
-  packets_.push_back(record);
-  return static_cast<uint32_t>(packets_.size() - 1);
+  PacketRecord& record = packets_[id];
+  record.src = src;
+  record.dst = dst;
+  record.created = now_;
+  return id;
 }
 
-void CycleFabric::Schedule(uint64_t delay, const Event& event) {
-  wheel_[(now_ + delay) & (wheel_.size() - 1)].push_back(event);
+void CycleFabric::ScheduleFlit(uint64_t delay, uint32_t node, unsigned port,
+                               unsigned vc, uint32_t packet, uint32_t dst,
+                               unsigned hops) {
+  Event& flit = wheel_[(now_ + delay) & (wheel_.size() - 1)].emplace_back();
+  flit.node = node;
+  flit.packet = packet;
+  flit.dst = dst;
+  flit.port = static_cast<uint16_t>(port);
+  flit.vc = static_cast<uint8_t>(vc);
+  flit.hops = static_cast<uint8_t>(hops);
+}
+
+void CycleFabric::ScheduleCredits(uint64_t delay, uint32_t node, unsigned port,
+                                  unsigned vc, uint32_t count) {
+  ScheduleFlit(delay, node, port, vc, count, Event::kCredit, 0);
 }
 
 void CycleFabric::DeliverEvents() {
@@ -379,13 +399,12 @@ void CycleFabric::DeliverEvents() {
     if (event.port == router.local_port()) {
       ++router.packets.injected;
     }
-    PacketState entry;
+    PacketState& entry = router.inputs.emplace_back(i);
     entry.packet = event.packet;
     entry.dst = event.dst;
     entry.hops = event.hops;
     entry.arrived = 1;
     entry.ready = now_ + config_.rc_cycles;
-    router.inputs.push_back(i, entry);
     ++router.held;
     // A router that held no packet sleeps until this one's route
     // computation is due, rc_cycles (at least 1) ahead: a step before then
@@ -427,14 +446,11 @@ void CycleFabric::StepRouter(Router& r) {
     if (port == r.local_port() && config_.interface_cycles == 0) {
       sources_[r.node].credits[vc] += in.freed;
     } else if (port == r.local_port()) {
-      Schedule(config_.interface_cycles,
-               {r.node, in.freed, Event::kCredit, static_cast<uint16_t>(port),
-                static_cast<uint8_t>(vc), 0});
+      ScheduleCredits(config_.interface_cycles, r.node, port, vc, in.freed);
     } else {
       const topo::PortRef far = r.far[port];
-      Schedule(config_.link_cycles + config_.credit_cycles,
-               {far.node, in.freed, Event::kCredit,
-                static_cast<uint16_t>(far.port), static_cast<uint8_t>(vc), 0});
+      ScheduleCredits(config_.link_cycles + config_.credit_cycles, far.node,
+                      far.port, vc, in.freed);
     }
     in.freed = 0;
   }
@@ -512,9 +528,8 @@ void CycleFabric::SendFlit(Router& r, unsigned p, unsigned v) {
     const topo::PortRef far = r.far[head.out_port];
     // Forwarded, the packet has crossed fewer links than its 8-bit TTL
     // (Route), so one more still fits in `hops`.
-    Schedule(leaves + config_.link_cycles,
-             {far.node, head.packet, head.dst, static_cast<uint16_t>(far.port),
-              head.out_vc, static_cast<uint8_t>(head.hops + 1)});
+    ScheduleFlit(leaves + config_.link_cycles, far.node, far.port, head.out_vc,
+                 head.packet, head.dst, head.hops + 1u);
   }
   if (head.sent == flits) {
     r.packets.forwarded += head.out_port != r.local_port();
@@ -524,7 +539,7 @@ void CycleFabric::SendFlit(Router& r, unsigned p, unsigned v) {
 }
 
 // Route computation (NET-4, NET-8.4) and VC allocation (NET-8.3, NET-4.3:
-// WantedOutputVc and VcAllocator). It comes after switch allocation, or
+// ChooseOutputVc and VcAllocator). It comes after switch allocation, or
 // before it, as router.vc_reuse says (StepRouter).
 void CycleFabric::AllocateVcs(Router& r) {
   const VcChoiceContext at{config_, *routing_, r.node, r.local_port(),
@@ -543,9 +558,9 @@ void CycleFabric::AllocateVcs(Router& r) {
     const uint32_t src = head.adaptive ? packets_[head.packet].src : 0;
     const RoutedHead routed{src,           head.dst,    vc_of_[i],
                             head.out_port, head.out_vc, head.adaptive};
-    if (const auto o =
-            WantedOutputVc(at, routed, open, workspace_.candidates())) {
-      workspace_.va().Request(i, *o);
+    unsigned o;
+    if (ChooseOutputVc(at, routed, open, workspace_.candidates(), o)) {
+      workspace_.va().Request(i, o);
     }
   });
   workspace_.va().Allocate([&](unsigned i, unsigned o) {
@@ -610,10 +625,9 @@ void CycleFabric::StepSource(Source& s) {
     --s.pending_flits[v];
     ++s.flits_sent;
     const uint32_t packet = s.pending_packet[v];
-    Schedule(1 + config_.interface_cycles,
-             {s.node, packet, packets_[packet].dst,
-              static_cast<uint16_t>(routers_[s.node].local_port()),
-              static_cast<uint8_t>(v), 0});
+    ScheduleFlit(1 + config_.interface_cycles, s.node,
+                 routers_[s.node].local_port(), v, packet, packets_[packet].dst,
+                 0);
     s.next_vc = RoundRobinRound::Next(v, vcs_);
     break;
   }

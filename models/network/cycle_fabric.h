@@ -150,7 +150,12 @@ class CycleFabric {
   void AllocateVcs(Router& router);
   void Route(Router& router, unsigned input, PacketState& head);
   void StepSource(Source& source);
-  void Schedule(uint64_t delay, const Event& event);
+  // A flit of `packet` (to `dst`, `hops` links crossed), or `count`
+  // credits, to `node`'s `port`, VC `vc`, due `delay` cycles from now.
+  void ScheduleFlit(uint64_t delay, uint32_t node, unsigned port, unsigned vc,
+                    uint32_t packet, uint32_t dst, unsigned hops);
+  void ScheduleCredits(uint64_t delay, uint32_t node, unsigned port,
+                       unsigned vc, uint32_t count);
   void CheckWatchdog();
   std::string FindWaitCycle() const;
   uint32_t NewPacket(uint32_t src, uint32_t dst);

@@ -78,20 +78,25 @@ class InputUnit {
     return const_cast<InputUnit&>(*this).at(i, k);
   }
   // A packet's head flit arrived: it waits for route computation and VC
-  // allocation once it is the VC's head.
-  void push_back(unsigned i, const PacketState& packet) {
+  // allocation once it is the VC's head. Returns its state, cleared, for
+  // the caller to fill in place: a copy built on the stack field by field
+  // would be read back whole before those writes have left the store
+  // buffer, a stall on every arrival.
+  PacketState& emplace_back(unsigned i) {
     Vc& in = vcs_[i];
+    PacketState* packet = &in.head;
     if (in.size == 0) {
-      in.head = packet;
       Set(occupied_, i);
       Set(unallocated_, i);
     } else {
       if (in.size - 1u == slice_) {
         Widen();
       }
-      ring_[Slot(i, in.behind + in.size - 1u)] = packet;
+      packet = &ring_[Slot(i, in.behind + in.size - 1u)];
     }
     ++in.size;
+    *packet = PacketState{};
+    return *packet;
   }
   // The head's last flit left, or it was dropped: the next packet, if any,
   // becomes the head and waits for route computation and VC allocation.

@@ -91,7 +91,12 @@ class SeparableAllocator {
       unsigned vc = pointer + static_cast<unsigned>(__builtin_ctzll(order));
       vc -= vc >= vcs ? vcs : 0;
       if (const std::optional<unsigned> out = wants(vc)) {
-        requests_.push_back({port, vc, *out});
+        // Written in place: a request built on the stack would be read
+        // back whole before its fields' writes had left the store buffer.
+        Asked& asked = requests_.emplace_back();
+        asked.port = port;
+        asked.vc = vc;
+        asked.out_port = *out;
         if (iterations_ == 0) {
           break;
         }

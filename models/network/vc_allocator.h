@@ -38,18 +38,20 @@ struct VcChoiceContext {
   const OutputUnit& outputs;
 };
 
-// The output VC `head` asks for this cycle, or none. An adaptive packet
-// asks for the free, open, adaptive-class VC of a productive port with the
-// most credits, taking the ports in the order of
+// Whether `head` asks for an output VC this cycle, and which, in `o`. An
+// adaptive packet asks for the free, open, adaptive-class VC of a
+// productive port with the most credits, taking the ports in the order of
 // RoutingFunction::FirstCandidate and the lowest class among equals
 // (NET-4.3); without one, for its escape step once that VC has a credit.
 // A deterministic packet asks for its step's VC; at the local port, for
 // the VC router.eject_vc gives (NET-8.3). Never for a VC another packet
-// holds. `candidates` is scratch space.
+// holds. `candidates` is scratch space. (An out-parameter, not an
+// optional: GCC passes an optional<unsigned> through the stack in halves
+// and reads it back whole, which stalls on every head.)
 template <typename Open>
-std::optional<unsigned> WantedOutputVc(const VcChoiceContext& at,
-                                       const RoutedHead& head, Open open,
-                                       std::vector<topo::PortId>& candidates) {
+bool ChooseOutputVc(const VcChoiceContext& at, const RoutedHead& head,
+                    Open open, std::vector<topo::PortId>& candidates,
+                    unsigned& o) {
   const OutputUnit& out = at.outputs;
   if (head.adaptive) {
     const auto [lowest, end] =
@@ -62,15 +64,16 @@ std::optional<unsigned> WantedOutputVc(const VcChoiceContext& at,
     for (size_t k = 0; k < count; ++k) {
       const topo::PortId port = candidates[(first + k) % count];
       for (unsigned vc = lowest; vc < end; ++vc) {
-        const unsigned o = out.index(port, vc);
-        if (!out.owned(o) && out.credits(o) > 0 && open(port, vc) &&
-            (!best || out.credits(o) > out.credits(*best))) {
-          best = o;
+        const unsigned c = out.index(port, vc);
+        if (!out.owned(c) && out.credits(c) > 0 && open(port, vc) &&
+            (!best || out.credits(c) > out.credits(*best))) {
+          best = c;
         }
       }
     }
     if (best) {
-      return best;
+      o = *best;
+      return true;
     }
   }
   unsigned vc = head.out_vc;
@@ -79,14 +82,11 @@ std::optional<unsigned> WantedOutputVc(const VcChoiceContext& at,
       return !out.owned(out.index(at.local_port, v));
     });
   }
-  const unsigned o = out.index(head.out_port, vc);
+  o = out.index(head.out_port, vc);
   // Committed to a full escape VC, an adaptive packet would block its input
   // VC's adaptive packets: it asks only once the escape has a credit.
-  if (out.owned(o) || !open(head.out_port, vc) ||
-      (head.adaptive && out.credits(o) == 0)) {
-    return std::nullopt;
-  }
-  return o;
+  return !out.owned(o) && open(head.out_port, vc) &&
+         !(head.adaptive && out.credits(o) == 0);
 }
 
 // Each output VC's round-robin arbiter: of the input VCs that ask for it in

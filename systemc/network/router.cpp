@@ -401,7 +401,7 @@ void Router::AcceptChunk(const Arrival& chunk) {
 
 void Router::AcceptHeader(unsigned port, unsigned vc, const RouteHeader& header,
                           uint32_t pooled) {
-  PacketState packet;
+  PacketState& packet = core_.inputs.emplace_back(index(port, vc));
   packet.packet = NewBody();
   PacketBody& held = body(packet);
   held.header = header;
@@ -413,7 +413,6 @@ void Router::AcceptHeader(unsigned port, unsigned vc, const RouteHeader& header,
   if (port == local_port()) {
     ++(IsMgmt(held.header) ? counters_.mgmt_injected : counters_.injected);
   }
-  core_.inputs.push_back(index(port, vc), packet);
   ++packets_held_;
   HoldBytes(port, vc, packet, static_cast<int64_t>(held.received));
 }
@@ -814,7 +813,7 @@ void Router::Enqueue(const PacketState& packet) {
       queued.received - queued.sent;
 }
 
-// VC allocation (NET-8.3, NET-4.3: WantedOutputVc and VcAllocator): a port
+// VC allocation (NET-8.3, NET-4.3: ChooseOutputVc and VcAllocator): a port
 // whose link is down takes no new packet, nor does a VC class PFC pauses
 // for the packet's TC (NET-8.7).
 void Router::AllocateVcs(const sc_core::sc_time& now) {
@@ -834,9 +833,9 @@ void Router::AllocateVcs(const sc_core::sc_time& now) {
     };
     const RoutedHead routed{header.src,    header.dst,  i % vcs_,
                             head.out_port, head.out_vc, head.adaptive};
-    if (const auto o =
-            WantedOutputVc(at, routed, open, workspace_->candidates())) {
-      va.Request(i, *o);
+    unsigned o;
+    if (ChooseOutputVc(at, routed, open, workspace_->candidates(), o)) {
+      va.Request(i, o);
     }
   });
   va.Allocate([this, &now](unsigned i, unsigned o) {

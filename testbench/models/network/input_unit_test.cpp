@@ -32,7 +32,7 @@ TEST(InputUnit, NET_8_1_AVcHoldsItsPacketsInOrderAcrossTheRingsWrap) {
   uint32_t next = 0, expected = 0;
   for (int round = 0; round < 4; ++round) {  // wraps the ring
     while (unit.vc(1).size < 4) {
-      unit.push_back(1, Packet(next++));
+      unit.emplace_back(1) = Packet(next++);
       EXPECT_EQ(unit.back(1).packet, next - 1) << "the tail is the newest";
     }
     for (int k = 0; k < 2; ++k) {
@@ -49,13 +49,13 @@ TEST(InputUnit, NET_8_1_AVcHoldsItsPacketsInOrderAcrossTheRingsWrap) {
 TEST(InputUnit, NET_8_2_AVcHoldingMorePacketsThanSlotsWidensTheRing) {
   InputUnit unit(3, 2);
   for (uint32_t id = 0; id < 3; ++id) {
-    unit.push_back(0, Packet(id));
+    unit.emplace_back(0) = Packet(id);
   }
   unit.pop_front(0);  // VC 0's packets now wrap its slice of the ring
-  unit.push_back(0, Packet(3));
-  unit.push_back(2, Packet(100));
+  unit.emplace_back(0) = Packet(3);
+  unit.emplace_back(2) = Packet(100);
   for (uint32_t id = 4; id < 40; ++id) {
-    unit.push_back(0, Packet(id));
+    unit.emplace_back(0) = Packet(id);
   }
   ASSERT_EQ(unit.vc(0).size, 39u);
   for (unsigned k = 0; k < 39; ++k) {
@@ -75,9 +75,9 @@ TEST(InputUnit, NET_8_3_HeadsWaitForAllocationThenForTheSwitch) {
   InputUnit unit(70, 4);  // two words of VCs
   const auto to_allocate = [&](size_t w) { return unit.to_allocate(w); };
   const auto to_send = [&](size_t w) { return unit.to_send(w); };
-  unit.push_back(3, Packet(1));
-  unit.push_back(3, Packet(2));
-  unit.push_back(66, Packet(3));
+  unit.emplace_back(3) = Packet(1);
+  unit.emplace_back(3) = Packet(2);
+  unit.emplace_back(66) = Packet(3);
   EXPECT_EQ(Listed(unit, to_allocate), (std::vector<unsigned>{3, 66}))
       << "a new head waits for route computation and VC allocation";
   EXPECT_TRUE(Listed(unit, to_send).empty());
@@ -99,8 +99,8 @@ TEST(InputUnit, NET_8_3_HeadsWaitForAllocationThenForTheSwitch) {
 // holds packets is listed as held whatever its head waits for.
 TEST(InputUnit, NET_8_3_AVcEmptiedBeforeAllocationIsOnNoList) {
   InputUnit unit(70, 4);
-  unit.push_back(5, Packet(1));
-  unit.push_back(67, Packet(2));
+  unit.emplace_back(5) = Packet(1);
+  unit.emplace_back(67) = Packet(2);
   unit.Allocated(67);
   std::vector<unsigned> held, to_allocate;
   unit.ForEachHeld([&](unsigned i) { held.push_back(i); });
@@ -124,9 +124,9 @@ TEST(InputUnit, NET_7_1_ADroppedPacketReachingTheHeadWaitsOnlyForItsFlits) {
   InputUnit unit(70, 4);
   const auto to_allocate = [&](size_t w) { return unit.to_allocate(w); };
   const auto to_send = [&](size_t w) { return unit.to_send(w); };
-  unit.push_back(66, Packet(1));
-  unit.push_back(66, Packet(2));
-  unit.push_back(66, Packet(3));
+  unit.emplace_back(66) = Packet(1);
+  unit.emplace_back(66) = Packet(2);
+  unit.emplace_back(66) = Packet(3);
   unit.Allocated(66);
   unit.at(66, 1).discard = true;
   unit.pop_front(66);
@@ -146,7 +146,7 @@ TEST(InputUnit, NET_8_3_TheDueWalkVisitsHeadsWhoseStageIsDue) {
   for (const unsigned i : {3u, 64u, 100u, 129u}) {
     PacketState packet = Packet(i);
     packet.ready = i % 2 == 0 ? 7 : 8;  // 64 and 100 at 7, 3 and 129 at 8
-    unit.push_back(i, packet);
+    unit.emplace_back(i) = packet;
   }
   const auto due_at = [&unit](uint64_t now) {
     std::vector<unsigned> due;
@@ -166,11 +166,11 @@ TEST(InputUnit, NET_8_3_TheDueWalkVisitsHeadsWhoseStageIsDue) {
 TEST(InputUnit, NET_8_3_AnyToAllocateSeesAHeadInAnyWord) {
   InputUnit unit(130, 4);
   EXPECT_FALSE(unit.AnyToAllocate()) << "an empty unit";
-  unit.push_back(129, Packet(1));  // the third word
+  unit.emplace_back(129) = Packet(1);  // the third word
   EXPECT_TRUE(unit.AnyToAllocate());
   unit.Allocated(129);
   EXPECT_FALSE(unit.AnyToAllocate()) << "its head has its output VC";
-  unit.push_back(129, Packet(2));
+  unit.emplace_back(129) = Packet(2);
   EXPECT_FALSE(unit.AnyToAllocate()) << "one behind an allocated head waits";
   unit.pop_front(129);
   EXPECT_TRUE(unit.AnyToAllocate()) << "then comes to the head";
@@ -183,7 +183,7 @@ TEST(InputUnit, NET_8_5_ForEachPortVisitsEachPortWithAListedVcOnce) {
   constexpr unsigned kVcs = 3;  // per port; port 21 spans words 0 and 1
   InputUnit unit(25 * kVcs, 4);
   for (const unsigned i : {1u, 2u, 7u, 63u, 64u, 65u, 72u}) {
-    unit.push_back(i, Packet(i));
+    unit.emplace_back(i) = Packet(i);
   }
   using Visits = std::vector<std::pair<unsigned, unsigned>>;  // port, listed
   Visits visits;

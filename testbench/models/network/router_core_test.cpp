@@ -46,7 +46,7 @@ TEST(RouterCore, NET_3_4_AHopTakesTheRoutesClassWithinThePacketsSet) {
 TEST(RouterCore, NET_4_3_AnAdaptivePacketTakesThePortVcAllocationChose) {
   RouterCore core(3, kLocal, Params(), kPeriod, 4);
   const unsigned i = kLocal * 4;  // the local port's VC 0
-  core.inputs.push_back(i, Packet(7, 1));
+  core.inputs.emplace_back(i) = Packet(7, 1);
   core.TakeRoute(core.inputs.front(i), 0, topo::RouteStep{0, 0}, true);
   EXPECT_TRUE(core.inputs.front(i).adaptive) << "port 0 is only its escape";
   core.TakeOutputVc(i, 1, 1, 4 * kPeriod, 5 * kPeriod);
@@ -64,7 +64,7 @@ TEST(RouterCore, NET_8_5_AHeadAsksForTheSwitchWithAFlitACreditAndItsStageDue) {
   RouterCore core(3, kLocal, Params(), kPeriod, 4);
   const unsigned i = 0;
   const unsigned o = core.outputs.index(1, 0);
-  core.inputs.push_back(i, Packet(1, 0));
+  core.inputs.emplace_back(i) = Packet(1, 0);
   core.TakeOutputVc(i, 1, 0, kPeriod, 2 * kPeriod);
   const PacketState& head = core.inputs.front(i);
   core.outputs.Grant(o, 1, 2 * kPeriod);
@@ -83,7 +83,7 @@ TEST(RouterCore, NET_8_11_AFlitCrossingSpendsACreditAndTakesItsTurnOut) {
   RouterCore core(3, kLocal, Params(), kPeriod, 4);
   const unsigned o = core.outputs.index(1, 0);
   core.outputs.Grant(o, 5, 0);
-  core.inputs.push_back(0, Packet(1, 3));
+  core.inputs.emplace_back(0) = Packet(1, 3);
   core.TakeOutputVc(0, 1, 0, 0, 0);
   EXPECT_EQ(core.CrossSwitch(0, 0), 2 * kPeriod) << "after SA and ST";
   EXPECT_EQ(core.inputs.front(0).sent, 1u);
@@ -99,8 +99,8 @@ TEST(RouterCore, NET_8_3_TheNextPacketReachesTheHeadAsVcReuseSays) {
   for (const VcReuse reuse : {VcReuse::kSameCycle, VcReuse::kAfterTail}) {
     RouterCore core(3, kLocal, Params(reuse), kPeriod, 4);
     const unsigned o = core.outputs.index(1, 0);
-    core.inputs.push_back(0, Packet(1, 1));
-    core.inputs.push_back(0, Packet(2, 1));
+    core.inputs.emplace_back(0) = Packet(1, 1);
+    core.inputs.emplace_back(0) = Packet(2, 1);
     core.TakeOutputVc(0, 1, 0, 0, 0);
     core.FinishHead(0, 4 * kPeriod);
     EXPECT_FALSE(core.outputs.owned(o)) << "the tail frees its output VC";

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -23,6 +24,18 @@ std::shared_ptr<const topo::RoutingFunction> Routing(
 }
 
 const auto kOpen = [](unsigned, unsigned) { return true; };
+
+// ChooseOutputVc's answer as one value: the output VC, or none.
+template <typename Open>
+std::optional<unsigned> Wanted(const VcChoiceContext& at,
+                               const RoutedHead& head, Open open,
+                               std::vector<topo::PortId>& scratch) {
+  unsigned o = 0;
+  if (!ChooseOutputVc(at, head, open, scratch, o)) {
+    return std::nullopt;
+  }
+  return o;
+}
 
 TEST(VcAllocator, NET_8_3_EachOutputVcGrantsRoundRobin) {
   VcAllocator va(2);
@@ -87,18 +100,18 @@ TEST(VcAllocator, NET_8_3_AHeadAsksForItsStepsVcOrAnyFreeOneToEject) {
   std::vector<topo::PortId> scratch;
   const VcChoiceContext at{params, *dor, 0, 4, out};
   const RoutedHead step{0, 5, 0, 2, 1, false};
-  EXPECT_EQ(WantedOutputVc(at, step, kOpen, scratch), out.index(2, 1));
+  EXPECT_EQ(Wanted(at, step, kOpen, scratch), out.index(2, 1));
   out.Take(out.index(2, 1), 0);
-  EXPECT_FALSE(WantedOutputVc(at, step, kOpen, scratch)) << "held";
+  EXPECT_FALSE(Wanted(at, step, kOpen, scratch)) << "held";
   const auto closed = [](unsigned, unsigned) { return false; };
-  EXPECT_FALSE(WantedOutputVc(at, {0, 5, 0, 2, 0, false}, closed, scratch))
+  EXPECT_FALSE(Wanted(at, {0, 5, 0, 2, 0, false}, closed, scratch))
       << "a port that is down or paused takes no new packet";
 
   const RoutedHead eject{5, 0, 0, 4, 0, false};
   out.Take(out.index(4, 0), 0);
-  EXPECT_FALSE(WantedOutputVc(at, eject, kOpen, scratch)) << "eject_vc same";
+  EXPECT_FALSE(Wanted(at, eject, kOpen, scratch)) << "eject_vc same";
   params.eject_any_vc = true;
-  EXPECT_EQ(WantedOutputVc(at, eject, kOpen, scratch), out.index(4, 1))
+  EXPECT_EQ(Wanted(at, eject, kOpen, scratch), out.index(4, 1))
       << "eject_vc any";
 }
 
@@ -117,15 +130,15 @@ TEST(VcAllocator, NET_4_3_AdaptiveHeadsTakeTheRoomiestVcElseTheEscape) {
   const RoutedHead head{0, 5, 2, 0, 0, true};
   out.Grant(out.index(0, 2), 3, 0);
   out.Grant(out.index(2, 2), 5, 0);
-  EXPECT_EQ(WantedOutputVc(at, head, kOpen, scratch), out.index(2, 2))
+  EXPECT_EQ(Wanted(at, head, kOpen, scratch), out.index(2, 2))
       << "the productive port with more credits";
   out.Take(out.index(2, 2), 0);
-  EXPECT_EQ(WantedOutputVc(at, head, kOpen, scratch), out.index(0, 2));
+  EXPECT_EQ(Wanted(at, head, kOpen, scratch), out.index(0, 2));
   out.Take(out.index(0, 2), 0);
-  EXPECT_FALSE(WantedOutputVc(at, head, kOpen, scratch))
+  EXPECT_FALSE(Wanted(at, head, kOpen, scratch))
       << "the escape has no credit yet";
   out.Grant(out.index(0, 0), 1, 0);
-  EXPECT_EQ(WantedOutputVc(at, head, kOpen, scratch), out.index(0, 0))
+  EXPECT_EQ(Wanted(at, head, kOpen, scratch), out.index(0, 0))
       << "the escape step, with a credit";
 }
 
