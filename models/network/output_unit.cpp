@@ -2,8 +2,6 @@
 // OutputUnit: output VCs, credits and the output queue's departures.
 #include "models/network/output_unit.h"
 
-#include <algorithm>
-
 namespace lq::net {
 
 OutputUnit::OutputUnit(unsigned ports, const RouterParams& params,
@@ -39,17 +37,6 @@ std::vector<uint64_t> OutputUnit::StallCycles(unsigned ports,
     cycles.push_back(stall_cycles(o, now));
   }
   return cycles;
-}
-
-uint64_t OutputUnit::Departure(unsigned port, uint64_t now) const {
-  return std::max(now + pipeline_, ports_[port].next_departure);
-}
-
-uint64_t OutputUnit::BookDeparture(unsigned port, uint64_t now) {
-  const uint64_t departs = Departure(port, now);
-  ports_[port].next_departure = departs + period_;
-  ++ports_[port].flits;
-  return departs;
 }
 
 }  // namespace lq::net

@@ -10,6 +10,7 @@
 // ticks.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <memory_resource>
 #include <vector>
@@ -84,9 +85,17 @@ class OutputUnit {
   }
   // When a flit granted the switch at `now` out of `port` would leave: SA
   // and ST after the grant, or in turn after the flits waiting there.
-  uint64_t Departure(unsigned port, uint64_t now) const;
+  uint64_t Departure(unsigned port, uint64_t now) const {
+    return std::max(now + pipeline_, ports_[port].next_departure);
+  }
   // The same, for a flit that goes: the next one leaves a cycle later.
-  uint64_t BookDeparture(unsigned port, uint64_t now);
+  uint64_t BookDeparture(unsigned port, uint64_t now) {
+    const uint64_t departs = Departure(port, now);
+    Port& at = ports_[port];
+    at.next_departure = departs + period_;
+    ++at.flits;
+    return departs;
+  }
   // The flits `port` has sent (booked departures).
   uint64_t flits_out(unsigned port) const { return ports_.at(port).flits; }
   // What both kernels report of the first `ports` ports: each one's flits

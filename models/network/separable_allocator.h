@@ -69,7 +69,13 @@ class SeparableAllocator {
   // Starts a cycle's requests for the router whose arbiters are `pointers`.
   void Clear(Pointers& pointers) {
     pointers_ = &pointers;
-    requests_.clear();
+    asked_ = 0;
+    // Room for every VC of every port to ask (iSLIP), made once: a
+    // request is then written without a check of the vector's capacity.
+    const size_t most = size_t{pointers.ports_} * pointers.vcs_;
+    if (requests_.size() < most) {
+      requests_.resize(most);
+    }
     requested_outputs_ = 0;
     contended_ = pointers.ports_ > kMostUncontendedPorts;
   }
@@ -81,7 +87,7 @@ class SeparableAllocator {
   template <typename Wants>
   void RequestFrom(unsigned port, unsigned listed, Wants&& wants) {
     const unsigned vcs = pointers_->vcs_;
-    const size_t first = requests_.size();
+    const size_t first = asked_;
     const unsigned pointer = pointers_->input(port);
     // The listed VCs rotated so that bit k is the k-th after the pointer.
     const uint64_t from_pointer = ((uint64_t{listed} >> pointer) |
@@ -93,7 +99,7 @@ class SeparableAllocator {
       if (const std::optional<unsigned> out = wants(vc)) {
         // Written in place: a request built on the stack would be read
         // back whole before its fields' writes had left the store buffer.
-        Asked& asked = requests_.emplace_back();
+        Asked& asked = requests_[asked_++];
         asked.port = port;
         asked.vc = vc;
         asked.out_port = *out;
@@ -102,11 +108,11 @@ class SeparableAllocator {
         }
       }
     }
-    if (contended_ || requests_.size() == first) {
+    if (contended_ || asked_ == first) {
       return;
     }
     const unsigned out = requests_[first].out_port;
-    for (size_t r = first + 1; r < requests_.size(); ++r) {
+    for (size_t r = first + 1; r < asked_; ++r) {
       contended_ = contended_ || requests_[r].out_port != out;
     }
     const uint64_t bit = uint64_t{1} << out;
@@ -142,7 +148,8 @@ class SeparableAllocator {
   void AllocateUncontended(Grant& grant) {
     Pointers& at = *pointers_;
     unsigned last_port = kNone;
-    for (const Asked& asked : requests_) {
+    for (size_t r = 0; r < asked_; ++r) {
+      const Asked& asked = requests_[r];
       if (asked.port == last_port) {
         continue;  // the port's later VCs, for the same output
       }
@@ -162,7 +169,7 @@ class SeparableAllocator {
   void AllocateRoundRobin(Grant& grant) {
     Pointers& at = *pointers_;
     grant_round_.Clear();
-    for (unsigned r = 0; r < requests_.size(); ++r) {
+    for (unsigned r = 0; r < asked_; ++r) {
       const Asked& asked = requests_[r];
       const unsigned o = asked.out_port;
       grant_round_.Offer(
@@ -188,7 +195,8 @@ class SeparableAllocator {
     matched_inputs_.clear();
     for (unsigned iteration = 0; iteration < iterations_; ++iteration) {
       grant_round_.Clear();
-      for (const Asked& asked : requests_) {
+      for (size_t r = 0; r < asked_; ++r) {
+        const Asked& asked = requests_[r];
         const unsigned o = asked.out_port;
         if (matched_[asked.port] == kNone && !out_taken_[o]) {
           grant_round_.Offer(
@@ -220,7 +228,8 @@ class SeparableAllocator {
       const unsigned o = matched_[p];
       matched_[p] = kNone;
       out_taken_[o] = 0;
-      for (const Asked& asked : requests_) {
+      for (size_t r = 0; r < asked_; ++r) {
+        const Asked& asked = requests_[r];
         if (asked.port == p && asked.out_port == o) {
           grant(p, asked.vc);
           at.PassInput(p, asked.vc);
@@ -244,7 +253,8 @@ class SeparableAllocator {
   std::vector<unsigned> matched_, matched_inputs_;
   std::vector<uint8_t> out_taken_;
   RoundRobinRound grant_round_, accept_round_;
-  std::vector<Asked> requests_;
+  std::vector<Asked> requests_;  // this round's: the first asked_
+  size_t asked_ = 0;
 };
 
 }  // namespace lq::net
