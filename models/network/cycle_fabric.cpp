@@ -471,17 +471,17 @@ void CycleFabric::AllocateSwitch(Router& r) {
     const unsigned i = p * vcs_ + v;
     InputUnit::Vc& in = r.inputs.vc(i);
     // Dropped packets, whose flits have all come, leave first.
-    if (in.head.discard) {
-      while (!in.empty() && in.head.discard && in.head.arrived == flits) {
-        r.inputs.pop_front(i);
-        in.freed += flits;
-        dirty_.push_back(i);
-        --r.held;
-        --held_;
-      }
-      if (in.empty()) {
-        return std::nullopt;
-      }
+    const auto complete = [flits](const PacketState& head) {
+      return head.arrived == flits;
+    };
+    const auto gone = [&](const PacketState&) {
+      in.freed += flits;
+      dirty_.push_back(i);
+      --r.held;
+      --held_;
+    };
+    if (in.head.discard && !r.inputs.DrainDropped(i, complete, gone)) {
+      return std::nullopt;
     }
     if (!r.WantsSwitch(in.head, now_)) {
       return std::nullopt;

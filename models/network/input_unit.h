@@ -118,6 +118,19 @@ class InputUnit {
       Set(unallocated_, i);
     }
   }
+  // Takes out the dropped packets at VC i's head whose flits have all
+  // come (`complete(head)`), calling gone(head) for each before it leaves:
+  // a dropped packet's flits are absorbed, not sent (NET-7.1, NET-2.4).
+  // Whether the VC still holds a packet.
+  template <typename Complete, typename Gone>
+  bool DrainDropped(unsigned i, Complete complete, Gone gone) {
+    Vc& in = vcs_[i];
+    while (!in.empty() && in.head.discard && complete(in.head)) {
+      gone(in.head);
+      pop_front(i);
+    }
+    return !in.empty();
+  }
   // VC i's head has its output VC, or is dropped: it leaves the list of
   // heads waiting for route computation or VC allocation.
   void Allocated(unsigned i) { Clear(unallocated_, i); }

@@ -719,7 +719,7 @@ void Router::MarkDirty(unsigned i) {
 void Router::RouteHeads(const sc_core::sc_time& now) {
   core_.inputs.ForEachDueToAllocate(now.value(), [&](unsigned i) {
     PacketState& head = core_.inputs.front(i);
-    if (!head.routed && !head.discard && Routable(body(head))) {
+    if (!head.routed && Routable(body(head))) {
       Route(i / vcs_, i % vcs_, head);
     }
   });
@@ -823,7 +823,7 @@ void Router::AllocateVcs(const sc_core::sc_time& now) {
   va.Clear(core_.va);
   core_.inputs.ForEachDueToAllocate(now.value(), [&](unsigned i) {
     const PacketState& head = core_.inputs.front(i);
-    if (!head.routed || head.discard) {
+    if (!head.routed) {  // a management packet still short of its hop
       return;
     }
     const RouteHeader& header = body(head).header;
@@ -873,17 +873,16 @@ void Router::CollectRequests(const sc_core::sc_time& now) {
     const unsigned i = index(p, v);
     const InputUnit::Vc& in = core_.inputs.vc(i);
     // Dropped packets, whose bytes have all come, leave first.
-    if (in.head.discard) {
-      while (!in.empty() && in.head.discard &&
-             body(in.head).received == body(in.head).total) {
-        FreeBody(in.head.packet);
-        core_.inputs.pop_front(i);
-        --packets_held_;
-        progress_ = true;
-      }
-      if (in.empty()) {
-        return std::nullopt;
-      }
+    const auto complete = [this](const PacketState& head) {
+      return body(head).received == body(head).total;
+    };
+    const auto gone = [this](const PacketState& head) {
+      FreeBody(head.packet);
+      --packets_held_;
+      progress_ = true;
+    };
+    if (in.head.discard && !core_.inputs.DrainDropped(i, complete, gone)) {
+      return std::nullopt;
     }
     if (!core_.WantsSwitch(in.head, now.value())) {
       return std::nullopt;

@@ -138,6 +138,40 @@ TEST(InputUnit, NET_7_1_ADroppedPacketReachingTheHeadWaitsOnlyForItsFlits) {
   EXPECT_TRUE(Listed(unit, to_send).empty());
 }
 
+// Dropped packets at a VC's head leave once their flits have all come,
+// oldest first; a dropped packet still waiting for flits, or a live one,
+// stops the drain (NET-7.1).
+TEST(InputUnit, NET_7_1_DroppedPacketsLeaveTheHeadOnceTheirFlitsHaveCome) {
+  InputUnit unit(8, 4);
+  constexpr uint16_t kFlits = 2;
+  const auto complete = [](const PacketState& head) {
+    return head.arrived == kFlits;
+  };
+  std::vector<uint32_t> gone;
+  const auto record = [&gone](const PacketState& head) {
+    gone.push_back(head.packet);
+  };
+  for (const uint32_t id : {1u, 2u, 3u}) {
+    unit.emplace_back(5) = Packet(id);
+  }
+  unit.at(5, 0).discard = unit.at(5, 1).discard = true;
+  unit.at(5, 0).arrived = kFlits;  // packet 2 still waits for a flit
+  EXPECT_TRUE(unit.DrainDropped(5, complete, record));
+  EXPECT_EQ(gone, (std::vector<uint32_t>{1}));
+  EXPECT_EQ(unit.front(5).packet, 2u) << "a dropped packet waits for its flits";
+  unit.front(5).arrived = kFlits;
+  EXPECT_TRUE(unit.DrainDropped(5, complete, record));
+  EXPECT_EQ(gone, (std::vector<uint32_t>{1, 2}));
+  EXPECT_EQ(unit.front(5).packet, 3u) << "a live packet is not drained";
+
+  unit.emplace_back(6) = Packet(4);
+  unit.front(6).discard = true;
+  unit.front(6).arrived = kFlits;
+  EXPECT_FALSE(unit.DrainDropped(6, complete, record)) << "nothing left";
+  EXPECT_TRUE(unit.vc(6).empty());
+  EXPECT_EQ(gone, (std::vector<uint32_t>{1, 2, 4}));
+}
+
 // Route computation and VC allocation act on a head once its stage is due
 // (NET-8.3): the walk leaves out heads whose `ready` is later, in any
 // word, and visits each once the cycle comes.
