@@ -146,6 +146,9 @@ class CycleFabric {
   void MarkBusy(Router& router);
   // One round of switch allocation (NET-8.3, NET-8.11) and its grants.
   void AllocateSwitch(Router& router);
+  // Takes out the dropped packets at input VC i's head whose flits have
+  // all come; whether the VC still holds a packet.
+  bool DrainDropped(Router& router, unsigned i);
   void SendFlit(Router& router, unsigned port, unsigned vc);
   void AllocateVcs(Router& router);
   void Route(Router& router, unsigned input, PacketState& head);

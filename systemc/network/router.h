@@ -396,6 +396,9 @@ class Router : public sc_core::sc_module, private RouterClock::Client {
   void RouteHeads(const sc_core::sc_time& now);
   void AllocateVcs(const sc_core::sc_time& now);
   void CollectRequests(const sc_core::sc_time& now);
+  // Takes out the dropped packets at input VC i's head whose bytes have
+  // all come; whether the VC still holds a packet.
+  bool DrainDropped(unsigned i);
   void Send(unsigned in_port, unsigned in_vc);
   // The edits of the hop to the packet's first bytes, in the pool: the
   // header's but its HCRC (NET-2.4, NET-8.3), the IPv4 TTL (TRN-1.7) and
