@@ -83,7 +83,7 @@ class SeparableAllocator {
   // in round-robin order from its pointer, `wants(vc)` giving the output
   // port VC `vc`'s head can send a flit to now, or none. Round-robin takes
   // the first VC that can, iSLIP every one. A VC not listed asks for
-  // nothing.
+  // nothing. Called at most once per input port in a round.
   template <typename Wants>
   void RequestFrom(unsigned port, unsigned listed, Wants&& wants) {
     const unsigned vcs = pointers_->vcs_;
