@@ -340,8 +340,7 @@ unsigned CycleFabric::local_port(uint32_t node) const {
 }
 
 // The record and the events below are written field by field where they
-// are kept: built on the stack, a copy would be read back whole before
-// the field writes had left the store buffer, a stall each time.
+// are kept, not copied from the stack (decision 0058).
 uint32_t CycleFabric::NewPacket(uint32_t src, uint32_t dst) {
   uint32_t id;
   if (!free_packets_.empty()) {

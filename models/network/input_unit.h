@@ -79,9 +79,8 @@ class InputUnit {
   }
   // A packet's head flit arrived: it waits for route computation and VC
   // allocation once it is the VC's head. Returns its state, cleared, for
-  // the caller to fill in place: a copy built on the stack field by field
-  // would be read back whole before those writes have left the store
-  // buffer, a stall on every arrival.
+  // the caller to fill in place, not a copy built on the stack (decision
+  // 0058).
   PacketState& emplace_back(unsigned i) {
     Vc& in = vcs_[i];
     PacketState* packet = &in.head;

@@ -97,8 +97,7 @@ class SeparableAllocator {
       unsigned vc = pointer + static_cast<unsigned>(__builtin_ctzll(order));
       vc -= vc >= vcs ? vcs : 0;
       if (const std::optional<unsigned> out = wants(vc)) {
-        // Written in place: a request built on the stack would be read
-        // back whole before its fields' writes had left the store buffer.
+        // Written in place (decision 0058).
         Asked& asked = requests_[asked_++];
         asked.port = port;
         asked.vc = vc;

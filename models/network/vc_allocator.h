@@ -46,8 +46,7 @@ struct VcChoiceContext {
 // A deterministic packet asks for its step's VC; at the local port, for
 // the VC router.eject_vc gives (NET-8.3). Never for a VC another packet
 // holds. `candidates` is scratch space. (An out-parameter, not an
-// optional: GCC passes an optional<unsigned> through the stack in halves
-// and reads it back whole, which stalls on every head.)
+// optional: decision 0058.)
 template <typename Open>
 bool ChooseOutputVc(const VcChoiceContext& at, const RoutedHead& head,
                     Open open, std::vector<topo::PortId>& candidates,
