@@ -456,32 +456,13 @@ void CycleFabric::StepRouter(Router& r) {
   dirty_.clear();
 }
 
-// Requests: per input port, its VCs in round-robin order; round-robin asks
-// with the first that can send, iSLIP with all. An output whose queue is
-// full (NET-8.11) takes no request.
+// One round of switch allocation: the core's requests (an output whose
+// queue is full, NET-8.11, takes none), then the grants.
 void CycleFabric::AllocateSwitch(Router& r) {
   SeparableAllocator& allocator = workspace_.switch_allocator();
-  allocator.Clear(r.switch_allocator);
-  const auto to_send = [&r](size_t w) { return r.inputs.to_send(w); };
-  const auto port_of = [this](unsigned i) { return port_of_[i]; };
-  // The output port VC v of input port p asks for, if any.
-  const auto wants = [&](unsigned p, unsigned v) -> std::optional<unsigned> {
-    const unsigned i = p * vcs_ + v;
-    InputUnit::Vc& in = r.inputs.vc(i);
-    // Dropped packets, whose flits have all come, leave first.
-    if (in.head.discard && !DrainDropped(r, i)) {
-      return std::nullopt;
-    }
-    if (!r.WantsSwitch(in.head, now_)) {
-      return std::nullopt;
-    }
-    return in.head.out_port;
-  };
-  r.inputs.ForEachPort(
-      to_send, port_of, vcs_, [&](unsigned p, unsigned listed) {
-        allocator.RequestFrom(p, listed,
-                              [&](unsigned v) { return wants(p, v); });
-      });
+  r.RequestSwitch(
+      allocator, now_, [this](unsigned i) { return port_of_[i]; },
+      [this, &r](unsigned i) { return DrainDropped(r, i); });
   allocator.Allocate([this, &r](unsigned p, unsigned v) { SendFlit(r, p, v); });
 }
 

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <memory_resource>
+#include <optional>
 
 #include "models/network/input_unit.h"
 #include "models/network/output_unit.h"
@@ -90,6 +91,36 @@ class RouterCore {
     return !head.discard & head.allocated & (head.ready <= now) &
            (head.arrived > head.sent) &
            outputs.CanSend(head.out_port, head.out_vc, now);
+  }
+
+  // Switch allocation's requests (NET-8.5) into `allocator`: from each
+  // input port with VCs listed to send, in round-robin order of its VCs
+  // from the port's pointer (SeparableAllocator::RequestFrom), the output
+  // port of each head that WantsSwitch at `now`. A head dropped earlier
+  // goes to `drain(i)` first, which takes out VC i's dropped packets whose
+  // flits have all come and answers whether it still holds a packet; the
+  // kernels keep it out of line, as it is rare (decision 0058).
+  // `port_of(i)` is input VC i's port, as the kernel finds it.
+  template <typename PortOf, typename Drain>
+  void RequestSwitch(SeparableAllocator& allocator, uint64_t now,
+                     PortOf port_of, Drain drain) {
+    allocator.Clear(switch_allocator);
+    const unsigned vcs = vcs_;
+    const auto to_send = [this](size_t w) { return inputs.to_send(w); };
+    inputs.ForEachPort(to_send, port_of, vcs, [&](unsigned p, unsigned listed) {
+      allocator.RequestFrom(p, listed,
+                            [&](unsigned v) -> std::optional<unsigned> {
+                              const unsigned i = p * vcs + v;
+                              const PacketState& head = inputs.vc(i).head;
+                              if (head.discard && !drain(i)) {
+                                return std::nullopt;
+                              }
+                              if (!WantsSwitch(head, now)) {
+                                return std::nullopt;
+                              }
+                              return head.out_port;
+                            });
+    });
   }
 
   // Input VC i's head, granted the switch at `now`, sends a flit: it

@@ -252,10 +252,12 @@ void Router::Cycle() {
     RouteHeads(now);
     AllocateVcs(now);
   }
+  SeparableAllocator& allocator = workspace_->switch_allocator();
   for (unsigned round = 0; round < config_.speedup; ++round) {
-    CollectRequests(now);
-    workspace_->switch_allocator().Allocate(
-        [this](unsigned port, unsigned vc) { Send(port, vc); });
+    core_.RequestSwitch(
+        allocator, now.value(), [this](unsigned i) { return i / vcs_; },
+        [this](unsigned i) { return DrainDropped(i); });
+    allocator.Allocate([this](unsigned port, unsigned vc) { Send(port, vc); });
   }
   if (!config_.allocates_vcs_first() && core_.inputs.AnyToAllocate()) {
     RouteHeads(now);
@@ -870,35 +872,6 @@ __attribute__((cold)) bool Router::DrainDropped(unsigned i) {
     progress_ = true;
   };
   return core_.inputs.DrainDropped(i, complete, gone);
-}
-
-// Switch-allocation requests from each input port holding packets, in
-// round-robin order of its VCs from the port's pointer: round-robin
-// allocation takes each port's first, iSLIP all of them. Dropped packets
-// leave here once their last byte is in.
-void Router::CollectRequests(const sc_core::sc_time& now) {
-  SeparableAllocator& allocator = workspace_->switch_allocator();
-  allocator.Clear(core_.switch_allocator);
-  const auto to_send = [this](size_t w) { return core_.inputs.to_send(w); };
-  const auto port_of = [this](unsigned i) { return i / vcs_; };
-  // The output port VC v of input port p asks for, if any.
-  const auto wants = [&](unsigned p, unsigned v) -> std::optional<unsigned> {
-    const unsigned i = index(p, v);
-    const InputUnit::Vc& in = core_.inputs.vc(i);
-    // Dropped packets, whose bytes have all come, leave first.
-    if (in.head.discard && !DrainDropped(i)) {
-      return std::nullopt;
-    }
-    if (!core_.WantsSwitch(in.head, now.value())) {
-      return std::nullopt;
-    }
-    return in.head.out_port;
-  };
-  core_.inputs.ForEachPort(
-      to_send, port_of, vcs_, [&](unsigned p, unsigned listed) {
-        allocator.RequestFrom(p, listed,
-                              [&](unsigned v) { return wants(p, v); });
-      });
 }
 
 void Router::Send(unsigned in_port, unsigned in_vc) {

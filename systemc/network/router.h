@@ -395,7 +395,6 @@ class Router : public sc_core::sc_module, private RouterClock::Client {
   void FinishCut(unsigned port, unsigned vc);
   void RouteHeads(const sc_core::sc_time& now);
   void AllocateVcs(const sc_core::sc_time& now);
-  void CollectRequests(const sc_core::sc_time& now);
   // Takes out the dropped packets at input VC i's head whose bytes have
   // all come; whether the VC still holds a packet.
   bool DrainDropped(unsigned i);

@@ -8,6 +8,9 @@
 
 #include <gtest/gtest.h>
 
+#include <utility>
+#include <vector>
+
 namespace lq::net {
 namespace {
 
@@ -77,6 +80,47 @@ TEST(RouterCore, NET_8_5_AHeadAsksForTheSwitchWithAFlitACreditAndItsStageDue) {
   core.outputs.Grant(o, 1, 2 * kPeriod);
   core.inputs.front(i).discard = true;
   EXPECT_FALSE(core.WantsSwitch(head, 2 * kPeriod)) << "dropped";
+}
+
+// The requests both kernels make: one from each head that wants the
+// switch, naming its output port; a dropped head goes to the kernel's
+// drain and asks for nothing.
+TEST(RouterCore, NET_8_5_HeadsThatWantTheSwitchAskAndDroppedHeadsDrain) {
+  RouterCore core(3, kLocal, Params(), kPeriod, 4);
+  const unsigned vcs = 4;
+  core.outputs.Grant(core.outputs.index(1, 0), 1, 0);
+  core.inputs.emplace_back(0) = Packet(1, 1);  // port 0 VC 0: may go
+  core.TakeOutputVc(0, 1, 0, 0, kPeriod);
+  core.outputs.Reset(core.outputs.index(kLocal, 1), 0, 0);
+  core.inputs.emplace_back(5) = Packet(2, 1);  // port 1 VC 1: no credit
+  core.TakeOutputVc(5, kLocal, 1, 0, kPeriod);
+  const unsigned dropped = 2 * vcs + 2;  // the local port's VC 2
+  core.inputs.emplace_back(dropped) = Packet(3, 1);
+  core.inputs.front(dropped).discard = true;
+  core.inputs.Allocated(dropped);
+
+  SeparableAllocator allocator(3, 0);
+  std::vector<unsigned> drained;
+  core.RequestSwitch(
+      allocator, kPeriod, [vcs](unsigned i) { return i / vcs; },
+      [&drained](unsigned i) {
+        drained.push_back(i);
+        return false;
+      });
+  std::vector<std::pair<unsigned, unsigned>> grants;
+  allocator.Allocate(
+      [&grants](unsigned port, unsigned vc) { grants.emplace_back(port, vc); });
+  EXPECT_EQ(drained, std::vector<unsigned>{dropped});
+  EXPECT_EQ(grants, (std::vector<std::pair<unsigned, unsigned>>{{0, 0}}))
+      << "port 1's head has no credit; the dropped head asks for nothing";
+
+  core.RequestSwitch(
+      allocator, kPeriod - 1, [vcs](unsigned i) { return i / vcs; },
+      [](unsigned) { return false; });
+  grants.clear();
+  allocator.Allocate(
+      [&grants](unsigned port, unsigned vc) { grants.emplace_back(port, vc); });
+  EXPECT_TRUE(grants.empty()) << "before its stage is due, no head asks";
 }
 
 TEST(RouterCore, NET_8_11_AFlitCrossingSpendsACreditAndTakesItsTurnOut) {
