@@ -434,6 +434,7 @@ void CycleFabric::StepRouter(Router& r) {
   if (!config_.allocates_vcs_first()) {
     AllocateVcs(r);
   }
+  r.EndAllocations();
   // Credits for the flits that left (NET-8.2): over the link, or at once
   // to the local interface.
   for (const unsigned i : dirty_) {

@@ -61,6 +61,7 @@ class InputUnit {
         vcs_(input_vcs, memory),
         occupied_((input_vcs + 63) / 64, 0, memory),
         unallocated_(occupied_.size(), 0, memory),
+        granted_(occupied_.size(), 0, memory),
         ring_(size_t{input_vcs} * buffer_flits, ring_memory) {}
 
   unsigned size() const { return static_cast<unsigned>(vcs_.size()); }
@@ -133,6 +134,20 @@ class InputUnit {
   // VC i's head has its output VC, or is dropped: it leaves the list of
   // heads waiting for route computation or VC allocation.
   void Allocated(unsigned i) { Clear(unallocated_, i); }
+  // VC i's head won VC allocation this cycle. It moves to the switch's
+  // list when the cycle's allocations end (EndAllocations), not at once:
+  // its switch stage is due a cycle later at the earliest (every stage
+  // takes at least one, NET-8.3), so this cycle's switch requests, which
+  // follow VC allocation under router.vc_reuse after_tail, need not look
+  // at it. Until then it stays on the list of heads waiting for VC
+  // allocation, which is walked once a cycle, before the grants.
+  void Granted(unsigned i) { Set(granted_, i); }
+  void EndAllocations() {
+    for (size_t w = 0; w < granted_.size(); ++w) {
+      unallocated_[w] &= ~granted_[w];
+      granted_[w] = 0;
+    }
+  }
 
   // The work lists, 64 VCs to a word: the VCs that hold a packet; of
   // those, the ones whose heads wait for route computation or VC
@@ -240,6 +255,7 @@ class InputUnit {
   uint32_t slice_;  // ring entries per VC
   std::pmr::vector<Vc> vcs_;
   std::pmr::vector<uint64_t> occupied_, unallocated_;
+  std::pmr::vector<uint64_t> granted_;  // this cycle's VC allocation winners
   std::pmr::vector<PacketState> ring_;
 };
 

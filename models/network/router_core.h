@@ -71,7 +71,9 @@ class RouterCore {
   }
 
   // VC allocation (NET-8.3): input VC i's head takes VC `vc` of output
-  // `port` at `now`; its next stage comes due at `ready`.
+  // `port` at `now`; its next stage comes due at `ready`, later than
+  // `now`. It asks for the switch once the cycle's allocations have ended
+  // (EndAllocations).
   void TakeOutputVc(unsigned i, unsigned port, unsigned vc, uint64_t now,
                     uint64_t ready) {
     PacketState& head = inputs.front(i);
@@ -80,9 +82,12 @@ class RouterCore {
     head.out_vc = static_cast<uint8_t>(vc);
     head.allocated = true;
     head.ready = ready;
-    inputs.Allocated(i);
+    inputs.Granted(i);
     outputs.Take(port * vcs_ + vc, now);
   }
+  // A router cycle's VC and switch allocation are over: the heads that
+  // took an output VC join the switch's list (InputUnit::Granted).
+  void EndAllocations() { inputs.EndAllocations(); }
 
   // Switch allocation (NET-8.5): whether `head` may ask for the switch at
   // `now`: its output VC holds a credit and its output queue room

@@ -263,6 +263,7 @@ void Router::Cycle() {
     RouteHeads(now);
     AllocateVcs(now);
   }
+  core_.EndAllocations();
   for (const unsigned i : dirty_inputs_) {
     ReturnCredits(i);
   }

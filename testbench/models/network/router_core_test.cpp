@@ -60,7 +60,21 @@ TEST(RouterCore, NET_4_3_AnAdaptivePacketTakesThePortVcAllocationChose) {
   EXPECT_TRUE(head.allocated);
   EXPECT_EQ(head.ready, 5 * kPeriod);
   EXPECT_TRUE(core.outputs.owned(core.outputs.index(1, 1)));
+}
+
+// A head that takes its output VC joins the switch's list when the
+// cycle's allocations end: its switch stage cannot be due before the next
+// cycle, so that cycle's requests need not look at it.
+TEST(RouterCore, NET_8_3_AHeadAllocatedThisCycleJoinsTheSwitchsListAfterIt) {
+  RouterCore core(3, kLocal, Params(), kPeriod, 4);
+  const uint64_t bit = uint64_t{1} << 1;
+  core.inputs.emplace_back(1) = Packet(7, 1);
+  EXPECT_EQ(core.inputs.to_allocate(0), bit);
+  core.TakeOutputVc(1, 0, 0, kPeriod, 2 * kPeriod);
+  EXPECT_EQ(core.inputs.to_send(0), 0u) << "not in the cycle it is allocated";
+  core.EndAllocations();
   EXPECT_EQ(core.inputs.to_allocate(0), 0u) << "no longer waits for VA";
+  EXPECT_EQ(core.inputs.to_send(0), bit);
 }
 
 TEST(RouterCore, NET_8_5_AHeadAsksForTheSwitchWithAFlitACreditAndItsStageDue) {
@@ -98,6 +112,7 @@ TEST(RouterCore, NET_8_5_HeadsThatWantTheSwitchAskAndDroppedHeadsDrain) {
   core.inputs.emplace_back(dropped) = Packet(3, 1);
   core.inputs.front(dropped).discard = true;
   core.inputs.Allocated(dropped);
+  core.EndAllocations();
 
   SeparableAllocator allocator(3, 0);
   std::vector<unsigned> drained;
